@@ -1,0 +1,18 @@
+#pragma once
+// Logs go to stderr, data to stdout. One line per message, prefixed "esframe: ".
+#include <string_view>
+
+namespace esf {
+
+enum class LogLevel { kError = 0, kWarning = 1, kInfo = 2, kDebug = 3 };
+
+void setLogLevel(LogLevel level);
+LogLevel logLevel();
+void logLine(LogLevel level, std::string_view message);
+
+inline void logError(std::string_view m) { logLine(LogLevel::kError, m); }
+inline void logWarning(std::string_view m) { logLine(LogLevel::kWarning, m); }
+inline void logInfo(std::string_view m) { logLine(LogLevel::kInfo, m); }
+inline void logDebug(std::string_view m) { logLine(LogLevel::kDebug, m); }
+
+}  // namespace esf

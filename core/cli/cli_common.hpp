@@ -1,0 +1,36 @@
+#pragma once
+// Options every esframe command shares, and the documented exit codes.
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+
+#include "gl_context.hpp"
+
+namespace esf::cli {
+
+// Exit codes (README "Exit codes").
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFailure = 1,     // runtime error: EGL/GL, file, device
+  kExitUsage = 2,       // bad command line
+  kExitDeviceLost = 3,  // the capture device vanished mid-stream (ENODEV, EIO, unplug)
+};
+
+struct GlobalOptions {
+  std::string egl = "auto";
+  std::string drm_device;
+  std::string egl_device;
+  bool gl_debug = false;
+  int verbose = 0;
+};
+
+void addGlobalOptions(CLI::App& app, GlobalOptions& options);
+// Applies --verbose to the log level.
+void applyLogLevel(const GlobalOptions& options);
+// GlContextOptions from the global options; fails on a bad --egl value.
+Result<GlContextOptions> contextOptions(const GlobalOptions& options);
+// Creates the GL context the options ask for; logs a one-line error on failure.
+Result<std::unique_ptr<GlContext>> createContext(const GlobalOptions& options);
+
+}  // namespace esf::cli

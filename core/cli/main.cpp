@@ -1,0 +1,35 @@
+// esframe: offscreen GLES 3.1 compute on camera frames. Data path:
+//   capture/ (sources) -> core/import (to the RGBA working image) -> core/stages -> core/outputs
+#include <CLI/CLI.hpp>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace esf::cli;
+  CLI::App app{"esframe: GLES 3.1 compute histograms, stats and filters on camera frames"};
+  app.set_version_flag("--version", std::string("esframe ") + ESFRAME_VERSION);
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 success (also on SIGINT/SIGTERM and a closed stdout), 1 runtime error, "
+      "2 bad command line, 3 capture device lost mid-stream.");
+  GlobalOptions global;
+  addGlobalOptions(app, global);
+  app.parse_complete_callback([&global]() { applyLogLevel(global); });
+  addInfoCommand(app, global);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "esframe: error: %s\n", e.what());
+    return kExitUsage;
+  }
+  return kExitOk;
+}

@@ -1,0 +1,225 @@
+#include "egl_display.hpp"
+
+#include <map>
+#include <mutex>
+
+#include "log.hpp"
+
+namespace esf {
+namespace {
+
+bool hasToken(const char* list, const char* name) {
+  if (!list) return false;
+  std::string_view all(list), want(name);
+  for (size_t pos = 0; pos <= all.size();) {
+    size_t end = all.find(' ', pos);
+    if (end == std::string_view::npos) end = all.size();
+    if (all.substr(pos, end - pos) == want) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+// eglGetPlatformDisplay returns the same handle for the same native display, and eglTerminate
+// would pull it from under every other owner: count owners per handle.
+std::mutex g_refs_mutex;
+std::map<EGLDisplay, int> g_display_refs;
+
+template <typename Fn>
+Fn eglProc(const char* name) {
+  return reinterpret_cast<Fn>(eglGetProcAddress(name));
+}
+
+}  // namespace
+
+const char* toString(EglPlatform p) {
+  switch (p) {
+    case EglPlatform::kAuto: return "auto";
+    case EglPlatform::kGbm: return "gbm";
+    case EglPlatform::kDevice: return "device";
+    case EglPlatform::kSurfaceless: return "surfaceless";
+  }
+  return "?";
+}
+
+Result<EglPlatform> parseEglPlatform(const std::string& s) {
+  for (EglPlatform p : {EglPlatform::kAuto, EglPlatform::kGbm, EglPlatform::kDevice,
+                        EglPlatform::kSurfaceless})
+    if (s == toString(p)) return p;
+  return fail("unknown EGL platform '", s, "' (auto, gbm, device, surfaceless)");
+}
+
+const char* eglErrorString(EGLint e) {
+  switch (e) {
+    case EGL_SUCCESS: return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
+    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
+    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
+    case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE";
+    case EGL_CONTEXT_LOST: return "EGL_CONTEXT_LOST";
+    default: return "EGL error";
+  }
+}
+
+bool hasEglClientExtension(const char* name) {
+  return hasToken(eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS), name);
+}
+
+struct EglDisplayOpener {
+  std::unique_ptr<EglDisplay> d{new EglDisplay()};
+
+  Status initialize(EGLDisplay dpy, const char* what) {
+    if (dpy == EGL_NO_DISPLAY)
+      return fail(what, ": eglGetPlatformDisplay failed (", eglErrorString(eglGetError()), ")");
+    if (!eglInitialize(dpy, &d->major_, &d->minor_))
+      return fail(what, ": eglInitialize failed (", eglErrorString(eglGetError()), ")");
+    std::lock_guard lock(g_refs_mutex);
+    ++g_display_refs[dpy];
+    d->display_ = dpy;
+    return {};
+  }
+
+  Status tryGbm(const std::string& spec) {
+    if (!hasEglClientExtension("EGL_KHR_platform_gbm") &&
+        !hasEglClientExtension("EGL_MESA_platform_gbm"))
+      return fail("gbm: EGL has no EGL_KHR_platform_gbm");
+    Result<OpenedDrmNode> node = Error{};
+    if (!spec.empty()) {
+      node = openDrmNode(spec);
+    } else {
+      std::vector<DrmNode> nodes = listDrmNodes();
+      if (nodes.empty()) return fail("gbm: no DRM device in /dev/dri");
+      node = openDrmPath(nodes.front().path);
+    }
+    if (!node) return node.error();
+    std::string path = node->node.path;
+    Result<std::unique_ptr<GbmDevice>> gbm = GbmDevice::create(std::move(node.value()));
+    if (!gbm) return gbm.error();
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_GBM_KHR, gbm.value()->get(), nullptr);
+    if (Status s = initialize(dpy, ("gbm on " + path).c_str()); !s) return s;
+    d->gbm_ = std::move(gbm.value());
+    d->platform_ = EglPlatform::kGbm;
+    d->selection_log_.push_back("gbm: " + path + " (" + d->gbm_->node().driver + ")");
+    return {};
+  }
+
+  Status tryDevice(const std::string& spec, bool hardware_only) {
+    if (!hasEglClientExtension("EGL_EXT_device_enumeration") ||
+        !hasEglClientExtension("EGL_EXT_platform_device"))
+      return fail("device: EGL has no EGL_EXT_device_enumeration/EGL_EXT_platform_device");
+    auto queryDevices = eglProc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
+    auto queryString = eglProc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
+    EGLDeviceEXT devices[16];
+    EGLint count = 0;
+    if (!queryDevices || !queryDevices(16, devices, &count) || count == 0)
+      return fail("device: no EGL devices");
+    std::string skipped;
+    for (EGLint i = 0; i < count; ++i) {
+      const char* exts = queryString(devices[i], EGL_EXTENSIONS);
+      const char* drm = hasToken(exts, "EGL_EXT_device_drm")
+                            ? queryString(devices[i], EGL_DRM_DEVICE_FILE_EXT)
+                            : nullptr;
+      const char* render = hasToken(exts, "EGL_EXT_device_drm_render_node")
+                               ? queryString(devices[i], EGL_DRM_RENDER_NODE_FILE_EXT)
+                               : nullptr;
+      std::string name = render ? render : (drm ? drm : "");
+      if (!spec.empty()) {
+        bool match = spec == std::to_string(i) || (drm && spec == drm) || (render && spec == render);
+        if (!match) continue;
+      } else if (hardware_only && hasToken(exts, "EGL_MESA_device_software")) {
+        skipped = "device " + std::to_string(i) + " is Mesa's software device";
+        continue;
+      }
+      EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+      std::string what = "device " + std::to_string(i) + (name.empty() ? "" : " (" + name + ")");
+      if (Status s = initialize(dpy, what.c_str()); !s) return s;
+      d->platform_ = EglPlatform::kDevice;
+      d->device_drm_path_ = name;
+      d->selection_log_.push_back("device: EGL device " + std::to_string(i) + " of " +
+                                  std::to_string(count) + (name.empty() ? "" : ", " + name));
+      return {};
+    }
+    if (!spec.empty()) return fail("device: no EGL device matches '", spec, "'");
+    return fail("device: no hardware EGL device (", skipped, ")");
+  }
+
+  Status trySurfaceless() {
+    if (!hasEglClientExtension("EGL_MESA_platform_surfaceless"))
+      return fail("surfaceless: EGL has no EGL_MESA_platform_surfaceless");
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
+                                           nullptr);
+    if (Status s = initialize(dpy, "surfaceless"); !s) return s;
+    d->platform_ = EglPlatform::kSurfaceless;
+    d->selection_log_.push_back("surfaceless: Mesa surfaceless platform");
+    return {};
+  }
+};
+
+Result<std::unique_ptr<EglDisplay>> EglDisplay::open(const EglOptions& o) {
+  EglDisplayOpener op;
+  switch (o.platform) {
+    case EglPlatform::kGbm:
+      if (Status s = op.tryGbm(o.drm_device); !s) return s.error();
+      break;
+    case EglPlatform::kDevice:
+      if (Status s = op.tryDevice(o.egl_device, false); !s) return s.error();
+      break;
+    case EglPlatform::kSurfaceless:
+      if (Status s = op.trySurfaceless(); !s) return s.error();
+      break;
+    case EglPlatform::kAuto: {
+      // Hardware first: a DRM node through GBM, then a hardware EGL device, then Mesa's
+      // surfaceless platform. Each skip is recorded for `esframe info`.
+      std::vector<std::string> skipped;
+      Status s = op.tryGbm(o.drm_device);
+      if (!s && o.drm_device.empty()) {
+        skipped.push_back("skipped " + s.error().message);
+        s = op.tryDevice(o.egl_device, true);
+        if (!s) {
+          skipped.push_back("skipped " + s.error().message);
+          s = op.trySurfaceless();
+        }
+      }
+      if (!s) return s.error();
+      skipped.insert(skipped.end(), op.d->selection_log_.begin(), op.d->selection_log_.end());
+      op.d->selection_log_ = std::move(skipped);
+      break;
+    }
+  }
+  for (const std::string& line : op.d->selection_log_) logDebug("EGL " + line);
+  return std::move(op.d);
+}
+
+EglDisplay::~EglDisplay() {
+  if (display_ == EGL_NO_DISPLAY) return;
+  std::lock_guard lock(g_refs_mutex);
+  if (--g_display_refs[display_] == 0) {
+    g_display_refs.erase(display_);
+    eglTerminate(display_);
+  }
+}
+
+std::string EglDisplay::drmNodePath() const {
+  return gbm_ ? gbm_->node().path : device_drm_path_;
+}
+std::string EglDisplay::drmDriver() const { return gbm_ ? gbm_->node().driver : ""; }
+
+std::string EglDisplay::vendor() const {
+  const char* v = eglQueryString(display_, EGL_VENDOR);
+  return v ? v : "";
+}
+std::string EglDisplay::extensions() const {
+  const char* v = eglQueryString(display_, EGL_EXTENSIONS);
+  return v ? v : "";
+}
+bool EglDisplay::hasExtension(const char* name) const {
+  return hasToken(eglQueryString(display_, EGL_EXTENSIONS), name);
+}
+
+}  // namespace esf

@@ -1,0 +1,28 @@
+#pragma once
+// Owner of a gbm_device and of the DRM fd it was created on.
+#include <gbm.h>
+
+#include <memory>
+
+#include "drm_device.hpp"
+
+namespace esf {
+
+class GbmDevice {
+ public:
+  static Result<std::unique_ptr<GbmDevice>> create(OpenedDrmNode node);
+  ~GbmDevice();
+  GbmDevice(const GbmDevice&) = delete;
+  GbmDevice& operator=(const GbmDevice&) = delete;
+
+  gbm_device* get() const { return gbm_; }
+  int fd() const { return node_.fd.get(); }
+  const DrmNode& node() const { return node_.node; }
+
+ private:
+  GbmDevice(OpenedDrmNode node, gbm_device* gbm) : node_(std::move(node)), gbm_(gbm) {}
+  OpenedDrmNode node_;  // outlives gbm_: destroyed after it
+  gbm_device* gbm_;
+};
+
+}  // namespace esf

@@ -1,0 +1,159 @@
+#include "gl_context.hpp"
+
+#include <GLES2/gl2ext.h>
+
+#include <cstring>
+
+#include "log.hpp"
+
+namespace esf {
+namespace {
+
+void GL_APIENTRY debugCallback(GLenum, GLenum type, GLuint, GLenum severity, GLsizei length,
+                               const GLchar* message, const void*) {
+  std::string m = "GL: ";
+  m.append(message, length > 0 ? size_t(length) : std::strlen(message));
+  bool bad = type == GL_DEBUG_TYPE_ERROR_KHR || severity == GL_DEBUG_SEVERITY_HIGH_KHR;
+  logLine(bad ? LogLevel::kWarning : LogLevel::kInfo, m);
+}
+
+void enableDebugOutput() {
+  auto callback = reinterpret_cast<PFNGLDEBUGMESSAGECALLBACKKHRPROC>(
+      eglGetProcAddress("glDebugMessageCallbackKHR"));
+  if (!callback) {
+    logWarning("--gl-debug: the driver has no GL_KHR_debug");
+    return;
+  }
+  glEnable(GL_DEBUG_OUTPUT_KHR);
+  glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS_KHR);
+  callback(debugCallback, nullptr);
+}
+
+}  // namespace
+
+const char* glErrorString(GLenum e) {
+  switch (e) {
+    case GL_NO_ERROR: return "GL_NO_ERROR";
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    default: return "GL error";
+  }
+}
+
+Status checkGl(const char* what) {
+  GLenum first = glGetError();
+  if (first == GL_NO_ERROR) return {};
+  while (glGetError() != GL_NO_ERROR) {
+  }
+  return fail(what, ": ", glErrorString(first));
+}
+
+Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) {
+  Result<std::unique_ptr<EglDisplay>> display = EglDisplay::open(o.egl);
+  if (!display) return display.error();
+  std::unique_ptr<GlContext> c(new GlContext());
+  c->display_ = std::move(display.value());
+  EGLDisplay dpy = c->display_->get();
+
+  if (!eglBindAPI(EGL_OPENGL_ES_API)) return fail("eglBindAPI(EGL_OPENGL_ES_API) failed");
+  if (!c->display_->hasExtension("EGL_KHR_surfaceless_context"))
+    return fail("EGL display has no EGL_KHR_surfaceless_context: cannot run headless");
+
+  EGLConfig config = EGL_NO_CONFIG_KHR;
+  if (!c->display_->hasExtension("EGL_KHR_no_config_context")) {
+    const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, 0, EGL_NONE};
+    EGLint n = 0;
+    if (!eglChooseConfig(dpy, want, &config, 1, &n) || n == 0)
+      return fail("no EGL config for OpenGL ES 3");
+  }
+
+  // Robust access keeps an out-of-range access from taking the GPU down with it.
+  bool robust_ext = c->display_->majorVersion() > 1 || c->display_->minorVersion() >= 5 ||
+                    c->display_->hasExtension("EGL_EXT_create_context_robustness");
+  for (bool robust : {robust_ext, false}) {
+    if (robust_ext && !robust) logInfo("robust context refused; using a plain one");
+    EGLint attribs[16];
+    int i = 0;
+    attribs[i++] = EGL_CONTEXT_MAJOR_VERSION;
+    attribs[i++] = 3;
+    attribs[i++] = EGL_CONTEXT_MINOR_VERSION;
+    attribs[i++] = 1;
+    if (robust) {
+      attribs[i++] = EGL_CONTEXT_OPENGL_ROBUST_ACCESS;
+      attribs[i++] = EGL_TRUE;
+    }
+    if (o.debug) {
+      attribs[i++] = EGL_CONTEXT_OPENGL_DEBUG;
+      attribs[i++] = EGL_TRUE;
+    }
+    attribs[i++] = EGL_NONE;
+    c->context_ = eglCreateContext(dpy, config, EGL_NO_CONTEXT, attribs);
+    if (c->context_ != EGL_NO_CONTEXT) {
+      c->robust_ = robust;
+      break;
+    }
+    if (!robust) break;
+  }
+  if (c->context_ == EGL_NO_CONTEXT)
+    return fail("cannot create an OpenGL ES 3.1 context (", eglErrorString(eglGetError()),
+                "): esframe needs GLES 3.1 compute shaders");
+  if (Status s = c->makeCurrent(); !s) return s.error();
+
+  glGetIntegerv(GL_MAJOR_VERSION, &c->gl_major_);
+  glGetIntegerv(GL_MINOR_VERSION, &c->gl_minor_);
+  if (c->gl_major_ * 10 + c->gl_minor_ < 31)
+    return fail("the context is OpenGL ES ", std::to_string(c->gl_major_), ".",
+                std::to_string(c->gl_minor_), " (", c->version(), "): esframe needs 3.1");
+
+  ComputeLimits& l = c->limits_;
+  for (GLuint k = 0; k < 3; ++k) {
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, k, &l.work_group_count[k]);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, k, &l.work_group_size[k]);
+  }
+  glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &l.work_group_invocations);
+  glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &l.shared_memory_size);
+  glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &l.ssbo_bindings);
+  glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &l.max_ssbo_size);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &l.max_texture_size);
+  if (o.debug) enableDebugOutput();
+  return c;
+}
+
+GlContext::~GlContext() {
+  if (context_ != EGL_NO_CONTEXT) {
+    EGLDisplay dpy = display_->get();
+    if (eglGetCurrentContext() == context_)
+      eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(dpy, context_);
+  }
+}
+
+Status GlContext::makeCurrent() const {
+  if (!eglMakeCurrent(display_->get(), EGL_NO_SURFACE, EGL_NO_SURFACE, context_))
+    return fail("eglMakeCurrent failed (", eglErrorString(eglGetError()), ")");
+  return {};
+}
+
+static std::string glString(GLenum name) {
+  const GLubyte* s = glGetString(name);
+  return s ? reinterpret_cast<const char*>(s) : "";
+}
+std::string GlContext::renderer() const { return glString(GL_RENDERER); }
+std::string GlContext::version() const { return glString(GL_VERSION); }
+std::string GlContext::glVendor() const { return glString(GL_VENDOR); }
+bool GlContext::isLlvmpipe() const { return renderer().find("llvmpipe") != std::string::npos; }
+
+bool GlContext::hasGlExtension(const char* name) const {
+  GLint n = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+  for (GLint i = 0; i < n; ++i) {
+    const GLubyte* e = glGetStringi(GL_EXTENSIONS, GLuint(i));
+    if (e && std::strcmp(reinterpret_cast<const char*>(e), name) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace esf

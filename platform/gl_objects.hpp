@@ -1,0 +1,126 @@
+#pragma once
+// One owner per GL object. No raw GLuint leaves its owner except through get() for binding.
+#include <GLES3/gl31.h>
+
+#include <utility>
+
+namespace esf {
+
+// Deleter signatures differ (glDeleteBuffers takes n + array, glDeleteProgram takes a name),
+// so each handle type names its own release function.
+template <void (*Release)(GLuint)>
+class GlHandle {
+ public:
+  GlHandle() = default;
+  explicit GlHandle(GLuint id) : id_(id) {}
+  ~GlHandle() { reset(); }
+  GlHandle(GlHandle&& o) noexcept : id_(std::exchange(o.id_, 0)) {}
+  GlHandle& operator=(GlHandle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = std::exchange(o.id_, 0);
+    }
+    return *this;
+  }
+  GlHandle(const GlHandle&) = delete;
+  GlHandle& operator=(const GlHandle&) = delete;
+
+  GLuint get() const { return id_; }
+  explicit operator bool() const { return id_ != 0; }
+  void reset() {
+    if (id_) Release(id_);
+    id_ = 0;
+  }
+
+ private:
+  GLuint id_ = 0;
+};
+
+namespace gl_release {
+inline void buffer(GLuint id) { glDeleteBuffers(1, &id); }
+inline void texture(GLuint id) { glDeleteTextures(1, &id); }
+inline void framebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }
+inline void renderbuffer(GLuint id) { glDeleteRenderbuffers(1, &id); }
+inline void query(GLuint id) { glDeleteQueries(1, &id); }
+inline void vertexArray(GLuint id) { glDeleteVertexArrays(1, &id); }
+inline void program(GLuint id) { glDeleteProgram(id); }
+inline void shader(GLuint id) { glDeleteShader(id); }
+}  // namespace gl_release
+
+using GlBuffer = GlHandle<gl_release::buffer>;
+using GlTexture = GlHandle<gl_release::texture>;
+using GlFramebuffer = GlHandle<gl_release::framebuffer>;
+using GlRenderbuffer = GlHandle<gl_release::renderbuffer>;
+using GlQuery = GlHandle<gl_release::query>;
+using GlVertexArray = GlHandle<gl_release::vertexArray>;
+using GlProgram = GlHandle<gl_release::program>;
+using GlShader = GlHandle<gl_release::shader>;
+
+inline GlBuffer makeBuffer() {
+  GLuint id = 0;
+  glGenBuffers(1, &id);
+  return GlBuffer(id);
+}
+inline GlTexture makeTexture() {
+  GLuint id = 0;
+  glGenTextures(1, &id);
+  return GlTexture(id);
+}
+inline GlFramebuffer makeFramebuffer() {
+  GLuint id = 0;
+  glGenFramebuffers(1, &id);
+  return GlFramebuffer(id);
+}
+inline GlRenderbuffer makeRenderbuffer() {
+  GLuint id = 0;
+  glGenRenderbuffers(1, &id);
+  return GlRenderbuffer(id);
+}
+inline GlQuery makeQuery() {
+  GLuint id = 0;
+  glGenQueries(1, &id);
+  return GlQuery(id);
+}
+inline GlVertexArray makeVertexArray() {
+  GLuint id = 0;
+  glGenVertexArrays(1, &id);
+  return GlVertexArray(id);
+}
+
+// A fence sync object (glFenceSync).
+class GlFence {
+ public:
+  GlFence() = default;
+  static GlFence insert() {
+    GlFence f;
+    f.sync_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    return f;
+  }
+  ~GlFence() { reset(); }
+  GlFence(GlFence&& o) noexcept : sync_(std::exchange(o.sync_, nullptr)) {}
+  GlFence& operator=(GlFence&& o) noexcept {
+    if (this != &o) {
+      reset();
+      sync_ = std::exchange(o.sync_, nullptr);
+    }
+    return *this;
+  }
+  GlFence(const GlFence&) = delete;
+  GlFence& operator=(const GlFence&) = delete;
+
+  // Waits up to timeout_ns; true when signalled.
+  bool wait(GLuint64 timeout_ns) const {
+    if (!sync_) return true;
+    GLenum r = glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
+    return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
+  }
+  void reset() {
+    if (sync_) glDeleteSync(sync_);
+    sync_ = nullptr;
+  }
+
+ private:
+  GLsync sync_ = nullptr;
+};
+
+}  // namespace esf

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs everything esframe needs to build and test on Debian 12 (bookworm).
+# Idempotent: apt-get skips what is already installed.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+packages=(
+  build-essential cmake ninja-build pkg-config git clang-format
+  libegl-dev libgles-dev libgbm-dev libdrm-dev libv4l-dev libstb-dev
+  libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libegl-mesa0 libgl1-mesa-dri libgbm1 mesa-utils-bin
+)
+# Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
+for extra in "$@"; do
+  case "$extra" in
+    bench) packages+=(libopencv-dev) ;;
+    vm) packages+=(qemu-system-x86 busybox-static kmod cpio xz-utils zstd) ;;
+    fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite, as README and CI run it: installs what it needs, then builds and tests
+# the default preset (unit, GPU-on-llvmpipe, CLI and the real-driver VM cases), and the
+# asan preset (ASan + UBSan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+bash toolchain/setup-debian.sh
+
+step() { printf '\n== %s ==\n' "$*"; }
+
+step "default preset: build"
+cmake --preset default >/dev/null
+cmake --build --preset default -j"$jobs"
+step "default preset: ctest"
+ctest --preset default -j"$jobs"
+
+step "asan preset: build"
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j"$jobs"
+step "asan preset: ctest"
+ctest --preset asan -j"$jobs"
