@@ -1,0 +1,57 @@
+#pragma once
+// A frame as a source delivers it, before import: its pixel format, planes and strides,
+// timestamp and sequence number. Import (core/import) turns it into the RGBA working image.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace esf {
+
+// The formats esframe imports, named as V4L2 names them.
+enum class PixelFormat {
+  kRGBA32,  // R G B A bytes (V4L2_PIX_FMT_RGBA32 'AB24'): the working format itself
+  kYUYV,
+  kUYVY,
+  kNV12,
+  kNV21,
+  kYU12,  // I420: Y plane, then U, then V
+  kRGB24,
+  kBGR24,
+  kXRGB32,  // 'BX24'
+  kARGB32,  // 'BA24'
+  kXBGR32,  // 'XR24'
+  kABGR32,  // 'AR24'
+  kGREY,
+  kMJPEG,
+};
+
+enum class YcbcrEncoding { kBt601, kBt709 };
+
+struct Colorimetry {
+  YcbcrEncoding encoding = YcbcrEncoding::kBt601;
+  bool full_range = false;  // false: limited (16-235 luma, 16-240 chroma)
+};
+
+struct FramePlane {
+  const uint8_t* data = nullptr;  // CPU-visible bytes, or null for a dmabuf-only plane
+  size_t size = 0;                // bytes in this plane
+  int stride = 0;                 // bytes per row
+  int dmabuf_fd = -1;             // zero-copy: the plane's dmabuf (owned by the source)
+  uint32_t offset = 0;            // byte offset of the plane in its dmabuf
+};
+
+struct Frame {
+  PixelFormat format = PixelFormat::kRGBA32;
+  int width = 0;
+  int height = 0;
+  Colorimetry colorimetry;
+  std::array<FramePlane, 3> planes{};
+  int plane_count = 0;
+  uint64_t timestamp_ns = 0;  // from the buffer (V4L2) or synthesized from the frame rate
+  uint64_t sequence = 0;
+  uint64_t dropped = 0;  // frames lost before this one (sequence gaps)
+  std::string source;    // what produced it: "pattern", "/dev/video0", a file name
+};
+
+}  // namespace esf
