@@ -1,0 +1,30 @@
+#pragma once
+// A histogram as read back from the GPU (or from the CPU reference): `bins` bins for each of
+// the channels named in `channels` ("rgbl", "l", "rg"...), counts interleaved per bin as the
+// histogram stage writes them: counts[bin * channels.size() + c].
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace esf {
+
+struct HistogramData {
+  int bins = 0;
+  std::string channels;          // letters from "rgbl", in the order the counts interleave them
+  std::vector<uint32_t> counts;  // bins * channels.size()
+
+  int channelCount() const { return int(channels.size()); }
+  uint32_t at(int bin, int channel) const {
+    return counts[size_t(bin) * channels.size() + size_t(channel)];
+  }
+  // One channel's counts, bin 0 first.
+  std::vector<uint32_t> channel(int c) const {
+    std::vector<uint32_t> out(size_t(bins));
+    for (int b = 0; b < bins; ++b) out[size_t(b)] = at(b, c);
+    return out;
+  }
+  bool operator==(const HistogramData&) const = default;
+};
+
+}  // namespace esf
