@@ -20,7 +20,7 @@ struct HistogramData {
   }
   // One channel's counts, bin 0 first.
   std::vector<uint32_t> channel(int c) const {
-    std::vector<uint32_t> out(size_t(bins));
+    std::vector<uint32_t> out(static_cast<size_t>(bins));
     for (int b = 0; b < bins; ++b) out[size_t(b)] = at(b, c);
     return out;
   }
