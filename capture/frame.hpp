@@ -24,6 +24,8 @@ enum class PixelFormat {
   kABGR32,  // 'AR24'
   kGREY,
   kMJPEG,
+  kYUV422P,  // '422P': planar 4:2:2 (Y4M "C422")
+  kYUV444P,  // 'YM24' contiguous: planar 4:4:4 (Y4M "C444")
 };
 
 enum class YcbcrEncoding { kBt601, kBt709 };
@@ -34,11 +36,12 @@ struct Colorimetry {
 };
 
 struct FramePlane {
-  const uint8_t* data = nullptr;  // CPU-visible bytes, or null for a dmabuf-only plane
-  size_t size = 0;                // bytes in this plane
-  int stride = 0;                 // bytes per row
-  int dmabuf_fd = -1;             // zero-copy: the plane's dmabuf (owned by the source)
-  uint32_t offset = 0;            // byte offset of the plane in its dmabuf
+  const uint8_t* data = nullptr;              // CPU-visible bytes, or null for a dmabuf-only plane
+  size_t size = 0;                            // bytes in this plane
+  int stride = 0;                             // bytes per row
+  int dmabuf_fd = -1;                         // zero-copy: the plane's dmabuf (owned by the source)
+  uint32_t offset = 0;                        // byte offset of the plane in its dmabuf
+  uint64_t modifier = 0x00ffffffffffffffull;  // DRM format modifier (DRM_FORMAT_MOD_INVALID)
 };
 
 struct Frame {

@@ -1,0 +1,61 @@
+#pragma once
+// Import: a captured Frame (any PixelFormat) -> the RGBA8 working image on the GPU.
+//
+// Planes become textures, one per plane (R8 for Y/U/V/GREY, GR88 for NV12's interleaved UV
+// and for YUYV/UYVY's Y+C pairs, RGBA8 for 32-bit RGB), either uploaded from CPU memory or,
+// for zero-copy frames (FramePlane::dmabuf_fd >= 0), imported from their dmabufs through
+// EGL_EXT_image_dma_buf_import. A compute shader (glsl_es/import_yuv.comp, import_rgb.comp)
+// converts them into an RGBA8 texture with integer formulas equal to the CPU reference
+// (import_reference.hpp) bit for bit. MJPEG is decoded on the CPU first (mjpeg_decode.hpp).
+//
+// Luma from the source (--luma source): for YUV and GREY frames, lumaPlane() is the Y plane as
+// an R8 texture (WxH, texelFetch(..).r * 255 is the raw Y byte, limited-range values stay
+// 16..235). A histogram of it equals a histogram of the raw Y bytes. --luma rgb instead computes
+// L from the converted RGB (integer BT.709 in the histogram stage), which differs: it sees
+// clamped, range-expanded values. For RGB formats there is no source luma (lumaPlane() == 0).
+#include <GLES3/gl31.h>
+
+#include <memory>
+
+#include "frame.hpp"
+#include "gl_objects.hpp"
+#include "result.hpp"
+
+namespace esf {
+
+class GlContext;
+
+// The converted frame on the GPU. Owned by the importer; valid until the next import().
+struct ImportedFrame {
+  GLuint rgba = 0;        // GL_RGBA8 texture, width x height, bytes R G B A
+  GLuint luma_plane = 0;  // GL_R8 texture of the source's Y plane (YUV, GREY), else 0
+  int width = 0;
+  int height = 0;
+  bool zero_copy = false;  // planes came from dmabufs, not uploaded
+};
+
+class FrameImporter {
+ public:
+  // Compiles the import shaders on the current context.
+  static Result<std::unique_ptr<FrameImporter>> create(GlContext& gl);
+  ~FrameImporter();
+  FrameImporter(const FrameImporter&) = delete;
+  FrameImporter& operator=(const FrameImporter&) = delete;
+
+  // Converts `frame`. The output texture is written through imageStore; the importer issues
+  // glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+  // GL_FRAMEBUFFER_BARRIER_BIT) after the dispatch, so later stages may read it directly.
+  // Zero-copy frames are waited on (fence) before returning: the source may requeue the buffer.
+  Result<ImportedFrame> import(const Frame& frame);
+
+  // Reads the RGBA output back (tests, PNG output).
+  Status readRgba(const ImportedFrame& frame, uint8_t* out) const;
+
+  struct State;
+
+ private:
+  explicit FrameImporter(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace esf
