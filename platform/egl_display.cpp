@@ -34,36 +34,53 @@ Fn eglProc(const char* name) {
 
 const char* toString(EglPlatform p) {
   switch (p) {
-    case EglPlatform::kAuto: return "auto";
-    case EglPlatform::kGbm: return "gbm";
-    case EglPlatform::kDevice: return "device";
-    case EglPlatform::kSurfaceless: return "surfaceless";
+    case EglPlatform::kAuto:
+      return "auto";
+    case EglPlatform::kGbm:
+      return "gbm";
+    case EglPlatform::kDevice:
+      return "device";
+    case EglPlatform::kSurfaceless:
+      return "surfaceless";
   }
   return "?";
 }
 
 Result<EglPlatform> parseEglPlatform(const std::string& s) {
-  for (EglPlatform p : {EglPlatform::kAuto, EglPlatform::kGbm, EglPlatform::kDevice,
-                        EglPlatform::kSurfaceless})
+  for (EglPlatform p :
+       {EglPlatform::kAuto, EglPlatform::kGbm, EglPlatform::kDevice, EglPlatform::kSurfaceless})
     if (s == toString(p)) return p;
   return fail("unknown EGL platform '", s, "' (auto, gbm, device, surfaceless)");
 }
 
 const char* eglErrorString(EGLint e) {
   switch (e) {
-    case EGL_SUCCESS: return "EGL_SUCCESS";
-    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
-    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
-    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
-    case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE";
-    case EGL_CONTEXT_LOST: return "EGL_CONTEXT_LOST";
-    default: return "EGL error";
+    case EGL_SUCCESS:
+      return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED:
+      return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS:
+      return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC:
+      return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE:
+      return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG:
+      return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT:
+      return "EGL_BAD_CONTEXT";
+    case EGL_BAD_DISPLAY:
+      return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH:
+      return "EGL_BAD_MATCH";
+    case EGL_BAD_PARAMETER:
+      return "EGL_BAD_PARAMETER";
+    case EGL_BAD_SURFACE:
+      return "EGL_BAD_SURFACE";
+    case EGL_CONTEXT_LOST:
+      return "EGL_CONTEXT_LOST";
+    default:
+      return "EGL error";
   }
 }
 
@@ -86,9 +103,6 @@ struct EglDisplayOpener {
   }
 
   Status tryGbm(const std::string& spec) {
-    if (!hasEglClientExtension("EGL_KHR_platform_gbm") &&
-        !hasEglClientExtension("EGL_MESA_platform_gbm"))
-      return fail("gbm: EGL has no EGL_KHR_platform_gbm");
     Result<OpenedDrmNode> node = Error{};
     if (!spec.empty()) {
       node = openDrmNode(spec);
@@ -98,6 +112,10 @@ struct EglDisplayOpener {
       node = openDrmPath(nodes.front().path);
     }
     if (!node) return node.error();
+    // Checked after the node so a wrong --drm-device is reported as such first.
+    if (!hasEglClientExtension("EGL_KHR_platform_gbm") &&
+        !hasEglClientExtension("EGL_MESA_platform_gbm"))
+      return fail("gbm: EGL has no EGL_KHR_platform_gbm");
     std::string path = node->node.path;
     Result<std::unique_ptr<GbmDevice>> gbm = GbmDevice::create(std::move(node.value()));
     if (!gbm) return gbm.error();
@@ -110,8 +128,10 @@ struct EglDisplayOpener {
   }
 
   Status tryDevice(const std::string& spec, bool hardware_only) {
-    if (!hasEglClientExtension("EGL_EXT_device_enumeration") ||
-        !hasEglClientExtension("EGL_EXT_platform_device"))
+    // NVIDIA advertises EGL_EXT_device_base, which includes enumeration and query.
+    bool enumeration = hasEglClientExtension("EGL_EXT_device_enumeration") ||
+                       hasEglClientExtension("EGL_EXT_device_base");
+    if (!enumeration || !hasEglClientExtension("EGL_EXT_platform_device"))
       return fail("device: EGL has no EGL_EXT_device_enumeration/EGL_EXT_platform_device");
     auto queryDevices = eglProc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
     auto queryString = eglProc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
@@ -130,7 +150,8 @@ struct EglDisplayOpener {
                                : nullptr;
       std::string name = render ? render : (drm ? drm : "");
       if (!spec.empty()) {
-        bool match = spec == std::to_string(i) || (drm && spec == drm) || (render && spec == render);
+        bool match =
+            spec == std::to_string(i) || (drm && spec == drm) || (render && spec == render);
         if (!match) continue;
       } else if (hardware_only && hasToken(exts, "EGL_MESA_device_software")) {
         skipped = "device " + std::to_string(i) + " is Mesa's software device";
@@ -152,8 +173,8 @@ struct EglDisplayOpener {
   Status trySurfaceless() {
     if (!hasEglClientExtension("EGL_MESA_platform_surfaceless"))
       return fail("surfaceless: EGL has no EGL_MESA_platform_surfaceless");
-    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
-                                           nullptr);
+    EGLDisplay dpy =
+        eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
     if (Status s = initialize(dpy, "surfaceless"); !s) return s;
     d->platform_ = EglPlatform::kSurfaceless;
     d->selection_log_.push_back("surfaceless: Mesa surfaceless platform");
@@ -208,7 +229,9 @@ EglDisplay::~EglDisplay() {
 std::string EglDisplay::drmNodePath() const {
   return gbm_ ? gbm_->node().path : device_drm_path_;
 }
-std::string EglDisplay::drmDriver() const { return gbm_ ? gbm_->node().driver : ""; }
+std::string EglDisplay::drmDriver() const {
+  return gbm_ ? gbm_->node().driver : "";
+}
 
 std::string EglDisplay::vendor() const {
   const char* v = eglQueryString(display_, EGL_VENDOR);
