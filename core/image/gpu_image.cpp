@@ -1,0 +1,155 @@
+#include "gpu_image.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "gl_context.hpp"
+#include "shader_library.hpp"
+
+namespace esf {
+namespace {
+
+Status checkSize(const char* what, int width, int height) {
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  if (width < 1 || height < 1 || width > max_size || height > max_size)
+    return fail(what, ": size ", std::to_string(width), "x", std::to_string(height),
+                " is outside 1..", std::to_string(max_size));
+  return {};
+}
+
+Status checkSameSize(const char* what, int w, int h, const RgbaImage& image) {
+  if (image.width != w || image.height != h || image.pixels.size() != image.pixelCount() * 4)
+    return fail(what, ": image is ", std::to_string(image.width), "x", std::to_string(image.height),
+                ", expected ", std::to_string(w), "x", std::to_string(h));
+  return {};
+}
+
+}  // namespace
+
+Result<GpuImage> GpuImage::create(int width, int height) {
+  if (Status s = checkSize("GPU image", width, height); !s) return s.error();
+  GpuImage image;
+  image.width_ = width;
+  image.height_ = height;
+  image.texture_ = makeTexture();
+  glBindTexture(GL_TEXTURE_2D, image.texture_.get());
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);
+  // texelFetch ignores filtering, but an incomplete texture would read as black.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  if (Status s = checkGl("glTexStorage2D (GPU image)"); !s) return s.error();
+  return image;
+}
+
+Result<GpuImage> GpuImage::fromImage(const RgbaImage& rgba) {
+  Result<GpuImage> image = create(rgba.width, rgba.height);
+  if (!image) return image.error();
+  if (Status s = image->upload(rgba); !s) return s.error();
+  return image;
+}
+
+Status GpuImage::upload(const RgbaImage& image) {
+  if (Status s = checkSameSize("GPU image upload", width_, height_, image); !s) return s;
+  // Earlier shader reads/writes of this texture must finish before it is overwritten.
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glBindTexture(GL_TEXTURE_2D, texture_.get());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
+                  image.pixels.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return checkGl("glTexSubImage2D (GPU image upload)");
+}
+
+Result<RgbaImage> GpuImage::download() const {
+  // imageStore writes become visible to glReadPixels only after this barrier.
+  glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
+                  GL_PIXEL_BUFFER_BARRIER_BIT);
+  GlFramebuffer fbo = makeFramebuffer();
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_.get(), 0);
+  GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  RgbaImage out(width_, height_);
+  if (status == GL_FRAMEBUFFER_COMPLETE) {
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, out.pixels.data());
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  if (status != GL_FRAMEBUFFER_COMPLETE)
+    return fail("GPU image download: framebuffer incomplete (status 0x", std::to_string(status),
+                ")");
+  if (Status s = checkGl("glReadPixels (GPU image download)"); !s) return s.error();
+  return out;
+}
+
+Result<PackedRgbaBuffer> PackedRgbaBuffer::create(int width, int height) {
+  if (Status s = checkSize("packed RGBA buffer", width, height); !s) return s.error();
+  PackedRgbaBuffer b;
+  b.width_ = width;
+  b.height_ = height;
+  b.buffer_ = makeBuffer();
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.buffer_.get());
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(b.pixelCount() * 4), nullptr, GL_DYNAMIC_COPY);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  if (Status s = checkGl("glBufferData (packed RGBA buffer)"); !s) return s.error();
+  return b;
+}
+
+Result<PackedRgbaBuffer> PackedRgbaBuffer::fromImage(const RgbaImage& image) {
+  Result<PackedRgbaBuffer> b = create(image.width, image.height);
+  if (!b) return b.error();
+  if (Status s = b->upload(image); !s) return s.error();
+  return b;
+}
+
+Status PackedRgbaBuffer::upload(const RgbaImage& image) {
+  if (Status s = checkSameSize("packed RGBA upload", width_, height_, image); !s) return s;
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer_.get());
+  // RgbaImage's bytes R G B A are the packed word's bytes 0..3 on a little-endian host.
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "packed RGBA assumes little-endian");
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(pixelCount() * 4), image.pixels.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return checkGl("glBufferSubData (packed RGBA upload)");
+}
+
+Result<RgbaImage> PackedRgbaBuffer::download() const {
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  RgbaImage out(width_, height_);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer_.get());
+  const void* p =
+      glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(pixelCount() * 4), GL_MAP_READ_BIT);
+  if (p) std::memcpy(out.pixels.data(), p, pixelCount() * 4);
+  glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  if (!p) return fail("packed RGBA download: glMapBufferRange failed");
+  return out;
+}
+
+Result<RgbaPacker> RgbaPacker::create(const GlContext&) {
+  RgbaPacker packer;
+  Result<GlProgram> program = ShaderLibrary::builtin().compute("pack_rgba.comp");
+  if (!program) return program.error();
+  packer.program_ = std::move(program.value());
+  return packer;
+}
+
+Status RgbaPacker::run(const GpuImage& image, PackedRgbaBuffer& out) {
+  if (image.width() != out.width() || image.height() != out.height())
+    return fail("pack RGBA: texture is ", std::to_string(image.width()), "x",
+                std::to_string(image.height()), " but the buffer is ", std::to_string(out.width()),
+                "x", std::to_string(out.height()));
+  glUseProgram(program_.get());
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, image.texture());
+  glUniform1i(glGetUniformLocation(program_.get(), "u_image"), 0);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out.buffer());
+  // Earlier imageStore writes into the texture must be visible to texelFetch.
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+  glDispatchCompute(GLuint((image.width() + 15) / 16), GLuint((image.height() + 15) / 16), 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  return checkGl("pack RGBA dispatch");
+}
+
+}  // namespace esf

@@ -1,0 +1,90 @@
+#include "blur.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "shader_library.hpp"
+#include "stage_gl.hpp"
+#include "stage_limits.hpp"
+
+namespace esf {
+namespace {
+constexpr const char* kStage = "blur";
+}
+
+BlurParams BlurParams::defaultsFor(const GlContext&) {
+  return BlurParams{};  // the seed's 4 x 128 tile, 32 invocations: fits every GLES 3.1 driver
+}
+
+Status BlurParams::validate(const ComputeLimits& limits) const {
+  if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
+  if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 256); !s) return s;
+  if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
+  if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
+    return fail(kStage, ": filter_dim must be odd and in [1, ", std::to_string(maxFilterDim()),
+                "] for tile_width ", std::to_string(tile_width), ", got ",
+                std::to_string(filter_dim),
+                filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+  if (workgroup_size < 1 || tile_width % workgroup_size != 0)
+    return fail(kStage, ": workgroup_size ", std::to_string(workgroup_size),
+                " must divide tile_width ", std::to_string(tile_width));
+  return checkWorkgroup(limits, kStage, workgroup_size, 1, int64_t(tile_rows) * tile_width * 4);
+}
+
+Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
+  if (Status s = params.validate(gl.limits()); !s) return s.error();
+  Blur b;
+  b.gl_ = &gl;
+  b.params_ = params;
+  Result<GlProgram> program =
+      ShaderLibrary::builtin().compute("blur.comp", ShaderDefines()
+                                                        .set("TILE_W", params.tile_width)
+                                                        .set("ROWS", params.tile_rows)
+                                                        .set("WG_X", params.workgroup_size)
+                                                        .set("FILTER_DIM", params.filter_dim));
+  if (!program) return program.error();
+  b.program_ = std::move(program.value());
+  b.flip_location_ = glGetUniformLocation(b.program_.get(), "u_flip");
+  return b;
+}
+
+Status Blur::pass(GLuint in, GLuint out, int width, int height, bool flip) {
+  int pass_w = flip ? height : width, pass_h = flip ? width : height;
+  int64_t gx = (pass_w + params_.blockDim() - 1) / params_.blockDim();
+  int64_t gy = (pass_h + params_.tile_rows - 1) / params_.tile_rows;
+  if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+  bindSourceImage(program_.get(), in, 0);
+  glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glUniform1i(flip_location_, flip ? 1 : 0);
+  // The previous pass's stores must land before this one fetches them, and its fetches of
+  // `out` (two passes back) must finish before this one overwrites it.
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
+  return {};
+}
+
+Status Blur::run(const GpuImage& in, GpuImage& out) {
+  if (in.texture() == out.texture()) return fail(kStage, ": input and output are the same image");
+  if (in.width() != out.width() || in.height() != out.height())
+    return fail(kStage, ": output is ", std::to_string(out.width()), "x",
+                std::to_string(out.height()), ", input ", std::to_string(in.width()), "x",
+                std::to_string(in.height()));
+  if (temp_.width() != in.width() || temp_.height() != in.height()) {
+    Result<GpuImage> temp = GpuImage::create(in.width(), in.height());
+    if (!temp) return temp.error();
+    temp_ = std::move(temp.value());
+  }
+  glUseProgram(program_.get());
+  for (int i = 0; i < params_.iterations; ++i) {
+    // Ping-pong: H reads the source (then the last V result) into temp, V reads temp into out.
+    GLuint h_in = i == 0 ? in.texture() : out.texture();
+    if (Status s = pass(h_in, temp_.texture(), in.width(), in.height(), false); !s) return s;
+    if (Status s = pass(temp_.texture(), out.texture(), in.width(), in.height(), true); !s)
+      return s;
+  }
+  glMemoryBarrier(kImageWrittenBarrier);
+  return checkGl("blur dispatch");
+}
+
+}  // namespace esf

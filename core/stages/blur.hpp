@@ -1,0 +1,51 @@
+#pragma once
+// The seed's tiled separable box blur (WebGPU sample "imageBlur"), exact in integers.
+//
+// One shader does both passes: a workgroup of workgroup_size invocations loads a tile of
+// tile_rows x tile_width texels into shared memory (each invocation a tile_rows x
+// (tile_width / workgroup_size) block: the seed's 4 x 4 with 32 invocations and a 4 x 128
+// tile), and writes blockDim = tile_width - (filter_dim - 1) outputs per tile row. The `flip`
+// uniform swaps x and y for the vertical pass. An iteration is a horizontal pass then a
+// vertical one, ping-ponging between images.
+//   - filter_dim odd, 1 .. the largest odd number <= tile_width (blockDim >= 1): an even tap
+//     count shifts the image by half a pixel per pass (the upstream drift), so it is refused.
+//   - Clamp-to-edge by explicit coordinate clamping (texelFetch outside is undefined).
+//   - Each pass writes R, G, B as the 8-bit value (sum + filter_dim/2) / filter_dim of its
+//     filter_dim integer taps; A is carried through from the centre texel.
+#include "gl_context.hpp"
+#include "gpu_image.hpp"
+#include "result.hpp"
+
+namespace esf {
+
+struct BlurParams {
+  int filter_dim = 15;
+  int iterations = 2;  // 1 .. 100
+  int tile_width = 128;
+  int tile_rows = 4;
+  int workgroup_size = 32;  // must divide tile_width
+
+  int maxFilterDim() const { return tile_width % 2 == 1 ? tile_width : tile_width - 1; }
+  int blockDim() const { return tile_width - (filter_dim - 1); }
+  static BlurParams defaultsFor(const GlContext& gl);
+  Status validate(const ComputeLimits& limits) const;
+};
+
+class Blur {
+ public:
+  static Result<Blur> create(const GlContext& gl, const BlurParams& params);
+  // `out` must have the size of `in` and be a different image.
+  Status run(const GpuImage& in, GpuImage& out);
+  const BlurParams& params() const { return params_; }
+
+ private:
+  Blur() = default;
+  Status pass(GLuint in, GLuint out, int width, int height, bool flip);
+  const GlContext* gl_ = nullptr;
+  BlurParams params_;
+  GlProgram program_;
+  GLint flip_location_ = -1;
+  GpuImage temp_;  // the horizontal pass's output, reused while the size stays
+};
+
+}  // namespace esf

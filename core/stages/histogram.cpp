@@ -1,0 +1,262 @@
+#include "histogram.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "shader_library.hpp"
+#include "stage_gl.hpp"
+#include "stage_limits.hpp"
+
+namespace esf {
+namespace {
+
+constexpr const char* kStage = "histogram";
+
+struct StrategyName {
+  HistogramStrategy strategy;
+  const char* name;
+};
+constexpr StrategyName kStrategies[] = {
+    {HistogramStrategy::kSingle, "single"},
+    {HistogramStrategy::kGlobalAtomic, "global-atomic"},
+    {HistogramStrategy::kChunkSum, "chunk-sum"},
+    {HistogramStrategy::kChunkReduce, "chunk-reduce"},
+    {HistogramStrategy::kPersistent, "persistent"},
+};
+
+// The STRATEGY define of glsl_es/histogram.comp.
+int shaderStrategy(HistogramStrategy s) {
+  switch (s) {
+    case HistogramStrategy::kSingle:
+      return 0;
+    case HistogramStrategy::kGlobalAtomic:
+      return 1;
+    case HistogramStrategy::kChunkSum:
+    case HistogramStrategy::kChunkReduce:
+      return 2;
+    case HistogramStrategy::kPersistent:
+      return 3;
+  }
+  return 3;
+}
+
+bool usesChunks(HistogramStrategy s) {
+  return s == HistogramStrategy::kChunkSum || s == HistogramStrategy::kChunkReduce;
+}
+
+// The counting workgroup's shape.
+void countWorkgroup(const HistogramParams& p, int& x, int& y) {
+  x = y = 1;
+  if (p.strategy == HistogramStrategy::kPersistent) x = p.workgroup_size;
+  if (p.strategy == HistogramStrategy::kGlobalAtomic || usesChunks(p.strategy)) {
+    x = p.tile_width;
+    y = p.tile_height;
+  }
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+}  // namespace
+
+const char* histogramStrategyName(HistogramStrategy s) {
+  for (const StrategyName& n : kStrategies)
+    if (n.strategy == s) return n.name;
+  return "?";
+}
+
+Result<HistogramStrategy> parseHistogramStrategy(std::string_view name) {
+  for (const StrategyName& n : kStrategies)
+    if (name == n.name) return n.strategy;
+  return fail("unknown histogram strategy '", name,
+              "' (single, global-atomic, chunk-sum, chunk-reduce, persistent)");
+}
+
+const char* imageSourceName(ImageSource s) {
+  return s == ImageSource::kTexture ? "texture" : "buffer";
+}
+
+Result<ImageSource> parseImageSource(std::string_view name) {
+  if (name == "texture") return ImageSource::kTexture;
+  if (name == "buffer") return ImageSource::kPackedBuffer;
+  return fail("unknown image source '", name, "' (texture or buffer)");
+}
+
+HistogramParams HistogramParams::defaultsFor(const GlContext& gl) {
+  HistogramParams p;
+  // Persistent with one workgroup per ~compute unit is the shape that wins on SBC GPUs; the
+  // sizes below fit v3d and stay within any GLES 3.1 driver's minimums where possible.
+  const ComputeLimits& l = gl.limits();
+  int invocations = std::min({kV3dMaxInvocations, l.work_group_invocations, l.work_group_size[0]});
+  invocations = std::max(kV3dSubgroupWidth, invocations - invocations % kV3dSubgroupWidth);
+  p.workgroup_size = std::min(p.workgroup_size, invocations);
+  p.sum_workgroup_size = std::min(p.sum_workgroup_size, invocations);
+  p.tile_width = std::min(p.tile_width, invocations);
+  return p;
+}
+
+Status HistogramParams::validate(const ComputeLimits& limits) const {
+  if (Status s = checkRange(kStage, "bins", bins, 1, 256); !s) return s;
+  if (Status s = validateChannels(channels); !s) return fail(kStage, ": ", s.error().message);
+  int64_t shared = int64_t(wordCount()) * 4;
+  switch (strategy) {
+    case HistogramStrategy::kSingle:
+      return {};
+    case HistogramStrategy::kGlobalAtomic:
+      return checkWorkgroup(limits, "histogram global-atomic", tile_width, tile_height, 0);
+    case HistogramStrategy::kChunkSum:
+    case HistogramStrategy::kChunkReduce:
+      if (Status s =
+              checkWorkgroup(limits, "histogram chunk tile", tile_width, tile_height, shared);
+          !s)
+        return s;
+      return checkWorkgroup(limits, "histogram chunk sum", sum_workgroup_size, 1, 0);
+    case HistogramStrategy::kPersistent:
+      if (Status s = checkRange(kStage, "workgroups", workgroups, 1, limits.work_group_count[0]);
+          !s)
+        return s;
+      if (Status s = checkRange(kStage, "pixels_per_invocation", pixels_per_invocation, 1, 256); !s)
+        return s;
+      if (!shared_atomics && workgroup_size != 1)
+        return fail(kStage, ": shared_atomics=false needs workgroup_size 1 (got ",
+                    std::to_string(workgroup_size), "): non-atomic shared counts would race");
+      return checkWorkgroup(limits, "histogram persistent", workgroup_size, 1, shared);
+  }
+  return {};
+}
+
+Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& params) {
+  if (Status s = params.validate(gl.limits()); !s) return s.error();
+  Histogram h;
+  h.gl_ = &gl;
+  h.params_ = params;
+  int wg_x = 1, wg_y = 1;
+  countWorkgroup(params, wg_x, wg_y);
+  ShaderDefines d;
+  d.set("STRATEGY", shaderStrategy(params.strategy))
+      .set("BINS", params.bins)
+      .set("CHANNELS", params.channelCount())
+      .set("LUMA_601", params.luma == LumaWeights::kBt601 ? 1 : 0)
+      .set("SOURCE_BUFFER", params.source == ImageSource::kPackedBuffer ? 1 : 0)
+      .set("WG_X", wg_x)
+      .set("WG_Y", wg_y)
+      .set("PIXELS_PER_INVOCATION", params.pixels_per_invocation)
+      .set("SHARED_ATOMICS", params.shared_atomics ? 1 : 0);
+  for (int k = 0; k < 4; ++k)
+    d.set("CHANNEL" + std::to_string(k),
+          k < params.channelCount() ? channelCode(params.channels[size_t(k)]) : 0);
+  Result<GlProgram> count = ShaderLibrary::builtin().compute("histogram.comp", d);
+  if (!count) return count.error();
+  h.count_ = std::move(count.value());
+  if (params.strategy == HistogramStrategy::kChunkSum) {
+    Result<GlProgram> sum = ShaderLibrary::builtin().compute(
+        "histogram_chunk_sum.comp", ShaderDefines()
+                                        .set("WORDS", int64_t(params.wordCount()))
+                                        .set("WG_X", params.sum_workgroup_size));
+    if (!sum) return sum.error();
+    h.sum_ = std::move(sum.value());
+  }
+  if (params.strategy == HistogramStrategy::kChunkReduce) {
+    Result<ChunkReduce> reduce =
+        ChunkReduce::create(gl, uint32_t(params.wordCount()), params.sum_workgroup_size);
+    if (!reduce) return reduce.error();
+    h.reduce_ = std::make_unique<ChunkReduce>(std::move(reduce.value()));
+  }
+  Result<GlBuffer> bins = makeStorageBuffer(params.wordCount(), "histogram output buffer");
+  if (!bins) return bins.error();
+  h.bins_ = std::move(bins.value());
+  return h;
+}
+
+Status Histogram::ensureChunks(size_t chunk_count) {
+  if (chunk_count <= chunk_capacity_) return {};
+  size_t bytes = chunk_count * params_.wordCount() * 4;
+  if (bytes > size_t(gl_->limits().max_ssbo_size))
+    return fail(kStage, ": ", std::to_string(chunk_count), " chunks need ", std::to_string(bytes),
+                " bytes, more than the driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE ",
+                std::to_string(gl_->limits().max_ssbo_size), " (use larger tiles or persistent)");
+  Result<GlBuffer> chunks =
+      makeStorageBuffer(chunk_count * params_.wordCount(), "histogram chunk buffer");
+  if (!chunks) return chunks.error();
+  chunks_ = std::move(chunks.value());
+  chunk_capacity_ = chunk_count;
+  return {};
+}
+
+Status Histogram::poison(int width, int height, uint32_t pattern) {
+  if (Status s = fillBuffer(bins_.get(), params_.wordCount(), pattern, "histogram poison"); !s)
+    return s;
+  if (!usesChunks(params_.strategy)) return {};
+  size_t chunks = size_t(ceilDiv(width, params_.tile_width) * ceilDiv(height, params_.tile_height));
+  if (Status s = ensureChunks(chunks); !s) return s;
+  return fillBuffer(chunks_.get(), chunk_capacity_ * params_.wordCount(), pattern,
+                    "histogram chunk poison");
+}
+
+Status Histogram::run(const GpuImage& image) {
+  if (params_.source != ImageSource::kTexture)
+    return fail(kStage, ": configured for a packed buffer source, given a texture");
+  return runImpl(image.width(), image.height(), image.texture(), 0);
+}
+
+Status Histogram::run(const PackedRgbaBuffer& image) {
+  if (params_.source != ImageSource::kPackedBuffer)
+    return fail(kStage, ": configured for a texture source, given a packed buffer");
+  return runImpl(image.width(), image.height(), 0, image.buffer());
+}
+
+Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) {
+  const ComputeLimits& limits = gl_->limits();
+  const HistogramStrategy strategy = params_.strategy;
+  int64_t groups_x = 1, groups_y = 1;
+  if (strategy == HistogramStrategy::kGlobalAtomic || usesChunks(strategy)) {
+    groups_x = ceilDiv(width, params_.tile_width);
+    groups_y = ceilDiv(height, params_.tile_height);
+  } else if (strategy == HistogramStrategy::kPersistent) {
+    groups_x = params_.workgroups;
+  }
+  if (Status s = checkDispatch(limits, kStage, groups_x, groups_y); !s) return s;
+  const size_t chunk_count = size_t(groups_x * groups_y);
+  if (usesChunks(strategy)) {
+    if (Status s = ensureChunks(chunk_count); !s) return s;
+  }
+  // Strategies that add into the output start from zero; single clears it itself, the chunk
+  // strategies overwrite every word.
+  if (strategy == HistogramStrategy::kGlobalAtomic || strategy == HistogramStrategy::kPersistent) {
+    if (Status s = fillBuffer(bins_.get(), params_.wordCount(), 0, "histogram clear"); !s) return s;
+  }
+
+  glUseProgram(count_.get());
+  bindSourceImage(count_.get(), texture, buffer);
+  glUniform2i(glGetUniformLocation(count_.get(), "u_size"), width, height);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, usesChunks(strategy) ? chunks_.get() : bins_.get());
+  glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
+
+  if (strategy == HistogramStrategy::kChunkSum) {
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // chunks written -> read by the sum
+    glUseProgram(sum_.get());
+    glUniform1ui(glGetUniformLocation(sum_.get(), "u_chunk_count"), GLuint(chunk_count));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, chunks_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, bins_.get());
+    glDispatchCompute(GLuint(ceilDiv(int64_t(params_.wordCount()), params_.sum_workgroup_size)), 1,
+                      1);
+  } else if (strategy == HistogramStrategy::kChunkReduce) {
+    if (Status s = reduce_->run(chunks_.get(), uint32_t(chunk_count)); !s) return s;
+    // ChunkReduce ends with a buffer-update barrier: chunk 0 is ready to copy.
+    glBindBuffer(GL_COPY_READ_BUFFER, chunks_.get());
+    glBindBuffer(GL_COPY_WRITE_BUFFER, bins_.get());
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+                        GLsizeiptr(params_.wordCount() * 4));
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+  }
+  glMemoryBarrier(kStorageWrittenBarrier);
+  return checkGl("histogram dispatch");
+}
+
+Result<std::vector<uint32_t>> Histogram::read() const {
+  return readWords(bins_.get(), params_.wordCount(), "histogram read-back");
+}
+
+}  // namespace esf

@@ -1,0 +1,106 @@
+#pragma once
+// The histogram stage: `bins` bins (1..256) of any channel list ("rgbl", "l", ...) in one pass.
+//
+// Output buffer layout (binsBuffer(), std430 uint array, bins * channels.size() words):
+//   counts[bin * channels.size() + c], c = index of the channel in params.channels,
+// i.e. interleaved per bin like the seed's 4-channel version (for "rgbl": [bin][r g b l]).
+// Bin of an 8-bit value v: (v * bins) >> 8. Luma: integer BT.709 or BT.601 (channels.hpp).
+//
+// Strategies (identical counts; the fastest one differs per GPU, field-facts section 2):
+//   single        one invocation loops over every pixel (seed step 1)
+//   global-atomic one invocation per pixel, atomicAdd into the output (seed step 2)
+//   chunk-sum     one workgroup per tile_width x tile_height tile counts into shared memory and
+//                 writes its own chunk; then one invocation per output word sums all chunks
+//   chunk-reduce  the same chunks, then ChunkReduce's strided pairwise passes (seed step 4)
+//   persistent    `workgroups` workgroups walk the image in a grid-stride loop, each into a
+//                 privatized shared histogram, then merge once with atomics (OpenCV OpenCL,
+//                 CUB). workgroup_size 1 with shared_atomics=false is llvmpipe's fastest form.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "channels.hpp"
+#include "chunk_reduce.hpp"
+#include "gl_context.hpp"
+#include "gpu_image.hpp"
+#include "result.hpp"
+
+namespace esf {
+
+enum class HistogramStrategy { kSingle, kGlobalAtomic, kChunkSum, kChunkReduce, kPersistent };
+const char* histogramStrategyName(HistogramStrategy s);  // "single", "global-atomic", ...
+Result<HistogramStrategy> parseHistogramStrategy(std::string_view name);
+
+// Where a stage reads the working image from.
+enum class ImageSource { kTexture, kPackedBuffer };
+const char* imageSourceName(ImageSource s);  // "texture" | "buffer"
+Result<ImageSource> parseImageSource(std::string_view name);
+
+struct HistogramParams {
+  int bins = 256;
+  std::string channels = "rgbl";
+  LumaWeights luma = LumaWeights::kBt709;
+  HistogramStrategy strategy = HistogramStrategy::kPersistent;
+  ImageSource source = ImageSource::kTexture;
+
+  // global-atomic, chunk-sum, chunk-reduce: the workgroup is tile_width x tile_height
+  // invocations, one pixel each; a chunk is one workgroup's tile (the seed: 256 x 1).
+  int tile_width = 256;
+  int tile_height = 1;
+  // chunk-sum and chunk-reduce: invocations per workgroup of the summing pass.
+  int sum_workgroup_size = 256;
+
+  // persistent
+  int workgroups = 16;            // N, the dispatch size
+  int workgroup_size = 256;       // invocations per workgroup (1D)
+  int pixels_per_invocation = 4;  // per grid-stride step (unroll)
+  bool shared_atomics = true;     // false is allowed only with workgroup_size 1
+
+  // v3d-safe defaults (<=256 invocations, <=32 KB shared, multiples of 16), clamped to this
+  // context's limits. Per-vendor tuning (bench/tune) starts from here.
+  static HistogramParams defaultsFor(const GlContext& gl);
+  // Everything checkable without a GPU plus the driver's limits; one-line errors.
+  Status validate(const ComputeLimits& limits) const;
+
+  int channelCount() const { return int(channels.size()); }
+  size_t wordCount() const { return size_t(bins) * channels.size(); }
+};
+
+class Histogram {
+ public:
+  // Validates the parameters and compiles the programs.
+  static Result<Histogram> create(const GlContext& gl, const HistogramParams& params);
+
+  // Counts the image into binsBuffer(). The source form must match params().source.
+  // Issues the barrier bits after the last dispatch so the buffer can be read by shaders,
+  // mapped, or used as a uniform/vertex source.
+  Status run(const GpuImage& image);
+  Status run(const PackedRgbaBuffer& image);
+
+  // The counts (layout above) from the last run, mapped back to the CPU.
+  Result<std::vector<uint32_t>> read() const;
+  GLuint binsBuffer() const { return bins_.get(); }
+  const HistogramParams& params() const { return params_; }
+
+  // Testing aid: fills the output and every scratch buffer sized for width x height with
+  // `pattern`, so words a run fails to write show up.
+  Status poison(int width, int height, uint32_t pattern);
+
+ private:
+  Histogram() = default;
+  Status runImpl(int width, int height, GLuint texture, GLuint buffer);
+  Status ensureChunks(size_t chunk_count);
+
+  const GlContext* gl_ = nullptr;
+  HistogramParams params_;
+  GlProgram count_;                      // the counting program of the chosen strategy
+  GlProgram sum_;                        // chunk-sum: sums chunks into the output
+  std::unique_ptr<ChunkReduce> reduce_;  // chunk-reduce
+  GlBuffer bins_;
+  GlBuffer chunks_;
+  size_t chunk_capacity_ = 0;  // chunks the buffer holds
+};
+
+}  // namespace esf

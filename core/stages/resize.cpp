@@ -1,0 +1,78 @@
+#include "resize.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "shader_library.hpp"
+#include "stage_gl.hpp"
+#include "stage_limits.hpp"
+
+namespace esf {
+namespace {
+constexpr const char* kStage = "resize";
+constexpr int64_t kMaxUnits = 16843009;  // 2^32 / 255: a * b * 255 fits 32 bits
+}  // namespace
+
+ResizeParams ResizeParams::defaultsFor(const GlContext& gl) {
+  ResizeParams p;
+  if (gl.limits().work_group_invocations < 256) p.workgroup_y = 8;  // 16x8 = 128, GLES minimum
+  return p;
+}
+
+Status ResizeParams::validate(const ComputeLimits& limits) const {
+  return checkWorkgroup(limits, kStage, workgroup_x, workgroup_y, 0);
+}
+
+Status checkResizeSize(int in_w, int in_h, int out_w, int out_h) {
+  if (out_w < 1 || out_h < 1 || out_w > in_w || out_h > in_h)
+    return fail(kStage, ": target ", std::to_string(out_w), "x", std::to_string(out_h),
+                " must be between 1x1 and the input's ", std::to_string(in_w), "x",
+                std::to_string(in_h), " (downscale only)");
+  int64_t a = in_w / std::gcd(in_w, out_w), b = in_h / std::gcd(in_h, out_h);
+  if (a * b > kMaxUnits)
+    return fail(kStage, ": ", std::to_string(in_w), "x", std::to_string(in_h), " -> ",
+                std::to_string(out_w), "x", std::to_string(out_h), " needs ", std::to_string(a * b),
+                " weight units per output pixel, more than the 32-bit "
+                "bound 16843009");
+  return {};
+}
+
+Result<Resize> Resize::create(const GlContext& gl, const ResizeParams& params) {
+  if (Status s = params.validate(gl.limits()); !s) return s.error();
+  Resize r;
+  r.gl_ = &gl;
+  r.params_ = params;
+  Result<GlProgram> program = ShaderLibrary::builtin().compute(
+      "resize.comp",
+      ShaderDefines().set("WG_X", params.workgroup_x).set("WG_Y", params.workgroup_y));
+  if (!program) return program.error();
+  r.program_ = std::move(program.value());
+  return r;
+}
+
+Status Resize::run(const GpuImage& in, GpuImage& out) {
+  if (in.texture() == out.texture()) return fail(kStage, ": input and output are the same image");
+  if (Status s = checkResizeSize(in.width(), in.height(), out.width(), out.height()); !s) return s;
+  int64_t gx = (out.width() + params_.workgroup_x - 1) / params_.workgroup_x;
+  int64_t gy = (out.height() + params_.workgroup_y - 1) / params_.workgroup_y;
+  if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+  const GLuint g_x = GLuint(std::gcd(in.width(), out.width()));
+  const GLuint g_y = GLuint(std::gcd(in.height(), out.height()));
+  GLuint p = program_.get();
+  glUseProgram(p);
+  bindSourceImage(p, in.texture(), 0);
+  glBindImageTexture(0, out.texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glUniform2i(glGetUniformLocation(p, "u_out_size"), out.width(), out.height());
+  glUniform2ui(glGetUniformLocation(p, "u_unit_out"), GLuint(in.width()) / g_x,
+               GLuint(in.height()) / g_y);
+  glUniform2ui(glGetUniformLocation(p, "u_unit_in"), GLuint(out.width()) / g_x,
+               GLuint(out.height()) / g_y);
+  // Earlier reads/writes of `out` (texelFetch, imageStore, uploads) finish before the stores.
+  glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
+  glMemoryBarrier(kImageWrittenBarrier);
+  return checkGl("resize dispatch");
+}
+
+}  // namespace esf

@@ -1,0 +1,66 @@
+#include "scale.hpp"
+
+#include <bit>
+#include <string>
+
+#include "shader_library.hpp"
+#include "stage_gl.hpp"
+
+namespace esf {
+
+bool ChannelScale::operator==(const ChannelScale& o) const {
+  return max_count == o.max_count && numerator == o.numerator && denominator == o.denominator &&
+         std::bit_cast<uint32_t>(scale) == std::bit_cast<uint32_t>(o.scale);
+}
+
+Result<HistogramScale> HistogramScale::create(const GlContext& gl) {
+  HistogramScale s;
+  s.gl_ = &gl;
+  Result<GlProgram> program = ShaderLibrary::builtin().compute("histogram_scale.comp");
+  if (!program) return program.error();
+  s.program_ = std::move(program.value());
+  Result<GlBuffer> buffer = makeStorageBuffer(16, "histogram scale buffer");
+  if (!buffer) return buffer.error();
+  s.scale_ = std::move(buffer.value());
+  return s;
+}
+
+Status HistogramScale::run(const Histogram& histogram, uint64_t pixels) {
+  return run(histogram.binsBuffer(), histogram.params().bins, histogram.params().channelCount(),
+             pixels);
+}
+
+Status HistogramScale::run(GLuint bins_buffer, int bins, int channels, uint64_t pixels) {
+  if (bins < 1 || bins > 256) return fail("histogram scale: bins must be in [1, 256]");
+  if (channels < 1 || channels > 4) return fail("histogram scale: channels must be in [1, 4]");
+  if (pixels < 1 || pixels > (uint64_t(1) << 31) / 5)
+    return fail("histogram scale: pixel count ", std::to_string(pixels),
+                " is outside 1..429496729 (5 * pixels must fit 31 bits)");
+  glUseProgram(program_.get());
+  glUniform1ui(glGetUniformLocation(program_.get(), "u_bins"), GLuint(bins));
+  glUniform1ui(glGetUniformLocation(program_.get(), "u_channels"), GLuint(channels));
+  glUniform1ui(glGetUniformLocation(program_.get(), "u_pixels"), GLuint(pixels));
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bins_buffer);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, scale_.get());
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // the histogram's writes to bins_buffer
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(kStorageWrittenBarrier);
+  return checkGl("histogram scale dispatch");
+}
+
+Status HistogramScale::poison(uint32_t pattern) {
+  return fillBuffer(scale_.get(), 16, pattern, "histogram scale poison");
+}
+
+Result<std::vector<ChannelScale>> HistogramScale::read(int channels) const {
+  Result<std::vector<uint32_t>> w = readWords(scale_.get(), size_t(channels) * 4, "scale read");
+  if (!w) return w.error();
+  std::vector<ChannelScale> out;
+  for (int k = 0; k < channels; ++k) {
+    const uint32_t* p = &w.value()[size_t(k) * 4];
+    out.push_back({p[0], p[1], p[2], std::bit_cast<float>(p[3])});
+  }
+  return out;
+}
+
+}  // namespace esf

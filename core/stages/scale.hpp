@@ -1,0 +1,51 @@
+#pragma once
+// The seed's histogram display scale (part 2) on the GPU: per channel
+//   scale = max(1 / maxCount, 0.2 * bins / pixels)
+// which is one rational, bins / min(maxCount * bins, 5 * pixels), evaluated exactly in
+// integers and rounded once to the nearest float32 (ties to even) by integer long division,
+// in the shader and in the CPU reference alike: the two agree bit for bit on every GPU.
+//
+// Output buffer layout (scaleBuffer(), std430, for the graph renderer): per channel of the
+// histogram, in the histogram's channel order, 4 words:
+//   struct ChannelScale { uint maxCount; uint numerator; uint denominator; float scale; };
+//   layout(std430) buffer Scale { ChannelScale scales[]; };
+// numerator = bins, denominator = min(maxCount * bins, 5 * pixels), scale = numerator /
+// denominator rounded. A bar of count n is n * scale of the graph height (the seed); a renderer
+// that wants exact integer heights can compare n * numerator against y * denominator.
+#include <cstdint>
+#include <vector>
+
+#include "gl_context.hpp"
+#include "histogram.hpp"
+#include "result.hpp"
+
+namespace esf {
+
+struct ChannelScale {
+  uint32_t max_count = 0;
+  uint32_t numerator = 0;
+  uint32_t denominator = 0;
+  float scale = 0;
+  bool operator==(const ChannelScale& o) const;  // compares the float's bits
+};
+
+class HistogramScale {
+ public:
+  static Result<HistogramScale> create(const GlContext& gl);
+  // bins_buffer: a Histogram's output (bins * channels words). pixels: the image's pixel count
+  // (1 .. 2^31 / 5, so 5 * pixels fits the 32-bit long division).
+  Status run(GLuint bins_buffer, int bins, int channels, uint64_t pixels);
+  Status run(const Histogram& histogram, uint64_t pixels);
+
+  Result<std::vector<ChannelScale>> read(int channels) const;
+  GLuint scaleBuffer() const { return scale_.get(); }
+  Status poison(uint32_t pattern);  // testing aid
+
+ private:
+  HistogramScale() = default;
+  const GlContext* gl_ = nullptr;
+  GlProgram program_;
+  GlBuffer scale_;
+};
+
+}  // namespace esf

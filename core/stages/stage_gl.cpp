@@ -1,0 +1,53 @@
+#include "stage_gl.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "gl_context.hpp"
+
+namespace esf {
+
+Result<GlBuffer> makeStorageBuffer(size_t words, const char* what) {
+  GlBuffer b = makeBuffer();
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.get());
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(words * 4), nullptr, GL_DYNAMIC_COPY);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  if (Status s = checkGl(what); !s)
+    return fail(s.error().message, " (", std::to_string(words * 4), " bytes)");
+  return b;
+}
+
+Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what) {
+  std::vector<uint32_t> data(words, value);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(words * 4), data.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return checkGl(what);
+}
+
+Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what) {
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<uint32_t> out(words);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  const void* p =
+      glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(words * 4), GL_MAP_READ_BIT);
+  if (p) std::memcpy(out.data(), p, words * 4);
+  glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  if (!p) return fail(what, ": glMapBufferRange failed");
+  return out;
+}
+
+void bindSourceImage(GLuint program, GLuint texture, GLuint buffer) {
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+  if (texture) {
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glUniform1i(glGetUniformLocation(program, "u_image"), 0);
+  } else {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, buffer);
+  }
+}
+
+}  // namespace esf

@@ -1,0 +1,34 @@
+#pragma once
+// Small GL helpers the stages share: storage buffers, fills, read-back, binding the source
+// image (texture unit 0 as u_image, or the packed buffer at SSBO binding 1).
+#include <cstdint>
+#include <vector>
+
+#include "gl_objects.hpp"
+#include "result.hpp"
+
+namespace esf {
+
+// An SSBO of `words` uint32, contents undefined.
+Result<GlBuffer> makeStorageBuffer(size_t words, const char* what);
+// Writes `value` into words [0, words) with glBufferSubData, after a barrier that orders it
+// behind earlier shader writes to the buffer.
+Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what);
+// Maps words [0, words) back after a GL_BUFFER_UPDATE_BARRIER_BIT barrier.
+Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what);
+// Binds the source image for a program that declares `u_image` (texture != 0) or a packed
+// buffer at binding 1 (buffer != 0), after the barrier that makes earlier imageStore / SSBO
+// writes to it visible.
+void bindSourceImage(GLuint program, GLuint texture, GLuint buffer);
+// The barrier bits after a stage's last write to an SSBO: any later shader, uniform, vertex,
+// indirect, copy or map access sees it.
+constexpr GLbitfield kStorageWrittenBarrier =
+    GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
+    GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT;
+// After a stage's imageStore writes to a texture: texelFetch, image loads, framebuffer reads,
+// texture uploads/downloads.
+constexpr GLbitfield kImageWrittenBarrier =
+    GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
+    GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT;
+
+}  // namespace esf

@@ -1,0 +1,59 @@
+// The seed's display scale (histogram part 2), exact (core/stages/scale.hpp): per channel k
+//   numerator = bins, denominator = min(maxCount * bins, 5 * pixels)   (= max(1/max, 0.2*bins/px))
+//   scale = numerator / denominator rounded once to the nearest float (ties to even) by integer
+// long division, so every GPU and the CPU reference agree bit for bit.
+// Output per channel: { maxCount, numerator, denominator, floatBits(scale) }.
+layout(local_size_x = 4) in;
+layout(std430, binding = 0) readonly buffer Bins { uint bins[]; };
+layout(std430, binding = 1) writeonly buffer Scale { uint scale[]; };
+uniform uint u_bins;
+uniform uint u_channels;
+uniform uint u_pixels;  // 5 * u_pixels < 2^31 (checked on the host)
+
+// num / den as float32 bits, round to nearest even; 1 <= num, den < 2^31. den 0 gives +inf.
+uint quotientBits(uint num, uint den) {
+  if (den == 0u) return 0x7f800000u;
+  uint a = num;
+  uint b = den;
+  int e = 0;
+  while (a < b) {  // a < b < 2^31: the shift cannot overflow
+    a <<= 1;
+    e--;
+  }
+  while (a >= 2u * b) {
+    b <<= 1;
+    e++;
+  }
+  // b <= a < 2b: 25 quotient bits (1 + 23 mantissa + 1 rounding), remainder = sticky bit.
+  uint q = 0u;
+  for (int i = 0; i < 25; ++i) {
+    q <<= 1;
+    if (a >= b) {
+      a -= b;
+      q |= 1u;
+    }
+    a <<= 1;
+  }
+  uint mant = q >> 1;
+  if ((q & 1u) != 0u && (a != 0u || (mant & 1u) != 0u)) mant++;
+  if (mant == (1u << 24)) {
+    mant >>= 1;
+    e++;
+  }
+  return (uint(e + 127) << 23) | (mant & 0x7fffffu);
+}
+
+void main() {
+  uint k = gl_LocalInvocationIndex;
+  if (k >= u_channels) return;
+  uint m = 0u;
+  for (uint b = 0u; b < u_bins; ++b) m = max(m, bins[b * u_channels + k]);
+  uint hi, lo;
+  umulExtended(m, u_bins, hi, lo);
+  uint cap = 5u * u_pixels;
+  uint den = (hi != 0u || lo > cap) ? cap : lo;
+  scale[4u * k] = m;
+  scale[4u * k + 1u] = u_bins;
+  scale[4u * k + 2u] = den;
+  scale[4u * k + 3u] = quotientBits(u_bins, den);
+}

@@ -1,0 +1,67 @@
+#include "gpu_timer.hpp"
+
+#include <EGL/egl.h>
+#include <GLES2/gl2ext.h>
+
+#include <chrono>
+
+namespace esf {
+namespace {
+
+// GL_EXT_disjoint_timer_query's 64-bit getter is not in core GLES 3.1: load it by name.
+PFNGLGETQUERYOBJECTUI64VEXTPROC queryResult64() {
+  static auto fn = reinterpret_cast<PFNGLGETQUERYOBJECTUI64VEXTPROC>(
+      eglGetProcAddress("glGetQueryObjectui64vEXT"));
+  return fn;
+}
+
+double nowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+GpuTimer::GpuTimer(const GlContext& gl) {
+  if (gl.hasTimerQuery() && queryResult64()) query_ = makeQuery();
+}
+
+void GpuTimer::begin() {
+  if (query_) {
+    GLint disjoint = 0;
+    glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);  // reading clears the flag
+    glBeginQuery(GL_TIME_ELAPSED_EXT, query_.get());
+    return;
+  }
+  glFinish();
+  wall_start_s_ = nowSeconds();
+}
+
+void GpuTimer::end() {
+  if (query_) {
+    glEndQuery(GL_TIME_ELAPSED_EXT);
+    return;
+  }
+  glFinish();
+  wall_end_s_ = nowSeconds();
+}
+
+Result<double> GpuTimer::elapsedMs() {
+  if (!query_) return (wall_end_s_ - wall_start_s_) * 1e3;
+  GLuint64 ns = 0;
+  queryResult64()(query_.get(), GL_QUERY_RESULT, &ns);  // waits for the GPU
+  GLint disjoint = 0;
+  glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
+  if (disjoint) return fail("GPU timer: disjoint event during the measurement (measure again)");
+  if (Status s = checkGl("GPU timer query"); !s) return s.error();
+  return double(ns) / 1e6;
+}
+
+Result<double> timeGpuMs(GpuTimer& timer, const std::function<Status()>& work) {
+  timer.begin();
+  Status s = work();
+  timer.end();
+  if (!s) return s.error();
+  return timer.elapsedMs();
+}
+
+}  // namespace esf

@@ -1,0 +1,36 @@
+#pragma once
+// GPU time of a piece of work: GL_EXT_disjoint_timer_query (GL_TIME_ELAPSED_EXT) where the
+// context has it, else glFinish before and after and the wall time between (an upper bound
+// that includes driver overhead; on llvmpipe the "GPU" is the CPU anyway).
+// Used by `esframe run` for per-stage timings and by bench/.
+#include <functional>
+
+#include "gl_context.hpp"
+#include "gl_objects.hpp"
+#include "result.hpp"
+
+namespace esf {
+
+class GpuTimer {
+ public:
+  explicit GpuTimer(const GlContext& gl);
+  GpuTimer(const GpuTimer&) = delete;
+  GpuTimer& operator=(const GpuTimer&) = delete;
+
+  bool usesTimerQuery() const { return bool(query_); }
+  // Brackets the GL commands to time. Only one begin/end pair at a time.
+  void begin();
+  void end();
+  // Milliseconds between begin() and end(); waits for the GPU. Fails when the timer query
+  // reports a disjoint event (the measurement is invalid; measure again).
+  Result<double> elapsedMs();
+
+ private:
+  GlQuery query_;  // empty without the extension
+  double wall_start_s_ = 0, wall_end_s_ = 0;
+};
+
+// Runs `work` between begin() and end() and returns its GPU time in ms, or work's error.
+Result<double> timeGpuMs(GpuTimer& timer, const std::function<Status()>& work);
+
+}  // namespace esf
