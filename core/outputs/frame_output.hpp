@@ -27,7 +27,7 @@ struct GpuFrameView {
   GLuint image_texture = 0;  // the processed RGBA8 working image (GL_RGBA8 texture)
   int width = 0, height = 0;
   GLuint histogram_buffer = 0;  // SSBO: uint counts[bins * channels], interleaved per bin
-  GLuint scale_buffer = 0;      // SSBO: float scale[channels], from the scale stage
+  GLuint scale_buffer = 0;  // SSBO: the scale stage's { max, num, den, float scale } per channel
   int bins = 0;
   int channels = 0;
 };
@@ -37,9 +37,9 @@ struct FrameResult {
   uint64_t ts_ns = 0;
   uint64_t dropped = 0;
   std::string source;
-  std::string format;  // the source's pixel format as V4L2 names it ("YUYV", "RGBA32"...)
+  std::string format;         // the source's pixel format as V4L2 names it ("YUYV", "RGBA32"...)
   int width = 0, height = 0;  // of the processed image (after --resize)
-  HistogramData hist;          // at the user's bins
+  HistogramData hist;         // at the user's bins
   std::vector<ChannelStats> stats;  // one per channel, in hist.channels order
   std::vector<float> scale;         // per channel, the scale stage's display scale
   std::vector<StageTiming> timings;

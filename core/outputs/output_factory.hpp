@@ -17,6 +17,8 @@ struct OutputContext {
 
 // Checks SPEC's syntax only (for command-line validation before anything is opened).
 Status checkOutputSpec(const std::string& spec);
+// jsonl, csv and bin write to stdout: a run takes at most one of them.
+bool writesStdout(const std::string& spec);
 Result<std::unique_ptr<FrameOutput>> createOutput(const std::string& spec,
                                                   const OutputContext& context);
 

@@ -1,0 +1,84 @@
+#include "csv_output.hpp"
+
+#include <cstdio>
+
+#include "frame_summary.hpp"
+#include "stdout_writer.hpp"
+
+namespace esf {
+namespace {
+
+// RFC 4180: quote a field holding a comma, quote or line break; double the quotes.
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Shortest text that reads back as the same double ("%.17g" trimmed is not needed: %.17g
+// round-trips, and readers parse it).
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+constexpr const char* kStatNames[] = {"min", "max", "mean",     "p1",        "p10", "p50",
+                                      "p90", "p99", "clip_low", "clip_high", "msv"};
+
+}  // namespace
+
+std::string csvHeader(const FrameResult& f, bool with_bins) {
+  std::string h = "seq,ts_ns,source,width,height,format,dropped";
+  for (const ChannelStats& s : f.stats)
+    for (const char* name : kStatNames) h += std::string(",") + s.channel + "_" + name;
+  h += ",YMIN,YLOW,YAVG,YHIGH,YMAX,ev_hint";
+  for (const StageTiming& t : f.timings) h += ",timing_" + t.stage + "_ms";
+  if (with_bins) {
+    for (int c = 0; c < f.hist.channelCount(); ++c)
+      for (int b = 0; b < f.hist.bins; ++b)
+        h += std::string(",") + f.hist.channels[size_t(c)] + "_bin" + std::to_string(b);
+  }
+  return h + "\n";
+}
+
+std::string csvRow(const FrameResult& f, bool with_bins) {
+  std::string r = std::to_string(f.seq) + "," + std::to_string(f.ts_ns) + "," + csvField(f.source) +
+                  "," + std::to_string(f.width) + "," + std::to_string(f.height) + "," +
+                  csvField(f.format) + "," + std::to_string(f.dropped);
+  for (const ChannelStats& s : f.stats) {
+    for (double v : {double(s.min), double(s.max), s.mean, double(s.p1), double(s.p10),
+                     double(s.p50), double(s.p90), double(s.p99), s.clip_low, s.clip_high, s.msv})
+      r += "," + number(v);
+  }
+  // No luma channel: empty fields, as CSV readers take missing values.
+  const std::optional<SignalStats> y = signalStats(f);
+  if (y) {
+    for (double v : {y->ymin, y->ylow, y->yavg, y->yhigh, y->ymax}) r += "," + number(v);
+  } else {
+    r += ",,,,,";
+  }
+  const std::optional<double> ev = frameEvHint(f);
+  r += "," + (ev ? number(*ev) : std::string());
+  for (const StageTiming& t : f.timings) r += "," + number(t.ms);
+  if (with_bins) {
+    for (int c = 0; c < f.hist.channelCount(); ++c)
+      for (int b = 0; b < f.hist.bins; ++b) r += "," + std::to_string(f.hist.at(b, c));
+  }
+  return r + "\n";
+}
+
+Status CsvOutput::write(const FrameResult& frame) {
+  std::string text;
+  if (!header_written_) text = csvHeader(frame, with_bins_);
+  text += csvRow(frame, with_bins_);
+  Status s = writeRecord(fd_, text);
+  if (s) header_written_ = true;
+  return s;
+}
+
+}  // namespace esf

@@ -1,0 +1,66 @@
+#include "jsonl_output.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "frame_summary.hpp"
+#include "stdout_writer.hpp"
+
+namespace esf {
+
+std::string jsonlLine(const FrameResult& f) {
+  using Json = nlohmann::ordered_json;
+  Json j;
+  j["seq"] = f.seq;
+  j["ts_ns"] = f.ts_ns;
+  j["source"] = f.source;
+  j["width"] = f.width;
+  j["height"] = f.height;
+  j["format"] = f.format;
+  j["dropped"] = f.dropped;
+  j["bins"] = f.hist.bins;
+  Json hist = Json::object();
+  for (int c = 0; c < f.hist.channelCount(); ++c)
+    hist[std::string(1, f.hist.channels[size_t(c)])] = f.hist.channel(c);
+  j["hist"] = hist;
+  Json stats = Json::object();
+  for (const ChannelStats& s : f.stats) {
+    stats[std::string(1, s.channel)] = {{"min", s.min},           {"max", s.max},
+                                        {"mean", s.mean},         {"p1", s.p1},
+                                        {"p10", s.p10},           {"p50", s.p50},
+                                        {"p90", s.p90},           {"p99", s.p99},
+                                        {"clip_low", s.clip_low}, {"clip_high", s.clip_high},
+                                        {"msv", s.msv},           {"pixels", s.count}};
+  }
+  j["stats"] = stats;
+  const std::optional<SignalStats> y = signalStats(f);
+  for (auto [name, value] : {std::pair{"YMIN", y ? y->ymin : 0.0},
+                             {"YLOW", y ? y->ylow : 0.0},
+                             {"YAVG", y ? y->yavg : 0.0},
+                             {"YHIGH", y ? y->yhigh : 0.0},
+                             {"YMAX", y ? y->ymax : 0.0}}) {
+    if (y)
+      j[name] = value;
+    else
+      j[name] = nullptr;
+  }
+  const std::optional<double> ev = frameEvHint(f);
+  if (ev)
+    j["ev_hint"] = *ev;
+  else
+    j["ev_hint"] = nullptr;
+  Json timing = Json::object();
+  Json clocks = Json::object();
+  for (const StageTiming& t : f.timings) {
+    timing[t.stage] = t.ms;
+    clocks[t.stage] = t.gpu ? "gpu" : "cpu";
+  }
+  j["timing_ms"] = timing;
+  j["timing_clock"] = clocks;
+  return j.dump() + "\n";
+}
+
+Status JsonlOutput::write(const FrameResult& frame) {
+  return writeRecord(fd_, jsonlLine(frame));
+}
+
+}  // namespace esf

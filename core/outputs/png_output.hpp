@@ -1,0 +1,44 @@
+#pragma once
+// --output png:DIR[,every=N][,graph=WxH]: every Nth frame (N default 1), writes
+//   DIR/graph-SEQ.png  the histogram graph (GPU: graph.frag; --backend cpu: its CPU reference)
+//   DIR/frame-SEQ.png  the processed working image (after --blur/--resize)
+// SEQ is the frame's sequence number, 8 digits. Each file is written to a temporary name and
+// renamed, so a reader never sees half a PNG. DIR is created if missing (one level).
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "frame_output.hpp"
+#include "graph_renderer.hpp"
+
+namespace esf {
+
+struct PngOutputOptions {
+  std::string dir;
+  int every = 1;
+  int graph_width = 512;
+  int graph_height = 256;
+};
+
+// Parses the part after "png:".
+Result<PngOutputOptions> parsePngOptions(const std::string& text);
+
+// Encodes RGBA8 as PNG (stb_image_write) and writes it to `path` atomically.
+Status writePng(const std::string& path, const RgbaImage& image);
+
+class PngOutput : public FrameOutput {
+ public:
+  // gpu: whether frames carry a GPU view (--backend gles); the renderer is made on first use.
+  static Result<std::unique_ptr<PngOutput>> create(const PngOutputOptions& options);
+  Status write(const FrameResult& frame) override;
+
+ private:
+  explicit PngOutput(PngOutputOptions options) : options_(std::move(options)) {}
+  Result<RgbaImage> graphImage(const FrameResult& frame);
+
+  PngOutputOptions options_;
+  uint64_t delivered_ = 0;
+  std::optional<GraphRenderer> renderer_;
+};
+
+}  // namespace esf

@@ -1,0 +1,25 @@
+#include "stdout_writer.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "frame_output.hpp"
+
+namespace esf {
+
+Status writeRecord(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EPIPE) return fail(kStdoutClosed);
+      return fail("cannot write to stdout: ", std::strerror(errno));
+    }
+    bytes.remove_prefix(size_t(n));
+  }
+  return Status::success();
+}
+
+}  // namespace esf

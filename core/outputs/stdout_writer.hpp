@@ -1,0 +1,13 @@
+#pragma once
+// Writes whole records to stdout with write(2): a record goes out in one call when the pipe
+// takes it (a line is never torn by stdio buffering), looping only on short writes. A closed
+// reader (EPIPE; run ignores SIGPIPE) becomes Error{kStdoutClosed}, which run turns into exit 0.
+#include <string_view>
+
+#include "result.hpp"
+
+namespace esf {
+
+Status writeRecord(int fd, std::string_view bytes);
+
+}  // namespace esf
