@@ -1,0 +1,40 @@
+#pragma once
+// --output drm[:device=CARD,connector=NAME,plane=ID,zpos=N,alpha=A,rect=X,Y,W,H,buffers=2|3]:
+// the histogram graph on a DRM/KMS plane (the kiosk case). The graph is drawn by graph.frag into
+// its own RGBA8 texture and blitted, flipped to scanout row order, into the plane's GBM scanout
+// buffer through an FBO. The GL context must run on the display's card (--egl gbm --drm-device
+// CARD) so the scanout buffers can be imported; then both share one fd, the DRM master.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "frame_output.hpp"
+#include "graph_renderer.hpp"
+#include "kms_display.hpp"
+#include "output_factory.hpp"
+
+namespace esf {
+
+// Parses the part after "drm:" ("" for plain "drm"). Errors name the bad key or value.
+Result<KmsDisplayOptions> parseDrmOutputOptions(const std::string& options);
+
+class DrmOutput : public FrameOutput {
+ public:
+  explicit DrmOutput(std::unique_ptr<KmsDisplay> display) : display_(std::move(display)) {}
+  ~DrmOutput() override;
+  Status write(const FrameResult& frame) override;
+  Status finish() override;  // restores the display and frees the plane
+
+  const KmsDisplay& display() const { return *display_; }
+
+ private:
+  std::unique_ptr<KmsDisplay> display_;
+  std::optional<GraphRenderer> graph_;
+  GlFramebuffer graph_read_fbo_;
+};
+
+// `spec`: the options after "drm:"; opens the card, picks the plane (TEST_ONLY), allocates the
+// scanout buffers. Nothing is shown before the first write().
+Result<std::unique_ptr<DrmOutput>> openDrmOutput(const std::string& spec, GlContext& gl);
+
+}  // namespace esf
