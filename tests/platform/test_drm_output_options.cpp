@@ -1,0 +1,68 @@
+// --output drm[:...] option parsing: values, the rect's embedded commas, and one clear error for
+// each kind of bad input.
+#include <gtest/gtest.h>
+
+#include "drm_output.hpp"
+
+namespace esf {
+namespace {
+
+TEST(DrmOutputOptions, EmptyMeansDefaults) {
+  Result<KmsDisplayOptions> o = parseDrmOutputOptions("");
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->device.empty());
+  EXPECT_TRUE(o->connector.empty());
+  EXPECT_FALSE(o->plane_id || o->zpos || o->alpha || o->rect);
+  EXPECT_EQ(o->buffers, 3);
+}
+
+TEST(DrmOutputOptions, EveryKey) {
+  Result<KmsDisplayOptions> o = parseDrmOutputOptions(
+      "connector=Virtual-1,plane=35,zpos=4,rect=16,32,257,3,device=vkms,alpha=32768,buffers=2");
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_EQ(o->connector, "Virtual-1");
+  EXPECT_EQ(o->device, "vkms");
+  EXPECT_EQ(*o->plane_id, 35u);
+  EXPECT_EQ(*o->zpos, 4u);
+  EXPECT_EQ(*o->alpha, 32768u);
+  EXPECT_EQ(o->buffers, 2);
+  ASSERT_TRUE(o->rect.has_value());
+  EXPECT_EQ(o->rect->x, 16);
+  EXPECT_EQ(o->rect->y, 32);
+  EXPECT_EQ(o->rect->width, 257u);
+  EXPECT_EQ(o->rect->height, 3u);
+}
+
+TEST(DrmOutputOptions, RectLast) {
+  Result<KmsDisplayOptions> o = parseDrmOutputOptions("rect=0,0,1,1");
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->rect->width, 1u);
+  EXPECT_EQ(o->rect->height, 1u);
+}
+
+void expectError(const std::string& spec, const std::string& text) {
+  Result<KmsDisplayOptions> o = parseDrmOutputOptions(spec);
+  ASSERT_FALSE(o.ok()) << spec;
+  EXPECT_NE(o.error().message.find(text), std::string::npos) << o.error().message;
+  EXPECT_EQ(o.error().message.find('\n'), std::string::npos);
+}
+
+TEST(DrmOutputOptions, BadInputIsNamed) {
+  expectError("colour=red", "unknown key 'colour'");
+  expectError("zpos", "expected KEY=VALUE, got 'zpos'");
+  expectError("plane=abc", "plane=abc is not a number");
+  expectError("plane=0", "plane=0 is not a plane id");
+  expectError("zpos=-1", "zpos=-1 is not a number");
+  expectError("alpha=65536", "alpha=65536 is not a number in 0..65535");
+  expectError("rect=1,2,3", "rect needs X,Y,W,H");
+  expectError("rect=1,2,0,4", "width and height must be > 0");
+  expectError("rect=1,2,x,4", "rect=x is not a number");
+  expectError("zpos=1,zpos=2", "zpos= given twice");
+  expectError("buffers=4", "buffers=4: 2 or 3");
+  expectError("connector=", "connector= needs a value");
+  EXPECT_FALSE(checkDrmOutputOptions("plane=").ok());
+  EXPECT_TRUE(checkDrmOutputOptions("zpos=2,rect=0,0,64,32").ok());
+}
+
+}  // namespace
+}  // namespace esf
