@@ -43,6 +43,12 @@ Result<size_t> frameSize(PixelFormat format, int width, int height);
 // Fills frame.planes[] to point into `bytes`, a tight frame of frame.format/width/height.
 Status attachTightPlanes(Frame& frame, const uint8_t* bytes, size_t size);
 
+// A frame of tight planes in `bytes` (which must outlive it), with its sequence and timestamp.
+Result<std::optional<Frame>> makeTightFrame(PixelFormat format, int width, int height,
+                                            const Colorimetry& colorimetry,
+                                            const std::vector<uint8_t>& bytes, uint64_t sequence,
+                                            uint64_t timestamp_ns, const std::string& source);
+
 // "BT.601 limited" etc.
 std::string colorimetryName(const Colorimetry& c);
 

@@ -3,6 +3,8 @@
 
 namespace esf::cli {
 
-std::vector<InfoSection> extraInfoSections() { return {}; }
+InfoSection captureInfoSection();  // capture_info_section.cpp
+
+std::vector<InfoSection> extraInfoSections() { return {captureInfoSection()}; }
 
 }  // namespace esf::cli

@@ -8,11 +8,13 @@
 // converts them into an RGBA8 texture with integer formulas equal to the CPU reference
 // (import_reference.hpp) bit for bit. MJPEG is decoded on the CPU first (mjpeg_decode.hpp).
 //
-// Luma from the source (--luma source): for YUV and GREY frames, lumaPlane() is the Y plane as
-// an R8 texture (WxH, texelFetch(..).r * 255 is the raw Y byte, limited-range values stay
-// 16..235). A histogram of it equals a histogram of the raw Y bytes. --luma rgb instead computes
-// L from the converted RGB (integer BT.709 in the histogram stage), which differs: it sees
-// clamped, range-expanded values. For RGB formats there is no source luma (lumaPlane() == 0).
+// Luma from the source (--luma source, ImportOptions::source_luma): for YUV and GREY frames the
+// same dispatch also writes ImportedFrame::luma, an RGBA8 image with R = G = B = the raw Y byte
+// (limited-range values stay 16..235) and A = 255. Any RGBA stage takes it; its L channel equals
+// Y exactly because both luma weight sets sum to one (13933+46871+4732 = 65536, 77+150+29 = 256),
+// so an L histogram of it is the histogram of the raw Y bytes. --luma rgb (the default in run)
+// instead computes L from the converted RGB, which differs: it sees range-expanded, clamped
+// values. RGB formats have no source luma (luma == 0).
 #include <GLES3/gl31.h>
 
 #include <memory>
@@ -27,11 +29,15 @@ class GlContext;
 
 // The converted frame on the GPU. Owned by the importer; valid until the next import().
 struct ImportedFrame {
-  GLuint rgba = 0;        // GL_RGBA8 texture, width x height, bytes R G B A
-  GLuint luma_plane = 0;  // GL_R8 texture of the source's Y plane (YUV, GREY), else 0
+  GLuint rgba = 0;  // GL_RGBA8 texture, width x height, bytes R G B A
+  GLuint luma = 0;  // GL_RGBA8, R = G = B = source Y (source_luma and YUV/GREY), else 0
   int width = 0;
   int height = 0;
   bool zero_copy = false;  // planes came from dmabufs, not uploaded
+};
+
+struct ImportOptions {
+  bool source_luma = false;  // also write ImportedFrame::luma
 };
 
 class FrameImporter {
@@ -46,10 +52,12 @@ class FrameImporter {
   // glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
   // GL_FRAMEBUFFER_BARRIER_BIT) after the dispatch, so later stages may read it directly.
   // Zero-copy frames are waited on (fence) before returning: the source may requeue the buffer.
-  Result<ImportedFrame> import(const Frame& frame);
+  Result<ImportedFrame> import(const Frame& frame, const ImportOptions& options = {});
 
   // Reads the RGBA output back (tests, PNG output).
   Status readRgba(const ImportedFrame& frame, uint8_t* out) const;
+  // Reads any WxH RGBA8 texture back (ImportedFrame::luma too), width*height*4 bytes.
+  Status readRgbaTexture(GLuint texture, int width, int height, uint8_t* out) const;
 
   struct State;
 

@@ -29,6 +29,14 @@ YuvCoefficients yuvCoefficients(const Colorimetry& c);
 // The documented integer conversion of one sample triple.
 void yuvToRgb(const YuvCoefficients& k, int y, int cb, int cr, uint8_t* rgb);
 
+// Byte layout of the packed RGB formats and GREY: bytes per pixel and the byte index of R, G,
+// B and A within a pixel (A < 0: opaque). False for other formats.
+struct RgbOrder {
+  int bpp;
+  int r, g, b, a;
+};
+bool rgbOrder(PixelFormat format, RgbOrder& order);
+
 // Converts any frame whose planes are in CPU memory. MJPEG is decoded first (mjpeg_decode.hpp).
 Result<RgbaImage> convertToRgbaCpu(const Frame& frame);
 

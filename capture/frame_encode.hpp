@@ -1,0 +1,19 @@
+#pragma once
+// RGBA8 -> any PixelFormat, tightly packed: how the synthetic pattern produces every format, and
+// how tests build input frames. The forward Y'CbCr matrix is integer (16.16, rounded); it is the
+// inverse of import's matrix up to rounding, so a round trip is close but not exact.
+#include <cstdint>
+#include <vector>
+
+#include "frame.hpp"
+#include "result.hpp"
+#include "rgba_image.hpp"
+
+namespace esf {
+
+// Tight planes (pixel_format.hpp planeLayout), or a baseline JPEG for MJPEG (stb_image_write,
+// quality 90). 4:2:x chroma is the rounded mean of each 2x1 / 2x2 block.
+Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& image, PixelFormat format,
+                                        const Colorimetry& colorimetry);
+
+}  // namespace esf

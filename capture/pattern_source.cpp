@@ -1,0 +1,105 @@
+// The synthetic source: a deterministic moving pattern in any size and format, so that
+// `esframe run` works on any machine and tests have known frames.
+#include "pattern_source.hpp"
+
+#include "frame_encode.hpp"
+#include "pixel_format.hpp"
+
+namespace esf {
+namespace {
+
+// splitmix64: a seeded, platform-independent noise value per (seed, frame, pixel).
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+constexpr uint8_t kBars[8][3] = {{255, 255, 255}, {255, 255, 0}, {0, 255, 255}, {0, 255, 0},
+                                 {255, 0, 255},   {255, 0, 0},   {0, 0, 255},   {0, 0, 0}};
+
+}  // namespace
+
+RgbaImage renderPattern(int width, int height, uint64_t index, uint64_t seed) {
+  RgbaImage img(width, height);
+  const int bars_end = height / 2, gradient_end = height * 3 / 4;
+  const uint64_t noise_key = mix(seed ^ mix(index));
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      uint8_t* p = img.at(x, y);
+      if (y < bars_end) {
+        // Eight bars, scrolling left 4 pixels a frame.
+        const int64_t xs = (int64_t(x) + int64_t(index % 1000000) * 4) % width;
+        const uint8_t* c = kBars[xs * 8 / width];
+        p[0] = c[0], p[1] = c[1], p[2] = c[2];
+      } else if (y < gradient_end) {
+        // Ramps: R rises with x, G with y (within the band), B falls with x; moves 2 px a frame.
+        const int gx = int((int64_t(x) + int64_t(index % 1000000) * 2) % width);
+        const int span_x = width > 1 ? width - 1 : 1;
+        const int band = gradient_end - bars_end;
+        p[0] = uint8_t(gx * 255 / span_x);
+        p[1] = uint8_t(band > 1 ? (y - bars_end) * 255 / (band - 1) : 0);
+        p[2] = uint8_t(255 - p[0]);
+      } else {
+        const uint64_t n = mix(noise_key ^ (uint64_t(y) << 32 | uint32_t(x)));
+        p[0] = uint8_t(n), p[1] = uint8_t(n >> 8), p[2] = uint8_t(n >> 16);
+      }
+      p[3] = 255;
+    }
+  }
+  // Frame counter: 16 cells of 8x8 pixels, top left, white for a 1 bit (LSB first).
+  for (int bit = 0; bit < 16; ++bit) {
+    const uint8_t v = (index >> bit) & 1 ? 255 : 0;
+    for (int y = 0; y < 8 && y < height; ++y)
+      for (int x = bit * 8; x < bit * 8 + 8 && x < width; ++x) {
+        uint8_t* p = img.at(x, y);
+        p[0] = p[1] = p[2] = v;
+      }
+  }
+  return img;
+}
+
+class PatternSource : public FrameSource {
+ public:
+  PatternSource(int w, int h, PixelFormat f, const SourceOptions& o)
+      : width_(w), height_(h), format_(f), options_(o) {
+    colorimetry_ = o.colorimetry.value_or(Colorimetry{});
+    fps_ = o.fps > 0 ? o.fps : 30.0;
+  }
+
+  Result<std::optional<Frame>> next() override {
+    const RgbaImage img = renderPattern(width_, height_, index_, options_.seed);
+    auto bytes = encodeRgba(img, format_, colorimetry_);
+    if (!bytes) return bytes.error();
+    bytes_ = std::move(*bytes);
+    const uint64_t ts = uint64_t(double(index_) * 1e9 / fps_);
+    return makeTightFrame(format_, width_, height_, colorimetry_, bytes_, index_++, ts, "pattern");
+  }
+  std::string name() const override { return "pattern"; }
+  int width() const override { return width_; }
+  int height() const override { return height_; }
+  PixelFormat format() const override { return format_; }
+
+ private:
+  int width_, height_;
+  PixelFormat format_;
+  SourceOptions options_;
+  Colorimetry colorimetry_;
+  double fps_;
+  uint64_t index_ = 0;
+  std::vector<uint8_t> bytes_;
+};
+
+Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& o) {
+  const int w = o.width > 0 ? o.width : 640, h = o.height > 0 ? o.height : 480;
+  const PixelFormat f = o.format.value_or(PixelFormat::kRGBA32);
+  if (f != PixelFormat::kMJPEG) {
+    if (auto s = planeLayout(f, w, h); !s) return fail("pattern: ", s.error().message);
+  } else if (w > 65535 || h > 65535) {
+    return fail("pattern: MJPEG frames are limited to 65535x65535");
+  }
+  return std::unique_ptr<FrameSource>(new PatternSource(w, h, f, o));
+}
+
+}  // namespace esf

@@ -1,0 +1,15 @@
+#pragma once
+// The synthetic pattern, top to bottom: eight colour bars scrolling left 4 px a frame (top half),
+// R/G/B ramps scrolling 2 px a frame (third quarter), seeded noise that changes every frame
+// (last quarter), and a 16-bit frame counter block (16 cells of 8x8, LSB first) at top left.
+#include <memory>
+
+#include "rgba_image.hpp"
+#include "source.hpp"
+
+namespace esf {
+
+RgbaImage renderPattern(int width, int height, uint64_t index, uint64_t seed);
+Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& options);
+
+}  // namespace esf

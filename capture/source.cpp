@@ -1,0 +1,136 @@
+// openSource(): from a spec string to a FrameSource.
+#include <glob.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include "pixel_format.hpp"
+#include "source_kinds.hpp"
+#include "still_image.hpp"
+
+namespace esf {
+
+const char* toString(IoMode mode) {
+  switch (mode) {
+    case IoMode::kAuto:
+      return "auto";
+    case IoMode::kMmap:
+      return "mmap";
+    case IoMode::kDmabuf:
+      return "dmabuf";
+    case IoMode::kExpbuf:
+      return "expbuf";
+  }
+  return "?";
+}
+
+Result<IoMode> parseIoMode(const std::string& s) {
+  for (IoMode m : {IoMode::kAuto, IoMode::kMmap, IoMode::kDmabuf, IoMode::kExpbuf})
+    if (s == toString(m)) return m;
+  return fail("unknown io mode '", s, "' (auto, mmap, dmabuf, expbuf)");
+}
+
+Result<std::pair<std::string, std::string>> parseCtrl(const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    return fail("bad --ctrl '", text, "': expected name=value");
+  return std::make_pair(text.substr(0, eq), text.substr(eq + 1));
+}
+
+Result<std::pair<int, int>> parseSize(const std::string& text) {
+  int w = 0, h = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') ||
+      w <= 0 || h <= 0 || w > 65536 || h > 65536)
+    return fail("bad size '", text, "': expected WxH, e.g. 640x480");
+  return std::make_pair(w, h);
+}
+
+namespace {
+
+bool hasGlobChars(const std::string& s) {
+  return s.find_first_of("*?[") != std::string::npos;
+}
+
+std::string lowerExtension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (auto& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+bool startsWithFile(const std::string& path, const char* magic) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char buf[16] = {};
+  const size_t n = std::fread(buf, 1, std::strlen(magic), f);
+  std::fclose(f);
+  return n == std::strlen(magic) && std::memcmp(buf, magic, n) == 0;
+}
+
+Result<std::unique_ptr<FrameSource>> openFileLike(const std::string& spec,
+                                                  const SourceOptions& options) {
+  // A comma-separated list of images.
+  if (spec.find(',') != std::string::npos) {
+    std::vector<std::string> files;
+    size_t start = 0;
+    while (start <= spec.size()) {
+      const size_t comma = std::min(spec.find(',', start), spec.size());
+      if (comma > start) files.push_back(spec.substr(start, comma - start));
+      start = comma + 1;
+    }
+    return openImageSequence(std::move(files));
+  }
+  if (hasGlobChars(spec)) {
+    glob_t g{};
+    const int rc = ::glob(spec.c_str(), 0, nullptr, &g);
+    std::vector<std::string> files(g.gl_pathv, g.gl_pathv + g.gl_pathc);
+    globfree(&g);
+    if (rc != 0 || files.empty()) return fail("no files match '", spec, "'");
+    std::sort(files.begin(), files.end());
+    return openImageSequence(std::move(files));
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(spec, ec)) {
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(spec, ec))
+      if (e.is_regular_file() && isStillImageExtension(lowerExtension(e.path().string())))
+        files.push_back(e.path().string());
+    if (files.empty()) return fail("no images (png, jpg, bmp, pgm, ppm) in directory ", spec);
+    std::sort(files.begin(), files.end());
+    return openImageSequence(std::move(files));
+  }
+  if (!std::filesystem::exists(spec, ec)) return fail("no such source '", spec, "'");
+  if (startsWithFile(spec, "YUV4MPEG2") || lowerExtension(spec) == ".y4m")
+    return openY4mSource(spec, options);
+  if (isStillImageExtension(lowerExtension(spec))) return openImageSequence({spec});
+  if (options.width > 0 && options.format) return openRawSource(spec, options);
+  return fail("cannot tell what '", spec,
+              "' holds: raw frames need --size WxH and --format (Y4M and images are detected)");
+}
+
+}  // namespace
+
+Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
+                                                const SourceOptions& options) {
+  if ((options.width > 0) != (options.height > 0)) return fail("size needs both width and height");
+  Result<std::unique_ptr<FrameSource>> source = fail("no source");
+  if (spec.empty() || spec == "pattern") {
+    source = openPatternSource(options);
+  } else if (spec.rfind("/dev/", 0) == 0) {
+    source = openV4l2Source(spec, options);
+  } else {
+    std::error_code ec;
+    const bool is_path = std::filesystem::exists(spec, ec) || hasGlobChars(spec) ||
+                         spec.find(',') != std::string::npos;
+    if (!is_path && looksLikeV4l2Device(spec))
+      source = openV4l2Source(spec, options);
+    else
+      source = openFileLike(spec, options);
+  }
+  if (!source || options.dump_raw_dir.empty()) return source;
+  return wrapDumpRaw(std::move(*source), options.dump_raw_dir);
+}
+
+}  // namespace esf

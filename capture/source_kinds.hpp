@@ -1,0 +1,29 @@
+#pragma once
+// The concrete sources behind openSource() (source.cpp picks one from the spec).
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "source.hpp"
+
+namespace esf {
+
+Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& options);
+// A V4L2 device by path, card name or bus info.
+Result<std::unique_ptr<FrameSource>> openV4l2Source(const std::string& spec,
+                                                    const SourceOptions& options);
+// Still images (stb_image): each file one frame, in order.
+Result<std::unique_ptr<FrameSource>> openImageSequence(std::vector<std::string> files);
+Result<std::unique_ptr<FrameSource>> openY4mSource(const std::string& path,
+                                                   const SourceOptions& options);
+Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
+                                                   const SourceOptions& options);
+// Wraps `inner`: writes every frame's tight planes to options.dump_raw_dir.
+Result<std::unique_ptr<FrameSource>> wrapDumpRaw(std::unique_ptr<FrameSource> inner,
+                                                 const std::string& dir);
+
+// True if a V4L2 device matches `spec` by card name or bus info (not a path).
+bool looksLikeV4l2Device(const std::string& spec);
+
+}  // namespace esf

@@ -1,0 +1,93 @@
+#include "still_image.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <vector>
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_ONLY_BMP
+#define STBI_ONLY_PNM
+#define STBI_NO_STDIO
+#define STBI_MAX_DIMENSIONS 16384
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#include <stb_image.h>
+#pragma GCC diagnostic pop
+
+namespace esf {
+namespace {
+
+uint32_t le32(const uint8_t* p) {
+  return p[0] | p[1] << 8 | p[2] << 16 | uint32_t(p[3]) << 24;
+}
+
+// stb_image also zero-fills truncated uncompressed BMPs: check the pixel array fits the file.
+bool bmpComplete(std::span<const uint8_t> b) {
+  if (b.size() < 30) return false;
+  const uint32_t offset = le32(&b[10]);
+  const int32_t width = int32_t(le32(&b[18]));
+  int32_t height = int32_t(le32(&b[22]));
+  const int bpp = b[28] | b[29] << 8;
+  const uint32_t compression = b.size() >= 34 ? le32(&b[30]) : 0;
+  if (compression != 0 && compression != 3) return true;  // RLE: stb checks as it decodes
+  if (width <= 0 || height == 0 || height == std::numeric_limits<int32_t>::min()) return false;
+  if (height < 0) height = -height;
+  const uint64_t row = (uint64_t(width) * uint64_t(bpp) + 31) / 32 * 4;
+  return uint64_t(offset) + row * uint64_t(height) <= b.size();
+}
+
+}  // namespace
+
+bool jpegComplete(std::span<const uint8_t> b) {
+  size_t last_sos = 0;
+  for (size_t i = 2; i + 1 < b.size(); ++i)
+    if (b[i] == 0xFF && b[i + 1] == 0xDA) last_sos = i;
+  if (last_sos == 0) return false;
+  for (size_t i = b.size() - 1; i > last_sos + 1; --i)
+    if (b[i - 1] == 0xFF && b[i] == 0xD9) return true;
+  return false;
+}
+
+bool isStillImageExtension(const std::string& ext) {
+  for (const char* e : {".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".ppm", ".pnm"})
+    if (ext == e) return true;
+  return false;
+}
+
+Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::string& name) {
+  if (bytes.empty()) return fail(name, ": empty file");
+  if (bytes.size() > size_t(std::numeric_limits<int>::max())) return fail(name, ": too large");
+  const bool jpeg = bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
+  const bool bmp = bytes.size() >= 2 && bytes[0] == 'B' && bytes[1] == 'M';
+  if (jpeg && !jpegComplete(bytes)) return fail(name, ": truncated JPEG (no end-of-image marker)");
+  if (bmp && !bmpComplete(bytes)) return fail(name, ": truncated or corrupt BMP");
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load_from_memory(bytes.data(), int(bytes.size()), &w, &h, &channels, 4);
+  if (!pixels) {
+    const char* why = stbi_failure_reason();
+    return fail(name, ": cannot decode image (", why ? why : "unknown error", ")");
+  }
+  RgbaImage img(w, h);
+  std::memcpy(img.pixels.data(), pixels, img.pixels.size());
+  stbi_image_free(pixels);
+  return img;
+}
+
+Result<RgbaImage> loadStillImage(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail("cannot open image ", path, ": ", std::strerror(errno));
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  if (in.bad()) return fail("cannot read image ", path);
+  return decodeStillImage(bytes, path);
+}
+
+}  // namespace esf

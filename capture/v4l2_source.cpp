@@ -1,0 +1,430 @@
+// A V4L2 camera: negotiate format/size/fps, set controls, stream with mmap or zero-copy dmabuf
+// buffers, deliver frames from a poll() loop, and end cleanly when the device goes away.
+#include <fcntl.h>
+#include <gbm.h>
+#include <linux/dma-buf.h>
+#include <linux/videodev2.h>
+#include <poll.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include "gl_context.hpp"
+#include "log.hpp"
+#include "pixel_format.hpp"
+#include "source_kinds.hpp"
+#include "v4l2_device.hpp"
+
+namespace esf {
+namespace {
+
+// One mmap()ed range, unmapped on destruction.
+class Mapping {
+ public:
+  Mapping() = default;
+  Mapping(void* p, size_t n) : ptr_(p), size_(n) {}
+  ~Mapping() { reset(); }
+  Mapping(Mapping&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), size_(o.size_) {}
+  Mapping& operator=(Mapping&& o) noexcept {
+    if (this != &o) reset(), ptr_ = std::exchange(o.ptr_, nullptr), size_ = o.size_;
+    return *this;
+  }
+  const uint8_t* data() const { return static_cast<const uint8_t*>(ptr_); }
+  size_t size() const { return size_; }
+  void reset() {
+    if (ptr_) ::munmap(ptr_, size_);
+    ptr_ = nullptr;
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t size_ = 0;
+};
+
+struct GbmBoDeleter {
+  void operator()(gbm_bo* bo) const { gbm_bo_destroy(bo); }
+};
+using GbmBo = std::unique_ptr<gbm_bo, GbmBoDeleter>;
+
+struct Buffer {
+  Mapping map;      // CPU view: the V4L2 mmap buffer, or the dmabuf mapped
+  UniqueFd dmabuf;  // dmabuf mode: the GBM buffer's; expbuf mode: the exported one
+  GbmBo bo;         // dmabuf mode: the GBM allocation behind `dmabuf`
+  size_t length = 0;
+  uint64_t modifier = 0x00ffffffffffffffull;
+};
+
+Mapping mapFd(int fd, size_t length, off_t offset) {
+  void* p = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, offset);
+  return p == MAP_FAILED ? Mapping() : Mapping(p, length);
+}
+
+Colorimetry colorimetryOf(const v4l2_pix_format& pix) {
+  const auto cs = v4l2_colorspace(pix.colorspace);
+  uint32_t enc = pix.ycbcr_enc;
+  if (enc == V4L2_YCBCR_ENC_DEFAULT) enc = V4L2_MAP_YCBCR_ENC_DEFAULT(cs);
+  uint32_t quant = pix.quantization;
+  if (quant == V4L2_QUANTIZATION_DEFAULT)
+    quant = V4L2_MAP_QUANTIZATION_DEFAULT(false, cs, v4l2_ycbcr_encoding(enc));
+  Colorimetry c;
+  c.encoding = (enc == V4L2_YCBCR_ENC_709 || enc == V4L2_YCBCR_ENC_XV709) ? YcbcrEncoding::kBt709
+                                                                          : YcbcrEncoding::kBt601;
+  c.full_range = quant == V4L2_QUANTIZATION_FULL_RANGE;
+  return c;
+}
+
+std::string describe(const v4l2_pix_format& p) {
+  return std::to_string(p.width) + "x" + std::to_string(p.height) + " " +
+         fourccString(p.pixelformat);
+}
+
+class V4l2Source : public FrameSource {
+ public:
+  V4l2Source(UniqueFd fd, V4l2DeviceInfo info) : fd_(std::move(fd)), info_(std::move(info)) {}
+  ~V4l2Source() override { stop(); }
+
+  Status setup(const SourceOptions& o);
+  Result<std::optional<Frame>> next() override;
+  std::string name() const override { return info_.path; }
+  bool isLive() const override { return true; }
+  bool deviceLost() const override { return lost_; }
+  int width() const override { return int(pix_.width); }
+  int height() const override { return int(pix_.height); }
+  PixelFormat format() const override { return format_; }
+  std::string ioDescription() const override { return toString(io_); }
+
+ private:
+  Status negotiate(const SourceOptions& o);
+  Status allocateBuffers(const SourceOptions& o);
+  Status allocateGbmBuffers(gbm_device* gbm, int count);
+  Status queue(uint32_t index);
+  Error lostOrFailed(const char* what, int err);
+  void stop();
+
+  UniqueFd fd_;
+  V4l2DeviceInfo info_;
+  v4l2_pix_format pix_{};
+  PixelFormat format_ = PixelFormat::kYUYV;
+  Colorimetry colorimetry_;
+  IoMode io_ = IoMode::kMmap;
+  std::unique_ptr<GbmDevice> own_gbm_;  // when EGL is not on GBM but has a DRM node
+  std::vector<Buffer> buffers_;
+  int held_ = -1;  // buffer index the last frame points into
+  bool streaming_ = false;
+  bool lost_ = false;
+  bool have_sequence_ = false;
+  uint32_t last_sequence_ = 0;
+  int poll_timeout_ms_ = 2000;
+};
+
+Status V4l2Source::negotiate(const SourceOptions& o) {
+  v4l2_format fmt{};
+  fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  if (xioctl(fd_.get(), VIDIOC_G_FMT, &fmt) != 0)
+    return fail(info_.path, ": VIDIOC_G_FMT failed: ", std::strerror(errno));
+  if (o.width > 0 || o.format) {
+    v4l2_pix_format want = fmt.fmt.pix;
+    if (o.width > 0) want.width = uint32_t(o.width), want.height = uint32_t(o.height);
+    if (o.format) want.pixelformat = v4l2Fourcc(*o.format);
+    want.field = V4L2_FIELD_NONE;
+    want.bytesperline = 0;
+    want.sizeimage = 0;
+    fmt.fmt.pix = want;
+    if (xioctl(fd_.get(), VIDIOC_S_FMT, &fmt) != 0)
+      return fail(info_.path, ": VIDIOC_S_FMT ", describe(want), " failed: ", std::strerror(errno));
+    if (fmt.fmt.pix.width != want.width || fmt.fmt.pix.height != want.height ||
+        fmt.fmt.pix.pixelformat != want.pixelformat)
+      logWarning(info_.path + ": the driver adjusted " + describe(want) + " to " +
+                 describe(fmt.fmt.pix));
+  }
+  pix_ = fmt.fmt.pix;
+  auto f = fromV4l2Fourcc(pix_.pixelformat);
+  if (!f)
+    return fail(info_.path, ": pixel format ", fourccString(pix_.pixelformat), " is not supported");
+  format_ = *f;
+  if (pix_.field != V4L2_FIELD_NONE && pix_.field != V4L2_FIELD_ANY)
+    logWarning(info_.path + ": interlaced field order " + std::to_string(pix_.field) +
+               ", frames are used as delivered");
+  colorimetry_ = o.colorimetry.value_or(colorimetryOf(pix_));
+  if (o.fps > 0) {
+    v4l2_streamparm parm{};
+    parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    parm.parm.capture.timeperframe = {1000, uint32_t(std::lround(o.fps * 1000))};
+    if (xioctl(fd_.get(), VIDIOC_S_PARM, &parm) != 0) {
+      logWarning(info_.path +
+                 ": cannot set the frame rate (VIDIOC_S_PARM: " + std::strerror(errno) + ")");
+    } else {
+      const auto& t = parm.parm.capture.timeperframe;
+      const double got = t.numerator ? double(t.denominator) / t.numerator : 0;
+      if (std::fabs(got - o.fps) > 0.01)
+        logWarning(info_.path + ": the driver adjusted " + std::to_string(o.fps) + " fps to " +
+                   std::to_string(got) + " fps");
+    }
+  }
+  for (const auto& [name, value] : o.ctrls)
+    if (auto s = setControl(fd_.get(), info_.path, name, value); !s) return s;
+  return {};
+}
+
+Status V4l2Source::allocateGbmBuffers(gbm_device* gbm, int count) {
+  // One linear R8 buffer per V4L2 buffer, bytesperline wide, as many rows as sizeimage needs:
+  // the driver writes its own layout into it, import reads planes at V4L2's offsets/pitches.
+  const uint32_t pitch = std::max<uint32_t>(pix_.bytesperline, 1);
+  const uint32_t rows = (pix_.sizeimage + pitch - 1) / pitch;
+  for (int i = 0; i < count; ++i) {
+    Buffer b;
+    b.bo.reset(gbm_bo_create(gbm, pitch, rows, GBM_FORMAT_R8, GBM_BO_USE_LINEAR));
+    if (!b.bo)
+      b.bo.reset(gbm_bo_create(gbm, (pitch + 3) / 4, rows, GBM_FORMAT_ARGB8888, GBM_BO_USE_LINEAR));
+    if (!b.bo)
+      return fail(info_.path, ": GBM cannot allocate a ", std::to_string(pix_.sizeimage),
+                  "-byte buffer");
+    b.dmabuf = UniqueFd(gbm_bo_get_fd(b.bo.get()));
+    if (!b.dmabuf.valid()) return fail(info_.path, ": cannot export a GBM buffer as dmabuf");
+    b.length = size_t(gbm_bo_get_stride(b.bo.get())) * rows;
+    b.modifier = gbm_bo_get_modifier(b.bo.get());
+    b.map = mapFd(b.dmabuf.get(), b.length, 0);  // for --dump-raw and CPU fallbacks; may fail
+    buffers_.push_back(std::move(b));
+  }
+  return {};
+}
+
+Status V4l2Source::allocateBuffers(const SourceOptions& o) {
+  const int count = std::clamp(o.buffers, 2, 32);
+  IoMode mode = o.io;
+  gbm_device* gbm = nullptr;
+  if (o.gl && (mode == IoMode::kAuto || mode == IoMode::kDmabuf)) {
+    gbm_device* egl_gbm = o.gl->display().gbm() ? o.gl->display().gbm()->get() : nullptr;
+    if (!egl_gbm && !o.gl->display().drmNodePath().empty()) {
+      if (auto node = openDrmPath(o.gl->display().drmNodePath()); node.ok())
+        if (auto g = GbmDevice::create(std::move(*node)); g.ok()) own_gbm_ = std::move(*g);
+      if (own_gbm_) egl_gbm = own_gbm_->get();
+    }
+    gbm = egl_gbm;
+  }
+  if (mode == IoMode::kAuto) mode = gbm ? IoMode::kDmabuf : IoMode::kMmap;
+  if (mode == IoMode::kDmabuf && !gbm)
+    return fail(info_.path,
+                ": --io dmabuf needs EGL on a DRM device (GBM); this EGL display has none");
+  if (mode == IoMode::kExpbuf) {
+    if (!o.gl) return fail(info_.path, ": --io expbuf needs a GL context");
+    // Mesa 22.3 llvmpipe crashes sampling a foreign dmabuf (field-facts section 3).
+    if (o.gl->isLlvmpipe())
+      return fail(
+          info_.path,
+          ": --io expbuf is refused on llvmpipe (it crashes inside Mesa); use dmabuf or mmap");
+  }
+  io_ = mode;
+  v4l2_requestbuffers req{};
+  req.count = uint32_t(count);
+  req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  req.memory = mode == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
+  if (xioctl(fd_.get(), VIDIOC_REQBUFS, &req) != 0)
+    return fail(info_.path, ": VIDIOC_REQBUFS (", toString(mode),
+                ") failed: ", std::strerror(errno));
+  if (req.count < 2)
+    return fail(info_.path, ": the driver gave only ", std::to_string(req.count), " buffer(s)");
+  if (mode == IoMode::kDmabuf) return allocateGbmBuffers(gbm, int(req.count));
+  for (uint32_t i = 0; i < req.count; ++i) {
+    v4l2_buffer vb{};
+    vb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    vb.memory = V4L2_MEMORY_MMAP;
+    vb.index = i;
+    if (xioctl(fd_.get(), VIDIOC_QUERYBUF, &vb) != 0)
+      return fail(info_.path, ": VIDIOC_QUERYBUF failed: ", std::strerror(errno));
+    Buffer b;
+    b.length = vb.length;
+    b.map = mapFd(fd_.get(), vb.length, off_t(vb.m.offset));
+    if (!b.map.data())
+      return fail(info_.path, ": cannot mmap buffer ", std::to_string(i), ": ",
+                  std::strerror(errno));
+    if (mode == IoMode::kExpbuf) {
+      v4l2_exportbuffer exp{};
+      exp.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+      exp.index = i;
+      exp.flags = O_RDONLY | O_CLOEXEC;
+      if (xioctl(fd_.get(), VIDIOC_EXPBUF, &exp) != 0)
+        return fail(info_.path, ": VIDIOC_EXPBUF failed: ", std::strerror(errno));
+      b.dmabuf = UniqueFd(exp.fd);
+    }
+    buffers_.push_back(std::move(b));
+  }
+  return {};
+}
+
+Status V4l2Source::queue(uint32_t index) {
+  v4l2_buffer vb{};
+  vb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  vb.index = index;
+  if (io_ == IoMode::kDmabuf) {
+    vb.memory = V4L2_MEMORY_DMABUF;
+    vb.m.fd = buffers_[index].dmabuf.get();
+    vb.length = uint32_t(buffers_[index].length);
+  } else {
+    vb.memory = V4L2_MEMORY_MMAP;
+  }
+  if (xioctl(fd_.get(), VIDIOC_QBUF, &vb) != 0) return lostOrFailed("VIDIOC_QBUF", errno);
+  return {};
+}
+
+Error V4l2Source::lostOrFailed(const char* what, int err) {
+  if (err == ENODEV || err == EIO || err == ENXIO) {
+    lost_ = true;
+    return fail(info_.path, ": device lost (", what, ": ", std::strerror(err), ")");
+  }
+  return fail(info_.path, ": ", what, " failed: ", std::strerror(err));
+}
+
+Status V4l2Source::setup(const SourceOptions& o) {
+  poll_timeout_ms_ = o.poll_timeout_ms;
+  if (auto s = negotiate(o); !s) return s;
+  if (auto s = allocateBuffers(o); !s) return s;
+  for (uint32_t i = 0; i < buffers_.size(); ++i)
+    if (auto s = queue(i); !s) return s;
+  int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  if (xioctl(fd_.get(), VIDIOC_STREAMON, &type) != 0)
+    return fail(info_.path, ": VIDIOC_STREAMON failed: ", std::strerror(errno));
+  streaming_ = true;
+  logInfo(info_.path + " (" + info_.card + "): " + describe(pix_) + ", " +
+          std::to_string(buffers_.size()) + " " + toString(io_) + " buffers, " +
+          colorimetryName(colorimetry_));
+  return {};
+}
+
+void V4l2Source::stop() {
+  if (streaming_) {
+    int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    xioctl(fd_.get(), VIDIOC_STREAMOFF, &type);  // fails harmlessly on a lost device
+    streaming_ = false;
+  }
+  buffers_.clear();
+  if (fd_.valid() && !lost_) {
+    v4l2_requestbuffers req{};
+    req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    req.memory = io_ == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
+    xioctl(fd_.get(), VIDIOC_REQBUFS, &req);
+  }
+}
+
+void syncDmabuf(const Buffer& b, uint64_t flags) {
+  if (!b.dmabuf.valid() || !b.map.data()) return;
+  dma_buf_sync sync{flags | DMA_BUF_SYNC_READ};
+  xioctl(b.dmabuf.get(), DMA_BUF_IOCTL_SYNC, &sync);
+}
+
+Result<std::optional<Frame>> V4l2Source::next() {
+  if (lost_) return fail(info_.path, ": device lost");
+  if (held_ >= 0) {
+    syncDmabuf(buffers_[size_t(held_)], DMA_BUF_SYNC_END);
+    const int index = std::exchange(held_, -1);
+    if (auto s = queue(uint32_t(index)); !s) return s.error();
+  }
+  v4l2_buffer vb{};
+  for (;;) {
+    pollfd p{fd_.get(), POLLIN, 0};
+    const int r = ::poll(&p, 1, poll_timeout_ms_);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return fail(info_.path, ": poll failed: ", std::strerror(errno));
+    if (r == 0)
+      return fail(info_.path, ": no frame within ", std::to_string(poll_timeout_ms_), " ms");
+    vb = {};
+    vb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    vb.memory = io_ == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
+    if (xioctl(fd_.get(), VIDIOC_DQBUF, &vb) != 0) {
+      if (errno == EAGAIN && !(p.revents & (POLLERR | POLLHUP))) continue;
+      return lostOrFailed("VIDIOC_DQBUF", errno == EAGAIN ? ENODEV : errno);
+    }
+    if (vb.index >= buffers_.size())
+      return fail(info_.path, ": driver returned a bad buffer index");
+    if (vb.flags & V4L2_BUF_FLAG_ERROR) {
+      logWarning(info_.path + ": frame " + std::to_string(vb.sequence) + " was corrupted, skipped");
+      if (auto s = queue(vb.index); !s) return s.error();
+      continue;
+    }
+    break;
+  }
+  held_ = int(vb.index);
+  const Buffer& b = buffers_[vb.index];
+  syncDmabuf(b, DMA_BUF_SYNC_START);
+  Frame f;
+  f.format = format_;
+  f.width = int(pix_.width), f.height = int(pix_.height);
+  f.colorimetry = colorimetry_;
+  f.sequence = vb.sequence;
+  f.timestamp_ns =
+      uint64_t(vb.timestamp.tv_sec) * 1000000000ull + uint64_t(vb.timestamp.tv_usec) * 1000ull;
+  if (have_sequence_ && vb.sequence > last_sequence_ + 1) {
+    f.dropped = vb.sequence - last_sequence_ - 1;
+    logWarning(info_.path + ": dropped " + std::to_string(f.dropped) + " frame(s) before " +
+               std::to_string(vb.sequence));
+  }
+  have_sequence_ = true;
+  last_sequence_ = vb.sequence;
+  f.source = info_.path;
+  // Planes at V4L2's single-planar offsets: chroma follows luma at bytesperline pitch
+  // (NV12/NV21), or at half pitch (YU12, 422P).
+  const int bpl = int(pix_.bytesperline);
+  const int h = int(pix_.height), ch = (h + 1) / 2;
+  struct P {
+    size_t offset;
+    int stride;
+    int rows;
+  };
+  std::vector<P> planes;
+  switch (format_) {
+    case PixelFormat::kNV12:
+    case PixelFormat::kNV21:
+      planes = {{0, bpl, h}, {size_t(bpl) * h, bpl, ch}};
+      break;
+    case PixelFormat::kYU12:
+      planes = {{0, bpl, h},
+                {size_t(bpl) * h, bpl / 2, ch},
+                {size_t(bpl) * h + size_t(bpl / 2) * ch, bpl / 2, ch}};
+      break;
+    case PixelFormat::kYUV422P:
+      planes = {{0, bpl, h},
+                {size_t(bpl) * h, bpl / 2, h},
+                {size_t(bpl) * h + size_t(bpl / 2) * h, bpl / 2, h}};
+      break;
+    case PixelFormat::kMJPEG:
+      planes = {{0, 0, 1}};
+      break;
+    default:
+      planes = {{0, bpl, h}};
+  }
+  f.plane_count = int(planes.size());
+  for (size_t i = 0; i < planes.size(); ++i) {
+    FramePlane& fp = f.planes[i];
+    const size_t size =
+        format_ == PixelFormat::kMJPEG ? vb.bytesused : size_t(planes[i].stride) * planes[i].rows;
+    if (planes[i].offset + size > b.length)
+      return fail(info_.path, ": buffer of ", std::to_string(b.length), " bytes is too small for ",
+                  describe(pix_));
+    fp.size = size;
+    fp.stride = planes[i].stride;
+    fp.data = b.map.data() ? b.map.data() + planes[i].offset : nullptr;
+    if (b.dmabuf.valid()) {
+      fp.dmabuf_fd = b.dmabuf.get();
+      fp.offset = uint32_t(planes[i].offset);
+      fp.modifier = b.modifier;
+    }
+  }
+  return std::optional<Frame>(std::move(f));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<FrameSource>> openV4l2Source(const std::string& spec,
+                                                    const SourceOptions& options) {
+  V4l2DeviceInfo info;
+  auto fd = openV4l2Device(spec, info);
+  if (!fd) return fd.error();
+  auto source = std::make_unique<V4l2Source>(std::move(*fd), info);
+  if (auto s = source->setup(options); !s) return s.error();
+  return std::unique_ptr<FrameSource>(std::move(source));
+}
+
+}  // namespace esf

@@ -1,0 +1,109 @@
+#include "y4m_reader.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "pixel_format.hpp"
+
+namespace esf {
+namespace {
+
+constexpr size_t kMaxHeaderLine = 4096;
+
+// One '\n'-terminated line, without the '\n'. Fails on EOF before '\n' or on an overlong line.
+Result<std::string> readLine(FILE* in, const std::string& name, const char* what) {
+  std::string line;
+  for (;;) {
+    const int c = std::fgetc(in);
+    if (c == EOF) return fail(name, ": truncated ", what);
+    if (c == '\n') return line;
+    if (line.size() >= kMaxHeaderLine) return fail(name, ": ", what, " is too long");
+    line.push_back(char(c));
+  }
+}
+
+bool parseInt(const std::string& s, int& out) {
+  if (s.empty() || s.size() > 9) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  out = std::atoi(s.c_str());
+  return true;
+}
+
+}  // namespace
+
+Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name) {
+  auto line = readLine(in, name, "Y4M header");
+  if (!line) return line.error();
+  const std::string magic = "YUV4MPEG2";
+  if (line->compare(0, magic.size(), magic) != 0) return fail(name, ": not a Y4M file");
+  Y4mHeader h;
+  size_t pos = magic.size();
+  while (pos < line->size()) {
+    if ((*line)[pos] == ' ') {
+      ++pos;
+      continue;
+    }
+    const size_t end = std::min(line->find(' ', pos), line->size());
+    const std::string token = line->substr(pos, end - pos);
+    pos = end;
+    const char tag = token[0];
+    const std::string value = token.substr(1);
+    bool ok = true;
+    if (tag == 'W')
+      ok = parseInt(value, h.width);
+    else if (tag == 'H')
+      ok = parseInt(value, h.height);
+    else if (tag == 'F') {
+      const size_t colon = value.find(':');
+      ok = colon != std::string::npos && parseInt(value.substr(0, colon), h.fps_num) &&
+           parseInt(value.substr(colon + 1), h.fps_den) && h.fps_num > 0 && h.fps_den > 0;
+    } else if (tag == 'C') {
+      h.chroma = value;
+      if (value == "420jpeg" || value == "420paldv" || value == "420mpeg2" || value == "420")
+        h.format = PixelFormat::kYU12;
+      else if (value == "422")
+        h.format = PixelFormat::kYUV422P;
+      else if (value == "444")
+        h.format = PixelFormat::kYUV444P;
+      else if (value == "mono")
+        h.format = PixelFormat::kGREY;
+      else
+        return fail(name, ": unsupported Y4M chroma 'C", value, "'");
+    } else if (tag == 'X') {
+      if (value == "COLORRANGE=FULL")
+        h.colorimetry.full_range = true;
+      else if (value == "COLORRANGE=LIMITED")
+        h.colorimetry.full_range = false;
+    } else if (tag == 'I' || tag == 'A') {
+      // Interlacing and pixel aspect do not change the bytes.
+    } else {
+      ok = false;
+    }
+    if (!ok) return fail(name, ": bad Y4M header field '", token, "'");
+  }
+  if (h.width <= 0 || h.height <= 0) return fail(name, ": Y4M header lacks W or H");
+  if (h.width > 16384 || h.height > 16384) return fail(name, ": Y4M frame size too large");
+  return h;
+}
+
+Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::string& name,
+                                  uint64_t index, std::vector<uint8_t>& out) {
+  const int first = std::fgetc(in);
+  if (first == EOF) return false;
+  std::ungetc(first, in);
+  auto line = readLine(in, name, "Y4M frame header");
+  if (!line) return fail(line.error().message, " (frame ", std::to_string(index), ")");
+  if (line->compare(0, 5, "FRAME") != 0 || (line->size() > 5 && (*line)[5] != ' '))
+    return fail(name, ": bad Y4M frame header at frame ", std::to_string(index));
+  auto size = frameSize(h.format, h.width, h.height);
+  if (!size) return fail(name, ": ", size.error().message);
+  out.resize(*size);
+  const size_t got = std::fread(out.data(), 1, out.size(), in);
+  if (got != out.size())
+    return fail(name, ": truncated Y4M frame ", std::to_string(index), " (", std::to_string(got),
+                " of ", std::to_string(out.size()), " bytes)");
+  return true;
+}
+
+}  // namespace esf

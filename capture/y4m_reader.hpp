@@ -1,0 +1,34 @@
+#pragma once
+// YUV4MPEG2 (Y4M) parsing: the stream header, then "FRAME[ params]\n" + one planar frame each.
+// Chroma: 420jpeg, 420paldv, 420mpeg2 and 420 (all 4:2:0; their siting differences are ignored,
+// import takes the nearest sample), 422, 444, mono. Colorimetry: BT.601, limited range unless
+// the FFmpeg extension XCOLORRANGE=FULL says otherwise.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "frame.hpp"
+#include "result.hpp"
+
+namespace esf {
+
+struct Y4mHeader {
+  int width = 0;
+  int height = 0;
+  int fps_num = 30, fps_den = 1;
+  PixelFormat format = PixelFormat::kYU12;
+  Colorimetry colorimetry;
+  std::string chroma = "420jpeg";
+};
+
+// Reads from a FILE* it does not own (a file, or fmemopen() for the fuzzer and tests).
+class Y4mReader {
+ public:
+  // Parses the stream header; errors name `name`.
+  static Result<Y4mHeader> readHeader(FILE* in, const std::string& name);
+  // Reads the next frame's tight planes into `out`. false at a clean end of stream.
+  static Result<bool> readFrame(FILE* in, const Y4mHeader& header, const std::string& name,
+                                uint64_t index, std::vector<uint8_t>& out);
+};
+
+}  // namespace esf

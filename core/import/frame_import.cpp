@@ -1,0 +1,290 @@
+#include "frame_import.hpp"
+
+#include <drm_fourcc.h>
+#include <sys/stat.h>
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "dmabuf_texture.hpp"
+#include "gl_context.hpp"
+#include "import_reference.hpp"
+#include "mjpeg_decode.hpp"
+#include "pixel_format.hpp"
+#include "shader_library.hpp"
+
+namespace esf {
+namespace {
+
+constexpr int kGroup = 16;  // 16x16 = 256 invocations: fits v3d
+
+// How one plane becomes a texture.
+struct PlaneSpec {
+  GLenum internal = GL_R8;
+  GLenum format = GL_RED;
+  int texel_bytes = 1;
+  int width = 0, height = 0;  // texels
+  uint32_t drm_fourcc = DRM_FORMAT_R8;
+};
+
+PlaneSpec spec(GLenum internal, int w, int h) {
+  switch (internal) {
+    case GL_RG8:
+      return {GL_RG8, GL_RG, 2, w, h, DRM_FORMAT_GR88};
+    case GL_RGB8:
+      return {GL_RGB8, GL_RGB, 3, w, h, 0};
+    case GL_RGBA8:
+      return {GL_RGBA8, GL_RGBA, 4, w, h, DRM_FORMAT_ABGR8888};
+    default:
+      return {GL_R8, GL_RED, 1, w, h, DRM_FORMAT_R8};
+  }
+}
+
+// The textures a format needs. 24-bit RGB is an RGB8 texel per pixel when uploaded, and an R8
+// texture three bytes per pixel when imported (DRM has no 24-bit format every driver takes).
+std::vector<PlaneSpec> planeSpecs(PixelFormat f, int w, int h, bool dmabuf) {
+  const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+  switch (f) {
+    case PixelFormat::kYUYV:
+    case PixelFormat::kUYVY:
+      return {spec(GL_RG8, w, h)};
+    case PixelFormat::kNV12:
+    case PixelFormat::kNV21:
+      return {spec(GL_R8, w, h), spec(GL_RG8, cw, ch)};
+    case PixelFormat::kYU12:
+      return {spec(GL_R8, w, h), spec(GL_R8, cw, ch), spec(GL_R8, cw, ch)};
+    case PixelFormat::kYUV422P:
+      return {spec(GL_R8, w, h), spec(GL_R8, cw, h), spec(GL_R8, cw, h)};
+    case PixelFormat::kYUV444P:
+      return {spec(GL_R8, w, h), spec(GL_R8, w, h), spec(GL_R8, w, h)};
+    case PixelFormat::kGREY:
+      return {spec(GL_R8, w, h)};
+    case PixelFormat::kRGB24:
+    case PixelFormat::kBGR24:
+      return {dmabuf ? spec(GL_R8, w * 3, h) : spec(GL_RGB8, w, h)};
+    default:
+      return {spec(GL_RGBA8, w, h)};
+  }
+}
+
+struct UploadTexture {
+  GlTexture tex;
+  GLenum internal = 0;
+  int width = 0, height = 0;
+};
+
+struct CachedImport {
+  dev_t dev;
+  ino_t ino;
+  DmabufPlaneDesc desc;
+  std::unique_ptr<DmabufTexture> texture;
+};
+
+void ensureTexture(UploadTexture& t, GLenum internal, int w, int h) {
+  if (t.tex && t.internal == internal && t.width == w && t.height == h) return;
+  t.tex = makeTexture();
+  glBindTexture(GL_TEXTURE_2D, t.tex.get());
+  glTexStorage2D(GL_TEXTURE_2D, 1, internal, w, h);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  t.internal = internal, t.width = w, t.height = h;
+}
+
+}  // namespace
+
+struct FrameImporter::State {
+  GlContext* gl = nullptr;
+  GlProgram yuv, rgb;
+  std::array<UploadTexture, 3> uploads;
+  UploadTexture out, luma;
+  std::vector<CachedImport> imports;
+  std::vector<uint8_t> repack;
+  GlFramebuffer readback;
+
+  Result<GLuint> uploadPlane(const FramePlane& p, const PlaneSpec& s, int index);
+  Result<GLuint> importPlane(const FramePlane& p, const PlaneSpec& s);
+};
+
+Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const PlaneSpec& s, int i) {
+  const size_t row_bytes = size_t(s.width) * s.texel_bytes;
+  if (!p.data) return fail("frame plane ", std::to_string(i), " has neither CPU data nor a dmabuf");
+  if (size_t(p.stride) < row_bytes || p.size < size_t(p.stride) * (s.height - 1) + row_bytes)
+    return fail("frame plane ", std::to_string(i), " is smaller than its format needs");
+  ensureTexture(uploads[i], s.internal, s.width, s.height);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  const uint8_t* src = p.data;
+  int row_length = 0;
+  if (p.stride % s.texel_bytes == 0) {
+    row_length = p.stride / s.texel_bytes;
+  } else {  // a stride that is not a whole number of texels: repack the rows
+    repack.resize(row_bytes * s.height);
+    for (int y = 0; y < s.height; ++y)
+      std::memcpy(&repack[row_bytes * y], p.data + size_t(y) * p.stride, row_bytes);
+    src = repack.data();
+  }
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, row_length);
+  glBindTexture(GL_TEXTURE_2D, uploads[i].tex.get());
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, s.width, s.height, s.format, GL_UNSIGNED_BYTE, src);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  if (auto st = checkGl("import: plane upload"); !st) return st.error();
+  return uploads[i].tex.get();
+}
+
+Result<GLuint> FrameImporter::State::importPlane(const FramePlane& p, const PlaneSpec& s) {
+  struct stat st {};
+  if (::fstat(p.dmabuf_fd, &st) != 0)
+    return fail("cannot stat dmabuf fd ", std::to_string(p.dmabuf_fd));
+  DmabufPlaneDesc d{p.dmabuf_fd, s.drm_fourcc,       s.width,   s.height,
+                    p.offset,    uint32_t(p.stride), p.modifier};
+  // The source cycles through a few buffers: keep their imports (keyed by the dmabuf's inode,
+  // which, unlike the fd number, is never reused while the buffer lives).
+  for (auto& c : imports)
+    if (c.dev == st.st_dev && c.ino == st.st_ino && c.desc.drm_fourcc == d.drm_fourcc &&
+        c.desc.width == d.width && c.desc.height == d.height && c.desc.offset == d.offset &&
+        c.desc.pitch == d.pitch)
+      return c.texture->texture();
+  if (imports.size() >= 96) imports.clear();
+  auto t = DmabufTexture::create(gl->display().get(), d);
+  if (!t) return t.error();
+  imports.push_back({st.st_dev, st.st_ino, d, std::move(*t)});
+  return imports.back().texture->texture();
+}
+
+Result<std::unique_ptr<FrameImporter>> FrameImporter::create(GlContext& gl) {
+  auto state = std::make_unique<State>();
+  state->gl = &gl;
+  ShaderDefines defines;
+  defines.set("LOCAL_X", kGroup).set("LOCAL_Y", kGroup);
+  auto yuv = ShaderLibrary::builtin().compute("import_yuv.comp", defines);
+  if (!yuv) return yuv.error();
+  auto rgb = ShaderLibrary::builtin().compute("import_rgb.comp", defines);
+  if (!rgb) return rgb.error();
+  state->yuv = std::move(*yuv);
+  state->rgb = std::move(*rgb);
+  state->readback = makeFramebuffer();
+  return std::unique_ptr<FrameImporter>(new FrameImporter(std::move(state)));
+}
+
+FrameImporter::FrameImporter(std::unique_ptr<State> state) : state_(std::move(state)) {}
+FrameImporter::~FrameImporter() = default;
+
+Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOptions& options) {
+  State& s = *state_;
+  std::optional<DecodedFrame> decoded;
+  const Frame* frame = &input;
+  if (input.format == PixelFormat::kMJPEG) {
+    auto d = decodeMjpeg(input);
+    if (!d) return d.error();
+    decoded = std::move(*d);
+    frame = &decoded->frame;
+  }
+  const Frame& f = *frame;
+  auto layout = planeLayout(f.format, f.width, f.height);
+  if (!layout) return fail("import: ", layout.error().message);
+  const bool zero_copy = f.planes[0].dmabuf_fd >= 0;
+  const auto specs = planeSpecs(f.format, f.width, f.height, zero_copy);
+  if (f.plane_count != int(specs.size()))
+    return fail("import: frame has the wrong number of planes");
+  const int max_size = s.gl->limits().max_texture_size;
+  GLuint textures[3] = {0, 0, 0};
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].width > max_size || specs[i].height > max_size)
+      return fail("import: a ", std::to_string(f.width), "x", std::to_string(f.height), " ",
+                  formatName(f.format), " plane exceeds GL_MAX_TEXTURE_SIZE ",
+                  std::to_string(max_size));
+    auto t = zero_copy ? s.importPlane(f.planes[i], specs[i])
+                       : s.uploadPlane(f.planes[i], specs[i], int(i));
+    if (!t) return t.error();
+    textures[i] = *t;
+  }
+  ensureTexture(s.out, GL_RGBA8, f.width, f.height);
+  const bool yuv = isYuv(f.format);
+  const bool want_luma = options.source_luma && (yuv || f.format == PixelFormat::kGREY);
+  if (want_luma && yuv) ensureTexture(s.luma, GL_RGBA8, f.width, f.height);
+
+  const GLuint program = yuv ? s.yuv.get() : s.rgb.get();
+  glUseProgram(program);
+  auto loc = [&](const char* name) { return glGetUniformLocation(program, name); };
+  for (int i = 0; i < 3; ++i) {
+    glActiveTexture(GLenum(GL_TEXTURE0 + i));
+    glBindTexture(GL_TEXTURE_2D, textures[i]);
+    const char* names[3] = {"u_plane0", "u_plane1", "u_plane2"};
+    glUniform1i(loc(names[i]), i);
+  }
+  glActiveTexture(GL_TEXTURE0);
+  glUniform2i(loc("u_size"), f.width, f.height);
+  glBindImageTexture(0, s.out.tex.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  if (yuv) {
+    int layout_id = 0, sx = 0, sy = 0;
+    switch (f.format) {
+      case PixelFormat::kYUYV:
+        layout_id = 2;
+        break;
+      case PixelFormat::kUYVY:
+        layout_id = 3;
+        break;
+      case PixelFormat::kNV12:
+      case PixelFormat::kNV21:
+        layout_id = 1, sx = sy = 1;
+        break;
+      case PixelFormat::kYU12:
+        sx = sy = 1;
+        break;
+      case PixelFormat::kYUV422P:
+        sx = 1;
+        break;
+      default:
+        break;
+    }
+    const YuvCoefficients k = yuvCoefficients(f.colorimetry);
+    glUniform1i(loc("u_layout"), layout_id);
+    glUniform2i(loc("u_chroma_shift"), sx, sy);
+    glUniform1i(loc("u_swap_uv"), f.format == PixelFormat::kNV21);
+    glUniform4i(loc("u_k0"), k.y_offset, k.ys, k.rv, k.gu);
+    glUniform2i(loc("u_k1"), k.gv, k.bu);
+    glUniform1i(loc("u_write_luma"), want_luma);
+    if (want_luma) glBindImageTexture(1, s.luma.tex.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  } else {
+    RgbOrder o{};
+    if (!rgbOrder(f.format, o)) return fail("import: no conversion for ", formatName(f.format));
+    glUniform1i(loc("u_texel_bytes"), specs[0].texel_bytes);
+    glUniform1i(loc("u_bpp"), o.bpp);
+    glUniform4i(loc("u_offsets"), o.r, o.g, o.b, o.a);
+  }
+  glDispatchCompute(GLuint((f.width + kGroup - 1) / kGroup),
+                    GLuint((f.height + kGroup - 1) / kGroup), 1);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+  if (auto st = checkGl("import dispatch"); !st) return st.error();
+  if (zero_copy) {
+    // The source requeues the buffer on its next frame: the GPU must be done reading it.
+    if (!GlFence::insert().wait(5'000'000'000ull))
+      return fail("import: GPU did not finish reading the frame");
+  }
+  ImportedFrame out;
+  out.rgba = s.out.tex.get();
+  out.luma = !want_luma ? 0 : yuv ? s.luma.tex.get() : s.out.tex.get();
+  out.width = f.width, out.height = f.height;
+  out.zero_copy = zero_copy;
+  return out;
+}
+
+Status FrameImporter::readRgba(const ImportedFrame& frame, uint8_t* out) const {
+  return readRgbaTexture(frame.rgba, frame.width, frame.height, out);
+}
+
+Status FrameImporter::readRgbaTexture(GLuint texture, int width, int height, uint8_t* out) const {
+  glBindFramebuffer(GL_FRAMEBUFFER, state_->readback.get());
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return fail("import: cannot read the RGBA image back (framebuffer incomplete)");
+  }
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, out);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  return checkGl("import: glReadPixels");
+}
+
+}  // namespace esf

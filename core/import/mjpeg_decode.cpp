@@ -1,0 +1,88 @@
+#include "mjpeg_decode.hpp"
+
+#include <libv4l-plugin.h>
+#include <libv4lconvert.h>
+#include <linux/videodev2.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <span>
+
+#include "still_image.hpp"
+
+namespace esf {
+namespace {
+
+// libv4lconvert wants a device; a decode-only context answers QUERYCAP and nothing else.
+int decoderIoctl(void*, int, unsigned long request, void* arg) {
+  if (request == VIDIOC_QUERYCAP) {
+    auto* cap = static_cast<v4l2_capability*>(arg);
+    std::memset(cap, 0, sizeof *cap);
+    std::strcpy(reinterpret_cast<char*>(cap->driver), "esframe");
+    cap->capabilities = V4L2_CAP_VIDEO_CAPTURE;
+    return 0;
+  }
+  errno = EINVAL;
+  return -1;
+}
+ssize_t decoderRead(void*, int, void*, size_t) {
+  errno = EINVAL;
+  return -1;
+}
+ssize_t decoderWrite(void*, int, const void*, size_t) {
+  errno = EINVAL;
+  return -1;
+}
+void decoderClose(void*) {}
+
+struct ConvertDeleter {
+  void operator()(v4lconvert_data* d) const { v4lconvert_destroy(d); }
+};
+
+v4lconvert_data* decoder() {
+  static const libv4l_dev_ops ops = [] {
+    libv4l_dev_ops o{};
+    o.close = decoderClose, o.ioctl = decoderIoctl, o.read = decoderRead, o.write = decoderWrite;
+    return o;
+  }();
+  thread_local std::unique_ptr<v4lconvert_data, ConvertDeleter> data(
+      v4lconvert_create_with_dev_ops(-1, nullptr, &ops));
+  return data.get();
+}
+
+}  // namespace
+
+Result<DecodedFrame> decodeMjpeg(const Frame& f) {
+  const FramePlane& p = f.planes[0];
+  if (!p.data || p.size == 0) return fail(f.source, ": empty MJPEG frame");
+  if (f.width <= 0 || f.height <= 0) return fail(f.source, ": MJPEG frame without a size");
+  if (!jpegComplete(std::span<const uint8_t>(p.data, p.size)))
+    return fail(f.source, ": truncated or corrupt MJPEG frame ", std::to_string(f.sequence));
+  v4lconvert_data* d = decoder();
+  if (!d) return fail("cannot create the libv4lconvert MJPEG decoder");
+  v4l2_format src{}, dst{};
+  src.type = dst.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  src.fmt.pix.width = uint32_t(f.width);
+  src.fmt.pix.height = uint32_t(f.height);
+  src.fmt.pix.pixelformat = V4L2_PIX_FMT_MJPEG;
+  dst.fmt.pix = src.fmt.pix;
+  dst.fmt.pix.pixelformat = V4L2_PIX_FMT_RGB24;
+  dst.fmt.pix.bytesperline = uint32_t(f.width) * 3;
+  dst.fmt.pix.sizeimage = dst.fmt.pix.bytesperline * uint32_t(f.height);
+  DecodedFrame out;
+  out.rgb.resize(dst.fmt.pix.sizeimage);
+  const int n = v4lconvert_convert(d, &src, &dst, const_cast<uint8_t*>(p.data), int(p.size),
+                                   out.rgb.data(), int(out.rgb.size()));
+  if (n != int(out.rgb.size()))
+    return fail(f.source, ": cannot decode MJPEG frame ", std::to_string(f.sequence), " (",
+                v4lconvert_get_error_message(d), ")");
+  out.frame = f;
+  out.frame.format = PixelFormat::kRGB24;
+  out.frame.plane_count = 1;
+  out.frame.planes = {};
+  out.frame.planes[0] = FramePlane{out.rgb.data(), out.rgb.size(), f.width * 3};
+  return out;
+}
+
+}  // namespace esf
