@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Boots the prepared kernel under QEMU TCG and runs one case script in the guest (see README.md).
+#
+#   run-vm.sh --esframe BIN --build-dir DIR --out DIR [--timeout S] [--cache DIR] CASE.sh
+#
+# Exit status: the case's own status; 124 timed out (guest watchdog, or the host killed QEMU);
+# 125 the guest died without leaving a status; 126 harness error on the host.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source_dir=$(cd "$here/../.." && pwd)
+
+harness_error() { echo "vm: $*" >&2; exit 126; }
+
+esframe= build_dir= out= timeout_s=240 cache= case_script=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --esframe) esframe=$2; shift 2 ;;
+    --build-dir) build_dir=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --timeout) timeout_s=$2; shift 2 ;;
+    --cache) cache=$2; shift 2 ;;
+    -*) harness_error "unknown option '$1'" ;;
+    *) [ -z "$case_script" ] || harness_error "one case script only"; case_script=$1; shift ;;
+  esac
+done
+[ -n "$esframe" ] && [ -n "$build_dir" ] && [ -n "$out" ] && [ -n "$case_script" ] ||
+  harness_error "usage: run-vm.sh --esframe BIN --build-dir DIR --out DIR [--timeout S] [--cache DIR] CASE.sh"
+[ -x "$esframe" ] || harness_error "esframe binary '$esframe' is not executable"
+[ -f "$case_script" ] || harness_error "case script '$case_script' not found"
+case "$timeout_s" in '' | *[!0-9]*) harness_error "timeout '$timeout_s' is not a number of seconds" ;; esac
+
+if [ -z "$cache" ]; then
+  cache=$("$here/prepare.sh") || harness_error "preparing the VM cache failed"
+fi
+for f in vmlinux initramfs.cpio.gz image; do
+  [ -e "$cache/$f" ] || harness_error "'$cache/$f' is missing: run tests/vm/prepare.sh"
+done
+
+# Absolute paths: the guest sees the host's tree at the same paths.
+abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
+esframe=$(abs "$esframe") case_script=$(abs "$case_script")
+build_dir=$(cd "$build_dir" && pwd)
+mkdir -p "$out" && out=$(cd "$out" && pwd) || harness_error "cannot create '$out'"
+case "$out$case_script$esframe" in *[[:space:]]*) harness_error "paths with spaces are not supported" ;; esac
+case_name=$(basename "$case_script" .sh)
+rm -rf "${out:?}"/* "$out"/.[!.]* 2>/dev/null
+
+abi=$(basename "$cache")
+guest_timeout=$((timeout_s > 60 ? timeout_s - 20 : timeout_s * 2 / 3))
+{
+  for v in ESFRAME="$esframe" ESFRAME_BUILD_DIR="$build_dir" ESFRAME_SOURCE_DIR="$source_dir" \
+    VM_OUT="$out" VM_CASE="$case_name" VM_CASE_SCRIPT="$case_script" VM_LIB="$here/guest/lib.sh" \
+    VM_CASE_TIMEOUT="$guest_timeout" VM_MODULES_DIR="$cache/image/lib/modules/$abi"; do
+    printf 'export %s=%q\n' "${v%%=*}" "${v#*=}"
+  done
+} >"$out/vm-env.sh"
+
+start_ns=$(date +%s%N)
+timeout -k 5 "$timeout_s" qemu-system-x86_64 \
+  -accel tcg -cpu max -smp "${ESFRAME_VM_CPUS:-2}" -m "${ESFRAME_VM_MEMORY:-2048}" \
+  -nodefaults -no-user-config -display none -no-reboot \
+  -serial "file:$out/console.log" \
+  -kernel "$cache/vmlinux" -initrd "$cache/initramfs.cpio.gz" \
+  -append "console=ttyS0 panic=-1 loglevel=4 esfvm.main=$here/guest/main.sh esfvm.out=$out" \
+  -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+  -virtfs "local,path=$out,mount_tag=vmout,security_model=none,multidevs=remap" \
+  >"$out/qemu.log" 2>&1
+qemu_status=$?
+elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
+elapsed=$(printf '%d.%01d' $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100)))
+
+show_console() {
+  echo "---- guest console ($out/console.log) ----" >&2
+  cat "$out/console.log" >&2 2>/dev/null
+  echo "---- end of guest console; artefacts in $out ----" >&2
+}
+
+if [ "$qemu_status" -eq 124 ] || [ "$qemu_status" -eq 137 ]; then
+  echo "vm: case '$case_name' timed out: host killed QEMU after ${timeout_s} s" >&2
+  show_console
+  exit 124
+fi
+if [ ! -f "$out/status" ]; then
+  echo "vm: case '$case_name': the guest died without an exit status (QEMU exit $qemu_status)" >&2
+  cat "$out/qemu.log" >&2
+  show_console
+  exit 125
+fi
+status=$(cat "$out/status")
+echo "vm: case '$case_name' exited with $status (${elapsed} s wall)" >&2
+if [ "$status" -ne 0 ]; then
+  show_console
+fi
+exit "$status"
