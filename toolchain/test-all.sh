@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-bash toolchain/setup-debian.sh
+# "vm": QEMU, a kernel's headers and sources for the real-driver cases (tests/vm, ctest label vm).
+bash toolchain/setup-debian.sh vm
 
 step() { printf '\n== %s ==\n' "$*"; }
 
