@@ -1,0 +1,189 @@
+// Every pixel format through the GPU import, bit for bit against the CPU reference: seeded
+// random bytes (every Y/Cb/Cr value, including those outside the limited range), odd sizes,
+// padded strides, limited and full range, BT.601 and BT.709, and a poisoned output image.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "frame_encode.hpp"
+#include "frame_import.hpp"
+#include "gl_test_context.hpp"
+#include "import_reference.hpp"
+#include "pattern_source.hpp"
+#include "pixel_format.hpp"
+
+namespace esf {
+namespace {
+
+FrameImporter& importer() {
+  static std::unique_ptr<FrameImporter> imp = [] {
+    auto r = FrameImporter::create(test::glContext());
+    if (!r) {
+      ADD_FAILURE() << r.error().message;
+      std::abort();
+    }
+    return std::move(*r);
+  }();
+  test::glContext();
+  return *imp;
+}
+
+// A frame of random bytes with every plane's stride padded by `pad` bytes.
+struct TestFrame {
+  std::vector<std::vector<uint8_t>> planes;
+  Frame frame;
+};
+
+TestFrame randomFrame(PixelFormat f, int w, int h, int pad, const Colorimetry& c, uint32_t seed) {
+  TestFrame t;
+  std::mt19937 rng(seed);
+  auto layout = planeLayout(f, w, h);
+  EXPECT_TRUE(layout.ok());
+  t.frame.format = f, t.frame.width = w, t.frame.height = h, t.frame.colorimetry = c;
+  t.frame.plane_count = int(layout->size());
+  t.planes.resize(layout->size());
+  for (size_t i = 0; i < layout->size(); ++i) {
+    const int stride = (*layout)[i].bytes_per_row + pad;
+    t.planes[i].resize(size_t(stride) * (*layout)[i].rows);
+    for (auto& b : t.planes[i]) b = uint8_t(rng());
+    t.frame.planes[i] = FramePlane{t.planes[i].data(), t.planes[i].size(), stride};
+  }
+  return t;
+}
+
+// Imports a frame of kPoison bytes first, so an output pixel the shader skips keeps poison.
+void poisonOutput(int w, int h) {
+  std::vector<uint8_t> poison(size_t(w) * h * 4);
+  for (size_t i = 0; i < poison.size(); i += 4) std::memcpy(&poison[i], &test::kPoison, 4);
+  Frame p;
+  p.format = PixelFormat::kRGBA32, p.width = w, p.height = h;
+  ASSERT_TRUE(attachTightPlanes(p, poison.data(), poison.size()).ok());
+  ASSERT_TRUE(importer().import(p).ok());
+}
+
+std::vector<uint8_t> importOnGpu(const Frame& f, const ImportOptions& o = {},
+                                 std::vector<uint8_t>* luma = nullptr) {
+  poisonOutput(f.width, f.height);
+  auto r = importer().import(f, o);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  if (!r.ok()) return {};
+  std::vector<uint8_t> out(size_t(f.width) * f.height * 4);
+  EXPECT_TRUE(importer().readRgba(*r, out.data()).ok());
+  if (luma && r->luma) {
+    luma->resize(out.size());
+    EXPECT_TRUE(importer().readRgbaTexture(r->luma, f.width, f.height, luma->data()).ok());
+  }
+  return out;
+}
+
+void expectSame(const std::vector<uint8_t>& gpu, const RgbaImage& cpu, const std::string& what) {
+  ASSERT_EQ(gpu.size(), cpu.pixels.size()) << what;
+  for (size_t i = 0; i < gpu.size(); ++i)
+    ASSERT_EQ(int(gpu[i]), int(cpu.pixels[i])) << what << ": pixel " << i / 4 % cpu.width << ","
+                                               << i / 4 / cpu.width << " channel " << i % 4;
+}
+
+const Colorimetry kColorimetries[] = {{YcbcrEncoding::kBt601, false},
+                                      {YcbcrEncoding::kBt601, true},
+                                      {YcbcrEncoding::kBt709, false},
+                                      {YcbcrEncoding::kBt709, true}};
+
+class ImportEveryFormat : public ::testing::TestWithParam<PixelFormat> {};
+
+TEST_P(ImportEveryFormat, GpuEqualsCpuReference) {
+  const PixelFormat f = GetParam();
+  const bool odd_ok = allowsOddWidth(f);
+  const std::pair<int, int> sizes[] = {{odd_ok ? 1 : 2, 1},     {odd_ok ? 3 : 4, 7},
+                                       {odd_ok ? 257 : 258, 3}, {2, 2},
+                                       {odd_ok ? 33 : 34, 17},  {64, 48}};
+  uint32_t seed = 1;
+  for (auto [w, h] : sizes)
+    for (const auto& c : kColorimetries) {
+      if (!isYuv(f) && &c != &kColorimetries[0]) continue;  // colorimetry is YUV only
+      for (int pad : {0, 13}) {
+        TestFrame t = randomFrame(f, w, h, pad, c, seed++);
+        auto cpu = convertToRgbaCpu(t.frame);
+        ASSERT_TRUE(cpu.ok()) << cpu.error().message;
+        const std::string what = std::string(formatName(f)) + " " + std::to_string(w) + "x" +
+                                 std::to_string(h) + " pad " + std::to_string(pad) + " " +
+                                 colorimetryName(c);
+        expectSame(importOnGpu(t.frame), *cpu, what);
+      }
+    }
+}
+
+std::vector<PixelFormat> rawFormats() {
+  std::vector<PixelFormat> v;
+  for (PixelFormat f : allPixelFormats())
+    if (!isCompressed(f)) v.push_back(f);
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, ImportEveryFormat, ::testing::ValuesIn(rawFormats()),
+                         [](const auto& info) { return std::string(formatName(info.param)); });
+
+TEST(Import, SourceLumaIsTheYPlane) {
+  for (PixelFormat f :
+       {PixelFormat::kYUYV, PixelFormat::kUYVY, PixelFormat::kNV12, PixelFormat::kNV21,
+        PixelFormat::kYU12, PixelFormat::kYUV444P, PixelFormat::kGREY}) {
+    TestFrame t = randomFrame(f, 38, 9, 3, kColorimetries[0], 99);
+    std::vector<uint8_t> luma;
+    importOnGpu(t.frame, ImportOptions{true}, &luma);
+    auto y = extractLumaPlane(t.frame);
+    ASSERT_TRUE(y.ok());
+    ASSERT_EQ(luma.size(), y->size() * 4) << formatName(f);
+    for (size_t i = 0; i < y->size(); ++i) {
+      ASSERT_EQ(luma[i * 4], (*y)[i]) << formatName(f) << " pixel " << i;
+      ASSERT_EQ(luma[i * 4 + 1], (*y)[i]);
+      ASSERT_EQ(luma[i * 4 + 2], (*y)[i]);
+      ASSERT_EQ(luma[i * 4 + 3], 255);
+    }
+  }
+}
+
+TEST(Import, RgbFormatsHaveNoSourceLuma) {
+  TestFrame t = randomFrame(PixelFormat::kRGB24, 5, 5, 0, {}, 3);
+  auto r = importer().import(t.frame, ImportOptions{true});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->luma, 0u);
+}
+
+TEST(Import, MjpegDecodesThenMatchesReference) {
+  const RgbaImage src = renderPattern(96, 64, 5, 1);
+  auto jpeg = encodeRgba(src, PixelFormat::kMJPEG, {});
+  ASSERT_TRUE(jpeg.ok());
+  Frame f;
+  f.format = PixelFormat::kMJPEG, f.width = 96, f.height = 64, f.source = "test.mjpeg";
+  ASSERT_TRUE(attachTightPlanes(f, jpeg->data(), jpeg->size()).ok());
+  auto cpu = convertToRgbaCpu(f);
+  ASSERT_TRUE(cpu.ok()) << cpu.error().message;
+  expectSame(importOnGpu(f), *cpu, "MJPEG");
+  // The decoder really decoded: close to the encoded picture outside the noise band.
+  long diff = 0, n = 0;
+  for (int y = 0; y < 40; ++y)
+    for (int x = 0; x < 96; ++x)
+      for (int c = 0; c < 3; ++c) diff += std::abs(cpu->at(x, y)[c] - src.at(x, y)[c]), ++n;
+  EXPECT_LT(double(diff) / double(n), 12.0);  // chroma subsampling at bar edges: about 6
+}
+
+TEST(Import, TruncatedMjpegIsAnError) {
+  const RgbaImage src = renderPattern(32, 32, 0, 1);
+  auto jpeg = encodeRgba(src, PixelFormat::kMJPEG, {});
+  ASSERT_TRUE(jpeg.ok());
+  Frame f;
+  f.format = PixelFormat::kMJPEG, f.width = 32, f.height = 32, f.source = "cam";
+  ASSERT_TRUE(attachTightPlanes(f, jpeg->data(), jpeg->size() / 2).ok());
+  auto r = importer().import(f);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("cam"), std::string::npos) << r.error().message;
+}
+
+TEST(Import, ShortPlaneIsAnError) {
+  TestFrame t = randomFrame(PixelFormat::kNV12, 16, 16, 0, {}, 4);
+  t.frame.planes[1].size = 10;
+  EXPECT_FALSE(importer().import(t.frame).ok());
+}
+
+}  // namespace
+}  // namespace esf
