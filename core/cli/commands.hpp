@@ -11,6 +11,8 @@
 namespace esf::cli {
 
 void addInfoCommand(CLI::App& app, GlobalOptions& global);
+void addRunCommand(CLI::App& app, GlobalOptions& global);
+void addTuneCommand(CLI::App& app, GlobalOptions& global);
 
 // Extra sections of `esframe info` contributed by other parts (capture devices, tuning cache).
 struct InfoSection {
@@ -19,5 +21,7 @@ struct InfoSection {
   std::function<std::string(const nlohmann::json&)> print_text;
 };
 std::vector<InfoSection> extraInfoSections();
+// The tuning cache and what strategy=auto picks per size class (tune_command.cpp).
+InfoSection tuningInfoSection();
 
 }  // namespace esf::cli

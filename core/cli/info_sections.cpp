@@ -5,6 +5,6 @@ namespace esf::cli {
 
 InfoSection captureInfoSection();  // capture_info_section.cpp
 
-std::vector<InfoSection> extraInfoSections() { return {captureInfoSection()}; }
+std::vector<InfoSection> extraInfoSections() { return {tuningInfoSection(), captureInfoSection()}; }
 
 }  // namespace esf::cli

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   addGlobalOptions(app, global);
   app.parse_complete_callback([&global]() { applyLogLevel(global); });
   addInfoCommand(app, global);
+  addRunCommand(app, global);
+  addTuneCommand(app, global);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

@@ -1,0 +1,126 @@
+#include "auto_params.hpp"
+
+#include "log.hpp"
+#include "tuned_params.hpp"
+#include "tuning_cache.hpp"
+
+namespace esf {
+
+namespace {
+
+// The tuned fields of `stage` from the cache, validated against this GPU's limits; or null
+// with nothing logged when there is no entry, or a warning when the entry is unusable.
+template <typename Params, typename FromJson>
+bool fromCache(const GlContext& gl, int width, int height, const std::string& stage,
+               const std::string& cache_path, const Params& base, FromJson from_json, Params* out,
+               std::string* why) {
+  std::string path = cache_path.empty() ? TuningCache::defaultPath() : cache_path;
+  std::string warning;
+  TuningCache cache = TuningCache::load(path, &warning);
+  if (!warning.empty()) logWarning(warning);
+  std::string size_class = sizeClass(width, height);
+  const CacheEntry* e = cache.find(DeviceKey::of(gl), size_class, stage);
+  if (!e) return false;
+  Result<Params> p = from_json(e->params, base);
+  Status valid = p ? p.value().validate(gl.limits()) : Status(p.error());
+  if (!valid) {
+    logWarning("tuning cache " + path + ": ignoring the " + stage + " entry for " + size_class +
+               ": " + valid.error().message);
+    return false;
+  }
+  *out = p.value();
+  if (why)
+    *why = stage + ": tuned (" + path + ", size class " + size_class + ", tuned " + e->tuned_at +
+           " on " + e->frame + "): " + describe(*out);
+  return true;
+}
+
+}  // namespace
+
+bool isNvidia(const GlContext& gl) {
+  return gl.glVendor().find("NVIDIA") != std::string::npos;
+}
+
+HistogramParams vendorHistogramDefaults(const GlContext& gl, const HistogramParams& base,
+                                        std::string* why) {
+  HistogramParams d = HistogramParams::defaultsFor(gl);
+  HistogramParams p = base;
+  std::string vendor;
+  if (gl.isLlvmpipe()) {
+    vendor = "llvmpipe default";
+    p.strategy = HistogramStrategy::kPersistent;
+    p.source = ImageSource::kPackedBuffer;
+    p.workgroup_size = 1;
+    p.workgroups = 1;
+    p.pixels_per_invocation = 4;
+    p.shared_atomics = false;
+  } else if (isNvidia(gl)) {
+    vendor = "NVIDIA default";
+    p.strategy = HistogramStrategy::kPersistent;
+    p.source = ImageSource::kPackedBuffer;
+    p.workgroup_size = 256;
+    p.workgroups = 256;
+    p.pixels_per_invocation = 4;
+    p.shared_atomics = true;
+  } else {
+    vendor = "v3d-safe default";
+    p.strategy = d.strategy;
+    p.source = d.source;
+    p.tile_width = d.tile_width;
+    p.tile_height = d.tile_height;
+    p.sum_workgroup_size = d.sum_workgroup_size;
+    p.workgroups = d.workgroups;
+    p.workgroup_size = d.workgroup_size;
+    p.pixels_per_invocation = d.pixels_per_invocation;
+    p.shared_atomics = d.shared_atomics;
+  }
+  if (!p.validate(gl.limits())) {  // a driver below even these limits: the stage's own clamp
+    vendor = "stage default";
+    p = d;
+    p.bins = base.bins;
+    p.channels = base.channels;
+    p.luma = base.luma;
+  }
+  if (why) *why = "histogram: " + vendor + " (no tuning cache entry): " + describe(p);
+  return p;
+}
+
+BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::string* why) {
+  BlurParams d = BlurParams::defaultsFor(gl);
+  BlurParams p = base;
+  p.tile_width = d.tile_width;
+  p.tile_rows = d.tile_rows;
+  p.workgroup_size = d.workgroup_size;
+  std::string vendor = "v3d-safe default";
+  if (isNvidia(gl)) {
+    vendor = "NVIDIA default";
+    p.tile_width = 128;
+    p.tile_rows = 4;
+    p.workgroup_size = 32;
+  }
+  if (p.filter_dim > p.maxFilterDim() || !p.validate(gl.limits())) {
+    vendor = "stage default";
+    p.tile_width = d.tile_width;
+    p.tile_rows = d.tile_rows;
+    p.workgroup_size = d.workgroup_size;
+  }
+  if (why) *why = "blur: " + vendor + " (no tuning cache entry): " + describe(p);
+  return p;
+}
+
+HistogramParams chooseHistogramParams(const GlContext& gl, int width, int height, std::string* why,
+                                      const HistogramParams& base, const std::string& cache_path) {
+  HistogramParams p;
+  if (fromCache(gl, width, height, "histogram", cache_path, base, histogramFromJson, &p, why))
+    return p;
+  return vendorHistogramDefaults(gl, base, why);
+}
+
+BlurParams chooseBlurParams(const GlContext& gl, int width, int height, std::string* why,
+                            const BlurParams& base, const std::string& cache_path) {
+  BlurParams p;
+  if (fromCache(gl, width, height, "blur", cache_path, base, blurFromJson, &p, why)) return p;
+  return vendorBlurDefaults(gl, base, why);
+}
+
+}  // namespace esf

@@ -1,0 +1,306 @@
+#include "sweep.hpp"
+
+#include <cmath>
+
+#include "blur_reference.hpp"
+#include "histogram_reference.hpp"
+#include "tuned_params.hpp"
+
+namespace esf {
+
+namespace {
+
+constexpr uint32_t kPoisonPattern = 0xDEADBEEFu;
+
+// Everything a histogram candidate needs: the frame in both forms and the expected counts.
+struct HistogramBench {
+  const GlContext& gl;
+  const RgbaImage& frame;
+  GpuImage texture;
+  PackedRgbaBuffer buffer;
+  std::vector<uint32_t> expected;  // empty when not verifying
+  const TuneOptions& o;
+
+  // Verifies (once) then times one configuration; the result goes into `point`.
+  void run(const HistogramParams& p, SweepPoint& point) {
+    point.label = describe(p);
+    point.params = tunedFieldsToJson(p);
+    if (o.progress) o.progress->step(point.label);
+    Result<Histogram> h = Histogram::create(gl, p);
+    if (!h) {
+      point.error = h.error().message;
+      return;
+    }
+    Histogram& hist = h.value();
+    auto once = [&]() {
+      return p.source == ImageSource::kTexture ? hist.run(texture) : hist.run(buffer);
+    };
+    if (!expected.empty()) {
+      if (Status s = hist.poison(frame.width, frame.height, kPoisonPattern); !s) {
+        point.error = s.error().message;
+        return;
+      }
+      if (Status s = once(); !s) {
+        point.error = s.error().message;
+        return;
+      }
+      Result<std::vector<uint32_t>> counts = hist.read();
+      if (!counts) {
+        point.error = counts.error().message;
+        return;
+      }
+      if (counts.value() != expected) {
+        point.error = "counts differ from the CPU reference";
+        return;
+      }
+    }
+    Result<TimingStats> t = measureGpu(gl, o.measure, once);
+    if (!t)
+      point.error = t.error().message;
+    else
+      point.stats = t.value();
+  }
+};
+
+// Index of the best point, or -1.
+int bestIndex(const Sweep& s) {
+  int best = -1;
+  for (size_t i = 0; i < s.points.size(); ++i) {
+    const SweepPoint& p = s.points[i];
+    if (p.ok() && (best < 0 || p.stats.median_ms < s.points[best].stats.median_ms)) best = int(i);
+  }
+  return best;
+}
+
+}  // namespace
+
+const SweepPoint* Sweep::best() const {
+  int i = bestIndex(*this);
+  return i < 0 ? nullptr : &points[i];
+}
+
+std::vector<int> powersOfTwo(int lo, int hi) {
+  std::vector<int> v;
+  for (long long x = 1; x <= hi; x *= 2)
+    if (x >= lo) v.push_back(int(x));
+  return v;
+}
+
+std::vector<HistogramParams> persistentCandidates(const HistogramParams& base,
+                                                  const ComputeLimits& limits, bool quick) {
+  int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+  std::vector<int> sizes = {1};
+  for (int s : powersOfTwo(16, max_wg)) sizes.push_back(s);
+  std::vector<int> counts = powersOfTwo(1, 1024);
+  if (quick) {
+    sizes = {1, 16};
+    counts = {1, 4};
+  }
+  std::vector<HistogramParams> out;
+  for (int wg : sizes) {
+    for (int n : counts) {
+      // Many one-invocation workgroups only add merges; llvmpipe wants few, GPUs want wide ones.
+      if (wg == 1 && n > 64) continue;
+      HistogramParams p = base;
+      p.strategy = HistogramStrategy::kPersistent;
+      p.workgroup_size = wg;
+      p.workgroups = n;
+      p.shared_atomics = wg > 1;
+      if (p.validate(limits)) out.push_back(p);
+    }
+  }
+  return out;
+}
+
+std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimits& limits,
+                                       bool quick) {
+  std::vector<BlurParams> out;
+  std::vector<int> widths = quick ? std::vector<int>{64, 128} : powersOfTwo(32, 512);
+  std::vector<int> rows = quick ? std::vector<int>{4} : powersOfTwo(1, 8);
+  for (int w : widths) {
+    for (int r : rows) {
+      for (int wg : powersOfTwo(16, std::min(w, 256))) {
+        if (quick && wg != 32) continue;
+        BlurParams p = base;
+        p.tile_width = w;
+        p.tile_rows = r;
+        p.workgroup_size = wg;
+        if (p.filter_dim <= p.maxFilterDim() && p.validate(limits)) out.push_back(p);
+      }
+    }
+  }
+  return out;
+}
+
+Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& frame,
+                                          const HistogramParams& base, const TuneOptions& o) {
+  Result<GpuImage> texture = GpuImage::fromImage(frame);
+  if (!texture) return texture.error();
+  Result<PackedRgbaBuffer> buffer = PackedRgbaBuffer::fromImage(frame);
+  if (!buffer) return buffer.error();
+  HistogramBench bench{gl, frame, std::move(texture.value()), std::move(buffer.value()), {}, o};
+  if (o.verify) bench.expected = histogramReference(frame, base.bins, base.channels, base.luma);
+  const ComputeLimits& limits = gl.limits();
+  bool big = frame.pixelCount() > 1280u * 720u;
+
+  // 1. strategy x source, each with its defaults.
+  Sweep strategies{"histogram", "strategy", "strategy and source", false, true, {}};
+  std::vector<HistogramParams> firsts;
+  HistogramParams defaults = base;
+  for (HistogramStrategy s :
+       {HistogramStrategy::kSingle, HistogramStrategy::kGlobalAtomic, HistogramStrategy::kChunkSum,
+        HistogramStrategy::kChunkReduce, HistogramStrategy::kPersistent}) {
+    // One invocation over a big frame runs for seconds on a real GPU, long enough for a
+    // watchdog (a Pi 5 hangs past ~500 ms): only where the GPU is the CPU.
+    if (s == HistogramStrategy::kSingle && big && !gl.isLlvmpipe()) continue;
+    HistogramParams p = defaults;
+    p.strategy = s;
+    firsts.push_back(p);
+  }
+  HistogramParams one = defaults;  // llvmpipe's fastest form (field-facts section 2)
+  one.strategy = HistogramStrategy::kPersistent;
+  one.workgroup_size = 1;
+  one.workgroups = 1;
+  one.shared_atomics = false;
+  firsts.push_back(one);
+  int total = int(firsts.size()) * 2;
+  std::vector<HistogramParams> grid = persistentCandidates(base, limits, o.quick);
+  if (o.progress) o.progress->setTotal(total + int(grid.size()) + 6);
+  for (const HistogramParams& f : firsts) {
+    for (ImageSource src : {ImageSource::kTexture, ImageSource::kPackedBuffer}) {
+      HistogramParams p = f;
+      p.source = src;
+      SweepPoint point;
+      point.x = double(strategies.points.size());
+      bench.run(p, point);
+      strategies.points.push_back(std::move(point));
+    }
+  }
+  HistogramTuneResult result;
+  int b1 = bestIndex(strategies);
+  if (b1 < 0)
+    return fail(
+        "histogram tuning: no configuration worked (first: ", strategies.points.front().error, ")");
+  Result<HistogramParams> best1 = histogramFromJson(strategies.points[b1].params, base);
+  if (!best1) return best1.error();
+  ImageSource source = best1.value().source;
+  result.sweeps.push_back(std::move(strategies));
+
+  // 2. persistent: workgroup size x workgroup count, on the faster source.
+  Sweep wgs{"histogram", "persistent", "workgroup count (one line per workgroup size)",
+            true,        false,        {}};
+  for (HistogramParams p : grid) {
+    p.source = source;
+    SweepPoint point;
+    point.series = "wg=" + std::to_string(p.workgroup_size);
+    point.x = p.workgroups;
+    bench.run(p, point);
+    wgs.points.push_back(std::move(point));
+  }
+  const SweepPoint* b2 = wgs.best();
+  result.sweeps.push_back(std::move(wgs));
+
+  // 3. pixels per invocation at the best persistent point.
+  if (b2) {
+    Result<HistogramParams> at = histogramFromJson(result.sweeps.back().best()->params, base);
+    if (!at) return at.error();
+    Sweep ppi{"histogram", "pixels_per_invocation", "pixels per invocation", true, false, {}};
+    for (int n : o.quick ? std::vector<int>{1, 4} : powersOfTwo(1, 32)) {
+      HistogramParams p = at.value();
+      p.pixels_per_invocation = n;
+      if (!p.validate(limits)) continue;
+      SweepPoint point;
+      point.x = n;
+      bench.run(p, point);
+      ppi.points.push_back(std::move(point));
+    }
+    result.sweeps.push_back(std::move(ppi));
+  }
+
+  // 4. chunk tile shapes, when a chunk strategy won the first sweep.
+  HistogramStrategy s1 = best1.value().strategy;
+  if (s1 == HistogramStrategy::kGlobalAtomic || s1 == HistogramStrategy::kChunkSum ||
+      s1 == HistogramStrategy::kChunkReduce) {
+    Sweep tiles{"histogram", "tile", "tile shape", false, true, {}};
+    for (int inv : {64, 128, 256, 512, 1024}) {
+      for (int w : powersOfTwo(16, inv)) {
+        HistogramParams p = best1.value();
+        p.tile_width = w;
+        p.tile_height = inv / w;
+        if (!p.validate(limits)) continue;
+        SweepPoint point;
+        point.x = double(tiles.points.size());
+        bench.run(p, point);
+        tiles.points.push_back(std::move(point));
+      }
+    }
+    result.sweeps.push_back(std::move(tiles));
+  }
+
+  const SweepPoint* winner = nullptr;
+  for (const Sweep& s : result.sweeps) {
+    const SweepPoint* b = s.best();
+    if (b && (!winner || b->stats.median_ms < winner->stats.median_ms)) winner = b;
+  }
+  Result<HistogramParams> best = histogramFromJson(winner->params, base);
+  if (!best) return best.error();
+  result.best = best.value();
+  result.best_stats = winner->stats;
+  return result;
+}
+
+Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, const BlurParams& base,
+                                const TuneOptions& o) {
+  Result<GpuImage> in = GpuImage::fromImage(frame);
+  if (!in) return in.error();
+  Result<GpuImage> out = GpuImage::create(frame.width, frame.height);
+  if (!out) return out.error();
+  RgbaImage expected;
+  if (o.verify) expected = blurReference(frame, base.filter_dim, base.iterations);
+  std::vector<BlurParams> candidates = blurCandidates(base, gl.limits(), o.quick);
+  if (o.progress) o.progress->setTotal(int(candidates.size()));
+  Sweep tiles{"blur", "tile", "tile shape and workgroup size", false, true, {}};
+  for (const BlurParams& p : candidates) {
+    SweepPoint point;
+    point.x = double(tiles.points.size());
+    point.series = "rows=" + std::to_string(p.tile_rows);
+    point.label = describe(p);
+    point.params = tunedFieldsToJson(p);
+    if (o.progress) o.progress->step(point.label);
+    Result<Blur> blur = Blur::create(gl, p);
+    if (!blur) {
+      point.error = blur.error().message;
+    } else {
+      auto once = [&]() { return blur.value().run(in.value(), out.value()); };
+      Status s = once();
+      if (s && o.verify) {
+        Result<RgbaImage> got = out.value().download();
+        if (!got)
+          s = got.error();
+        else if (!(got.value() == expected))
+          s = fail("output differs from the CPU reference");
+      }
+      if (!s) {
+        point.error = s.error().message;
+      } else {
+        Result<TimingStats> t = measureGpu(gl, o.measure, once);
+        if (!t)
+          point.error = t.error().message;
+        else
+          point.stats = t.value();
+      }
+    }
+    tiles.points.push_back(std::move(point));
+  }
+  const SweepPoint* winner = tiles.best();
+  if (!winner) return fail("blur tuning: no configuration worked");
+  BlurTuneResult result;
+  Result<BlurParams> best = blurFromJson(winner->params, base);
+  if (!best) return best.error();
+  result.best = best.value();
+  result.best_stats = winner->stats;
+  result.sweeps.push_back(std::move(tiles));
+  return result;
+}
+
+}  // namespace esf

@@ -1,0 +1,80 @@
+#pragma once
+// Parameter sweeps of the stages on the current GPU, used by `esframe tune` and bench/.
+//
+// Histogram, in four sweeps (a full grid would take minutes on llvmpipe):
+//   1. strategy x source with each strategy's defaults, plus llvmpipe's 1-invocation form;
+//   2. persistent: workgroup size (1, then powers of two from 16 up to the driver's limit)
+//      x workgroup count (powers of two up to 1024), on the faster source;
+//   3. pixels per invocation 1..32 at the best point of 2;
+//   4. chunk tile shapes, when a chunk strategy won sweep 1.
+// Blur: tile shapes (rows x width) x workgroup sizes, powers of two within the limits.
+// Every configuration is checked once against the CPU reference before it is timed (a fast
+// wrong answer is worthless); one that fails, or that the driver refuses, stays in the sweep
+// with its error and is never chosen.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "blur.hpp"
+#include "histogram.hpp"
+#include "measure.hpp"
+#include "progress.hpp"
+#include "rgba_image.hpp"
+
+namespace esf {
+
+struct SweepPoint {
+  std::string series;     // the line this point belongs to in a plot ("wg=64"), or ""
+  double x = 0;           // position on the x axis (a value, or the index for categories)
+  std::string label;      // the whole configuration, one line
+  nlohmann::json params;  // tuned fields (tuned_params.hpp)
+  TimingStats stats;
+  std::string error;  // refused, failed or wrong; then never chosen
+  bool ok() const { return error.empty(); }
+};
+
+struct Sweep {
+  std::string stage;         // "histogram", "blur"
+  std::string name;          // "strategy", "workgroups", ...
+  std::string x_axis;        // what x means ("workgroup count")
+  bool x_log2 = false;       // x values are powers of two: plot on a log2 axis
+  bool categorical = false;  // x is an index into the point labels
+  std::vector<SweepPoint> points;
+  const SweepPoint* best() const;  // smallest median among the ok points, or null
+};
+
+struct TuneOptions {
+  MeasureOptions measure;
+  bool verify = true;  // check each configuration against the CPU reference once
+  bool quick = false;  // a few points per sweep (tests, smoke runs)
+  Progress* progress = nullptr;
+};
+
+struct HistogramTuneResult {
+  HistogramParams best;
+  TimingStats best_stats;
+  std::vector<Sweep> sweeps;
+};
+// Tunes the speed fields of `base` (bins, channels and luma stay) on `frame`.
+Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& frame,
+                                          const HistogramParams& base, const TuneOptions& o);
+
+struct BlurTuneResult {
+  BlurParams best;
+  TimingStats best_stats;
+  std::vector<Sweep> sweeps;
+};
+// Tunes tile shape and workgroup size of `base` (filter_dim and iterations stay).
+Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, const BlurParams& base,
+                                const TuneOptions& o);
+
+// Powers of two in [lo, hi].
+std::vector<int> powersOfTwo(int lo, int hi);
+// The candidate lists (no GPU needed); each passes validate(limits).
+std::vector<HistogramParams> persistentCandidates(const HistogramParams& base,
+                                                  const ComputeLimits& limits, bool quick);
+std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimits& limits,
+                                       bool quick);
+
+}  // namespace esf

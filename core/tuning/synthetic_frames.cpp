@@ -1,0 +1,64 @@
+#include "synthetic_frames.hpp"
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+namespace esf {
+
+const char* frameContentName(FrameContent c) {
+  switch (c) {
+    case FrameContent::kRandom:
+      return "random";
+    case FrameContent::kFlat:
+      return "flat";
+    case FrameContent::kGradient:
+      return "gradient";
+    case FrameContent::kNatural:
+      return "natural";
+  }
+  return "?";
+}
+
+Result<FrameContent> parseFrameContent(std::string_view name) {
+  for (FrameContent c : {FrameContent::kRandom, FrameContent::kFlat, FrameContent::kGradient,
+                         FrameContent::kNatural})
+    if (name == frameContentName(c)) return c;
+  return fail("unknown frame content '", name, "' (random, flat, gradient, natural)");
+}
+
+RgbaImage syntheticFrame(FrameContent content, int width, int height, uint32_t seed) {
+  RgbaImage img(width, height);
+  std::mt19937 rng(seed);
+  int wd = std::max(width - 1, 1), hd = std::max(height - 1, 1);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      uint8_t* p = img.at(x, y);
+      switch (content) {
+        case FrameContent::kRandom: {
+          uint32_t v = rng();
+          p[0] = uint8_t(v), p[1] = uint8_t(v >> 8), p[2] = uint8_t(v >> 16), p[3] = 255;
+          break;
+        }
+        case FrameContent::kFlat:
+          p[0] = 40, p[1] = 40, p[2] = 40, p[3] = 255;
+          break;
+        case FrameContent::kGradient:
+        case FrameContent::kNatural: {
+          int r = 255 * x / wd, g = 255 * y / hd, b = (r + g) / 2;
+          if (content == FrameContent::kNatural) {
+            uint32_t v = rng();
+            r += int(v & 31) - 16, g += int((v >> 5) & 31) - 16, b += int((v >> 10) & 31) - 16;
+          }
+          p[0] = uint8_t(std::clamp(r, 0, 255));
+          p[1] = uint8_t(std::clamp(g, 0, 255));
+          p[2] = uint8_t(std::clamp(b, 0, 255));
+          p[3] = 255;
+        }
+      }
+    }
+  }
+  return img;
+}
+
+}  // namespace esf

@@ -1,0 +1,87 @@
+// `esframe tune`: --reset, --show, a corrupt cache, a quick tune and `esframe info`'s section.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "run_command.hpp"
+
+namespace esf {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CliTune : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    xdg_ = fs::temp_directory_path() / ("esf-cli-tune-" + std::to_string(getpid()));
+    fs::remove_all(xdg_);
+    cache_ = xdg_ / "esframe" / "tuning.json";
+  }
+  void TearDown() override { fs::remove_all(xdg_); }
+  test::CommandResult esframe(const std::string& args) {
+    return test::runShell("XDG_CACHE_HOME='" + xdg_.string() + "' '" + test::esframeBinary() +
+                          "' " + args);
+  }
+  fs::path xdg_, cache_;
+};
+
+TEST_F(CliTune, ShowOnAMissingCacheIsEmpty) {
+  test::CommandResult r = esframe("tune --show");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(cache_.string()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(empty)"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTune, ACorruptCacheIsIgnoredWithAWarning) {
+  fs::create_directories(cache_.parent_path());
+  std::ofstream(cache_) << "{ this is not json";
+  test::CommandResult r = esframe("tune --show");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("corrupt tuning cache"), std::string::npos) << r.err;
+  r = esframe("info");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("tuning (strategy=auto)"), std::string::npos) << r.out;
+  r = esframe("tune --reset");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(cache_));
+}
+
+TEST_F(CliTune, QuickTuneStoresEntriesThatInfoReports) {
+  test::CommandResult r =
+      esframe("tune --quick --size 64x48 --iterations 2 --stages histogram,blur");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(fs::exists(cache_));
+  r = esframe("tune --show --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["entries"].size(), 2u);
+  for (const auto& e : j["entries"]) {
+    EXPECT_EQ(e["size_class"], "640x480");
+    EXPECT_EQ(e["frame"], "64x48");
+  }
+  r = esframe("info --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json info = nlohmann::json::parse(r.out);
+  std::string why = info["tuning"]["strategy_auto"][0]["histogram"];
+  EXPECT_NE(why.find("tuned"), std::string::npos) << why;
+  why = info["tuning"]["strategy_auto"][3]["histogram"];  // 3840x2160: not tuned
+  EXPECT_NE(why.find("no tuning cache entry"), std::string::npos) << why;
+}
+
+TEST_F(CliTune, BadArgumentsFailWithOneLine) {
+  for (const char* args : {"tune --size 12", "tune --size 0x5", "tune --stages histogram,sharpen",
+                           "tune --format NOPE", "tune --content noise"}) {
+    test::CommandResult r = esframe(args);
+    EXPECT_NE(r.exit_code, 0) << args;
+    EXPECT_EQ(test::lineCount(r.err), 1) << args << ": " << r.err;
+    EXPECT_FALSE(fs::exists(cache_)) << args;
+  }
+}
+
+}  // namespace
+}  // namespace esf

@@ -1,0 +1,210 @@
+// The tuning cache file: round trip, corrupt files ignored with a warning, reset, keys.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "tuned_params.hpp"
+#include "tuning_cache.hpp"
+
+namespace esf {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TuningCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("esf-tuning-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    path_ = (dir_ / "sub" / "tuning.json").string();  // the directory does not exist yet
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void write(const std::string& text) {
+    fs::create_directories(fs::path(path_).parent_path());
+    std::ofstream(path_) << text;
+  }
+
+  fs::path dir_;
+  std::string path_;
+};
+
+CacheEntry entry(const std::string& renderer, const std::string& size_class, int workgroups) {
+  HistogramParams p;
+  p.strategy = HistogramStrategy::kChunkReduce;
+  p.source = ImageSource::kPackedBuffer;
+  p.workgroups = workgroups;
+  p.tile_width = 64;
+  p.tile_height = 4;
+  return {{"Mesa", renderer, "OpenGL ES 3.2 Mesa 22.3.6"},
+          size_class,
+          "histogram",
+          tunedFieldsToJson(p),
+          1.25,
+          "1920x1080",
+          "2026-11-22T01:00:00Z"};
+}
+
+TEST_F(TuningCacheTest, MissingFileIsEmptyWithoutWarning) {
+  std::string warning;
+  TuningCache c = TuningCache::load(path_, &warning);
+  EXPECT_TRUE(c.entries().empty());
+  EXPECT_EQ(warning, "");
+}
+
+TEST_F(TuningCacheTest, RoundTripKeepsEveryField) {
+  TuningCache c = TuningCache::load(path_, nullptr);
+  c.put(entry("llvmpipe", "1920x1080", 7));
+  c.put(entry("llvmpipe", "640x480", 3));
+  c.put(entry("V3D 4.2", "1920x1080", 5));
+  ASSERT_TRUE(c.save().ok());
+
+  std::string warning;
+  TuningCache back = TuningCache::load(path_, &warning);
+  EXPECT_EQ(warning, "");
+  ASSERT_EQ(back.entries().size(), 3u);
+  const CacheEntry* e =
+      back.find({"Mesa", "llvmpipe", "OpenGL ES 3.2 Mesa 22.3.6"}, "640x480", "histogram");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->median_ms, 1.25);
+  EXPECT_EQ(e->frame, "1920x1080");
+  EXPECT_EQ(e->tuned_at, "2026-11-22T01:00:00Z");
+  Result<HistogramParams> p = histogramFromJson(e->params, HistogramParams{});
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p.value().strategy, HistogramStrategy::kChunkReduce);
+  EXPECT_EQ(p.value().source, ImageSource::kPackedBuffer);
+  EXPECT_EQ(p.value().workgroups, 3);
+  EXPECT_EQ(p.value().tile_width, 64);
+  EXPECT_EQ(p.value().tile_height, 4);
+}
+
+TEST_F(TuningCacheTest, KeyIncludesDriverVersionAndStage) {
+  TuningCache c = TuningCache::load(path_, nullptr);
+  c.put(entry("llvmpipe", "1920x1080", 7));
+  EXPECT_EQ(c.find({"Mesa", "llvmpipe", "OpenGL ES 3.2 Mesa 23.0.0"}, "1920x1080", "histogram"),
+            nullptr);
+  EXPECT_EQ(c.find({"Mesa", "llvmpipe", "OpenGL ES 3.2 Mesa 22.3.6"}, "1920x1080", "blur"),
+            nullptr);
+  EXPECT_EQ(c.find({"Mesa", "llvmpipe", "OpenGL ES 3.2 Mesa 22.3.6"}, "3840x2160", "histogram"),
+            nullptr);
+}
+
+TEST_F(TuningCacheTest, PutReplacesTheSameKey) {
+  TuningCache c = TuningCache::load(path_, nullptr);
+  c.put(entry("llvmpipe", "1920x1080", 7));
+  c.put(entry("llvmpipe", "1920x1080", 9));
+  ASSERT_EQ(c.entries().size(), 1u);
+  EXPECT_EQ(c.entries()[0].params["workgroups"], 9);
+}
+
+TEST_F(TuningCacheTest, CorruptFilesAreIgnoredWithAWarning) {
+  for (const char* text : {"", "{", "not json at all", "[1,2,3]", "{\"format\":\"other\"}",
+                           "{\"format\":\"esframe-tuning-1\",\"entries\":5}", "\x01\x02\xff"}) {
+    write(text);
+    std::string warning;
+    TuningCache c = TuningCache::load(path_, &warning);
+    EXPECT_TRUE(c.entries().empty()) << text;
+    EXPECT_NE(warning.find("corrupt tuning cache " + path_), std::string::npos) << warning;
+  }
+}
+
+TEST_F(TuningCacheTest, MalformedEntriesAreDroppedOthersKept) {
+  TuningCache c = TuningCache::load(path_, nullptr);
+  c.put(entry("llvmpipe", "1920x1080", 7));
+  nlohmann::json doc = c.toJson();
+  doc["entries"].push_back({{"gl_vendor", 3}});
+  doc["entries"].push_back("junk");
+  write(doc.dump());
+  std::string warning;
+  TuningCache back = TuningCache::load(path_, &warning);
+  EXPECT_EQ(back.entries().size(), 1u);
+  EXPECT_NE(warning.find("dropped 2 malformed entries"), std::string::npos) << warning;
+}
+
+TEST_F(TuningCacheTest, SavingOverACorruptFileReplacesIt) {
+  write("garbage");
+  std::string warning;
+  TuningCache c = TuningCache::load(path_, &warning);
+  EXPECT_FALSE(warning.empty());
+  c.put(entry("llvmpipe", "1920x1080", 7));
+  ASSERT_TRUE(c.save().ok());
+  warning.clear();
+  EXPECT_EQ(TuningCache::load(path_, &warning).entries().size(), 1u);
+  EXPECT_EQ(warning, "");
+}
+
+TEST_F(TuningCacheTest, ResetRemovesTheFileAndToleratesNone) {
+  TuningCache c = TuningCache::load(path_, nullptr);
+  c.put(entry("llvmpipe", "1920x1080", 7));
+  ASSERT_TRUE(c.save().ok());
+  ASSERT_TRUE(fs::exists(path_));
+  EXPECT_TRUE(TuningCache::reset(path_).ok());
+  EXPECT_FALSE(fs::exists(path_));
+  EXPECT_TRUE(TuningCache::reset(path_).ok());
+}
+
+TEST_F(TuningCacheTest, SaveFailsWithAMessageWhenTheDirectoryCannotBeMade) {
+  write("x");  // dir_/sub/tuning.json is a file: a cache inside it cannot be created
+  TuningCache c = TuningCache::load(path_ + "/tuning.json", nullptr);
+  c.put(entry("llvmpipe", "1920x1080", 7));
+  Status s = c.save();
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find(path_), std::string::npos) << s.error().message;
+}
+
+TEST(TuningCachePath, FollowsXdgCacheHome) {
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  std::string saved = old ? old : "";
+  setenv("XDG_CACHE_HOME", "/some/where", 1);
+  EXPECT_EQ(TuningCache::defaultPath(), "/some/where/esframe/tuning.json");
+  setenv("XDG_CACHE_HOME", "relative/is/invalid", 1);
+  std::string home = std::getenv("HOME") ? std::getenv("HOME") : "/tmp";
+  EXPECT_EQ(TuningCache::defaultPath(), home + "/.cache/esframe/tuning.json");
+  if (old)
+    setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else
+    unsetenv("XDG_CACHE_HOME");
+}
+
+TEST(SizeClass, SmallestClassHoldingTheFrame) {
+  EXPECT_EQ(sizeClass(1, 1), "640x480");
+  EXPECT_EQ(sizeClass(640, 480), "640x480");
+  EXPECT_EQ(sizeClass(641, 480), "1280x720");
+  EXPECT_EQ(sizeClass(1920, 1080), "1920x1080");
+  EXPECT_EQ(sizeClass(2560, 1440), "3840x2160");
+  EXPECT_EQ(sizeClass(3840, 2161), "larger");
+}
+
+TEST(TunedParams, MissingOrMistypedFieldsAreNamed) {
+  nlohmann::json j = tunedFieldsToJson(HistogramParams{});
+  j.erase("workgroups");
+  Result<HistogramParams> p = histogramFromJson(j, HistogramParams{});
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("workgroups"), std::string::npos);
+  j = tunedFieldsToJson(HistogramParams{});
+  j["strategy"] = "warp-speed";
+  EXPECT_FALSE(histogramFromJson(j, HistogramParams{}).ok());
+  nlohmann::json b = tunedFieldsToJson(BlurParams{});
+  b["tile_rows"] = "four";
+  EXPECT_FALSE(blurFromJson(b, BlurParams{}).ok());
+}
+
+TEST(TunedParams, UserFieldsComeFromTheBase) {
+  HistogramParams base;
+  base.bins = 64;
+  base.channels = "l";
+  HistogramParams tuned;
+  tuned.workgroups = 3;
+  Result<HistogramParams> p = histogramFromJson(tunedFieldsToJson(tuned), base);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p.value().bins, 64);
+  EXPECT_EQ(p.value().channels, "l");
+  EXPECT_EQ(p.value().workgroups, 3);
+}
+
+}  // namespace
+}  // namespace esf
