@@ -1,0 +1,251 @@
+// Guest-side checker for the DRM output on vkms (tests/vm/cases/drm_output.sh). It owns the
+// display around one `esframe run --output drm:...`, and proves from the kernel's side what the
+// run showed:
+//   kms_check scene [options] -- ESFRAME ARGS...
+//     1. becomes DRM master of the card, shows a background on the primary plane and an opaque
+//        "occluder" rectangle on the overlay at position --occluder-zpos, starts the CRTC CRC
+//     2. drops master, runs esframe (stdout/stderr to --out PREFIX.out/.err), records every CRC
+//        and which plane esframe used (its position, rect, format), sampled while it runs
+//     3. takes master back: esframe's plane must be free again and the CRC back to the scene's
+//     4. reference commit: the expected graph (CPU references of the scale and the graph, from
+//        the histogram in esframe's last JSONL line) on the same plane and rect; its CRC must
+//        be among the CRCs seen during the run
+//     5. writeback: vkms's writeback connector reads back the reference screen, which must equal
+//        background, graph and occluder composed on the CPU, pixel for pixel
+//   kms_check hold --out PREFIX -- COMMAND...: runs COMMAND while holding DRM master (busy test)
+// Prints one "ok:"/"FAIL:" line per check; exits 1 if any failed, 2 on a setup error.
+#include <drm_fourcc.h>
+#include <xf86drmMode.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "graph_renderer.hpp"
+#include "kms_check_util.hpp"
+#include "kms_properties.hpp"
+#include "scale_reference.hpp"
+
+using namespace esf;
+using namespace esf::kmscheck;
+
+namespace {
+
+struct Options {
+  std::string card = "/dev/dri/card0";
+  std::string crc_dir = "/sys/kernel/debug/dri/0/crtc-0/crc";
+  std::string out = "/tmp/kms_check";
+  int occluder_zpos = 5;
+  Rect occluder{400, 200, 160, 120};
+  int expect_zpos = -1;  // the zpos esframe was asked for
+  Rect expect_rect{};    // the rect esframe was asked for
+  std::vector<std::string> command;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  int i = 2;
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) die("missing value after " + a);
+      return argv[++i];
+    };
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a == "--card")
+      o.card = next();
+    else if (a == "--crc-dir")
+      o.crc_dir = next();
+    else if (a == "--out")
+      o.out = next();
+    else if (a == "--occluder-zpos")
+      o.occluder_zpos = std::stoi(next());
+    else if (a == "--occluder")
+      o.occluder = parseRect(next());
+    else if (a == "--expect-zpos")
+      o.expect_zpos = std::stoi(next());
+    else if (a == "--expect-rect")
+      o.expect_rect = parseRect(next());
+    else
+      die("unknown option " + a);
+  }
+  for (; i < argc; ++i) o.command.push_back(argv[i]);
+  if (o.command.empty()) die("no command after --");
+  return o;
+}
+
+// The histogram of esframe's last JSONL line -> the graph the drm output must have drawn.
+RgbaImage expectedGraph(const std::string& jsonl_path, int width, int height) {
+  std::ifstream in(jsonl_path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  if (last.empty()) die("no JSONL line in " + jsonl_path);
+  nlohmann::json j = nlohmann::json::parse(last);
+  HistogramData hist;
+  hist.bins = j.at("bins").get<int>();
+  for (char c : std::string("rgbl"))
+    if (j.at("hist").contains(std::string(1, c))) hist.channels += c;
+  hist.counts.resize(size_t(hist.bins) * hist.channels.size());
+  for (size_t c = 0; c < hist.channels.size(); ++c) {
+    auto bins = j.at("hist").at(std::string(1, hist.channels[c])).get<std::vector<uint32_t>>();
+    if (int(bins.size()) != hist.bins) die("JSONL hist has the wrong bin count");
+    for (int b = 0; b < hist.bins; ++b)
+      hist.counts[size_t(b) * hist.channels.size() + c] = bins[size_t(b)];
+  }
+  const uint64_t pixels = j.at("width").get<uint64_t>() * j.at("height").get<uint64_t>();
+  std::vector<float> scale;
+  for (const ChannelScale& s : scaleReference(hist.counts, hist.bins, hist.channelCount(), pixels))
+    scale.push_back(s.scale);
+  return renderGraphReference(hist, scale, width, height);
+}
+
+int runScene(const Options& o) {
+  Card card(o.card);
+  card.becomeMaster();
+  Pipe pipe = card.findPipe();
+  const uint32_t W = pipe.mode.hdisplay, H = pipe.mode.vdisplay;
+  std::vector<KmsPlaneState> planes = card.planes(pipe.crtc_index);
+  if (o.occluder_zpos <= 0 || o.occluder_zpos >= int(planes.size())) die("bad --occluder-zpos");
+  const KmsPlaneState& primary = planes[0];
+  const KmsPlaneState& occluder_plane = planes[size_t(o.occluder_zpos)];
+  if (primary.type != DRM_PLANE_TYPE_PRIMARY) die("plane order: position 0 is not the primary");
+
+  // 1. The scene: a gradient background and an opaque occluder.
+  DumbBuffer background(card.fd(), W, H, DRM_FORMAT_XRGB8888);
+  for (uint32_t y = 0; y < H; ++y)
+    for (uint32_t x = 0; x < W; ++x) background.px(x, y) = backgroundPixel(x, y);
+  DumbBuffer occluder(card.fd(), o.occluder.w, o.occluder.h, DRM_FORMAT_ARGB8888);
+  for (uint32_t y = 0; y < o.occluder.h; ++y)
+    for (uint32_t x = 0; x < o.occluder.w; ++x) occluder.px(x, y) = kOccluderPixel;
+  {
+    KmsAtomicRequest req;
+    card.addModeset(req, pipe);
+    card.addPlane(req, primary, pipe, background.fb(), Rect{0, 0, W, H});
+    card.addPlane(req, occluder_plane, pipe, occluder.fb(), o.occluder);
+    card.commit(req, DRM_MODE_ATOMIC_ALLOW_MODESET, "the scene");
+  }
+  CrcReader crc(o.crc_dir);
+  const uint32_t scene_crc = crc.settle();
+  std::printf("scene: primary %u, occluder on plane %u (position %d), CRC 0x%08x\n", primary.id,
+              occluder_plane.id, o.occluder_zpos, scene_crc);
+
+  // 2. esframe runs as DRM master.
+  card.dropMaster();
+  std::set<uint32_t> ours = {primary.id, occluder_plane.id};
+  std::map<uint32_t, uint32_t> run_crcs;   // crc -> how many vblanks showed it
+  std::map<uint32_t, KmsPlaneState> used;  // planes esframe showed something on
+  Child child = Child::spawn(o.command, o.out + ".out", o.out + ".err");
+  int status = -1;
+  while (!child.poll(&status)) {
+    for (uint32_t c : crc.drain(20)) ++run_crcs[c];
+    for (const KmsPlaneState& p : card.planes(pipe.crtc_index))
+      if (!ours.count(p.id) && p.fb_id != 0) used[p.id] = p;
+  }
+  for (uint32_t c : crc.drain(20)) ++run_crcs[c];
+  std::printf("esframe exited with %d; %zu distinct CRCs while it ran\n", status, run_crcs.size());
+  check(status == 0, "esframe run exited 0 (stderr: " + o.out + ".err)");
+
+  check(used.size() == 1,
+        "esframe showed its graph on exactly one plane (" + std::to_string(used.size()) + ")");
+  uint32_t graph_plane = 0;
+  if (!used.empty()) {
+    const KmsPlaneState& p = used.begin()->second;
+    graph_plane = p.id;
+    std::printf("esframe used plane %u (%s, position %d) at %d,%d %ux%u\n", p.id,
+                p.type == DRM_PLANE_TYPE_OVERLAY ? "overlay" : "not an overlay", p.position,
+                p.crtc_rect.x, p.crtc_rect.y, p.crtc_rect.w, p.crtc_rect.h);
+    check(p.type == DRM_PLANE_TYPE_OVERLAY, "the graph plane is an overlay");
+    if (o.expect_zpos >= 0)
+      check(p.position == o.expect_zpos,
+            "the graph plane sits at the requested zpos " + std::to_string(o.expect_zpos));
+    if (o.expect_rect.w)
+      check(
+          p.crtc_rect == o.expect_rect && p.src_w == o.expect_rect.w && p.src_h == o.expect_rect.h,
+          "the graph plane has the requested rect, unscaled");
+  }
+
+  // 3. Released and restored.
+  card.setMaster();
+  for (const KmsPlaneState& p : card.planes(pipe.crtc_index))
+    if (p.id == graph_plane)
+      check(p.fb_id == 0 && p.crtc_id == 0,
+            "on exit esframe released plane " + std::to_string(p.id));
+  const uint32_t after_crc = crc.settle();
+  check(after_crc == scene_crc,
+        "after exit the screen is the scene again (CRC 0x" + hex(after_crc) + ")");
+  if (!graph_plane) return finish();
+
+  // 4. The reference commit of the expected image.
+  const Rect r = used.begin()->second.crtc_rect;
+  const int graph_position = used.begin()->second.position;
+  RgbaImage graph = expectedGraph(o.out + ".out", int(r.w), int(r.h));
+  DumbBuffer reference(card.fd(), r.w, r.h, DRM_FORMAT_ARGB8888);
+  for (uint32_t y = 0; y < r.h; ++y)
+    for (uint32_t x = 0; x < r.w; ++x) reference.px(x, y) = argb(graph.at(int(x), int(y)));
+  {
+    KmsAtomicRequest req;
+    card.addPlane(req, card.plane(pipe.crtc_index, graph_plane), pipe, reference.fb(), r);
+    card.commit(req, 0, "the reference image");
+  }
+  const uint32_t ref_crc = crc.settle();
+  std::printf("reference CRC 0x%08x, seen %d times during the run; run CRCs:", ref_crc,
+              run_crcs.count(ref_crc) ? int(run_crcs[ref_crc]) : 0);
+  for (const auto& [c, n] : run_crcs) std::printf(" 0x%08x x%u", c, n);
+  std::printf("\n");
+  check(ref_crc != scene_crc, "the graph changes the screen");
+  check(run_crcs.count(ref_crc) == 1, "esframe's screen equals the reference image (CRTC CRC)");
+
+  // 5. Writeback: the reference screen, pixel for pixel.
+  std::vector<uint32_t> screen = card.writeback(pipe);
+  size_t bad = 0, first_bad = 0;
+  for (uint32_t y = 0; y < H; ++y)
+    for (uint32_t x = 0; x < W; ++x) {
+      // Every layer is opaque: the topmost one that covers the pixel shows.
+      uint32_t want = backgroundPixel(x, y);
+      const bool graph_on_top = graph_position > o.occluder_zpos;
+      if (!graph_on_top && r.contains(x, y)) want = argb(graph.at(int(x - r.x), int(y - r.y)));
+      if (o.occluder.contains(x, y)) want = kOccluderPixel;
+      if (graph_on_top && r.contains(x, y)) want = argb(graph.at(int(x - r.x), int(y - r.y)));
+      if ((screen[size_t(y) * W + x] & 0xffffff) != (want & 0xffffff) && !bad++)
+        first_bad = size_t(y) * W + x;
+    }
+  check(bad == 0, "writeback of the reference screen == background, graph and occluder stacked (" +
+                      std::to_string(bad) + " pixels differ" +
+                      (bad ? ", first at " + std::to_string(first_bad % W) + "," +
+                                 std::to_string(first_bad / W)
+                           : "") +
+                      ")");
+  return finish();
+}
+
+int runHold(const Options& o) {
+  Card card(o.card);
+  card.becomeMaster();
+  Child child = Child::spawn(o.command, o.out + ".out", o.out + ".err");
+  int status = -1;
+  while (!child.poll(&status)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::printf("command exited with %d while DRM master was held\n", status);
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) die("usage: kms_check scene|hold [options] -- COMMAND...");
+  std::string mode = argv[1];
+  Options o = parse(argc, argv);
+  if (mode == "scene") return runScene(o);
+  if (mode == "hold") return runHold(o);
+  die("unknown mode " + mode);
+}
