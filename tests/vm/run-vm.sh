@@ -46,11 +46,10 @@ case_name=$(basename "$case_script" .sh)
 rm -rf "${out:?}"/* "$out"/.[!.]* 2>/dev/null
 
 abi=$(basename "$cache")
-guest_timeout=$((timeout_s > 60 ? timeout_s - 20 : timeout_s * 2 / 3))
 {
   for v in ESFRAME="$esframe" ESFRAME_BUILD_DIR="$build_dir" ESFRAME_SOURCE_DIR="$source_dir" \
     VM_OUT="$out" VM_CASE="$case_name" VM_CASE_SCRIPT="$case_script" VM_LIB="$here/guest/lib.sh" \
-    VM_CASE_TIMEOUT="$guest_timeout" VM_MODULES_DIR="$cache/image/lib/modules/$abi"; do
+    VM_HOST_TIMEOUT="$timeout_s" VM_MODULES_DIR="$cache/image/lib/modules/$abi"; do
     printf 'export %s=%q\n' "${v%%=*}" "${v#*=}"
   done
 } >"$out/vm-env.sh"
@@ -87,7 +86,11 @@ if [ ! -f "$out/status" ]; then
   exit 125
 fi
 status=$(cat "$out/status")
-echo "vm: case '$case_name' exited with $status (${elapsed} s wall)" >&2
+if [ "$status" = 124 ]; then
+  echo "vm: case '$case_name' timed out in the guest (its watchdog, before the host's ${timeout_s} s)" >&2
+else
+  echo "vm: case '$case_name' exited with $status (${elapsed} s wall)" >&2
+fi
 if [ "$status" -ne 0 ]; then
   show_console
 fi

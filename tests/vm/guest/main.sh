@@ -5,6 +5,7 @@
 # $1: the output directory (the 9p share); the runner wrote vm-env.sh there.
 set -u
 out=$1
+chroot_at=$(read -r up _ </proc/uptime && echo "$up")
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
 
@@ -16,6 +17,11 @@ power_off() {
   read -r -t 60 _ <>/run/esfvm-wait
 }
 note() { echo "esfvm: $*" | tee -a "$out/harness.log" >/dev/console; }
+uptime_s() {
+  local up _
+  read -r up _ </proc/uptime
+  echo "$up"
+}
 
 # shellcheck source=/dev/null
 source "$out/vm-env.sh" || { note "cannot read $out/vm-env.sh"; power_off; }
@@ -41,21 +47,26 @@ load() {
 load vkms enable_overlay=1 enable_cursor=1 enable_writeback=1
 load vgem
 load vivid n_devs=1
+modules_at=$(uptime_s)
 # vivid stamps OSD text (time, counters) on its frames unless this control is 2: stable frames.
 for node in /sys/class/video4linux/video*; do
   if grep -q 'vid-cap' "$node/name" 2>/dev/null; then
     v4l2-ctl -d "/dev/$(basename "$node")" -c osd_text_mode=2 || note "setting osd_text_mode on $node failed"
   fi
 done
-note "boot to case: $(cut -d' ' -f1 /proc/uptime) s; $(ls /dev/dri 2>/dev/null | tr '\n' ' ')$(ls /dev | grep -c '^video') video nodes"
+note "boot to case: $(uptime_s) s (chroot at $chroot_at s, modules loaded at $modules_at s); $(ls /dev/dri 2>/dev/null | tr '\n' ' ')$(ls /dev | grep -c '^video') video nodes"
 
 export MESA_SHADER_CACHE_DIR=/run/mesa-shader-cache
 export LP_NUM_THREADS=${LP_NUM_THREADS:-2}
 cd /tmp
-# The guest-side watchdog fires before the host's, so a hung case still leaves dmesg behind.
-timeout -k 5 "$VM_CASE_TIMEOUT" bash "$VM_CASE_SCRIPT" 2>&1 | tee "$out/case.log" >/dev/console
+# The guest-side watchdog fires before the host's, so a hung case still leaves dmesg behind:
+# what is left of the host's timeout after booting, less a margin for dmesg and power-off.
+up=$(uptime_s)
+case_timeout=$((VM_HOST_TIMEOUT - ${up%.*} - 10))
+[ "$case_timeout" -gt 5 ] || case_timeout=5
+timeout -k 3 "$case_timeout" bash "$VM_CASE_SCRIPT" 2>&1 | tee "$out/case.log" >/dev/console
 status=${PIPESTATUS[0]}
-[ "$status" -eq 124 ] && note "case timed out in the guest after ${VM_CASE_TIMEOUT} s"
+[ "$status" -eq 124 ] && note "case timed out in the guest after ${case_timeout} s"
 note "case '$VM_CASE' exited with $status after $(cut -d' ' -f1 /proc/uptime) s of uptime"
 dmesg >"$out/dmesg.txt" 2>&1
 echo "$status" >"$out/status"
