@@ -1,5 +1,6 @@
 #include "still_image.hpp"
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -44,6 +45,38 @@ bool bmpComplete(std::span<const uint8_t> b) {
   return uint64_t(offset) + row * uint64_t(height) <= b.size();
 }
 
+// stb_image stops at the image data and ignores a missing or cut IEND chunk.
+bool pngComplete(std::span<const uint8_t> b) {
+  static const uint8_t kIend[] = {'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+  for (size_t i = b.size() >= 8 ? b.size() - 8 : 0; i + 8 <= b.size() && i + 16 > b.size(); --i) {
+    if (std::memcmp(&b[i], kIend, 8) == 0) return true;
+    if (i == 0) break;
+  }
+  return false;
+}
+
+// Older stb_image versions zero-fill a short binary PGM/PPM: check the raster fits the file.
+bool pnmComplete(std::span<const uint8_t> b) {
+  size_t pos = 2;
+  uint64_t fields[3] = {0, 0, 0};  // width, height, maxval
+  for (auto& field : fields) {
+    for (;;) {  // whitespace and comments
+      while (pos < b.size() && std::isspace(b[pos])) ++pos;
+      if (pos < b.size() && b[pos] == '#') {
+        while (pos < b.size() && b[pos] != '\n') ++pos;
+      } else {
+        break;
+      }
+    }
+    if (pos >= b.size() || !std::isdigit(b[pos])) return false;
+    while (pos < b.size() && std::isdigit(b[pos]) && field < (1u << 24))
+      field = field * 10 + (b[pos++] - '0');
+  }
+  ++pos;  // the single whitespace byte before the raster
+  const uint64_t channels = b[1] == '6' ? 3 : 1, sample = fields[2] > 255 ? 2 : 1;
+  return pos + fields[0] * fields[1] * channels * sample <= b.size();
+}
+
 }  // namespace
 
 bool jpegComplete(std::span<const uint8_t> b) {
@@ -67,6 +100,10 @@ Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::st
   if (bytes.size() > size_t(std::numeric_limits<int>::max())) return fail(name, ": too large");
   const bool jpeg = bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
   const bool bmp = bytes.size() >= 2 && bytes[0] == 'B' && bytes[1] == 'M';
+  const bool png = bytes.size() >= 4 && bytes[0] == 0x89 && bytes[1] == 'P' && bytes[2] == 'N';
+  const bool pnm = bytes.size() >= 2 && bytes[0] == 'P' && (bytes[1] == '5' || bytes[1] == '6');
+  if (pnm && !pnmComplete(bytes)) return fail(name, ": truncated PGM/PPM");
+  if (png && !pngComplete(bytes)) return fail(name, ": truncated PNG (no IEND chunk at the end)");
   if (jpeg && !jpegComplete(bytes)) return fail(name, ": truncated JPEG (no end-of-image marker)");
   if (bmp && !bmpComplete(bytes)) return fail(name, ": truncated or corrupt BMP");
   int w = 0, h = 0, channels = 0;

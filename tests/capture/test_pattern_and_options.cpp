@@ -1,0 +1,134 @@
+// The synthetic pattern, option parsing, pixel-format names, v4l2-ctl control names and
+// --dump-raw.
+#include <gtest/gtest.h>
+
+#include "capture_test_util.hpp"
+#include "pattern_source.hpp"
+#include "pixel_format.hpp"
+#include "source.hpp"
+#include "v4l2_device.hpp"
+
+namespace esf {
+namespace {
+
+std::vector<uint8_t> tightBytes(const Frame& f) {
+  std::vector<uint8_t> out;
+  for (int i = 0; i < f.plane_count; ++i)
+    out.insert(out.end(), f.planes[i].data, f.planes[i].data + f.planes[i].size);
+  return out;
+}
+
+TEST(Pattern, IsTheDefaultSourceAndDeterministic) {
+  SourceOptions o;
+  o.width = 65, o.height = 33;
+  auto a = openSource("", o), b = openSource("pattern", o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ((*a)->name(), "pattern");
+  std::vector<uint8_t> first;
+  for (int i = 0; i < 3; ++i) {
+    auto fa = (*a)->next(), fb = (*b)->next();
+    ASSERT_TRUE(fa.ok() && fa->has_value() && fb.ok() && fb->has_value());
+    EXPECT_EQ((**fa).sequence, uint64_t(i));
+    EXPECT_EQ((**fa).timestamp_ns, uint64_t(i) * 1000000000ull / 30);
+    EXPECT_EQ(tightBytes(**fa), tightBytes(**fb));
+    if (i == 0)
+      first = tightBytes(**fa);
+    else
+      EXPECT_NE(tightBytes(**fa), first) << "the pattern moves";
+  }
+}
+
+TEST(Pattern, SeedChangesOnlyTheNoise) {
+  const RgbaImage a = renderPattern(40, 40, 7, 1), b = renderPattern(40, 40, 7, 2);
+  EXPECT_EQ(std::vector<uint8_t>(a.pixels.begin(), a.pixels.begin() + 40 * 30 * 4),
+            std::vector<uint8_t>(b.pixels.begin(), b.pixels.begin() + 40 * 30 * 4));
+  EXPECT_NE(a.pixels, b.pixels);
+}
+
+TEST(Pattern, CounterBlockEncodesTheFrameIndex) {
+  const uint64_t index = 0b1010000000000101;
+  const RgbaImage img = renderPattern(128, 16, index, 1);
+  for (int bit = 0; bit < 16; ++bit)
+    EXPECT_EQ(img.at(bit * 8 + 4, 4)[0], (index >> bit) & 1 ? 255 : 0) << bit;
+}
+
+TEST(Pattern, EveryFormatAndOddSizes) {
+  for (PixelFormat f : allPixelFormats()) {
+    SourceOptions o;
+    o.format = f;
+    o.width = allowsOddWidth(f) ? 7 : 8, o.height = 3;
+    auto s = openSource("pattern", o);
+    ASSERT_TRUE(s.ok()) << formatName(f) << ": " << s.error().message;
+    auto fr = (*s)->next();
+    ASSERT_TRUE(fr.ok() && fr->has_value()) << formatName(f);
+    EXPECT_EQ((**fr).format, f);
+    if (!isCompressed(f)) {
+      EXPECT_EQ(tightBytes(**fr).size(), frameSize(f, o.width, o.height).value());
+    }
+  }
+  SourceOptions odd;
+  odd.format = PixelFormat::kYUYV, odd.width = 7, odd.height = 2;
+  auto s = openSource("pattern", odd);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("even width"), std::string::npos) << s.error().message;
+}
+
+TEST(Options, Parsers) {
+  EXPECT_EQ(parseSize("640x480").value(), std::make_pair(640, 480));
+  for (const char* bad : {"640", "x480", "0x5", "5x-1", "640x480x", "axb", ""})
+    EXPECT_FALSE(parseSize(bad).ok()) << bad;
+  EXPECT_EQ(parseCtrl("gain=10").value(), std::make_pair(std::string("gain"), std::string("10")));
+  EXPECT_FALSE(parseCtrl("gain").ok());
+  EXPECT_FALSE(parseCtrl("=1").ok());
+  EXPECT_EQ(parseIoMode("dmabuf").value(), IoMode::kDmabuf);
+  EXPECT_FALSE(parseIoMode("userptr").ok());
+  EXPECT_EQ(parsePixelFormat("I420").value(), PixelFormat::kYU12);
+  EXPECT_EQ(parsePixelFormat("yu12").value(), PixelFormat::kYU12);
+  EXPECT_EQ(parsePixelFormat("RGB3").value(), PixelFormat::kRGB24);
+  EXPECT_EQ(parsePixelFormat("BX24").value(), PixelFormat::kXRGB32);
+  EXPECT_EQ(parsePixelFormat("XR24").value(), PixelFormat::kXBGR32);
+  EXPECT_FALSE(parsePixelFormat("P010").ok());
+  for (PixelFormat f : allPixelFormats()) {
+    EXPECT_EQ(parsePixelFormat(formatName(f)).value(), f);
+    EXPECT_EQ(fromV4l2Fourcc(v4l2Fourcc(f)), f);
+  }
+}
+
+TEST(Options, V4l2CtlNames) {
+  // Spellings as v4l2-ctl prints them for vivid and UVC controls.
+  EXPECT_EQ(v4l2CtlName("Brightness"), "brightness");
+  EXPECT_EQ(v4l2CtlName("White Balance, Automatic"), "white_balance_automatic");
+  EXPECT_EQ(v4l2CtlName("Exposure Time, Absolute"), "exposure_time_absolute");
+  EXPECT_EQ(v4l2CtlName("Gain (dB)"), "gain_db");
+  EXPECT_EQ(v4l2CtlName("  Test Pattern "), "test_pattern");
+}
+
+TEST(Options, BadSpecsNameTheThing) {
+  auto a = openSource("/no/such/file.y4m", {});
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.error().message.find("/no/such/file.y4m"), std::string::npos) << a.error().message;
+  auto b = openSource("/dev/video97", {});
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("/dev/video97"), std::string::npos) << b.error().message;
+  SourceOptions half;
+  half.width = 10;
+  EXPECT_FALSE(openSource("pattern", half).ok());
+}
+
+TEST(DumpRaw, KeepsTheTightBytesOfEveryFrame) {
+  const std::string dir = test::makeTempDir() + "/raw";
+  SourceOptions o;
+  o.format = PixelFormat::kNV12, o.width = 9, o.height = 5, o.dump_raw_dir = dir;
+  auto s = openSource("pattern", o);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  for (int i = 0; i < 2; ++i) {
+    auto f = (*s)->next();
+    ASSERT_TRUE(f.ok() && f->has_value());
+    char name[64];
+    std::snprintf(name, sizeof name, "/%06d-9x5-NV12.raw", i);
+    EXPECT_EQ(test::readFile(dir + name), tightBytes(**f)) << name;
+  }
+}
+
+}  // namespace
+}  // namespace esf

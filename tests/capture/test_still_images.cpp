@@ -1,0 +1,149 @@
+// Still images: PNG, JPEG, BMP, PGM and PPM decode; truncated and corrupt files fail with one
+// line naming the file; directories, globs and lists are sequences.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "capture_test_util.hpp"
+#include "source.hpp"
+#include "still_image.hpp"
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include <stb_image_write.h>
+#pragma GCC diagnostic pop
+
+namespace esf {
+namespace {
+
+using test::bytesOf;
+
+void appendBytes(void* ctx, void* data, int n) {
+  auto* v = static_cast<std::vector<uint8_t>*>(ctx);
+  v->insert(v->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + n);
+}
+
+struct Rgb {
+  int w = 7, h = 5;
+  std::vector<uint8_t> px;  // RGB
+  Rgb() {
+    std::mt19937 rng(42);
+    px.resize(size_t(w) * h * 3);
+    for (auto& b : px) b = uint8_t(rng());
+  }
+};
+
+std::vector<uint8_t> encode(const Rgb& img, const std::string& kind) {
+  std::vector<uint8_t> out;
+  if (kind == "png")
+    stbi_write_png_to_func(appendBytes, &out, img.w, img.h, 3, img.px.data(), img.w * 3);
+  if (kind == "bmp") stbi_write_bmp_to_func(appendBytes, &out, img.w, img.h, 3, img.px.data());
+  if (kind == "jpg") stbi_write_jpg_to_func(appendBytes, &out, img.w, img.h, 3, img.px.data(), 95);
+  if (kind == "ppm") {
+    out = bytesOf("P6\n" + std::to_string(img.w) + " " + std::to_string(img.h) + "\n255\n");
+    out.insert(out.end(), img.px.begin(), img.px.end());
+  }
+  if (kind == "pgm") {
+    out = bytesOf("P5 " + std::to_string(img.w) + " " + std::to_string(img.h) + " 255\n");
+    for (size_t i = 0; i < img.px.size(); i += 3) out.push_back(img.px[i]);
+  }
+  return out;
+}
+
+TEST(StillImage, LosslessFormatsDecodeExactly) {
+  const Rgb img;
+  for (std::string kind : {"png", "bmp", "ppm", "pgm"}) {
+    auto decoded = decodeStillImage(encode(img, kind), "x." + kind);
+    ASSERT_TRUE(decoded.ok()) << kind << ": " << decoded.error().message;
+    ASSERT_EQ(decoded->width, img.w);
+    ASSERT_EQ(decoded->height, img.h);
+    for (int i = 0; i < img.w * img.h; ++i) {
+      for (int c = 0; c < 3; ++c)
+        ASSERT_EQ(decoded->pixels[i * 4 + c], img.px[i * 3 + (kind == "pgm" ? 0 : c)])
+            << kind << " " << i;
+      ASSERT_EQ(decoded->pixels[i * 4 + 3], 255);
+    }
+  }
+}
+
+TEST(StillImage, JpegDecodesClosely) {
+  Rgb img;
+  for (size_t i = 0; i < img.px.size(); ++i) img.px[i] = uint8_t(100 + i % 3 * 20);  // flat colour
+  auto decoded = decodeStillImage(encode(img, "jpg"), "x.jpg");
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  for (int i = 0; i < img.w * img.h; ++i)
+    for (int c = 0; c < 3; ++c) ASSERT_NEAR(decoded->pixels[i * 4 + c], img.px[i * 3 + c], 4);
+}
+
+TEST(StillImage, TruncatedAndCorruptFilesNameTheFile) {
+  const Rgb img;
+  for (std::string kind : {"png", "bmp", "ppm", "pgm", "jpg"}) {
+    const auto full = encode(img, kind);
+    for (size_t keep : {full.size() / 2, full.size() - 1, size_t(10), size_t(1)}) {
+      const std::vector<uint8_t> cut(full.begin(), full.begin() + long(keep));
+      auto r = decodeStillImage(cut, "shot." + kind);
+      ASSERT_FALSE(r.ok()) << kind << " cut to " << keep << " bytes decoded";
+      EXPECT_EQ(r.error().message.rfind("shot." + kind + ": ", 0), 0u) << r.error().message;
+      EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
+    }
+  }
+  EXPECT_FALSE(decodeStillImage(bytesOf("not an image at all"), "a.png").ok());
+  EXPECT_FALSE(decodeStillImage({}, "empty.png").ok());
+  auto bad = encode(img, "png");
+  for (size_t i = 40; i < bad.size() - 20; ++i) bad[i] ^= 0x5a;  // corrupt the compressed data
+  EXPECT_FALSE(decodeStillImage(bad, "c.png").ok());
+}
+
+TEST(StillImage, SequencesFromDirectoryGlobAndList) {
+  const Rgb img;
+  const std::string dir = test::makeTempDir();
+  test::writeFile(dir + "/b.png", encode(img, "png"));
+  test::writeFile(dir + "/a.ppm", encode(img, "ppm"));
+  test::writeFile(dir + "/notes.txt", bytesOf("ignored"));
+  for (const std::string& spec : {dir, dir + "/*.p[pn][mg]", dir + "/a.ppm," + dir + "/b.png"}) {
+    auto s = openSource(spec, {});
+    ASSERT_TRUE(s.ok()) << spec << ": " << s.error().message;
+    std::vector<std::string> names;
+    for (;;) {
+      auto f = (*s)->next();
+      ASSERT_TRUE(f.ok()) << f.error().message;
+      if (!f->has_value()) break;
+      names.push_back((**f).source);
+      EXPECT_EQ((**f).sequence, names.size() - 1);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{dir + "/a.ppm", dir + "/b.png"})) << spec;
+  }
+  EXPECT_FALSE(openSource(dir + "/*.gif", {}).ok());
+}
+
+TEST(StillImage, CorruptFileInASequenceStopsItWithItsName) {
+  const Rgb img;
+  const std::string dir = test::makeTempDir();
+  test::writeFile(dir + "/1.png", encode(img, "png"));
+  auto cut = encode(img, "png");
+  cut.resize(cut.size() / 2);
+  test::writeFile(dir + "/2.png", cut);
+  Rgb other;
+  other.w = 3;
+  other.px.resize(3 * 5 * 3);
+  test::writeFile(dir + "/3.png", encode(other, "png"));
+  auto s = openSource(dir + "/1.png," + dir + "/2.png", {});
+  ASSERT_TRUE(s.ok());
+  ASSERT_TRUE((*s)->next().ok());
+  auto bad = (*s)->next();
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("2.png"), std::string::npos) << bad.error().message;
+  auto mixed = openSource(dir + "/1.png," + dir + "/3.png", {});
+  ASSERT_TRUE(mixed.ok());
+  ASSERT_TRUE((*mixed)->next().ok());
+  auto size_err = (*mixed)->next();
+  ASSERT_FALSE(size_err.ok());
+  EXPECT_NE(size_err.error().message.find("3.png: image is 3x5"), std::string::npos)
+      << size_err.error().message;
+}
+
+}  // namespace
+}  // namespace esf
