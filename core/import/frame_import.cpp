@@ -91,6 +91,20 @@ void ensureTexture(UploadTexture& t, GLenum internal, int w, int h) {
   t.internal = internal, t.width = w, t.height = h;
 }
 
+// A caller's target texture must be GL_RGBA8 of the frame's size.
+Status checkTarget(GLuint texture, int w, int h) {
+  if (!texture) return {};
+  GLint tw = 0, th = 0, format = 0;
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &tw);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &th);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+  if (tw != w || th != h || format != GL_RGBA8)
+    return fail("import: target texture is ", std::to_string(tw), "x", std::to_string(th),
+                ", the frame needs a ", std::to_string(w), "x", std::to_string(h), " RGBA8 one");
+  return {};
+}
+
 }  // namespace
 
 struct FrameImporter::State {
@@ -198,10 +212,14 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     if (!t) return t.error();
     textures[i] = *t;
   }
-  ensureTexture(s.out, GL_RGBA8, f.width, f.height);
+  if (auto st = checkTarget(options.target_rgba, f.width, f.height); !st) return st.error();
+  if (!options.target_rgba) ensureTexture(s.out, GL_RGBA8, f.width, f.height);
+  const GLuint out_tex = options.target_rgba ? options.target_rgba : s.out.tex.get();
   const bool yuv = isYuv(f.format);
   const bool want_luma = options.source_luma && (yuv || f.format == PixelFormat::kGREY);
-  if (want_luma && yuv) ensureTexture(s.luma, GL_RGBA8, f.width, f.height);
+  if (auto st = checkTarget(options.target_luma, f.width, f.height); !st) return st.error();
+  if (want_luma && yuv && !options.target_luma) ensureTexture(s.luma, GL_RGBA8, f.width, f.height);
+  const GLuint luma_tex = options.target_luma ? options.target_luma : s.luma.tex.get();
 
   const GLuint program = yuv ? s.yuv.get() : s.rgb.get();
   glUseProgram(program);
@@ -214,7 +232,7 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   }
   glActiveTexture(GL_TEXTURE0);
   glUniform2i(loc("u_size"), f.width, f.height);
-  glBindImageTexture(0, s.out.tex.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glBindImageTexture(0, out_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   if (yuv) {
     int layout_id = 0, sx = 0, sy = 0;
     switch (f.format) {
@@ -244,7 +262,7 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     glUniform4i(loc("u_k0"), k.y_offset, k.ys, k.rv, k.gu);
     glUniform2i(loc("u_k1"), k.gv, k.bu);
     glUniform1i(loc("u_write_luma"), want_luma);
-    if (want_luma) glBindImageTexture(1, s.luma.tex.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    if (want_luma) glBindImageTexture(1, luma_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   } else {
     RgbOrder o{};
     if (!rgbOrder(f.format, o)) return fail("import: no conversion for ", formatName(f.format));
@@ -263,8 +281,8 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
       return fail("import: GPU did not finish reading the frame");
   }
   ImportedFrame out;
-  out.rgba = s.out.tex.get();
-  out.luma = !want_luma ? 0 : yuv ? s.luma.tex.get() : s.out.tex.get();
+  out.rgba = out_tex;
+  out.luma = !want_luma ? 0 : yuv ? luma_tex : out_tex;
   out.width = f.width, out.height = f.height;
   out.zero_copy = zero_copy;
   return out;

@@ -38,6 +38,11 @@ struct ImportedFrame {
 
 struct ImportOptions {
   bool source_luma = false;  // also write ImportedFrame::luma
+  // Write into these GL_RGBA8 textures of the frame's size (e.g. GpuImage::texture()) instead
+  // of the importer's own, saving a copy. 0: the importer's. ImportedFrame says where the
+  // results went (for GREY frames the luma is the RGBA image itself).
+  GLuint target_rgba = 0;
+  GLuint target_luma = 0;
 };
 
 class FrameImporter {

@@ -179,6 +179,28 @@ TEST(Import, TruncatedMjpegIsAnError) {
   EXPECT_NE(r.error().message.find("cam"), std::string::npos) << r.error().message;
 }
 
+TEST(Import, WritesIntoCallerTextures) {
+  TestFrame t = randomFrame(PixelFormat::kNV12, 21, 11, 0, {}, 8);
+  GlTexture rgba = makeTexture(), luma = makeTexture();
+  for (GLuint tex : {rgba.get(), luma.get()}) {
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 21, 11);
+  }
+  ImportOptions o;
+  o.source_luma = true, o.target_rgba = rgba.get(), o.target_luma = luma.get();
+  auto r = importer().import(t.frame, o);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->rgba, rgba.get());
+  EXPECT_EQ(r->luma, luma.get());
+  std::vector<uint8_t> got(21 * 11 * 4), got_luma(21 * 11 * 4);
+  ASSERT_TRUE(importer().readRgba(*r, got.data()).ok());
+  ASSERT_TRUE(importer().readRgbaTexture(r->luma, 21, 11, got_luma.data()).ok());
+  expectSame(got, convertToRgbaCpu(t.frame).value(), "NV12 into caller texture");
+  EXPECT_EQ(got_luma[4 * 20], t.frame.planes[0].data[20]);
+  TestFrame wrong = randomFrame(PixelFormat::kNV12, 20, 11, 0, {}, 9);
+  EXPECT_FALSE(importer().import(wrong.frame, o).ok());
+}
+
 TEST(Import, ShortPlaneIsAnError) {
   TestFrame t = randomFrame(PixelFormat::kNV12, 16, 16, 0, {}, 4);
   t.frame.planes[1].size = 10;
