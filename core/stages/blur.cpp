@@ -33,6 +33,13 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
 
 Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
   if (Status s = params.validate(gl.limits()); !s) return s.error();
+  // Per invocation: tile_rows x cols loads, then tile_rows x cols outputs of filter_dim taps.
+  const int64_t cols = params.tile_width / params.workgroup_size;
+  if (Status s =
+          checkLoopIterations(gl, kStage, params.tile_rows * (cols + 1) * (params.filter_dim + 2),
+                              "use more invocations per tile");
+      !s)
+    return s.error();
   Blur b;
   b.gl_ = &gl;
   b.params_ = params;

@@ -58,6 +58,39 @@ int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
+// Mesa unrolls constant-trip loops this short (measured on llvmpipe: 16 unrolled, 64 not);
+// longer ones count every iteration against llvmpipe's loop limit.
+constexpr int kUnrolledTrips = 16;
+
+// Loop iterations of the busiest invocation (stage_limits.hpp: llvmpipe's loop limit), with
+// a hint for the message when it is too many.
+int64_t busiestInvocationLoops(const HistogramParams& p, int64_t width, int64_t height,
+                               int64_t chunk_count, const char*& hint) {
+  const int64_t words = int64_t(p.wordCount()), pixels = width * height;
+  switch (p.strategy) {
+    case HistogramStrategy::kSingle:
+      hint = "use another strategy for frames this large";
+      return words + height + pixels;
+    case HistogramStrategy::kGlobalAtomic:
+      return 0;
+    case HistogramStrategy::kChunkSum:
+    case HistogramStrategy::kChunkReduce:
+      hint = "use larger tiles (fewer chunks) or the persistent strategy";
+      return std::max(2 * ceilDiv(words, int64_t(p.tile_width) * p.tile_height),
+                      p.strategy == HistogramStrategy::kChunkSum
+                          ? chunk_count
+                          : ceilDiv(words, p.sum_workgroup_size));
+    case HistogramStrategy::kPersistent: {
+      hint = "raise workgroups * workgroup_size * pixels_per_invocation";
+      int64_t steps =
+          ceilDiv(pixels, int64_t(p.workgroups) * p.workgroup_size * p.pixels_per_invocation);
+      int64_t per_step = p.pixels_per_invocation > kUnrolledTrips ? p.pixels_per_invocation + 1 : 1;
+      return 2 * ceilDiv(words, p.workgroup_size) + steps * per_step;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 const char* histogramStrategyName(HistogramStrategy s) {
@@ -218,6 +251,12 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
   }
   if (Status s = checkDispatch(limits, kStage, groups_x, groups_y); !s) return s;
   const size_t chunk_count = size_t(groups_x * groups_y);
+  const char* hint = "";
+  int64_t loops = busiestInvocationLoops(params_, width, height, int64_t(chunk_count), hint);
+  if (Status s = checkLoopIterations(
+          *gl_, std::string("histogram ") + histogramStrategyName(strategy), loops, hint);
+      !s)
+    return s;
   if (usesChunks(strategy)) {
     if (Status s = ensureChunks(chunk_count); !s) return s;
   }

@@ -66,6 +66,12 @@ Status ImageReduce::run(const PackedRgbaBuffer& image) {
 }
 
 Status ImageReduce::runImpl(int width, int height, GLuint texture, GLuint buffer) {
+  const int64_t threads = int64_t(params_.workgroups) * params_.workgroup_size;
+  if (Status s =
+          checkLoopIterations(*gl_, kStage, (int64_t(width) * height + threads - 1) / threads,
+                              "raise workgroups * workgroup_size");
+      !s)
+    return s;
   std::vector<uint32_t> init;
   for (size_t k = 0; k < params_.channels.size(); ++k) init.insert(init.end(), {~0u, 0, 0, 0});
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // earlier shader writes before this update

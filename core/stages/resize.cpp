@@ -59,6 +59,12 @@ Status Resize::run(const GpuImage& in, GpuImage& out) {
   if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
   const GLuint g_x = GLuint(std::gcd(in.width(), out.width()));
   const GLuint g_y = GLuint(std::gcd(in.height(), out.height()));
+  // The largest footprint spans ceil(W / w) + 1 source columns and as many rows + 1.
+  const int64_t cols = in.width() / out.width() + 2, rows = in.height() / out.height() + 2;
+  if (Status s = checkLoopIterations(*gl_, kStage, rows * (cols + 1),
+                                     "downscale in steps of at most ~250x per pass");
+      !s)
+    return s;
   GLuint p = program_.get();
   glUseProgram(p);
   bindSourceImage(p, in.texture(), 0);

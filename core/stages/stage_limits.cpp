@@ -1,5 +1,6 @@
 #include "stage_limits.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace esf {
@@ -30,6 +31,19 @@ Status checkDispatch(const ComputeLimits& limits, std::string_view stage, int64_
                 std::to_string(limits.work_group_count[0]), "x",
                 std::to_string(limits.work_group_count[1]));
   return {};
+}
+
+int64_t loopIterationLimit(const GlContext& gl) {
+  return gl.isLlvmpipe() ? kLlvmpipeLoopLimit : INT64_MAX;
+}
+
+Status checkLoopIterations(const GlContext& gl, std::string_view stage, int64_t iterations,
+                           std::string_view hint) {
+  if (iterations <= loopIterationLimit(gl)) return {};
+  return fail(stage, ": one invocation would run ", std::to_string(iterations),
+              " loop iterations; llvmpipe stops every invocation after ",
+              std::to_string(kLlvmpipeLoopLimit),
+              " (LP_MAX_TGSI_LOOP_ITERATIONS) and would drop work silently: ", hint);
 }
 
 Status checkRange(std::string_view stage, std::string_view name, int64_t value, int64_t lo,

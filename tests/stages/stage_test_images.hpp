@@ -1,0 +1,104 @@
+#pragma once
+// Test images for the stage suites: seeded random, flat and gradient frames of any size, and
+// the size/content matrix of issue 3.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "gl_test_context.hpp"
+#include "gpu_image.hpp"
+#include "rgba_image.hpp"
+
+namespace esf::test {
+
+enum class Content { kRandom, kFlat0, kFlat255, kFlat128, kGradient };
+
+inline const char* contentName(Content c) {
+  switch (c) {
+    case Content::kRandom:
+      return "random";
+    case Content::kFlat0:
+      return "flat0";
+    case Content::kFlat255:
+      return "flat255";
+    case Content::kFlat128:
+      return "flat128";
+    case Content::kGradient:
+      return "gradient";
+  }
+  return "?";
+}
+
+constexpr Content kAllContents[] = {Content::kRandom, Content::kFlat0, Content::kFlat255,
+                                    Content::kFlat128, Content::kGradient};
+
+struct Size {
+  int w, h;
+};
+// Small sizes run the full matrix; the large ones a subset.
+constexpr Size kSmallSizes[] = {{1, 1}, {3, 7}, {127, 129}, {257, 1}, {1, 257}};
+constexpr Size kLargeSizes[] = {{640, 480}, {1920, 1080}};
+
+inline RgbaImage makeImage(int w, int h, Content content, uint32_t seed = 1) {
+  RgbaImage img(w, h);
+  std::mt19937 rng(seed);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      uint8_t* p = img.at(x, y);
+      for (int c = 0; c < 4; ++c) {
+        switch (content) {
+          case Content::kRandom:
+            p[c] = uint8_t(rng());
+            break;
+          case Content::kFlat0:
+            p[c] = 0;
+            break;
+          case Content::kFlat255:
+            p[c] = 255;
+            break;
+          case Content::kFlat128:
+            p[c] = 128;
+            break;
+          case Content::kGradient:
+            // Every channel ramps differently, so channel mix-ups show.
+            p[c] = uint8_t(c == 0   ? x * 255 / std::max(w - 1, 1)
+                           : c == 1 ? y * 255 / std::max(h - 1, 1)
+                           : c == 2 ? (x + y) & 255
+                                    : 255 - (x * 7 + y * 3) % 256);
+            break;
+        }
+      }
+    }
+  }
+  return img;
+}
+
+inline std::string describe(int w, int h, Content c) {
+  return std::to_string(w) + "x" + std::to_string(h) + " " + contentName(c);
+}
+
+// Runs an image-to-image stage on the GPU: uploads `in`, poisons a w x h output (so pixels the
+// stage fails to write show), runs `stage(src, dst)` and downloads the output.
+inline RgbaImage runImageStage(const RgbaImage& in, int w, int h,
+                               const std::function<Status(const GpuImage&, GpuImage&)>& stage) {
+  Result<GpuImage> src = GpuImage::fromImage(in);
+  Result<GpuImage> dst = GpuImage::create(w, h);
+  EXPECT_TRUE(src.ok() && dst.ok());
+  if (!src.ok() || !dst.ok()) return {};
+  RgbaImage poison(w, h);
+  for (size_t i = 0; i < poison.pixels.size(); ++i) poison.pixels[i] = uint8_t(0xA5 + i % 7);
+  EXPECT_TRUE(dst->upload(poison).ok());
+  Status s = stage(src.value(), dst.value());
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  Result<RgbaImage> out = dst->download();
+  EXPECT_TRUE(out.ok());
+  return out.ok() ? out.value() : RgbaImage{};
+}
+
+}  // namespace esf::test

@@ -1,0 +1,119 @@
+// Tiled separable box blur against the CPU reference, bit for bit.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+#include "blur.hpp"
+#include "blur_reference.hpp"
+#include "gl_test_context.hpp"
+#include "gpu_image.hpp"
+#include "stage_test_images.hpp"
+
+namespace esf {
+namespace {
+
+using test::Content;
+
+RgbaImage runBlur(Blur& blur, const RgbaImage& in) {
+  return test::runImageStage(in, in.width, in.height, [&](const GpuImage& src, GpuImage& dst) {
+    return blur.run(src, dst);
+  });
+}
+
+TEST(BlurReference, HandExample) {
+  // 3 taps along a 4-pixel row 0 30 60 90, clamped: (0+0+30+1)/3=10, (0+30+60+1)/3=30, 60,
+  // (60+90+90+1)/3=80; then the vertical pass of a 1-row image keeps them. Alpha carried.
+  RgbaImage in(4, 1);
+  for (int x = 0; x < 4; ++x) {
+    uint8_t* p = in.at(x, 0);
+    p[0] = p[1] = p[2] = uint8_t(30 * x);
+    p[3] = uint8_t(x + 1);
+  }
+  RgbaImage out = blurReference(in, 3, 1);
+  EXPECT_EQ(out.at(0, 0)[0], 10);
+  EXPECT_EQ(out.at(1, 0)[1], 30);
+  EXPECT_EQ(out.at(2, 0)[2], 60);
+  EXPECT_EQ(out.at(3, 0)[0], 80);
+  EXPECT_EQ(out.at(3, 0)[3], 4);
+  EXPECT_EQ(blurReference(in, 1, 3), in);  // one tap is the identity
+}
+
+TEST(Blur, MatchesReferenceForEveryFilterAndIterationCount) {
+  GlContext& gl = test::glContext();
+  const int max_dim = BlurParams{}.maxFilterDim();
+  ASSERT_EQ(max_dim, 127);
+  // Smaller than a tile, and not multiples of the 128-wide tile or its 4 rows.
+  const test::Size sizes[] = {{1, 1}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
+  for (int filter : {1, 3, 15, 33, max_dim}) {
+    BlurParams p;
+    p.filter_dim = filter;
+    for (int iterations : {1, 2, 3}) {
+      p.iterations = iterations;
+      Result<Blur> blur = Blur::create(gl, p);
+      ASSERT_TRUE(blur.ok()) << blur.error().message;
+      for (test::Size s : sizes)
+        for (Content c : {Content::kRandom, Content::kGradient, Content::kFlat255}) {
+          RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(filter));
+          ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, filter, iterations))
+              << "filter " << filter << " x" << iterations << " " << test::describe(s.w, s.h, c);
+        }
+    }
+  }
+}
+
+TEST(Blur, OtherTileShapesAndALargeFrame) {
+  GlContext& gl = test::glContext();
+  struct Shape {
+    int tile_width, rows, wg, filter;
+  };
+  const Shape shapes[] = {{64, 2, 16, 9}, {256, 8, 64, 31}, {128, 4, 128, 5}, {32, 1, 32, 31}};
+  for (const Shape& sh : shapes) {
+    BlurParams p;
+    p.tile_width = sh.tile_width;
+    p.tile_rows = sh.rows;
+    p.workgroup_size = sh.wg;
+    p.filter_dim = sh.filter;
+    p.iterations = 2;
+    Result<Blur> blur = Blur::create(gl, p);
+    ASSERT_TRUE(blur.ok()) << blur.error().message;
+    RgbaImage in = test::makeImage(261, 67, Content::kRandom, 12);
+    ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
+        << "tile " << sh.tile_width << "x" << sh.rows << " wg " << sh.wg;
+  }
+  Result<Blur> blur = Blur::create(gl, BlurParams::defaultsFor(gl));
+  ASSERT_TRUE(blur.ok());
+  RgbaImage in = test::makeImage(640, 480, Content::kRandom, 13);
+  ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 2));
+}
+
+TEST(Blur, RefusesEvenOversizedAndMisfitParameters) {
+  GlContext& gl = test::glContext();
+  auto error = [&](const BlurParams& p) {
+    Result<Blur> b = Blur::create(gl, p);
+    EXPECT_FALSE(b.ok());
+    return b.ok() ? std::string() : b.error().message;
+  };
+  BlurParams p;
+  p.filter_dim = 16;
+  EXPECT_NE(error(p).find("half a pixel"), std::string::npos) << error(p);
+  p.filter_dim = 129;
+  EXPECT_NE(error(p).find("must be odd and in [1, 127]"), std::string::npos) << error(p);
+  p = BlurParams{};
+  p.workgroup_size = 48;
+  EXPECT_NE(error(p).find("must divide tile_width"), std::string::npos);
+  p = BlurParams{};
+  p.tile_width = 4096;
+  p.tile_rows = 8;  // 128 KB of shared memory
+  p.workgroup_size = 128;
+  EXPECT_NE(error(p).find("GL_MAX_COMPUTE_SHARED_MEMORY_SIZE"), std::string::npos) << error(p);
+  Result<Blur> ok = Blur::create(gl, BlurParams{});
+  ASSERT_TRUE(ok.ok());
+  Result<GpuImage> a = GpuImage::create(8, 8), b = GpuImage::create(9, 8);
+  Status s = ok->run(a.value(), b.value());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("blur: output is 9x8, input 8x8"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace esf

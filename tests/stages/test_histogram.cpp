@@ -1,0 +1,261 @@
+// Histogram: every strategy and both image sources against the CPU reference, bit for bit.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "gl_test_context.hpp"
+#include "gpu_image.hpp"
+#include "histogram.hpp"
+#include "histogram_reference.hpp"
+#include "stage_test_images.hpp"
+
+namespace esf {
+namespace {
+
+using test::Content;
+
+constexpr HistogramStrategy kStrategies[] = {
+    HistogramStrategy::kSingle, HistogramStrategy::kGlobalAtomic, HistogramStrategy::kChunkSum,
+    HistogramStrategy::kChunkReduce, HistogramStrategy::kPersistent};
+
+std::string describe(const HistogramParams& p) {
+  return std::string(histogramStrategyName(p.strategy)) + " bins=" + std::to_string(p.bins) +
+         " channels=" + p.channels + " luma=" + lumaWeightsName(p.luma) +
+         " source=" + imageSourceName(p.source) + " tile=" + std::to_string(p.tile_width) + "x" +
+         std::to_string(p.tile_height) + " wg=" + std::to_string(p.workgroup_size) +
+         " groups=" + std::to_string(p.workgroups) +
+         " ppi=" + std::to_string(p.pixels_per_invocation) +
+         " atomics=" + std::to_string(p.shared_atomics);
+}
+
+// Compiling is the slow part on llvmpipe: one Histogram per configuration per test binary.
+Histogram& histogramFor(const HistogramParams& p) {
+  static std::map<std::string, std::unique_ptr<Histogram>> cache;
+  std::unique_ptr<Histogram>& h = cache[describe(p)];
+  if (!h) {
+    Result<Histogram> made = Histogram::create(test::glContext(), p);
+    if (!made) ADD_FAILURE() << describe(p) << ": " << made.error().message;
+    EXPECT_TRUE(made.ok());
+    h = std::make_unique<Histogram>(std::move(made.value()));
+  }
+  return *h;
+}
+
+// Poisons, runs, reads back and compares with the reference.
+void expectMatches(const HistogramParams& p, const RgbaImage& image, const std::string& what) {
+  Histogram& h = histogramFor(p);
+  ASSERT_TRUE(h.poison(image.width, image.height, test::kPoison).ok());
+  Status ran = Status::success();
+  if (p.source == ImageSource::kTexture) {
+    Result<GpuImage> gpu = GpuImage::fromImage(image);
+    ASSERT_TRUE(gpu.ok()) << gpu.error().message;
+    ran = h.run(gpu.value());
+  } else {
+    Result<PackedRgbaBuffer> gpu = PackedRgbaBuffer::fromImage(image);
+    ASSERT_TRUE(gpu.ok()) << gpu.error().message;
+    ran = h.run(gpu.value());
+  }
+  ASSERT_TRUE(ran.ok()) << describe(p) << ": " << ran.error().message;
+  Result<std::vector<uint32_t>> got = h.read();
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  std::vector<uint32_t> want = histogramReference(image, p.bins, p.channels, p.luma);
+  ASSERT_EQ(got.value(), want) << describe(p) << " on " << what;
+}
+
+TEST(HistogramReference, HandCountedImage) {
+  // 3x1: pure red, pure white, black. BT.709 luma of red = (13933*255 + 32768) >> 16 = 54.
+  RgbaImage img(3, 1);
+  uint8_t px[] = {255, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255};
+  std::copy(std::begin(px), std::end(px), img.pixels.begin());
+  // 4 bins: bin = v * 4 >> 8, so 255 -> 3, 54 -> 0, 0 -> 0.
+  std::vector<uint32_t> rl = histogramReference(img, 4, "rl", LumaWeights::kBt709);
+  EXPECT_EQ(rl, (std::vector<uint32_t>{1, 2, 0, 0, 0, 0, 2, 1}));  // [bin][r l]
+  EXPECT_EQ(lumaBt709(255, 255, 255), 255u);
+  EXPECT_EQ(lumaBt601(255, 255, 255), 255u);
+  EXPECT_EQ(lumaBt601(255, 0, 0), 77u);   // (77*255 + 128) >> 8 = 76.99 -> 77
+  EXPECT_EQ(lumaBt709(0, 255, 0), 182u);  // 0.7152 * 255 = 182.4
+}
+
+TEST(Histogram, EveryStrategyMatchesReferenceOnSmallSizes) {
+  test::glContext();
+  const std::string channel_sets[] = {"rgbl", "l", "gr"};
+  const int bin_counts[] = {1, 3, 16, 255, 256};
+  for (HistogramStrategy strategy : kStrategies) {
+    for (int bins : bin_counts) {
+      for (const std::string& channels : channel_sets) {
+        HistogramParams p;
+        p.strategy = strategy;
+        p.bins = bins;
+        p.channels = channels;
+        p.workgroups = 3;  // fewer workgroups than pixels and more, across the sizes
+        for (test::Size s : test::kSmallSizes)
+          for (Content c : test::kAllContents)
+            expectMatches(p, test::makeImage(s.w, s.h, c, uint32_t(s.w * 31 + s.h)),
+                          test::describe(s.w, s.h, c));
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(Histogram, PackedBufferSourceAndBt601) {
+  test::glContext();
+  for (HistogramStrategy strategy : kStrategies) {
+    HistogramParams p;
+    p.strategy = strategy;
+    p.source = ImageSource::kPackedBuffer;
+    p.luma = LumaWeights::kBt601;
+    p.bins = 255;
+    p.channels = "lbgr";
+    for (test::Size s : test::kSmallSizes)
+      expectMatches(p, test::makeImage(s.w, s.h, Content::kRandom, 7),
+                    test::describe(s.w, s.h, Content::kRandom));
+  }
+}
+
+TEST(Histogram, PersistentShapes) {
+  test::glContext();
+  struct Shape {
+    int groups, wg, ppi;
+    bool atomics;
+  };
+  // wg 1 without atomics is llvmpipe's fastest; odd sizes and PPI catch tail handling.
+  const Shape shapes[] = {
+      {1, 1, 1, false}, {2, 1, 16, false}, {5, 48, 3, true}, {64, 256, 1, true}, {1, 16, 7, true}};
+  for (const Shape& sh : shapes) {
+    HistogramParams p;
+    p.workgroups = sh.groups;
+    p.workgroup_size = sh.wg;
+    p.pixels_per_invocation = sh.ppi;
+    p.shared_atomics = sh.atomics;
+    for (test::Size s : {test::Size{127, 129}, test::Size{1, 1}, test::Size{257, 1}})
+      expectMatches(p, test::makeImage(s.w, s.h, Content::kRandom, 3),
+                    test::describe(s.w, s.h, Content::kRandom));
+  }
+}
+
+TEST(Histogram, ChunkTilesOfOtherShapes) {
+  test::glContext();
+  for (HistogramStrategy strategy : {HistogramStrategy::kChunkSum, HistogramStrategy::kChunkReduce,
+                                     HistogramStrategy::kGlobalAtomic}) {
+    HistogramParams p;
+    p.strategy = strategy;
+    p.tile_width = 16;
+    p.tile_height = 16;
+    p.sum_workgroup_size = 64;
+    for (test::Size s : {test::Size{127, 129}, test::Size{3, 7}, test::Size{1, 257}})
+      expectMatches(p, test::makeImage(s.w, s.h, Content::kGradient),
+                    test::describe(s.w, s.h, Content::kGradient));
+  }
+}
+
+TEST(Histogram, LargeFramesEveryStrategy) {
+  GlContext& gl = test::glContext();
+  for (HistogramStrategy strategy : kStrategies) {
+    HistogramParams p;
+    p.strategy = strategy;
+    // llvmpipe silently ends an invocation's loops after 65535 iterations: one invocation
+    // cannot walk these frames there, so the stage must refuse rather than miscount.
+    if (strategy == HistogramStrategy::kSingle && gl.isLlvmpipe()) {
+      Result<GpuImage> img = GpuImage::create(640, 480);
+      ASSERT_TRUE(img.ok());
+      Status s = histogramFor(p).run(img.value());
+      ASSERT_FALSE(s.ok());
+      EXPECT_NE(s.error().message.find("histogram single: one invocation would run 308704 loop "
+                                       "iterations; llvmpipe stops every invocation after 65535"),
+                std::string::npos)
+          << s.error().message;
+      continue;
+    }
+    for (test::Size s : test::kLargeSizes)
+      for (Content c : {Content::kRandom, Content::kFlat255})
+        expectMatches(p, test::makeImage(s.w, s.h, c, 11), test::describe(s.w, s.h, c));
+  }
+}
+
+TEST(Histogram, OneInvocationPerWorkgroupOnAFullHdFrame) {
+  // llvmpipe's fast shape: workgroups of one invocation, non-atomic shared counts. 64
+  // workgroups x 16 pixels per step keeps each invocation under llvmpipe's loop limit.
+  HistogramParams p;
+  p.workgroups = 64;
+  p.workgroup_size = 1;
+  p.shared_atomics = false;
+  p.pixels_per_invocation = 16;
+  expectMatches(p, test::makeImage(1920, 1080, Content::kRandom, 12), "1920x1080 random");
+  if (test::glContext().isLlvmpipe()) {
+    p.workgroups = 1;  // 129600 steps: refused, not miscounted
+    Result<GpuImage> img = GpuImage::create(1920, 1080);
+    ASSERT_TRUE(img.ok());
+    Status s = histogramFor(p).run(img.value());
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find("raise workgroups * workgroup_size * pixels_per_invocation"),
+              std::string::npos)
+        << s.error().message;
+  }
+}
+
+TEST(Histogram, RefusesBadParameters) {
+  GlContext& gl = test::glContext();
+  auto error = [&](const HistogramParams& p) {
+    Result<Histogram> h = Histogram::create(gl, p);
+    EXPECT_FALSE(h.ok()) << describe(p);
+    return h.ok() ? std::string() : h.error().message;
+  };
+  HistogramParams p;
+  p.bins = 0;
+  EXPECT_NE(error(p).find("bins must be in [1, 256], got 0"), std::string::npos);
+  p.bins = 257;
+  EXPECT_NE(error(p).find("got 257"), std::string::npos);
+  p = HistogramParams{};
+  p.channels = "rx";
+  EXPECT_NE(error(p).find("'x' is not one of"), std::string::npos);
+  p.channels = "rgr";
+  EXPECT_NE(error(p).find("repeats"), std::string::npos);
+  p = HistogramParams{};
+  p.shared_atomics = false;
+  EXPECT_NE(error(p).find("shared_atomics=false needs workgroup_size 1"), std::string::npos);
+  p = HistogramParams{};
+  p.workgroup_size = gl.limits().work_group_invocations + 16;
+  EXPECT_NE(error(p).find("GL_MAX_COMPUTE_WORK_GROUP"), std::string::npos) << error(p);
+  p = HistogramParams{};
+  p.strategy = HistogramStrategy::kChunkSum;
+  p.tile_width = 64;
+  p.tile_height = 64;  // 4096 invocations
+  EXPECT_NE(error(p).find("histogram chunk tile"), std::string::npos);
+  for (const std::string& m : {error(p)}) EXPECT_EQ(m.find('\n'), std::string::npos);
+}
+
+TEST(Histogram, RefusesTheWrongSourceForm) {
+  HistogramParams p;
+  p.source = ImageSource::kPackedBuffer;
+  Histogram& h = histogramFor(p);
+  Result<GpuImage> img = GpuImage::create(4, 4);
+  ASSERT_TRUE(img.ok());
+  Status s = h.run(img.value());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("packed buffer"), std::string::npos);
+}
+
+TEST(Histogram, DefaultsFitV3d) {
+  HistogramParams p = HistogramParams::defaultsFor(test::glContext());
+  EXPECT_LE(p.workgroup_size, 256);
+  EXPECT_EQ(p.workgroup_size % 16, 0);
+  EXPECT_LE(p.tile_width * p.tile_height, 256);
+  EXPECT_EQ(p.tile_width * p.tile_height % 16, 0);
+  EXPECT_LE(p.wordCount() * 4, 32u * 1024);
+  // and they pass a v3d's limits
+  ComputeLimits v3d;
+  v3d.work_group_count[0] = v3d.work_group_count[1] = v3d.work_group_count[2] = 65535;
+  v3d.work_group_size[0] = v3d.work_group_size[1] = v3d.work_group_size[2] = 256;
+  v3d.work_group_invocations = 256;
+  v3d.shared_memory_size = 32 * 1024;
+  for (HistogramStrategy s : kStrategies) {
+    p.strategy = s;
+    EXPECT_TRUE(p.validate(v3d).ok()) << describe(p);
+  }
+}
+
+}  // namespace
+}  // namespace esf
