@@ -56,6 +56,7 @@ bool pngComplete(std::span<const uint8_t> b) {
 }
 
 // Older stb_image versions zero-fill a short binary PGM/PPM: check the raster fits the file.
+// 8-bit samples only (maxval 1..255).
 bool pnmComplete(std::span<const uint8_t> b) {
   size_t pos = 2;
   uint64_t fields[3] = {0, 0, 0};  // width, height, maxval
@@ -72,9 +73,10 @@ bool pnmComplete(std::span<const uint8_t> b) {
     while (pos < b.size() && std::isdigit(b[pos]) && field < (1u << 24))
       field = field * 10 + (b[pos++] - '0');
   }
+  if (fields[0] == 0 || fields[1] == 0 || fields[2] == 0 || fields[2] > 255) return false;
   ++pos;  // the single whitespace byte before the raster
-  const uint64_t channels = b[1] == '6' ? 3 : 1, sample = fields[2] > 255 ? 2 : 1;
-  return pos + fields[0] * fields[1] * channels * sample <= b.size();
+  const uint64_t channels = b[1] == '6' ? 3 : 1;
+  return pos + fields[0] * fields[1] * channels <= b.size();
 }
 
 }  // namespace
@@ -102,7 +104,7 @@ Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::st
   const bool bmp = bytes.size() >= 2 && bytes[0] == 'B' && bytes[1] == 'M';
   const bool png = bytes.size() >= 4 && bytes[0] == 0x89 && bytes[1] == 'P' && bytes[2] == 'N';
   const bool pnm = bytes.size() >= 2 && bytes[0] == 'P' && (bytes[1] == '5' || bytes[1] == '6');
-  if (pnm && !pnmComplete(bytes)) return fail(name, ": truncated PGM/PPM");
+  if (pnm && !pnmComplete(bytes)) return fail(name, ": truncated or unsupported PGM/PPM");
   if (png && !pngComplete(bytes)) return fail(name, ": truncated PNG (no IEND chunk at the end)");
   if (jpeg && !jpegComplete(bytes)) return fail(name, ": truncated JPEG (no end-of-image marker)");
   if (bmp && !bmpComplete(bytes)) return fail(name, ": truncated or corrupt BMP");
@@ -111,6 +113,10 @@ Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::st
   if (!pixels) {
     const char* why = stbi_failure_reason();
     return fail(name, ": cannot decode image (", why ? why : "unknown error", ")");
+  }
+  if (w <= 0 || h <= 0) {
+    stbi_image_free(pixels);
+    return fail(name, ": image has no pixels");
   }
   RgbaImage img(w, h);
   std::memcpy(img.pixels.data(), pixels, img.pixels.size());

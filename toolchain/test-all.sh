@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
 # "vm": QEMU, a kernel's headers and sources for the real-driver cases (tests/vm, ctest label vm).
-bash toolchain/setup-debian.sh vm
+bash toolchain/setup-debian.sh vm fuzz
 
 step() { printf '\n== %s ==\n' "$*"; }
 
@@ -22,6 +22,20 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
 step "asan preset: ctest"
 ctest --preset asan -j"$jobs"
+
+# libFuzzer on the file parsers (tests/fuzz), a few seconds each from the seed corpus, on a
+# scratch copy so the corpus in the tree does not grow.
+step "fuzz: Y4M, raw and still-image parsers"
+CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DESFRAME_FUZZ=ON -DESFRAME_BUILD_BENCH=OFF >/dev/null
+cmake --build build/fuzz --target fuzz_y4m fuzz_raw fuzz_still_image -j"$jobs"
+root=$PWD
+for parser in y4m raw still_image; do
+  corpus=$(mktemp -d)
+  cp tests/fuzz/corpus/"$parser"/* "$corpus"/
+  (cd "$corpus" && "$root"/build/fuzz/tests/fuzz/fuzz_"$parser" -max_total_time=5 -max_len=4096 .)
+  rm -rf "$corpus"
+done
 
 # Cross builds for the boards, unit and GPU tests under qemu-user (toolchain/cross-test).
 # ESFRAME_CROSS_TARGETS="" skips them on a developer's machine.
