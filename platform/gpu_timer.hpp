@@ -1,7 +1,8 @@
 #pragma once
 // GPU time of a piece of work: GL_EXT_disjoint_timer_query (GL_TIME_ELAPSED_EXT) where the
 // context has it, else glFinish before and after and the wall time between (an upper bound
-// that includes driver overhead; on llvmpipe the "GPU" is the CPU anyway).
+// that includes driver overhead). llvmpipe always takes the second way: it lists the
+// extension, but its elapsed-time queries read 0 around compute dispatches.
 // Used by `esframe run` for per-stage timings and by bench/.
 #include <functional>
 
