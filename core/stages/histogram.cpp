@@ -196,7 +196,9 @@ Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& 
     if (!reduce) return reduce.error();
     h.reduce_ = std::make_unique<ChunkReduce>(std::move(reduce.value()));
   }
-  Result<GlBuffer> bins = makeStorageBuffer(params.wordCount(), "histogram output buffer");
+  // Rounded up to whole uvec4s so the buffer also binds as a std140 uniform block.
+  Result<GlBuffer> bins =
+      makeStorageBuffer((params.wordCount() + 3) / 4 * 4, "histogram output buffer");
   if (!bins) return bins.error();
   h.bins_ = std::move(bins.value());
   return h;

@@ -5,6 +5,10 @@
 //   counts[bin * channels.size() + c], c = index of the channel in params.channels,
 // i.e. interleaved per bin like the seed's 4-channel version (for "rgbl": [bin][r g b l]).
 // Bin of an 8-bit value v: (v * bins) >> 8. Luma: integer BT.709 or BT.601 (channels.hpp).
+// The buffer is allocated rounded up to a multiple of 4 words (the tail is unspecified), so a
+// fragment shader without SSBO access can bind it as a uniform block
+// `layout(std140) uniform Bins { uvec4 words[(bins * channels + 3) / 4]; }` and read word i as
+// words[i >> 2][i & 3] (std140 pads a uint array to 16 bytes per element, a uvec4 array not).
 //
 // Strategies (identical counts; the fastest one differs per GPU, field-facts section 2):
 //   single        one invocation loops over every pixel (seed step 1)
@@ -14,7 +18,10 @@
 //   chunk-reduce  the same chunks, then ChunkReduce's strided pairwise passes (seed step 4)
 //   persistent    `workgroups` workgroups walk the image in a grid-stride loop, each into a
 //                 privatized shared histogram, then merge once with atomics (OpenCV OpenCL,
-//                 CUB). workgroup_size 1 with shared_atomics=false is llvmpipe's fastest form.
+//                 CUB). workgroup_size 1 with shared_atomics=false (non-atomic shared
+//                 counts) is reachable for sweeping; note that llvmpipe silently ends an
+//                 invocation's loops after 65535 iterations, so such long-looping shapes are
+//                 refused there (stage_limits.hpp) instead of returning short counts.
 #include <cstdint>
 #include <memory>
 #include <string>

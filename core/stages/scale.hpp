@@ -9,6 +9,8 @@
 // histogram, in the histogram's channel order, 4 words:
 //   struct ChannelScale { uint maxCount; uint numerator; uint denominator; float scale; };
 //   layout(std430) buffer Scale { ChannelScale scales[]; };
+// The buffer always holds 4 entries (64 bytes); std140 lays this struct array out the same,
+// so a renderer may also bind it as `layout(std140) uniform Scale { ChannelScale scales[4]; }`.
 // numerator = bins, denominator = min(maxCount * bins, 5 * pixels), scale = numerator /
 // denominator rounded. A bar of count n is n * scale of the graph height (the seed); a renderer
 // that wants exact integer heights can compare n * numerator against y * denominator.

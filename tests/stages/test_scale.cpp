@@ -5,6 +5,8 @@
 #include <random>
 
 #include "gl_test_context.hpp"
+#include "gpu_image.hpp"
+#include "histogram.hpp"
 #include "histogram_reference.hpp"
 #include "scale.hpp"
 #include "scale_reference.hpp"
@@ -81,6 +83,34 @@ TEST(Scale, GpuMatchesReferenceOnRandomAndRealHistograms) {
         for (uint32_t& v : counts) v = uint32_t(rng() % (pixels + 1));
         check(counts, bins, channels, pixels);
       }
+    }
+  }
+}
+
+TEST(Scale, ReadsAHistogramStraightFromTheGpu) {
+  // Histogram then scale with no CPU round trip: the barrier between them must hold.
+  GlContext& gl = test::glContext();
+  Result<HistogramScale> scale = HistogramScale::create(gl);
+  ASSERT_TRUE(scale.ok());
+  for (const char* channels : {"rgbl", "l"}) {
+    HistogramParams p = HistogramParams::defaultsFor(gl);
+    p.channels = channels;
+    p.bins = 64;
+    Result<Histogram> h = Histogram::create(gl, p);
+    ASSERT_TRUE(h.ok()) << h.error().message;
+    for (test::Content c : test::kAllContents) {
+      RgbaImage img = test::makeImage(257, 129, c, 14);
+      Result<GpuImage> gpu = GpuImage::fromImage(img);
+      ASSERT_TRUE(gpu.ok());
+      ASSERT_TRUE(h->poison(img.width, img.height, test::kPoison).ok());
+      ASSERT_TRUE(scale->poison(test::kPoison).ok());
+      ASSERT_TRUE(h->run(gpu.value()).ok());
+      ASSERT_TRUE(scale->run(h.value(), img.pixelCount()).ok());
+      Result<std::vector<ChannelScale>> got = scale->read(p.channelCount());
+      ASSERT_TRUE(got.ok());
+      EXPECT_EQ(got.value(), scaleReference(histogramReference(img, p.bins, p.channels, p.luma),
+                                            p.bins, p.channelCount(), img.pixelCount()))
+          << channels << " " << test::contentName(c);
     }
   }
 }
