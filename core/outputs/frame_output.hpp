@@ -19,7 +19,8 @@ namespace esf {
 struct StageTiming {
   std::string stage;  // "import", "blur", "resize", "histogram", "stats", "scale", ...
   double ms = 0;
-  bool gpu = false;  // true: GL timer query; false: CPU wall clock around the stage
+  bool gpu =
+      false;  // true: GL timer query; false: wall clock (GPU stages: glFinish before and after)
 };
 
 // The pipeline's GPU objects for this frame (names, not owners).

@@ -52,7 +52,7 @@ std::string jsonlLine(const FrameResult& f) {
   Json clocks = Json::object();
   for (const StageTiming& t : f.timings) {
     timing[t.stage] = t.ms;
-    clocks[t.stage] = t.gpu ? "gpu" : "cpu";
+    clocks[t.stage] = t.gpu ? "gpu" : "wall";
   }
   j["timing_ms"] = timing;
   j["timing_clock"] = clocks;

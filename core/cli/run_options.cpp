@@ -1,0 +1,87 @@
+#include "run_options.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "channels.hpp"
+#include "histogram.hpp"
+
+namespace esf::cli {
+namespace {
+
+// A whole decimal integer in [lo, hi], or an error naming `what`.
+Result<int> parseInt(const std::string& what, const std::string& text, int lo, int hi) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0)
+    return fail(what, " must be an integer, got '", text, "'");
+  if (v < lo || v > hi)
+    return fail(what, " must be in [", std::to_string(lo), ", ", std::to_string(hi), "], got ",
+                text);
+  return int(v);
+}
+
+}  // namespace
+
+Result<HistogramSpec> parseHistogramSpec(const std::string& text) {
+  HistogramSpec h;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string part = text.substr(start, comma - start);
+    start = comma + 1;
+    const size_t eq = part.find('=');
+    const std::string key = part.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : part.substr(eq + 1);
+    if (eq == std::string::npos)
+      return fail("--histogram: expected KEY=VALUE, got '", part, "' (bins, channels, strategy)");
+    if (key == "bins") {
+      Result<int> bins = parseInt("--histogram: bins", value, 1, 256);
+      if (!bins) return bins.error();
+      h.bins = bins.value();
+    } else if (key == "channels") {
+      if (Status s = validateChannels(value); !s) return fail("--histogram: ", s.error().message);
+      h.channels = value;
+    } else if (key == "strategy") {
+      if (value != "auto") {
+        Result<HistogramStrategy> s = parseHistogramStrategy(value);
+        if (!s) return fail("--histogram: ", s.error().message);
+      }
+      h.strategy = value;
+    } else {
+      return fail("--histogram: unknown key '", key, "' (bins, channels, strategy)");
+    }
+  }
+  return h;
+}
+
+Result<BlurSpec> parseBlurSpec(const std::string& text) {
+  BlurSpec b;
+  const size_t colon = text.find(':');
+  Result<int> taps = parseInt("--blur: taps", text.substr(0, colon), 1, 1 << 20);
+  if (!taps) return taps.error();
+  if (taps.value() % 2 == 0)
+    return fail("--blur: taps must be odd, got ", std::to_string(taps.value()),
+                " (an even filter shifts the picture by half a pixel per pass)");
+  b.taps = taps.value();
+  if (colon != std::string::npos) {
+    Result<int> it = parseInt("--blur: iterations", text.substr(colon + 1), 1, 100);
+    if (!it) return it.error();
+    b.iterations = it.value();
+  }
+  return b;
+}
+
+Result<std::pair<int, int>> parseResizeSpec(const std::string& text) {
+  const size_t x = text.find('x');
+  if (x == std::string::npos) return fail("--resize must be WxH, got '", text, "'");
+  Result<int> w = parseInt("--resize: width", text.substr(0, x), 1, 1 << 16);
+  if (!w) return w.error();
+  Result<int> h = parseInt("--resize: height", text.substr(x + 1), 1, 1 << 16);
+  if (!h) return h.error();
+  return std::pair{w.value(), h.value()};
+}
+
+}  // namespace esf::cli

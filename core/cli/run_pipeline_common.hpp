@@ -1,0 +1,40 @@
+#pragma once
+// Pieces both backends share: the channel split of --luma source and the stage timer.
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "frame.hpp"
+#include "frame_output.hpp"
+#include "histogram_data.hpp"
+
+namespace esf::cli {
+
+// The user's channel list without 'l' (counted on the RGB image when L comes from the source).
+std::string withoutLuma(const std::string& channels);
+
+// Interleaves counts of `rgb_channels` (bins x rgb_channels.size()) and of L (bins) into the
+// order of `channels`.
+HistogramData mergeLuma(const std::string& channels, int bins, const std::string& rgb_channels,
+                        const std::vector<uint32_t>& rgb_counts,
+                        const std::vector<uint32_t>& l_counts);
+
+// Fills the frame's identity (seq, ts_ns, source, format...), the processed size, and the stats
+// from the 256-value histogram `values` and r.hist (timed as stage "stats").
+void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values, int width,
+                       int height);
+
+// Milliseconds of CPU wall time since construction.
+class WallTimer {
+ public:
+  WallTimer() : start_(std::chrono::steady_clock::now()) {}
+  double ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+        .count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace esf::cli

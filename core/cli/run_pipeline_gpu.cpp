@@ -1,0 +1,347 @@
+// --backend gles: the GPU stages, timed with GL timer queries where the context has them.
+#include <optional>
+
+#include "auto_params.hpp"
+#include "blur.hpp"
+#include "frame_import.hpp"
+#include "gpu_timer.hpp"
+#include "histogram.hpp"
+#include "log.hpp"
+#include "pixel_format.hpp"
+#include "resize.hpp"
+#include "run_pipeline.hpp"
+#include "run_pipeline_common.hpp"
+#include "scale.hpp"
+
+namespace esf::cli {
+namespace {
+
+// Copies the importer's RGBA8 texture into a stage image (an exact 1:1 blit): the stages take
+// GpuImage owners, the importer keeps its own texture.
+Status copyTexture(GLuint from, const GpuImage& to) {
+  GlFramebuffer read = makeFramebuffer(), draw = makeFramebuffer();
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, read.get());
+  glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, from, 0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, draw.get());
+  glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, to.texture(), 0);
+  glBlitFramebuffer(0, 0, to.width(), to.height(), 0, 0, to.width(), to.height(),
+                    GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  return checkGl("copying the imported frame");
+}
+
+// A stage image kept across frames, reallocated when the size changes.
+Status ensureImage(std::optional<GpuImage>& image, int w, int h) {
+  if (image && image->width() == w && image->height() == h) return Status::success();
+  Result<GpuImage> made = GpuImage::create(w, h);
+  if (!made) return made.error();
+  image.emplace(std::move(made.value()));
+  return Status::success();
+}
+
+// One histogram at `bins` over the user's channels; with a source-luma image, L is counted on
+// it and the RGB channels on the RGB image, merged into buffer() for scale and graph.
+class Counter {
+ public:
+  // split_luma: --luma source, so L may be counted on its own image.
+  Status configure(const GlContext& gl, const HistogramParams& params, bool split_luma) {
+    params_ = params;
+    rgb_.reset();
+    rgb_split_.reset();
+    l_.reset();
+    HistogramParams all = params;
+    Result<Histogram> h = Histogram::create(gl, all);
+    if (!h) return h.error();
+    rgb_.emplace(std::move(h.value()));
+    rgb_only_ = withoutLuma(params.channels);
+    if (split_luma && params.channels.find('l') != std::string::npos) {
+      HistogramParams lp = params;
+      lp.channels = "l";
+      Result<Histogram> l = Histogram::create(gl, lp);
+      if (!l) return l.error();
+      l_.emplace(std::move(l.value()));
+      if (!rgb_only_.empty()) {
+        HistogramParams rp = params;
+        rp.channels = rgb_only_;
+        Result<Histogram> r = Histogram::create(gl, rp);
+        if (!r) return r.error();
+        rgb_split_.emplace(std::move(r.value()));
+      }
+    }
+    merged_ = makeBuffer();
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, merged_.get());
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(params.wordCount() * 4), nullptr,
+                 GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    return checkGl("histogram buffers");
+  }
+
+  // Counts; `luma` null: everything from `rgb`.
+  Result<HistogramData> run(const GpuImage& rgb, const PackedRgbaBuffer* rgb_packed,
+                            const GpuImage* luma, const PackedRgbaBuffer* luma_packed) {
+    HistogramData out;
+    out.bins = params_.bins;
+    out.channels = params_.channels;
+    if (!luma || !l_) {
+      if (Status s = runOne(*rgb_, rgb, rgb_packed); !s) return s.error();
+      Result<std::vector<uint32_t>> counts = rgb_->read();
+      if (!counts) return counts.error();
+      out.counts = std::move(counts.value());
+      buffer_ = rgb_->binsBuffer();
+      return out;
+    }
+    std::vector<uint32_t> rgb_counts;
+    if (rgb_split_) {
+      if (Status s = runOne(*rgb_split_, rgb, rgb_packed); !s) return s.error();
+      Result<std::vector<uint32_t>> c = rgb_split_->read();
+      if (!c) return c.error();
+      rgb_counts = std::move(c.value());
+    }
+    if (Status s = runOne(*l_, *luma, luma_packed); !s) return s.error();
+    Result<std::vector<uint32_t>> l_counts = l_->read();
+    if (!l_counts) return l_counts.error();
+    out = mergeLuma(params_.channels, params_.bins, rgb_only_, rgb_counts, l_counts.value());
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, merged_.get());
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(out.counts.size() * 4),
+                    out.counts.data());
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    buffer_ = merged_.get();
+    return out;
+  }
+
+  GLuint buffer() const { return buffer_; }
+
+ private:
+  Status runOne(Histogram& h, const GpuImage& image, const PackedRgbaBuffer* packed) {
+    if (h.params().source == ImageSource::kPackedBuffer) return h.run(*packed);
+    return h.run(image);
+  }
+
+  HistogramParams params_;
+  std::optional<Histogram> rgb_, rgb_split_, l_;
+  std::string rgb_only_;
+  GlBuffer merged_;
+  GLuint buffer_ = 0;
+};
+
+class GpuPipeline : public Pipeline {
+ public:
+  GpuPipeline(GlContext& gl, const RunOptions& o, std::unique_ptr<FrameImporter> importer,
+              RgbaPacker packer, HistogramScale scale)
+      : gl_(gl),
+        o_(o),
+        importer_(std::move(importer)),
+        packer_(std::move(packer)),
+        scale_(std::move(scale)),
+        timer_(gl) {}
+
+  Result<FrameResult> process(const Frame& frame) override;
+
+ private:
+  Status configure(int w, int h);
+  // Runs `work` under the GPU timer and records it as stage `name`.
+  Status timed(FrameResult& r, const char* name, const std::function<Status()>& work) {
+    Result<double> ms = timeGpuMs(timer_, work);
+    if (!ms) return ms.error();
+    r.timings.push_back({name, ms.value(), timer_.usesTimerQuery()});
+    return Status::success();
+  }
+  Status stage(std::optional<GpuImage>& in, std::optional<GpuImage>& out, bool blur);
+
+  GlContext& gl_;
+  RunOptions o_;
+  std::unique_ptr<FrameImporter> importer_;
+  RgbaPacker packer_;
+  HistogramScale scale_;
+  GpuTimer timer_;
+  std::optional<Blur> blur_;
+  std::optional<Resize> resize_;
+  Counter binned_, values_;
+  bool uses_packed_ = false;
+  int in_w_ = 0, in_h_ = 0;
+  bool warned_no_source_luma_ = false;
+  // [0] RGB, [1] source luma: imported, blurred, resized, packed.
+  std::optional<GpuImage> imported_[2], blurred_[2], resized_[2];
+  std::optional<PackedRgbaBuffer> packed_[2];
+  GpuFrameView view_;
+};
+
+Status GpuPipeline::configure(int w, int h) {
+  in_w_ = w;
+  in_h_ = h;
+  const int out_w = o_.resize ? o_.resize->first : w;
+  const int out_h = o_.resize ? o_.resize->second : h;
+  if (o_.resize) {
+    if (Status s = checkResizeSize(w, h, out_w, out_h); !s) return s;
+  }
+  HistogramParams base;
+  base.bins = o_.histogram.bins;
+  base.channels = o_.histogram.channels;
+  HistogramParams p;
+  std::string why;
+  if (o_.histogram.strategy == "auto") {
+    p = chooseHistogramParams(gl_, out_w, out_h, &why, base);
+  } else {
+    p = HistogramParams::defaultsFor(gl_);
+    p.bins = base.bins;
+    p.channels = base.channels;
+    p.strategy = parseHistogramStrategy(o_.histogram.strategy).value();
+    why = "histogram: strategy " + o_.histogram.strategy + " (from --histogram)";
+  }
+  logInfo(why);
+  const bool split = o_.luma == "source";
+  if (Status s = binned_.configure(gl_, p, split); !s) return s;
+  if (p.bins != kValueCount) {
+    HistogramParams v = p;
+    v.bins = kValueCount;
+    if (Status s = values_.configure(gl_, v, split); !s) return s;
+  }
+  uses_packed_ = p.source == ImageSource::kPackedBuffer;
+  if (o_.blur) {
+    BlurParams base_blur;
+    base_blur.filter_dim = o_.blur->taps;
+    base_blur.iterations = o_.blur->iterations;
+    std::string blur_why;
+    BlurParams bp = chooseBlurParams(gl_, w, h, &blur_why, base_blur);
+    bp.filter_dim = o_.blur->taps;
+    bp.iterations = o_.blur->iterations;
+    logInfo(blur_why);
+    Result<Blur> b = Blur::create(gl_, bp);
+    if (!b) return b.error();
+    blur_.emplace(std::move(b.value()));
+  }
+  if (o_.resize) {
+    Result<Resize> r = Resize::create(gl_, ResizeParams::defaultsFor(gl_));
+    if (!r) return r.error();
+    resize_.emplace(std::move(r.value()));
+  }
+  return Status::success();
+}
+
+Result<FrameResult> GpuPipeline::process(const Frame& frame) {
+  if (frame.width != in_w_ || frame.height != in_h_) {
+    if (Status s = configure(frame.width, frame.height); !s) return s.error();
+  }
+  FrameResult r;
+  const bool want_source_luma =
+      o_.luma == "source" && o_.histogram.channels.find('l') != std::string::npos;
+  ImportedFrame imported;
+  Status st = timed(r, "import", [&]() -> Status {
+    ImportOptions io;
+    io.source_luma = want_source_luma;
+    Result<ImportedFrame> f = importer_->import(frame, io);
+    if (!f) return f.error();
+    imported = f.value();
+    for (int i = 0; i < 2; ++i) {
+      GLuint tex = i == 0 ? imported.rgba : imported.luma;
+      if (!tex) continue;
+      if (Status s = ensureImage(imported_[i], imported.width, imported.height); !s) return s;
+      if (Status s = copyTexture(tex, *imported_[i]); !s) return s;
+    }
+    return Status::success();
+  });
+  if (!st) return st.error();
+  const bool luma = imported.luma != 0;
+  if (want_source_luma && !luma && !warned_no_source_luma_) {
+    logWarning(std::string("--luma source: ") + formatName(frame.format) +
+               " frames have no luma plane; L comes from RGB");
+    warned_no_source_luma_ = true;
+  }
+  std::optional<GpuImage>* current[2] = {&imported_[0], &imported_[1]};
+  if (blur_) {
+    st = timed(r, "blur", [&]() -> Status {
+      for (int i = 0; i < (luma ? 2 : 1); ++i) {
+        GpuImage& in = **current[i];
+        if (Status s = ensureImage(blurred_[i], in.width(), in.height()); !s) return s;
+        if (Status s = blur_->run(in, *blurred_[i]); !s) return s;
+        current[i] = &blurred_[i];
+      }
+      return Status::success();
+    });
+    if (!st) return st.error();
+  }
+  if (resize_) {
+    st = timed(r, "resize", [&]() -> Status {
+      for (int i = 0; i < (luma ? 2 : 1); ++i) {
+        if (Status s = ensureImage(resized_[i], o_.resize->first, o_.resize->second); !s) return s;
+        if (Status s = resize_->run(**current[i], *resized_[i]); !s) return s;
+        current[i] = &resized_[i];
+      }
+      return Status::success();
+    });
+    if (!st) return st.error();
+  }
+  const GpuImage& rgb = **current[0];
+  const GpuImage* luma_image = luma ? &**current[1] : nullptr;
+  if (uses_packed_) {
+    st = timed(r, "pack", [&]() -> Status {
+      for (int i = 0; i < (luma ? 2 : 1); ++i) {
+        const GpuImage& img = **current[i];
+        if (!packed_[i] || packed_[i]->width() != img.width() ||
+            packed_[i]->height() != img.height()) {
+          Result<PackedRgbaBuffer> p = PackedRgbaBuffer::create(img.width(), img.height());
+          if (!p) return p.error();
+          packed_[i].emplace(std::move(p.value()));
+        }
+        if (Status s = packer_.run(img, *packed_[i]); !s) return s;
+      }
+      return Status::success();
+    });
+    if (!st) return st.error();
+  }
+  const PackedRgbaBuffer* rgb_packed = uses_packed_ ? &*packed_[0] : nullptr;
+  const PackedRgbaBuffer* luma_packed = uses_packed_ && luma ? &*packed_[1] : nullptr;
+  st = timed(r, "histogram", [&]() -> Status {
+    Result<HistogramData> h = binned_.run(rgb, rgb_packed, luma_image, luma_packed);
+    if (!h) return h.error();
+    r.hist = std::move(h.value());
+    return Status::success();
+  });
+  if (!st) return st.error();
+  HistogramData values = r.hist;
+  if (r.hist.bins != kValueCount) {
+    st = timed(r, "histogram256", [&]() -> Status {
+      Result<HistogramData> h = values_.run(rgb, rgb_packed, luma_image, luma_packed);
+      if (!h) return h.error();
+      values = std::move(h.value());
+      return Status::success();
+    });
+    if (!st) return st.error();
+  }
+  st = timed(r, "scale", [&]() -> Status {
+    return scale_.run(binned_.buffer(), r.hist.bins, r.hist.channelCount(),
+                      uint64_t(rgb.width()) * uint64_t(rgb.height()));
+  });
+  if (!st) return st.error();
+  Result<std::vector<ChannelScale>> scales = scale_.read(r.hist.channelCount());
+  if (!scales) return scales.error();
+  for (const ChannelScale& s : scales.value()) r.scale.push_back(s.scale);
+  finishFrameResult(r, frame, values, rgb.width(), rgb.height());
+  view_ = GpuFrameView{rgb.texture(),        rgb.width(), rgb.height(),         binned_.buffer(),
+                       scale_.scaleBuffer(), r.hist.bins, r.hist.channelCount()};
+  r.gpu = &view_;
+  return r;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Pipeline>> createGpuPipeline(GlContext& gl, const RunOptions& options) {
+  if (options.blur) {
+    BlurParams p = BlurParams::defaultsFor(gl);
+    p.filter_dim = options.blur->taps;
+    p.iterations = options.blur->iterations;
+    if (Status s = p.validate(gl.limits()); !s) return fail("--blur: ", s.error().message);
+  }
+  Result<std::unique_ptr<FrameImporter>> importer = FrameImporter::create(gl);
+  if (!importer) return importer.error();
+  Result<RgbaPacker> packer = RgbaPacker::create(gl);
+  if (!packer) return packer.error();
+  Result<HistogramScale> scale = HistogramScale::create(gl);
+  if (!scale) return scale.error();
+  return std::unique_ptr<Pipeline>(new GpuPipeline(gl, options, std::move(importer.value()),
+                                                   std::move(packer.value()),
+                                                   std::move(scale.value())));
+}
+
+}  // namespace esf::cli
