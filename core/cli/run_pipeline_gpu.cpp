@@ -187,7 +187,8 @@ Status GpuPipeline::configure(int w, int h) {
     p.bins = base.bins;
     p.channels = base.channels;
     p.strategy = parseHistogramStrategy(o_.histogram.strategy).value();
-    why = "histogram: strategy " + o_.histogram.strategy + " (from --histogram)";
+    why = "histogram: strategy ";  // appended piecewise: GCC 12 -Wrestrict misfires on a + b + c
+    why.append(o_.histogram.strategy).append(" (from --histogram)");
   }
   logInfo(why);
   const bool split = o_.luma == "source";
