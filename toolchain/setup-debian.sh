@@ -15,7 +15,7 @@ packages=(
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do
   case "$extra" in
-    bench) packages+=(libopencv-dev) ;;
+    bench) packages+=(libopencv-dev mate-backgrounds) ;;  # OpenCV peer; a 4K camera photo
     # The guest kernel's ABI is pinned in tests/vm/kernel-abi (headers build vkms out of tree).
     vm) packages+=(qemu-system-x86 busybox-static kmod cpio xz-utils zstd jq v4l-utils linux-source-6.1
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")") ;;

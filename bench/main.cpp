@@ -1,0 +1,305 @@
+// esframe-bench: every stage timed on the current GPU at the camera sizes, the parameter sweeps
+// with an SVG plot each, and the peers (CPU reference, OpenCV, CUB) in the same run with
+// ratios. Tables go to stdout (Markdown) and, with the plots and a JSON file, to --out.
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "auto_params.hpp"
+#include "bench_frames.hpp"
+#include "bench_report.hpp"
+#include "log.hpp"
+#include "peers.hpp"
+#include "stage_rows.hpp"
+#include "svg_plot.hpp"
+#include "sweep.hpp"
+#include "synthetic_frames.hpp"
+#include "tuned_params.hpp"
+#include "tuning_cache.hpp"
+
+namespace esf::bench {
+namespace {
+
+struct Args {
+  std::string egl = "auto", drm_device, egl_device;
+  std::string sizes = "640x480,1280x720,1920x1080,3840x2160";
+  std::string contents = "photo,random,flat,gradient";
+  std::string sweep_sizes = "1920x1080";
+  std::string photo = kDefaultPhoto;
+  std::string out = "bench-results";
+  int iterations = 20, warmup = 3, cpu_iterations = 5;
+  bool no_cpu_references = false, quick = false;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> v;
+  size_t pos = 0;
+  while (pos <= s.size()) {
+    size_t c = s.find(',', pos);
+    std::string part = s.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
+    if (!part.empty()) v.push_back(part);
+    if (c == std::string::npos) break;
+    pos = c + 1;
+  }
+  return v;
+}
+
+Result<std::pair<int, int>> parseSize(const std::string& s) {
+  int w = 0, h = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(s.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 1 || h < 1)
+    return fail("bad size '", s, "' (WIDTHxHEIGHT)");
+  return std::pair{w, h};
+}
+
+std::string cpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown CPU";
+}
+
+std::string machineHeader(const GlContext& gl) {
+  utsname u{};
+  uname(&u);
+  std::string s = "# esframe-bench " + utcTimestamp() + "\n\n";
+  s += "- machine: " + cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) +
+       " threads, " + u.sysname + " " + u.release + "\n";
+  s += "- EGL platform: " + std::string(toString(gl.display().platform())) + "\n";
+  s += "- GL: " + gl.glVendor() + " | " + gl.renderer() + " | " + gl.version() + "\n";
+  s += std::string("- GPU time: ") +
+       (gl.hasTimerQuery() ? "GL_EXT_disjoint_timer_query" : "wall clock around glFinish") + "\n";
+  s += "- peers: " + opencvInfo() + "; " + cubInfo() + "\n";
+  return s;
+}
+
+int run(const Args& a) {
+  Result<EglPlatform> platform = parseEglPlatform(a.egl);
+  if (!platform) {
+    logError(platform.error().message);
+    return 2;
+  }
+  GlContextOptions co;
+  co.egl = {platform.value(), a.drm_device, a.egl_device};
+  Result<std::unique_ptr<GlContext>> ctx = GlContext::create(co);
+  if (!ctx) {
+    logError(ctx.error().message);
+    return 1;
+  }
+  const GlContext& gl = *ctx.value();
+  std::vector<std::pair<int, int>> sizes, sweep_sizes;
+  for (const std::string& s : split(a.sizes)) {
+    Result<std::pair<int, int>> p = parseSize(s);
+    if (!p) return logError("--sizes: " + p.error().message), 2;
+    sizes.push_back(p.value());
+  }
+  if (a.sweep_sizes != "none") {
+    for (const std::string& s : split(a.sweep_sizes)) {
+      Result<std::pair<int, int>> p = parseSize(s);
+      if (!p) return logError("--sweep-sizes: " + p.error().message), 2;
+      sweep_sizes.push_back(p.value());
+    }
+  }
+  std::vector<std::string> contents = split(a.contents);
+  bool have_photo = std::filesystem::exists(a.photo);
+  std::string report = machineHeader(gl);
+  if (!have_photo)
+    report += "- photo: " + a.photo + " not found (setup-debian.sh bench installs it); skipped\n";
+  else
+    report += "- photo: " + a.photo + " (centre-cropped, area-averaged to each size)\n";
+  std::fputs(report.c_str(), stdout);
+  std::fflush(stdout);
+  std::error_code ec;
+  std::filesystem::create_directories(a.out, ec);
+  if (ec) return logError("--out " + a.out + ": " + ec.message()), 1;
+
+  MeasureOptions gpu{a.warmup, a.iterations, a.quick ? 0.2 : 1.0, 3};
+  MeasureOptions cpu{1, a.cpu_iterations, a.quick ? 0.2 : 2.0, 1};
+  nlohmann::json json = {{"gl_vendor", gl.glVendor()},
+                         {"gl_renderer", gl.renderer()},
+                         {"gl_version", gl.version()},
+                         {"date", utcTimestamp()}};
+
+  // Sweeps first: their winners are the "tuned" parameters of the tables at that size.
+  std::map<std::pair<int, int>, HistogramParams> tuned_hist;
+  std::map<std::pair<int, int>, BlurParams> tuned_blur;
+  for (auto [w, h] : sweep_sizes) {
+    RgbaImage frame = syntheticFrame(FrameContent::kNatural, w, h);
+    TuneOptions o;
+    o.quick = a.quick;
+    o.measure = {a.warmup, a.iterations / 2 + 1, a.quick ? 0.1 : 0.5, 3};
+    std::string size = std::to_string(w) + "x" + std::to_string(h);
+    std::vector<Sweep> sweeps;
+    {
+      Progress progress("sweep histogram " + size, 0);
+      o.progress = &progress;
+      Result<HistogramTuneResult> r = tuneHistogram(gl, frame, HistogramParams{}, o);
+      if (!r) return logError(r.error().message), 1;
+      tuned_hist[{w, h}] = r.value().best;
+      sweeps = r.value().sweeps;
+    }
+    {
+      Progress progress("sweep blur " + size, 0);
+      o.progress = &progress;
+      BlurParams base;
+      base.iterations = 1;
+      Result<BlurTuneResult> r = tuneBlur(gl, frame, base, o);
+      if (!r) return logError(r.error().message), 1;
+      tuned_blur[{w, h}] = r.value().best;
+      for (Sweep& s : r.value().sweeps) sweeps.push_back(std::move(s));
+    }
+    for (const Sweep& s : sweeps) {
+      std::string name = "sweep-" + s.stage + "-" + s.name + "-" + size;
+      std::string title = s.stage + " " + s.name + ", " + size + " natural frame, " + gl.renderer();
+      std::ofstream(a.out + "/" + name + ".svg") << sweepSvg(s, title);
+      std::string section = "\n## Sweep: " + s.stage + " " + s.name + " (" + size +
+                            ", natural frame)\n\nPlot: " + name + ".svg\n\n" + sweepTable(s);
+      std::fputs(section.c_str(), stdout);
+      report += section;
+      json["sweeps"].push_back(sweepJson(s));
+      json["sweeps"].back()["frame"] = size;
+    }
+    std::fflush(stdout);
+  }
+
+  std::vector<BenchRow> rows;
+  Progress progress("bench", int(sizes.size() * (contents.size() + 1)));
+  for (auto [w, h] : sizes) {
+    FrameBenchOptions o;
+    o.gpu = gpu;
+    o.cpu = cpu;
+    o.cpu_references = !a.no_cpu_references;
+    std::string why;
+    if (auto it = tuned_hist.find({w, h}); it != tuned_hist.end()) {
+      o.histogram = it->second;
+      o.histogram_origin = "tuned";
+    } else {
+      o.histogram = chooseHistogramParams(gl, w, h, &why);
+      o.histogram_origin = "auto";
+    }
+    o.blur.iterations = 1;
+    if (auto it = tuned_blur.find({w, h}); it != tuned_blur.end()) {
+      o.blur = it->second;
+      o.blur_origin = "tuned";
+    } else {
+      o.blur = chooseBlurParams(gl, w, h, &why, o.blur);
+      o.blur_origin = "auto";
+    }
+    std::string size = std::to_string(w) + "x" + std::to_string(h);
+    size_t first = rows.size();
+    bool others_done = false;
+    for (const std::string& content : contents) {
+      if (content == "photo" && !have_photo) continue;
+      Result<RgbaImage> frame = benchFrame(content, w, h, a.photo);
+      if (!frame) return logError(frame.error().message), 1;
+      std::string label = size + " " + content;
+      progress.step(label + " histogram");
+      if (Status s = histogramRows(gl, frame.value(), label, o, &rows); !s)
+        return logError(label + ": " + s.error().message), 1;
+      if (!others_done) {  // the other stages barely depend on content: once per size
+        progress.step(label + " blur, resize, reduce, transfers");
+        if (Status s = otherStageRows(gl, frame.value(), label, o, &rows); !s)
+          return logError(label + ": " + s.error().message), 1;
+        others_done = true;
+      }
+    }
+    progress.done();
+    std::vector<BenchRow> these(rows.begin() + long(first), rows.end());
+    std::string section = "\n## " + size + "\n\n" + rowsTable(these);
+    std::fputs(section.c_str(), stdout);
+    std::fflush(stdout);
+    report += section;
+  }
+  json["rows"] = rowsJson(rows);
+
+  // The targets of issue 7, where this run measured them.
+  std::string targets = "\n## Targets\n\n";
+  for (auto [w, h] : sizes) {
+    std::string size = std::to_string(w) + "x" + std::to_string(h);
+    std::string frame = size + " " + (have_photo ? "photo" : contents.front());
+    double cv_h = ratio(rows, frame, "histogram rgbl 256", "esframe", "OpenCV");
+    double cv_b = ratio(rows, frame, "blur 15 H+V", "esframe", "OpenCV");
+    double cub = ratio(rows, frame, "histogram rgbl 256", "esframe", "CUB");
+    char line[256];
+    if (cv_h > 0) {
+      std::snprintf(line, sizeof line, "- %s: histogram %.2fx OpenCV (target <= 1.0x)\n",
+                    frame.c_str(), cv_h);
+      targets += line;
+    }
+    if (cv_b > 0) {
+      std::snprintf(line, sizeof line,
+                    "- %s: blur 15 H+V %.2fx OpenCV blur 15x15 (target <= 1.5x)\n", frame.c_str(),
+                    cv_b);
+      targets += line;
+    }
+    if (cub > 0) {
+      std::snprintf(line, sizeof line,
+                    "- %s: histogram %.2fx CUB MultiHistogramEven<4,4> (target <= 0.8x)\n",
+                    frame.c_str(), cub);
+      targets += line;
+    }
+    for (const BenchRow& r : rows)
+      if (r.frame == frame && r.group == "blur 15 H+V" && r.esframe && r.error.empty() &&
+          r.t.timer_query) {
+        std::snprintf(line, sizeof line,
+                      "- %s: blur 15 H+V %.1f us GPU time (target <= 70 us at 3840x2160)\n",
+                      frame.c_str(), r.t.median_ms * 1000);
+        targets += line;
+      }
+  }
+  std::fputs(targets.c_str(), stdout);
+  report += targets;
+  std::ofstream(a.out + "/report.md") << report;
+  std::ofstream(a.out + "/results.json") << json.dump(2) << "\n";
+  std::fprintf(stderr, "esframe-bench: wrote %s/report.md, results.json and the sweep plots\n",
+               a.out.c_str());
+  return 0;
+}
+
+}  // namespace
+}  // namespace esf::bench
+
+int main(int argc, char** argv) {
+  esf::bench::Args a;
+  CLI::App app{"esframe-bench: stage timings, sweeps and peers on this GPU"};
+  app.add_option("--egl", a.egl, "EGL platform: auto, gbm, device, surfaceless")
+      ->capture_default_str();
+  app.add_option("--drm-device", a.drm_device, "DRM node for gbm (path or driver name)");
+  app.add_option("--egl-device", a.egl_device, "EGL device for the device platform");
+  app.add_option("--sizes", a.sizes, "Frame sizes, comma separated")->capture_default_str();
+  app.add_option("--contents", a.contents, "photo, random, flat, gradient, natural")
+      ->capture_default_str();
+  app.add_option("--sweep-sizes", a.sweep_sizes, "Sizes to sweep parameters at, or none")
+      ->capture_default_str();
+  app.add_option("--photo", a.photo, "The photograph")->capture_default_str();
+  app.add_option("--out", a.out, "Directory for report.md, results.json, sweep SVGs")
+      ->capture_default_str();
+  app.add_option("--iterations", a.iterations, "Timed GPU runs")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  app.add_option("--warmup", a.warmup, "Untimed runs first")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  app.add_option("--cpu-iterations", a.cpu_iterations, "Timed CPU/peer runs")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_flag("--no-cpu-references", a.no_cpu_references, "Skip timing the CPU references");
+  app.add_flag("--quick", a.quick, "Smoke run: one small size, few runs, quick sweeps");
+  CLI11_PARSE(app, argc, argv);
+  if (a.quick) {
+    a.sizes = "160x120";
+    a.sweep_sizes = "160x120";
+    a.contents = "photo,random,flat";
+    a.iterations = 3;
+    a.warmup = 1;
+    a.cpu_iterations = 1;
+  }
+  return esf::bench::run(a);
+}

@@ -1,0 +1,284 @@
+#include "stage_rows.hpp"
+
+#include "blur_reference.hpp"
+#include "histogram_reference.hpp"
+#include "peers.hpp"
+#include "reduce.hpp"
+#include "reduce_reference.hpp"
+#include "resize.hpp"
+#include "resize_reference.hpp"
+#include "scale.hpp"
+#include "tuned_params.hpp"
+
+namespace esf::bench {
+namespace {
+
+using Work = std::function<Status()>;
+
+BenchRow timed(const std::string& label, const std::string& group, const std::string& variant,
+               bool esframe, Result<TimingStats> t, double bytes, double pixels) {
+  BenchRow r;
+  r.frame = label;
+  r.group = group;
+  r.variant = variant;
+  r.esframe = esframe;
+  if (t)
+    r.t = t.value();
+  else
+    r.error = t.error().message;
+  r.bytes = bytes;
+  r.pixels = pixels;
+  return r;
+}
+
+// R, G, B (and A when `with_alpha`) columns of the reference, counts[bin * n + c].
+std::vector<uint32_t> referenceColumns(const RgbaImage& f, bool with_alpha) {
+  int n = with_alpha ? 4 : 3;
+  std::vector<uint32_t> c(256 * size_t(n), 0);
+  for (size_t i = 0; i < f.pixelCount(); ++i)
+    for (int k = 0; k < n; ++k) ++c[size_t(f.pixels[i * 4 + k]) * n + k];
+  return c;
+}
+
+}  // namespace
+
+Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::string& label,
+                     const FrameBenchOptions& o, std::vector<BenchRow>* rows) {
+  const double px = double(frame.pixelCount()), bytes = px * 4;
+  const std::string group = "histogram rgbl 256";
+  Result<GpuImage> tex = GpuImage::fromImage(frame);
+  if (!tex) return tex.error();
+  Result<PackedRgbaBuffer> buf = PackedRgbaBuffer::fromImage(frame);
+  if (!buf) return buf.error();
+  std::vector<uint32_t> expected = histogramReference(frame, 256, "rgbl", o.histogram.luma);
+
+  HistogramParams v3d = HistogramParams::defaultsFor(gl);
+  for (auto [params, name] : {std::pair{o.histogram, "esframe " + o.histogram_origin},
+                              std::pair{v3d, std::string("esframe v3d-safe default")}}) {
+    std::string variant = name + ": " + describe(params);
+    Result<Histogram> h = Histogram::create(gl, params);
+    if (!h) {
+      rows->push_back(timed(label, group, variant, true, h.error(), 0, 0));
+      continue;
+    }
+    Work once = [&]() {
+      return params.source == ImageSource::kTexture ? h.value().run(tex.value())
+                                                    : h.value().run(buf.value());
+    };
+    Status s = h.value().poison(frame.width, frame.height, 0xDEADBEEFu);
+    if (s) s = once();
+    Result<std::vector<uint32_t>> counts = h.value().read();
+    if (s && (!counts || counts.value() != expected))
+      s = fail("WRONG: counts differ from the CPU reference");
+    BenchRow r = s ? timed(label, group, variant, true, measureGpu(gl, o.gpu, once), bytes, px)
+                   : timed(label, group, variant, true, s.error(), 0, 0);
+    if (s) r.note = "exact";
+    rows->push_back(r);
+  }
+  if (o.cpu_references) {
+    rows->push_back(timed(label, group, "CPU reference (1 thread)", false,
+                          measureWall(o.cpu,
+                                      [&]() -> Status {
+                                        histogramReference(frame, 256, "rgbl", o.histogram.luma);
+                                        return {};
+                                      }),
+                          bytes, px));
+  }
+  std::vector<uint32_t> rgb;
+  BenchRow cv = timed(label, group, "OpenCV calcHist R,G,B + cvtColor+calcHist gray", false,
+                      opencvHistogram(frame, o.cpu, &rgb), bytes, px);
+  if (cv.error.empty())
+    cv.note = rgb == referenceColumns(frame, false) ? "R,G,B counts equal esframe's"
+                                                    : "R,G,B counts DIFFER from esframe's";
+  rows->push_back(cv);
+  std::vector<uint32_t> rgba;
+  BenchRow cub = timed(label, group, "CUB MultiHistogramEven<4,4> (R,G,B,A, no luma)", false,
+                       cubHistogram(frame, o.gpu, &rgba), bytes, px);
+  if (cub.error.empty())
+    cub.note = rgba == referenceColumns(frame, true) ? "counts equal the reference"
+                                                     : "counts DIFFER from the reference";
+  rows->push_back(cub);
+  return {};
+}
+
+Status otherStageRows(const GlContext& gl, const RgbaImage& frame, const std::string& label,
+                      const FrameBenchOptions& o, std::vector<BenchRow>* rows) {
+  const double px = double(frame.pixelCount()), bytes = px * 4;
+  const int w = frame.width, h = frame.height;
+  Result<GpuImage> tex = GpuImage::fromImage(frame);
+  if (!tex) return tex.error();
+  Result<GpuImage> out = GpuImage::create(w, h);
+  if (!out) return out.error();
+  Result<PackedRgbaBuffer> buf = PackedRgbaBuffer::create(w, h);
+  if (!buf) return buf.error();
+
+  // Blur: 15 taps, one horizontal and one vertical pass (each reads and writes the frame).
+  const std::string blur_group = "blur " + std::to_string(o.blur.filter_dim) + " H+V";
+  Result<Blur> blur = Blur::create(gl, o.blur);
+  if (!blur) return blur.error();
+  Work blur_once = [&]() { return blur.value().run(tex.value(), out.value()); };
+  {
+    std::string variant = "esframe " + o.blur_origin + ": " + describe(o.blur);
+    Status s = blur_once();
+    std::string note;
+    if (s && o.cpu_references) {
+      Result<RgbaImage> got = out.value().download();
+      if (!got)
+        s = got.error();
+      else if (!(got.value() == blurReference(frame, o.blur.filter_dim, o.blur.iterations)))
+        s = fail("WRONG: differs from the CPU reference");
+      else
+        note = "exact";
+    }
+    BenchRow r = s ? timed(label, blur_group, variant, true, measureGpu(gl, o.gpu, blur_once),
+                           bytes * 4 * o.blur.iterations, px)
+                   : timed(label, blur_group, variant, true, s.error(), 0, 0);
+    r.note = note;
+    rows->push_back(r);
+  }
+  std::string k = std::to_string(o.blur.filter_dim);
+  rows->push_back(timed(label, blur_group, "OpenCV blur " + k + "x" + k + " (box, replicate)",
+                        false, opencvBlur(frame, o.blur.filter_dim, o.cpu), bytes * 2, px));
+  if (o.cpu_references)
+    rows->push_back(timed(label, blur_group, "CPU reference (1 thread)", false,
+                          measureWall(o.cpu,
+                                      [&]() -> Status {
+                                        blurReference(frame, o.blur.filter_dim, o.blur.iterations);
+                                        return {};
+                                      }),
+                          bytes * 2, px));
+
+  // Resize to half size, area average.
+  int rw = std::max(w / 2, 1), rh = std::max(h / 2, 1);
+  const std::string resize_group =
+      "resize area to " + std::to_string(rw) + "x" + std::to_string(rh);
+  Result<Resize> resize = Resize::create(gl, ResizeParams::defaultsFor(gl));
+  if (!resize) return resize.error();
+  Result<GpuImage> small = GpuImage::create(rw, rh);
+  if (!small) return small.error();
+  Work resize_once = [&]() { return resize.value().run(tex.value(), small.value()); };
+  {
+    Status s = resize_once();
+    Result<RgbaImage> got = small.value().download();
+    if (s && (!got || !(got.value() == resizeReference(frame, rw, rh))))
+      s = fail("WRONG: differs from the CPU reference");
+    BenchRow r = s ? timed(label, resize_group, "esframe 16x16", true,
+                           measureGpu(gl, o.gpu, resize_once), bytes * 1.25, px)
+                   : timed(label, resize_group, "esframe 16x16", true, s.error(), 0, 0);
+    if (s) r.note = "exact";
+    rows->push_back(r);
+  }
+  rows->push_back(timed(label, resize_group, "OpenCV resize INTER_AREA", false,
+                        opencvResizeArea(frame, rw, rh, o.cpu), bytes * 1.25, px));
+  if (o.cpu_references)
+    rows->push_back(timed(label, resize_group, "CPU reference (1 thread)", false,
+                          measureWall(o.cpu,
+                                      [&]() -> Status {
+                                        resizeReference(frame, rw, rh);
+                                        return {};
+                                      }),
+                          bytes * 1.25, px));
+
+  // Reduce (min, max, sum of R, G, B, luma) and the histogram scale pass.
+  ReduceParams rp = ReduceParams::defaultsFor(gl);
+  Result<ImageReduce> reduce = ImageReduce::create(gl, rp);
+  if (!reduce) return reduce.error();
+  Work reduce_once = [&]() { return reduce.value().run(tex.value()); };
+  {
+    Status s = reduce_once();
+    Result<std::vector<ChannelReduce>> got = reduce.value().read();
+    if (s && (!got || got.value() != reduceReference(frame, rp.channels, rp.luma)))
+      s = fail("WRONG: differs from the CPU reference");
+    BenchRow r =
+        s ? timed(label, "reduce min/max/sum rgbl", "esframe default", true,
+                  measureGpu(gl, o.gpu, reduce_once), bytes, px)
+          : timed(label, "reduce min/max/sum rgbl", "esframe default", true, s.error(), 0, 0);
+    if (s) r.note = "exact";
+    rows->push_back(r);
+  }
+  if (o.cpu_references)
+    rows->push_back(timed(label, "reduce min/max/sum rgbl", "CPU reference (1 thread)", false,
+                          measureWall(o.cpu,
+                                      [&]() -> Status {
+                                        reduceReference(frame, rp.channels, rp.luma);
+                                        return {};
+                                      }),
+                          bytes, px));
+  Result<Histogram> hist = Histogram::create(gl, o.histogram);
+  if (!hist) return hist.error();
+  Result<HistogramScale> scale = HistogramScale::create(gl);
+  if (!scale) return scale.error();
+  rows->push_back(
+      timed(label, "scale (part 2)", "esframe", true,
+            measureGpu(gl, o.gpu, [&]() { return scale.value().run(hist.value(), uint64_t(px)); }),
+            0, 0));
+
+  // Transfers: CPU -> texture, CPU -> packed buffer, texture -> buffer on the GPU, read-back.
+  Result<RgbaPacker> packer = RgbaPacker::create(gl);
+  if (!packer) return packer.error();
+  auto finished = [](Status s) {
+    glFinish();
+    return s;
+  };
+  rows->push_back(timed(label, "transfers", "upload to texture (glTexSubImage2D)", true,
+                        measureWall(o.gpu, [&]() { return finished(tex.value().upload(frame)); }),
+                        bytes, px));
+  rows->push_back(timed(label, "transfers", "upload to packed buffer (glBufferSubData)", true,
+                        measureWall(o.gpu, [&]() { return finished(buf.value().upload(frame)); }),
+                        bytes, px));
+  rows->push_back(
+      timed(label, "transfers", "pack texture -> buffer (GPU)", true,
+            measureGpu(gl, o.gpu, [&]() { return packer.value().run(tex.value(), buf.value()); }),
+            bytes * 2, px));
+  rows->push_back(timed(label, "transfers", "download texture (glReadPixels)", true,
+                        measureWall(o.gpu,
+                                    [&]() -> Status {
+                                      Result<RgbaImage> r = out.value().download();
+                                      return r ? Status() : Status(r.error());
+                                    }),
+                        bytes, px));
+
+  // End to end, wall clock, one frame per run.
+  Work stats_frame = [&]() -> Status {
+    Status s = o.histogram.source == ImageSource::kTexture ? tex.value().upload(frame)
+                                                           : buf.value().upload(frame);
+    if (s)
+      s = o.histogram.source == ImageSource::kTexture ? hist.value().run(tex.value())
+                                                      : hist.value().run(buf.value());
+    if (s && o.histogram.source != ImageSource::kTexture) s = tex.value().upload(frame);
+    if (s) s = reduce.value().run(tex.value());
+    if (s) s = scale.value().run(hist.value(), uint64_t(px));
+    if (!s) return s;
+    Result<std::vector<uint32_t>> c = hist.value().read();
+    if (!c) return c.error();
+    Result<std::vector<ChannelReduce>> r = reduce.value().read();
+    return r ? Status() : Status(r.error());
+  };
+  BenchRow e1 = timed(label, "end to end", "upload + histogram + reduce + scale + read back", true,
+                      measureWall(o.cpu, stats_frame), 0, px);
+  e1.fps_frames = 1;
+  if (o.histogram.source != ImageSource::kTexture)
+    e1.note = "uploads the frame twice: packed buffer for the histogram, texture for reduce";
+  rows->push_back(e1);
+  Work filter_frame = [&]() -> Status {
+    Status s = tex.value().upload(frame);
+    if (s) s = blur_once();
+    if (!s) return s;
+    Result<RgbaImage> r = out.value().download();
+    return r ? Status() : Status(r.error());
+  };
+  BenchRow e2 = timed(label, "end to end", "upload + blur + download", true,
+                      measureWall(o.cpu, filter_frame), 0, px);
+  e2.fps_frames = 1;
+  rows->push_back(e2);
+  BenchRow zc;
+  zc.frame = label;
+  zc.group = "end to end";
+  zc.variant = "zero-copy (dmabuf import)";
+  zc.esframe = true;
+  zc.error = "not measured: no dmabuf import on this EGL platform (see tests/vm for vkms/vgem)";
+  rows->push_back(zc);
+  return {};
+}
+
+}  // namespace esf::bench

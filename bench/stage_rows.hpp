@@ -1,0 +1,32 @@
+#pragma once
+// Rows for one frame: each esframe stage (checked once against its CPU reference, then timed),
+// the CPU references, the peers, the transfers and the end-to-end frame rate.
+#include <string>
+#include <vector>
+
+#include "bench_report.hpp"
+#include "blur.hpp"
+#include "gl_context.hpp"
+#include "histogram.hpp"
+
+namespace esf::bench {
+
+struct FrameBenchOptions {
+  MeasureOptions gpu;  // GPU stages
+  MeasureOptions cpu;  // CPU references and peers (slower: fewer runs)
+  bool cpu_references = true;
+  HistogramParams histogram;     // the tuned (or auto) parameters
+  std::string histogram_origin;  // "tuned", "auto"
+  BlurParams blur;
+  std::string blur_origin;
+};
+
+// The histogram group: esframe (tuned/auto and the v3d-safe default), CPU reference, OpenCV,
+// CUB. Run for every content.
+Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::string& label,
+                     const FrameBenchOptions& o, std::vector<BenchRow>* rows);
+// Blur, resize, reduce, scale, transfers and end-to-end. Run for one content per size.
+Status otherStageRows(const GlContext& gl, const RgbaImage& frame, const std::string& label,
+                      const FrameBenchOptions& o, std::vector<BenchRow>* rows);
+
+}  // namespace esf::bench
