@@ -85,6 +85,12 @@ Result<RgbaImage> GpuImage::download() const {
 
 Result<PackedRgbaBuffer> PackedRgbaBuffer::create(int width, int height) {
   if (Status s = checkSize("packed RGBA buffer", width, height); !s) return s.error();
+  GLint max_block = 0;  // what one shader may bind as a storage block
+  glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+  if (int64_t(width) * height * 4 > int64_t(max_block))
+    return fail("packed RGBA buffer: ", std::to_string(width), "x", std::to_string(height),
+                " needs ", std::to_string(int64_t(width) * height * 4),
+                " bytes, more than GL_MAX_SHADER_STORAGE_BLOCK_SIZE ", std::to_string(max_block));
   PackedRgbaBuffer b;
   b.width_ = width;
   b.height_ = height;

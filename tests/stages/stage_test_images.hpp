@@ -83,6 +83,20 @@ inline std::string describe(int w, int h, Content c) {
   return std::to_string(w) + "x" + std::to_string(h) + " " + contentName(c);
 }
 
+// A Raspberry Pi v3d's compute limits: every stage's defaults must pass these.
+inline ComputeLimits v3dLimits() {
+  ComputeLimits l;
+  for (int i = 0; i < 3; ++i) l.work_group_count[i] = 65535;
+  l.work_group_size[0] = l.work_group_size[1] = 256;
+  l.work_group_size[2] = 64;
+  l.work_group_invocations = 256;
+  l.shared_memory_size = 32 * 1024;
+  l.ssbo_bindings = 8;
+  l.max_ssbo_size = 1 << 27;
+  l.max_texture_size = 4096;
+  return l;
+}
+
 // Runs an image-to-image stage on the GPU: uploads `in`, poisons a w x h output (so pixels the
 // stage fails to write show), runs `stage(src, dst)` and downloads the output.
 inline RgbaImage runImageStage(const RgbaImage& in, int w, int h,

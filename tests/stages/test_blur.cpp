@@ -92,6 +92,17 @@ TEST(Blur, OtherTileShapesAndALargeFrame) {
   ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 2));
 }
 
+TEST(Blur, DefaultsFitV3d) {
+  BlurParams p = BlurParams::defaultsFor(test::glContext());
+  EXPECT_LE(p.workgroup_size, 256);
+  EXPECT_EQ(p.workgroup_size % 16, 0);
+  EXPECT_LE(p.tile_rows * p.tile_width * 4, 32 * 1024);
+  EXPECT_TRUE(p.validate(test::v3dLimits()).ok());
+  EXPECT_EQ(p.tile_width, 128);  // the seed's tile: 4 rows x 128, 32 invocations
+  EXPECT_EQ(p.tile_rows, 4);
+  EXPECT_EQ(p.workgroup_size, 32);
+}
+
 TEST(Blur, RefusesEvenOversizedAndMisfitParameters) {
   GlContext& gl = test::glContext();
   auto error = [&](const BlurParams& p) {

@@ -245,12 +245,7 @@ TEST(Histogram, DefaultsFitV3d) {
   EXPECT_LE(p.tile_width * p.tile_height, 256);
   EXPECT_EQ(p.tile_width * p.tile_height % 16, 0);
   EXPECT_LE(p.wordCount() * 4, 32u * 1024);
-  // and they pass a v3d's limits
-  ComputeLimits v3d;
-  v3d.work_group_count[0] = v3d.work_group_count[1] = v3d.work_group_count[2] = 65535;
-  v3d.work_group_size[0] = v3d.work_group_size[1] = v3d.work_group_size[2] = 256;
-  v3d.work_group_invocations = 256;
-  v3d.shared_memory_size = 32 * 1024;
+  const ComputeLimits v3d = test::v3dLimits();
   for (HistogramStrategy s : kStrategies) {
     p.strategy = s;
     EXPECT_TRUE(p.validate(v3d).ok()) << describe(p);

@@ -90,6 +90,13 @@ TEST(Reduce, SumsPastTwoToThe32AreExact) {
   }
 }
 
+TEST(Reduce, DefaultsFitV3d) {
+  ReduceParams p = ReduceParams::defaultsFor(test::glContext());
+  EXPECT_LE(p.workgroup_size, 256);
+  EXPECT_EQ(p.workgroup_size % 16, 0);
+  EXPECT_TRUE(p.validate(test::v3dLimits()).ok());
+}
+
 TEST(Reduce, RefusesBadParameters) {
   ReduceParams p;
   p.channels = "";

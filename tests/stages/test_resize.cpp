@@ -64,6 +64,13 @@ TEST(Resize, MatchesReference) {
     }
 }
 
+TEST(Resize, DefaultsFitV3d) {
+  ResizeParams p = ResizeParams::defaultsFor(test::glContext());
+  EXPECT_LE(p.workgroup_x * p.workgroup_y, 256);
+  EXPECT_EQ(p.workgroup_x * p.workgroup_y % 16, 0);
+  EXPECT_TRUE(p.validate(test::v3dLimits()).ok());
+}
+
 TEST(Resize, RefusesUpscaleAndOverflowingFootprints) {
   Status up = checkResizeSize(10, 10, 11, 10);
   ASSERT_FALSE(up.ok());
