@@ -151,6 +151,11 @@ Status HistogramParams::validate(const ComputeLimits& limits) const {
         return s;
       if (Status s = checkRange(kStage, "pixels_per_invocation", pixels_per_invocation, 1, 256); !s)
         return s;
+      // The grid-stride step (groups * size * ppi) is a 32-bit uint in the shader.
+      if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
+        return fail(kStage,
+                    ": workgroups * workgroup_size * pixels_per_invocation must stay "
+                    "below 2^31");
       if (!shared_atomics && workgroup_size != 1)
         return fail(kStage, ": shared_atomics=false needs workgroup_size 1 (got ",
                     std::to_string(workgroup_size), "): non-atomic shared counts would race");

@@ -217,6 +217,10 @@ TEST(Histogram, RefusesBadParameters) {
   p.shared_atomics = false;
   EXPECT_NE(error(p).find("shared_atomics=false needs workgroup_size 1"), std::string::npos);
   p = HistogramParams{};
+  p.workgroups = 65535;
+  p.pixels_per_invocation = 256;
+  EXPECT_NE(error(p).find("must stay below 2^31"), std::string::npos) << error(p);
+  p = HistogramParams{};
   p.workgroup_size = gl.limits().work_group_invocations + 16;
   EXPECT_NE(error(p).find("GL_MAX_COMPUTE_WORK_GROUP"), std::string::npos) << error(p);
   p = HistogramParams{};
