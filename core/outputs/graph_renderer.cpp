@@ -80,12 +80,17 @@ Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channel
   if (!program) return program.error();
   g.program_ = std::move(program.value());
   g.vao_ = makeVertexArray();
-  g.counts_tex_ = makeTexture();
-  glBindTexture(GL_TEXTURE_2D, g.counts_tex_.get());
-  glTexStorage2D(GL_TEXTURE_2D, 1, GL_R32UI, bins * int(channels.size()), 1);
-  g.scales_tex_ = makeTexture();
-  glBindTexture(GL_TEXTURE_2D, g.scales_tex_.get());
-  glTexStorage2D(GL_TEXTURE_2D, 1, GL_R32UI, 4 * int(channels.size()), 1);
+  // Integer textures are incomplete (texelFetch reads 0) unless both filters are NEAREST.
+  auto integerTexture = [](int width) {
+    GlTexture t = makeTexture();
+    glBindTexture(GL_TEXTURE_2D, t.get());
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_R32UI, width, 1);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return t;
+  };
+  g.counts_tex_ = integerTexture(bins * int(channels.size()));
+  g.scales_tex_ = integerTexture(4 * int(channels.size()));
   g.target_ = makeTexture();
   glBindTexture(GL_TEXTURE_2D, g.target_.get());
   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);

@@ -1,0 +1,195 @@
+// The histogram graph: GPU (graph.frag) against a golden PNG made by an independent rasterizer
+// here (exact rational bar heights, no floats), and against the CPU reference for arbitrary
+// scales at odd sizes. Targets are poisoned before each draw.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+#pragma GCC diagnostic pop
+
+#include "gl_test_context.hpp"
+#include "graph_renderer.hpp"
+#include "png_output.hpp"
+#include "scale_reference.hpp"
+
+namespace esf {
+namespace {
+
+constexpr int kBins = 16;
+constexpr int kWidth = 83;  // not a multiple of the bin count
+constexpr int kHeight = 64;
+const std::string kChannels = "rgbl";
+const uint32_t kScaleDen[4] = {64, 32, 128, 64};  // scale = 1 / den: exact in float
+
+HistogramData fixedHistogram() {
+  HistogramData h;
+  h.bins = kBins;
+  h.channels = kChannels;
+  for (int b = 0; b < kBins; ++b)
+    for (int c = 0; c < 4; ++c) h.counts.push_back(uint32_t((b * 7 + c * 13 + b * b) % 71));
+  return h;
+}
+
+// The seed's colour table (histogram part 2), grey as 128.
+std::vector<uint8_t> seedColour(int mask) {
+  static const uint8_t table[8][3] = {{0, 0, 0},   {255, 0, 0},   {0, 255, 0},   {255, 255, 0},
+                                      {0, 0, 255}, {255, 0, 255}, {0, 255, 255}, {128, 128, 128}};
+  if (mask >= 8) return {255, 255, 255, 255};
+  return {table[mask][0], table[mask][1], table[mask][2], 255};
+}
+
+// Independent raster: column x shows bin k when bin boundary k * W / bins lies at or left of
+// the pixel centre x + 0.5; row r (from the bottom) is lit for a channel when its centre
+// r + 0.5 is below the bar height count * H / den, i.e. (2r + 1) * den < 2 * count * H.
+RgbaImage independentGraph(const HistogramData& h) {
+  const int bit[4] = {1, 2, 4, 8};
+  RgbaImage img(kWidth, kHeight);
+  for (int x = 0; x < kWidth; ++x) {
+    int bin = 0;
+    while (bin + 1 < kBins && 2 * (bin + 1) * kWidth <= (2 * x + 1) * kBins) ++bin;
+    for (int r = 0; r < kHeight; ++r) {
+      int mask = 0;
+      for (int c = 0; c < 4; ++c)
+        if (uint64_t(2 * r + 1) * kScaleDen[c] < 2ull * h.at(bin, c) * kHeight) mask |= bit[c];
+      std::vector<uint8_t> colour = seedColour(mask);
+      std::copy(colour.begin(), colour.end(), img.at(x, kHeight - 1 - r));
+    }
+  }
+  return img;
+}
+
+GlBuffer makeSsbo(const std::vector<uint32_t>& words) {
+  GlBuffer b = makeBuffer();
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.get());
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(words.size() * 4), words.data(),
+               GL_STATIC_DRAW);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return b;
+}
+
+// The scale stage's layout: { maxCount, numerator, denominator, float scale } per channel.
+std::vector<uint32_t> scaleWords(const std::vector<float>& scales) {
+  std::vector<uint32_t> w;
+  for (float s : scales) {
+    uint32_t bits;
+    std::memcpy(&bits, &s, 4);
+    w.insert(w.end(), {test::kPoison, test::kPoison, test::kPoison, bits});
+  }
+  return w;
+}
+
+void poisonTarget(const GraphRenderer& g) {
+  GlFramebuffer fbo = makeFramebuffer();
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, g.texture(), 0);
+  glClearColor(0xDE / 255.f, 0xAD / 255.f, 0xBE / 255.f, 0xEF / 255.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+Result<RgbaImage> renderOnGpu(const HistogramData& h, const std::vector<float>& scales, int w,
+                              int height) {
+  Result<GraphRenderer> g = GraphRenderer::create(h.bins, h.channels, w, height);
+  if (!g) return g.error();
+  GlBuffer counts = makeSsbo(h.counts);
+  GlBuffer scale = makeSsbo(scaleWords(scales));
+  poisonTarget(g.value());
+  if (Status s = g->render(counts.get(), scale.get()); !s) return s.error();
+  return g->read();
+}
+
+RgbaImage loadPng(const std::string& path) {
+  int w = 0, h = 0, n = 0;
+  uint8_t* data = stbi_load(path.c_str(), &w, &h, &n, 4);
+  RgbaImage img;
+  if (!data) return img;
+  img = RgbaImage(w, h);
+  std::copy(data, data + size_t(w) * size_t(h) * 4, img.pixels.begin());
+  stbi_image_free(data);
+  return img;
+}
+
+std::vector<float> fixedScales() {
+  std::vector<float> s;
+  for (uint32_t d : kScaleDen) s.push_back(1.0f / float(d));
+  return s;
+}
+
+TEST(Graph, GoldenPngIsTheIndependentRaster) {
+  const std::string golden = std::string(ESF_GOLDEN_DIR) + "/graph_rgbl_16bins_83x64.png";
+  const RgbaImage expected = independentGraph(fixedHistogram());
+  if (std::getenv("ESFRAME_UPDATE_GOLDEN")) {
+    ASSERT_TRUE(writePng(golden, expected));
+  }
+  const RgbaImage file = loadPng(golden);
+  ASSERT_EQ(file.width, kWidth) << golden;
+  EXPECT_TRUE(file == expected) << "the committed golden differs from the independent raster";
+}
+
+TEST(Graph, GpuMatchesGoldenPixelForPixel) {
+  test::glContext();
+  const RgbaImage golden = loadPng(std::string(ESF_GOLDEN_DIR) + "/graph_rgbl_16bins_83x64.png");
+  ASSERT_EQ(golden.width, kWidth);
+  Result<RgbaImage> gpu = renderOnGpu(fixedHistogram(), fixedScales(), kWidth, kHeight);
+  ASSERT_TRUE(gpu) << gpu.error().message;
+  int diffs = 0;
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x)
+      if (!std::equal(golden.at(x, y), golden.at(x, y) + 4, gpu->at(x, y)) && diffs++ < 5)
+        ADD_FAILURE() << "pixel " << x << "," << y << " differs: gpu " << int(gpu->at(x, y)[0])
+                      << "," << int(gpu->at(x, y)[1]) << "," << int(gpu->at(x, y)[2]) << ","
+                      << int(gpu->at(x, y)[3]) << " want " << int(golden.at(x, y)[0]) << ","
+                      << int(golden.at(x, y)[1]) << "," << int(golden.at(x, y)[2]);
+  EXPECT_EQ(diffs, 0);
+  EXPECT_TRUE(renderGraphReference(fixedHistogram(), fixedScales(), kWidth, kHeight) == golden);
+}
+
+TEST(Graph, GpuMatchesCpuReferenceForRealScalesAtOddSizes) {
+  test::glContext();
+  std::mt19937 rng(99);
+  struct Case {
+    int bins;
+    std::string channels;
+    int w, h;
+  };
+  for (const Case& c : {Case{1, "l", 1, 1}, Case{3, "rgb", 257, 3}, Case{255, "gl", 31, 200},
+                        Case{256, "rgbl", 512, 256}, Case{16, "bgr", 100, 37}}) {
+    HistogramData h;
+    h.bins = c.bins;
+    h.channels = c.channels;
+    for (size_t i = 0; i < size_t(c.bins) * c.channels.size(); ++i)
+      h.counts.push_back(rng() % 5000);
+    uint64_t pixels = 0;
+    for (int b = 0; b < c.bins; ++b) pixels += h.at(b, 0);
+    std::vector<float> scales;
+    for (const ChannelScale& s :
+         scaleReference(h.counts, c.bins, int(c.channels.size()), std::max<uint64_t>(pixels, 1)))
+      scales.push_back(s.scale);
+    SCOPED_TRACE(std::to_string(c.bins) + " " + c.channels + " " + std::to_string(c.w) + "x" +
+                 std::to_string(c.h));
+    Result<RgbaImage> gpu = renderOnGpu(h, scales, c.w, c.h);
+    ASSERT_TRUE(gpu) << gpu.error().message;
+    EXPECT_TRUE(gpu.value() == renderGraphReference(h, scales, c.w, c.h));
+  }
+}
+
+TEST(Graph, RefusesBadShapes) {
+  test::glContext();
+  EXPECT_FALSE(GraphRenderer::create(0, "rgbl", 10, 10));
+  EXPECT_FALSE(GraphRenderer::create(257, "rgbl", 10, 10));
+  EXPECT_FALSE(GraphRenderer::create(16, "", 10, 10));
+  EXPECT_FALSE(GraphRenderer::create(16, "l", 0, 10));
+}
+
+}  // namespace
+}  // namespace esf

@@ -1,0 +1,179 @@
+// The stdout record formats of one hand-made frame: JSONL parsed back with nlohmann-json, the
+// binary record decoded by the layout documented in bin_output.hpp, CSV header against row.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "bin_output.hpp"
+#include "csv_output.hpp"
+#include "jsonl_output.hpp"
+
+namespace esf {
+namespace {
+
+FrameResult sampleFrame(const std::string& channels) {
+  FrameResult f;
+  f.seq = 41;
+  f.ts_ns = 1234567890123ull;
+  f.dropped = 2;
+  f.source = "clip, \"one\".y4m";
+  f.format = "NV12";
+  f.width = 7;
+  f.height = 3;
+  f.hist.bins = 4;
+  f.hist.channels = channels;
+  for (size_t i = 0; i < 4 * channels.size(); ++i) f.hist.counts.push_back(uint32_t(i * 3 + 1));
+  for (char c : channels) {
+    ChannelStats s;
+    s.channel = c;
+    s.count = 21;
+    s.min = uint32_t(c);
+    s.max = 250;
+    s.sum = 2000;
+    s.mean = 2000.0 / 21;
+    s.p1 = 1, s.p10 = 10, s.p50 = 50, s.p90 = 90, s.p99 = 99;
+    s.clip_low = 0.25, s.clip_high = 0.125, s.msv = c == 'l' ? 1.25 : 3.0;
+    f.stats.push_back(s);
+  }
+  f.timings = {{"import", 0.5, true}, {"histogram", 1.25, false}};
+  return f;
+}
+
+TEST(Jsonl, OneLineWithEveryField) {
+  const std::string line = jsonlLine(sampleFrame("rgbl"));
+  ASSERT_EQ(line.back(), '\n');
+  ASSERT_EQ(line.find('\n'), line.size() - 1);
+  const nlohmann::json j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["seq"], 41);
+  EXPECT_EQ(j["ts_ns"], 1234567890123ull);
+  EXPECT_EQ(j["dropped"], 2);
+  EXPECT_EQ(j["source"], "clip, \"one\".y4m");
+  EXPECT_EQ(j["format"], "NV12");
+  EXPECT_EQ(j["width"], 7);
+  EXPECT_EQ(j["height"], 3);
+  EXPECT_EQ(j["hist"]["g"], nlohmann::json({4, 16, 28, 40}));  // counts[bin * 4 + 1] = 3i + 1
+  EXPECT_EQ(j["stats"]["l"]["min"], int('l'));
+  EXPECT_EQ(j["stats"]["r"]["msv"], 3.0);
+  EXPECT_EQ(j["YMIN"], double('l'));
+  EXPECT_EQ(j["YLOW"], 10.0);
+  EXPECT_EQ(j["YAVG"], 2000.0 / 21);
+  EXPECT_EQ(j["YHIGH"], 90.0);
+  EXPECT_EQ(j["YMAX"], 250.0);
+  EXPECT_EQ(j["ev_hint"], std::log2(2.5 / 1.25));
+  EXPECT_EQ(j["timing_ms"]["histogram"], 1.25);
+  EXPECT_EQ(j["timing_clock"]["import"], "gpu");
+  EXPECT_EQ(j["timing_clock"]["histogram"], "wall");
+}
+
+TEST(Jsonl, NoLumaGivesNullSignalstats) {
+  const nlohmann::json j = nlohmann::json::parse(jsonlLine(sampleFrame("rg")));
+  EXPECT_TRUE(j["YAVG"].is_null());
+  EXPECT_TRUE(j["ev_hint"].is_null());
+  EXPECT_FALSE(j["hist"].contains("l"));
+}
+
+template <typename T>
+T le(const std::string& r, size_t at) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) v |= uint64_t(uint8_t(r[at + i])) << (8 * i);
+  T out;
+  std::memcpy(&out, &v, sizeof(T));
+  return out;
+}
+
+TEST(BinRecord, DecodesByTheDocumentedLayout) {
+  const FrameResult f = sampleFrame("rgbl");
+  const std::string r = binRecord(f);
+  ASSERT_EQ(r.substr(0, 4), "ESF1");
+  const size_t source_len = f.source.size();
+  const size_t expected = 64 + source_len + 4 * 4 * 4 + 4 * 80 + 8 + 2 * 24;
+  ASSERT_EQ(r.size(), expected);
+  EXPECT_EQ(le<uint32_t>(r, 4), expected);
+  EXPECT_EQ(le<uint64_t>(r, 8), 41u);
+  EXPECT_EQ(le<uint64_t>(r, 16), 1234567890123ull);
+  EXPECT_EQ(le<uint64_t>(r, 24), 2u);
+  EXPECT_EQ(le<uint32_t>(r, 32), 7u);
+  EXPECT_EQ(le<uint32_t>(r, 36), 3u);
+  EXPECT_EQ(le<uint16_t>(r, 40), 4u);
+  EXPECT_EQ(uint8_t(r[42]), 4u);
+  EXPECT_EQ(uint8_t(r[43]), 2u);
+  EXPECT_EQ(r.substr(44, 4), "rgbl");
+  EXPECT_EQ(std::string(r.c_str() + 48), "NV12");
+  EXPECT_EQ(le<uint32_t>(r, 56), source_len);
+  EXPECT_EQ(r.substr(64, source_len), f.source);
+  size_t at = 64 + source_len;
+  for (uint32_t c : f.hist.counts) {
+    EXPECT_EQ(le<uint32_t>(r, at), c);
+    at += 4;
+  }
+  // Channel 3 ('l'): pixels, sum, min..p99, pad, mean, clip_low, clip_high, msv.
+  at += 3 * 80;
+  EXPECT_EQ(le<uint64_t>(r, at), 21u);
+  EXPECT_EQ(le<uint64_t>(r, at + 8), 2000u);
+  EXPECT_EQ(le<uint32_t>(r, at + 16), uint32_t('l'));
+  EXPECT_EQ(le<uint32_t>(r, at + 16 + 6 * 4), 99u);
+  EXPECT_EQ(le<double>(r, at + 48), 2000.0 / 21);
+  EXPECT_EQ(le<double>(r, at + 72), 1.25);
+  at += 80;
+  EXPECT_EQ(le<double>(r, at), std::log2(2.5 / 1.25));
+  at += 8;
+  EXPECT_EQ(std::string(r.c_str() + at), "import");
+  EXPECT_EQ(uint8_t(r[at + 15]), 1u);
+  EXPECT_EQ(le<double>(r, at + 16), 0.5);
+  EXPECT_EQ(uint8_t(r[at + 24 + 15]), 0u);
+}
+
+TEST(BinRecord, NoLumaEvHintIsNan) {
+  const std::string r = binRecord(sampleFrame("b"));
+  const size_t at = 64 + sampleFrame("b").source.size() + 4 * 4 + 80;
+  EXPECT_TRUE(std::isnan(le<double>(r, at)));
+}
+
+std::vector<std::string> splitCsv(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"') {
+      if (quoted && i + 1 < line.size() && line[i + 1] == '"')
+        out.back() += line[++i];
+      else
+        quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      out.emplace_back();
+    } else if (c != '\n') {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+TEST(Csv, HeaderAndRowAgree) {
+  for (bool bins : {false, true}) {
+    const FrameResult f = sampleFrame("rgbl");
+    const std::vector<std::string> h = splitCsv(csvHeader(f, bins));
+    const std::vector<std::string> r = splitCsv(csvRow(f, bins));
+    ASSERT_EQ(h.size(), r.size());
+    auto col = [&](const std::string& name) {
+      for (size_t i = 0; i < h.size(); ++i)
+        if (h[i] == name) return r[i];
+      ADD_FAILURE() << "no column " << name;
+      return std::string();
+    };
+    EXPECT_EQ(col("source"), f.source);
+    EXPECT_EQ(col("seq"), "41");
+    EXPECT_EQ(std::stod(col("l_mean")), 2000.0 / 21);
+    EXPECT_EQ(std::stod(col("YHIGH")), 90.0);
+    EXPECT_EQ(std::stod(col("timing_histogram_ms")), 1.25);
+    EXPECT_EQ(std::stod(col("ev_hint")), std::log2(2.5 / 1.25));
+    if (bins) {
+      EXPECT_EQ(col("b_bin3"), std::to_string(f.hist.at(3, 2)));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace esf
