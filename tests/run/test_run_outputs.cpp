@@ -1,0 +1,127 @@
+// `esframe run` file and stdout outputs: PNG (graph and frame), CSV, bin.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+#pragma GCC diagnostic pop
+
+#include "graph_renderer.hpp"
+#include "run_command.hpp"
+#include "scale_reference.hpp"
+
+namespace esf {
+namespace {
+
+using nlohmann::json;
+using test::runEsframe;
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/esframe-run-test-XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+RgbaImage loadPng(const fs::path& path) {
+  int w = 0, h = 0, n = 0;
+  uint8_t* data = stbi_load(path.c_str(), &w, &h, &n, 4);
+  RgbaImage img;
+  if (!data) return img;
+  img = RgbaImage(w, h);
+  std::copy(data, data + size_t(w) * size_t(h) * 4, img.pixels.begin());
+  stbi_image_free(data);
+  return img;
+}
+
+// The graph PNG equals the CPU reference drawn from the histogram the same run printed, with the
+// scale stage's CPU reference; gles and cpu backends write the same frame PNG.
+TEST(RunPng, GraphMatchesPrintedHistogramAndFramesAgree) {
+  TempDir gles_dir, cpu_dir;
+  for (auto [backend, dir] : {std::pair{"gles", &gles_dir}, std::pair{"cpu", &cpu_dir}}) {
+    SCOPED_TRACE(backend);
+    test::CommandResult r =
+        runEsframe({"run", "--frames", "3", "--size", "50x30", "--backend", backend, "--histogram",
+                    "bins=24,channels=rgbl", "--output", "jsonl", "--output",
+                    "png:" + dir->path.string() + ",every=2,graph=97x41"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // every=2 over frames 0, 1, 2: frames 0 and 2.
+    for (const char* name :
+         {"graph-00000000.png", "frame-00000000.png", "graph-00000002.png", "frame-00000002.png"})
+      EXPECT_TRUE(fs::exists(dir->path / name)) << name;
+    EXPECT_FALSE(fs::exists(dir->path / "graph-00000001.png"));
+    const json first = json::parse(r.out.substr(0, r.out.find('\n')));
+    HistogramData h;
+    h.bins = 24;
+    h.channels = "rgbl";
+    for (int b = 0; b < 24; ++b)
+      for (char c : h.channels) h.counts.push_back(first["hist"][std::string(1, c)][b]);
+    std::vector<float> scales;
+    for (const ChannelScale& s : scaleReference(h.counts, 24, 4, 50 * 30))
+      scales.push_back(s.scale);
+    const RgbaImage graph = loadPng(dir->path / "graph-00000000.png");
+    ASSERT_EQ(graph.width, 97);
+    ASSERT_EQ(graph.height, 41);
+    EXPECT_TRUE(graph == renderGraphReference(h, scales, 97, 41));
+    EXPECT_EQ(loadPng(dir->path / "frame-00000000.png").width, 50);
+  }
+  EXPECT_TRUE(loadPng(gles_dir.path / "frame-00000002.png") ==
+              loadPng(cpu_dir.path / "frame-00000002.png"));
+  for (const auto& e : fs::directory_iterator(gles_dir.path))
+    EXPECT_EQ(e.path().extension(), ".png") << "left a temporary file: " << e.path();
+}
+
+TEST(RunCsv, HeaderThenOneRowPerFrame) {
+  test::CommandResult r = runEsframe(
+      {"run", "--frames", "3", "--size", "20x10", "--output", "csv:bins", "--histogram", "bins=8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(test::lineCount(r.out), 4);
+  const std::string header = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(header.rfind("seq,ts_ns,source,width,height,format,dropped,r_min,", 0), 0u);
+  EXPECT_NE(header.find(",l_bin7"), std::string::npos);
+  size_t columns = std::count(header.begin(), header.end(), ',');
+  size_t start = header.size() + 1;
+  for (int row = 0; row < 3; ++row) {
+    const size_t end = r.out.find('\n', start);
+    const std::string line = r.out.substr(start, end - start);
+    EXPECT_EQ(size_t(std::count(line.begin(), line.end(), ',')), columns);
+    EXPECT_EQ(line.rfind(std::to_string(row) + ",", 0), 0u);
+    start = end + 1;
+  }
+}
+
+TEST(RunBin, RecordsChainBySize) {
+  test::CommandResult r =
+      runEsframe({"run", "--frames", "4", "--size", "16x16", "--output", "bin"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t at = 0;
+  int records = 0;
+  while (at + 64 <= r.out.size()) {
+    ASSERT_EQ(r.out.substr(at, 4), "ESF1");
+    uint32_t size = 0;
+    std::memcpy(&size, r.out.data() + at + 4, 4);  // little-endian host
+    uint64_t seq = 0;
+    std::memcpy(&seq, r.out.data() + at + 8, 8);
+    EXPECT_EQ(seq, uint64_t(records));
+    at += size;
+    ++records;
+  }
+  EXPECT_EQ(at, r.out.size());
+  EXPECT_EQ(records, 4);
+}
+
+}  // namespace
+}  // namespace esf

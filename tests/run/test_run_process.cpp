@@ -1,0 +1,118 @@
+// `esframe run` as a process: a closed stdout, SIGTERM mid-stream, and bad options.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "run_command.hpp"
+
+namespace esf {
+namespace {
+
+using test::runEsframe;
+
+TEST(RunProcess, ClosedStdoutExitsZeroQuietly) {
+  // No --frames: the pattern runs until head closes the pipe.
+  test::CommandResult r =
+      test::runShell("bash -c '\"" + test::esframeBinary() +
+                         "\" run --size 32x32 | head -1; exit ${PIPESTATUS[0]}'",
+                     60);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::lineCount(r.out), 1);
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(nlohmann::json::accept(r.out));  // one whole line
+}
+
+// Starts esframe with stdout on a pipe; returns its pid and the read end.
+pid_t spawn(const std::vector<std::string>& args, int* out_fd) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(p[1], 1);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 2);
+    std::vector<char*> argv;
+    std::string bin = test::esframeBinary();
+    argv.push_back(bin.data());
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(p[1]);
+  *out_fd = p[0];
+  return pid;
+}
+
+TEST(RunProcess, SigtermMidStreamFinishesTheFrameAndExitsZero) {
+  for (int sig : {SIGTERM, SIGINT}) {
+    int fd = -1;
+    pid_t pid = spawn({"run", "--size", "48x32"}, &fd);
+    ASSERT_GT(pid, 0);
+    std::string out;
+    char buf[65536];
+    while (std::count(out.begin(), out.end(), '\n') < 3) {
+      ssize_t n = read(fd, buf, sizeof buf);
+      ASSERT_GT(n, 0) << "esframe ended before three lines";
+      out.append(buf, size_t(n));
+    }
+    kill(pid, sig);
+    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
+    close(fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    ASSERT_FALSE(out.empty());
+    EXPECT_EQ(out.back(), '\n') << "a torn last line";
+    size_t start = 0;
+    while (start < out.size()) {  // every line whole JSON
+      size_t end = out.find('\n', start);
+      EXPECT_TRUE(nlohmann::json::accept(out.substr(start, end - start)));
+      start = end + 1;
+    }
+  }
+}
+
+struct BadCase {
+  std::vector<std::string> args;
+  int exit_code;
+  std::string names;  // the error line must contain this
+};
+
+TEST(RunProcess, BadOptionsGiveOneLineErrors) {
+  const std::vector<BadCase> cases = {
+      {{"--histogram", "bins=0"}, 2, "bins"},
+      {{"--histogram", "bins=257"}, 2, "bins"},
+      {{"--histogram", "channels=rgbx"}, 2, "channels"},
+      {{"--histogram", "strategy=fastest"}, 2, "fastest"},
+      {{"--blur", "4"}, 2, "odd"},
+      {{"--blur", "3:0"}, 2, "iterations"},
+      {{"--resize", "10by10"}, 2, "--resize"},
+      {{"--output", "xml"}, 2, "unknown output 'xml'"},
+      {{"--output", "png"}, 2, "png"},
+      {{"--output", "jsonl", "--output", "csv"}, 2, "stdout"},
+      {{"--backend", "vulkan"}, 2, "backend"},
+      {{"--source", "/nonexistent/clip.y4m"}, 1, "/nonexistent/clip.y4m"},
+      {{"--size", "64x48", "--resize", "65x10"}, 1, "resize"},
+  };
+  for (const BadCase& c : cases) {
+    std::vector<std::string> args = {"run", "--frames", "1"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    std::string shown;
+    for (const std::string& a : c.args) shown += a + " ";
+    SCOPED_TRACE(shown);
+    test::CommandResult r = runEsframe(args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << r.err;
+    EXPECT_EQ(test::lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(c.names), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << "nothing half-written on stdout";
+  }
+}
+
+}  // namespace
+}  // namespace esf
