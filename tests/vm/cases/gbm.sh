@@ -2,8 +2,9 @@
 # vm-timeout: 300
 # EGL over GBM on real DRM nodes: esframe info lists vkms and vgem with their drivers, auto picks
 # GBM on vgem's render node, devices are chosen by path and by driver name, bad devices give a
-# one-line error, and the platform suite's GL tests (a compute shader checked against expected
-# values) pass on vgem's render node and on vkms's card.
+# one-line error, the platform suite's GL tests (a compute shader checked against expected
+# values) pass on vgem's render node and on vkms's card, and compute stages match their CPU
+# references on vgem's render node.
 set -u
 source "$VM_LIB"
 
@@ -53,4 +54,13 @@ expect_one_line_error unknown_driver "no DRM device with driver 'v3d' \\(found: 
 run_gtest "$ESFRAME_BUILD_DIR/tests/platform/test_platform"
 ESFRAME_TEST_DRM_DEVICE=/dev/dri/card0 run_gtest "$ESFRAME_BUILD_DIR/tests/platform/test_platform" \
   --gtest_filter='ShaderLibrary.*'
+
+# Compute stages against their CPU references on GBM over vgem, where the stage suite is part of
+# the tree. Only the cheap GPU tests: under TCG a test runs about 50 times slower than on the
+# host, and the sweeps exercise the same llvmpipe code that the host's run already covers.
+if [ -f "$ESFRAME_SOURCE_DIR/tests/stages/CMakeLists.txt" ]; then
+  run_gtest "$ESFRAME_BUILD_DIR/tests/stages/test_stages" --gtest_filter="$(
+    printf '%s:' ChunkReduce.GpuMatchesPlainSumForNonPowerOfTwoCounts \
+      Scale.GpuMatchesReferenceOnRandomAndRealHistograms Histogram.ChunkTilesOfOtherShapes)"
+fi
 finish

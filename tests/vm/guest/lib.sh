@@ -97,7 +97,13 @@ run_gtest() {
   echo "run: $name $* (EGL ${ESFRAME_TEST_EGL:-gbm} on $device)"
   if ESFRAME_TEST_EGL=${ESFRAME_TEST_EGL:-gbm} ESFRAME_TEST_DRM_DEVICE=$device \
     "$bin" --gtest_output="xml:$VM_OUT/$name.xml" "$@" >"$VM_OUT/$name.log" 2>&1; then
-    pass "$name: $(grep -E '^\[  PASSED  \]' "$VM_OUT/$name.log")"
+    local passed
+    passed=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$VM_OUT/$name.log")
+    # A filter that matches nothing passes in gtest; here it is a failure.
+    case "$passed" in
+      '' | *' 0 tests'*) fail "$name ran no tests ($*)" ;;
+      *) pass "$name: $passed" ;;
+    esac
   else
     fail "$name failed"
     grep -E '^\[  FAILED  \]|Failure|error' "$VM_OUT/$name.log" | head -30 | sed 's/^/  /'
