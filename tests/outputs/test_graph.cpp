@@ -9,21 +9,16 @@
 #include <string>
 #include <vector>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#include <stb_image.h>
-#pragma GCC diagnostic pop
-
 #include "gl_test_context.hpp"
 #include "graph_renderer.hpp"
 #include "png_output.hpp"
+#include "png_test_util.hpp"
 #include "scale_reference.hpp"
 
 namespace esf {
 namespace {
+
+using test::loadPng;
 
 constexpr int kBins = 16;
 constexpr int kWidth = 83;  // not a multiple of the bin count
@@ -106,17 +101,6 @@ Result<RgbaImage> renderOnGpu(const HistogramData& h, const std::vector<float>& 
   poisonTarget(g.value());
   if (Status s = g->render(counts.get(), scale.get()); !s) return s.error();
   return g->read();
-}
-
-RgbaImage loadPng(const std::string& path) {
-  int w = 0, h = 0, n = 0;
-  uint8_t* data = stbi_load(path.c_str(), &w, &h, &n, 4);
-  RgbaImage img;
-  if (!data) return img;
-  img = RgbaImage(w, h);
-  std::copy(data, data + size_t(w) * size_t(h) * 4, img.pixels.begin());
-  stbi_image_free(data);
-  return img;
 }
 
 std::vector<float> fixedScales() {

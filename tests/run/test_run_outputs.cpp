@@ -8,20 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#include <stb_image.h>
-#pragma GCC diagnostic pop
-
 #include "graph_renderer.hpp"
+#include "png_test_util.hpp"
 #include "run_command.hpp"
 #include "scale_reference.hpp"
 
 namespace esf {
 namespace {
+
+using test::loadPng;
 
 using nlohmann::json;
 using test::runEsframe;
@@ -35,17 +30,6 @@ struct TempDir {
   }
   ~TempDir() { fs::remove_all(path); }
 };
-
-RgbaImage loadPng(const fs::path& path) {
-  int w = 0, h = 0, n = 0;
-  uint8_t* data = stbi_load(path.c_str(), &w, &h, &n, 4);
-  RgbaImage img;
-  if (!data) return img;
-  img = RgbaImage(w, h);
-  std::copy(data, data + size_t(w) * size_t(h) * 4, img.pixels.begin());
-  stbi_image_free(data);
-  return img;
-}
 
 // The graph PNG equals the CPU reference drawn from the histogram the same run printed, with the
 // scale stage's CPU reference; gles and cpu backends write the same frame PNG.
