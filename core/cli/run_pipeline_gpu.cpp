@@ -161,6 +161,7 @@ class GpuPipeline : public Pipeline {
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
   bool warned_no_source_luma_ = false;
+  bool auto_refused_ = false;  // strategy=auto's choice failed once: use the stage defaults
   // [0] RGB, [1] source luma: imported, blurred, resized, packed.
   std::optional<GpuImage> imported_[2], blurred_[2], resized_[2];
   std::optional<PackedRgbaBuffer> packed_[2];
@@ -180,8 +181,13 @@ Status GpuPipeline::configure(int w, int h) {
   base.channels = o_.histogram.channels;
   HistogramParams p;
   std::string why;
-  if (o_.histogram.strategy == "auto") {
+  if (o_.histogram.strategy == "auto" && !auto_refused_) {
     p = chooseHistogramParams(gl_, out_w, out_h, &why, base);
+  } else if (o_.histogram.strategy == "auto") {
+    p = HistogramParams::defaultsFor(gl_);
+    p.bins = base.bins;
+    p.channels = base.channels;
+    why = "histogram: the stage's defaults (the automatic choice was refused)";
   } else {
     p = HistogramParams::defaultsFor(gl_);
     p.bins = base.bins;
@@ -299,6 +305,14 @@ Result<FrameResult> GpuPipeline::process(const Frame& frame) {
     r.hist = std::move(h.value());
     return Status::success();
   });
+  if (!st && o_.histogram.strategy == "auto" && !auto_refused_) {
+    // strategy=auto picked parameters the stage refuses for this size (a driver limit the
+    // choice did not know): say so once and fall back to the stage's own defaults.
+    logWarning(st.error().message + "; using the histogram stage's defaults");
+    auto_refused_ = true;
+    in_w_ = in_h_ = 0;
+    return process(frame);
+  }
   if (!st) return st.error();
   HistogramData values = r.hist;
   if (r.hist.bins != kValueCount) {
