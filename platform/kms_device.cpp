@@ -68,8 +68,14 @@ Result<std::unique_ptr<KmsDevice>> KmsDevice::open(const std::string& spec, GbmD
   if (!card) return card.error();
   std::unique_ptr<KmsDevice> d(new KmsDevice());
   d->node_ = card->node;
-  if (gl_gbm && sameDevice(card->fd.get(), gl_gbm->fd())) {
-    // The GL context opened this card first and may hold DRM master on its fd: use that fd.
+  const std::string what = "DRM device " + d->node_.path + " (" + d->node_.driver + ")";
+  // The GL context opened this card first and may hold DRM master on its fd: use that fd.
+  const bool shared = gl_gbm && sameDevice(card->fd.get(), gl_gbm->fd());
+  const int fd = shared ? gl_gbm->fd() : card->fd.get();
+  if (!drmIsMaster(fd) && drmSetMaster(fd) != 0)
+    return fail(what, " is held by another DRM master (a display server or another esframe?): ",
+                "stop it or choose another card with --output drm:device=...");
+  if (shared) {
     d->fd_ = gl_gbm->fd();
     d->gbm_ = gl_gbm->get();
   } else {
@@ -79,10 +85,6 @@ Result<std::unique_ptr<KmsDevice>> KmsDevice::open(const std::string& spec, GbmD
     d->fd_ = d->own_gbm_->fd();
     d->gbm_ = d->own_gbm_->get();
   }
-  const std::string what = "DRM device " + d->node_.path + " (" + d->node_.driver + ")";
-  if (!drmIsMaster(d->fd_) && drmSetMaster(d->fd_) != 0)
-    return fail(what, " is held by another DRM master (a display server or another esframe?): ",
-                "stop it or choose another card with --output drm:device=...");
   if (drmSetClientCap(d->fd_, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) != 0 ||
       drmSetClientCap(d->fd_, DRM_CLIENT_CAP_ATOMIC, 1) != 0)
     return fail(what, " has no atomic modesetting (DRM_CLIENT_CAP_ATOMIC refused)");

@@ -32,6 +32,7 @@
 #include "kms_check_util.hpp"
 #include "kms_properties.hpp"
 #include "scale_reference.hpp"
+#include "still_image.hpp"
 
 using namespace esf;
 using namespace esf::kmscheck;
@@ -44,8 +45,9 @@ struct Options {
   std::string out = "/tmp/kms_check";
   int occluder_zpos = 5;
   Rect occluder{400, 200, 160, 120};
-  int expect_zpos = -1;  // the zpos esframe was asked for
-  Rect expect_rect{};    // the rect esframe was asked for
+  int expect_zpos = -1;   // the zpos esframe was asked for
+  Rect expect_rect{};     // the rect esframe was asked for
+  std::string png_graph;  // esframe's PNG of the graph: also compared, to isolate the display path
   std::vector<std::string> command;
 };
 
@@ -76,6 +78,8 @@ Options parse(int argc, char** argv) {
       o.expect_zpos = std::stoi(next());
     else if (a == "--expect-rect")
       o.expect_rect = parseRect(next());
+    else if (a == "--png-graph")
+      o.png_graph = next();
     else
       die("unknown option " + a);
   }
@@ -136,7 +140,7 @@ int runScene(const Options& o) {
     card.commit(req, DRM_MODE_ATOMIC_ALLOW_MODESET, "the scene");
   }
   CrcReader crc(o.crc_dir);
-  const uint32_t scene_crc = crc.settle();
+  const uint32_t scene_crc = crc.settle(card.fd(), pipe.crtc_id);
   std::printf("scene: primary %u, occluder on plane %u (position %d), CRC 0x%08x\n", primary.id,
               occluder_plane.id, o.occluder_zpos, scene_crc);
 
@@ -181,7 +185,7 @@ int runScene(const Options& o) {
     if (p.id == graph_plane)
       check(p.fb_id == 0 && p.crtc_id == 0,
             "on exit esframe released plane " + std::to_string(p.id));
-  const uint32_t after_crc = crc.settle();
+  const uint32_t after_crc = crc.settle(card.fd(), pipe.crtc_id);
   check(after_crc == scene_crc,
         "after exit the screen is the scene again (CRC 0x" + hex(after_crc) + ")");
   if (!graph_plane) return finish();
@@ -190,19 +194,34 @@ int runScene(const Options& o) {
   const Rect r = used.begin()->second.crtc_rect;
   const int graph_position = used.begin()->second.position;
   RgbaImage graph = expectedGraph(o.out + ".out", int(r.w), int(r.h));
-  DumbBuffer reference(card.fd(), r.w, r.h, DRM_FORMAT_ARGB8888);
-  for (uint32_t y = 0; y < r.h; ++y)
-    for (uint32_t x = 0; x < r.w; ++x) reference.px(x, y) = argb(graph.at(int(x), int(y)));
-  {
+  writePpm(o.out + ".expected.ppm", graph);  // for a look when the CRC disagrees
+  // Shows `image` on the graph plane and returns the CRC of the screen.
+  auto referenceCrc = [&](const RgbaImage& image, DumbBuffer& buffer) {
+    for (uint32_t y = 0; y < r.h; ++y)
+      for (uint32_t x = 0; x < r.w; ++x) buffer.px(x, y) = argb(image.at(int(x), int(y)));
     KmsAtomicRequest req;
-    card.addPlane(req, card.plane(pipe.crtc_index, graph_plane), pipe, reference.fb(), r);
-    card.commit(req, 0, "the reference image");
-  }
-  const uint32_t ref_crc = crc.settle();
-  std::printf("reference CRC 0x%08x, seen %d times during the run; run CRCs:", ref_crc,
-              run_crcs.count(ref_crc) ? int(run_crcs[ref_crc]) : 0);
+    card.addPlane(req, card.plane(pipe.crtc_index, graph_plane), pipe, buffer.fb(), r);
+    card.commit(req, 0, "a reference image");
+    return crc.settle(card.fd(), pipe.crtc_id);
+  };
+  std::printf("run CRCs:");
   for (const auto& [c, n] : run_crcs) std::printf(" 0x%08x x%u", c, n);
   std::printf("\n");
+  if (!o.png_graph.empty()) {
+    // The display path alone: the screen against esframe's own PNG of the same graph.
+    Result<RgbaImage> png = loadStillImage(o.png_graph);
+    if (!png || png->width != int(r.w) || png->height != int(r.h))
+      die("cannot use " + o.png_graph + " as a " + std::to_string(r.w) + "x" + std::to_string(r.h) +
+          " graph");
+    DumbBuffer png_buffer(card.fd(), r.w, r.h, DRM_FORMAT_ARGB8888);
+    const uint32_t png_crc = referenceCrc(png.value(), png_buffer);
+    check(run_crcs.count(png_crc) == 1,
+          "esframe's screen equals its own PNG graph (CRC 0x" + hex(png_crc) + ")");
+  }
+  DumbBuffer reference(card.fd(), r.w, r.h, DRM_FORMAT_ARGB8888);
+  const uint32_t ref_crc = referenceCrc(graph, reference);
+  std::printf("reference CRC 0x%08x, seen %d times during the run\n", ref_crc,
+              run_crcs.count(ref_crc) ? int(run_crcs[ref_crc]) : 0);
   check(ref_crc != scene_crc, "the graph changes the screen");
   check(run_crcs.count(ref_crc) == 1, "esframe's screen equals the reference image (CRTC CRC)");
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kms_properties.hpp"
+#include "rgba_image.hpp"
 
 namespace esf::kmscheck {
 
@@ -17,6 +18,7 @@ namespace esf::kmscheck {
 void check(bool ok, const std::string& what);
 int finish();  // 0 when every check passed, else 1
 std::string hex(uint32_t v);
+void writePpm(const std::string& path, const RgbaImage& image);
 
 struct Rect {
   int32_t x = 0, y = 0;
@@ -99,10 +101,13 @@ class CrcReader {
   explicit CrcReader(const std::string& dir);  // writes "auto" to control, opens data
   ~CrcReader();
   std::vector<uint32_t> drain(int wait_ms);  // the CRCs that arrive within wait_ms
-  uint32_t settle();                         // waits until the last 4 CRCs agree; dies after 10 s
+  // The CRC of what the CRTC shows now: skips entries of frames up to the current vblank (the
+  // queue still holds older frames), then waits until 4 CRCs agree; dies after 30 s.
+  uint32_t settle(int card_fd, uint32_t crtc_id);
 
  private:
   int fd_ = -1;
+  uint64_t last_frame_ = 0;  // frame number of the last entry drain() returned
 };
 
 class Child {

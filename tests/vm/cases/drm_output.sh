@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# vm-timeout: 480
+# --output drm on vkms (enable_overlay=1): kms_check (tests/vm/tools) shows a scene (gradient on
+# the primary plane, an opaque occluder on the overlay at position 5), hands DRM master to
+# `esframe run`, and then proves from the kernel's side that
+#   - the graph was on an overlay plane at the requested zpos and rect,
+#   - the screen equalled a reference commit of the expected graph (CPU references of the scale
+#     and the graph, from esframe's JSONL histogram): the CRTC CRC, and writeback pixel for pixel,
+#   - on exit the plane was free again and the screen back to the scene.
+# Also: a busy card (another DRM master) and an impossible zpos give one-line errors.
+set -u
+source "$VM_LIB"
+
+KMS_CHECK=$ESFRAME_BUILD_DIR/tests/vm/tools/kms_check
+check "kms_check is built" test -x "$KMS_CHECK"
+
+# Twelve identical frames (copies of one seeded 257x131 PPM): every frame has the same
+# histogram, so every frame shows the same graph.
+frames=/tmp/drm_frames
+python3 - "$frames" <<'PY'
+import os, random, sys
+d = sys.argv[1]
+os.makedirs(d, exist_ok=True)
+rng = random.Random(20261122)
+w, h = 257, 131
+px = bytearray()
+for _ in range(w * h):
+    a, b = rng.randrange(256), rng.randrange(256)
+    px += bytes((min(a, b), max(a, b), (a + b) // 2))
+for i in range(12):
+    with open(os.path.join(d, "f%02d.ppm" % i), "wb") as f:
+        f.write(b"P6\n%d %d\n255\n" % (w, h) + px)
+PY
+source_glob="$frames/f*.ppm"
+
+# Mesa's loaders print their own probing lines on these virtual drivers (there is no
+# vkms_dri.so or vgem_dri.so; they fall back to kms_swrast/llvmpipe). Those lines are Mesa's, not
+# esframe's: the one-line error checks below look at the rest.
+own_stderr() {
+  grep -Ev '^(libEGL warning: )?MESA-LOADER: |^failed to load driver: |^kmsro: driver missing$|^$' \
+    "$VM_OUT/$1.err"
+}
+expect_own_one_line_error() {
+  local name=$1 pattern=$2 lines
+  lines=$(own_stderr "$name" | grep -c '')
+  if [ "$lines" -ne 1 ]; then
+    fail "$name: expected one line of esframe's own on stderr, got $lines"
+    show_stderr "$name"
+  elif ! own_stderr "$name" | grep -Eq -- "$pattern"; then
+    fail "$name: stderr '$(own_stderr "$name")' does not match /$pattern/"
+  else
+    pass "$name: error '$(own_stderr "$name")'"
+  fi
+}
+run=("$ESFRAME" --egl gbm --drm-device vkms run --source "$source_glob" --output jsonl)
+
+# scene <name> <zpos> <rect>: esframe under kms_check; its exit status is the verdict.
+scene() {
+  local name=$1 zpos=$2 rect=$3
+  local size
+  size=$(echo "$rect" | awk -F, '{print $3 "x" $4}')
+  echo "run: kms_check scene: esframe --output drm:zpos=$zpos,rect=$rect"
+  if "$KMS_CHECK" scene --out "$VM_OUT/$name" --occluder-zpos 5 --occluder 300,200,200,100 \
+    --expect-zpos "$zpos" --expect-rect "$rect" --png-graph "$VM_OUT/${name}_png/graph-00000000.png" -- "${run[0]}" -v "${run[@]:1}" --output "drm:zpos=$zpos,rect=$rect" \
+    --output "png:$VM_OUT/${name}_png,every=100,graph=$size" \
+    >"$VM_OUT/$name.check" 2>&1; then
+    pass "$name: every kms_check check passed"
+  else
+    fail "$name: kms_check failed"
+  fi
+  sed 's/^/  /' "$VM_OUT/$name.check"
+  grep 'KMS' "$VM_OUT/$name.err" | sed 's/^/  esframe: /'
+}
+
+# Under the occluder (zpos 3 < 5), then above it (zpos 7), an odd-sized rect.
+scene drm_zpos3 3 64,96,320,160
+scene drm_zpos7 7 250,150,257,99
+
+# Busy: kms_check keeps DRM master while esframe starts. With the GL context on surfaceless
+# esframe opens the card itself; with it on the card (gbm) the context's fd is the one refused.
+# (Mesa's GBM prints its own loader lines on vkms before falling back to kms_swrast.)
+busy_error="/dev/dri/card0 \\(vkms\\) is held by another DRM master"
+"$KMS_CHECK" hold --out "$VM_OUT/drm_busy" -- "$ESFRAME" --egl surfaceless run \
+  --source "$source_glob" --output jsonl --output drm:device=vkms >"$VM_OUT/drm_busy.check" 2>&1
+check "busy card (surfaceless GL): esframe exits 1" test "$?" -eq 1
+expect_own_one_line_error drm_busy "$busy_error"
+"$KMS_CHECK" hold --out "$VM_OUT/drm_busy_gbm" -- "${run[@]}" --output drm >"$VM_OUT/drm_busy_gbm.check" 2>&1
+check "busy card (GL on the card): esframe exits 1" test "$?" -eq 1
+expect_own_one_line_error drm_busy_gbm "$busy_error"
+
+# No plane can honour zpos=12 (vkms has no zpos property; positions run 0..9): every plane's
+# reason in one line.
+expect_exit 1 drm_no_plane --egl surfaceless run --source "$source_glob" --frames 1 \
+  --output jsonl --output drm:device=vkms,zpos=12
+expect_own_one_line_error drm_no_plane "no plane can show the graph: .*fixed position is 1, requested zpos=12.*cursor plane"
+finish
