@@ -110,7 +110,8 @@ class V4l2Source : public FrameSource {
   PixelFormat format_ = PixelFormat::kYUYV;
   Colorimetry colorimetry_;
   IoMode io_ = IoMode::kMmap;
-  std::unique_ptr<GbmDevice> own_gbm_;  // when EGL is not on GBM but has a DRM node
+  std::string gbm_node_;                // the DRM node zero-copy buffers are allocated on
+  std::unique_ptr<GbmDevice> own_gbm_;  // when EGL is not on GBM, or its node cannot allocate
   std::vector<Buffer> buffers_;
   int held_ = -1;  // buffer index the last frame points into
   bool streaming_ = false;
@@ -180,8 +181,12 @@ Status V4l2Source::allocateGbmBuffers(gbm_device* gbm, int count) {
     if (!b.bo)
       b.bo.reset(gbm_bo_create(gbm, (pitch + 3) / 4, rows, GBM_FORMAT_ARGB8888, GBM_BO_USE_LINEAR));
     if (!b.bo)
-      return fail(info_.path, ": GBM cannot allocate a ", std::to_string(pix_.sizeimage),
-                  "-byte buffer");
+      // Mesa's software GBM (kms_swrast) allocates dumb buffers, which render nodes refuse;
+      // its imports of another node's buffers crash, so EGL itself must sit on the card node.
+      return fail(info_.path, ": GBM on ", gbm_node_, " cannot allocate a ",
+                  std::to_string(pix_.sizeimage),
+                  "-byte buffer (with Mesa's software GBM, put EGL on a card node: --drm-device "
+                  "/dev/dri/cardN)");
     b.dmabuf = UniqueFd(gbm_bo_get_fd(b.bo.get()));
     if (!b.dmabuf.valid()) return fail(info_.path, ": cannot export a GBM buffer as dmabuf");
     b.length = size_t(gbm_bo_get_stride(b.bo.get())) * rows;
@@ -196,6 +201,7 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
   const int count = std::clamp(o.buffers, 2, 32);
   IoMode mode = o.io;
   gbm_device* gbm = nullptr;
+  if (o.gl) gbm_node_ = o.gl->display().drmNodePath();
   if (o.gl && (mode == IoMode::kAuto || mode == IoMode::kDmabuf)) {
     gbm_device* egl_gbm = o.gl->display().gbm() ? o.gl->display().gbm()->get() : nullptr;
     if (!egl_gbm && !o.gl->display().drmNodePath().empty()) {
@@ -227,7 +233,18 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
                 ") failed: ", std::strerror(errno));
   if (req.count < 2)
     return fail(info_.path, ": the driver gave only ", std::to_string(req.count), " buffer(s)");
-  if (mode == IoMode::kDmabuf) return allocateGbmBuffers(gbm, int(req.count));
+  if (mode == IoMode::kDmabuf) {
+    Status allocated = allocateGbmBuffers(gbm, int(req.count));
+    if (allocated.ok() || o.io != IoMode::kAuto) return allocated;
+    // auto: zero-copy is an optimisation; fall back to mmap and say why.
+    logInfo(allocated.error().message + "; using mmap");
+    buffers_.clear();
+    req.count = 0;
+    xioctl(fd_.get(), VIDIOC_REQBUFS, &req);
+    SourceOptions mmap_options = o;
+    mmap_options.io = IoMode::kMmap;
+    return allocateBuffers(mmap_options);
+  }
   for (uint32_t i = 0; i < req.count; ++i) {
     v4l2_buffer vb{};
     vb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;

@@ -41,9 +41,10 @@ PlaneSpec spec(GLenum internal, int w, int h) {
   }
 }
 
-// The textures a format needs. 24-bit RGB is an RGB8 texel per pixel when uploaded, and an R8
-// texture three bytes per pixel when imported (DRM has no 24-bit format every driver takes).
-std::vector<PlaneSpec> planeSpecs(PixelFormat f, int w, int h, bool dmabuf) {
+// The textures a format needs. 24-bit RGB is an R8 texture three bytes per pixel (DRM has no
+// 24-bit format every driver imports, and Mesa's GBM llvmpipe mangled GL_RGB8 uploads in the
+// vivid test); only rows wider than the texture limit fall back to an RGB8 texel per pixel.
+std::vector<PlaneSpec> planeSpecs(PixelFormat f, int w, int h, int max_texture_size) {
   const int cw = (w + 1) / 2, ch = (h + 1) / 2;
   switch (f) {
     case PixelFormat::kYUYV:
@@ -62,7 +63,7 @@ std::vector<PlaneSpec> planeSpecs(PixelFormat f, int w, int h, bool dmabuf) {
       return {spec(GL_R8, w, h)};
     case PixelFormat::kRGB24:
     case PixelFormat::kBGR24:
-      return {dmabuf ? spec(GL_R8, w * 3, h) : spec(GL_RGB8, w, h)};
+      return {w * 3 <= max_texture_size ? spec(GL_R8, w * 3, h) : spec(GL_RGB8, w, h)};
     default:
       return {spec(GL_RGBA8, w, h)};
   }
@@ -197,10 +198,10 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   auto layout = planeLayout(f.format, f.width, f.height);
   if (!layout) return fail("import: ", layout.error().message);
   const bool zero_copy = f.planes[0].dmabuf_fd >= 0;
-  const auto specs = planeSpecs(f.format, f.width, f.height, zero_copy);
+  const int max_size = s.gl->limits().max_texture_size;
+  const auto specs = planeSpecs(f.format, f.width, f.height, max_size);
   if (f.plane_count != int(specs.size()))
     return fail("import: frame has the wrong number of planes");
-  const int max_size = s.gl->limits().max_texture_size;
   GLuint textures[3] = {0, 0, 0};
   for (size_t i = 0; i < specs.size(); ++i) {
     if (specs[i].width > max_size || specs[i].height > max_size)

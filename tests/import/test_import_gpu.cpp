@@ -201,6 +201,15 @@ TEST(Import, WritesIntoCallerTextures) {
   EXPECT_FALSE(importer().import(wrong.frame, o).ok());
 }
 
+TEST(Import, WideRgb24UsesRgb8Texels) {
+  // Rows of more than GL_MAX_TEXTURE_SIZE bytes cannot be an R8 texture: RGB8 texels instead.
+  const int w = test::glContext().limits().max_texture_size / 3 + 7;
+  for (PixelFormat f : {PixelFormat::kRGB24, PixelFormat::kBGR24}) {
+    TestFrame t = randomFrame(f, w, 2, 5, {}, 11);
+    expectSame(importOnGpu(t.frame), convertToRgbaCpu(t.frame).value(), "wide RGB24");
+  }
+}
+
 TEST(Import, ShortPlaneIsAnError) {
   TestFrame t = randomFrame(PixelFormat::kNV12, 16, 16, 0, {}, 4);
   t.frame.planes[1].size = 10;

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# vm-timeout: 300
+# Device loss mid-stream (issue 4): vivid is unbound through sysfs while frames stream. The
+# capture ends cleanly: every line printed is complete, one error line names the device, and
+# the exit code is 3 (README "Exit codes"). With vivid_capture_check in mmap and in zero-copy
+# dmabuf mode, and with `esframe run`; vivid is bound again between runs.
+set -u
+source "$VM_LIB"
+
+check_bin="$ESFRAME_BUILD_DIR/tests/capture/vivid_capture_check"
+driver=/sys/bus/platform/drivers/vivid
+vgem_card=
+for d in /sys/class/drm/card[0-9]*; do
+  [ "$(basename "$(readlink -f "$d/device")")" = vgem ] && vgem_card=/dev/dri/$(basename "$d")
+done
+esframe_lines() { grep -v -E '^(MESA-LOADER:|failed to load driver:|KMS:)' "$VM_OUT/$1.err"; }
+
+wait_for_video0() {
+  for _ in $(seq 50); do [ -e /dev/video0 ] && return 0; sleep 0.1; done
+  return 1
+}
+
+# unplug_after <frames> <name> <command...>: runs the command, unbinds vivid once that many
+# frames were printed (EGL and shader start-up take seconds under TCG), keeps the exit status
+# in $VM_OUT/<name>.status, binds vivid again.
+unplug_after() {
+  local frames=$1 name=$2
+  shift 2
+  "$@" >"$VM_OUT/$name.out" 2>"$VM_OUT/$name.err" &
+  local pid=$!
+  for _ in $(seq 600); do
+    [ "$(grep -c '"seq"' "$VM_OUT/$name.out")" -ge "$frames" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo vivid.0 >"$driver/unbind"
+  wait "$pid"
+  echo $? >"$VM_OUT/$name.status"
+  echo vivid.0 >"$driver/bind"
+  wait_for_video0 || fail "vivid did not come back after binding it again"
+  v4l2-ctl -d /dev/video0 -c osd_text_mode=2 >/dev/null 2>&1 || true
+}
+
+expect_lost() {
+  local name=$1 out="$VM_OUT/$1.out"
+  check "$name: exit code 3" test "$(cat "$VM_OUT/$name.status")" -eq 3
+  check "$name: frames before the unplug" test "$(grep -c '"seq"' "$out")" -ge 1
+  check "$name: no partial output line" test "$(tail -c1 "$out" | od -An -tx1 | tr -d ' ')" = 0a
+  check "$name: every output line is whole JSON" jq -e . "$out"
+  check "$name: one esframe error line naming the device" \
+    test "$(esframe_lines "$name" | grep -v -E 'warning|^/dev/video0: [0-9]+x' | wc -l)" -eq 1
+  check "$name: it says the device was lost" grep -q "/dev/video0: device lost" "$VM_OUT/$name.err"
+}
+
+unplug_after 3 check-mmap "$check_bin" --device /dev/video0 --format YUYV --size 320x180 \
+  --io mmap --frames 100000 --dump-raw /tmp/unplug-mmap --egl gbm --drm-device /dev/dri/renderD128
+expect_lost check-mmap
+unplug_after 3 check-dmabuf "$check_bin" --device /dev/video0 --format YUYV --size 320x180 \
+  --io dmabuf --frames 100000 --dump-raw /tmp/unplug-dmabuf --egl gbm --drm-device "$vgem_card"
+expect_lost check-dmabuf
+unplug_after 3 run-unplug "$ESFRAME" --egl gbm --drm-device /dev/dri/renderD128 run \
+  --source /dev/video0 --format NV12 --size 320x180 --histogram bins=16,channels=l,strategy=chunk-sum
+expect_lost run-unplug
+finish
