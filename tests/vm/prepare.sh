@@ -88,7 +88,7 @@ if [ "$(cat "$cache/initramfs.key" 2>/dev/null)" != "$initrd_key" ]; then
   root="$cache/initramfs-root"
   rm -rf "$root" && mkdir -p "$root"/{bin,dev,proc,sys,mnt,modules}
   cp "$(command -v busybox)" "$root/bin/busybox"
-  for applet in sh mount umount mkdir insmod cat echo sleep poweroff chroot switch_root ls; do
+  for applet in sh mount umount mkdir mkfifo ln insmod modprobe uname cat echo sleep chroot; do
     ln -s busybox "$root/bin/$applet"
   done
   # Dependencies first, each module once, in modprobe's order.

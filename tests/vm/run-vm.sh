@@ -49,7 +49,7 @@ abi=$(basename "$cache")
 {
   for v in ESFRAME="$esframe" ESFRAME_BUILD_DIR="$build_dir" ESFRAME_SOURCE_DIR="$source_dir" \
     VM_OUT="$out" VM_CASE="$case_name" VM_CASE_SCRIPT="$case_script" VM_LIB="$here/guest/lib.sh" \
-    VM_HOST_TIMEOUT="$timeout_s" VM_MODULES_DIR="$cache/image/lib/modules/$abi"; do
+    VM_HOST_TIMEOUT="$timeout_s"; do
     printf 'export %s=%q\n' "${v%%=*}" "${v#*=}"
   done
 } >"$out/vm-env.sh"
@@ -60,11 +60,14 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 \
   -nodefaults -no-user-config -display none -no-reboot \
   -serial "file:$out/console.log" \
   -kernel "$cache/vmlinux" -initrd "$cache/initramfs.cpio.gz" \
-  -append "console=ttyS0 panic=-1 loglevel=4 esfvm.main=$here/guest/main.sh esfvm.out=$out" \
+  -append "console=ttyS0 panic=-1 loglevel=4 ${ESFRAME_VM_APPEND-} esfvm.main=$here/guest/main.sh esfvm.out=$out esfvm.modules=$cache/image/lib/modules/$abi" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs "local,path=$out,mount_tag=vmout,security_model=none,multidevs=remap" \
   >"$out/qemu.log" 2>&1
 qemu_status=$?
+# CPU time QEMU used (children's user+sys): about the wall time on an idle machine, times vCPUs.
+times >"$out/times.txt"  # not in a pipeline: a subshell would have no children
+cpu_s=$(tail -1 "$out/times.txt" | awk '{ gsub(/[ms]/, " "); print int($1 * 60 + $2 + $3 * 60 + $4) }')
 elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
 elapsed=$(printf '%d.%01d' $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100)))
 
@@ -89,7 +92,7 @@ status=$(cat "$out/status")
 if [ "$status" = 124 ]; then
   echo "vm: case '$case_name' timed out in the guest (its watchdog, before the host's ${timeout_s} s)" >&2
 else
-  echo "vm: case '$case_name' exited with $status (${elapsed} s wall)" >&2
+  echo "vm: case '$case_name' exited with $status (${elapsed} s wall, QEMU used ${cpu_s} s of CPU)" >&2
 fi
 if [ "$status" -ne 0 ]; then
   show_console

@@ -11,6 +11,13 @@ fail() {
 
 pass() { echo "ok: $*"; }
 
+# Guest uptime, to time each step in case.log.
+vm_uptime() {
+  local up _
+  read -r up _ </proc/uptime
+  echo "$up"
+}
+
 # check <description> <command...>
 check() {
   local what=$1
@@ -22,7 +29,7 @@ check() {
 esf() {
   local name=$1
   shift
-  echo "run: esframe $*"
+  echo "run [$(vm_uptime) s]: esframe $*"
   "$ESFRAME" "$@" >"$VM_OUT/$name.out" 2>"$VM_OUT/$name.err"
 }
 
@@ -94,7 +101,7 @@ run_gtest() {
     fail "$name: test binary '$bin' not found (not built?)"
     return
   fi
-  echo "run: $name $* (EGL ${ESFRAME_TEST_EGL:-gbm} on $device)"
+  echo "run [$(vm_uptime) s]: $name $* (EGL ${ESFRAME_TEST_EGL:-gbm} on $device)"
   if ESFRAME_TEST_EGL=${ESFRAME_TEST_EGL:-gbm} ESFRAME_TEST_DRM_DEVICE=$device \
     "$bin" --gtest_output="xml:$VM_OUT/$name.xml" "$@" >"$VM_OUT/$name.log" 2>&1; then
     local passed
@@ -111,6 +118,7 @@ run_gtest() {
 }
 
 finish() {
+  echo "done [$(vm_uptime) s]"
   if [ "$vm_failures" -eq 0 ]; then
     echo "case $VM_CASE: all checks passed"
     exit 0
