@@ -7,13 +7,8 @@
 set -u
 source "$VM_LIB"
 
-check_bin="$ESFRAME_BUILD_DIR/tests/capture/vivid_capture_check"
+source "$ESFRAME_SOURCE_DIR/tests/capture/vm/vivid_lib.sh"
 driver=/sys/bus/platform/drivers/vivid
-vgem_card=
-for d in /sys/class/drm/card[0-9]*; do
-  [ "$(basename "$(readlink -f "$d/device")")" = vgem ] && vgem_card=/dev/dri/$(basename "$d")
-done
-esframe_lines() { grep -v -E '^(MESA-LOADER:|failed to load driver:|KMS:)' "$VM_OUT/$1.err"; }
 
 wait_for_video0() {
   for _ in $(seq 50); do [ -e /dev/video0 ] && return 0; sleep 0.1; done

@@ -1,0 +1,68 @@
+# Helpers for the vivid guest cases (tests/vm/cases/vivid_*.sh), sourced after "$VM_LIB".
+# shellcheck shell=bash
+
+check_bin="$ESFRAME_BUILD_DIR/tests/capture/vivid_capture_check"
+hist_check="$ESFRAME_SOURCE_DIR/tests/capture/vm/check_run_histograms.py"
+
+# vgem's card node. Zero-copy runs put EGL there: Mesa's software GBM allocates dumb buffers,
+# which the render node refuses, and llvmpipe cannot import another node's buffers.
+vgem_card=
+for d in /sys/class/drm/card[0-9]*; do
+  [ "$(basename "$(readlink -f "$d/device")")" = vgem ] && vgem_card=/dev/dri/$(basename "$d")
+done
+
+# egl_for <io>: esframe's EGL options for that mode.
+egl_for() {
+  if [ "$1" = dmabuf ]; then
+    echo "--egl gbm --drm-device $vgem_card"
+  else
+    echo "--egl gbm --drm-device /dev/dri/renderD128"
+  fi
+}
+
+# select_input <n>: 0 webcam (640x480 among discrete sizes), 3 HDMI (any size via the scaler).
+# Fixed picture: the colour bars, no OSD text.
+select_input() {
+  v4l2-ctl -d /dev/video0 -i "$1" >/dev/null
+  v4l2-ctl -d /dev/video0 -c test_pattern=0 -c osd_text_mode=2 >/dev/null 2>&1 || true
+}
+
+# Mesa prints loader notes (vgem has no DRI driver of its own) and, where GBM allocation is
+# tried on a render node, KMS notes on stderr: those are not esframe's lines.
+esframe_lines() { grep -v -E '^(MESA-LOADER:|failed to load driver:|KMS:)' "$VM_OUT/$1.err"; }
+
+# capture_check <format> <WxH> <input> <io>: 30 frames through vivid_capture_check; every frame's
+# GPU histograms (R, G, B; source luma for YUV) equal the CPU histograms of its raw dump.
+capture_check() {
+  local fmt=$1 size=$2 input=$3 io=$4
+  local name="check-$fmt-$io" dump="/tmp/check-$fmt-$io"
+  select_input "$input"
+  echo "run: vivid_capture_check $fmt $size $io (input $input)"
+  # shellcheck disable=SC2046
+  if "$check_bin" --device /dev/video0 --format "$fmt" --size "$size" --io "$io" --frames 30 \
+    --dump-raw "$dump" $(egl_for "$io") >"$VM_OUT/$name.out" 2>"$VM_OUT/$name.err"; then
+    pass "$name: 30 frames captured and checked"
+  else
+    fail "$name: vivid_capture_check failed"
+    esframe_lines "$name" | head -10 | sed 's/^/  /'
+  fi
+  check "$name: 30 matching frames" test "$(grep -c '"match":true' "$VM_OUT/$name.out")" -eq 30
+  if [ "$io" = dmabuf ]; then
+    check "$name: every frame zero-copy" test "$(grep -c '"zero_copy":true' "$VM_OUT/$name.out")" -eq 30
+  fi
+  check "$name: one raw dump per frame" test "$(find "$dump" -name '*.raw' | wc -l)" -eq 30
+}
+
+# run_check <format> <WxH> <input> <io>: the same through `esframe run --dump-raw`, checked by
+# check_run_histograms.py (L = raw Y bytes with --luma source; R, G, B = raw bytes for RGB24).
+run_check() {
+  local fmt=$1 size=$2 input=$3 io=$4
+  local name="run-$fmt-$io" dump="/tmp/run-$fmt-$io"
+  select_input "$input"
+  # shellcheck disable=SC2046
+  expect_ok "$name" $(egl_for "$io") run --source /dev/video0 --format "$fmt" --size "$size" \
+    --io "$io" --frames 30 --luma source --dump-raw "$dump" \
+    --histogram bins=256,channels=rgbl,strategy=chunk-sum
+  check "$name: histograms equal the raw bytes'" \
+    python3 "$hist_check" "$VM_OUT/$name.out" "$dump" "${size%x*}" "${size#*x}" "$fmt"
+}
