@@ -109,7 +109,45 @@ nlohmann::json sweepJson(const Sweep& s) {
     }
     pts.push_back(j);
   }
-  return {{"stage", s.stage}, {"sweep", s.name}, {"x_axis", s.x_axis}, {"points", pts}};
+  return {{"stage", s.stage},
+          {"sweep", s.name},
+          {"x_axis", s.x_axis},
+          {"x_log2", s.x_log2},
+          {"categorical", s.categorical},
+          {"points", pts}};
+}
+
+Result<Sweep> sweepFromJson(const nlohmann::json& j) {
+  try {
+    Sweep s;
+    s.stage = j.at("stage").get<std::string>();
+    s.name = j.at("sweep").get<std::string>();
+    s.x_axis = j.at("x_axis").get<std::string>();
+    // Files from before the flags were written: the persistent and per-invocation sweeps are
+    // the ones over powers of two.
+    bool pow2 = s.name == "persistent" || s.name == "pixels_per_invocation";
+    s.x_log2 = j.value("x_log2", pow2);
+    s.categorical = j.value("categorical", !pow2);
+    for (const nlohmann::json& pj : j.at("points")) {
+      SweepPoint p;
+      p.label = pj.at("label").get<std::string>();
+      p.series = pj.value("series", std::string());
+      p.x = pj.at("x").get<double>();
+      p.params = pj.value("params", nlohmann::json::object());
+      if (pj.contains("error")) {
+        p.error = pj["error"].get<std::string>();
+      } else {
+        p.stats.median_ms = pj.at("median_ms").get<double>();
+        p.stats.min_ms = pj.at("min_ms").get<double>();
+        p.stats.max_ms = pj.at("max_ms").get<double>();
+        p.stats.samples = pj.value("samples", 0);
+      }
+      s.points.push_back(std::move(p));
+    }
+    return s;
+  } catch (const nlohmann::json::exception& e) {
+    return fail("sweep in results JSON: ", e.what());
+  }
 }
 
 double ratio(const std::vector<BenchRow>& rows, const std::string& frame, const std::string& group,

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "measure.hpp"
+#include "result.hpp"
 #include "sweep.hpp"
 
 namespace esf::bench {
@@ -29,6 +30,7 @@ std::string rowsTable(const std::vector<BenchRow>& rows);
 std::string sweepTable(const Sweep& sweep);
 nlohmann::json rowsJson(const std::vector<BenchRow>& rows);
 nlohmann::json sweepJson(const Sweep& sweep);
+Result<Sweep> sweepFromJson(const nlohmann::json& j);  // for --replot
 // The esframe row's median over the named peer's median in the same frame and group, or 0.
 double ratio(const std::vector<BenchRow>& rows, const std::string& frame, const std::string& group,
              const std::string& esframe_prefix, const std::string& peer_prefix);

@@ -14,6 +14,7 @@
 #include "auto_params.hpp"
 #include "bench_frames.hpp"
 #include "bench_report.hpp"
+#include "gpu_timer.hpp"
 #include "log.hpp"
 #include "peers.hpp"
 #include "stage_rows.hpp"
@@ -35,6 +36,7 @@ struct Args {
   std::string out = "bench-results";
   int iterations = 20, warmup = 3, cpu_iterations = 5;
   bool no_cpu_references = false, quick = false;
+  std::string replot;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -74,13 +76,37 @@ std::string machineHeader(const GlContext& gl) {
        " threads, " + u.sysname + " " + u.release + "\n";
   s += "- EGL platform: " + std::string(toString(gl.display().platform())) + "\n";
   s += "- GL: " + gl.glVendor() + " | " + gl.renderer() + " | " + gl.version() + "\n";
+  GpuTimer timer(gl);
   s += std::string("- GPU time: ") +
-       (gl.hasTimerQuery() ? "GL_EXT_disjoint_timer_query" : "wall clock around glFinish") + "\n";
+       (timer.usesTimerQuery() ? "GL_EXT_disjoint_timer_query"
+                               : "wall clock around glFinish (no usable timer query)") +
+       "\n";
   s += "- peers: " + opencvInfo() + "; " + cubInfo() + "\n";
   return s;
 }
 
+// --replot: the SVGs again from a results.json, without measuring anything.
+int replot(const Args& a) {
+  std::ifstream in(a.replot);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (!in || j.is_discarded() || !j.contains("sweeps"))
+    return logError("--replot " + a.replot + ": not a results.json with sweeps"), 1;
+  std::error_code ec;
+  std::filesystem::create_directories(a.out, ec);
+  for (const nlohmann::json& sj : j["sweeps"]) {
+    Result<Sweep> s = sweepFromJson(sj);
+    if (!s) return logError(a.replot + ": " + s.error().message), 1;
+    std::string size = sj.value("frame", std::string("?"));
+    std::string name = "sweep-" + s.value().stage + "-" + s.value().name + "-" + size;
+    std::string title = s.value().stage + " " + s.value().name + ", " + size + " natural frame, " +
+                        j.value("gl_renderer", std::string());
+    std::ofstream(a.out + "/" + name + ".svg") << sweepSvg(s.value(), title);
+  }
+  return 0;
+}
+
 int run(const Args& a) {
+  if (!a.replot.empty()) return replot(a);
   Result<EglPlatform> platform = parseEglPlatform(a.egl);
   if (!platform) {
     logError(platform.error().message);
@@ -120,7 +146,7 @@ int run(const Args& a) {
   std::filesystem::create_directories(a.out, ec);
   if (ec) return logError("--out " + a.out + ": " + ec.message()), 1;
 
-  MeasureOptions gpu{a.warmup, a.iterations, a.quick ? 0.2 : 1.0, 3};
+  MeasureOptions gpu{a.warmup, a.iterations, a.quick ? 0.2 : 1.0, 3, a.quick ? 0 : 0.1};
   MeasureOptions cpu{1, a.cpu_iterations, a.quick ? 0.2 : 2.0, 1};
   nlohmann::json json = {{"gl_vendor", gl.glVendor()},
                          {"gl_renderer", gl.renderer()},
@@ -134,7 +160,7 @@ int run(const Args& a) {
     RgbaImage frame = syntheticFrame(FrameContent::kNatural, w, h);
     TuneOptions o;
     o.quick = a.quick;
-    o.measure = {a.warmup, a.iterations / 2 + 1, a.quick ? 0.1 : 0.5, 3};
+    o.measure = {a.warmup, a.iterations / 2 + 1, a.quick ? 0.1 : 0.5, 3, a.quick ? 0 : 0.1};
     std::string size = std::to_string(w) + "x" + std::to_string(h);
     std::vector<Sweep> sweeps;
     {
@@ -292,6 +318,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--no-cpu-references", a.no_cpu_references, "Skip timing the CPU references");
   app.add_flag("--quick", a.quick, "Smoke run: one small size, few runs, quick sweeps");
+  app.add_option("--replot", a.replot, "Only redraw the sweep SVGs of a results.json into --out");
   CLI11_PARSE(app, argc, argv);
   if (a.quick) {
     a.sizes = "160x120";

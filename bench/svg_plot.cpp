@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <vector>
 
 namespace esf::bench {
 namespace {
 
-constexpr double kW = 900, kH = 480, kLeft = 80, kRight = 160, kTop = 40, kBottom = 130;
+constexpr double kW = 900, kH = 600, kLeft = 80, kRight = 160, kTop = 40, kBottom = 230;
 const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                 "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 
@@ -94,9 +95,16 @@ std::string sweepSvg(const Sweep& sweep, const std::string& title) {
          num(kTop + ph / 2) + ")' text-anchor='middle'>median GPU time" +
          std::string(ylog ? " (log scale)" : "") + ", bar = min..max</text>\n";
   // X ticks: the values (log2 axes print the power of two), or the configuration labels.
+  // Many categories (the blur sweep has ~100): label every k-th one and the fastest; the
+  // table next to the plot lists them all.
   std::map<double, std::string> ticks;
-  for (const SweepPoint* p : ok)
+  size_t every = sweep.categorical ? (ok.size() + 29) / 30 : 1;
+  const SweepPoint* fastest = sweep.best();
+  for (size_t i = 0; i < ok.size(); ++i) {
+    const SweepPoint* p = ok[i];
+    if (i % every != 0 && p != fastest) continue;
     ticks[xval(*p)] = sweep.categorical ? p->label : num(p->x).substr(0, num(p->x).size() - 2);
+  }
   for (const auto& [x, label] : ticks) {
     double X = px(x);
     if (sweep.categorical)
@@ -109,7 +117,15 @@ std::string sweepSvg(const Sweep& sweep, const std::string& title) {
   svg += "<text x='" + num(kLeft + pw / 2) + "' y='" + num(kH - 8) + "' text-anchor='middle'>" +
          esc(sweep.x_axis) + "</text>\n";
   // One polyline per series.
-  std::map<std::string, std::vector<const SweepPoint*>> series;
+  // Series in numeric order of the number in their name ("wg=16" before "wg=128").
+  auto byNumber = [](const std::string& a, const std::string& b) {
+    auto n = [](const std::string& s) {
+      size_t d = s.find_first_of("0123456789");
+      return d == std::string::npos ? 0.0 : std::atof(s.c_str() + d);
+    };
+    return n(a) != n(b) ? n(a) < n(b) : a < b;
+  };
+  std::map<std::string, std::vector<const SweepPoint*>, decltype(byNumber)> series(byNumber);
   for (const SweepPoint* p : ok) series[p->series].push_back(p);
   int si = 0;
   for (auto& [name, pts] : series) {

@@ -93,6 +93,7 @@ Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& p
   o.quick = a.quick;
   o.measure.iterations = a.iterations;
   o.measure.budget_s = a.quick ? 0.2 : 0.6;
+  o.measure.warmup_s = a.quick ? 0 : 0.1;
   DeviceKey device = DeviceKey::of(gl);
   std::printf("tuning on %s | %s | %s, %dx%d %s (%s frame), size class %s\n", device.vendor.c_str(),
               device.renderer.c_str(), device.driver.c_str(), w, h, formatName(format.value()),

@@ -2,10 +2,11 @@
 // strategy=auto: the stage parameters for this GPU and frame size. The tuning cache when it
 // holds an entry for this GPU, driver and size class (`esframe tune` wrote it), else defaults
 // per vendor, measured (bench/RESULTS.md):
-//   llvmpipe  persistent, ONE workgroup of ONE invocation with plain shared counts: llvmpipe
-//             runs a workgroup's invocations as SIMD lanes of one thread, so atomics and
-//             merges only cost (3 ms against 56-95 ms at 1080p, field-facts section 2)
-//   NVIDIA    persistent on the packed buffer, wide workgroups (measured on an H200)
+//   llvmpipe  persistent, 64 invocations x 128 workgroups on the texture (the 1080p sweep's
+//             winner). NOT one invocation over the frame: llvmpipe ends every invocation after
+//             65535 loop iterations, so field-facts' "3 ms" single-invocation figure likely
+//             counted only part of the frame; the stage refuses that shape for large frames
+//   NVIDIA    persistent on the packed buffer, 1024 x 256; blur tiles 4 x 256 (H200 sweeps)
 //   others    the v3d-safe defaults of each stage (<=256 invocations, <=32 KB shared)
 // `why` gets one line saying which and where from, for the log and `esframe info`.
 #include <string>

@@ -16,7 +16,8 @@ double nowS() {
 // The shared loop: warm-up, then samples until the count or the budget runs out.
 Result<TimingStats> measureLoop(const MeasureOptions& o,
                                 const std::function<Result<double>()>& sample) {
-  for (int i = 0; i < o.warmup; ++i) {
+  double warm_start = nowS();
+  for (int i = 0; i < o.warmup || (nowS() - warm_start < o.warmup_s && i < 100000); ++i) {
     Result<double> r = sample();
     if (!r) return r.error();
   }

@@ -24,6 +24,10 @@ struct MeasureOptions {
   // llvmpipe take 100 ms a run), keeping at least min_iterations samples.
   double budget_s = 1.0;
   int min_iterations = 3;
+  // Warm-up also lasts at least this long: a GPU that idled while the CPU compiled the
+  // previous configuration runs at low clocks until it has had work for a while (an H200
+  // measured the same blur at 268 us in a sweep and 174 us in a long run).
+  double warmup_s = 0;
 };
 
 // GPU time of `work` (GL commands). Each run is bracketed on its own; a disjoint timer event

@@ -87,11 +87,12 @@ std::vector<int> powersOfTwo(int lo, int hi) {
 }
 
 std::vector<HistogramParams> persistentCandidates(const HistogramParams& base,
-                                                  const ComputeLimits& limits, bool quick) {
+                                                  const ComputeLimits& limits, bool quick,
+                                                  int max_workgroups) {
   int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
   std::vector<int> sizes = {1};
   for (int s : powersOfTwo(16, max_wg)) sizes.push_back(s);
-  std::vector<int> counts = powersOfTwo(1, 1024);
+  std::vector<int> counts = powersOfTwo(1, max_workgroups);
   if (quick) {
     sizes = {1, 16};
     counts = {1, 4};
@@ -115,11 +116,12 @@ std::vector<HistogramParams> persistentCandidates(const HistogramParams& base,
 std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimits& limits,
                                        bool quick) {
   std::vector<BlurParams> out;
-  std::vector<int> widths = quick ? std::vector<int>{64, 128} : powersOfTwo(32, 512);
+  int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+  std::vector<int> widths = quick ? std::vector<int>{64, 128} : powersOfTwo(32, 2048);
   std::vector<int> rows = quick ? std::vector<int>{4} : powersOfTwo(1, 8);
   for (int w : widths) {
     for (int r : rows) {
-      for (int wg : powersOfTwo(16, std::min(w, 256))) {
+      for (int wg : powersOfTwo(16, std::min(w, max_wg))) {
         if (quick && wg != 32) continue;
         BlurParams p = base;
         p.tile_width = w;
@@ -157,14 +159,20 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
     p.strategy = s;
     firsts.push_back(p);
   }
-  HistogramParams one = defaults;  // llvmpipe's fastest form (field-facts section 2)
+  HistogramParams one = defaults;  // field-facts section 2's llvmpipe form, for comparison
   one.strategy = HistogramStrategy::kPersistent;
   one.workgroup_size = 1;
   one.workgroups = 1;
   one.shared_atomics = false;
   firsts.push_back(one);
   int total = int(firsts.size()) * 2;
-  std::vector<HistogramParams> grid = persistentCandidates(base, limits, o.quick);
+  std::vector<HistogramParams> grid;
+  for (const HistogramParams& p :
+       persistentCandidates(base, limits, o.quick, gl.isLlvmpipe() ? 256 : 4096)) {
+    if (int64_t(p.workgroups) * p.workgroup_size <= int64_t(frame.pixelCount()) ||
+        p.workgroups == 1)
+      grid.push_back(p);
+  }
   if (o.progress) o.progress->setTotal(total + int(grid.size()) + 6);
   for (const HistogramParams& f : firsts) {
     for (ImageSource src : {ImageSource::kTexture, ImageSource::kPackedBuffer}) {

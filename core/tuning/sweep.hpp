@@ -4,10 +4,12 @@
 // Histogram, in four sweeps (a full grid would take minutes on llvmpipe):
 //   1. strategy x source with each strategy's defaults, plus llvmpipe's 1-invocation form;
 //   2. persistent: workgroup size (1, then powers of two from 16 up to the driver's limit)
-//      x workgroup count (powers of two up to 1024), on the faster source;
+//      x workgroup count (powers of two up to 256 on llvmpipe, 4096 elsewhere, and no more
+//      invocations than pixels), on the faster source;
 //   3. pixels per invocation 1..32 at the best point of 2;
 //   4. chunk tile shapes, when a chunk strategy won sweep 1.
-// Blur: tile shapes (rows x width) x workgroup sizes, powers of two within the limits.
+// Blur: tile shapes (rows 1..8 x width 32..2048) x workgroup sizes (16 up to the driver's
+// invocation limit), powers of two, whatever fits the shared memory.
 // Every configuration is checked once against the CPU reference before it is timed (a fast
 // wrong answer is worthless); one that fails, or that the driver refuses, stays in the sweep
 // with its error and is never chosen.
@@ -72,8 +74,10 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
 // Powers of two in [lo, hi].
 std::vector<int> powersOfTwo(int lo, int hi);
 // The candidate lists (no GPU needed); each passes validate(limits).
+// Workgroup counts go up to max_workgroups (llvmpipe: 256; GPUs with many cores: 4096).
 std::vector<HistogramParams> persistentCandidates(const HistogramParams& base,
-                                                  const ComputeLimits& limits, bool quick);
+                                                  const ComputeLimits& limits, bool quick,
+                                                  int max_workgroups = 1024);
 std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimits& limits,
                                        bool quick);
 

@@ -42,8 +42,8 @@ TEST(AutoParams, WithoutACacheUsesTheVendorDefault) {
   EXPECT_NE(why.find("no tuning cache entry"), std::string::npos) << why;
   if (gl.isLlvmpipe()) {
     EXPECT_NE(why.find("llvmpipe default"), std::string::npos) << why;
-    EXPECT_EQ(p.workgroup_size, 1);
-    EXPECT_FALSE(p.shared_atomics);
+    EXPECT_EQ(p.workgroup_size, 64);
+    EXPECT_EQ(p.workgroups, 128);
   }
   BlurParams b = chooseBlurParams(gl, 1920, 1080, &why, BlurParams{}, path);
   EXPECT_TRUE(b.validate(gl.limits()).ok());

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Packs what the NVIDIA device run needs into .devrun/ (git-ignored through .git/info/exclude):
+# esframe and esframe-bench built here, every shared library they load except the GPU driver's
+# own (so the device image needs no Debian packages), Debian's glibc loader, and the photo.
+# Usage: bash bench/nvidia/bundle.sh [BUILD_DIR]     (default build/default)
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+build=${1:-$root/build/default}
+out=$root/.devrun
+grep -qx '/.devrun/' "$root/.git/info/exclude" 2>/dev/null || echo '/.devrun/' >>"$root/.git/info/exclude"
+rm -rf "$out"
+mkdir -p "$out/lib"
+for bin in esframe esframe-bench; do
+  strip -o "$out/$bin" "$build/$bin"
+  ldd "$build/$bin" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
+    cp -Lu "$lib" "$out/lib/"
+  done
+done
+cp -L /lib64/ld-linux-x86-64.so.2 "$out/lib/"
+cp bench/nvidia/run.sh "$out/" 2>/dev/null || cp "$root/bench/nvidia/run.sh" "$out/"
+photo=/usr/share/backgrounds/mate/abstract/Elephants_3840x2160.jpg
+[ -f "$photo" ] && cp "$photo" "$out/photo.jpg"
+du -sh "$out"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs on the NVIDIA device machine from the repository root, with .gl and .devrun carried
+# (bench/nvidia/README in bench/README.md). Writes the log, the bench report, its JSON and the
+# sweep plots under $OUT.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+exec > >(tee "$OUT/log.txt") 2>&1
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+nvidia-smi -L; nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.mem --format=csv
+libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+# Debian's loader and glibc from the bundle: the device image's own glibc may be older.
+run() { "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" "$@"; }
+export XDG_CACHE_HOME=/tmp/esf-cache
+echo "== esframe info --egl device"
+run .devrun/esframe --egl device info
+echo "== esframe tune --egl device --size 3840x2160"
+run .devrun/esframe --egl device tune --size 3840x2160 && run .devrun/esframe tune --show
+run .devrun/esframe --egl device info | sed -n '/tuning/,$p'
+echo "== esframe-bench"
+# $OUT takes 8 files: the plots and tables travel as one archive, the report also on its own.
+run .devrun/esframe-bench --egl device --sizes "${BENCH_SIZES:-3840x2160,1920x1080}" \
+  --sweep-sizes "${BENCH_SWEEP:-3840x2160,1920x1080}" \
+  --contents "${BENCH_CONTENTS:-photo,random,flat,gradient}" \
+  --photo .devrun/photo.jpg --out /tmp/bench --iterations 50 --warmup 10
+rc=$?
+tar czf "$OUT/bench.tgz" -C /tmp bench
+cp /tmp/bench/report.md "$OUT/report.md"
+exit $rc
