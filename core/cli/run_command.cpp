@@ -186,8 +186,10 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--size", o->size, "Frame size WxH (source default when absent)");
   cmd->add_option("--format", o->format, "Pixel format: YUYV, NV12, RGB24, ... (V4L2 names)");
-  cmd->add_option("--fps", o->fps, "Frames per second to ask the source for");
-  cmd->add_option("--frames", o->frames, "Stop after N frames (default: until the stream ends)");
+  cmd->add_option("--fps", o->fps, "Frames per second to ask the source for")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--frames", o->frames, "Stop after N frames (default: until the stream ends)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--blur", *blur, "Separable box blur: TAPS[:ITERATIONS], TAPS odd");
   cmd->add_option("--resize", *resize, "Area-average downscale to WxH");
   cmd->add_option("--histogram", *histogram,
