@@ -214,7 +214,8 @@ Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o,
           " plane " + std::to_string(k->plane_.plane_id) + " " + fourccName(k->plane_.format) +
           " zpos " + std::to_string(k->plane_.zpos) + " at " + std::to_string(r.x) + "," +
           std::to_string(r.y) + " " + std::to_string(r.width) + "x" + std::to_string(r.height) +
-          ", " + std::to_string(o.buffers) + " buffers");
+          ", " + std::to_string(o.buffers) + " buffers; " + std::to_string(k->rejected_.size()) +
+          " planes passed over (-vv says why)");
   return k;
 }
 

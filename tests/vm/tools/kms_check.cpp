@@ -18,11 +18,13 @@
 #include <xf86drmMode.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -45,9 +47,10 @@ struct Options {
   std::string out = "/tmp/kms_check";
   int occluder_zpos = 5;
   Rect occluder{400, 200, 160, 120};
-  int expect_zpos = -1;   // the zpos esframe was asked for
-  Rect expect_rect{};     // the rect esframe was asked for
-  std::string png_graph;  // esframe's PNG of the graph: also compared, to isolate the display path
+  int expect_zpos = -1;    // the zpos esframe was asked for
+  Rect expect_rect{};      // the rect esframe was asked for
+  int term_after_ms = -1;  // SIGTERM esframe this long after its plane is first seen in use
+  std::string png_graph;   // esframe's PNG of the graph: also compared, to isolate the display path
   std::vector<std::string> command;
 };
 
@@ -80,6 +83,8 @@ Options parse(int argc, char** argv) {
       o.expect_rect = parseRect(next());
     else if (a == "--png-graph")
       o.png_graph = next();
+    else if (a == "--term-after-ms")
+      o.term_after_ms = std::stoi(next());
     else
       die("unknown option " + a);
   }
@@ -139,7 +144,8 @@ int runScene(const Options& o) {
     card.addPlane(req, occluder_plane, pipe, occluder.fb(), o.occluder);
     card.commit(req, DRM_MODE_ATOMIC_ALLOW_MODESET, "the scene");
   }
-  CrcReader crc(o.crc_dir);
+  std::optional<CrcReader> crc_reader(std::in_place, o.crc_dir);
+  CrcReader& crc = *crc_reader;
   const uint32_t scene_crc = crc.settle(card.fd(), pipe.crtc_id);
   std::printf("scene: primary %u, occluder on plane %u (position %d), CRC 0x%08x\n", primary.id,
               occluder_plane.id, o.occluder_zpos, scene_crc);
@@ -151,10 +157,20 @@ int runScene(const Options& o) {
   std::map<uint32_t, KmsPlaneState> used;  // planes esframe showed something on
   Child child = Child::spawn(o.command, o.out + ".out", o.out + ".err");
   int status = -1;
+  std::optional<std::chrono::steady_clock::time_point> term_at;
+  bool term_sent = false;
   while (!child.poll(&status)) {
     for (uint32_t c : crc.drain(20)) ++run_crcs[c];
     for (const KmsPlaneState& p : card.planes(pipe.crtc_index))
       if (!ours.count(p.id) && p.fb_id != 0) used[p.id] = p;
+    // --term-after-ms: SIGTERM once the graph has been on screen that long (a kiosk stopped).
+    if (o.term_after_ms >= 0 && !used.empty() && !term_at)
+      term_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(o.term_after_ms);
+    if (term_at && !term_sent && std::chrono::steady_clock::now() >= *term_at) {
+      std::printf("sending SIGTERM to esframe\n");
+      child.signal(SIGTERM);
+      term_sent = true;
+    }
   }
   for (uint32_t c : crc.drain(20)) ++run_crcs[c];
   std::printf("esframe exited with %d; %zu distinct CRCs while it ran\n", status, run_crcs.size());
@@ -226,6 +242,8 @@ int runScene(const Options& o) {
   check(run_crcs.count(ref_crc) == 1, "esframe's screen equals the reference image (CRTC CRC)");
 
   // 5. Writeback: the reference screen, pixel for pixel.
+  // Stop the CRC capture first: it makes vkms compose every vblank, slow in a TCG guest.
+  crc_reader.reset();
   std::vector<uint32_t> screen = card.writeback(pipe);
   size_t bad = 0, first_bad = 0;
   for (uint32_t y = 0; y < H; ++y)

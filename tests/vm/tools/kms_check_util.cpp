@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xf86drm.h>
+#include <csignal>
 
 #include <cerrno>
 #include <chrono>
@@ -321,6 +322,10 @@ Child Child::spawn(const std::vector<std::string>& argv, const std::string& out,
     _exit(127);
   }
   return c;
+}
+
+void Child::signal(int sig) {
+  if (pid_ > 0) ::kill(pid_, sig);
 }
 
 bool Child::poll(int* status) {

@@ -115,6 +115,7 @@ class Child {
   static Child spawn(const std::vector<std::string>& argv, const std::string& out,
                      const std::string& err);
   bool poll(int* status);  // true once exited; status = exit code (128 + signal if killed)
+  void signal(int sig);
 
  private:
   pid_t pid_ = -1;
