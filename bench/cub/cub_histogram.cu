@@ -59,9 +59,20 @@ bool multiHistogramEven(const uint8_t* rgba, int width, int height, int warmup, 
   if (!check(cudaMemcpy(r.frame, rgba, pixels * 4, cudaMemcpyHostToDevice), "upload", error, len))
     return false;
   size_t temp_bytes = 0;
+#if CUB_VERSION >= 300000  // CUB 3 deprecates the pointer overload for cuda::std::array
+  ::cuda::std::array<unsigned int*, 4> hist{r.hist[0], r.hist[1], r.hist[2], r.hist[3]};
+  ::cuda::std::array<int, 4> num_levels{levels[0], levels[1], levels[2], levels[3]};
+  ::cuda::std::array<unsigned int, 4> lo{lower[0], lower[1], lower[2], lower[3]};
+  ::cuda::std::array<unsigned int, 4> hi{upper[0], upper[1], upper[2], upper[3]};
+#else
+  unsigned int** hist = r.hist;
+  int* num_levels = levels;
+  unsigned int* lo = lower;
+  unsigned int* hi = upper;
+#endif
   auto run = [&](void* temp) {
-    return cub::DeviceHistogram::MultiHistogramEven<4, 4>(temp, temp_bytes, r.frame, r.hist, levels,
-                                                          lower, upper, static_cast<int>(pixels));
+    return cub::DeviceHistogram::MultiHistogramEven<4, 4>(
+        temp, temp_bytes, r.frame, hist, num_levels, lo, hi, static_cast<int>(pixels));
   };
   if (!check(run(nullptr), "MultiHistogramEven (size query)", error, len)) return false;
   if (!check(cudaMalloc(&r.temp, temp_bytes), "cudaMalloc temp", error, len)) return false;
