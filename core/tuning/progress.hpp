@@ -13,6 +13,7 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void setTotal(int total) { total_ = total; }
+  void addToTotal(int more) { total_ += more; }
   // Announces the next step.
   void step(const std::string& what);
   // Clears the line.

@@ -181,7 +181,7 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
                  p.workgroups == 1;
     if (fills && (gl.isLlvmpipe() || !tooSerial(p, frame))) grid.push_back(p);
   }
-  if (o.progress) o.progress->setTotal(total + int(grid.size()) + 6);
+  if (o.progress) o.progress->setTotal(total + int(grid.size()));
   for (const HistogramParams& f : firsts) {
     for (ImageSource src : {ImageSource::kTexture, ImageSource::kPackedBuffer}) {
       HistogramParams p = f;
@@ -221,10 +221,15 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
     Result<HistogramParams> at = histogramFromJson(result.sweeps.back().best()->params, base);
     if (!at) return at.error();
     Sweep ppi{"histogram", "pixels_per_invocation", "pixels per invocation", true, false, {}};
+    std::vector<HistogramParams> ppis;
     for (int n : o.quick ? std::vector<int>{1, 4} : powersOfTwo(1, 32)) {
       HistogramParams p = at.value();
       p.pixels_per_invocation = n;
-      if (!p.validate(limits)) continue;
+      if (p.validate(limits)) ppis.push_back(p);
+    }
+    if (o.progress) o.progress->addToTotal(int(ppis.size()));
+    for (const HistogramParams& p : ppis) {
+      int n = p.pixels_per_invocation;
       SweepPoint point;
       point.x = n;
       bench.run(p, point);
@@ -238,17 +243,21 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
   if (s1 == HistogramStrategy::kGlobalAtomic || s1 == HistogramStrategy::kChunkSum ||
       s1 == HistogramStrategy::kChunkReduce) {
     Sweep tiles{"histogram", "tile", "tile shape", false, true, {}};
+    std::vector<HistogramParams> shapes;
     for (int inv : {64, 128, 256, 512, 1024}) {
       for (int w : powersOfTwo(16, inv)) {
         HistogramParams p = best1.value();
         p.tile_width = w;
         p.tile_height = inv / w;
-        if (!p.validate(limits)) continue;
-        SweepPoint point;
-        point.x = double(tiles.points.size());
-        bench.run(p, point);
-        tiles.points.push_back(std::move(point));
+        if (p.validate(limits)) shapes.push_back(p);
       }
+    }
+    if (o.progress) o.progress->addToTotal(int(shapes.size()));
+    for (const HistogramParams& p : shapes) {
+      SweepPoint point;
+      point.x = double(tiles.points.size());
+      bench.run(p, point);
+      tiles.points.push_back(std::move(point));
     }
     result.sweeps.push_back(std::move(tiles));
   }
