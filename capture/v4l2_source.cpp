@@ -378,6 +378,8 @@ Result<std::optional<Frame>> V4l2Source::next() {
     logWarning(info_.path + ": dropped " + std::to_string(f.dropped) + " frame(s) before " +
                std::to_string(vb.sequence));
   }
+  if (have_sequence_ && vb.sequence <= last_sequence_)
+    logWarning(info_.path + ": the driver repeated sequence number " + std::to_string(vb.sequence));
   have_sequence_ = true;
   last_sequence_ = vb.sequence;
   f.source = info_.path;

@@ -29,8 +29,12 @@ def main():
     if not lines:
         print("no output lines")
         return 1
+    # A dump is named by sequence number: where a driver repeats one, the file holds the last.
+    last = {}
     for line in lines:
         rec = json.loads(line)
+        last[rec["seq"]] = rec
+    for rec in last.values():
         raw = open(f"{raw_dir}/{rec['seq']:06d}-{w}x{h}-{fmt}.raw", "rb").read()
         if fmt == "YUYV":
             want = {"l": counts(raw[0::2][: w * h])}
