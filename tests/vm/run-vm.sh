@@ -11,7 +11,7 @@ source_dir=$(cd "$here/../.." && pwd)
 
 harness_error() { echo "vm: $*" >&2; exit 126; }
 
-esframe= build_dir= out= timeout_s=240 cache= case_script=
+esframe='' build_dir='' out='' timeout_s=240 cache='' case_script=''
 while [ $# -gt 0 ]; do
   case "$1" in
     --esframe) esframe=$2; shift 2 ;;
