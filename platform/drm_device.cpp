@@ -61,8 +61,10 @@ Result<OpenedDrmNode> openDrmNode(const std::string& spec, bool prefer_render) {
   }
   if (!pick) {
     std::string have;
-    for (const DrmNode& n : nodes) have += (have.empty() ? "" : ", ") + n.path + " (" + n.driver + ")";
-    return fail("no DRM device with driver '", spec, "' (found: ", have.empty() ? "none" : have, ")");
+    for (const DrmNode& n : nodes)
+      have += (have.empty() ? "" : ", ") + n.path + " (" + n.driver + ")";
+    return fail("no DRM device with driver '", spec, "' (found: ", have.empty() ? "none" : have,
+                ")");
   }
   return openDrmPath(pick->path);
 }

@@ -20,8 +20,8 @@ Result<EglPlatform> parseEglPlatform(const std::string& s);
 
 struct EglOptions {
   EglPlatform platform = EglPlatform::kAuto;
-  std::string drm_device;     // gbm: path or driver name; empty = first working render node
-  std::string egl_device;     // device: index ("0") or DRM node name; empty = first hardware one
+  std::string drm_device;  // gbm: path or driver name; empty = first working render node
+  std::string egl_device;  // device: index ("0") or DRM node name; empty = first hardware one
 };
 
 // An initialized EGLDisplay. Terminates it when the last owner of that display goes away.

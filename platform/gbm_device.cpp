@@ -8,6 +8,8 @@ Result<std::unique_ptr<GbmDevice>> GbmDevice::create(OpenedDrmNode node) {
   return std::unique_ptr<GbmDevice>(new GbmDevice(std::move(node), gbm));
 }
 
-GbmDevice::~GbmDevice() { gbm_device_destroy(gbm_); }
+GbmDevice::~GbmDevice() {
+  gbm_device_destroy(gbm_);
+}
 
 }  // namespace esf

@@ -37,14 +37,30 @@ class GlHandle {
 };
 
 namespace gl_release {
-inline void buffer(GLuint id) { glDeleteBuffers(1, &id); }
-inline void texture(GLuint id) { glDeleteTextures(1, &id); }
-inline void framebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }
-inline void renderbuffer(GLuint id) { glDeleteRenderbuffers(1, &id); }
-inline void query(GLuint id) { glDeleteQueries(1, &id); }
-inline void vertexArray(GLuint id) { glDeleteVertexArrays(1, &id); }
-inline void program(GLuint id) { glDeleteProgram(id); }
-inline void shader(GLuint id) { glDeleteShader(id); }
+inline void buffer(GLuint id) {
+  glDeleteBuffers(1, &id);
+}
+inline void texture(GLuint id) {
+  glDeleteTextures(1, &id);
+}
+inline void framebuffer(GLuint id) {
+  glDeleteFramebuffers(1, &id);
+}
+inline void renderbuffer(GLuint id) {
+  glDeleteRenderbuffers(1, &id);
+}
+inline void query(GLuint id) {
+  glDeleteQueries(1, &id);
+}
+inline void vertexArray(GLuint id) {
+  glDeleteVertexArrays(1, &id);
+}
+inline void program(GLuint id) {
+  glDeleteProgram(id);
+}
+inline void shader(GLuint id) {
+  glDeleteShader(id);
+}
 }  // namespace gl_release
 
 using GlBuffer = GlHandle<gl_release::buffer>;

@@ -10,8 +10,12 @@ namespace {
 std::atomic<LogLevel> g_level{LogLevel::kWarning};
 }
 
-void setLogLevel(LogLevel level) { g_level = level; }
-LogLevel logLevel() { return g_level; }
+void setLogLevel(LogLevel level) {
+  g_level = level;
+}
+LogLevel logLevel() {
+  return g_level;
+}
 
 void logLine(LogLevel level, std::string_view message) {
   if (level > g_level.load()) return;

@@ -10,9 +10,17 @@ void setLogLevel(LogLevel level);
 LogLevel logLevel();
 void logLine(LogLevel level, std::string_view message);
 
-inline void logError(std::string_view m) { logLine(LogLevel::kError, m); }
-inline void logWarning(std::string_view m) { logLine(LogLevel::kWarning, m); }
-inline void logInfo(std::string_view m) { logLine(LogLevel::kInfo, m); }
-inline void logDebug(std::string_view m) { logLine(LogLevel::kDebug, m); }
+inline void logError(std::string_view m) {
+  logLine(LogLevel::kError, m);
+}
+inline void logWarning(std::string_view m) {
+  logLine(LogLevel::kWarning, m);
+}
+inline void logInfo(std::string_view m) {
+  logLine(LogLevel::kInfo, m);
+}
+inline void logDebug(std::string_view m) {
+  logLine(LogLevel::kDebug, m);
+}
 
 }  // namespace esf

@@ -17,8 +17,10 @@ void addGlobalOptions(CLI::App& app, GlobalOptions& o) {
 }
 
 void applyLogLevel(const GlobalOptions& o) {
-  if (o.verbose >= 2) setLogLevel(LogLevel::kDebug);
-  else if (o.verbose == 1) setLogLevel(LogLevel::kInfo);
+  if (o.verbose >= 2)
+    setLogLevel(LogLevel::kDebug);
+  else if (o.verbose == 1)
+    setLogLevel(LogLevel::kInfo);
 }
 
 Result<GlContextOptions> contextOptions(const GlobalOptions& o) {

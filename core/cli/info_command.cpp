@@ -28,7 +28,8 @@ json gpuInfo(const GlContext& ctx) {
   g["robust_access"] = ctx.robustAccess();
   const ComputeLimits& l = ctx.limits();
   g["compute"] = {
-      {"max_work_group_count", {l.work_group_count[0], l.work_group_count[1], l.work_group_count[2]}},
+      {"max_work_group_count",
+       {l.work_group_count[0], l.work_group_count[1], l.work_group_count[2]}},
       {"max_work_group_size", {l.work_group_size[0], l.work_group_size[1], l.work_group_size[2]}},
       {"max_work_group_invocations", l.work_group_invocations},
       {"max_shared_memory_bytes", l.shared_memory_size},
@@ -41,9 +42,9 @@ json gpuInfo(const GlContext& ctx) {
                         "EGL_KHR_image_base", "EGL_KHR_surfaceless_context",
                         "EGL_KHR_no_config_context", "EGL_MESA_image_dma_buf_export"})
     ext[e] = d.hasExtension(e);
-  for (const char* e : {"GL_OES_EGL_image", "GL_OES_EGL_image_external",
-                        "GL_OES_EGL_image_external_essl3", "GL_EXT_disjoint_timer_query",
-                        "GL_KHR_debug", "GL_EXT_robustness", "GL_KHR_robustness"})
+  for (const char* e :
+       {"GL_OES_EGL_image", "GL_OES_EGL_image_external", "GL_OES_EGL_image_external_essl3",
+        "GL_EXT_disjoint_timer_query", "GL_KHR_debug", "GL_EXT_robustness", "GL_KHR_robustness"})
     ext[e] = ctx.hasGlExtension(e);
   g["extensions"] = ext;
   return g;
@@ -52,8 +53,8 @@ json gpuInfo(const GlContext& ctx) {
 json drmInfo() {
   json list = json::array();
   for (const DrmNode& n : listDrmNodes())
-    list.push_back({{"path", n.path}, {"driver", n.driver},
-                    {"type", n.is_render_node ? "render" : "card"}});
+    list.push_back(
+        {{"path", n.path}, {"driver", n.driver}, {"type", n.is_render_node ? "render" : "card"}});
   return list;
 }
 
@@ -86,8 +87,8 @@ void printText(const json& info) {
   line("DRM devices:");
   if (info["drm_devices"].empty()) line("  none");
   for (const auto& n : info["drm_devices"])
-    line("  " + n["path"].get<std::string>() + "  driver=" + n["driver"].get<std::string>() +
-         "  " + n["type"].get<std::string>());
+    line("  " + n["path"].get<std::string>() + "  driver=" + n["driver"].get<std::string>() + "  " +
+         n["type"].get<std::string>());
   for (const auto& section : extraInfoSections()) {
     if (info.contains(section.key)) out += section.print_text(info[section.key]);
   }
@@ -104,12 +105,16 @@ void addInfoCommand(CLI::App& app, GlobalOptions& global) {
     json info;
     info["esframe_version"] = ESFRAME_VERSION;
     Result<std::unique_ptr<GlContext>> ctx = createContext(global);
-    if (ctx) info["gpu"] = gpuInfo(*ctx.value());
-    else info["gpu_error"] = ctx.error().message;
+    if (ctx)
+      info["gpu"] = gpuInfo(*ctx.value());
+    else
+      info["gpu_error"] = ctx.error().message;
     info["drm_devices"] = drmInfo();
     for (const auto& section : extraInfoSections()) info[section.key] = section.collect(global);
-    if (*json_flag) std::cout << info.dump(2) << std::endl;
-    else printText(info);
+    if (*json_flag)
+      std::cout << info.dump(2) << std::endl;
+    else
+      printText(info);
     if (!ctx) {
       logError(ctx.error().message);
       throw CLI::RuntimeError(kExitFailure);

@@ -5,6 +5,8 @@ namespace esf::cli {
 
 InfoSection captureInfoSection();  // capture_info_section.cpp
 
-std::vector<InfoSection> extraInfoSections() { return {tuningInfoSection(), captureInfoSection()}; }
+std::vector<InfoSection> extraInfoSections() {
+  return {tuningInfoSection(), captureInfoSection()};
+}
 
 }  // namespace esf::cli

@@ -12,7 +12,8 @@ using test::runEsframe;
 TEST(CliInfo, GbmOnMissingDeviceIsOneLineError) {
   auto r = runEsframe({"--egl", "gbm", "--drm-device", "/nonexistent", "info"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "esframe: error: cannot open DRM device '/nonexistent': No such file or directory\n");
+  EXPECT_EQ(r.err,
+            "esframe: error: cannot open DRM device '/nonexistent': No such file or directory\n");
 }
 
 TEST(CliInfo, GbmOnDevNullIsOneLineError) {

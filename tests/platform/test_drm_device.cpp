@@ -8,8 +8,7 @@ namespace {
 TEST(DrmDevice, MissingPathNamesIt) {
   Result<OpenedDrmNode> n = openDrmNode("/nonexistent");
   ASSERT_FALSE(n.ok());
-  EXPECT_EQ(n.error().message,
-            "cannot open DRM device '/nonexistent': No such file or directory");
+  EXPECT_EQ(n.error().message, "cannot open DRM device '/nonexistent': No such file or directory");
 }
 
 TEST(DrmDevice, NonDrmFileIsRefused) {
@@ -30,8 +29,10 @@ TEST(DrmDevice, ListedNodesHaveDriverNamesRenderFirst) {
   bool seen_card = false;
   for (const DrmNode& n : nodes) {
     EXPECT_FALSE(n.driver.empty()) << n.path;
-    if (!n.is_render_node) seen_card = true;
-    else EXPECT_FALSE(seen_card) << "render nodes come first";
+    if (!n.is_render_node)
+      seen_card = true;
+    else
+      EXPECT_FALSE(seen_card) << "render nodes come first";
   }
 }
 

@@ -10,12 +10,14 @@ extern const std::size_t esf_test_shaders_count;
 
 namespace {
 
-ShaderLibrary testLibrary() { return ShaderLibrary({esf_test_shaders, esf_test_shaders_count}); }
+ShaderLibrary testLibrary() {
+  return ShaderLibrary({esf_test_shaders, esf_test_shaders_count});
+}
 
 TEST(ShaderLibrary, ComputeWritesKnownValuesToSsbo) {
   test::glContext();
-  Result<GlProgram> program =
-      testLibrary().compute("write_pattern.comp", ShaderDefines().set("MULTIPLIER", 3).set("OFFSET", 7));
+  Result<GlProgram> program = testLibrary().compute(
+      "write_pattern.comp", ShaderDefines().set("MULTIPLIER", 3).set("OFFSET", 7));
   ASSERT_TRUE(program.ok()) << program.error().message;
   constexpr GLuint kCount = 1000;  // not a multiple of the workgroup size
   GlBuffer buffer = makeBuffer();

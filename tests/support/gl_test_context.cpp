@@ -31,10 +31,12 @@ GlContext& glContext() {
 std::vector<uint32_t> readBuffer(GLuint buffer, size_t count) {
   std::vector<uint32_t> out(count);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-  const void* p = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(count * 4),
-                                   GL_MAP_READ_BIT);
-  if (p) std::memcpy(out.data(), p, count * 4);
-  else ADD_FAILURE() << "glMapBufferRange failed";
+  const void* p =
+      glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(count * 4), GL_MAP_READ_BIT);
+  if (p)
+    std::memcpy(out.data(), p, count * 4);
+  else
+    ADD_FAILURE() << "glMapBufferRange failed";
   glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
   return out;
 }

@@ -31,7 +31,8 @@ CommandResult run(const std::vector<std::string>& argv, const std::string& input
   close(err[1]);
   // Write stdin in one go (tests pass small inputs), then close it.
   signal(SIGPIPE, SIG_IGN);
-  if (!input.empty()) [[maybe_unused]] auto n = write(in[1], input.data(), input.size());
+  if (!input.empty()) [[maybe_unused]]
+    auto n = write(in[1], input.data(), input.size());
   close(in[1]);
   CommandResult r;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
