@@ -6,7 +6,8 @@
 #   - the graph was on an overlay plane at the requested zpos and rect,
 #   - the screen equalled a reference commit of the expected graph (CPU references of the scale
 #     and the graph, from esframe's JSONL histogram): the CRTC CRC, and writeback pixel for pixel,
-#   - on exit the plane was free again and the screen back to the scene.
+#   - on exit the plane was free again and the screen back to the scene (also after SIGTERM),
+#   - from a non-preferred mode esframe modesets, and on exit restores mode and primary plane.
 # Also: a busy card (another DRM master) and an impossible zpos give one-line errors.
 set -u
 source "$VM_LIB"
@@ -93,6 +94,20 @@ else
 fi
 sed 's/^/  /' "$VM_OUT/drm_sigterm.check"
 grep 'KMS' "$VM_OUT/drm_sigterm.err" | sed 's/^/  esframe: /'
+
+# Modeset and restore: the scene runs 800x600, so esframe must modeset to the preferred
+# 1024x768 (a black primary under its overlay) and on exit put back the mode, the scene's primary
+# framebuffer and the routing (checked through the properties: a modeset restarts the CRC).
+echo "run: kms_check modeset --scene-mode 800x600: esframe --output drm:rect=0,0,200,100"
+if "$KMS_CHECK" modeset --out "$VM_OUT/drm_modeset" --scene-mode 800x600 -- \
+  "$ESFRAME" -v --egl gbm --drm-device vkms run --frames 4 --size 64x48 --output jsonl \
+  --output drm:rect=0,0,200,100 >"$VM_OUT/drm_modeset.check" 2>&1; then
+  pass "drm_modeset: every kms_check check passed"
+else
+  fail "drm_modeset: kms_check failed"
+fi
+sed 's/^/  /' "$VM_OUT/drm_modeset.check"
+grep 'KMS' "$VM_OUT/drm_modeset.err" | sed 's/^/  esframe: /'
 
 # Busy: kms_check keeps DRM master while esframe starts. With the GL context on surfaceless
 # esframe opens the card itself; with it on the card (gbm) the context's fd is the one refused.

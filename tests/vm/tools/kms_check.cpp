@@ -12,6 +12,7 @@
 //        be among the CRCs seen during the run
 //     5. writeback: vkms's writeback connector reads back the reference screen, which must equal
 //        background, graph and occluder composed on the CPU, pixel for pixel
+//   kms_check modeset --scene-mode WxH [options] -- ESFRAME ARGS...: modeset and restore (below)
 //   kms_check hold --out PREFIX -- COMMAND...: runs COMMAND while holding DRM master (busy test)
 // Prints one "ok:"/"FAIL:" line per check; exits 1 if any failed, 2 on a setup error.
 #include <drm_fourcc.h>
@@ -49,6 +50,7 @@ struct Options {
   Rect occluder{400, 200, 160, 120};
   int expect_zpos = -1;    // the zpos esframe was asked for
   Rect expect_rect{};      // the rect esframe was asked for
+  Rect scene_mode{};       // modeset: the scene's mode (W and H used)
   int term_after_ms = -1;  // SIGTERM esframe this long after its plane is first seen in use
   std::string png_graph;   // esframe's PNG of the graph: also compared, to isolate the display path
   std::vector<std::string> command;
@@ -83,6 +85,11 @@ Options parse(int argc, char** argv) {
       o.expect_rect = parseRect(next());
     else if (a == "--png-graph")
       o.png_graph = next();
+    else if (a == "--scene-mode")
+      o.scene_mode = parseRect("0,0," + [](std::string t) {
+        if (t.find('x') != std::string::npos) t[t.find('x')] = ',';
+        return t;
+      }(next()));
     else if (a == "--term-after-ms")
       o.term_after_ms = std::stoi(next());
     else
@@ -266,6 +273,73 @@ int runScene(const Options& o) {
   return finish();
 }
 
+// kms_check modeset [options] -- ESFRAME...: the scene at a mode that is not the preferred one
+// (--scene-mode WxH), so esframe must modeset, and on exit must put the old mode, the scene's
+// primary framebuffer and the connector routing back. Checked through the properties (a
+// modeset restarts the CRTC, so no CRC here).
+int runModeset(const Options& o) {
+  Card card(o.card);
+  card.becomeMaster();
+  Pipe pipe = card.findPipe();
+  const drmModeModeInfo preferred = pipe.mode;
+  bool found = false;
+  for (const drmModeModeInfo& m : pipe.modes)
+    if (m.hdisplay == o.scene_mode.w && m.vdisplay == o.scene_mode.h && !found) {
+      pipe.mode = m;
+      found = true;
+    }
+  if (!found)
+    die("the connector has no mode " + std::to_string(o.scene_mode.w) + "x" +
+        std::to_string(o.scene_mode.h));
+  const uint32_t W = pipe.mode.hdisplay, H = pipe.mode.vdisplay;
+  std::vector<KmsPlaneState> planes = card.planes(pipe.crtc_index);
+  const KmsPlaneState& primary = planes[0];
+  DumbBuffer background(card.fd(), W, H, DRM_FORMAT_XRGB8888);
+  for (uint32_t y = 0; y < H; ++y)
+    for (uint32_t x = 0; x < W; ++x) background.px(x, y) = backgroundPixel(x, y);
+  {
+    KmsAtomicRequest req;
+    card.addModeset(req, pipe);
+    card.addPlane(req, primary, pipe, background.fb(), Rect{0, 0, W, H});
+    card.commit(req, DRM_MODE_ATOMIC_ALLOW_MODESET, "the scene");
+  }
+  card.dropMaster();
+  Child child = Child::spawn(o.command, o.out + ".out", o.out + ".err");
+  int status = -1;
+  std::set<std::pair<int, int>> modes_with_graph;
+  uint32_t graph_plane = 0;
+  while (!child.poll(&status)) {
+    for (const KmsPlaneState& p : card.planes(pipe.crtc_index))
+      if (p.id != primary.id && p.fb_id != 0) {
+        graph_plane = p.id;
+        modes_with_graph.insert(card.crtcMode(pipe.crtc_id));
+      }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::printf("esframe exited with %d\n", status);
+  check(status == 0, "esframe run exited 0");
+  check(graph_plane != 0, "esframe showed its graph on a plane");
+  const std::pair<int, int> want{preferred.hdisplay, preferred.vdisplay};
+  check(modes_with_graph.size() == 1 && *modes_with_graph.begin() == want,
+        "while the graph showed, the CRTC ran the preferred mode " + std::to_string(want.first) +
+            "x" + std::to_string(want.second));
+  card.setMaster();
+  check(card.crtcMode(pipe.crtc_id) == std::make_pair(int(W), int(H)),
+        "after exit the CRTC is back at the scene's mode " + std::to_string(W) + "x" +
+            std::to_string(H));
+  for (const KmsPlaneState& p : card.planes(pipe.crtc_index)) {
+    if (p.id == primary.id)
+      check(p.fb_id == background.fb() && p.crtc_rect == (Rect{0, 0, W, H}),
+            "after exit the primary plane shows the scene's framebuffer again");
+    else if (p.id == graph_plane)
+      check(p.fb_id == 0 && p.crtc_id == 0,
+            "on exit esframe released plane " + std::to_string(p.id));
+  }
+  KmsPropertyTable conn = card.connectorProps(pipe.connector_id);
+  check(conn.value("CRTC_ID") == pipe.crtc_id, "the connector still drives the CRTC");
+  return finish();
+}
+
 int runHold(const Options& o) {
   Card card(o.card);
   card.becomeMaster();
@@ -283,6 +357,7 @@ int main(int argc, char** argv) {
   std::string mode = argv[1];
   Options o = parse(argc, argv);
   if (mode == "scene") return runScene(o);
+  if (mode == "modeset") return runModeset(o);
   if (mode == "hold") return runHold(o);
   die("unknown mode " + mode);
 }

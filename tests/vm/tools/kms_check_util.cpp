@@ -134,6 +134,7 @@ Pipe Card::findPipe() {
     } else if (c->connection == DRM_MODE_CONNECTED && !pipe.connector_id && c->count_modes) {
       pipe.connector_id = c->connector_id;
       pipe.mode = c->modes[0];
+      pipe.modes.assign(c->modes, c->modes + c->count_modes);
       for (int m = 0; m < c->count_modes; ++m)
         if (c->modes[m].type & DRM_MODE_TYPE_PREFERRED) pipe.mode = c->modes[m];
     }
@@ -145,6 +146,22 @@ Pipe Card::findPipe() {
   pipe.crtc = props(fd_, pipe.crtc_id, DRM_MODE_OBJECT_CRTC);
   if (pipe.writeback_id) pipe.writeback = props(fd_, pipe.writeback_id, DRM_MODE_OBJECT_CONNECTOR);
   return pipe;
+}
+
+KmsPropertyTable Card::connectorProps(uint32_t id) {
+  return props(fd_, id, DRM_MODE_OBJECT_CONNECTOR);
+}
+
+std::pair<int, int> Card::crtcMode(uint32_t crtc_id) {
+  KmsPropertyTable crtc = props(fd_, crtc_id, DRM_MODE_OBJECT_CRTC);
+  uint64_t blob_id = crtc.value("MODE_ID");
+  if (!crtc.value("ACTIVE") || !blob_id) return {0, 0};
+  drmModePropertyBlobRes* blob = drmModeGetPropertyBlob(fd_, uint32_t(blob_id));
+  if (!blob) return {0, 0};
+  const auto* m = static_cast<const drmModeModeInfo*>(blob->data);
+  std::pair<int, int> size{m->hdisplay, m->vdisplay};
+  drmModeFreePropertyBlob(blob);
+  return size;
 }
 
 std::vector<KmsPlaneState> Card::planes(int crtc_index) {

@@ -59,7 +59,8 @@ class DumbBuffer {
 struct Pipe {
   uint32_t connector_id = 0, crtc_id = 0, writeback_id = 0;
   int crtc_index = 0;
-  drmModeModeInfo mode{};
+  drmModeModeInfo mode{};  // the preferred one
+  std::vector<drmModeModeInfo> modes;
   KmsPropertyTable connector, crtc, writeback;
 };
 
@@ -81,7 +82,11 @@ class Card {
   void becomeMaster();
   void dropMaster();
   void setMaster();
-  Pipe findPipe();  // the connected connector, its preferred mode, its CRTC, the writeback
+  Pipe findPipe();
+  // hdisplay x vdisplay of the CRTC's current mode (0x0 when off).
+  std::pair<int, int> crtcMode(uint32_t crtc_id);
+  KmsPropertyTable connectorProps(
+      uint32_t id);  // the connected connector, its preferred mode, its CRTC, the writeback
   std::vector<KmsPlaneState> planes(int crtc_index);  // in stacking order
   KmsPlaneState plane(int crtc_index, uint32_t id);
   void addModeset(KmsAtomicRequest& req, Pipe& pipe);
