@@ -167,6 +167,43 @@ TEST(Graph, GpuMatchesCpuReferenceForRealScalesAtOddSizes) {
   }
 }
 
+// renderTo() (the DRM output's path) draws into a viewport of a bigger framebuffer and
+// nowhere else: the rectangle equals the CPU reference, the pixels around it keep the poison.
+TEST(Graph, RenderToViewportTouchesOnlyItsRectangle) {
+  test::glContext();
+  const HistogramData h = fixedHistogram();
+  Result<GraphRenderer> g = GraphRenderer::create(h.bins, h.channels, 8, 8);
+  ASSERT_TRUE(g) << g.error().message;
+  GlBuffer counts = makeSsbo(h.counts);
+  GlBuffer scale = makeSsbo(scaleWords(fixedScales()));
+  const int fw = 120, fh = 90, x0 = 17, y0 = 9;
+  GlTexture target = makeTexture();
+  glBindTexture(GL_TEXTURE_2D, target.get());
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, fw, fh);
+  GlFramebuffer fbo = makeFramebuffer();
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.get(), 0);
+  glClearColor(0xDE / 255.f, 0xAD / 255.f, 0xBE / 255.f, 0xEF / 255.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  Status s = g->renderTo(counts.get(), scale.get(), x0, y0, kWidth, kHeight);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  ASSERT_TRUE(s) << s.error().message;
+  Result<RgbaImage> all = readTexture(target.get(), fw, fh);  // row 0 = GL's bottom row
+  ASSERT_TRUE(all) << all.error().message;
+  const RgbaImage want = renderGraphReference(h, fixedScales(), kWidth, kHeight);  // top row 0
+  int wrong = 0;
+  for (int y = 0; y < fh; ++y) {
+    for (int x = 0; x < fw; ++x) {
+      const uint8_t* got = all->at(x, y);
+      const bool inside = x >= x0 && x < x0 + kWidth && y >= y0 && y < y0 + kHeight;
+      const uint8_t poison[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+      const uint8_t* expect = inside ? want.at(x - x0, kHeight - 1 - (y - y0)) : poison;
+      if (!std::equal(expect, expect + 4, got)) ++wrong;
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
 TEST(Graph, RefusesBadShapes) {
   test::glContext();
   EXPECT_FALSE(GraphRenderer::create(0, "rgbl", 10, 10));

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -105,6 +106,25 @@ TEST(RunBin, RecordsChainBySize) {
   }
   EXPECT_EQ(at, r.out.size());
   EXPECT_EQ(records, 4);
+}
+
+// --dump-raw reaches the source: each frame's raw bytes land in DIR, and a histogram of them
+// (GREY: the bytes are the values) equals the L histogram the same run printed.
+TEST(RunDumpRaw, RawBytesMatchThePrintedHistogram) {
+  TempDir dir;
+  test::CommandResult r =
+      runEsframe({"run", "--frames", "2", "--size", "30x20", "--format", "GREY", "--histogram",
+                  "channels=l", "--dump-raw", dir.path.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json first = json::parse(r.out.substr(0, r.out.find('\n')));
+  const fs::path raw = dir.path / "000000-30x20-GREY.raw";
+  ASSERT_TRUE(fs::exists(raw)) << r.err;
+  std::ifstream in(raw, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(bytes.size(), 600u);
+  std::vector<uint64_t> counts(256, 0);
+  for (char c : bytes) ++counts[uint8_t(c)];
+  for (int v = 0; v < 256; ++v) EXPECT_EQ(first["hist"]["l"][v].get<uint64_t>(), counts[v]) << v;
 }
 
 }  // namespace
