@@ -9,7 +9,9 @@ jobs=$(nproc)
 # "vm": QEMU, a kernel's headers and sources for the real-driver cases (tests/vm, ctest label vm).
 bash toolchain/setup-debian.sh vm fuzz
 
-step() { printf '\n== %s ==\n' "$*"; }
+# Each step prints the seconds since the start, so CI logs show where the time goes.
+start_s=$(date +%s)
+step() { printf '\n== [%4d s] %s ==\n' "$(($(date +%s) - start_s))" "$*"; }
 
 step "default preset: build"
 cmake --preset default >/dev/null
@@ -43,3 +45,4 @@ for target in ${ESFRAME_CROSS_TARGETS-aarch64 armhf}; do
   step "cross $target: setup, build, ctest under qemu-user"
   bash toolchain/cross-test "$target"
 done
+step "done"
