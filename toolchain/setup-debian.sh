@@ -17,7 +17,7 @@ for extra in "$@"; do
   case "$extra" in
     bench) packages+=(libopencv-dev mate-backgrounds) ;;  # OpenCV peer; a 4K camera photo
     # The guest kernel's ABI is pinned in tests/vm/kernel-abi (headers build vkms out of tree).
-    vm) packages+=(qemu-system-x86 busybox-static kmod cpio xz-utils zstd jq v4l-utils linux-source-6.1
+    vm) packages+=(python3 qemu-system-x86 busybox-static kmod cpio xz-utils zstd jq v4l-utils linux-source-6.1
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")") ;;
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
     *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz)" >&2; exit 2 ;;

@@ -6,12 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-# "vm": QEMU, a kernel's headers and sources for the real-driver cases (tests/vm, ctest label vm).
-bash toolchain/setup-debian.sh vm fuzz
-
 # Each step prints the seconds since the start, so CI logs show where the time goes.
 start_s=$(date +%s)
 step() { printf '\n== [%4d s] %s ==\n' "$(($(date +%s) - start_s))" "$*"; }
+
+step "setup"
+# "vm": QEMU, a kernel's headers and sources for the real-driver cases (tests/vm, ctest label vm).
+bash toolchain/setup-debian.sh vm fuzz
 
 step "default preset: build"
 cmake --preset default >/dev/null
