@@ -55,8 +55,12 @@ abi=$(basename "$cache")
 } >"$out/vm-env.sh"
 
 start_ns=$(date +%s%N)
+# avx2=off: QEMU 7.2's TCG AVX2 emulation breaks llvmpipe's JIT code. With it on, every GPU
+# path in the guest saw a uniform frame (all pixels equal to the first: 1 bin per channel) for
+# still-image and pattern sources, on gbm and surfaceless alike; with it off the same runs
+# give the host's 255-256 bins. llvmpipe then uses its SSE4 code, which TCG runs correctly.
 timeout -k 5 "$timeout_s" qemu-system-x86_64 \
-  -accel tcg -cpu max -smp "${ESFRAME_VM_CPUS:-2}" -m "${ESFRAME_VM_MEMORY:-2048}" \
+  -accel tcg -cpu max,avx2=off -smp "${ESFRAME_VM_CPUS:-2}" -m "${ESFRAME_VM_MEMORY:-2048}" \
   -nodefaults -no-user-config -display none -no-reboot \
   -serial "file:$out/console.log" \
   -kernel "$cache/vmlinux" -initrd "$cache/initramfs.cpio.gz" \
