@@ -181,6 +181,7 @@ TEST(Import, TruncatedMjpegIsAnError) {
 
 TEST(Import, WritesIntoCallerTextures) {
   TestFrame t = randomFrame(PixelFormat::kNV12, 21, 11, 0, {}, 8);
+  importer();  // creates the GL context: the textures below need it current
   GlTexture rgba = makeTexture(), luma = makeTexture();
   for (GLuint tex : {rgba.get(), luma.get()}) {
     glBindTexture(GL_TEXTURE_2D, tex);
