@@ -72,35 +72,30 @@ using GlVertexArray = GlHandle<gl_release::vertexArray>;
 using GlProgram = GlHandle<gl_release::program>;
 using GlShader = GlHandle<gl_release::shader>;
 
-inline GlBuffer makeBuffer() {
+// glGen* creates names one at a time here; each make*() hands the name to its owner.
+template <typename Handle, void (*Generate)(GLsizei, GLuint*)>
+Handle generateOne() {
   GLuint id = 0;
-  glGenBuffers(1, &id);
-  return GlBuffer(id);
+  Generate(1, &id);
+  return Handle(id);
+}
+inline GlBuffer makeBuffer() {
+  return generateOne<GlBuffer, glGenBuffers>();
 }
 inline GlTexture makeTexture() {
-  GLuint id = 0;
-  glGenTextures(1, &id);
-  return GlTexture(id);
+  return generateOne<GlTexture, glGenTextures>();
 }
 inline GlFramebuffer makeFramebuffer() {
-  GLuint id = 0;
-  glGenFramebuffers(1, &id);
-  return GlFramebuffer(id);
+  return generateOne<GlFramebuffer, glGenFramebuffers>();
 }
 inline GlRenderbuffer makeRenderbuffer() {
-  GLuint id = 0;
-  glGenRenderbuffers(1, &id);
-  return GlRenderbuffer(id);
+  return generateOne<GlRenderbuffer, glGenRenderbuffers>();
 }
 inline GlQuery makeQuery() {
-  GLuint id = 0;
-  glGenQueries(1, &id);
-  return GlQuery(id);
+  return generateOne<GlQuery, glGenQueries>();
 }
 inline GlVertexArray makeVertexArray() {
-  GLuint id = 0;
-  glGenVertexArrays(1, &id);
-  return GlVertexArray(id);
+  return generateOne<GlVertexArray, glGenVertexArrays>();
 }
 
 // A fence sync object (glFenceSync).
