@@ -20,6 +20,9 @@ cmake --build --preset default -j"$jobs"
 step "default preset: ctest"
 ctest --preset default -j"$jobs"
 
+# The asan test preset runs llvmpipe single-threaded (LP_NUM_THREADS=0) and retries a failed
+# test once: LeakSanitizer's tracer once crashed (signal 11) at exit while llvmpipe's worker
+# threads wound down, after the test itself had passed. A real failure fails both tries.
 step "asan preset: build"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
