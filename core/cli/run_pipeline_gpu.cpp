@@ -16,8 +16,8 @@
 namespace esf::cli {
 namespace {
 
-// Copies the importer's RGBA8 texture into a stage image (an exact 1:1 blit): the stages take
-// GpuImage owners, the importer keeps its own texture.
+// Copies an imported RGBA8 texture into a stage image (an exact 1:1 blit), for the one case
+// where the importer shares an image between its RGBA and luma results.
 Status copyTexture(GLuint from, const GpuImage& to) {
   GlFramebuffer read = makeFramebuffer(), draw = makeFramebuffer();
   glBindFramebuffer(GL_READ_FRAMEBUFFER, read.get());
@@ -235,14 +235,23 @@ Result<FrameResult> GpuPipeline::process(const Frame& frame) {
       o_.luma == "source" && o_.histogram.channels.find('l') != std::string::npos;
   ImportedFrame imported;
   Status st = timed(r, "import", [&]() -> Status {
+    // Import straight into the stage images, so no frame is copied on the GPU.
     ImportOptions io;
     io.source_luma = want_source_luma;
+    if (Status s = ensureImage(imported_[0], frame.width, frame.height); !s) return s;
+    io.target_rgba = imported_[0]->texture();
+    if (want_source_luma) {
+      if (Status s = ensureImage(imported_[1], frame.width, frame.height); !s) return s;
+      io.target_luma = imported_[1]->texture();
+    }
     Result<ImportedFrame> f = importer_->import(frame, io);
     if (!f) return f.error();
     imported = f.value();
+    // A result lands elsewhere only where the importer shares one image for both (GREY's luma
+    // is its RGBA image): copy just those.
     for (int i = 0; i < 2; ++i) {
       GLuint tex = i == 0 ? imported.rgba : imported.luma;
-      if (!tex) continue;
+      if (!tex || (imported_[i] && tex == imported_[i]->texture())) continue;
       if (Status s = ensureImage(imported_[i], imported.width, imported.height); !s) return s;
       if (Status s = copyTexture(tex, *imported_[i]); !s) return s;
     }
