@@ -1,11 +1,11 @@
-#include "bench_frames.hpp"
+#include "bench/bench_frames.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "resize_reference.hpp"
-#include "still_image.hpp"
-#include "synthetic_frames.hpp"
+#include "capture/still_image.hpp"
+#include "core/stages/resize_reference.hpp"
+#include "core/tuning/synthetic_frames.hpp"
 
 namespace esf::bench {
 

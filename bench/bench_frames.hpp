@@ -5,8 +5,8 @@
 // cropped to the target aspect ratio, then area-averaged down (or repeated up) to the size.
 #include <string>
 
-#include "result.hpp"
-#include "rgba_image.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf::bench {
 

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "measure.hpp"
-#include "result.hpp"
-#include "sweep.hpp"
+#include "core/tuning/measure.hpp"
+#include "core/tuning/sweep.hpp"
+#include "esframe/base/result.hpp"
 
 namespace esf::bench {
 

@@ -1,5 +1,5 @@
 // Built when nvcc was not found: the CUB row says so instead of showing a time.
-#include "peers.hpp"
+#include "bench/peers.hpp"
 
 namespace esf::bench {
 

@@ -1,8 +1,8 @@
 // The CUB peer (compiled only when nvcc was found): wraps bench/cub's CUDA code.
 #include <vector>
 
-#include "cub/cub_histogram.h"
-#include "peers.hpp"
+#include "bench/cub/cub_histogram.h"
+#include "bench/peers.hpp"
 
 namespace esf::bench {
 

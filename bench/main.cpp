@@ -11,18 +11,18 @@
 #include <fstream>
 #include <thread>
 
-#include "auto_params.hpp"
-#include "bench_frames.hpp"
-#include "bench_report.hpp"
-#include "gpu_timer.hpp"
-#include "log.hpp"
-#include "peers.hpp"
-#include "stage_rows.hpp"
-#include "svg_plot.hpp"
-#include "sweep.hpp"
-#include "synthetic_frames.hpp"
-#include "tuned_params.hpp"
-#include "tuning_cache.hpp"
+#include "bench/bench_frames.hpp"
+#include "bench/bench_report.hpp"
+#include "bench/peers.hpp"
+#include "bench/stage_rows.hpp"
+#include "bench/svg_plot.hpp"
+#include "core/tuning/auto_params.hpp"
+#include "core/tuning/sweep.hpp"
+#include "core/tuning/synthetic_frames.hpp"
+#include "core/tuning/tuned_params.hpp"
+#include "core/tuning/tuning_cache.hpp"
+#include "esframe/base/log.hpp"
+#include "platform/gpu_timer.hpp"
 
 namespace esf::bench {
 namespace {

@@ -1,5 +1,5 @@
 // Built when OpenCV was not found: the OpenCV rows say so instead of showing a time.
-#include "peers.hpp"
+#include "bench/peers.hpp"
 
 namespace esf::bench {
 

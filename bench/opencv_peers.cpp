@@ -3,7 +3,7 @@
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "peers.hpp"
+#include "bench/peers.hpp"
 
 namespace esf::bench {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "measure.hpp"
-#include "result.hpp"
-#include "rgba_image.hpp"
+#include "core/tuning/measure.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf::bench {
 

@@ -1,14 +1,14 @@
-#include "stage_rows.hpp"
+#include "bench/stage_rows.hpp"
 
-#include "blur_reference.hpp"
-#include "histogram_reference.hpp"
-#include "peers.hpp"
-#include "reduce.hpp"
-#include "reduce_reference.hpp"
-#include "resize.hpp"
-#include "resize_reference.hpp"
-#include "scale.hpp"
-#include "tuned_params.hpp"
+#include "bench/peers.hpp"
+#include "core/stages/blur_reference.hpp"
+#include "core/stages/histogram_reference.hpp"
+#include "core/stages/reduce.hpp"
+#include "core/stages/reduce_reference.hpp"
+#include "core/stages/resize.hpp"
+#include "core/stages/resize_reference.hpp"
+#include "core/stages/scale.hpp"
+#include "core/tuning/tuned_params.hpp"
 
 namespace esf::bench {
 namespace {

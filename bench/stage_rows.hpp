@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "bench_report.hpp"
-#include "blur.hpp"
-#include "gl_context.hpp"
-#include "histogram.hpp"
+#include "bench/bench_report.hpp"
+#include "core/stages/blur.hpp"
+#include "core/stages/histogram.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf::bench {
 

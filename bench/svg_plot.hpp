@@ -4,7 +4,7 @@
 // left out (the table next to it lists them with their errors).
 #include <string>
 
-#include "sweep.hpp"
+#include "core/tuning/sweep.hpp"
 
 namespace esf::bench {
 

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "pixel_format.hpp"
-#include "source_kinds.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/source_kinds.hpp"
 
 namespace esf {
 namespace {

@@ -2,11 +2,11 @@
 #include <cerrno>
 #include <cstring>
 
-#include "pixel_format.hpp"
-#include "raw_reader.hpp"
-#include "source_kinds.hpp"
-#include "still_image.hpp"
-#include "y4m_reader.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/raw_reader.hpp"
+#include "capture/source_kinds.hpp"
+#include "capture/still_image.hpp"
+#include "capture/y4m_reader.hpp"
 
 namespace esf {
 namespace {

@@ -1,8 +1,8 @@
-#include "frame_encode.hpp"
+#include "capture/frame_encode.hpp"
 
 #include <cmath>
 
-#include "pixel_format.hpp"
+#include "capture/pixel_format.hpp"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_STATIC

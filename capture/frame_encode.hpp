@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "frame.hpp"
-#include "result.hpp"
-#include "rgba_image.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/frame.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

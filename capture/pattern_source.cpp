@@ -1,9 +1,9 @@
 // The synthetic source: a deterministic moving pattern in any size and format, so that
 // `esframe run` works on any machine and tests have known frames.
-#include "pattern_source.hpp"
+#include "capture/pattern_source.hpp"
 
-#include "frame_encode.hpp"
-#include "pixel_format.hpp"
+#include "capture/frame_encode.hpp"
+#include "capture/pixel_format.hpp"
 
 namespace esf {
 namespace {

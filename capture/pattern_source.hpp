@@ -4,8 +4,8 @@
 // (last quarter), and a 16-bit frame counter block (16 cells of 8x8, LSB first) at top left.
 #include <memory>
 
-#include "rgba_image.hpp"
-#include "source.hpp"
+#include "capture/source.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

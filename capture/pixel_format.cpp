@@ -1,4 +1,4 @@
-#include "pixel_format.hpp"
+#include "capture/pixel_format.hpp"
 
 #include <linux/videodev2.h>
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "frame.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/frame.hpp"
 
 namespace esf {
 

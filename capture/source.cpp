@@ -6,9 +6,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include "pixel_format.hpp"
-#include "source_kinds.hpp"
-#include "still_image.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/source_kinds.hpp"
+#include "capture/still_image.hpp"
 
 namespace esf {
 

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "frame.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/frame.hpp"
 
 namespace esf {
 

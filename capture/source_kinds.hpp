@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "source.hpp"
+#include "capture/source.hpp"
 
 namespace esf {
 

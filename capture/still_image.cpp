@@ -1,4 +1,4 @@
-#include "still_image.hpp"
+#include "capture/still_image.hpp"
 
 #include <cctype>
 #include <cstring>

@@ -5,8 +5,8 @@
 #include <span>
 #include <string>
 
-#include "result.hpp"
-#include "rgba_image.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

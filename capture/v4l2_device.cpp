@@ -1,4 +1,4 @@
-#include "v4l2_device.hpp"
+#include "capture/v4l2_device.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "pixel_format.hpp"
+#include "capture/pixel_format.hpp"
 
 namespace esf {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "result.hpp"
-#include "unique_fd.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/base/unique_fd.hpp"
 
 namespace esf {
 

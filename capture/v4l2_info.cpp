@@ -1,8 +1,8 @@
-#include "v4l2_info.hpp"
+#include "capture/v4l2_info.hpp"
 
 #include <fcntl.h>
 
-#include "v4l2_device.hpp"
+#include "capture/v4l2_device.hpp"
 
 namespace esf {
 

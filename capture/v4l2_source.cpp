@@ -12,11 +12,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "gl_context.hpp"
-#include "log.hpp"
-#include "pixel_format.hpp"
-#include "source_kinds.hpp"
-#include "v4l2_device.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/source_kinds.hpp"
+#include "capture/v4l2_device.hpp"
+#include "esframe/base/log.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 namespace {

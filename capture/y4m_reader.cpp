@@ -1,9 +1,9 @@
-#include "y4m_reader.hpp"
+#include "capture/y4m_reader.hpp"
 
 #include <cstdlib>
 #include <cstring>
 
-#include "pixel_format.hpp"
+#include "capture/pixel_format.hpp"
 
 namespace esf {
 namespace {

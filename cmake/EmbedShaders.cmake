@@ -19,6 +19,6 @@ function(esf_embed_shaders target)
     DEPENDS ${abs_files} "${_ESF_EMBED_SCRIPT}"
     COMMENT "Embedding shaders into ${target}"
     VERBATIM)
-  add_library(${target} STATIC "${out}")
+  add_library(${target} OBJECT "${out}")
   target_link_libraries(${target} PUBLIC esframe_embedded_file)
 endfunction()

@@ -1,4 +1,4 @@
-#include "embedded_file.hpp"
+#include "glsl_es/embedded_file.hpp"
 
 namespace esf {
 

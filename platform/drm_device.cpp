@@ -1,4 +1,4 @@
-#include "drm_device.hpp"
+#include "platform/drm_device.hpp"
 
 #include <fcntl.h>
 #include <xf86drm.h>

@@ -1,9 +1,9 @@
-#include "egl_display.hpp"
+#include "platform/egl_display.hpp"
 
 #include <map>
 #include <mutex>
 
-#include "log.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf {
 namespace {

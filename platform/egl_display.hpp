@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gbm_device.hpp"
+#include "platform/gbm_device.hpp"
 
 namespace esf {
 

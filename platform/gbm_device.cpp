@@ -1,4 +1,4 @@
-#include "gbm_device.hpp"
+#include "platform/gbm_device.hpp"
 
 namespace esf {
 

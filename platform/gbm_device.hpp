@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "drm_device.hpp"
+#include "platform/drm_device.hpp"
 
 namespace esf {
 

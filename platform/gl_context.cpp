@@ -1,10 +1,10 @@
-#include "gl_context.hpp"
+#include "platform/gl_context.hpp"
 
 #include <GLES2/gl2ext.h>
 
 #include <cstring>
 
-#include "log.hpp"
+#include "esframe/base/log.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <dlfcn.h>

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "egl_display.hpp"
+#include "platform/egl_display.hpp"
 
 namespace esf {
 

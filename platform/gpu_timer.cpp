@@ -1,4 +1,4 @@
-#include "gpu_timer.hpp"
+#include "platform/gpu_timer.hpp"
 
 #include <EGL/egl.h>
 #include <GLES2/gl2ext.h>

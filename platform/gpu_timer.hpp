@@ -6,9 +6,9 @@
 // Used by `esframe run` for per-stage timings and by bench/.
 #include <functional>
 
-#include "gl_context.hpp"
-#include "gl_objects.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
+#include "platform/gl_objects.hpp"
 
 namespace esf {
 

@@ -1,4 +1,4 @@
-#include "kms_device.hpp"
+#include "platform/kms_device.hpp"
 
 #include <sys/stat.h>
 #include <xf86drm.h>
@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "log.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf {
 namespace {

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "drm_device.hpp"
-#include "gbm_device.hpp"
-#include "kms_properties.hpp"
+#include "platform/drm_device.hpp"
+#include "platform/gbm_device.hpp"
+#include "platform/kms_properties.hpp"
 
 namespace esf {
 

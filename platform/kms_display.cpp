@@ -1,4 +1,4 @@
-#include "kms_display.hpp"
+#include "platform/kms_display.hpp"
 
 #include <drm_fourcc.h>
 #include <poll.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "log.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf {
 namespace {

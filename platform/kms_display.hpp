@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "gl_context.hpp"
-#include "kms_device.hpp"
-#include "kms_plane_picker.hpp"
-#include "kms_scanout_buffer.hpp"
+#include "platform/gl_context.hpp"
+#include "platform/kms_device.hpp"
+#include "platform/kms_plane_picker.hpp"
+#include "platform/kms_scanout_buffer.hpp"
 
 namespace esf {
 

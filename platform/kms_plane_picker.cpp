@@ -1,4 +1,4 @@
-#include "kms_plane_picker.hpp"
+#include "platform/kms_plane_picker.hpp"
 
 #include <drm_fourcc.h>
 

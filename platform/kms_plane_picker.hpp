@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kms_device.hpp"
+#include "platform/kms_device.hpp"
 
 namespace esf {
 

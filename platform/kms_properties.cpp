@@ -1,4 +1,4 @@
-#include "kms_properties.hpp"
+#include "platform/kms_properties.hpp"
 
 #include <xf86drm.h>
 

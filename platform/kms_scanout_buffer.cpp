@@ -1,4 +1,4 @@
-#include "kms_scanout_buffer.hpp"
+#include "platform/kms_scanout_buffer.hpp"
 
 #include <GLES2/gl2ext.h>
 #include <drm_fourcc.h>
@@ -7,9 +7,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "egl_display.hpp"
-#include "gl_context.hpp"
-#include "kms_device.hpp"
+#include "platform/egl_display.hpp"
+#include "platform/gl_context.hpp"
+#include "platform/kms_device.hpp"
 
 namespace esf {
 namespace {

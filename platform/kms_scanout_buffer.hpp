@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "gl_objects.hpp"
-#include "result.hpp"
-#include "unique_fd.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/base/unique_fd.hpp"
+#include "platform/gl_objects.hpp"
 
 namespace esf {
 

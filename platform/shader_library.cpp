@@ -1,10 +1,10 @@
-#include "shader_library.hpp"
+#include "platform/shader_library.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <regex>
 
-#include "log.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf {
 namespace {

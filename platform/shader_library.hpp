@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "embedded_file.hpp"
-#include "gl_objects.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "glsl_es/embedded_file.hpp"
+#include "platform/gl_objects.hpp"
 
 namespace esf {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "cub_histogram.h"
+#include "bench/cub/cub_histogram.h"
 
 namespace esf::bench::cuda {
 namespace {

@@ -1,6 +1,6 @@
-#include "cli_common.hpp"
+#include "core/cli/cli_common.hpp"
 
-#include "log.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf::cli {
 

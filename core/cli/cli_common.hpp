@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "gl_context.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf::cli {
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_common.hpp"
+#include "core/cli/cli_common.hpp"
 
 namespace esf::cli {
 

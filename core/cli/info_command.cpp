@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_common.hpp"
-#include "commands.hpp"
-#include "drm_device.hpp"
-#include "log.hpp"
+#include "core/cli/cli_common.hpp"
+#include "core/cli/commands.hpp"
+#include "esframe/base/log.hpp"
+#include "platform/drm_device.hpp"
 
 namespace esf::cli {
 namespace {

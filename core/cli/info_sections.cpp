@@ -1,5 +1,5 @@
 // The sections `esframe info` shows beyond the GPU and DRM devices.
-#include "commands.hpp"
+#include "core/cli/commands.hpp"
 
 namespace esf::cli {
 

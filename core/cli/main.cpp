@@ -2,8 +2,8 @@
 //   capture/ (sources) -> core/import (to the RGBA working image) -> core/stages -> core/outputs
 #include <CLI/CLI.hpp>
 
-#include "cli_common.hpp"
-#include "commands.hpp"
+#include "core/cli/cli_common.hpp"
+#include "core/cli/commands.hpp"
 
 int main(int argc, char** argv) {
   using namespace esf::cli;

@@ -8,14 +8,14 @@
 #include <memory>
 #include <vector>
 
-#include "cli_common.hpp"
-#include "commands.hpp"
-#include "log.hpp"
-#include "output_factory.hpp"
-#include "pixel_format.hpp"
-#include "run_options.hpp"
-#include "run_pipeline.hpp"
-#include "source.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/source.hpp"
+#include "core/cli/cli_common.hpp"
+#include "core/cli/commands.hpp"
+#include "core/cli/run_options.hpp"
+#include "core/cli/run_pipeline.hpp"
+#include "core/outputs/output_factory.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf::cli {
 namespace {

@@ -1,10 +1,10 @@
-#include "run_options.hpp"
+#include "core/cli/run_options.hpp"
 
 #include <cerrno>
 #include <cstdlib>
 
-#include "channels.hpp"
-#include "histogram.hpp"
+#include "core/stages/channels.hpp"
+#include "core/stages/histogram.hpp"
 
 namespace esf::cli {
 namespace {

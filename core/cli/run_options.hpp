@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "result.hpp"
+#include "esframe/base/result.hpp"
 
 namespace esf::cli {
 

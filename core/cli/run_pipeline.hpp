@@ -12,10 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "frame.hpp"
-#include "frame_output.hpp"
-#include "gl_context.hpp"
-#include "run_options.hpp"
+#include "core/cli/run_options.hpp"
+#include "core/outputs/frame_output.hpp"
+#include "esframe/frame.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf::cli {
 

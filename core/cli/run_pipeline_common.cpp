@@ -1,6 +1,6 @@
-#include "run_pipeline_common.hpp"
+#include "core/cli/run_pipeline_common.hpp"
 
-#include "pixel_format.hpp"
+#include "capture/pixel_format.hpp"
 
 namespace esf::cli {
 

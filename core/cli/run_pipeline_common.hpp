@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "frame.hpp"
-#include "frame_output.hpp"
-#include "histogram_data.hpp"
+#include "core/outputs/frame_output.hpp"
+#include "esframe/frame.hpp"
+#include "esframe/histogram_data.hpp"
 
 namespace esf::cli {
 

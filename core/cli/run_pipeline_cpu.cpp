@@ -2,18 +2,18 @@
 // against), so the output equals the gles backend's bit for bit, timings aside.
 #include <optional>
 
-#include "blur.hpp"
-#include "blur_reference.hpp"
-#include "channels.hpp"
-#include "histogram_reference.hpp"
-#include "import_reference.hpp"
-#include "log.hpp"
-#include "pixel_format.hpp"
-#include "resize.hpp"
-#include "resize_reference.hpp"
-#include "run_pipeline.hpp"
-#include "run_pipeline_common.hpp"
-#include "scale_reference.hpp"
+#include "capture/pixel_format.hpp"
+#include "core/cli/run_pipeline.hpp"
+#include "core/cli/run_pipeline_common.hpp"
+#include "core/import/import_reference.hpp"
+#include "core/stages/blur.hpp"
+#include "core/stages/blur_reference.hpp"
+#include "core/stages/channels.hpp"
+#include "core/stages/histogram_reference.hpp"
+#include "core/stages/resize.hpp"
+#include "core/stages/resize_reference.hpp"
+#include "core/stages/scale_reference.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf::cli {
 namespace {

@@ -1,17 +1,17 @@
 // --backend gles: the GPU stages, timed with GL timer queries where the context has them.
 #include <optional>
 
-#include "auto_params.hpp"
-#include "blur.hpp"
-#include "frame_import.hpp"
-#include "gpu_timer.hpp"
-#include "histogram.hpp"
-#include "log.hpp"
-#include "pixel_format.hpp"
-#include "resize.hpp"
-#include "run_pipeline.hpp"
-#include "run_pipeline_common.hpp"
-#include "scale.hpp"
+#include "capture/pixel_format.hpp"
+#include "core/cli/run_pipeline.hpp"
+#include "core/cli/run_pipeline_common.hpp"
+#include "core/import/frame_import.hpp"
+#include "core/stages/blur.hpp"
+#include "core/stages/histogram.hpp"
+#include "core/stages/resize.hpp"
+#include "core/stages/scale.hpp"
+#include "core/tuning/auto_params.hpp"
+#include "esframe/base/log.hpp"
+#include "platform/gpu_timer.hpp"
 
 namespace esf::cli {
 namespace {

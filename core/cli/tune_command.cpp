@@ -5,15 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "auto_params.hpp"
-#include "cli_common.hpp"
-#include "commands.hpp"
-#include "log.hpp"
-#include "pixel_format.hpp"
-#include "sweep.hpp"
-#include "synthetic_frames.hpp"
-#include "tuned_params.hpp"
-#include "tuning_cache.hpp"
+#include "capture/pixel_format.hpp"
+#include "core/cli/cli_common.hpp"
+#include "core/cli/commands.hpp"
+#include "core/tuning/auto_params.hpp"
+#include "core/tuning/sweep.hpp"
+#include "core/tuning/synthetic_frames.hpp"
+#include "core/tuning/tuned_params.hpp"
+#include "core/tuning/tuning_cache.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf::cli {
 namespace {

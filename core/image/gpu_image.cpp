@@ -1,10 +1,10 @@
-#include "gpu_image.hpp"
+#include "core/image/gpu_image.hpp"
 
 #include <cstring>
 #include <string>
 
-#include "gl_context.hpp"
-#include "shader_library.hpp"
+#include "platform/gl_context.hpp"
+#include "platform/shader_library.hpp"
 
 namespace esf {
 namespace {

@@ -8,9 +8,9 @@
 // RgbaPacker converts the first into the second on the GPU.
 #include <GLES3/gl31.h>
 
-#include "gl_objects.hpp"
-#include "result.hpp"
-#include "rgba_image.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/rgba_image.hpp"
+#include "platform/gl_objects.hpp"
 
 namespace esf {
 

@@ -1,11 +1,11 @@
-#include "dmabuf_texture.hpp"
+#include "core/import/dmabuf_texture.hpp"
 
 #include <GLES2/gl2ext.h>
 
 #include <string>
 #include <vector>
 
-#include "gl_context.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 namespace {

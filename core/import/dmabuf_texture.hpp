@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "gl_objects.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_objects.hpp"
 
 namespace esf {
 

@@ -1,4 +1,4 @@
-#include "frame_import.hpp"
+#include "core/import/frame_import.hpp"
 
 #include <drm_fourcc.h>
 #include <sys/stat.h>
@@ -7,12 +7,12 @@
 #include <cstring>
 #include <vector>
 
-#include "dmabuf_texture.hpp"
-#include "gl_context.hpp"
-#include "import_reference.hpp"
-#include "mjpeg_decode.hpp"
-#include "pixel_format.hpp"
-#include "shader_library.hpp"
+#include "capture/pixel_format.hpp"
+#include "core/import/dmabuf_texture.hpp"
+#include "core/import/import_reference.hpp"
+#include "core/import/mjpeg_decode.hpp"
+#include "platform/gl_context.hpp"
+#include "platform/shader_library.hpp"
 
 namespace esf {
 namespace {

@@ -19,9 +19,9 @@
 
 #include <memory>
 
-#include "frame.hpp"
-#include "gl_objects.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/frame.hpp"
+#include "platform/gl_objects.hpp"
 
 namespace esf {
 

@@ -1,9 +1,9 @@
-#include "import_reference.hpp"
+#include "core/import/import_reference.hpp"
 
 #include <cmath>
 
-#include "mjpeg_decode.hpp"
-#include "pixel_format.hpp"
+#include "capture/pixel_format.hpp"
+#include "core/import/mjpeg_decode.hpp"
 
 namespace esf {
 namespace {

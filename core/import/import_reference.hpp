@@ -13,9 +13,9 @@
 // (nearest, as V4L2 cosites it), so odd widths and heights use the last, partial block.
 #include <cstdint>
 
-#include "frame.hpp"
-#include "result.hpp"
-#include "rgba_image.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/frame.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

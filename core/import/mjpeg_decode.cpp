@@ -1,4 +1,4 @@
-#include "mjpeg_decode.hpp"
+#include "core/import/mjpeg_decode.hpp"
 
 #include <libv4l-plugin.h>
 #include <libv4lconvert.h>
@@ -9,7 +9,7 @@
 #include <memory>
 #include <span>
 
-#include "still_image.hpp"
+#include "capture/still_image.hpp"
 
 namespace esf {
 namespace {

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "frame.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/frame.hpp"
 
 namespace esf {
 

@@ -1,11 +1,11 @@
-#include "bin_output.hpp"
+#include "core/outputs/bin_output.hpp"
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-#include "frame_summary.hpp"
-#include "stdout_writer.hpp"
+#include "core/outputs/frame_summary.hpp"
+#include "core/outputs/stdout_writer.hpp"
 
 namespace esf {
 namespace {

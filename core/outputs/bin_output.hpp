@@ -26,7 +26,7 @@
 //                 0 = CPU wall clock), f64 milliseconds
 #include <string>
 
-#include "frame_output.hpp"
+#include "core/outputs/frame_output.hpp"
 
 namespace esf {
 

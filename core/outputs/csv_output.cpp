@@ -1,9 +1,9 @@
-#include "csv_output.hpp"
+#include "core/outputs/csv_output.hpp"
 
 #include <cstdio>
 
-#include "frame_summary.hpp"
-#include "stdout_writer.hpp"
+#include "core/outputs/frame_summary.hpp"
+#include "core/outputs/stdout_writer.hpp"
 
 namespace esf {
 namespace {

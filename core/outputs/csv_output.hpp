@@ -3,7 +3,7 @@
 // The columns are fixed by the first frame (channels, stages); rows are written whole.
 #include <string>
 
-#include "frame_output.hpp"
+#include "core/outputs/frame_output.hpp"
 
 namespace esf {
 

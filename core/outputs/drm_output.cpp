@@ -1,10 +1,10 @@
-#include "drm_output.hpp"
+#include "core/outputs/drm_output.hpp"
 
 #include <charconv>
 #include <set>
 #include <vector>
 
-#include "gl_context.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 namespace {

@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "frame_output.hpp"
-#include "graph_renderer.hpp"
-#include "kms_display.hpp"
-#include "output_factory.hpp"
+#include "core/outputs/frame_output.hpp"
+#include "core/outputs/graph_renderer.hpp"
+#include "core/outputs/output_factory.hpp"
+#include "platform/kms_display.hpp"
 
 namespace esf {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "exposure_stats.hpp"
-#include "histogram_data.hpp"
-#include "result.hpp"
-#include "rgba_image.hpp"
+#include "core/stats/exposure_stats.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/histogram_data.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

@@ -1,4 +1,4 @@
-#include "frame_summary.hpp"
+#include "core/outputs/frame_summary.hpp"
 
 namespace esf {
 namespace {

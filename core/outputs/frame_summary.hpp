@@ -3,7 +3,7 @@
 // names (from the luma channel) and ev_hint.
 #include <optional>
 
-#include "frame_output.hpp"
+#include "core/outputs/frame_output.hpp"
 
 namespace esf {
 

@@ -1,9 +1,9 @@
-#include "graph_renderer.hpp"
+#include "core/outputs/graph_renderer.hpp"
 
 #include <algorithm>
 
-#include "gl_context.hpp"
-#include "shader_library.hpp"
+#include "platform/gl_context.hpp"
+#include "platform/shader_library.hpp"
 
 namespace esf {
 namespace {

@@ -8,10 +8,10 @@
 #include <span>
 #include <string>
 
-#include "gl_objects.hpp"
-#include "histogram_data.hpp"
-#include "result.hpp"
-#include "rgba_image.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/histogram_data.hpp"
+#include "esframe/rgba_image.hpp"
+#include "platform/gl_objects.hpp"
 
 namespace esf {
 

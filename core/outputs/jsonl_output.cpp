@@ -1,9 +1,9 @@
-#include "jsonl_output.hpp"
+#include "core/outputs/jsonl_output.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "frame_summary.hpp"
-#include "stdout_writer.hpp"
+#include "core/outputs/frame_summary.hpp"
+#include "core/outputs/stdout_writer.hpp"
 
 namespace esf {
 

@@ -2,7 +2,7 @@
 // --output jsonl: one JSON object per frame and line (docs/output-formats.md).
 #include <string>
 
-#include "frame_output.hpp"
+#include "core/outputs/frame_output.hpp"
 
 namespace esf {
 

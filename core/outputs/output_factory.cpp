@@ -1,13 +1,13 @@
-#include "output_factory.hpp"
+#include "core/outputs/output_factory.hpp"
 
 #include <unistd.h>
 
-#include "bin_output.hpp"
-#include "csv_output.hpp"
-#include "jsonl_output.hpp"
-#include "png_output.hpp"
+#include "core/outputs/bin_output.hpp"
+#include "core/outputs/csv_output.hpp"
+#include "core/outputs/jsonl_output.hpp"
+#include "core/outputs/png_output.hpp"
 
-#if __has_include("drm_output.hpp")
+#if __has_include("core/outputs/drm_output.hpp")
 #define ESF_HAVE_DRM_OUTPUT 1
 #else
 #define ESF_HAVE_DRM_OUTPUT 0

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "frame_output.hpp"
+#include "core/outputs/frame_output.hpp"
 
 namespace esf {
 

@@ -1,4 +1,4 @@
-#include "png_output.hpp"
+#include "core/outputs/png_output.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,7 +17,7 @@
 #include <stb_image_write.h>
 #pragma GCC diagnostic pop
 
-#include "unique_fd.hpp"
+#include "esframe/base/unique_fd.hpp"
 
 namespace esf {
 namespace {

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "frame_output.hpp"
-#include "graph_renderer.hpp"
+#include "core/outputs/frame_output.hpp"
+#include "core/outputs/graph_renderer.hpp"
 
 namespace esf {
 

@@ -1,11 +1,11 @@
-#include "stdout_writer.hpp"
+#include "core/outputs/stdout_writer.hpp"
 
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
-#include "frame_output.hpp"
+#include "core/outputs/frame_output.hpp"
 
 namespace esf {
 

@@ -4,7 +4,7 @@
 // reader (EPIPE; run ignores SIGPIPE) becomes Error{kStdoutClosed}, which run turns into exit 0.
 #include <string_view>
 
-#include "result.hpp"
+#include "esframe/base/result.hpp"
 
 namespace esf {
 

@@ -12,9 +12,9 @@
 //   - Clamp-to-edge by explicit coordinate clamping (texelFetch outside is undefined).
 //   - Each pass writes R, G, B as the 8-bit value (sum + filter_dim/2) / filter_dim of its
 //     filter_dim integer taps; A is carried through from the centre texel.
-#include "gl_context.hpp"
-#include "gpu_image.hpp"
-#include "result.hpp"
+#include "core/image/gpu_image.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

@@ -1,4 +1,4 @@
-#include "blur_reference.hpp"
+#include "core/stages/blur_reference.hpp"
 
 #include <algorithm>
 

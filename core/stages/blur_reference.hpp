@@ -1,6 +1,6 @@
 #pragma once
 // The plain CPU box blur: the same passes, clamping and rounding as the shader (blur.hpp).
-#include "rgba_image.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

@@ -1,4 +1,4 @@
-#include "channels.hpp"
+#include "core/stages/channels.hpp"
 
 #include <string>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "result.hpp"
+#include "esframe/base/result.hpp"
 
 namespace esf {
 

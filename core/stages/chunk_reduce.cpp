@@ -1,9 +1,9 @@
-#include "chunk_reduce.hpp"
+#include "core/stages/chunk_reduce.hpp"
 
 #include <string>
 
-#include "shader_library.hpp"
-#include "stage_limits.hpp"
+#include "core/stages/stage_limits.hpp"
+#include "platform/shader_library.hpp"
 
 namespace esf {
 

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "gl_context.hpp"
-#include "gl_objects.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
+#include "platform/gl_objects.hpp"
 
 namespace esf {
 

@@ -1,11 +1,11 @@
-#include "histogram.hpp"
+#include "core/stages/histogram.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "shader_library.hpp"
-#include "stage_gl.hpp"
-#include "stage_limits.hpp"
+#include "core/stages/stage_gl.hpp"
+#include "core/stages/stage_limits.hpp"
+#include "platform/shader_library.hpp"
 
 namespace esf {
 namespace {

@@ -28,11 +28,11 @@
 #include <string_view>
 #include <vector>
 
-#include "channels.hpp"
-#include "chunk_reduce.hpp"
-#include "gl_context.hpp"
-#include "gpu_image.hpp"
-#include "result.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/stages/channels.hpp"
+#include "core/stages/chunk_reduce.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

@@ -1,4 +1,4 @@
-#include "histogram_reference.hpp"
+#include "core/stages/histogram_reference.hpp"
 
 namespace esf {
 

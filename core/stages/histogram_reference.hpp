@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "channels.hpp"
-#include "rgba_image.hpp"
+#include "core/stages/channels.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

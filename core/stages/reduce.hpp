@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "channels.hpp"
-#include "gl_context.hpp"
-#include "gpu_image.hpp"
-#include "histogram.hpp"  // ImageSource
-#include "result.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/stages/channels.hpp"
+#include "core/stages/histogram.hpp"  // ImageSource
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

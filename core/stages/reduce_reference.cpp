@@ -1,4 +1,4 @@
-#include "reduce_reference.hpp"
+#include "core/stages/reduce_reference.hpp"
 
 #include <algorithm>
 

@@ -3,9 +3,9 @@
 #include <string_view>
 #include <vector>
 
-#include "channels.hpp"
-#include "reduce.hpp"
-#include "rgba_image.hpp"
+#include "core/stages/channels.hpp"
+#include "core/stages/reduce.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

@@ -1,12 +1,12 @@
-#include "resize.hpp"
+#include "core/stages/resize.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <string>
 
-#include "shader_library.hpp"
-#include "stage_gl.hpp"
-#include "stage_limits.hpp"
+#include "core/stages/stage_gl.hpp"
+#include "core/stages/stage_limits.hpp"
+#include "platform/shader_library.hpp"
 
 namespace esf {
 namespace {

@@ -10,9 +10,9 @@
 // the area mean rounded half up. For integer ratios a' = b' = 1, every weight is 1 and this is
 // exactly (sum + n/2) / n over the n = a*b block. Sums must fit 32 bits: a * b <= 16843009
 // (2^32 / 255), true for any source up to 4096 x 4096; larger footprints are refused.
-#include "gl_context.hpp"
-#include "gpu_image.hpp"
-#include "result.hpp"
+#include "core/image/gpu_image.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

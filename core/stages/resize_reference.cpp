@@ -1,4 +1,4 @@
-#include "resize_reference.hpp"
+#include "core/stages/resize_reference.hpp"
 
 #include <algorithm>
 #include <cstdint>

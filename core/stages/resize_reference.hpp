@@ -1,6 +1,6 @@
 #pragma once
 // The plain CPU area-average downscale, the same integer weights as the shader (resize.hpp).
-#include "rgba_image.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

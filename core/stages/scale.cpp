@@ -1,10 +1,10 @@
-#include "scale.hpp"
+#include "core/stages/scale.hpp"
 
 #include <bit>
 #include <string>
 
-#include "shader_library.hpp"
-#include "stage_gl.hpp"
+#include "core/stages/stage_gl.hpp"
+#include "platform/shader_library.hpp"
 
 namespace esf {
 

@@ -17,9 +17,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "gl_context.hpp"
-#include "histogram.hpp"
-#include "result.hpp"
+#include "core/stages/histogram.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

@@ -1,4 +1,4 @@
-#include "scale_reference.hpp"
+#include "core/stages/scale_reference.hpp"
 
 #include <algorithm>
 #include <bit>

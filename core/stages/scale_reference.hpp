@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "scale.hpp"
+#include "core/stages/scale.hpp"
 
 namespace esf {
 

@@ -1,9 +1,9 @@
-#include "stage_gl.hpp"
+#include "core/stages/stage_gl.hpp"
 
 #include <cstring>
 #include <string>
 
-#include "gl_context.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "gl_objects.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_objects.hpp"
 
 namespace esf {
 

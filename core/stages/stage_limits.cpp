@@ -1,4 +1,4 @@
-#include "stage_limits.hpp"
+#include "core/stages/stage_limits.hpp"
 
 #include <cstdint>
 #include <string>

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gl_context.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

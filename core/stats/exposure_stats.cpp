@@ -1,4 +1,4 @@
-#include "exposure_stats.hpp"
+#include "core/stats/exposure_stats.hpp"
 
 #include <algorithm>
 #include <cmath>

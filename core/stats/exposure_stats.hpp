@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "histogram_data.hpp"
+#include "esframe/histogram_data.hpp"
 
 namespace esf {
 

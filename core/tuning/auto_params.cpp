@@ -1,8 +1,8 @@
-#include "auto_params.hpp"
+#include "core/tuning/auto_params.hpp"
 
-#include "log.hpp"
-#include "tuned_params.hpp"
-#include "tuning_cache.hpp"
+#include "core/tuning/tuned_params.hpp"
+#include "core/tuning/tuning_cache.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf {
 

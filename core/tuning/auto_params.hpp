@@ -11,9 +11,9 @@
 // `why` gets one line saying which and where from, for the log and `esframe info`.
 #include <string>
 
-#include "blur.hpp"
-#include "gl_context.hpp"
-#include "histogram.hpp"
+#include "core/stages/blur.hpp"
+#include "core/stages/histogram.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

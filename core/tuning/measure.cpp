@@ -1,9 +1,9 @@
-#include "measure.hpp"
+#include "core/tuning/measure.hpp"
 
 #include <algorithm>
 #include <chrono>
 
-#include "gpu_timer.hpp"
+#include "platform/gpu_timer.hpp"
 
 namespace esf {
 

@@ -5,8 +5,8 @@
 #include <functional>
 #include <vector>
 
-#include "gl_context.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

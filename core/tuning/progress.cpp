@@ -1,4 +1,4 @@
-#include "progress.hpp"
+#include "core/tuning/progress.hpp"
 
 #include <unistd.h>
 

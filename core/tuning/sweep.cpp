@@ -1,10 +1,10 @@
-#include "sweep.hpp"
+#include "core/tuning/sweep.hpp"
 
 #include <cmath>
 
-#include "blur_reference.hpp"
-#include "histogram_reference.hpp"
-#include "tuned_params.hpp"
+#include "core/stages/blur_reference.hpp"
+#include "core/stages/histogram_reference.hpp"
+#include "core/tuning/tuned_params.hpp"
 
 namespace esf {
 

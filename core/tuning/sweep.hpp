@@ -18,11 +18,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "blur.hpp"
-#include "histogram.hpp"
-#include "measure.hpp"
-#include "progress.hpp"
-#include "rgba_image.hpp"
+#include "core/stages/blur.hpp"
+#include "core/stages/histogram.hpp"
+#include "core/tuning/measure.hpp"
+#include "core/tuning/progress.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

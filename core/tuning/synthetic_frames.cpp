@@ -1,4 +1,4 @@
-#include "synthetic_frames.hpp"
+#include "core/tuning/synthetic_frames.hpp"
 
 #include <algorithm>
 #include <random>

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "result.hpp"
-#include "rgba_image.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf {
 

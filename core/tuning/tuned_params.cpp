@@ -1,4 +1,4 @@
-#include "tuned_params.hpp"
+#include "core/tuning/tuned_params.hpp"
 
 namespace esf {
 

@@ -4,9 +4,9 @@
 // filter_dim and iterations stay the user's.
 #include <nlohmann/json.hpp>
 
-#include "blur.hpp"
-#include "histogram.hpp"
-#include "result.hpp"
+#include "core/stages/blur.hpp"
+#include "core/stages/histogram.hpp"
+#include "esframe/base/result.hpp"
 
 namespace esf {
 

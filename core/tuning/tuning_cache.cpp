@@ -1,4 +1,4 @@
-#include "tuning_cache.hpp"
+#include "core/tuning/tuning_cache.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gl_context.hpp"
-#include "result.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

@@ -3,9 +3,9 @@
 
 #include <random>
 
-#include "capture_test_util.hpp"
-#include "pixel_format.hpp"
-#include "source.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/source.hpp"
+#include "tests/capture/capture_test_util.hpp"
 
 namespace esf {
 namespace {

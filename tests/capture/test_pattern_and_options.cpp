@@ -2,11 +2,11 @@
 // --dump-raw.
 #include <gtest/gtest.h>
 
-#include "capture_test_util.hpp"
-#include "pattern_source.hpp"
-#include "pixel_format.hpp"
-#include "source.hpp"
-#include "v4l2_device.hpp"
+#include "capture/pattern_source.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/source.hpp"
+#include "capture/v4l2_device.hpp"
+#include "tests/capture/capture_test_util.hpp"
 
 namespace esf {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <random>
 
-#include "capture_test_util.hpp"
-#include "source.hpp"
-#include "still_image.hpp"
+#include "capture/source.hpp"
+#include "capture/still_image.hpp"
+#include "tests/capture/capture_test_util.hpp"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_STATIC

@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "frame_import.hpp"
-#include "gl_context.hpp"
-#include "gpu_image.hpp"
-#include "histogram.hpp"
-#include "histogram_reference.hpp"
-#include "import_reference.hpp"
-#include "pixel_format.hpp"
-#include "source.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/source.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/import/frame_import.hpp"
+#include "core/import/import_reference.hpp"
+#include "core/stages/histogram.hpp"
+#include "core/stages/histogram_reference.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 namespace {

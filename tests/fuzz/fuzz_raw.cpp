@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "pixel_format.hpp"
-#include "raw_reader.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/raw_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 4) return 0;

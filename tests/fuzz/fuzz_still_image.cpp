@@ -1,5 +1,5 @@
 // libFuzzer: the still-image loader (stb_image plus esframe's truncation checks).
-#include "still_image.hpp"
+#include "capture/still_image.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto image = esf::decodeStillImage(std::span<const uint8_t>(data, size), "fuzz.img");

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "y4m_reader.hpp"
+#include "capture/y4m_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;

@@ -1,9 +1,9 @@
 // GpuImage and PackedRgbaBuffer round trips, and the GPU texture -> packed copy.
 #include <gtest/gtest.h>
 
-#include "gl_test_context.hpp"
-#include "gpu_image.hpp"
-#include "stage_test_images.hpp"
+#include "core/image/gpu_image.hpp"
+#include "tests/stages/stage_test_images.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

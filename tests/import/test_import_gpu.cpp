@@ -6,12 +6,12 @@
 #include <cstring>
 #include <random>
 
-#include "frame_encode.hpp"
-#include "frame_import.hpp"
-#include "gl_test_context.hpp"
-#include "import_reference.hpp"
-#include "pattern_source.hpp"
-#include "pixel_format.hpp"
+#include "capture/frame_encode.hpp"
+#include "capture/pattern_source.hpp"
+#include "capture/pixel_format.hpp"
+#include "core/import/frame_import.hpp"
+#include "core/import/import_reference.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

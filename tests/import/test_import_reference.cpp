@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "frame_encode.hpp"
-#include "import_reference.hpp"
-#include "pixel_format.hpp"
+#include "capture/frame_encode.hpp"
+#include "capture/pixel_format.hpp"
+#include "core/import/import_reference.hpp"
 
 namespace esf {
 namespace {

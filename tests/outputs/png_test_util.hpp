@@ -12,7 +12,7 @@
 #include <stb_image.h>
 #pragma GCC diagnostic pop
 
-#include "rgba_image.hpp"
+#include "esframe/rgba_image.hpp"
 
 namespace esf::test {
 

@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "exposure_stats.hpp"
-#include "independent_stats.hpp"
+#include "core/stats/exposure_stats.hpp"
+#include "tests/outputs/independent_stats.hpp"
 
 namespace esf {
 namespace {

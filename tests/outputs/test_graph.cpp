@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "gl_test_context.hpp"
-#include "graph_renderer.hpp"
-#include "png_output.hpp"
-#include "png_test_util.hpp"
-#include "scale_reference.hpp"
+#include "core/outputs/graph_renderer.hpp"
+#include "core/outputs/png_output.hpp"
+#include "core/stages/scale_reference.hpp"
+#include "tests/outputs/png_test_util.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bin_output.hpp"
-#include "csv_output.hpp"
-#include "jsonl_output.hpp"
+#include "core/outputs/bin_output.hpp"
+#include "core/outputs/csv_output.hpp"
+#include "core/outputs/jsonl_output.hpp"
 
 namespace esf {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "drm_device.hpp"
+#include "platform/drm_device.hpp"
 
 namespace esf {
 namespace {

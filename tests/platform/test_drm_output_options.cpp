@@ -2,7 +2,7 @@
 // each kind of bad input.
 #include <gtest/gtest.h>
 
-#include "drm_output.hpp"
+#include "core/outputs/drm_output.hpp"
 
 namespace esf {
 namespace {

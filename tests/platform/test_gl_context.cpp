@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "gl_test_context.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

@@ -3,7 +3,7 @@
 #include <drm_fourcc.h>
 #include <gtest/gtest.h>
 
-#include "kms_plane_picker.hpp"
+#include "platform/kms_plane_picker.hpp"
 
 namespace esf {
 namespace {

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "embedded_file.hpp"
-#include "gl_test_context.hpp"
-#include "shader_library.hpp"
+#include "glsl_es/embedded_file.hpp"
+#include "platform/shader_library.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 extern const EmbeddedFile esf_test_shaders[];

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "independent_stats.hpp"
-#include "run_command.hpp"
+#include "tests/outputs/independent_stats.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace esf {
 namespace {

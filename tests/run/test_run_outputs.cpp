@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph_renderer.hpp"
-#include "png_test_util.hpp"
-#include "run_command.hpp"
-#include "scale_reference.hpp"
+#include "core/outputs/graph_renderer.hpp"
+#include "core/stages/scale_reference.hpp"
+#include "tests/outputs/png_test_util.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace esf {
 namespace {

@@ -11,9 +11,9 @@
 
 #include <functional>
 
-#include "gl_test_context.hpp"
-#include "gpu_image.hpp"
-#include "rgba_image.hpp"
+#include "core/image/gpu_image.hpp"
+#include "esframe/rgba_image.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf::test {
 

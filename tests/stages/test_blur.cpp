@@ -3,11 +3,11 @@
 
 #include <vector>
 
-#include "blur.hpp"
-#include "blur_reference.hpp"
-#include "gl_test_context.hpp"
-#include "gpu_image.hpp"
-#include "stage_test_images.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/stages/blur.hpp"
+#include "core/stages/blur_reference.hpp"
+#include "tests/stages/stage_test_images.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <random>
 
-#include "chunk_reduce.hpp"
-#include "gl_test_context.hpp"
-#include "stage_gl.hpp"
+#include "core/stages/chunk_reduce.hpp"
+#include "core/stages/stage_gl.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

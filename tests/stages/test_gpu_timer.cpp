@@ -1,11 +1,11 @@
 // GPU timer: a measurement comes back (timer query or glFinish wall time), errors pass through.
 #include <gtest/gtest.h>
 
-#include "gl_test_context.hpp"
-#include "gpu_image.hpp"
-#include "gpu_timer.hpp"
-#include "histogram.hpp"
-#include "stage_test_images.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/stages/histogram.hpp"
+#include "platform/gpu_timer.hpp"
+#include "tests/stages/stage_test_images.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

@@ -5,11 +5,11 @@
 #include <memory>
 #include <string>
 
-#include "gl_test_context.hpp"
-#include "gpu_image.hpp"
-#include "histogram.hpp"
-#include "histogram_reference.hpp"
-#include "stage_test_images.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/stages/histogram.hpp"
+#include "core/stages/histogram_reference.hpp"
+#include "tests/stages/stage_test_images.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

@@ -1,11 +1,11 @@
 // Image reduce: per-channel min, max and 64-bit sum against the CPU reference.
 #include <gtest/gtest.h>
 
-#include "gl_test_context.hpp"
-#include "gpu_image.hpp"
-#include "reduce.hpp"
-#include "reduce_reference.hpp"
-#include "stage_test_images.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/stages/reduce.hpp"
+#include "core/stages/reduce_reference.hpp"
+#include "tests/stages/stage_test_images.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

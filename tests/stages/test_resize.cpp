@@ -1,11 +1,11 @@
 // Area-average resize against the CPU reference; integer ratios against plain block means.
 #include <gtest/gtest.h>
 
-#include "gl_test_context.hpp"
-#include "gpu_image.hpp"
-#include "resize.hpp"
-#include "resize_reference.hpp"
-#include "stage_test_images.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/stages/resize.hpp"
+#include "core/stages/resize_reference.hpp"
+#include "tests/stages/stage_test_images.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

@@ -4,14 +4,14 @@
 #include <bit>
 #include <random>
 
-#include "gl_test_context.hpp"
-#include "gpu_image.hpp"
-#include "histogram.hpp"
-#include "histogram_reference.hpp"
-#include "scale.hpp"
-#include "scale_reference.hpp"
-#include "stage_gl.hpp"
-#include "stage_test_images.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/stages/histogram.hpp"
+#include "core/stages/histogram_reference.hpp"
+#include "core/stages/scale.hpp"
+#include "core/stages/scale_reference.hpp"
+#include "core/stages/stage_gl.hpp"
+#include "tests/stages/stage_test_images.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

@@ -1,4 +1,4 @@
-#include "gl_test_context.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gl_context.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf::test {
 

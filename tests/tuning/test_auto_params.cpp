@@ -7,14 +7,14 @@
 #include <fstream>
 #include <set>
 
-#include "auto_params.hpp"
-#include "blur_reference.hpp"
-#include "gl_test_context.hpp"
-#include "histogram_reference.hpp"
-#include "sweep.hpp"
-#include "synthetic_frames.hpp"
-#include "tuned_params.hpp"
-#include "tuning_cache.hpp"
+#include "core/stages/blur_reference.hpp"
+#include "core/stages/histogram_reference.hpp"
+#include "core/tuning/auto_params.hpp"
+#include "core/tuning/sweep.hpp"
+#include "core/tuning/synthetic_frames.hpp"
+#include "core/tuning/tuned_params.hpp"
+#include "core/tuning/tuning_cache.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {

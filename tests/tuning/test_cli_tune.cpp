@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run_command.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace esf {
 namespace {

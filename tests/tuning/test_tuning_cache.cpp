@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tuned_params.hpp"
-#include "tuning_cache.hpp"
+#include "core/tuning/tuned_params.hpp"
+#include "core/tuning/tuning_cache.hpp"
 
 namespace esf {
 namespace {

@@ -31,11 +31,11 @@
 #include <thread>
 #include <vector>
 
-#include "graph_renderer.hpp"
-#include "kms_check_util.hpp"
-#include "kms_properties.hpp"
-#include "scale_reference.hpp"
-#include "still_image.hpp"
+#include "capture/still_image.hpp"
+#include "core/outputs/graph_renderer.hpp"
+#include "core/stages/scale_reference.hpp"
+#include "platform/kms_properties.hpp"
+#include "tests/vm/tools/kms_check_util.hpp"
 
 using namespace esf;
 using namespace esf::kmscheck;

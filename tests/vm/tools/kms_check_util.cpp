@@ -1,4 +1,4 @@
-#include "kms_check_util.hpp"
+#include "tests/vm/tools/kms_check_util.hpp"
 
 #include <drm_fourcc.h>
 #include <fcntl.h>

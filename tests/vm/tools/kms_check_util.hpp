@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "kms_properties.hpp"
-#include "rgba_image.hpp"
+#include "esframe/rgba_image.hpp"
+#include "platform/kms_properties.hpp"
 
 namespace esf::kmscheck {
 

@@ -1,4 +1,4 @@
-#include "log.hpp"
+#include "esframe/base/log.hpp"
 
 #include <unistd.h>
 
