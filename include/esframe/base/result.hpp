@@ -1,5 +1,8 @@
 #pragma once
-// Errors cross library boundaries as values, never as exceptions (the libcamera rule).
+// Errors cross library boundaries as values, never as exceptions (the libcamera rule). Every
+// Error carries a code that callers branch on, and a one-line message for people that names the
+// thing that failed (a device, a file, a stage, a parameter), never a command-line flag: only the
+// CLI speaks of flags. Callers never match message text.
 #include <optional>
 #include <string>
 #include <utility>
@@ -7,8 +10,27 @@
 
 namespace esf {
 
-// A one-line, user-facing message that names the thing that failed.
+// What kind of failure, for callers to act on (the CLI maps these to its exit codes).
+enum class ErrorCode {
+  kInvalidArgument,  // a parameter out of range or malformed (a size, a bin count, a spec)
+  kUnsupported,      // well-formed, but this build, device or driver cannot do it
+  kNotFound,         // a file, device, camera, control, connector or plane that is not there
+  kBusy,             // held by someone else (a DRM master, a camera already streaming)
+  kPermission,       // the OS refused access (EACCES, EPERM)
+  kCorruptData,      // input whose bytes do not parse (an image, a Y4M header, a frame)
+  kIo,               // reading or writing a file, pipe or device failed
+  kDeviceLost,       // a device that vanished while in use (unplug, ENODEV)
+  kTimeout,          // a device or peer that stopped answering
+  kGpu,              // EGL/GL/GBM failed or refused
+  kOutputClosed,     // the reader of an output went away (a closed stdout): not a failure
+  kInternal,         // a broken invariant inside esframe
+};
+// "invalid-argument", "unsupported", ...: stable names for logs and tests.
+const char* errorCodeName(ErrorCode code);
+
+// A failure: its kind, and a one-line, user-facing message that names the thing that failed.
 struct Error {
+  ErrorCode code = ErrorCode::kInternal;
   std::string message;
 };
 
@@ -49,12 +71,29 @@ class [[nodiscard]] Status {
   std::optional<Error> error_;
 };
 
-// Builds an Error from pieces: fail("cannot open ", path, ": ", strerror(errno)).
+// Builds an Error from pieces: fail(ErrorCode::kIo, "cannot open ", path, ": ", strerror(errno)).
+template <typename... Parts>
+Error fail(ErrorCode code, Parts&&... parts) {
+  std::string s;
+  (s.append(std::string_view(parts)), ...);
+  return Error{code, std::move(s)};
+}
+
+// The same message under another code (a lower layer's error seen from above).
+inline Error recode(Error error, ErrorCode code) {
+  error.code = code;
+  return error;
+}
+
+// The code that fits an errno from a failed open/ioctl/read/write.
+ErrorCode errorCodeFromErrno(int err);
+
+// TRANSITIONAL (removed once every call names its code): an Error with no code given.
 template <typename... Parts>
 Error fail(Parts&&... parts) {
   std::string s;
   (s.append(std::string_view(parts)), ...);
-  return Error{std::move(s)};
+  return Error{ErrorCode::kInternal, std::move(s)};
 }
 
 }  // namespace esf

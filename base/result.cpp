@@ -1,0 +1,64 @@
+#include "esframe/base/result.hpp"
+
+#include <cerrno>
+
+namespace esf {
+
+const char* errorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalidArgument:
+      return "invalid-argument";
+    case ErrorCode::kUnsupported:
+      return "unsupported";
+    case ErrorCode::kNotFound:
+      return "not-found";
+    case ErrorCode::kBusy:
+      return "busy";
+    case ErrorCode::kPermission:
+      return "permission";
+    case ErrorCode::kCorruptData:
+      return "corrupt-data";
+    case ErrorCode::kIo:
+      return "io";
+    case ErrorCode::kDeviceLost:
+      return "device-lost";
+    case ErrorCode::kTimeout:
+      return "timeout";
+    case ErrorCode::kGpu:
+      return "gpu";
+    case ErrorCode::kOutputClosed:
+      return "output-closed";
+    case ErrorCode::kInternal:
+      return "internal";
+  }
+  return "internal";
+}
+
+ErrorCode errorCodeFromErrno(int err) {
+  switch (err) {
+    case ENOENT:
+    case ENXIO:
+      return ErrorCode::kNotFound;
+    case EACCES:
+    case EPERM:
+      return ErrorCode::kPermission;
+    case EBUSY:
+      return ErrorCode::kBusy;
+    case ENODEV:
+      return ErrorCode::kDeviceLost;
+    case EINVAL:
+    case ERANGE:
+      return ErrorCode::kInvalidArgument;
+    case ENOTTY:
+    case EOPNOTSUPP:
+      return ErrorCode::kUnsupported;
+    case ETIMEDOUT:
+      return ErrorCode::kTimeout;
+    case EPIPE:
+      return ErrorCode::kOutputClosed;
+    default:
+      return ErrorCode::kIo;
+  }
+}
+
+}  // namespace esf
