@@ -17,33 +17,14 @@
 
 #include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
+#include "esframe/source.hpp"
 
 namespace esf {
 
 class GlContext;
 
-// How a V4L2 source moves frames to the GPU.
-enum class IoMode {
-  kAuto,    // dmabuf when a GBM device shares the EGL device, else mmap
-  kMmap,    // V4L2_MEMORY_MMAP, frames uploaded from CPU memory
-  kDmabuf,  // zero-copy: GBM buffers queued as V4L2_MEMORY_DMABUF, imported into EGL
-  kExpbuf,  // V4L2 buffers exported with VIDIOC_EXPBUF, imported into EGL (never auto-picked)
-};
-const char* toString(IoMode mode);
-Result<IoMode> parseIoMode(const std::string& s);
-
-struct SourceOptions {
-  int width = 0;  // 0: the source's own (pattern: 640x480; camera: the driver's current)
-  int height = 0;
-  std::optional<PixelFormat> format;  // pattern default: RGBA32; camera: the driver's current
-  double fps = 0;                     // 0: source default (pattern: 30 fps timestamps)
-  int buffers = 4;                    // V4L2 streaming buffers
-  IoMode io = IoMode::kAuto;
-  std::vector<std::pair<std::string, std::string>> ctrls;  // v4l2-ctl names: {"gain", "10"}
-  std::string dump_raw_dir;  // keep each frame's raw bytes (tight planes) in this folder
-  std::optional<Colorimetry> colorimetry;  // overrides what the source reports
-  uint64_t seed = 1;                       // pattern noise
-  int poll_timeout_ms = 2000;              // V4L2: no frame for this long is an error
+// What the capture layer needs beside the public SourceConfig.
+struct SourceOptions : SourceConfig {
   // Zero-copy needs the GPU's device: dmabuf/expbuf modes allocate on (or import into) the
   // display of this context. Null: mmap only. The context must outlive the source.
   GlContext* gl = nullptr;
@@ -54,27 +35,6 @@ Result<std::pair<std::string, std::string>> parseCtrl(const std::string& text);
 // Parses --size "WxH".
 Result<std::pair<int, int>> parseSize(const std::string& text);
 
-class FrameSource {
- public:
-  virtual ~FrameSource() = default;
-
-  // The next frame, or nullopt at the end of the stream (files; never for pattern/camera).
-  // The frame's plane pointers and dmabufs stay valid until the next call to next() or until
-  // the source is destroyed: finish GPU reads of a zero-copy frame before asking for the next.
-  // An error ends the stream; deviceLost() then tells a vanished camera from other failures.
-  virtual Result<std::optional<Frame>> next() = 0;
-
-  // What it is, for logs and output lines: "pattern", "/dev/video0", "clip.y4m".
-  virtual std::string name() const = 0;
-  virtual bool isLive() const { return false; }  // cameras: runs until stopped
-  virtual bool deviceLost() const { return false; }
-  // The negotiated stream (before the first frame): size and format.
-  virtual int width() const = 0;
-  virtual int height() const = 0;
-  virtual PixelFormat format() const = 0;
-  // "mmap", "dmabuf", "expbuf" for cameras; "memory" for the others.
-  virtual std::string ioDescription() const { return "memory"; }
-};
 
 Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
                                                 const SourceOptions& options);

@@ -165,7 +165,7 @@ Status V4l2Source::negotiate(const SourceOptions& o) {
                    std::to_string(got) + " fps");
     }
   }
-  for (const auto& [name, value] : o.ctrls)
+  for (const auto& [name, value] : o.controls)
     if (auto s = setControl(fd_.get(), info_.path, name, value); !s) return s;
   return {};
 }

@@ -10,13 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "esframe/pipeline_config.hpp"
 #include "platform/gbm_device.hpp"
 
 namespace esf {
 
-enum class EglPlatform { kAuto, kGbm, kDevice, kSurfaceless };
-const char* toString(EglPlatform p);
-Result<EglPlatform> parseEglPlatform(const std::string& s);
+// EglPlatform: esframe/pipeline_config.hpp.
 
 struct EglOptions {
   EglPlatform platform = EglPlatform::kAuto;

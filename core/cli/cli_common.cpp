@@ -34,6 +34,17 @@ Result<GlContextOptions> contextOptions(const GlobalOptions& o) {
   return c;
 }
 
+Result<GpuConfig> gpuConfig(const GlobalOptions& o) {
+  Result<EglPlatform> platform = parseEglPlatform(o.egl);
+  if (!platform) return platform.error();
+  GpuConfig c;
+  c.platform = platform.value();
+  c.drm_device = o.drm_device;
+  c.egl_device = o.egl_device;
+  c.debug = o.gl_debug;
+  return c;
+}
+
 Result<std::unique_ptr<GlContext>> createContext(const GlobalOptions& o) {
   Result<GlContextOptions> c = contextOptions(o);
   if (!c) return c.error();

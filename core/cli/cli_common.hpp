@@ -5,12 +5,13 @@
 #include <memory>
 #include <string>
 
+#include "esframe/pipeline_config.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf::cli {
 
 // Exit codes (README "Exit codes").
-enum ExitCode : int {
+enum ExitCode : int {  // docs: README "Exit codes"
   kExitOk = 0,
   kExitFailure = 1,     // runtime error: EGL/GL, file, device
   kExitUsage = 2,       // bad command line
@@ -30,6 +31,8 @@ void addGlobalOptions(CLI::App& app, GlobalOptions& options);
 void applyLogLevel(const GlobalOptions& options);
 // GlContextOptions from the global options; fails on a bad --egl value.
 Result<GlContextOptions> contextOptions(const GlobalOptions& options);
+// The library's GpuConfig from the global options; fails on a bad --egl value.
+Result<GpuConfig> gpuConfig(const GlobalOptions& options);
 // Creates the GL context the options ask for; logs a one-line error on failure.
 Result<std::unique_ptr<GlContext>> createContext(const GlobalOptions& options);
 

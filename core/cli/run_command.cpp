@@ -12,18 +12,20 @@
 #include "capture/source.hpp"
 #include "core/cli/cli_common.hpp"
 #include "core/cli/commands.hpp"
+#include "core/cli/output_specs.hpp"
 #include "core/cli/run_options.hpp"
-#include "core/cli/run_pipeline.hpp"
-#include "core/outputs/output_factory.hpp"
 #include "esframe/base/log.hpp"
+#include "esframe/pipeline.hpp"
 
 namespace esf::cli {
 namespace {
 
+StopToken g_stop;
 volatile std::sig_atomic_t g_stop_signal = 0;
 
 void onStopSignal(int sig) {
   g_stop_signal = sig;
+  g_stop.requestStop();
 }
 
 // No SA_RESTART: a blocking poll() in a camera source returns EINTR, so a stop is prompt.
@@ -41,134 +43,100 @@ void installSignalHandlers() {
   throw CLI::ValidationError(message);
 }
 
-[[noreturn]] void runtimeError(const std::string& message, int code = kExitFailure) {
-  logError(message);
-  throw CLI::RuntimeError(code);
+[[noreturn]] void runtimeError(const Error& error) {
+  logError(error.message);
+  throw CLI::RuntimeError(error.code == ErrorCode::kDeviceLost ? kExitDeviceLost : kExitFailure);
 }
 
-// Everything checkable before opening anything; errors are usage errors (exit 2).
-void resolveOptions(RunOptions& o, const std::string& histogram, const std::string& blur,
-                    const std::string& resize, SourceOptions& so) {
-  Result<HistogramSpec> h = parseHistogramSpec(histogram);
-  if (!h) usageError(h.error().message);
-  o.histogram = h.value();
-  if (!blur.empty()) {
-    Result<BlurSpec> b = parseBlurSpec(blur);
+// The library's configuration from the text options. Everything checkable before opening
+// anything; errors are usage errors (exit 2).
+struct RunPlan {
+  PipelineConfig pipeline;
+  SourceConfig source;
+  std::vector<OutputSpec> outputs;
+};
+
+RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
+  RunPlan p;
+  p.pipeline.backend = o.backend == "cpu" ? Backend::kCpu : Backend::kGles;
+  Result<GpuConfig> gpu = gpuConfig(global);
+  if (!gpu) usageError(gpu.error().message);
+  p.pipeline.gpu = gpu.value();
+  if (Status s = parseHistogramOption(o.histogram, p.pipeline.histogram); !s)
+    usageError(s.error().message);
+  if (!o.blur.empty()) {
+    Result<BlurConfig> b = parseBlurOption(o.blur);
     if (!b) usageError(b.error().message);
-    o.blur = b.value();
+    p.pipeline.blur = b.value();
   }
-  if (!resize.empty()) {
-    Result<std::pair<int, int>> r = parseResizeSpec(resize);
+  if (!o.resize.empty()) {
+    Result<Size> r = parseResizeOption(o.resize);
     if (!r) usageError(r.error().message);
-    o.resize = r.value();
+    p.pipeline.resize = r.value();
   }
-  if (o.outputs.empty()) o.outputs.push_back("jsonl");
+  p.pipeline.luma = o.luma == "source" ? LumaSource::kSource : LumaSource::kRgb;
+  const std::vector<std::string> specs =
+      o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
   int to_stdout = 0;
-  for (const std::string& spec : o.outputs) {
-    if (Status s = checkOutputSpec(spec); !s) usageError(s.error().message);
-    if (writesStdout(spec)) ++to_stdout;
-    if (spec.rfind("drm", 0) == 0 && o.backend == "cpu")
+  for (const std::string& text : specs) {
+    Result<OutputSpec> spec = parseOutputSpec(text);
+    if (!spec) usageError(spec.error().message);
+    if (spec->writesStdout()) ++to_stdout;
+    if (spec->kind == OutputSpec::Kind::kDrm && p.pipeline.backend == Backend::kCpu)
       usageError("--output drm draws with GLES: it needs --backend gles");
+    p.outputs.push_back(spec.value());
   }
   if (to_stdout > 1) usageError("--output: only one of jsonl, csv and bin can write to stdout");
   if (!o.size.empty()) {
     Result<std::pair<int, int>> s = parseSize(o.size);
     if (!s) usageError("--size: " + s.error().message);
-    so.width = s->first;
-    so.height = s->second;
+    p.source.width = s->first;
+    p.source.height = s->second;
   }
   if (!o.format.empty()) {
     Result<PixelFormat> f = parsePixelFormat(o.format);
     if (!f) usageError("--format: " + f.error().message);
-    so.format = f.value();
+    p.source.format = f.value();
   }
-  so.fps = o.fps;
-  so.dump_raw_dir = o.dump_raw;
+  p.source.fps = o.fps;
+  p.source.dump_raw_dir = o.dump_raw;
   Result<IoMode> io = parseIoMode(o.io);
   if (!io) usageError("--io: " + io.error().message);
-  so.io = io.value();
+  p.source.io = io.value();
   for (const std::string& c : o.ctrls) {
     Result<std::pair<std::string, std::string>> ctrl = parseCtrl(c);
     if (!ctrl) usageError("--ctrl: " + ctrl.error().message);
-    so.ctrls.push_back(ctrl.value());
+    p.source.controls.push_back(ctrl.value());
   }
+  return p;
 }
 
-void runPipeline(const GlobalOptions& global, RunOptions o, const std::string& histogram,
-                 const std::string& blur, const std::string& resize) {
-  SourceOptions so;
-  resolveOptions(o, histogram, blur, resize, so);
+void runPipeline(const GlobalOptions& global, const RunOptions& o) {
+  const RunPlan p = plan(global, o);
   installSignalHandlers();
 
-  std::unique_ptr<GlContext> gl;
-  if (o.backend == "gles") {
-    Result<std::unique_ptr<GlContext>> ctx = createContext(global);
-    if (!ctx) runtimeError(ctx.error().message);
-    gl = std::move(ctx.value());
-    so.gl = gl.get();
+  Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(p.pipeline);
+  if (!pipeline) runtimeError(pipeline.error());
+  std::vector<std::unique_ptr<FrameSink>> sinks;
+  for (const OutputSpec& spec : p.outputs) {
+    Result<std::unique_ptr<FrameSink>> sink = createSink(spec, **pipeline);
+    if (!sink) runtimeError(sink.error());
+    sinks.push_back(std::move(sink.value()));
   }
-  Result<std::unique_ptr<Pipeline>> pipeline =
-      gl ? createGpuPipeline(*gl, o) : createCpuPipeline(o);
-  if (!pipeline) runtimeError(pipeline.error().message);
+  Result<std::unique_ptr<FrameSource>> source = (*pipeline)->openSource(o.source, p.source);
+  if (!source) runtimeError(source.error());
+  FrameSource& src = **source;
+  logInfo("source " + src.name() + ": " + std::to_string(src.width()) + "x" +
+          std::to_string(src.height()) + " " + formatName(src.format()) + " (" +
+          src.ioDescription() + ")");
 
-  OutputContext oc;
-  oc.gl = gl.get();
-  oc.drm_device = global.drm_device;
-  std::vector<std::unique_ptr<FrameOutput>> outputs;
-  for (const std::string& spec : o.outputs) {
-    Result<std::unique_ptr<FrameOutput>> out = createOutput(spec, oc);
-    if (!out) runtimeError(out.error().message);
-    outputs.push_back(std::move(out.value()));
-  }
-  Result<std::unique_ptr<FrameSource>> source = openSource(o.source, so);
-  if (!source) runtimeError(source.error().message);
-  logInfo("source " + source.value()->name() + ": " + std::to_string(source.value()->width()) +
-          "x" + std::to_string(source.value()->height()) + " " +
-          formatName(source.value()->format()) + " (" + source.value()->ioDescription() + ")");
-
-  // Outputs are finished (displays restored) on every way out below.
-  auto finishOutputs = [&outputs]() {
-    for (auto& out : outputs)
-      if (Status s = out->finish(); !s && s.error().message != kStdoutClosed)
-        logError(s.error().message);
-  };
-  int exit_code = kExitOk;
-  std::string error;
-  for (long long n = 0; o.frames < 0 || n < o.frames; ++n) {
-    if (g_stop_signal) break;
-    Result<std::optional<Frame>> frame = source.value()->next();
-    if (!frame) {
-      if (g_stop_signal) break;  // interrupted while waiting for a frame
-      error = frame.error().message;
-      exit_code = source.value()->deviceLost() ? kExitDeviceLost : kExitFailure;
-      break;
-    }
-    if (!frame->has_value()) break;  // end of a file or sequence
-    Result<FrameResult> result = pipeline.value()->process(**frame);
-    if (!result) {
-      error = result.error().message;
-      exit_code = kExitFailure;
-      break;
-    }
-    bool stdout_closed = false;
-    for (auto& out : outputs) {
-      Status s = out->write(result.value());
-      if (s) continue;
-      if (s.error().message == kStdoutClosed) {
-        stdout_closed = true;
-        continue;
-      }
-      error = s.error().message;
-      exit_code = kExitFailure;
-      break;
-    }
-    if (exit_code != kExitOk || stdout_closed) break;
-  }
+  std::vector<FrameSink*> sink_list;
+  for (auto& sink : sinks) sink_list.push_back(sink.get());
+  Result<RunReport> report = run(**pipeline, src, sink_list, g_stop, RunLimits{o.frames});
   if (g_stop_signal) logInfo(std::string("stopping on ") + strsignal(g_stop_signal));
-  finishOutputs();
-  outputs.clear();
+  sinks.clear();
   source.value().reset();  // stop capture before the GL context goes
-  if (exit_code != kExitOk) runtimeError(error, exit_code);
+  if (!report) runtimeError(report.error());
 }
 
 }  // namespace
@@ -177,9 +145,6 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   auto* cmd =
       app.add_subcommand("run", "Run frames through the stages to stdout, PNG or a display");
   auto o = std::make_shared<RunOptions>();
-  auto histogram = std::make_shared<std::string>("bins=256,channels=rgbl,strategy=auto");
-  auto blur = std::make_shared<std::string>();
-  auto resize = std::make_shared<std::string>();
   cmd->add_option("--source", o->source,
                   "pattern (default), /dev/videoN or a camera name, an image, a Y4M or raw file, "
                   "a folder or a glob")
@@ -190,9 +155,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--frames", o->frames, "Stop after N frames (default: until the stream ends)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--blur", *blur, "Separable box blur: TAPS[:ITERATIONS], TAPS odd");
-  cmd->add_option("--resize", *resize, "Area-average downscale to WxH");
-  cmd->add_option("--histogram", *histogram,
+  cmd->add_option("--blur", o->blur, "Separable box blur: TAPS[:ITERATIONS], TAPS odd");
+  cmd->add_option("--resize", o->resize, "Area-average downscale to WxH");
+  cmd->add_option("--histogram", o->histogram,
                   "bins=1..256,channels=rgbl,strategy=auto|single|global-atomic|chunk-sum|"
                   "chunk-reduce|persistent")
       ->capture_default_str();
@@ -211,9 +176,7 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--io", o->io, "V4L2 streaming: auto, mmap, dmabuf or expbuf")
       ->capture_default_str();
   cmd->add_option("--ctrl", o->ctrls, "V4L2 control NAME=VALUE (repeatable)");
-  cmd->callback([&global, o, histogram, blur, resize]() {
-    runPipeline(global, *o, *histogram, *blur, *resize);
-  });
+  cmd->callback([&global, o]() { runPipeline(global, *o); });
 }
 
 }  // namespace esf::cli

@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "core/stages/channels.hpp"
-#include "core/stages/histogram.hpp"
 
 namespace esf::cli {
 namespace {
@@ -15,17 +14,16 @@ Result<int> parseInt(const std::string& what, const std::string& text, int lo, i
   errno = 0;
   const long v = std::strtol(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || errno != 0)
-    return fail(what, " must be an integer, got '", text, "'");
+    return fail(ErrorCode::kInvalidArgument, what, " must be an integer, got '", text, "'");
   if (v < lo || v > hi)
-    return fail(what, " must be in [", std::to_string(lo), ", ", std::to_string(hi), "], got ",
-                text);
+    return fail(ErrorCode::kInvalidArgument, what, " must be in [", std::to_string(lo), ", ",
+                std::to_string(hi), "], got ", text);
   return int(v);
 }
 
 }  // namespace
 
-Result<HistogramSpec> parseHistogramSpec(const std::string& text) {
-  HistogramSpec h;
+Status parseHistogramOption(const std::string& text, HistogramConfig& h) {
   size_t start = 0;
   while (start < text.size()) {
     size_t comma = text.find(',', start);
@@ -36,34 +34,39 @@ Result<HistogramSpec> parseHistogramSpec(const std::string& text) {
     const std::string key = part.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : part.substr(eq + 1);
     if (eq == std::string::npos)
-      return fail("--histogram: expected KEY=VALUE, got '", part, "' (bins, channels, strategy)");
+      return fail(ErrorCode::kInvalidArgument, "--histogram: expected KEY=VALUE, got '", part,
+                  "' (bins, channels, strategy)");
     if (key == "bins") {
       Result<int> bins = parseInt("--histogram: bins", value, 1, 256);
       if (!bins) return bins.error();
       h.bins = bins.value();
     } else if (key == "channels") {
-      if (Status s = validateChannels(value); !s) return fail("--histogram: ", s.error().message);
+      if (Status s = validateChannels(value); !s)
+        return fail(ErrorCode::kInvalidArgument, "--histogram: ", s.error().message);
       h.channels = value;
     } else if (key == "strategy") {
+      h.strategy.reset();
       if (value != "auto") {
         Result<HistogramStrategy> s = parseHistogramStrategy(value);
-        if (!s) return fail("--histogram: ", s.error().message);
+        if (!s) return fail(ErrorCode::kInvalidArgument, "--histogram: ", s.error().message);
+        h.strategy = s.value();
       }
-      h.strategy = value;
     } else {
-      return fail("--histogram: unknown key '", key, "' (bins, channels, strategy)");
+      return fail(ErrorCode::kInvalidArgument, "--histogram: unknown key '", key,
+                  "' (bins, channels, strategy)");
     }
   }
-  return h;
+  return Status::success();
 }
 
-Result<BlurSpec> parseBlurSpec(const std::string& text) {
-  BlurSpec b;
+Result<BlurConfig> parseBlurOption(const std::string& text) {
+  BlurConfig b;
   const size_t colon = text.find(':');
   Result<int> taps = parseInt("--blur: taps", text.substr(0, colon), 1, 1 << 20);
   if (!taps) return taps.error();
   if (taps.value() % 2 == 0)
-    return fail("--blur: taps must be odd, got ", std::to_string(taps.value()),
+    return fail(ErrorCode::kInvalidArgument, "--blur: taps must be odd, got ",
+                std::to_string(taps.value()),
                 " (an even filter shifts the picture by half a pixel per pass)");
   b.taps = taps.value();
   if (colon != std::string::npos) {
@@ -74,14 +77,15 @@ Result<BlurSpec> parseBlurSpec(const std::string& text) {
   return b;
 }
 
-Result<std::pair<int, int>> parseResizeSpec(const std::string& text) {
+Result<Size> parseResizeOption(const std::string& text) {
   const size_t x = text.find('x');
-  if (x == std::string::npos) return fail("--resize must be WxH, got '", text, "'");
+  if (x == std::string::npos)
+    return fail(ErrorCode::kInvalidArgument, "--resize must be WxH, got '", text, "'");
   Result<int> w = parseInt("--resize: width", text.substr(0, x), 1, 1 << 16);
   if (!w) return w.error();
   Result<int> h = parseInt("--resize: height", text.substr(x + 1), 1, 1 << 16);
   if (!h) return h.error();
-  return std::pair{w.value(), h.value()};
+  return Size{w.value(), h.value()};
 }
 
 }  // namespace esf::cli

@@ -26,7 +26,7 @@
 //                 0 = CPU wall clock), f64 milliseconds
 #include <string>
 
-#include "core/outputs/frame_output.hpp"
+#include "esframe/sink.hpp"
 
 namespace esf {
 
@@ -37,7 +37,7 @@ inline constexpr size_t kBinTimingSize = 24;
 
 std::string binRecord(const FrameResult& frame);
 
-class BinOutput : public FrameOutput {
+class BinOutput : public FrameSink {
  public:
   explicit BinOutput(int fd) : fd_(fd) {}
   Status write(const FrameResult& frame) override;

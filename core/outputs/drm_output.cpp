@@ -78,26 +78,12 @@ Result<KmsDisplayOptions> parseDrmOutputOptions(const std::string& text) {
   return o;
 }
 
-Status checkDrmOutputOptions(const std::string& options) {
-  Result<KmsDisplayOptions> o = parseDrmOutputOptions(options);
-  if (!o) return o.error();
-  return Status::success();
-}
-
 Result<std::unique_ptr<DrmOutput>> openDrmOutput(const std::string& spec, GlContext& gl) {
   Result<KmsDisplayOptions> options = parseDrmOutputOptions(spec);
   if (!options) return options.error();
   Result<std::unique_ptr<KmsDisplay>> display = KmsDisplay::open(*options, gl);
   if (!display) return display.error();
   return std::make_unique<DrmOutput>(std::move(display.value()));
-}
-
-Result<std::unique_ptr<FrameOutput>> createDrmOutput(const std::string& options,
-                                                     const OutputContext& context) {
-  if (!context.gl) return fail("--output drm draws with GLES: it needs --backend gles");
-  Result<std::unique_ptr<DrmOutput>> out = openDrmOutput(options, *context.gl);
-  if (!out) return out.error();
-  return std::unique_ptr<FrameOutput>(std::move(out.value()));
 }
 
 Status DrmOutput::write(const FrameResult& frame) {

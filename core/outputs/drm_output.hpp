@@ -8,9 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "core/outputs/frame_output.hpp"
+#include "esframe/sink.hpp"
 #include "core/outputs/graph_renderer.hpp"
-#include "core/outputs/output_factory.hpp"
 #include "platform/kms_display.hpp"
 
 namespace esf {
@@ -18,7 +17,7 @@ namespace esf {
 // Parses the part after "drm:" ("" for plain "drm"). Errors name the bad key or value.
 Result<KmsDisplayOptions> parseDrmOutputOptions(const std::string& options);
 
-class DrmOutput : public FrameOutput {
+class DrmOutput : public FrameSink {
  public:
   explicit DrmOutput(std::unique_ptr<KmsDisplay> display) : display_(std::move(display)) {}
   ~DrmOutput() override;

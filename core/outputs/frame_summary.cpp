@@ -1,5 +1,7 @@
 #include "core/outputs/frame_summary.hpp"
 
+#include "core/stats/exposure_stats.hpp"
+
 namespace esf {
 namespace {
 

@@ -3,7 +3,7 @@
 // names (from the luma channel) and ev_hint.
 #include <optional>
 
-#include "core/outputs/frame_output.hpp"
+#include "esframe/sink.hpp"
 
 namespace esf {
 

@@ -2,14 +2,14 @@
 // --output jsonl: one JSON object per frame and line (docs/output-formats.md).
 #include <string>
 
-#include "core/outputs/frame_output.hpp"
+#include "esframe/sink.hpp"
 
 namespace esf {
 
 // The line for one frame, with its trailing '\n'.
 std::string jsonlLine(const FrameResult& frame);
 
-class JsonlOutput : public FrameOutput {
+class JsonlOutput : public FrameSink {
  public:
   explicit JsonlOutput(int fd) : fd_(fd) {}
   Status write(const FrameResult& frame) override;

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "core/outputs/frame_output.hpp"
+#include "esframe/sink.hpp"
 #include "core/outputs/graph_renderer.hpp"
 
 namespace esf {
@@ -26,7 +26,7 @@ Result<PngOutputOptions> parsePngOptions(const std::string& text);
 // Encodes RGBA8 as PNG (stb_image_write) and writes it to `path` atomically.
 Status writePng(const std::string& path, const RgbaImage& image);
 
-class PngOutput : public FrameOutput {
+class PngOutput : public FrameSink {
  public:
   // gpu: whether frames carry a GPU view (--backend gles); the renderer is made on first use.
   static Result<std::unique_ptr<PngOutput>> create(const PngOutputOptions& options);

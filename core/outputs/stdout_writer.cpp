@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/outputs/frame_output.hpp"
+#include "esframe/sink.hpp"
 
 namespace esf {
 
@@ -14,7 +14,7 @@ Status writeRecord(int fd, std::string_view bytes) {
     ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      if (errno == EPIPE) return fail(kStdoutClosed);
+      if (errno == EPIPE) return fail(ErrorCode::kOutputClosed, "stdout closed");
       return fail("cannot write to stdout: ", std::strerror(errno));
     }
     bytes.remove_prefix(size_t(n));

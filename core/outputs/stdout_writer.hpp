@@ -1,7 +1,8 @@
 #pragma once
 // Writes whole records to stdout with write(2): a record goes out in one call when the pipe
 // takes it (a line is never torn by stdio buffering), looping only on short writes. A closed
-// reader (EPIPE; run ignores SIGPIPE) becomes Error{kStdoutClosed}, which run turns into exit 0.
+// reader (EPIPE; the process ignores SIGPIPE) becomes ErrorCode::kOutputClosed, which ends a
+// run without failing it.
 #include <string_view>
 
 #include "esframe/base/result.hpp"

@@ -30,15 +30,14 @@
 
 #include "core/image/gpu_image.hpp"
 #include "core/stages/channels.hpp"
+#include "esframe/pipeline_config.hpp"
 #include "core/stages/chunk_reduce.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
 
-enum class HistogramStrategy { kSingle, kGlobalAtomic, kChunkSum, kChunkReduce, kPersistent };
-const char* histogramStrategyName(HistogramStrategy s);  // "single", "global-atomic", ...
-Result<HistogramStrategy> parseHistogramStrategy(std::string_view name);
+// HistogramStrategy (esframe/pipeline_config.hpp) names the strategies above.
 
 // Where a stage reads the working image from.
 enum class ImageSource { kTexture, kPackedBuffer };

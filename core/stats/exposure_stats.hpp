@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "esframe/frame_result.hpp"
 #include "esframe/histogram_data.hpp"
 
 namespace esf {
@@ -26,16 +27,6 @@ constexpr int kValueCount = 256;
 constexpr double kMsvTarget = 2.5;
 constexpr double kEvHintLimit = 4.0;
 
-struct ChannelStats {
-  char channel = 'l';
-  uint64_t count = 0;  // pixels
-  uint32_t min = 0, max = 0;
-  uint64_t sum = 0;
-  double mean = 0;
-  uint32_t p1 = 0, p10 = 0, p50 = 0, p90 = 0, p99 = 0;
-  double clip_low = 0, clip_high = 0;
-  double msv = 0;  // 0 for an empty channel
-};
 
 // The percentile rule above; counts has one entry per 8-bit value.
 uint32_t valuePercentile(std::span<const uint64_t> value_counts, uint64_t total, int percent);

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "esframe/base/result.hpp"
+
 namespace esf {
 
 // The formats esframe imports, named as V4L2 names them.
@@ -27,6 +29,11 @@ enum class PixelFormat {
   kYUV422P,  // '422P': planar 4:2:2 (Y4M "C422")
   kYUV444P,  // 'YM24' contiguous: planar 4:4:4 (Y4M "C444")
 };
+
+// "YUYV", "NV12", "RGB24", ... as V4L2 names them. parsePixelFormat also takes V4L2 fourccs
+// ("RGB3", "YU12") and aliases ("I420"); its error names the format.
+const char* formatName(PixelFormat format);
+Result<PixelFormat> parsePixelFormat(const std::string& name);
 
 enum class YcbcrEncoding { kBt601, kBt709 };
 

@@ -60,8 +60,8 @@ TEST(DrmOutputOptions, BadInputIsNamed) {
   expectError("zpos=1,zpos=2", "zpos= given twice");
   expectError("buffers=4", "buffers=4: 2 or 3");
   expectError("connector=", "connector= needs a value");
-  EXPECT_FALSE(checkDrmOutputOptions("plane=").ok());
-  EXPECT_TRUE(checkDrmOutputOptions("zpos=2,rect=0,0,64,32").ok());
+  EXPECT_FALSE(parseDrmOutputOptions("plane=").ok());
+  EXPECT_TRUE(parseDrmOutputOptions("zpos=2,rect=0,0,64,32").ok());
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "core/cli/run_pipeline_common.hpp"
+#include "core/pipeline/backend_common.hpp"
 
 #include "capture/pixel_format.hpp"
+#include "core/stats/exposure_stats.hpp"
 
-namespace esf::cli {
+namespace esf {
 
 std::string withoutLuma(const std::string& channels) {
   std::string out;
@@ -46,4 +47,4 @@ void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& 
   r.height = height;
 }
 
-}  // namespace esf::cli
+}  // namespace esf

@@ -1,10 +1,11 @@
-// --backend gles: the GPU stages, timed with GL timer queries where the context has them.
+// Backend::kGles: the GPU stages, timed with GL timer queries where the context has them.
 #include <optional>
 
 #include "capture/pixel_format.hpp"
-#include "core/cli/run_pipeline.hpp"
-#include "core/cli/run_pipeline_common.hpp"
 #include "core/import/frame_import.hpp"
+#include "core/pipeline/backend_common.hpp"
+#include "core/pipeline/pipeline_backend.hpp"
+#include "core/stats/exposure_stats.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
 #include "core/stages/resize.hpp"
@@ -13,7 +14,7 @@
 #include "esframe/base/log.hpp"
 #include "platform/gpu_timer.hpp"
 
-namespace esf::cli {
+namespace esf {
 namespace {
 
 // Copies an imported RGBA8 texture into a stage image (an exact 1:1 blit), for the one case
@@ -44,7 +45,7 @@ Status ensureImage(std::optional<GpuImage>& image, int w, int h) {
 // it and the RGB channels on the RGB image, merged into buffer() for scale and graph.
 class Counter {
  public:
-  // split_luma: --luma source, so L may be counted on its own image.
+  // split_luma: LumaSource::kSource, so L may be counted on its own image.
   Status configure(const GlContext& gl, const HistogramParams& params, bool split_luma) {
     params_ = params;
     rgb_.reset();
@@ -125,10 +126,10 @@ class Counter {
   GLuint buffer_ = 0;
 };
 
-class GpuPipeline : public Pipeline {
+class GpuBackend : public PipelineBackend {
  public:
-  GpuPipeline(GlContext& gl, const RunOptions& o, std::unique_ptr<FrameImporter> importer,
-              RgbaPacker packer, HistogramScale scale)
+  GpuBackend(GlContext& gl, const PipelineConfig& o, std::unique_ptr<FrameImporter> importer,
+             RgbaPacker packer, HistogramScale scale)
       : gl_(gl),
         o_(o),
         importer_(std::move(importer)),
@@ -150,7 +151,7 @@ class GpuPipeline : public Pipeline {
   Status stage(std::optional<GpuImage>& in, std::optional<GpuImage>& out, bool blur);
 
   GlContext& gl_;
-  RunOptions o_;
+  PipelineConfig o_;
   std::unique_ptr<FrameImporter> importer_;
   RgbaPacker packer_;
   HistogramScale scale_;
@@ -168,11 +169,11 @@ class GpuPipeline : public Pipeline {
   GpuFrameView view_;
 };
 
-Status GpuPipeline::configure(int w, int h) {
+Status GpuBackend::configure(int w, int h) {
   in_w_ = w;
   in_h_ = h;
-  const int out_w = o_.resize ? o_.resize->first : w;
-  const int out_h = o_.resize ? o_.resize->second : h;
+  const int out_w = o_.resize ? o_.resize->width : w;
+  const int out_h = o_.resize ? o_.resize->height : h;
   if (o_.resize) {
     if (Status s = checkResizeSize(w, h, out_w, out_h); !s) return s;
   }
@@ -181,9 +182,9 @@ Status GpuPipeline::configure(int w, int h) {
   base.channels = o_.histogram.channels;
   HistogramParams p;
   std::string why;
-  if (o_.histogram.strategy == "auto" && !auto_refused_) {
+  if (!o_.histogram.strategy && !auto_refused_) {
     p = chooseHistogramParams(gl_, out_w, out_h, &why, base);
-  } else if (o_.histogram.strategy == "auto") {
+  } else if (!o_.histogram.strategy) {
     p = HistogramParams::defaultsFor(gl_);
     p.bins = base.bins;
     p.channels = base.channels;
@@ -192,12 +193,12 @@ Status GpuPipeline::configure(int w, int h) {
     p = HistogramParams::defaultsFor(gl_);
     p.bins = base.bins;
     p.channels = base.channels;
-    p.strategy = parseHistogramStrategy(o_.histogram.strategy).value();
+    p.strategy = *o_.histogram.strategy;
     why = "histogram: strategy ";  // appended piecewise: GCC 12 -Wrestrict misfires on a + b + c
-    why.append(o_.histogram.strategy).append(" (from --histogram)");
+    why.append(histogramStrategyName(p.strategy)).append(" (configured)");
   }
   logInfo(why);
-  const bool split = o_.luma == "source";
+  const bool split = o_.luma == LumaSource::kSource;
   if (Status s = binned_.configure(gl_, p, split); !s) return s;
   if (p.bins != kValueCount) {
     HistogramParams v = p;
@@ -226,13 +227,13 @@ Status GpuPipeline::configure(int w, int h) {
   return Status::success();
 }
 
-Result<FrameResult> GpuPipeline::process(const Frame& frame) {
+Result<FrameResult> GpuBackend::process(const Frame& frame) {
   if (frame.width != in_w_ || frame.height != in_h_) {
     if (Status s = configure(frame.width, frame.height); !s) return s.error();
   }
   FrameResult r;
   const bool want_source_luma =
-      o_.luma == "source" && o_.histogram.channels.find('l') != std::string::npos;
+      o_.luma == LumaSource::kSource && o_.histogram.channels.find('l') != std::string::npos;
   ImportedFrame imported;
   Status st = timed(r, "import", [&]() -> Status {
     // Import straight into the stage images, so no frame is copied on the GPU.
@@ -260,7 +261,7 @@ Result<FrameResult> GpuPipeline::process(const Frame& frame) {
   if (!st) return st.error();
   const bool luma = imported.luma != 0;
   if (want_source_luma && !luma && !warned_no_source_luma_) {
-    logWarning(std::string("--luma source: ") + formatName(frame.format) +
+    logWarning(std::string("source luma: ") + formatName(frame.format) +
                " frames have no luma plane; L comes from RGB");
     warned_no_source_luma_ = true;
   }
@@ -280,7 +281,7 @@ Result<FrameResult> GpuPipeline::process(const Frame& frame) {
   if (resize_) {
     st = timed(r, "resize", [&]() -> Status {
       for (int i = 0; i < (luma ? 2 : 1); ++i) {
-        if (Status s = ensureImage(resized_[i], o_.resize->first, o_.resize->second); !s) return s;
+        if (Status s = ensureImage(resized_[i], o_.resize->width, o_.resize->height); !s) return s;
         if (Status s = resize_->run(**current[i], *resized_[i]); !s) return s;
         current[i] = &resized_[i];
       }
@@ -314,7 +315,7 @@ Result<FrameResult> GpuPipeline::process(const Frame& frame) {
     r.hist = std::move(h.value());
     return Status::success();
   });
-  if (!st && o_.histogram.strategy == "auto" && !auto_refused_) {
+  if (!st && !o_.histogram.strategy && !auto_refused_) {
     // strategy=auto picked parameters the stage refuses for this size (a driver limit the
     // choice did not know): say so once and fall back to the stage's own defaults.
     logWarning(st.error().message + "; using the histogram stage's defaults");
@@ -350,12 +351,13 @@ Result<FrameResult> GpuPipeline::process(const Frame& frame) {
 
 }  // namespace
 
-Result<std::unique_ptr<Pipeline>> createGpuPipeline(GlContext& gl, const RunOptions& options) {
+Result<std::unique_ptr<PipelineBackend>> createGpuBackend(GlContext& gl,
+                                                          const PipelineConfig& options) {
   if (options.blur) {
     BlurParams p = BlurParams::defaultsFor(gl);
     p.filter_dim = options.blur->taps;
     p.iterations = options.blur->iterations;
-    if (Status s = p.validate(gl.limits()); !s) return fail("--blur: ", s.error().message);
+    if (Status s = p.validate(gl.limits()); !s) return s.error();
   }
   Result<std::unique_ptr<FrameImporter>> importer = FrameImporter::create(gl);
   if (!importer) return importer.error();
@@ -363,9 +365,9 @@ Result<std::unique_ptr<Pipeline>> createGpuPipeline(GlContext& gl, const RunOpti
   if (!packer) return packer.error();
   Result<HistogramScale> scale = HistogramScale::create(gl);
   if (!scale) return scale.error();
-  return std::unique_ptr<Pipeline>(new GpuPipeline(gl, options, std::move(importer.value()),
-                                                   std::move(packer.value()),
-                                                   std::move(scale.value())));
+  return std::unique_ptr<PipelineBackend>(new GpuBackend(gl, options, std::move(importer.value()),
+                                                         std::move(packer.value()),
+                                                         std::move(scale.value())));
 }
 
-}  // namespace esf::cli
+}  // namespace esf

@@ -1,11 +1,12 @@
-// --backend cpu: every stage is its plain CPU reference (the same code the GPU tests compare
+// Backend::kCpu: every stage is its plain CPU reference (the same code the GPU tests compare
 // against), so the output equals the gles backend's bit for bit, timings aside.
 #include <optional>
 
 #include "capture/pixel_format.hpp"
-#include "core/cli/run_pipeline.hpp"
-#include "core/cli/run_pipeline_common.hpp"
 #include "core/import/import_reference.hpp"
+#include "core/pipeline/backend_common.hpp"
+#include "core/pipeline/pipeline_backend.hpp"
+#include "core/stats/exposure_stats.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/blur_reference.hpp"
 #include "core/stages/channels.hpp"
@@ -15,14 +16,14 @@
 #include "core/stages/scale_reference.hpp"
 #include "esframe/base/log.hpp"
 
-namespace esf::cli {
+namespace esf {
 namespace {
 
 constexpr LumaWeights kLuma = LumaWeights::kBt709;
 
-class CpuPipeline : public Pipeline {
+class CpuBackend : public PipelineBackend {
  public:
-  explicit CpuPipeline(const RunOptions& o) : o_(o) {}
+  explicit CpuBackend(const PipelineConfig& o) : o_(o) {}
 
   Result<FrameResult> process(const Frame& frame) override {
     FrameResult r;
@@ -31,7 +32,7 @@ class CpuPipeline : public Pipeline {
     if (!rgba) return rgba.error();
     image_ = std::move(rgba.value());
     std::optional<RgbaImage> luma;
-    if (o_.luma == "source" && o_.histogram.channels.find('l') != std::string::npos) {
+    if (o_.luma == LumaSource::kSource && o_.histogram.channels.find('l') != std::string::npos) {
       Result<std::vector<uint8_t>> y = extractLumaPlane(frame);
       if (y) {
         luma.emplace(frame.width, frame.height);
@@ -41,7 +42,7 @@ class CpuPipeline : public Pipeline {
           p[3] = 255;
         }
       } else if (!warned_no_source_luma_) {
-        logWarning(std::string("--luma source: ") + formatName(frame.format) +
+        logWarning(std::string("source luma: ") + formatName(frame.format) +
                    " frames have no luma plane; L comes from RGB");
         warned_no_source_luma_ = true;
       }
@@ -99,23 +100,23 @@ class CpuPipeline : public Pipeline {
     return mergeLuma(channels, bins, rgb, rgb_counts, histogramReference(*luma, bins, "l", kLuma));
   }
 
-  RunOptions o_;
+  PipelineConfig o_;
   RgbaImage image_;
   bool warned_no_source_luma_ = false;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Pipeline>> createCpuPipeline(const RunOptions& options) {
+Result<std::unique_ptr<PipelineBackend>> createCpuBackend(const PipelineConfig& options) {
   if (options.blur) {
     BlurParams p;
     p.filter_dim = options.blur->taps;
     p.iterations = options.blur->iterations;
     if (p.filter_dim > p.maxFilterDim())
-      return fail("--blur: taps must be at most ", std::to_string(p.maxFilterDim()), ", got ",
-                  std::to_string(p.filter_dim));
+      return fail(ErrorCode::kInvalidArgument, "blur: taps must be at most ",
+                  std::to_string(p.maxFilterDim()), ", got ", std::to_string(p.filter_dim));
   }
-  return std::unique_ptr<Pipeline>(new CpuPipeline(options));
+  return std::unique_ptr<PipelineBackend>(new CpuBackend(options));
 }
 
-}  // namespace esf::cli
+}  // namespace esf

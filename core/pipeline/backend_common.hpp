@@ -1,14 +1,14 @@
 #pragma once
-// Pieces both backends share: the channel split of --luma source and the stage timer.
+// Pieces both backends share: the channel split of LumaSource::kSource and the stage timer.
 #include <chrono>
 #include <string>
 #include <vector>
 
-#include "core/outputs/frame_output.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/histogram_data.hpp"
+#include "esframe/sink.hpp"
 
-namespace esf::cli {
+namespace esf {
 
 // The user's channel list without 'l' (counted on the RGB image when L comes from the source).
 std::string withoutLuma(const std::string& channels);
@@ -37,4 +37,4 @@ class WallTimer {
   std::chrono::steady_clock::time_point start_;
 };
 
-}  // namespace esf::cli
+}  // namespace esf

@@ -1,0 +1,29 @@
+#pragma once
+// --output SPEC -> typed sink options (esframe/sinks.hpp). SPEC:
+//   jsonl | csv[:bins] | bin | png:DIR[,every=N,graph=WxH] |
+//   drm[:device=CARD,connector=NAME,plane=ID,zpos=N,alpha=A,rect=X,Y,W,H,buffers=2|3]
+// Errors name the flag: this is the CLI's own syntax, the library never sees it.
+#include <memory>
+#include <string>
+
+#include "esframe/pipeline.hpp"
+#include "esframe/sinks.hpp"
+
+namespace esf::cli {
+
+struct OutputSpec {
+  enum class Kind { kRecord, kPng, kDrm };
+  Kind kind = Kind::kRecord;
+  RecordSinkOptions record;
+  PngSinkOptions png;
+  DrmSinkOptions drm;
+
+  bool writesStdout() const { return kind == Kind::kRecord; }
+};
+
+Result<OutputSpec> parseOutputSpec(const std::string& text);
+
+// Opens the sink; record sinks write to stdout.
+Result<std::unique_ptr<FrameSink>> createSink(const OutputSpec& spec, Pipeline& pipeline);
+
+}  // namespace esf::cli

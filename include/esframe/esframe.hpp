@@ -1,0 +1,15 @@
+#pragma once
+// Everything of libesframe's public API in one include.
+#include "esframe/base/log.hpp"
+#include "esframe/base/result.hpp"
+#include "esframe/base/unique_fd.hpp"
+#include "esframe/frame.hpp"
+#include "esframe/frame_result.hpp"
+#include "esframe/histogram_data.hpp"
+#include "esframe/pipeline.hpp"
+#include "esframe/pipeline_config.hpp"
+#include "esframe/rgba_image.hpp"
+#include "esframe/sink.hpp"
+#include "esframe/sinks.hpp"
+#include "esframe/source.hpp"
+#include "esframe/version.hpp"

@@ -1,0 +1,57 @@
+#pragma once
+// What the pipeline delivers for each processed frame: plain data a caller can read without GL.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "esframe/histogram_data.hpp"
+#include "esframe/rgba_image.hpp"
+
+namespace esf {
+
+// Exposure statistics of one channel (definitions in docs/output-formats.md and
+// core/stats/exposure_stats.hpp).
+struct ChannelStats {
+  char channel = 'l';
+  uint64_t count = 0;  // pixels
+  uint32_t min = 0, max = 0;
+  uint64_t sum = 0;
+  double mean = 0;
+  uint32_t p1 = 0, p10 = 0, p50 = 0, p90 = 0, p99 = 0;
+  double clip_low = 0, clip_high = 0;
+  double msv = 0;  // 0 for an empty channel
+};
+
+struct StageTiming {
+  std::string stage;  // "import", "blur", "resize", "histogram", "stats", "scale", ...
+  double ms = 0;
+  bool gpu = false;  // true: GL timer query; false: wall clock (GPU stages: glFinish around)
+};
+
+// The pipeline's GPU objects for this frame, as GL names (not owners), for sinks that draw with
+// the same GL context. Valid only until the next frame is processed.
+struct GpuFrameView {
+  uint32_t image_texture = 0;  // the processed RGBA8 working image (GL_RGBA8 texture)
+  int width = 0, height = 0;
+  uint32_t histogram_buffer = 0;  // SSBO: uint counts[bins * channels], interleaved per bin
+  uint32_t scale_buffer = 0;  // SSBO: the scale stage's { max, num, den, float scale } per channel
+  int bins = 0;
+  int channels = 0;
+};
+
+struct FrameResult {
+  uint64_t seq = 0;
+  uint64_t ts_ns = 0;
+  uint64_t dropped = 0;
+  std::string source;
+  std::string format;         // the source's pixel format as V4L2 names it ("YUYV", "RGBA32"...)
+  int width = 0, height = 0;  // of the processed image (after resize)
+  HistogramData hist;         // at the configured bins
+  std::vector<ChannelStats> stats;  // one per channel, in hist.channels order
+  std::vector<float> scale;         // per channel, the scale stage's display scale
+  std::vector<StageTiming> timings;
+  const GpuFrameView* gpu = nullptr;  // null on the CPU backend
+  const RgbaImage* image = nullptr;   // the processed image in CPU memory, when there is one
+};
+
+}  // namespace esf

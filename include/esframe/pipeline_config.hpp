@@ -1,0 +1,79 @@
+#pragma once
+// The typed configuration of a Pipeline (esframe/pipeline.hpp): which backend, which GPU, and
+// what the stages do. Enums and structs, validated once by Pipeline::create().
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "esframe/base/result.hpp"
+
+namespace esf {
+
+// Where the stages run.
+enum class Backend {
+  kGles,  // the GLES 3.1 compute stages
+  kCpu,   // the plain CPU references: exact, slow, no GPU needed
+};
+const char* backendName(Backend backend);  // "gles", "cpu"
+
+// How the histogram stage counts (identical counts; the fastest differs per GPU).
+enum class HistogramStrategy { kSingle, kGlobalAtomic, kChunkSum, kChunkReduce, kPersistent };
+const char* histogramStrategyName(HistogramStrategy s);  // "single", "global-atomic", ...
+Result<HistogramStrategy> parseHistogramStrategy(std::string_view name);
+
+// Where the L channel comes from.
+enum class LumaSource {
+  kRgb,     // integer BT.709 luma of the converted RGB
+  kSource,  // the source's own Y plane (YUV and GREY frames; RGB frames fall back to kRgb)
+};
+const char* lumaSourceName(LumaSource luma);  // "rgb", "source"
+
+// The headless EGL platform the GPU backend opens.
+enum class EglPlatform {
+  kAuto,         // device, then gbm, then surfaceless; the first that gives GLES 3.1 compute
+  kGbm,          // a DRM node through GBM (embedded boards, vgem, vkms)
+  kDevice,       // EGL_EXT_platform_device (NVIDIA headless)
+  kSurfaceless,  // EGL_MESA_platform_surfaceless (Mesa llvmpipe)
+};
+const char* toString(EglPlatform p);  // "auto", "gbm", "device", "surfaceless"
+Result<EglPlatform> parseEglPlatform(const std::string& s);
+
+struct GpuConfig {
+  EglPlatform platform = EglPlatform::kAuto;
+  std::string drm_device;  // gbm: a node path or a driver name ("v3d"); empty: the first working
+  std::string egl_device;  // device: an index ("0") or a DRM node; empty: the first hardware one
+  bool debug = false;      // GL_KHR_debug messages to the log
+};
+
+struct HistogramConfig {
+  int bins = 256;                 // 1..256; bin of an 8-bit value v is (v * bins) >> 8
+  std::string channels = "rgbl";  // letters r, g, b, l in the order the counts interleave
+  // Empty: automatic (the tuning cache for this GPU and size, else measured defaults).
+  std::optional<HistogramStrategy> strategy;
+};
+
+struct BlurConfig {
+  int taps = 0;  // odd: an even box shifts the picture by half a pixel per pass
+  int iterations = 1;
+};
+
+struct Size {
+  int width = 0;
+  int height = 0;
+  bool operator==(const Size&) const = default;
+};
+
+struct PipelineConfig {
+  Backend backend = Backend::kGles;
+  GpuConfig gpu;  // kGles only
+  HistogramConfig histogram;
+  std::optional<BlurConfig> blur;  // separable box blur before counting
+  std::optional<Size> resize;      // area-average downscale before counting
+  LumaSource luma = LumaSource::kRgb;
+
+  // Everything checkable without a device: bins, channels, taps, sizes. One-line errors with
+  // ErrorCode::kInvalidArgument that name the field.
+  Status validate() const;
+};
+
+}  // namespace esf

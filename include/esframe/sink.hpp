@@ -1,0 +1,19 @@
+#pragma once
+// A sink takes each processed frame: the built-in ones (esframe/sinks.hpp) write JSONL, CSV,
+// binary records, PNG files or a DRM/KMS plane; an application can add its own.
+#include "esframe/base/result.hpp"
+#include "esframe/frame_result.hpp"
+
+namespace esf {
+
+class FrameSink {
+ public:
+  virtual ~FrameSink() = default;
+  // Delivers one frame. An error stops the run; ErrorCode::kOutputClosed means the reader went
+  // away (a closed stdout), which ends the run without being a failure.
+  virtual Status write(const FrameResult& frame) = 0;
+  // After the last frame, also when the run was stopped: flush, restore, release.
+  virtual Status finish() { return Status::success(); }
+};
+
+}  // namespace esf

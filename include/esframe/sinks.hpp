@@ -1,0 +1,56 @@
+#pragma once
+// The built-in sinks (docs/output-formats.md describes every record format).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "esframe/base/result.hpp"
+#include "esframe/sink.hpp"
+
+namespace esf {
+
+class Pipeline;
+
+enum class RecordFormat {
+  kJsonl,   // one JSON object per line
+  kCsv,     // a header line, then one row per frame
+  kBinary,  // "ESF1" records
+};
+
+struct RecordSinkOptions {
+  RecordFormat format = RecordFormat::kJsonl;
+  bool csv_bins = false;  // kCsv: add every bin count as columns
+};
+
+// One record per frame, written whole to `fd`, which stays the caller's (STDOUT_FILENO, a pipe, a
+// file). A reader that went away gives ErrorCode::kOutputClosed: ignore SIGPIPE in the process.
+Result<std::unique_ptr<FrameSink>> createRecordSink(int fd, const RecordSinkOptions& options);
+
+struct PngSinkOptions {
+  std::string dir;  // created if missing; frame files and graph files are written atomically
+  int every = 1;    // every Nth frame
+  int graph_width = 512;
+  int graph_height = 256;
+};
+Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options);
+
+struct DrmRect {
+  int32_t x = 0, y = 0;
+  uint32_t width = 0, height = 0;
+};
+
+struct DrmSinkOptions {
+  std::string device;     // card path or driver name; empty: the GL context's card or the first
+  std::string connector;  // "HDMI-A-1" or a connector id; empty: the first connected one
+  std::optional<uint32_t> plane_id;
+  std::optional<uint64_t> zpos;
+  std::optional<uint64_t> alpha;
+  std::optional<DrmRect> rect;  // on the CRTC; default: the whole mode
+  int buffers = 3;              // 2: double, 3: triple buffering
+};
+// The histogram graph on a DRM/KMS plane. Draws with the pipeline's GL context, which must run
+// on the display's card (EglPlatform::kGbm with that card): kUnsupported on the CPU backend.
+Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline, const DrmSinkOptions& options);
+
+}  // namespace esf

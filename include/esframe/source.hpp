@@ -1,0 +1,70 @@
+#pragma once
+// Frame sources: V4L2 cameras, still images, Y4M and raw video, and the synthetic pattern, behind
+// one interface. Open one with Pipeline::openSource() (which lets a camera share the pipeline's
+// GPU for zero-copy), or implement FrameSource to feed frames of your own.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "esframe/base/result.hpp"
+#include "esframe/frame.hpp"
+
+namespace esf {
+
+// How a V4L2 source moves frames to the GPU.
+enum class IoMode {
+  kAuto,    // dmabuf when a GBM device shares the EGL device, else mmap
+  kMmap,    // V4L2_MEMORY_MMAP, frames uploaded from CPU memory
+  kDmabuf,  // zero-copy: GBM buffers queued as V4L2_MEMORY_DMABUF, imported into EGL
+  kExpbuf,  // V4L2 buffers exported with VIDIOC_EXPBUF, imported into EGL (never auto-picked)
+};
+const char* toString(IoMode mode);
+Result<IoMode> parseIoMode(const std::string& s);
+
+// What to ask of a source. The spec that names the source is given beside it:
+//   "pattern" (or "")          the synthetic moving pattern
+//   "/dev/videoN"              a V4L2 capture device by path
+//   a card name or bus info    a V4L2 device whose VIDIOC_QUERYCAP card/bus_info matches
+//   FILE.y4m / YUV4MPEG2 data  Y4M video
+//   FILE.png|jpg|bmp|pgm|ppm   one still image; a directory, a glob ("shots/*.png") or a
+//                              comma-separated list of images is a sequence
+//   any other file             headerless raw frames; needs width, height and format
+struct SourceConfig {
+  int width = 0;  // 0: the source's own (pattern: 640x480; camera: the driver's current)
+  int height = 0;
+  std::optional<PixelFormat> format;  // pattern default: RGBA32; camera: the driver's current
+  double fps = 0;                     // 0: source default (pattern: 30 fps timestamps)
+  int buffers = 4;                    // V4L2 streaming buffers
+  IoMode io = IoMode::kAuto;
+  std::vector<std::pair<std::string, std::string>> controls;  // v4l2-ctl names: {"gain", "10"}
+  std::string dump_raw_dir;  // keep each frame's raw bytes (tight planes) in this folder
+  std::optional<Colorimetry> colorimetry;  // overrides what the source reports
+  uint64_t seed = 1;                       // pattern noise
+  int poll_timeout_ms = 2000;              // V4L2: no frame for this long is an error
+};
+
+class FrameSource {
+ public:
+  virtual ~FrameSource() = default;
+
+  // The next frame, or nullopt at the end of the stream (files; never for pattern/camera).
+  // The frame's plane pointers and dmabufs stay valid until the next call to next() or until
+  // the source is destroyed: finish GPU reads of a zero-copy frame before asking for the next.
+  // An error ends the stream; a vanished camera reports ErrorCode::kDeviceLost.
+  virtual Result<std::optional<Frame>> next() = 0;
+
+  // What it is, for logs and output lines: "pattern", "/dev/video0", "clip.y4m".
+  virtual std::string name() const = 0;
+  virtual bool isLive() const { return false; }  // cameras: runs until stopped
+  virtual bool deviceLost() const { return false; }
+  // The negotiated stream (before the first frame): size and format.
+  virtual int width() const = 0;
+  virtual int height() const = 0;
+  virtual PixelFormat format() const = 0;
+  // "mmap", "dmabuf", "expbuf" for cameras; "memory" for the others.
+  virtual std::string ioDescription() const { return "memory"; }
+};
+
+}  // namespace esf
