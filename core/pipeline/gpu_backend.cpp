@@ -259,6 +259,7 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
     return Status::success();
   });
   if (!st) return st.error();
+  r.zero_copy = imported.zero_copy;
   const bool luma = imported.luma != 0;
   if (want_source_luma && !luma && !warned_no_source_luma_) {
     logWarning(std::string("source luma: ") + formatName(frame.format) +

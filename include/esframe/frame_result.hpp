@@ -50,6 +50,7 @@ struct FrameResult {
   std::vector<ChannelStats> stats;  // one per channel, in hist.channels order
   std::vector<float> scale;         // per channel, the scale stage's display scale
   std::vector<StageTiming> timings;
+  bool zero_copy = false;  // imported straight from the source's dmabufs, without a CPU copy
   const GpuFrameView* gpu = nullptr;  // null on the CPU backend
   const RgbaImage* image = nullptr;   // the processed image in CPU memory, when there is one
 };

@@ -1,7 +1,8 @@
 // Real-driver check for the QEMU harness (tests/vm/cases/vivid_*.sh): captures N frames from a
-// V4L2 device through openSource() (mmap or zero-copy dmabuf), imports each on the GPU into a
-// stage image, runs the histogram stage on it, and compares with a CPU histogram of the raw bytes
-// that --dump-raw kept for the same frame:
+// V4L2 device through the library's public API (Pipeline::openSource, mmap or zero-copy dmabuf;
+// Pipeline::process on the GPU with R, G, B and source luma at 256 bins), and compares each
+// frame's histograms with CPU histograms of the raw bytes the source's dump folder kept for the
+// same frame:
 //   R, G, B: RGB formats count the raw bytes directly; YUV formats count the CPU reference
 //            conversion of the raw bytes (core/import/import_reference.hpp);
 //   L:       YUV and GREY count the raw Y bytes directly against the GPU source-luma image.
@@ -14,11 +15,10 @@
 
 #include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
-#include "core/image/gpu_image.hpp"
-#include "core/import/frame_import.hpp"
 #include "core/import/import_reference.hpp"
-#include "core/stages/histogram.hpp"
+#include "core/outputs/graph_renderer.hpp"
 #include "core/stages/histogram_reference.hpp"
+#include "esframe/pipeline.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
@@ -81,40 +81,32 @@ std::vector<uint32_t> countBytes(const std::vector<uint8_t>& bytes, size_t offse
   return out;
 }
 
-int run(const Args& a) {
-  GlContextOptions go;
+int checkCapture(const Args& a) {
+  PipelineConfig config;
   auto platform = parseEglPlatform(a.egl);
   if (!platform) return std::fprintf(stderr, "%s\n", platform.error().message.c_str()), 2;
-  go.egl.platform = *platform;
-  go.egl.drm_device = a.drm_device;
-  auto gl = GlContext::create(go);
-  if (!gl) return std::fprintf(stderr, "%s\n", gl.error().message.c_str()), 1;
-  SourceOptions so;
+  config.gpu.platform = *platform;
+  config.gpu.drm_device = a.drm_device;
+  config.histogram.bins = 256;
+  config.histogram.channels = "rgbl";
+  // chunk-sum: fits llvmpipe's loop limit at every size and is quick enough under QEMU's TCG.
+  config.histogram.strategy = HistogramStrategy::kChunkSum;
+  config.luma = LumaSource::kSource;
+  auto pipeline = Pipeline::create(config);
+  if (!pipeline) return std::fprintf(stderr, "%s\n", pipeline.error().message.c_str()), 1;
+  SourceConfig so;
   auto size = parseSize(a.size);
   auto format = parsePixelFormat(a.format);
   auto io = parseIoMode(a.io);
   if (!size || !format || !io) return std::fprintf(stderr, "bad --size/--format/--io\n"), 2;
   so.width = size->first, so.height = size->second, so.format = *format, so.io = *io;
   so.dump_raw_dir = a.dump;
-  so.gl = gl->get();
-  auto source = openSource(a.device, so);
+  auto source = (*pipeline)->openSource(a.device, so);
   if (!source) return std::fprintf(stderr, "%s\n", source.error().message.c_str()), 1;
-  std::fprintf(stderr, "%s: %dx%d %s, io %s, GL %s\n", (*source)->name().c_str(),
-               (*source)->width(), (*source)->height(), formatName((*source)->format()),
-               (*source)->ioDescription().c_str(), (*gl)->renderer().c_str());
-  auto importer = FrameImporter::create(**gl);
-  if (!importer) return std::fprintf(stderr, "%s\n", importer.error().message.c_str()), 1;
-  HistogramParams hp = HistogramParams::defaultsFor(**gl);
-  hp.bins = 256, hp.channels = "rgb";
-  // chunk-sum: fits llvmpipe's loop limit at every size and is quick enough under QEMU's TCG.
-  hp.strategy = HistogramStrategy::kChunkSum;
-  auto rgb_hist = Histogram::create(**gl, hp);
-  hp.channels = "l";
-  auto luma_hist = Histogram::create(**gl, hp);
-  if (!rgb_hist || !luma_hist) return std::fprintf(stderr, "histogram stage unavailable\n"), 1;
-  const int w = (*source)->width(), h = (*source)->height();
-  auto rgb_image = GpuImage::create(w, h), luma_image = GpuImage::create(w, h);
-  if (!rgb_image || !luma_image) return std::fprintf(stderr, "cannot create stage images\n"), 1;
+  std::fprintf(stderr, "%s: %dx%d %s, io %s, %s\n", (*source)->name().c_str(), (*source)->width(),
+               (*source)->height(), formatName((*source)->format()),
+               (*source)->ioDescription().c_str(), (*pipeline)->deviceDescription().c_str());
+  const int w = (*source)->width();
 
   int failures = 0;
   uint64_t last_seq = 0;
@@ -122,26 +114,21 @@ int run(const Args& a) {
     auto next = (*source)->next();
     if (!next) {
       std::fprintf(stderr, "%s\n", next.error().message.c_str());
-      return (*source)->deviceLost() ? kExitDeviceLost : 1;
+      return next.error().code == ErrorCode::kDeviceLost || (*source)->deviceLost()
+                 ? kExitDeviceLost
+                 : 1;
     }
     if (!next->has_value()) break;
     const Frame& f = **next;
     const bool yuv = isYuv(f.format) || f.format == PixelFormat::kGREY;
-    ImportOptions io_opts;
-    io_opts.source_luma = yuv;
-    io_opts.target_rgba = rgb_image->texture();
-    io_opts.target_luma = isYuv(f.format) ? luma_image->texture() : 0;
-    auto imported = (*importer)->import(f, io_opts);
-    if (!imported) return std::fprintf(stderr, "%s\n", imported.error().message.c_str()), 1;
-    const bool zero_copy = imported->zero_copy;
-    if (!rgb_hist->run(*rgb_image).ok()) return std::fprintf(stderr, "histogram failed\n"), 1;
-    auto gpu_rgb = rgb_hist->read();
-    std::vector<uint32_t> gpu_l;
-    if (yuv) {
-      if (!luma_hist->run(f.format == PixelFormat::kGREY ? *rgb_image : *luma_image).ok())
-        return std::fprintf(stderr, "luma histogram failed\n"), 1;
-      gpu_l = luma_hist->read().value();
-    }
+    auto result = (*pipeline)->process(f);
+    if (!result) return std::fprintf(stderr, "%s\n", result.error().message.c_str()), 1;
+    const bool zero_copy = result->zero_copy;
+    // R, G, B of the pipeline's "rgbl" histogram; L counts the source's Y plane (YUV, GREY).
+    std::vector<uint32_t> gpu_rgb_counts(256 * 3), gpu_l = result->hist.channel(3);
+    for (int b = 0; b < 256; ++b)
+      for (int c = 0; c < 3; ++c) gpu_rgb_counts[size_t(b) * 3 + c] = result->hist.at(b, c);
+    const std::optional<std::vector<uint32_t>> gpu_rgb = gpu_rgb_counts;
     // The same frame's raw bytes, as --dump-raw kept them.
     char name[96];
     std::snprintf(name, sizeof name, "/%06llu-%dx%d-%s.raw",
@@ -150,7 +137,7 @@ int run(const Args& a) {
     const std::vector<uint8_t> raw = readAll(a.dump + name);
     Frame rf;
     rf.format = f.format, rf.width = f.width, rf.height = f.height, rf.colorimetry = f.colorimetry;
-    bool match = gpu_rgb.ok() && attachTightPlanes(rf, raw.data(), raw.size()).ok() &&
+    bool match = attachTightPlanes(rf, raw.data(), raw.size()).ok() &&
                  raw.size() == frameSize(f.format, f.width, f.height).value();
     std::string why;
     bool rgb_differs = false;
@@ -201,13 +188,14 @@ int run(const Args& a) {
                          channelOf(*gpu_rgb, 3, c)[b], want_rgb[c][b]);
             break;
           }
-      std::vector<uint8_t> gpu(size_t(w) * h * 4);
       auto cpu = convertToRgbaCpu(rf);
-      if ((*importer)->readRgbaTexture(rgb_image->texture(), w, h, gpu.data()).ok() && cpu.ok()) {
-        for (size_t i = 0; i < gpu.size(); ++i)
-          if (gpu[i] != cpu->pixels[i]) {
+      auto gpu = readTexture(result->gpu->image_texture, result->gpu->width, result->gpu->height);
+      if (gpu.ok() && cpu.ok()) {
+        for (size_t i = 0; i < gpu->pixels.size(); ++i)
+          if (gpu->pixels[i] != cpu->pixels[i]) {
             std::fprintf(stderr, "first difference at pixel %zu,%zu channel %zu: GPU %d, CPU %d\n",
-                         i / 4 % size_t(w), i / 4 / size_t(w), i % 4, gpu[i], cpu->pixels[i]);
+                         i / 4 % size_t(w), i / 4 / size_t(w), i % 4, gpu->pixels[i],
+                         cpu->pixels[i]);
             break;
           }
       }
@@ -228,5 +216,5 @@ int main(int argc, char** argv) {
         " [--io mmap|dmabuf] [--frames N] [--egl P] [--drm-device D]\n");
     return 2;
   }
-  return esf::run(a);
+  return esf::checkCapture(a);
 }
