@@ -8,6 +8,13 @@
 namespace esf {
 namespace {
 std::atomic<LogLevel> g_level{LogLevel::kWarning};
+std::atomic<LogHandler> g_handler{nullptr};
+std::atomic<void*> g_handler_data{nullptr};
+}  // namespace
+
+void setLogHandler(LogHandler handler, void* user_data) {
+  g_handler_data = user_data;
+  g_handler = handler;
 }
 
 void setLogLevel(LogLevel level) {
@@ -19,6 +26,10 @@ LogLevel logLevel() {
 
 void logLine(LogLevel level, std::string_view message) {
   if (level > g_level.load()) return;
+  if (LogHandler handler = g_handler.load()) {
+    handler(level, message, g_handler_data.load());
+    return;
+  }
   static constexpr const char* kPrefix[] = {"error: ", "warning: ", "", "debug: "};
   std::string line = "esframe: ";
   line += kPrefix[static_cast<int>(level)];
