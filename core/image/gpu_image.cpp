@@ -13,8 +13,10 @@ Status checkSize(const char* what, int width, int height) {
   GLint max_size = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
   if (width < 1 || height < 1 || width > max_size || height > max_size)
-    return fail(ErrorCode::kInvalidArgument, what, ": size ", std::to_string(width), "x",
-                std::to_string(height), " is outside 1..", std::to_string(max_size));
+    // An empty image is a bad argument; one past GL_MAX_TEXTURE_SIZE is this driver's limit.
+    return fail(width < 1 || height < 1 ? ErrorCode::kInvalidArgument : ErrorCode::kUnsupported,
+                what, ": size ", std::to_string(width), "x", std::to_string(height),
+                " is outside 1..", std::to_string(max_size));
   return {};
 }
 
