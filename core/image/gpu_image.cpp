@@ -13,15 +13,18 @@ Status checkSize(const char* what, int width, int height) {
   GLint max_size = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
   if (width < 1 || height < 1 || width > max_size || height > max_size)
-    return fail(what, ": size ", std::to_string(width), "x", std::to_string(height),
+    // An empty image is a bad argument; one past GL_MAX_TEXTURE_SIZE is this driver's limit.
+    return fail(width < 1 || height < 1 ? ErrorCode::kInvalidArgument : ErrorCode::kUnsupported,
+                what, ": size ", std::to_string(width), "x", std::to_string(height),
                 " is outside 1..", std::to_string(max_size));
   return {};
 }
 
 Status checkSameSize(const char* what, int w, int h, const RgbaImage& image) {
   if (image.width != w || image.height != h || image.pixels.size() != image.pixelCount() * 4)
-    return fail(what, ": image is ", std::to_string(image.width), "x", std::to_string(image.height),
-                ", expected ", std::to_string(w), "x", std::to_string(h));
+    return fail(ErrorCode::kInvalidArgument, what, ": image is ", std::to_string(image.width), "x",
+                std::to_string(image.height), ", expected ", std::to_string(w), "x",
+                std::to_string(h));
   return {};
 }
 
@@ -77,8 +80,8 @@ Result<RgbaImage> GpuImage::download() const {
   }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   if (status != GL_FRAMEBUFFER_COMPLETE)
-    return fail("GPU image download: framebuffer incomplete (status 0x", std::to_string(status),
-                ")");
+    return fail(ErrorCode::kGpu, "GPU image download: framebuffer incomplete (status 0x",
+                std::to_string(status), ")");
   if (Status s = checkGl("glReadPixels (GPU image download)"); !s) return s.error();
   return out;
 }
@@ -88,8 +91,8 @@ Result<PackedRgbaBuffer> PackedRgbaBuffer::create(int width, int height) {
   GLint max_block = 0;  // what one shader may bind as a storage block
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
   if (int64_t(width) * height * 4 > int64_t(max_block))
-    return fail("packed RGBA buffer: ", std::to_string(width), "x", std::to_string(height),
-                " needs ", std::to_string(int64_t(width) * height * 4),
+    return fail(ErrorCode::kUnsupported, "packed RGBA buffer: ", std::to_string(width), "x",
+                std::to_string(height), " needs ", std::to_string(int64_t(width) * height * 4),
                 " bytes, more than GL_MAX_SHADER_STORAGE_BLOCK_SIZE ", std::to_string(max_block));
   PackedRgbaBuffer b;
   b.width_ = width;
@@ -129,7 +132,7 @@ Result<RgbaImage> PackedRgbaBuffer::download() const {
   if (p) std::memcpy(out.pixels.data(), p, pixelCount() * 4);
   glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  if (!p) return fail("packed RGBA download: glMapBufferRange failed");
+  if (!p) return fail(ErrorCode::kGpu, "packed RGBA download: glMapBufferRange failed");
   return out;
 }
 
@@ -143,9 +146,10 @@ Result<RgbaPacker> RgbaPacker::create(const GlContext&) {
 
 Status RgbaPacker::run(const GpuImage& image, PackedRgbaBuffer& out) {
   if (image.width() != out.width() || image.height() != out.height())
-    return fail("pack RGBA: texture is ", std::to_string(image.width()), "x",
-                std::to_string(image.height()), " but the buffer is ", std::to_string(out.width()),
-                "x", std::to_string(out.height()));
+    return fail(ErrorCode::kInvalidArgument, "pack RGBA: texture is ",
+                std::to_string(image.width()), "x", std::to_string(image.height()),
+                " but the buffer is ", std::to_string(out.width()), "x",
+                std::to_string(out.height()));
   glUseProgram(program_.get());
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, image.texture());

@@ -21,13 +21,14 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
   if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 256); !s) return s;
   if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
   if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
-    return fail(kStage, ": filter_dim must be odd and in [1, ", std::to_string(maxFilterDim()),
-                "] for tile_width ", std::to_string(tile_width), ", got ",
-                std::to_string(filter_dim),
+    return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
+                std::to_string(maxFilterDim()), "] for tile_width ", std::to_string(tile_width),
+                ", got ", std::to_string(filter_dim),
                 filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
   if (workgroup_size < 1 || tile_width % workgroup_size != 0)
-    return fail(kStage, ": workgroup_size ", std::to_string(workgroup_size),
-                " must divide tile_width ", std::to_string(tile_width));
+    return fail(ErrorCode::kInvalidArgument, kStage, ": workgroup_size ",
+                std::to_string(workgroup_size), " must divide tile_width ",
+                std::to_string(tile_width));
   return checkWorkgroup(limits, kStage, workgroup_size, 1, int64_t(tile_rows) * tile_width * 4);
 }
 
@@ -72,10 +73,11 @@ Status Blur::pass(GLuint in, GLuint out, int width, int height, bool flip) {
 }
 
 Status Blur::run(const GpuImage& in, GpuImage& out) {
-  if (in.texture() == out.texture()) return fail(kStage, ": input and output are the same image");
+  if (in.texture() == out.texture())
+    return fail(ErrorCode::kInvalidArgument, kStage, ": input and output are the same image");
   if (in.width() != out.width() || in.height() != out.height())
-    return fail(kStage, ": output is ", std::to_string(out.width()), "x",
-                std::to_string(out.height()), ", input ", std::to_string(in.width()), "x",
+    return fail(ErrorCode::kInvalidArgument, kStage, ": output is ", std::to_string(out.width()),
+                "x", std::to_string(out.height()), ", input ", std::to_string(in.width()), "x",
                 std::to_string(in.height()));
   if (temp_.width() != in.width() || temp_.height() != in.height()) {
     Result<GpuImage> temp = GpuImage::create(in.width(), in.height());

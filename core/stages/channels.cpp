@@ -7,7 +7,7 @@ namespace esf {
 Result<LumaWeights> parseLumaWeights(std::string_view name) {
   if (name == "bt709") return LumaWeights::kBt709;
   if (name == "bt601") return LumaWeights::kBt601;
-  return fail("unknown luma weights '", name, "' (bt709 or bt601)");
+  return fail(ErrorCode::kInvalidArgument, "unknown luma weights '", name, "' (bt709 or bt601)");
 }
 
 const char* lumaWeightsName(LumaWeights w) {
@@ -31,13 +31,15 @@ int channelCode(char letter) {
 
 Status validateChannels(std::string_view channels) {
   if (channels.empty() || channels.size() > 4)
-    return fail("channels '", channels, "': give 1 to 4 letters of rgbl");
+    return fail(ErrorCode::kInvalidArgument, "channels '", channels,
+                "': give 1 to 4 letters of rgbl");
   for (size_t i = 0; i < channels.size(); ++i) {
     if (channelCode(channels[i]) < 0)
-      return fail("channels '", channels, "': '", std::string(1, channels[i]),
-                  "' is not one of r, g, b, l");
+      return fail(ErrorCode::kInvalidArgument, "channels '", channels, "': '",
+                  std::string(1, channels[i]), "' is not one of r, g, b, l");
     if (channels.find(channels[i]) != i)
-      return fail("channels '", channels, "': '", std::string(1, channels[i]), "' repeats");
+      return fail(ErrorCode::kInvalidArgument, "channels '", channels, "': '",
+                  std::string(1, channels[i]), "' repeats");
   }
   return {};
 }

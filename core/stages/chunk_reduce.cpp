@@ -33,7 +33,8 @@ std::vector<uint32_t> chunkReduceReference(std::vector<uint32_t> chunks, uint32_
 }
 
 Result<ChunkReduce> ChunkReduce::create(const GlContext& gl, uint32_t words, int workgroup_size) {
-  if (words < 1) return fail("chunk reduce: a chunk must have at least one word");
+  if (words < 1)
+    return fail(ErrorCode::kInvalidArgument, "chunk reduce: a chunk must have at least one word");
   if (Status s = checkWorkgroup(gl.limits(), "chunk reduce", workgroup_size, 1, 0); !s)
     return s.error();
   ChunkReduce r;

@@ -102,7 +102,7 @@ const char* histogramStrategyName(HistogramStrategy s) {
 Result<HistogramStrategy> parseHistogramStrategy(std::string_view name) {
   for (const StrategyName& n : kStrategies)
     if (name == n.name) return n.strategy;
-  return fail("unknown histogram strategy '", name,
+  return fail(ErrorCode::kInvalidArgument, "unknown histogram strategy '", name,
               "' (single, global-atomic, chunk-sum, chunk-reduce, persistent)");
 }
 
@@ -113,7 +113,7 @@ const char* imageSourceName(ImageSource s) {
 Result<ImageSource> parseImageSource(std::string_view name) {
   if (name == "texture") return ImageSource::kTexture;
   if (name == "buffer") return ImageSource::kPackedBuffer;
-  return fail("unknown image source '", name, "' (texture or buffer)");
+  return fail(ErrorCode::kInvalidArgument, "unknown image source '", name, "' (texture or buffer)");
 }
 
 HistogramParams HistogramParams::defaultsFor(const GlContext& gl) {
@@ -131,7 +131,8 @@ HistogramParams HistogramParams::defaultsFor(const GlContext& gl) {
 
 Status HistogramParams::validate(const ComputeLimits& limits) const {
   if (Status s = checkRange(kStage, "bins", bins, 1, 256); !s) return s;
-  if (Status s = validateChannels(channels); !s) return fail(kStage, ": ", s.error().message);
+  if (Status s = validateChannels(channels); !s)
+    return fail(s.error().code, kStage, ": ", s.error().message);
   int64_t shared = int64_t(wordCount()) * 4;
   switch (strategy) {
     case HistogramStrategy::kSingle:
@@ -153,11 +154,12 @@ Status HistogramParams::validate(const ComputeLimits& limits) const {
         return s;
       // The grid-stride step (groups * size * ppi) is a 32-bit uint in the shader.
       if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
-        return fail(kStage,
+        return fail(ErrorCode::kInvalidArgument, kStage,
                     ": workgroups * workgroup_size * pixels_per_invocation must stay "
                     "below 2^31");
       if (!shared_atomics && workgroup_size != 1)
-        return fail(kStage, ": shared_atomics=false needs workgroup_size 1 (got ",
+        return fail(ErrorCode::kInvalidArgument, kStage,
+                    ": shared_atomics=false needs workgroup_size 1 (got ",
                     std::to_string(workgroup_size), "): non-atomic shared counts would race");
       return checkWorkgroup(limits, "histogram persistent", workgroup_size, 1, shared);
   }
@@ -213,7 +215,8 @@ Status Histogram::ensureChunks(size_t chunk_count) {
   if (chunk_count <= chunk_capacity_) return {};
   size_t bytes = chunk_count * params_.wordCount() * 4;
   if (bytes > size_t(gl_->limits().max_ssbo_size))
-    return fail(kStage, ": ", std::to_string(chunk_count), " chunks need ", std::to_string(bytes),
+    return fail(ErrorCode::kUnsupported, kStage, ": ", std::to_string(chunk_count), " chunks need ",
+                std::to_string(bytes),
                 " bytes, more than the driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE ",
                 std::to_string(gl_->limits().max_ssbo_size), " (use larger tiles or persistent)");
   Result<GlBuffer> chunks =
@@ -236,13 +239,15 @@ Status Histogram::poison(int width, int height, uint32_t pattern) {
 
 Status Histogram::run(const GpuImage& image) {
   if (params_.source != ImageSource::kTexture)
-    return fail(kStage, ": configured for a packed buffer source, given a texture");
+    return fail(ErrorCode::kInvalidArgument, kStage,
+                ": configured for a packed buffer source, given a texture");
   return runImpl(image.width(), image.height(), image.texture(), 0);
 }
 
 Status Histogram::run(const PackedRgbaBuffer& image) {
   if (params_.source != ImageSource::kPackedBuffer)
-    return fail(kStage, ": configured for a texture source, given a packed buffer");
+    return fail(ErrorCode::kInvalidArgument, kStage,
+                ": configured for a texture source, given a packed buffer");
   return runImpl(image.width(), image.height(), 0, image.buffer());
 }
 

@@ -21,7 +21,8 @@ ReduceParams ReduceParams::defaultsFor(const GlContext& gl) {
 }
 
 Status ReduceParams::validate(const ComputeLimits& limits) const {
-  if (Status s = validateChannels(channels); !s) return fail(kStage, ": ", s.error().message);
+  if (Status s = validateChannels(channels); !s)
+    return fail(s.error().code, kStage, ": ", s.error().message);
   if (Status s = checkRange(kStage, "workgroups", workgroups, 1, limits.work_group_count[0]); !s)
     return s;
   return checkWorkgroup(limits, kStage, workgroup_size, 1, int64_t(channels.size()) * 16);
@@ -55,13 +56,15 @@ Status ImageReduce::poison(uint32_t pattern) {
 
 Status ImageReduce::run(const GpuImage& image) {
   if (params_.source != ImageSource::kTexture)
-    return fail(kStage, ": configured for a packed buffer source, given a texture");
+    return fail(ErrorCode::kInvalidArgument, kStage,
+                ": configured for a packed buffer source, given a texture");
   return runImpl(image.width(), image.height(), image.texture(), 0);
 }
 
 Status ImageReduce::run(const PackedRgbaBuffer& image) {
   if (params_.source != ImageSource::kPackedBuffer)
-    return fail(kStage, ": configured for a texture source, given a packed buffer");
+    return fail(ErrorCode::kInvalidArgument, kStage,
+                ": configured for a texture source, given a packed buffer");
   return runImpl(image.width(), image.height(), 0, image.buffer());
 }
 

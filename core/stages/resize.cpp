@@ -26,13 +26,15 @@ Status ResizeParams::validate(const ComputeLimits& limits) const {
 
 Status checkResizeSize(int in_w, int in_h, int out_w, int out_h) {
   if (out_w < 1 || out_h < 1 || out_w > in_w || out_h > in_h)
-    return fail(kStage, ": target ", std::to_string(out_w), "x", std::to_string(out_h),
-                " must be between 1x1 and the input's ", std::to_string(in_w), "x",
-                std::to_string(in_h), " (downscale only)");
+    return fail(ErrorCode::kInvalidArgument, kStage, ": target ", std::to_string(out_w), "x",
+                std::to_string(out_h), " must be between 1x1 and the input's ",
+                std::to_string(in_w), "x", std::to_string(in_h), " (downscale only)");
   int64_t a = in_w / std::gcd(in_w, out_w), b = in_h / std::gcd(in_h, out_h);
   if (a * b > kMaxUnits)
-    return fail(kStage, ": ", std::to_string(in_w), "x", std::to_string(in_h), " -> ",
-                std::to_string(out_w), "x", std::to_string(out_h), " needs ", std::to_string(a * b),
+    // Well-formed, but the shader's 32-bit weights cannot represent it.
+    return fail(ErrorCode::kUnsupported, kStage, ": ", std::to_string(in_w), "x",
+                std::to_string(in_h), " -> ", std::to_string(out_w), "x", std::to_string(out_h),
+                " needs ", std::to_string(a * b),
                 " weight units per output pixel, more than the 32-bit "
                 "bound 16843009");
   return {};
@@ -52,7 +54,8 @@ Result<Resize> Resize::create(const GlContext& gl, const ResizeParams& params) {
 }
 
 Status Resize::run(const GpuImage& in, GpuImage& out) {
-  if (in.texture() == out.texture()) return fail(kStage, ": input and output are the same image");
+  if (in.texture() == out.texture())
+    return fail(ErrorCode::kInvalidArgument, kStage, ": input and output are the same image");
   if (Status s = checkResizeSize(in.width(), in.height(), out.width(), out.height()); !s) return s;
   int64_t gx = (out.width() + params_.workgroup_x - 1) / params_.workgroup_x;
   int64_t gy = (out.height() + params_.workgroup_y - 1) / params_.workgroup_y;

@@ -31,10 +31,13 @@ Status HistogramScale::run(const Histogram& histogram, uint64_t pixels) {
 }
 
 Status HistogramScale::run(GLuint bins_buffer, int bins, int channels, uint64_t pixels) {
-  if (bins < 1 || bins > 256) return fail("histogram scale: bins must be in [1, 256]");
-  if (channels < 1 || channels > 4) return fail("histogram scale: channels must be in [1, 4]");
+  if (bins < 1 || bins > 256)
+    return fail(ErrorCode::kInvalidArgument, "histogram scale: bins must be in [1, 256]");
+  if (channels < 1 || channels > 4)
+    return fail(ErrorCode::kInvalidArgument, "histogram scale: channels must be in [1, 4]");
   if (pixels < 1 || pixels > (uint64_t(1) << 31) / 5)
-    return fail("histogram scale: pixel count ", std::to_string(pixels),
+    // A valid image, too large for the shader's 31-bit arithmetic.
+    return fail(ErrorCode::kUnsupported, "histogram scale: pixel count ", std::to_string(pixels),
                 " is outside 1..429496729 (5 * pixels must fit 31 bits)");
   glUseProgram(program_.get());
   glUniform1ui(glGetUniformLocation(program_.get(), "u_bins"), GLuint(bins));

@@ -13,7 +13,7 @@ Result<GlBuffer> makeStorageBuffer(size_t words, const char* what) {
   glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(words * 4), nullptr, GL_DYNAMIC_COPY);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   if (Status s = checkGl(what); !s)
-    return fail(s.error().message, " (", std::to_string(words * 4), " bytes)");
+    return fail(s.error().code, s.error().message, " (", std::to_string(words * 4), " bytes)");
   return b;
 }
 
@@ -35,7 +35,7 @@ Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char*
   if (p) std::memcpy(out.data(), p, words * 4);
   glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  if (!p) return fail(what, ": glMapBufferRange failed");
+  if (!p) return fail(ErrorCode::kGpu, what, ": glMapBufferRange failed");
   return out;
 }
 

@@ -195,8 +195,8 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
   HistogramTuneResult result;
   int b1 = bestIndex(strategies);
   if (b1 < 0)
-    return fail(
-        "histogram tuning: no configuration worked (first: ", strategies.points.front().error, ")");
+    return fail(ErrorCode::kUnsupported, "histogram tuning: no configuration worked (first: ",
+                strategies.points.front().error, ")");
   Result<HistogramParams> best1 = histogramFromJson(strategies.points[b1].params, base);
   if (!best1) return best1.error();
   ImageSource source = best1.value().source;
@@ -303,7 +303,7 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
         if (!got)
           s = got.error();
         else if (!(got.value() == expected))
-          s = fail("output differs from the CPU reference");
+          s = fail(ErrorCode::kGpu, "output differs from the CPU reference");
       }
       if (!s) {
         point.error = s.error().message;
@@ -318,7 +318,7 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
     tiles.points.push_back(std::move(point));
   }
   const SweepPoint* winner = tiles.best();
-  if (!winner) return fail("blur tuning: no configuration worked");
+  if (!winner) return fail(ErrorCode::kUnsupported, "blur tuning: no configuration worked");
   BlurTuneResult result;
   Result<BlurParams> best = blurFromJson(winner->params, base);
   if (!best) return best.error();

@@ -24,7 +24,8 @@ Result<FrameContent> parseFrameContent(std::string_view name) {
   for (FrameContent c : {FrameContent::kRandom, FrameContent::kFlat, FrameContent::kGradient,
                          FrameContent::kNatural})
     if (name == frameContentName(c)) return c;
-  return fail("unknown frame content '", name, "' (random, flat, gradient, natural)");
+  return fail(ErrorCode::kInvalidArgument, "unknown frame content '", name,
+              "' (random, flat, gradient, natural)");
 }
 
 RgbaImage syntheticFrame(FrameContent content, int width, int height, uint32_t seed) {

@@ -10,7 +10,8 @@ namespace {
 Status readInt(const json& j, const char* name, int* out) {
   auto it = j.find(name);
   if (it == j.end() || !it->is_number_integer())
-    return fail("tuned parameters: field '", name, "' missing or not an integer");
+    return fail(ErrorCode::kCorruptData, "tuned parameters: field '", name,
+                "' missing or not an integer");
   *out = it->get<int>();
   return {};
 }
@@ -18,7 +19,8 @@ Status readInt(const json& j, const char* name, int* out) {
 Status readString(const json& j, const char* name, std::string* out) {
   auto it = j.find(name);
   if (it == j.end() || !it->is_string())
-    return fail("tuned parameters: field '", name, "' missing or not a string");
+    return fail(ErrorCode::kCorruptData, "tuned parameters: field '", name,
+                "' missing or not a string");
   *out = it->get<std::string>();
   return {};
 }
@@ -44,7 +46,8 @@ json tunedFieldsToJson(const BlurParams& p) {
 }
 
 Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
-  if (!j.is_object()) return fail("tuned parameters: histogram entry is not an object");
+  if (!j.is_object())
+    return fail(ErrorCode::kCorruptData, "tuned parameters: histogram entry is not an object");
   std::string strategy, source;
   for (Status s :
        {readString(j, "strategy", &strategy), readString(j, "source", &source),
@@ -56,19 +59,22 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
   }
   auto atomics = j.find("shared_atomics");
   if (atomics == j.end() || !atomics->is_boolean())
-    return fail("tuned parameters: field 'shared_atomics' missing or not a boolean");
+    return fail(ErrorCode::kCorruptData,
+                "tuned parameters: field 'shared_atomics' missing or not a boolean");
   p.shared_atomics = atomics->get<bool>();
   Result<HistogramStrategy> st = parseHistogramStrategy(strategy);
-  if (!st) return st.error();
+  // A name this build does not know, read from stored parameters: the data is bad.
+  if (!st) return recode(st.error(), ErrorCode::kCorruptData);
   p.strategy = st.value();
   Result<ImageSource> src = parseImageSource(source);
-  if (!src) return src.error();
+  if (!src) return recode(src.error(), ErrorCode::kCorruptData);
   p.source = src.value();
   return p;
 }
 
 Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
-  if (!j.is_object()) return fail("tuned parameters: blur entry is not an object");
+  if (!j.is_object())
+    return fail(ErrorCode::kCorruptData, "tuned parameters: blur entry is not an object");
   for (Status s : {readInt(j, "tile_width", &p.tile_width), readInt(j, "tile_rows", &p.tile_rows),
                    readInt(j, "workgroup_size", &p.workgroup_size)}) {
     if (!s) return s.error();

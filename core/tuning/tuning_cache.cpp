@@ -34,17 +34,19 @@ Status makeDirectories(const std::string& dir) {
     if (pos != dir.size() && dir[pos] != '/') continue;
     std::string part = dir.substr(0, pos);
     if (mkdir(part.c_str(), 0755) != 0 && errno != EEXIST)
-      return fail("cannot create directory ", part, ": ", std::strerror(errno));
+      return fail(errorCodeFromErrno(errno), "cannot create directory ", part, ": ",
+                  std::strerror(errno));
   }
   return {};
 }
 
 Result<CacheEntry> entryFromJson(const json& j) {
-  if (!j.is_object()) return fail("entry is not an object");
+  if (!j.is_object()) return fail(ErrorCode::kCorruptData, "entry is not an object");
   CacheEntry e;
   auto str = [&](const char* name, std::string* out) -> Status {
     auto it = j.find(name);
-    if (it == j.end() || !it->is_string()) return fail("entry field '", name, "' missing");
+    if (it == j.end() || !it->is_string())
+      return fail(ErrorCode::kCorruptData, "entry field '", name, "' missing");
     *out = it->get<std::string>();
     return {};
   };
@@ -54,7 +56,8 @@ Result<CacheEntry> entryFromJson(const json& j) {
     if (!s) return s.error();
   }
   auto params = j.find("params");
-  if (params == j.end() || !params->is_object()) return fail("entry field 'params' missing");
+  if (params == j.end() || !params->is_object())
+    return fail(ErrorCode::kCorruptData, "entry field 'params' missing");
   e.params = *params;
   if (auto it = j.find("median_ms"); it != j.end() && it->is_number())
     e.median_ms = it->get<double>();
@@ -149,25 +152,29 @@ Status TuningCache::save() const {
   std::string tmp = path_ + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(tmp, std::ios::trunc);
-    if (!out) return fail("cannot write tuning cache ", tmp, ": ", std::strerror(errno));
+    if (!out)
+      return fail(errorCodeFromErrno(errno), "cannot write tuning cache ", tmp, ": ",
+                  std::strerror(errno));
     out << toJson().dump(2) << "\n";
     out.flush();
     if (!out) {
       std::remove(tmp.c_str());
-      return fail("cannot write tuning cache ", tmp, ": write failed");
+      return fail(ErrorCode::kIo, "cannot write tuning cache ", tmp, ": write failed");
     }
   }
   if (std::rename(tmp.c_str(), path_.c_str()) != 0) {
-    std::string why = std::strerror(errno);
+    const int err = errno;
+    std::string why = std::strerror(err);
     std::remove(tmp.c_str());
-    return fail("cannot replace tuning cache ", path_, ": ", why);
+    return fail(errorCodeFromErrno(err), "cannot replace tuning cache ", path_, ": ", why);
   }
   return {};
 }
 
 Status TuningCache::reset(const std::string& path) {
   if (std::remove(path.c_str()) != 0 && errno != ENOENT)
-    return fail("cannot remove tuning cache ", path, ": ", std::strerror(errno));
+    return fail(errorCodeFromErrno(errno), "cannot remove tuning cache ", path, ": ",
+                std::strerror(errno));
   return {};
 }
 

@@ -52,11 +52,22 @@ TEST(GpuImage, RefusesBadSizes) {
   Result<GpuImage> zero = GpuImage::create(0, 5);
   ASSERT_FALSE(zero.ok());
   EXPECT_NE(zero.error().message.find("GPU image: size 0x5 is outside 1.."), std::string::npos);
+  EXPECT_EQ(zero.error().code, ErrorCode::kInvalidArgument) << errorCodeName(zero.error().code);
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  Result<GpuImage> huge = GpuImage::create(max_size + 1, 1);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.error().message.find("GPU image: size " + std::to_string(max_size + 1) + "x1"),
+            std::string::npos)
+      << huge.error().message;
+  // Past the driver's GL_MAX_TEXTURE_SIZE: well-formed, unsupported here.
+  EXPECT_EQ(huge.error().code, ErrorCode::kUnsupported) << errorCodeName(huge.error().code);
   Result<GpuImage> img = GpuImage::create(4, 4);
   ASSERT_TRUE(img.ok());
   Status s = img->upload(RgbaImage(5, 4));
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("image is 5x4, expected 4x4"), std::string::npos);
+  EXPECT_EQ(s.error().code, ErrorCode::kInvalidArgument) << errorCodeName(s.error().code);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // The histogram graph: GPU (graph.frag) against a golden PNG made by an independent rasterizer
-// here (exact rational bar heights, no floats), and against the CPU reference for arbitrary
-// scales at odd sizes. Targets are poisoned before each draw.
+// here (exact rational bar heights, no floats), both checked against pixels worked out by hand,
+// and against the CPU reference for arbitrary scales at odd sizes. Targets are poisoned before
+// each draw.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -109,20 +111,85 @@ std::vector<float> fixedScales() {
   return s;
 }
 
+// Pixels of the fixed graph worked out by hand, an oracle for the raster above that shares no
+// code with it. counts(bin, c) = (7 bin + 13 c + bin^2) % 71 and bar height = count * 64 / den
+// in rows: bin 3 = {30, 86, 28, 69} (L fills the column: white); bin 4 = {44, 114, 35, 12};
+// bin 5 = {60, 4, 7.5, 28}. Columns: x shows bin floor((2x + 1) * 16 / 166), so bin 3 ends at
+// x = 20, bin 4 is x = 21..25, bin 5 starts at x = 26. Row y is r = 63 - y from the bottom and
+// a bar of height h lights r when r + 0.5 < h.
+struct HandPixel {
+  int x, y;
+  uint8_t r, g, b;
+  const char* why;
+};
+constexpr HandPixel kHandPixels[] = {
+    {20, 0, 255, 255, 255, "bin 3, L reaches the top: white"},
+    {21, 0, 0, 255, 0, "bin 4 top row: only G (114) reaches: green"},
+    {23, 63, 255, 255, 255, "bin 4 bottom row: L lit: white"},
+    {23, 52, 255, 255, 255, "bin 4 r = 11 < 12 (L): white"},
+    {23, 51, 128, 128, 128, "bin 4 r = 12: R, G, B without L: grey"},
+    {23, 29, 128, 128, 128, "bin 4 r = 34 < 35 (B): grey"},
+    {23, 28, 255, 255, 0, "bin 4 r = 35: R and G: yellow"},
+    {23, 20, 255, 255, 0, "bin 4 r = 43 < 44 (R): yellow"},
+    {23, 19, 0, 255, 0, "bin 4 r = 44: G alone: green"},
+    {25, 0, 0, 255, 0, "bin 4 last column: green"},
+    {26, 0, 0, 0, 0, "bin 5 top row: nothing reaches: black"},
+    {26, 36, 255, 255, 255, "bin 5 r = 27 < 28 (L): white"},
+    {26, 35, 255, 0, 0, "bin 5 r = 28: R alone (60): red"},
+    {26, 33, 255, 0, 0, "bin 5 r = 30: red"},
+};
+
+void expectHandWorkedPixels(const RgbaImage& img, const std::string& what) {
+  ASSERT_EQ(img.width, kWidth) << what;
+  ASSERT_EQ(img.height, kHeight) << what;
+  for (const HandPixel& p : kHandPixels) {
+    const uint8_t* got = img.at(p.x, p.y);
+    EXPECT_TRUE(got[0] == p.r && got[1] == p.g && got[2] == p.b && got[3] == 255)
+        << what << " pixel " << p.x << "," << p.y << " is " << int(got[0]) << "," << int(got[1])
+        << "," << int(got[2]) << "," << int(got[3]) << ", want " << int(p.r) << "," << int(p.g)
+        << "," << int(p.b) << ",255 (" << p.why << ")";
+  }
+}
+
+const std::string& goldenPath() {
+  static const std::string path = std::string(ESF_GOLDEN_DIR) + "/graph_rgbl_16bins_83x64.png";
+  return path;
+}
+
+TEST(Graph, IndependentRasterMatchesHandWorkedPixels) {
+  expectHandWorkedPixels(independentGraph(fixedHistogram()), "independent raster");
+}
+
+// An update run (ESFRAME_UPDATE_GOLDEN set) must not pass by reading back what it just wrote:
+// it writes only a raster that the hand-worked pixels and the GPU both confirm, then checks the
+// file against the GPU's rendering.
 TEST(Graph, GoldenPngIsTheIndependentRaster) {
-  const std::string golden = std::string(ESF_GOLDEN_DIR) + "/graph_rgbl_16bins_83x64.png";
   const RgbaImage expected = independentGraph(fixedHistogram());
   if (std::getenv("ESFRAME_UPDATE_GOLDEN")) {
-    ASSERT_TRUE(writePng(golden, expected));
+    expectHandWorkedPixels(expected, "independent raster");
+    ASSERT_FALSE(HasFailure()) << "not rewriting " << goldenPath() << " from a wrong raster";
+    test::glContext();
+    Result<RgbaImage> gpu = renderOnGpu(fixedHistogram(), fixedScales(), kWidth, kHeight);
+    ASSERT_TRUE(gpu) << gpu.error().message;
+    ASSERT_TRUE(gpu.value() == expected)
+        << "not rewriting " << goldenPath() << ": the GPU does not draw the independent raster";
+    ASSERT_TRUE(writePng(goldenPath(), expected));
+    std::fprintf(stderr, "ESFRAME_UPDATE_GOLDEN: rewrote %s; review its diff before committing\n",
+                 goldenPath().c_str());
+    const RgbaImage file = loadPng(goldenPath());
+    expectHandWorkedPixels(file, goldenPath());
+    EXPECT_TRUE(file == gpu.value()) << "the rewritten golden differs from the GPU rendering";
+    return;
   }
-  const RgbaImage file = loadPng(golden);
-  ASSERT_EQ(file.width, kWidth) << golden;
+  const RgbaImage file = loadPng(goldenPath());
+  ASSERT_EQ(file.width, kWidth) << goldenPath();
+  expectHandWorkedPixels(file, goldenPath());
   EXPECT_TRUE(file == expected) << "the committed golden differs from the independent raster";
 }
 
 TEST(Graph, GpuMatchesGoldenPixelForPixel) {
   test::glContext();
-  const RgbaImage golden = loadPng(std::string(ESF_GOLDEN_DIR) + "/graph_rgbl_16bins_83x64.png");
+  const RgbaImage golden = loadPng(goldenPath());
   ASSERT_EQ(golden.width, kWidth);
   Result<RgbaImage> gpu = renderOnGpu(fixedHistogram(), fixedScales(), kWidth, kHeight);
   ASSERT_TRUE(gpu) << gpu.error().message;
@@ -135,6 +202,7 @@ TEST(Graph, GpuMatchesGoldenPixelForPixel) {
                       << int(gpu->at(x, y)[3]) << " want " << int(golden.at(x, y)[0]) << ","
                       << int(golden.at(x, y)[1]) << "," << int(golden.at(x, y)[2]);
   EXPECT_EQ(diffs, 0);
+  expectHandWorkedPixels(gpu.value(), "GPU graph");
   EXPECT_TRUE(renderGraphReference(fixedHistogram(), fixedScales(), kWidth, kHeight) == golden);
 }
 

@@ -167,6 +167,8 @@ TEST(Histogram, LargeFramesEveryStrategy) {
                                        "iterations; llvmpipe stops every invocation after 65535"),
                 std::string::npos)
           << s.error().message;
+      // A driver limit, not a bad parameter: callers may pick another strategy.
+      EXPECT_EQ(s.error().code, ErrorCode::kUnsupported) << errorCodeName(s.error().code);
       continue;
     }
     for (test::Size s : test::kLargeSizes)
@@ -193,6 +195,7 @@ TEST(Histogram, OneInvocationPerWorkgroupOnAFullHdFrame) {
     EXPECT_NE(s.error().message.find("raise workgroups * workgroup_size * pixels_per_invocation"),
               std::string::npos)
         << s.error().message;
+    EXPECT_EQ(s.error().code, ErrorCode::kUnsupported) << errorCodeName(s.error().code);
   }
 }
 
@@ -203,31 +206,49 @@ TEST(Histogram, RefusesBadParameters) {
     EXPECT_FALSE(h.ok()) << describe(p);
     return h.ok() ? std::string() : h.error().message;
   };
+  // The code callers branch on: a parameter out of range, or one past this driver's limits.
+  auto code = [&](const HistogramParams& p) {
+    Result<Histogram> h = Histogram::create(gl, p);
+    return h.ok() ? std::string("ok") : std::string(errorCodeName(h.error().code));
+  };
+  const std::string invalid = errorCodeName(ErrorCode::kInvalidArgument);
+  const std::string unsupported = errorCodeName(ErrorCode::kUnsupported);
   HistogramParams p;
   p.bins = 0;
   EXPECT_NE(error(p).find("bins must be in [1, 256], got 0"), std::string::npos);
+  EXPECT_EQ(code(p), invalid);
   p.bins = 257;
   EXPECT_NE(error(p).find("got 257"), std::string::npos);
+  EXPECT_EQ(code(p), invalid);
   p = HistogramParams{};
   p.channels = "rx";
   EXPECT_NE(error(p).find("'x' is not one of"), std::string::npos);
+  EXPECT_EQ(code(p), invalid);
   p.channels = "rgr";
   EXPECT_NE(error(p).find("repeats"), std::string::npos);
+  EXPECT_EQ(code(p), invalid);
   p = HistogramParams{};
   p.shared_atomics = false;
   EXPECT_NE(error(p).find("shared_atomics=false needs workgroup_size 1"), std::string::npos);
+  EXPECT_EQ(code(p), invalid);
   p = HistogramParams{};
   p.workgroups = 65535;
   p.pixels_per_invocation = 256;
   EXPECT_NE(error(p).find("must stay below 2^31"), std::string::npos) << error(p);
+  EXPECT_EQ(code(p), invalid);
   p = HistogramParams{};
   p.workgroup_size = gl.limits().work_group_invocations + 16;
   EXPECT_NE(error(p).find("GL_MAX_COMPUTE_WORK_GROUP"), std::string::npos) << error(p);
+  EXPECT_EQ(code(p), unsupported);
   p = HistogramParams{};
   p.strategy = HistogramStrategy::kChunkSum;
   p.tile_width = 64;
   p.tile_height = 64;  // 4096 invocations
   EXPECT_NE(error(p).find("histogram chunk tile"), std::string::npos);
+  EXPECT_EQ(code(p), unsupported);
+  p = HistogramParams{};
+  p.workgroup_size = 0;
+  EXPECT_EQ(code(p), invalid) << error(p);
   for (const std::string& m : {error(p)}) EXPECT_EQ(m.find('\n'), std::string::npos);
 }
 
@@ -240,6 +261,7 @@ TEST(Histogram, RefusesTheWrongSourceForm) {
   Status s = h.run(img.value());
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("packed buffer"), std::string::npos);
+  EXPECT_EQ(s.error().code, ErrorCode::kInvalidArgument) << errorCodeName(s.error().code);
 }
 
 TEST(Histogram, DefaultsFitV3d) {

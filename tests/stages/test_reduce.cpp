@@ -103,11 +103,13 @@ TEST(Reduce, RefusesBadParameters) {
   Result<ImageReduce> r = ImageReduce::create(test::glContext(), p);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("reduce: channels"), std::string::npos) << r.error().message;
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument) << errorCodeName(r.error().code);
   p = ReduceParams{};
   p.workgroups = 0;
   r = ImageReduce::create(test::glContext(), p);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("workgroups"), std::string::npos);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument) << errorCodeName(r.error().code);
   if (test::glContext().isLlvmpipe()) {
     // One invocation over a full-HD frame passes llvmpipe's loop limit: refused, not wrong.
     p = ReduceParams{};
@@ -122,6 +124,7 @@ TEST(Reduce, RefusesBadParameters) {
     EXPECT_NE(s.error().message.find("reduce: one invocation would run 2073600 loop iterations"),
               std::string::npos)
         << s.error().message;
+    EXPECT_EQ(s.error().code, ErrorCode::kUnsupported) << errorCodeName(s.error().code);
   }
 }
 

@@ -75,10 +75,12 @@ TEST(Resize, RefusesUpscaleAndOverflowingFootprints) {
   Status up = checkResizeSize(10, 10, 11, 10);
   ASSERT_FALSE(up.ok());
   EXPECT_NE(up.error().message.find("downscale only"), std::string::npos);
+  EXPECT_EQ(up.error().code, ErrorCode::kInvalidArgument) << errorCodeName(up.error().code);
   // 8191 x 8191 -> 2 x 2: a = b = 8191, 67 M units, past 2^32 / 255.
   Status big = checkResizeSize(8191, 8191, 2, 2);
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.error().message.find("16843009"), std::string::npos);
+  EXPECT_EQ(big.error().code, ErrorCode::kUnsupported) << errorCodeName(big.error().code);
   EXPECT_TRUE(checkResizeSize(4096, 4096, 1, 1).ok());
   GlContext& gl = test::glContext();
   if (gl.isLlvmpipe()) {
@@ -90,6 +92,7 @@ TEST(Resize, RefusesUpscaleAndOverflowingFootprints) {
     Status s = r->run(in.value(), out.value());
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.error().message.find("LP_MAX_TGSI_LOOP_ITERATIONS"), std::string::npos);
+    EXPECT_EQ(s.error().code, ErrorCode::kUnsupported) << errorCodeName(s.error().code);
   }
 }
 

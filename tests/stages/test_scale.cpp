@@ -121,6 +121,12 @@ TEST(Scale, RefusesPixelCountsPastTheBound) {
   Status s = scale->run(0, 256, 4, 429496730ull);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("pixel count 429496730"), std::string::npos);
+  // A valid image the shader's arithmetic cannot take, unlike a bad bin count.
+  EXPECT_EQ(s.error().code, ErrorCode::kUnsupported) << errorCodeName(s.error().code);
+  s = scale->run(0, 0, 4, 100);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("bins"), std::string::npos) << s.error().message;
+  EXPECT_EQ(s.error().code, ErrorCode::kInvalidArgument) << errorCodeName(s.error().code);
 }
 
 }  // namespace

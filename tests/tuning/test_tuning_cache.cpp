@@ -154,6 +154,8 @@ TEST_F(TuningCacheTest, SaveFailsWithAMessageWhenTheDirectoryCannotBeMade) {
   Status s = c.save();
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find(path_), std::string::npos) << s.error().message;
+  // ENOTDIR: an I/O failure, not a missing file or a refusal.
+  EXPECT_EQ(s.error().code, ErrorCode::kIo) << errorCodeName(s.error().code);
 }
 
 TEST(TuningCachePath, FollowsXdgCacheHome) {
@@ -185,12 +187,19 @@ TEST(TunedParams, MissingOrMistypedFieldsAreNamed) {
   Result<HistogramParams> p = histogramFromJson(j, HistogramParams{});
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message.find("workgroups"), std::string::npos);
+  // Stored parameters that do not parse are corrupt data, whichever field is wrong.
+  EXPECT_EQ(p.error().code, ErrorCode::kCorruptData) << errorCodeName(p.error().code);
   j = tunedFieldsToJson(HistogramParams{});
   j["strategy"] = "warp-speed";
-  EXPECT_FALSE(histogramFromJson(j, HistogramParams{}).ok());
+  p = histogramFromJson(j, HistogramParams{});
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("warp-speed"), std::string::npos) << p.error().message;
+  EXPECT_EQ(p.error().code, ErrorCode::kCorruptData) << errorCodeName(p.error().code);
   nlohmann::json b = tunedFieldsToJson(BlurParams{});
   b["tile_rows"] = "four";
-  EXPECT_FALSE(blurFromJson(b, BlurParams{}).ok());
+  Result<BlurParams> blur = blurFromJson(b, BlurParams{});
+  ASSERT_FALSE(blur.ok());
+  EXPECT_EQ(blur.error().code, ErrorCode::kCorruptData) << errorCodeName(blur.error().code);
 }
 
 TEST(TunedParams, UserFieldsComeFromTheBase) {
