@@ -21,6 +21,7 @@ enum class ErrorCode {
   kIo,               // reading or writing a file, pipe or device failed
   kDeviceLost,       // a device that vanished while in use (unplug, ENODEV)
   kTimeout,          // a device or peer that stopped answering
+  kTryAgain,         // transient (EAGAIN, a disjoint GPU timer): the same call may succeed
   kGpu,              // EGL/GL/GBM failed or refused
   kOutputClosed,     // the reader of an output went away (a closed stdout): not a failure
   kInternal,         // a broken invariant inside esframe
