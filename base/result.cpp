@@ -24,6 +24,8 @@ const char* errorCodeName(ErrorCode code) {
       return "device-lost";
     case ErrorCode::kTimeout:
       return "timeout";
+    case ErrorCode::kTryAgain:
+      return "try-again";
     case ErrorCode::kGpu:
       return "gpu";
     case ErrorCode::kOutputClosed:
@@ -54,6 +56,8 @@ ErrorCode errorCodeFromErrno(int err) {
       return ErrorCode::kUnsupported;
     case ETIMEDOUT:
       return ErrorCode::kTimeout;
+    case EAGAIN:
+      return ErrorCode::kTryAgain;
     case EPIPE:
       return ErrorCode::kOutputClosed;
     default:

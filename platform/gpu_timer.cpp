@@ -53,7 +53,9 @@ Result<double> GpuTimer::elapsedMs() {
   queryResult64()(query_.get(), GL_QUERY_RESULT, &ns);  // waits for the GPU
   GLint disjoint = 0;
   glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
-  if (disjoint) return fail("GPU timer: disjoint event during the measurement (measure again)");
+  if (disjoint)
+    return fail(ErrorCode::kTryAgain,
+                "GPU timer: disjoint event during the measurement (measure again)");
   if (Status s = checkGl("GPU timer query"); !s) return s.error();
   return double(ns) / 1e6;
 }

@@ -28,8 +28,7 @@ Result<TimingStats> measureLoop(const MeasureOptions& o,
     Result<double> r = sample();
     if (!r) {
       // A disjoint timer event invalidates one sample, not the measurement.
-      if (r.error().message.find("disjoint") != std::string::npos && ++disjoint_retries < 20)
-        continue;
+      if (r.error().code == ErrorCode::kTryAgain && ++disjoint_retries < 20) continue;
       return r.error();
     }
     samples.push_back(r.value());
