@@ -20,13 +20,13 @@
 
 namespace esf {
 
-class GlContext;
+class DmabufAllocator;
 
 // How a V4L2 source moves frames to the GPU.
 enum class IoMode {
-  kAuto,    // dmabuf when a GBM device shares the EGL device, else mmap
+  kAuto,    // dmabuf when SourceOptions has a dmabuf allocator, else mmap
   kMmap,    // V4L2_MEMORY_MMAP, frames uploaded from CPU memory
-  kDmabuf,  // zero-copy: GBM buffers queued as V4L2_MEMORY_DMABUF, imported into EGL
+  kDmabuf,  // zero-copy: allocator buffers queued as V4L2_MEMORY_DMABUF, imported into EGL
   kExpbuf,  // V4L2 buffers exported with VIDIOC_EXPBUF, imported into EGL (never auto-picked)
 };
 const char* toString(IoMode mode);
@@ -44,9 +44,9 @@ struct SourceOptions {
   std::optional<Colorimetry> colorimetry;  // overrides what the source reports
   uint64_t seed = 1;                       // pattern noise
   int poll_timeout_ms = 2000;              // V4L2: no frame for this long is an error
-  // Zero-copy needs the GPU's device: dmabuf/expbuf modes allocate on (or import into) the
-  // display of this context. Null: mmap only. The context must outlive the source.
-  GlContext* gl = nullptr;
+  // Zero-copy needs the GPU's device: dmabuf mode allocates with this, expbuf mode asks it
+  // whether the GPU imports foreign dmabufs. Null: mmap only. It must outlive the source.
+  DmabufAllocator* dmabuf_allocator = nullptr;
 };
 
 // Parses --ctrl "name=value".

@@ -14,6 +14,7 @@
 #include "core/cli/commands.hpp"
 #include "core/cli/run_options.hpp"
 #include "core/cli/run_pipeline.hpp"
+#include "core/import/gbm_dmabuf_allocator.hpp"
 #include "core/outputs/output_factory.hpp"
 #include "esframe/base/log.hpp"
 
@@ -101,11 +102,14 @@ void runPipeline(const GlobalOptions& global, RunOptions o, const std::string& h
   installSignalHandlers();
 
   std::unique_ptr<GlContext> gl;
+  std::unique_ptr<DmabufAllocator> dmabuf_allocator;  // outlives the source
   if (o.backend == "gles") {
     Result<std::unique_ptr<GlContext>> ctx = createContext(global);
     if (!ctx) runtimeError(ctx.error().message);
     gl = std::move(ctx.value());
-    so.gl = gl.get();
+    if (auto allocator = createGbmDmabufAllocator(*gl); allocator.ok())
+      dmabuf_allocator = std::move(allocator.value());  // else mmap: no DRM device under EGL
+    so.dmabuf_allocator = dmabuf_allocator.get();
   }
   Result<std::unique_ptr<Pipeline>> pipeline =
       gl ? createGpuPipeline(*gl, o) : createCpuPipeline(o);

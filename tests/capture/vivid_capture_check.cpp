@@ -16,6 +16,7 @@
 #include "capture/source.hpp"
 #include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
+#include "core/import/gbm_dmabuf_allocator.hpp"
 #include "core/import/import_reference.hpp"
 #include "core/stages/histogram.hpp"
 #include "core/stages/histogram_reference.hpp"
@@ -96,7 +97,8 @@ int run(const Args& a) {
   if (!size || !format || !io) return std::fprintf(stderr, "bad --size/--format/--io\n"), 2;
   so.width = size->first, so.height = size->second, so.format = *format, so.io = *io;
   so.dump_raw_dir = a.dump;
-  so.gl = gl->get();
+  auto dmabuf_allocator = createGbmDmabufAllocator(**gl);
+  if (dmabuf_allocator.ok()) so.dmabuf_allocator = dmabuf_allocator->get();
   auto source = openSource(a.device, so);
   if (!source) return std::fprintf(stderr, "%s\n", source.error().message.c_str()), 1;
   std::fprintf(stderr, "%s: %dx%d %s, io %s, GL %s\n", (*source)->name().c_str(),
