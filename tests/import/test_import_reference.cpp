@@ -2,11 +2,22 @@
 // range end points, and byte orders written out by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
 #include "core/import/import_reference.hpp"
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#include <stb_image.h>
+#pragma GCC diagnostic pop
 
 namespace esf {
 namespace {
@@ -123,6 +134,46 @@ TEST(ImportReference, LumaPlaneIsTheRawYBytes) {
   EXPECT_EQ(extractLumaPlane(f).value(), (std::vector<uint8_t>{2, 4, 6, 8}));
   f.format = PixelFormat::kRGB24;
   EXPECT_FALSE(extractLumaPlane(f).ok());
+}
+
+TEST(ImportReference, MjpegDecodeAgreesWithStbImage) {
+  // The CPU reference decodes MJPEG with libv4lconvert; stb_image is an independent decoder of
+  // the same bytes. Their IDCTs, colour conversions and 4:2:0 chroma upsampling round
+  // differently, so they agree within a few levels, not exactly.
+  const int w = 37, h = 23;  // odd: partial MCUs on both edges
+  RgbaImage src(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      uint8_t* p = src.at(x, y);
+      p[0] = uint8_t(x * 255 / (w - 1)), p[1] = uint8_t(y * 255 / (h - 1));
+      p[2] = uint8_t((x + y) * 255 / (w + h - 2)), p[3] = 255;
+    }
+  auto jpeg = encodeRgba(src, PixelFormat::kMJPEG, {});
+  ASSERT_TRUE(jpeg.ok());
+  Frame f;
+  f.format = PixelFormat::kMJPEG, f.width = w, f.height = h, f.source = "test.mjpeg";
+  ASSERT_TRUE(attachTightPlanes(f, jpeg->data(), jpeg->size()).ok());
+  auto ours = convertToRgbaCpu(f);
+  ASSERT_TRUE(ours.ok()) << ours.error().message;
+  int sw = 0, sh = 0, channels = 0;
+  std::unique_ptr<uint8_t, void (*)(void*)> theirs(
+      stbi_load_from_memory(jpeg->data(), int(jpeg->size()), &sw, &sh, &channels, 3),
+      stbi_image_free);
+  ASSERT_TRUE(theirs) << stbi_failure_reason();
+  ASSERT_EQ(sw, w);
+  ASSERT_EQ(sh, h);
+  int worst = 0;
+  long sum = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < 3; ++c) {
+        const int d = std::abs(int(ours->at(x, y)[c]) - int(theirs.get()[(y * w + x) * 3 + c]));
+        worst = std::max(worst, d), sum += d;
+      }
+  EXPECT_LE(worst, 4) << "a pixel decoded differently";            // measured: 2
+  EXPECT_LT(double(sum) / (w * h * 3), 0.5) << "mean difference";  // measured: 0.13
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) ASSERT_EQ(ours->at(x, y)[3], 255);
 }
 
 }  // namespace
