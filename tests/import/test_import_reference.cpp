@@ -101,25 +101,33 @@ TEST(ImportReference, ByteOrdersWrittenOut) {
 }
 
 TEST(ImportReference, EncodeThenConvertRoundTripsClosely) {
-  // Independent check of plane layouts: a flat colour survives every YUV layout within 2.
-  RgbaImage img(5, 3);
-  for (size_t i = 0; i < img.pixelCount(); ++i) {
-    uint8_t* p = &img.pixels[i * 4];
-    p[0] = 200, p[1] = 90, p[2] = 40, p[3] = 255;
-  }
-  for (PixelFormat f : {PixelFormat::kNV12, PixelFormat::kNV21, PixelFormat::kYU12,
-                        PixelFormat::kYUV422P, PixelFormat::kYUV444P}) {
+  // The encoders against the CPU reference (whose layouts test_pixel_format_layouts checks by
+  // hand): colours flat within each 2x2 block but different between blocks survive every Y'CbCr
+  // layout within 2, so chroma written to the wrong block or plane shows.
+  const PixelFormat formats[] = {PixelFormat::kYUYV,   PixelFormat::kUYVY, PixelFormat::kNV12,
+                                 PixelFormat::kNV21,   PixelFormat::kYU12, PixelFormat::kYUV422P,
+                                 PixelFormat::kYUV444P};
+  for (PixelFormat f : formats) {
+    const int w = allowsOddWidth(f) ? 5 : 6, h = 3;
+    RgbaImage img(w, h);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const int block = (y / 2) * 3 + x / 2;
+        uint8_t* p = img.at(x, y);
+        p[0] = uint8_t(200 - 37 * block), p[1] = uint8_t(90 + 29 * block % 120);
+        p[2] = uint8_t(40 + 41 * block % 180), p[3] = 255;
+      }
     for (const auto& c : kAll) {
       auto bytes = encodeRgba(img, f, c);
       ASSERT_TRUE(bytes.ok());
       Frame fr;
-      fr.format = f, fr.width = 5, fr.height = 3, fr.colorimetry = c;
+      fr.format = f, fr.width = w, fr.height = h, fr.colorimetry = c;
       ASSERT_TRUE(attachTightPlanes(fr, bytes->data(), bytes->size()).ok());
       auto back = convertToRgbaCpu(fr);
       ASSERT_TRUE(back.ok());
       for (size_t i = 0; i < back->pixels.size(); ++i)
         ASSERT_LE(std::abs(int(back->pixels[i]) - int(img.pixels[i])), 2)
-            << formatName(f) << " " << i;
+            << formatName(f) << " " << colorimetryName(c) << " byte " << i;
     }
   }
 }
