@@ -225,6 +225,21 @@ Result<size_t> frameSize(PixelFormat format, int width, int height) {
   return total;
 }
 
+std::vector<PlaneSlice> v4l2PlaneSlices(PixelFormat format, int height, int bytes_per_line) {
+  const PixelFormatInfo& info = pixelFormatInfo(format);
+  std::vector<PlaneSlice> slices;
+  size_t offset = 0;
+  for (int i = 0; i < info.plane_count; ++i) {
+    const PlaneInfo& plane = info.planes[size_t(i)];
+    const int stride = bytes_per_line * plane.bytes_per_sample /
+                       (plane.horizontal_subsampling * info.planes[0].bytes_per_sample);
+    const size_t size = size_t(stride) * size_t(planeRows(info, i, height));
+    slices.push_back({offset, stride, size});
+    offset += size;
+  }
+  return slices;
+}
+
 size_t componentOffset(const PixelFormatInfo& info, const ComponentLocation& c, int x, int y,
                        int stride) {
   const PlaneInfo& plane = info.planes[size_t(c.plane)];

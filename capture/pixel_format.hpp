@@ -102,6 +102,17 @@ Result<std::vector<PlaneLayout>> planeLayout(PixelFormat format, int width, int 
 // Total bytes of a tight frame (sum of planes).
 Result<size_t> frameSize(PixelFormat format, int width, int height);
 
+// Where a plane sits in a single-planar V4L2 buffer.
+struct PlaneSlice {
+  size_t offset = 0;  // from the buffer's start
+  int stride = 0;
+  size_t size = 0;
+};
+// The planes of an uncompressed single-planar V4L2 buffer of `height` rows at `bytes_per_line`
+// (plane 0's pitch): each plane right after the previous one, its pitch scaled from plane 0's by
+// its sample size and subsampling (V4L2's rule: YU12 chroma at half pitch, NV12 CbCr at full).
+std::vector<PlaneSlice> v4l2PlaneSlices(PixelFormat format, int height, int bytes_per_line);
+
 // The byte of `component` for pixel (x, y) within its plane, whose rows are `stride` bytes apart.
 size_t componentOffset(const PixelFormatInfo& info, const ComponentLocation& component, int x,
                        int y, int stride);

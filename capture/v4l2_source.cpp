@@ -76,12 +76,8 @@ std::string describe(const v4l2_pix_format& p) {
          fourccString(p.pixelformat);
 }
 
-// Points frame.planes[] into `b` at V4L2's single-planar layout: plane 0 at bytesperline pitch,
-// each later plane right after the previous one, its pitch scaled from plane 0's by its sample
-// size and subsampling (V4L2's rule: YU12 chroma at half pitch, NV12's CbCr at full pitch).
+// Points frame.planes[] into `b` at V4L2's single-planar layout (v4l2PlaneSlices).
 Status attachV4l2Planes(Frame& f, const v4l2_pix_format& pix, const Buffer& b, uint32_t bytesused) {
-  const PixelFormatInfo& info = pixelFormatInfo(f.format);
-  const int bpl = int(pix.bytesperline);
   auto attach = [&](int i, size_t offset, int stride, size_t size) -> Status {
     if (offset + size > b.length)
       return fail(ErrorCode::kCorruptData, "buffer of ", std::to_string(b.length),
@@ -97,21 +93,14 @@ Status attachV4l2Planes(Frame& f, const v4l2_pix_format& pix, const Buffer& b, u
     }
     return {};
   };
-  if (info.packing == Packing::kCompressed) {
+  if (isCompressed(f.format)) {
     f.plane_count = 1;
     return attach(0, 0, 0, bytesused);
   }
-  f.plane_count = info.plane_count;
-  const PlaneInfo& luma = info.planes[0];
-  size_t offset = 0;
-  for (int i = 0; i < info.plane_count; ++i) {
-    const PlaneInfo& plane = info.planes[size_t(i)];
-    const int stride =
-        bpl * plane.bytes_per_sample / (plane.horizontal_subsampling * luma.bytes_per_sample);
-    const size_t size = size_t(stride) * size_t(planeRows(info, i, f.height));
-    if (auto s = attach(i, offset, stride, size); !s) return s;
-    offset += size;
-  }
+  const std::vector<PlaneSlice> slices = v4l2PlaneSlices(f.format, f.height, int(pix.bytesperline));
+  f.plane_count = int(slices.size());
+  for (size_t i = 0; i < slices.size(); ++i)
+    if (auto s = attach(int(i), slices[i].offset, slices[i].stride, slices[i].size); !s) return s;
   return {};
 }
 

@@ -123,6 +123,46 @@ TEST(PixelFormatTable, PlaneSizesAtOddSizes) {
   EXPECT_TRUE(planeLayout(PixelFormat::kMJPEG, 3, 3)->empty());
 }
 
+// V4L2 single-planar buffers: planes back to back, chroma pitch from luma pitch (V4L2 docs:
+// "the Cb and Cr planes ... bytesperline / 2" for YU12 and 422P; NV12's CbCr at bytesperline).
+TEST(PixelFormatTable, V4l2PlaneOffsetsAndPitches) {
+  struct Case {
+    PixelFormat f;
+    int height, bytes_per_line;
+    std::vector<PlaneSlice> want;  // offset, stride, size
+  } cases[] = {
+      {PixelFormat::kYU12,
+       480,
+       640,
+       {{0, 640, 307200}, {307200, 320, 76800}, {384000, 320, 76800}}},
+      {PixelFormat::kYU12,
+       480,
+       704,
+       {{0, 704, 337920}, {337920, 352, 84480}, {422400, 352, 84480}}},
+      {PixelFormat::kNV12, 3, 656, {{0, 656, 1968}, {1968, 656, 1312}}},
+      {PixelFormat::kNV21, 4, 64, {{0, 64, 256}, {256, 64, 128}}},
+      {PixelFormat::kYUV422P,
+       480,
+       640,
+       {{0, 640, 307200}, {307200, 320, 153600}, {460800, 320, 153600}}},
+      {PixelFormat::kYUV444P, 2, 640, {{0, 640, 1280}, {1280, 640, 1280}, {2560, 640, 1280}}},
+      {PixelFormat::kYUYV, 480, 1280, {{0, 1280, 614400}}},
+      {PixelFormat::kRGB24, 2, 1920, {{0, 1920, 3840}}},
+      {PixelFormat::kMJPEG, 480, 0, {}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(formatName(c.f)) + " bytesperline " +
+                 std::to_string(c.bytes_per_line));
+    const auto got = v4l2PlaneSlices(c.f, c.height, c.bytes_per_line);
+    ASSERT_EQ(got.size(), c.want.size());
+    for (size_t p = 0; p < got.size(); ++p) {
+      EXPECT_EQ(got[p].offset, c.want[p].offset) << "plane " << p;
+      EXPECT_EQ(got[p].stride, c.want[p].stride) << "plane " << p;
+      EXPECT_EQ(got[p].size, c.want[p].size) << "plane " << p;
+    }
+  }
+}
+
 // ---- where each pixel's components come from -------------------------------------------------
 
 // A tiny frame and, per pixel in row-major order, the byte offsets (into the tight frame) of its
