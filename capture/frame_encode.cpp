@@ -99,10 +99,11 @@ Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& img, PixelFormat format
   // same block value, so the last write is as good as the first.
   auto put = [&](const ComponentLocation& c, auto value) {
     if (!c.present()) return;
-    const int stride = (*layout)[size_t(c.plane)].bytes_per_row;
+    const ComponentOffsetTable at =
+        componentOffsets(info, c, w, h, (*layout)[size_t(c.plane)].bytes_per_row);
+    uint8_t* plane = planes[size_t(c.plane)];
     for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x)
-        planes[size_t(c.plane)][componentOffset(info, c, x, y, stride)] = value(x, y);
+      for (int x = 0; x < w; ++x) plane[at.row[size_t(y)] + at.column[size_t(x)]] = value(x, y);
   };
   if (info.colour == ColourFamily::kRgb) {
     auto channel = [&](int index) {

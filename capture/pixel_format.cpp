@@ -253,6 +253,17 @@ size_t componentOffset(const PixelFormatInfo& info, const ComponentLocation& c, 
          size_t(c.byte_offset);
 }
 
+ComponentOffsetTable componentOffsets(const PixelFormatInfo& info, const ComponentLocation& c,
+                                      int width, int height, int stride) {
+  ComponentOffsetTable t;
+  t.column.resize(size_t(width));
+  t.row.resize(size_t(height));
+  for (int x = 0; x < width; ++x) t.column[size_t(x)] = componentOffset(info, c, x, 0, stride);
+  for (int y = 0; y < height; ++y)
+    t.row[size_t(y)] = componentOffset(info, c, 0, y, stride) - t.column[0];
+  return t;
+}
+
 Status attachTightPlanes(Frame& frame, const uint8_t* bytes, size_t size) {
   if (isCompressed(frame.format)) {
     frame.plane_count = 1;

@@ -117,6 +117,15 @@ std::vector<PlaneSlice> v4l2PlaneSlices(PixelFormat format, int height, int byte
 size_t componentOffset(const PixelFormatInfo& info, const ComponentLocation& component, int x,
                        int y, int stride);
 
+// componentOffset for a whole frame, split into its per-column and per-row parts (the offset of
+// pixel (x, y) is column[x] + row[y]): per-pixel loops then do no division.
+struct ComponentOffsetTable {
+  std::vector<size_t> column, row;
+};
+ComponentOffsetTable componentOffsets(const PixelFormatInfo& info,
+                                      const ComponentLocation& component, int width, int height,
+                                      int stride);
+
 // Fills frame.planes[] to point into `bytes`, a tight frame of frame.format/width/height.
 Status attachTightPlanes(Frame& frame, const uint8_t* bytes, size_t size);
 

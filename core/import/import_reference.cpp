@@ -66,32 +66,39 @@ Result<RgbaImage> convertToRgbaCpu(const Frame& f) {
       return fail(ErrorCode::kInvalidArgument, "frame plane ", std::to_string(i),
                   " is not in CPU memory");
   const PixelFormatInfo& info = pixelFormatInfo(f.format);
-  // The byte of component `c` for pixel (x, y), wherever the table puts it.
-  auto read = [&](const ComponentLocation& c, int x, int y) {
+  // One component's bytes, wherever the table puts them.
+  struct Reader {
+    const uint8_t* data = nullptr;
+    ComponentOffsetTable offsets;
+    int operator()(int x, int y) const {
+      return data[offsets.row[size_t(y)] + offsets.column[size_t(x)]];
+    }
+  };
+  auto reader = [&](const ComponentLocation& c) {
+    if (!c.present()) return Reader{};
     const FramePlane& p = f.planes[size_t(c.plane)];
-    return int(p.data[componentOffset(info, c, x, y, p.stride)]);
+    return Reader{p.data, componentOffsets(info, c, f.width, f.height, p.stride)};
   };
   RgbaImage out(f.width, f.height);
-  const YuvCoefficients k = yuvCoefficients(f.colorimetry);
+  if (info.colour == ColourFamily::kYuv) {
+    const YuvCoefficients k = yuvCoefficients(f.colorimetry);
+    const Reader y = reader(info.y), cb = reader(info.cb), cr = reader(info.cr);
+    for (int row = 0; row < f.height; ++row)
+      for (int x = 0; x < f.width; ++x) {
+        uint8_t* p = out.at(x, row);
+        yuvToRgb(k, y(x, row), cb(x, row), cr(x, row), p);
+        p[3] = 255;
+      }
+    return out;
+  }
+  const bool grey = info.colour == ColourFamily::kGrey;
+  const Reader r = reader(grey ? info.y : info.r), g = reader(grey ? info.y : info.g),
+               b = reader(grey ? info.y : info.b), a = reader(info.a);
   for (int y = 0; y < f.height; ++y)
     for (int x = 0; x < f.width; ++x) {
       uint8_t* p = out.at(x, y);
-      switch (info.colour) {
-        case ColourFamily::kRgb:
-          p[0] = uint8_t(read(info.r, x, y));
-          p[1] = uint8_t(read(info.g, x, y));
-          p[2] = uint8_t(read(info.b, x, y));
-          p[3] = uint8_t(info.a.present() ? read(info.a, x, y) : 255);
-          break;
-        case ColourFamily::kGrey:
-          p[0] = p[1] = p[2] = uint8_t(read(info.y, x, y));
-          p[3] = 255;
-          break;
-        case ColourFamily::kYuv:
-          yuvToRgb(k, read(info.y, x, y), read(info.cb, x, y), read(info.cr, x, y), p);
-          p[3] = 255;
-          break;
-      }
+      p[0] = uint8_t(r(x, y)), p[1] = uint8_t(g(x, y)), p[2] = uint8_t(b(x, y));
+      p[3] = uint8_t(a.data ? a(x, y) : 255);
     }
   return out;
 }
@@ -102,11 +109,11 @@ Result<std::vector<uint8_t>> extractLumaPlane(const Frame& f) {
     return fail(ErrorCode::kInvalidArgument, formatName(f.format), " frames have no luma plane");
   const FramePlane& plane = f.planes[size_t(info.y.plane)];
   if (!plane.data) return fail(ErrorCode::kInvalidArgument, "the luma plane is not in CPU memory");
+  const ComponentOffsetTable at = componentOffsets(info, info.y, f.width, f.height, plane.stride);
   std::vector<uint8_t> y(size_t(f.width) * f.height);
   for (int row = 0; row < f.height; ++row)
     for (int x = 0; x < f.width; ++x)
-      y[size_t(row) * f.width + x] =
-          plane.data[componentOffset(info, info.y, x, row, plane.stride)];
+      y[size_t(row) * f.width + x] = plane.data[at.row[size_t(row)] + at.column[size_t(x)]];
   return y;
 }
 
