@@ -227,10 +227,10 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
       return fail(ErrorCode::kUnsupported, info_.path,
                   ": expbuf I/O needs the GPU's DRM device to import into; none was given");
     if (!allocator->importsForeignDmabufs())
-      return fail(ErrorCode::kUnsupported, info_.path, ": expbuf I/O is refused on ",
-                  allocator->deviceName().empty() ? "this GPU" : allocator->deviceName(),
-                  " (its GPU crashes importing foreign dmabufs, as llvmpipe does); use dmabuf "
-                  "or mmap I/O");
+      // Mesa's llvmpipe crashes sampling a dmabuf it did not allocate.
+      return fail(ErrorCode::kUnsupported, info_.path,
+                  ": expbuf I/O is refused: this GPU cannot import foreign dmabufs safely "
+                  "(llvmpipe crashes); use dmabuf or mmap I/O");
   }
   io_ = mode;
   v4l2_requestbuffers req{};
