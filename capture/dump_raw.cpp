@@ -1,7 +1,9 @@
-// --dump-raw DIR: keeps each frame's bytes exactly as the source delivered them (strides
-// removed), so a test can recompute what esframe computed from the same frame.
-// File names: DIR/<sequence, 6 digits>-<W>x<H>-<FORMAT>.raw (.jpg for MJPEG).
+// Raw dumps (the CLI's --dump-raw DIR): keep each frame's bytes exactly as the source delivered
+// them (strides removed), so a test can recompute what esframe computed from the same frame. File
+// names: DIR/<sequence, 6 digits>-<W>x<H>-<FORMAT>.raw (.jpg for MJPEG).
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -9,38 +11,64 @@
 
 #include "capture/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
+#include "esframe/base/unique_fd.hpp"
 
 namespace esf {
 namespace {
 
+// write() until all of `size` is out; false with errno set on failure.
+bool writeAll(int fd, const uint8_t* data, size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) errno = EIO;
+    if (n <= 0) return false;
+    data += n, size -= size_t(n);
+  }
+  return true;
+}
+
 Status writeFrame(const Frame& f, const std::string& dir) {
+  const bool compressed = isCompressed(f.format);
   char name[96];
   std::snprintf(name, sizeof name, "/%06llu-%dx%d-%s.%s",
                 static_cast<unsigned long long>(f.sequence), f.width, f.height,
-                formatName(f.format), f.format == PixelFormat::kMJPEG ? "jpg" : "raw");
+                formatName(f.format), compressed ? "jpg" : "raw");
   const std::string path = dir + name;
-  FILE* out = std::fopen(path.c_str(), "wb");
-  if (!out) return fail("cannot write ", path, ": ", std::strerror(errno));
+  // Every plane must be in CPU memory before anything is written.
+  for (int i = 0; i < f.plane_count; ++i)
+    if (!f.planes[size_t(i)].data)
+      return fail(ErrorCode::kUnsupported, "cannot dump ", path, ": plane ", std::to_string(i),
+                  " is not in CPU memory");
+  std::vector<PlaneLayout> planes;
+  if (!compressed) {
+    auto layout = planeLayout(f.format, f.width, f.height);
+    if (!layout) return layout.error();
+    if (int(layout->size()) != f.plane_count)
+      return fail(ErrorCode::kInvalidArgument, "cannot dump ", path, ": the frame has ",
+                  std::to_string(f.plane_count), " planes, ", formatName(f.format), " has ",
+                  std::to_string(layout->size()));
+    planes = std::move(*layout);
+  }
+  UniqueFd out(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!out.valid())
+    return fail(errorCodeFromErrno(errno), "cannot write ", path, ": ", std::strerror(errno));
   bool ok = true;
-  if (f.format == PixelFormat::kMJPEG) {
-    ok = f.planes[0].data &&
-         std::fwrite(f.planes[0].data, 1, f.planes[0].size, out) == f.planes[0].size;
+  if (compressed) {
+    ok = writeAll(out.get(), f.planes[0].data, f.planes[0].size);
   } else {
-    auto planes = planeLayout(f.format, f.width, f.height);
-    ok = planes.ok() && int(planes->size()) == f.plane_count;
-    for (size_t i = 0; ok && i < planes->size(); ++i) {
-      const auto& p = (*planes)[i];
+    for (size_t i = 0; ok && i < planes.size(); ++i) {
       const FramePlane& fp = f.planes[i];
-      if (!fp.data) ok = false;
-      for (int row = 0; ok && row < p.rows; ++row)
-        ok = std::fwrite(fp.data + size_t(row) * fp.stride, 1, p.bytes_per_row, out) ==
-             size_t(p.bytes_per_row);
+      for (int row = 0; ok && row < planes[i].rows; ++row)
+        ok = writeAll(out.get(), fp.data + size_t(row) * size_t(fp.stride),
+                      size_t(planes[i].bytes_per_row));
     }
   }
-  if (std::fclose(out) != 0) ok = false;
+  int err = ok ? 0 : errno;
+  if (ok && ::close(out.release()) != 0) ok = false, err = errno;  // NFS reports late errors
   if (!ok) {
-    std::remove(path.c_str());
-    return fail("cannot write ", path, " (frame not in CPU memory, or disk full)");
+    ::unlink(path.c_str());
+    return fail(errorCodeFromErrno(err), "cannot write ", path, ": ", std::strerror(err));
   }
   return {};
 }
@@ -74,10 +102,11 @@ class DumpRawSource : public FrameSource {
 Result<std::unique_ptr<FrameSource>> wrapDumpRaw(std::unique_ptr<FrameSource> inner,
                                                  const std::string& dir) {
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-    return fail("cannot create --dump-raw directory ", dir, ": ", std::strerror(errno));
+    return fail(errorCodeFromErrno(errno), "cannot create the dump folder ", dir, ": ",
+                std::strerror(errno));
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return fail("--dump-raw ", dir, " is not a directory");
+    return fail(ErrorCode::kInvalidArgument, "dump folder ", dir, " is not a directory");
   return std::unique_ptr<FrameSource>(new DumpRawSource(std::move(inner), dir));
 }
 

@@ -79,105 +79,59 @@ void writeJpegBytes(void* context, void* data, int size) {
 Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& img, PixelFormat format,
                                         const Colorimetry& colorimetry) {
   const int w = img.width, h = img.height;
+  const PixelFormatInfo& info = pixelFormatInfo(format);
   std::vector<uint8_t> out;
-  if (format == PixelFormat::kMJPEG) {
+  if (info.packing == Packing::kCompressed) {
     if (!stbi_write_jpg_to_func(writeJpegBytes, &out, w, h, 4, img.pixels.data(), 90))
-      return fail("JPEG encoding failed");
+      return fail(ErrorCode::kInternal, "JPEG encoding of a ", std::to_string(w), "x",
+                  std::to_string(h), " image failed");
     return out;
   }
-  auto size = frameSize(format, w, h);
-  if (!size) return size.error();
-  out.resize(*size);
-  uint8_t* o = out.data();
-  auto rgbBytes = [&](const int(&order)[4], int bpp) {
-    for (size_t i = 0; i < img.pixelCount(); ++i)
-      for (int c = 0; c < bpp; ++c)
-        o[i * bpp + c] = order[c] < 0 ? 255 : img.pixels[i * 4 + order[c]];
+  auto layout = planeLayout(format, w, h);
+  if (!layout) return layout.error();
+  std::vector<uint8_t*> planes;
+  size_t total = 0;
+  for (const auto& p : *layout) total += p.size();
+  out.assign(total, 255);  // bytes no component claims (the X of XRGB32) stay 255
+  for (size_t i = 0, offset = 0; i < layout->size(); offset += (*layout)[i].size(), ++i)
+    planes.push_back(out.data() + offset);
+  // Writes `value(x, y)` at every pixel's byte of `c`; pixels sharing a chroma sample write the
+  // same block value, so the last write is as good as the first.
+  auto put = [&](const ComponentLocation& c, auto value) {
+    if (!c.present()) return;
+    const ComponentOffsetTable at =
+        componentOffsets(info, c, w, h, (*layout)[size_t(c.plane)].bytes_per_row);
+    uint8_t* plane = planes[size_t(c.plane)];
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) plane[at.row[size_t(y)] + at.column[size_t(x)]] = value(x, y);
   };
-  switch (format) {
-    case PixelFormat::kRGBA32:
-      rgbBytes({0, 1, 2, 3}, 4);
-      return out;
-    case PixelFormat::kRGB24:
-      rgbBytes({0, 1, 2, 0}, 3);
-      return out;
-    case PixelFormat::kBGR24:
-      rgbBytes({2, 1, 0, 0}, 3);
-      return out;
-    case PixelFormat::kXRGB32:
-      rgbBytes({-1, 0, 1, 2}, 4);
-      return out;  // X R G B
-    case PixelFormat::kARGB32:
-      rgbBytes({3, 0, 1, 2}, 4);
-      return out;  // A R G B
-    case PixelFormat::kXBGR32:
-      rgbBytes({2, 1, 0, -1}, 4);
-      return out;  // B G R X
-    case PixelFormat::kABGR32:
-      rgbBytes({2, 1, 0, 3}, 4);
-      return out;  // B G R A
-    default:
-      break;
+  if (info.colour == ColourFamily::kRgb) {
+    auto channel = [&](int index) {
+      return [&img, index](int x, int y) { return img.at(x, y)[index]; };
+    };
+    put(info.r, channel(0)), put(info.g, channel(1)), put(info.b, channel(2));
+    put(info.a, channel(3));
+    return out;
   }
-  const ForwardMatrix m = forwardMatrix(colorimetry);
-  const YuvImage yuv = toYuv(img, m);
-  if (format == PixelFormat::kGREY) {
+  if (info.colour == ColourFamily::kGrey) {
     // GREY is plain luminance bytes, full range.
     const ForwardMatrix full = forwardMatrix({colorimetry.encoding, true});
-    for (size_t i = 0; i < img.pixelCount(); ++i)
-      o[i] = clamp8((dot(full.y, &img.pixels[i * 4]) + 32768) >> 16);
+    put(info.y, [&](int x, int y) { return clamp8((dot(full.y, img.at(x, y)) + 32768) >> 16); });
     return out;
   }
-  const int cw = (w + 1) / 2, ch = (h + 1) / 2;
-  switch (format) {
-    case PixelFormat::kYUYV:
-    case PixelFormat::kUYVY: {
-      const bool yuyv = format == PixelFormat::kYUYV;
-      for (int y = 0; y < h; ++y)
-        for (int bx = 0; bx < w / 2; ++bx) {
-          uint8_t* q = o + size_t(y) * w * 2 + bx * 4;
-          const uint8_t u = blockMean(yuv.cb, w, h, bx, y, 2, 1);
-          const uint8_t v = blockMean(yuv.cr, w, h, bx, y, 2, 1);
-          const uint8_t y0 = yuv.y[size_t(y) * w + bx * 2], y1 = yuv.y[size_t(y) * w + bx * 2 + 1];
-          if (yuyv)
-            q[0] = y0, q[1] = u, q[2] = y1, q[3] = v;
-          else
-            q[0] = u, q[1] = y0, q[2] = v, q[3] = y1;
-        }
-      return out;
+  const YuvImage yuv = toYuv(img, forwardMatrix(colorimetry));
+  const int sx = info.chroma_horizontal_subsampling, sy = info.chroma_vertical_subsampling;
+  put(info.y, [&](int x, int y) { return yuv.y[size_t(y) * w + x]; });
+  const int cw = (w + sx - 1) / sx, ch = (h + sy - 1) / sy;
+  std::vector<uint8_t> cb(size_t(cw) * ch), cr(size_t(cw) * ch);
+  for (int by = 0; by < ch; ++by)
+    for (int bx = 0; bx < cw; ++bx) {
+      cb[size_t(by) * cw + bx] = blockMean(yuv.cb, w, h, bx, by, sx, sy);
+      cr[size_t(by) * cw + bx] = blockMean(yuv.cr, w, h, bx, by, sx, sy);
     }
-    case PixelFormat::kNV12:
-    case PixelFormat::kNV21: {
-      std::copy(yuv.y.begin(), yuv.y.end(), o);
-      uint8_t* uv = o + size_t(w) * h;
-      const bool swap = format == PixelFormat::kNV21;
-      for (int by = 0; by < ch; ++by)
-        for (int bx = 0; bx < cw; ++bx) {
-          uint8_t* q = uv + (size_t(by) * cw + bx) * 2;
-          q[swap ? 1 : 0] = blockMean(yuv.cb, w, h, bx, by, 2, 2);
-          q[swap ? 0 : 1] = blockMean(yuv.cr, w, h, bx, by, 2, 2);
-        }
-      return out;
-    }
-    case PixelFormat::kYU12:
-    case PixelFormat::kYUV422P:
-    case PixelFormat::kYUV444P: {
-      const int sx = format == PixelFormat::kYUV444P ? 1 : 2;
-      const int sy = format == PixelFormat::kYU12 ? 2 : 1;
-      const int pw = (w + sx - 1) / sx, ph = (h + sy - 1) / sy;
-      std::copy(yuv.y.begin(), yuv.y.end(), o);
-      uint8_t* u = o + size_t(w) * h;
-      uint8_t* v = u + size_t(pw) * ph;
-      for (int by = 0; by < ph; ++by)
-        for (int bx = 0; bx < pw; ++bx) {
-          u[size_t(by) * pw + bx] = blockMean(yuv.cb, w, h, bx, by, sx, sy);
-          v[size_t(by) * pw + bx] = blockMean(yuv.cr, w, h, bx, by, sx, sy);
-        }
-      return out;
-    }
-    default:
-      return fail("cannot encode ", formatName(format));
-  }
+  put(info.cb, [&](int x, int y) { return cb[size_t(y / sy) * cw + x / sx]; });
+  put(info.cr, [&](int x, int y) { return cr[size_t(y / sy) * cw + x / sx]; });
+  return out;
 }
 
 }  // namespace esf

@@ -8,37 +8,113 @@
 namespace esf {
 namespace {
 
-struct FormatInfo {
-  PixelFormat format;
-  const char* name;
-  uint32_t fourcc;
-  const char* alias;  // another accepted name, or ""
-};
-
-constexpr FormatInfo kFormats[] = {
-    {PixelFormat::kRGBA32, "RGBA32", V4L2_PIX_FMT_RGBA32, "RGBA"},
-    {PixelFormat::kYUYV, "YUYV", V4L2_PIX_FMT_YUYV, "YUY2"},
-    {PixelFormat::kUYVY, "UYVY", V4L2_PIX_FMT_UYVY, ""},
-    {PixelFormat::kNV12, "NV12", V4L2_PIX_FMT_NV12, ""},
-    {PixelFormat::kNV21, "NV21", V4L2_PIX_FMT_NV21, ""},
-    {PixelFormat::kYU12, "YU12", V4L2_PIX_FMT_YUV420, "I420"},
-    {PixelFormat::kRGB24, "RGB24", V4L2_PIX_FMT_RGB24, "RGB"},
-    {PixelFormat::kBGR24, "BGR24", V4L2_PIX_FMT_BGR24, "BGR"},
-    {PixelFormat::kXRGB32, "XRGB32", V4L2_PIX_FMT_XRGB32, ""},
-    {PixelFormat::kARGB32, "ARGB32", V4L2_PIX_FMT_ARGB32, ""},
-    {PixelFormat::kXBGR32, "XBGR32", V4L2_PIX_FMT_XBGR32, ""},
-    {PixelFormat::kABGR32, "ABGR32", V4L2_PIX_FMT_ABGR32, ""},
-    {PixelFormat::kGREY, "GREY", V4L2_PIX_FMT_GREY, "GRAY"},
-    {PixelFormat::kMJPEG, "MJPEG", V4L2_PIX_FMT_MJPEG, "JPEG"},
-    {PixelFormat::kYUV422P, "YUV422P", V4L2_PIX_FMT_YUV422P, "I422"},
-    {PixelFormat::kYUV444P, "YUV444P", V4L2_PIX_FMT_YUV444M, "I444"},
-};
-
-const FormatInfo& info(PixelFormat f) {
-  for (const auto& i : kFormats)
-    if (i.format == f) return i;
-  return kFormats[0];
+constexpr ComponentLocation at(int plane, int byte_offset) {
+  return {plane, byte_offset, 0, false};
 }
+constexpr ComponentLocation chromaAt(int plane, int byte_offset, int block_sample = 0) {
+  return {plane, byte_offset, block_sample, true};
+}
+constexpr ComponentLocation kNone{};
+
+// A packed R'G'B' format: one plane of `bytes` per pixel, components at these byte offsets.
+constexpr PixelFormatInfo rgb(PixelFormat f, const char* name, uint32_t fourcc, const char* alias,
+                              int bytes, int r, int g, int b, int a) {
+  return {f,
+          name,
+          fourcc,
+          alias,
+          ColourFamily::kRgb,
+          Packing::kPacked,
+          8,
+          1,
+          1,
+          1,
+          1,
+          {{{bytes, 1, 1}}},
+          kNone,
+          kNone,
+          kNone,
+          at(0, r),
+          at(0, g),
+          at(0, b),
+          a < 0 ? kNone : at(0, a)};
+}
+
+// A Y'CbCr format with chroma subsampled sx x sy.
+constexpr PixelFormatInfo yuv(PixelFormat f, const char* name, uint32_t fourcc, const char* alias,
+                              Packing packing, int alignment, int sx, int sy, int planes,
+                              std::array<PlaneInfo, 3> plane_info, ComponentLocation y,
+                              ComponentLocation cb, ComponentLocation cr) {
+  return {f,       name,       fourcc,    alias, ColourFamily::kYuv,
+          packing, 8,          alignment, sx,    sy,
+          planes,  plane_info, y,         cb,    cr,
+          kNone,   kNone,      kNone,     kNone};
+}
+
+// Sample sizes as V4L2 documents each layout (Documentation/userspace-api/media/v4l).
+constexpr PixelFormatInfo kFormats[] = {
+    rgb(PixelFormat::kRGBA32, "RGBA32", V4L2_PIX_FMT_RGBA32, "RGBA", 4, 0, 1, 2, 3),
+    // Y0 Cb Y1 Cr: a Y+C sample per pixel, Cb in the pair's first sample, Cr in its second.
+    yuv(PixelFormat::kYUYV, "YUYV", V4L2_PIX_FMT_YUYV, "YUY2", Packing::kPacked, 2, 2, 1, 1,
+        {{{2, 1, 1}}}, at(0, 0), chromaAt(0, 1, 0), chromaAt(0, 1, 1)),
+    // Cb Y0 Cr Y1
+    yuv(PixelFormat::kUYVY, "UYVY", V4L2_PIX_FMT_UYVY, "", Packing::kPacked, 2, 2, 1, 1,
+        {{{2, 1, 1}}}, at(0, 1), chromaAt(0, 0, 0), chromaAt(0, 0, 1)),
+    yuv(PixelFormat::kNV12, "NV12", V4L2_PIX_FMT_NV12, "", Packing::kSemiPlanar, 1, 2, 2, 2,
+        {{{1, 1, 1}, {2, 2, 2}}}, at(0, 0), chromaAt(1, 0), chromaAt(1, 1)),
+    yuv(PixelFormat::kNV21, "NV21", V4L2_PIX_FMT_NV21, "", Packing::kSemiPlanar, 1, 2, 2, 2,
+        {{{1, 1, 1}, {2, 2, 2}}}, at(0, 0), chromaAt(1, 1), chromaAt(1, 0)),
+    yuv(PixelFormat::kYU12, "YU12", V4L2_PIX_FMT_YUV420, "I420", Packing::kPlanar, 1, 2, 2, 3,
+        {{{1, 1, 1}, {1, 2, 2}, {1, 2, 2}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0)),
+    rgb(PixelFormat::kRGB24, "RGB24", V4L2_PIX_FMT_RGB24, "RGB", 3, 0, 1, 2, -1),
+    rgb(PixelFormat::kBGR24, "BGR24", V4L2_PIX_FMT_BGR24, "BGR", 3, 2, 1, 0, -1),
+    rgb(PixelFormat::kXRGB32, "XRGB32", V4L2_PIX_FMT_XRGB32, "", 4, 1, 2, 3, -1),  // X R G B
+    rgb(PixelFormat::kARGB32, "ARGB32", V4L2_PIX_FMT_ARGB32, "", 4, 1, 2, 3, 0),   // A R G B
+    rgb(PixelFormat::kXBGR32, "XBGR32", V4L2_PIX_FMT_XBGR32, "", 4, 2, 1, 0, -1),  // B G R X
+    rgb(PixelFormat::kABGR32, "ABGR32", V4L2_PIX_FMT_ABGR32, "", 4, 2, 1, 0, 3),   // B G R A
+    {PixelFormat::kGREY,
+     "GREY",
+     V4L2_PIX_FMT_GREY,
+     "GRAY",
+     ColourFamily::kGrey,
+     Packing::kPacked,
+     8,
+     1,
+     1,
+     1,
+     1,
+     {{{1, 1, 1}}},
+     at(0, 0),
+     kNone,
+     kNone,
+     kNone,
+     kNone,
+     kNone,
+     kNone},
+    {PixelFormat::kMJPEG,
+     "MJPEG",
+     V4L2_PIX_FMT_MJPEG,
+     "JPEG",
+     ColourFamily::kYuv,
+     Packing::kCompressed,
+     8,
+     1,
+     1,
+     1,
+     0,
+     {},
+     kNone,
+     kNone,
+     kNone,
+     kNone,
+     kNone,
+     kNone,
+     kNone},
+    yuv(PixelFormat::kYUV422P, "YUV422P", V4L2_PIX_FMT_YUV422P, "I422", Packing::kPlanar, 1, 2, 1,
+        3, {{{1, 1, 1}, {1, 2, 1}, {1, 2, 1}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0)),
+    yuv(PixelFormat::kYUV444P, "YUV444P", V4L2_PIX_FMT_YUV444M, "I444", Packing::kPlanar, 1, 1, 1,
+        3, {{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0)),
+};
 
 std::string upper(std::string s) {
   for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
@@ -47,8 +123,14 @@ std::string upper(std::string s) {
 
 }  // namespace
 
+const PixelFormatInfo& pixelFormatInfo(PixelFormat format) {
+  for (const auto& i : kFormats)
+    if (i.format == format) return i;
+  return kFormats[0];  // unreachable: every enumerator has a row (test_import checks)
+}
+
 const char* formatName(PixelFormat format) {
-  return info(format).name;
+  return pixelFormatInfo(format).name;
 }
 
 const std::vector<PixelFormat>& allPixelFormats() {
@@ -63,20 +145,21 @@ const std::vector<PixelFormat>& allPixelFormats() {
 Result<PixelFormat> parsePixelFormat(const std::string& name) {
   const std::string u = upper(name);
   for (const auto& i : kFormats) {
-    if (u == i.name || u == i.alias || u == upper(fourccString(i.fourcc))) return i.format;
+    if (u == i.name || u == i.alias || u == upper(fourccString(i.v4l2_fourcc))) return i.format;
   }
   std::string known;
   for (const auto& i : kFormats) known += std::string(known.empty() ? "" : ", ") + i.name;
-  return fail("unknown pixel format '", name, "' (known: ", known, ")");
+  return fail(ErrorCode::kInvalidArgument, "unknown pixel format '", name, "' (known: ", known,
+              ")");
 }
 
 uint32_t v4l2Fourcc(PixelFormat format) {
-  return info(format).fourcc;
+  return pixelFormatInfo(format).v4l2_fourcc;
 }
 
 std::optional<PixelFormat> fromV4l2Fourcc(uint32_t fourcc) {
   for (const auto& i : kFormats)
-    if (i.fourcc == fourcc) return i.format;
+    if (i.v4l2_fourcc == fourcc) return i.format;
   if (fourcc == V4L2_PIX_FMT_JPEG) return PixelFormat::kMJPEG;
   return std::nullopt;
 }
@@ -92,75 +175,97 @@ std::string fourccString(uint32_t fourcc) {
 }
 
 bool isYuv(PixelFormat f) {
-  switch (f) {
-    case PixelFormat::kYUYV:
-    case PixelFormat::kUYVY:
-    case PixelFormat::kNV12:
-    case PixelFormat::kNV21:
-    case PixelFormat::kYU12:
-    case PixelFormat::kYUV422P:
-    case PixelFormat::kYUV444P:
-      return true;
-    default:
-      return false;
-  }
+  const PixelFormatInfo& i = pixelFormatInfo(f);
+  return i.colour == ColourFamily::kYuv && i.packing != Packing::kCompressed;
 }
 
 bool isCompressed(PixelFormat f) {
-  return f == PixelFormat::kMJPEG;
+  return pixelFormatInfo(f).packing == Packing::kCompressed;
 }
 
 bool allowsOddWidth(PixelFormat f) {
-  return f != PixelFormat::kYUYV && f != PixelFormat::kUYVY;
+  return pixelFormatInfo(f).width_alignment == 1;
+}
+
+int planeSamplesPerRow(const PixelFormatInfo& info, int plane, int width) {
+  const int sub = info.planes[size_t(plane)].horizontal_subsampling;
+  return (width + sub - 1) / sub;
+}
+
+int planeRows(const PixelFormatInfo& info, int plane, int height) {
+  const int sub = info.planes[size_t(plane)].vertical_subsampling;
+  return (height + sub - 1) / sub;
 }
 
 Result<std::vector<PlaneLayout>> planeLayout(PixelFormat format, int width, int height) {
   if (width <= 0 || height <= 0 || width > 65536 || height > 65536)
-    return fail("bad frame size ", std::to_string(width), "x", std::to_string(height));
-  if (!allowsOddWidth(format) && width % 2 != 0)
-    return fail(formatName(format), " needs an even width, got ", std::to_string(width));
-  const int cw = (width + 1) / 2, ch = (height + 1) / 2;
-  switch (format) {
-    case PixelFormat::kRGBA32:
-    case PixelFormat::kXRGB32:
-    case PixelFormat::kARGB32:
-    case PixelFormat::kXBGR32:
-    case PixelFormat::kABGR32:
-      return std::vector<PlaneLayout>{{width * 4, height}};
-    case PixelFormat::kRGB24:
-    case PixelFormat::kBGR24:
-      return std::vector<PlaneLayout>{{width * 3, height}};
-    case PixelFormat::kYUYV:
-    case PixelFormat::kUYVY:
-      return std::vector<PlaneLayout>{{width * 2, height}};
-    case PixelFormat::kGREY:
-      return std::vector<PlaneLayout>{{width, height}};
-    case PixelFormat::kNV12:
-    case PixelFormat::kNV21:
-      return std::vector<PlaneLayout>{{width, height}, {cw * 2, ch}};
-    case PixelFormat::kYU12:
-      return std::vector<PlaneLayout>{{width, height}, {cw, ch}, {cw, ch}};
-    case PixelFormat::kYUV422P:
-      return std::vector<PlaneLayout>{{width, height}, {cw, height}, {cw, height}};
-    case PixelFormat::kYUV444P:
-      return std::vector<PlaneLayout>{{width, height}, {width, height}, {width, height}};
-    case PixelFormat::kMJPEG:
-      return std::vector<PlaneLayout>{};
-  }
-  return fail("unknown pixel format");
+    return fail(ErrorCode::kInvalidArgument, "bad frame size ", std::to_string(width), "x",
+                std::to_string(height));
+  const PixelFormatInfo& info = pixelFormatInfo(format);
+  if (width % info.width_alignment != 0)
+    return fail(ErrorCode::kInvalidArgument, info.name,
+                info.width_alignment == 2 ? " needs an even width"
+                                          : " needs a width that is a multiple of " +
+                                                std::to_string(info.width_alignment),
+                ", got ", std::to_string(width));
+  std::vector<PlaneLayout> planes;
+  for (int i = 0; i < info.plane_count; ++i)
+    planes.push_back({planeSamplesPerRow(info, i, width) * info.planes[size_t(i)].bytes_per_sample,
+                      planeRows(info, i, height)});
+  return planes;
 }
 
 Result<size_t> frameSize(PixelFormat format, int width, int height) {
   auto planes = planeLayout(format, width, height);
   if (!planes) return planes.error();
-  if (planes->empty()) return fail(formatName(format), " frames have no fixed size");
+  if (planes->empty())
+    return fail(ErrorCode::kInvalidArgument, formatName(format), " frames have no fixed size");
   size_t total = 0;
   for (const auto& p : *planes) total += p.size();
   return total;
 }
 
+std::vector<PlaneSlice> v4l2PlaneSlices(PixelFormat format, int height, int bytes_per_line) {
+  const PixelFormatInfo& info = pixelFormatInfo(format);
+  std::vector<PlaneSlice> slices;
+  size_t offset = 0;
+  for (int i = 0; i < info.plane_count; ++i) {
+    const PlaneInfo& plane = info.planes[size_t(i)];
+    const int stride = bytes_per_line * plane.bytes_per_sample /
+                       (plane.horizontal_subsampling * info.planes[0].bytes_per_sample);
+    const size_t size = size_t(stride) * size_t(planeRows(info, i, height));
+    slices.push_back({offset, stride, size});
+    offset += size;
+  }
+  return slices;
+}
+
+size_t componentOffset(const PixelFormatInfo& info, const ComponentLocation& c, int x, int y,
+                       int stride) {
+  const PlaneInfo& plane = info.planes[size_t(c.plane)];
+  if (c.subsampled) {  // the sample `block_sample` of the pixel's chroma block
+    x = x / info.chroma_horizontal_subsampling * info.chroma_horizontal_subsampling +
+        c.block_sample * plane.horizontal_subsampling;
+    y = y / info.chroma_vertical_subsampling * info.chroma_vertical_subsampling;
+  }
+  return size_t(y / plane.vertical_subsampling) * size_t(stride) +
+         size_t(x / plane.horizontal_subsampling) * size_t(plane.bytes_per_sample) +
+         size_t(c.byte_offset);
+}
+
+ComponentOffsetTable componentOffsets(const PixelFormatInfo& info, const ComponentLocation& c,
+                                      int width, int height, int stride) {
+  ComponentOffsetTable t;
+  t.column.resize(size_t(width));
+  t.row.resize(size_t(height));
+  for (int x = 0; x < width; ++x) t.column[size_t(x)] = componentOffset(info, c, x, 0, stride);
+  for (int y = 0; y < height; ++y)
+    t.row[size_t(y)] = componentOffset(info, c, 0, y, stride) - t.column[0];
+  return t;
+}
+
 Status attachTightPlanes(Frame& frame, const uint8_t* bytes, size_t size) {
-  if (frame.format == PixelFormat::kMJPEG) {
+  if (isCompressed(frame.format)) {
     frame.plane_count = 1;
     frame.planes[0] = FramePlane{bytes, size, 0};
     return {};
@@ -171,7 +276,8 @@ Status attachTightPlanes(Frame& frame, const uint8_t* bytes, size_t size) {
   frame.plane_count = int(planes->size());
   for (size_t i = 0; i < planes->size(); ++i) {
     const auto& p = (*planes)[i];
-    if (offset + p.size() > size) return fail("frame data too short for its planes");
+    if (offset + p.size() > size)
+      return fail(ErrorCode::kInvalidArgument, "frame data too short for its planes");
     frame.planes[i] = FramePlane{bytes + offset, p.size(), p.bytes_per_row};
     offset += p.size();
   }

@@ -1,5 +1,9 @@
 #pragma once
-// What each PixelFormat looks like in memory: names, V4L2 fourccs, plane layout.
+// What each PixelFormat looks like in memory, as one table (libcamera's PixelFormatInfo is the
+// model): names, V4L2 fourcc, planes, per-plane sample size and subsampling, where each colour
+// component sits. V4L2 plane offsets, import plane specs, the CPU reference, the test encoders and
+// raw dumps all read this table; adding a format is one row here plus its shader path.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -10,6 +14,60 @@
 #include "esframe/frame.hpp"
 
 namespace esf {
+
+enum class ColourFamily {
+  kRgb,   // R'G'B'(A) bytes
+  kYuv,   // Y'CbCr: colorimetry applies
+  kGrey,  // luma only, full range
+};
+
+enum class Packing {
+  kPacked,      // every component in one plane, interleaved (RGB24, YUYV, GREY)
+  kSemiPlanar,  // Y plane, then one interleaved chroma plane (NV12)
+  kPlanar,      // one plane per component (YU12, YUV422P)
+  kCompressed,  // a bitstream with no fixed layout (MJPEG)
+};
+
+// One plane: an array of samples, each `bytes_per_sample` bytes, one per `horizontal_subsampling`
+// x `vertical_subsampling` pixels (rounded up at odd sizes). A sample is what the GPU reads as
+// one texel: an RGBA pixel, a YUYV Y+C pair, an NV12 CbCr pair, one Y byte.
+struct PlaneInfo {
+  int bytes_per_sample = 0;
+  int horizontal_subsampling = 1;
+  int vertical_subsampling = 1;
+};
+
+// Where one colour component of a pixel lives. Full-resolution components sit in the pixel's own
+// sample; subsampled (chroma) ones in the sample `block_sample` of the pixel's chroma block,
+// counted in samples from the block's first pixel (YUYV: Cb in the pair's first sample, Cr in its
+// second). plane < 0: the format has no such component.
+struct ComponentLocation {
+  int plane = -1;
+  int byte_offset = 0;  // within the sample
+  int block_sample = 0;
+  bool subsampled = false;
+  bool present() const { return plane >= 0; }
+};
+
+struct PixelFormatInfo {
+  PixelFormat format;
+  const char* name;  // what --format takes and output lines print
+  uint32_t v4l2_fourcc;
+  const char* alias;  // another accepted name, or ""
+  ColourFamily colour;
+  Packing packing;
+  int bit_depth;        // bits per component
+  int width_alignment;  // widths must be a multiple of this (YUYV: two pixels per 4 bytes)
+  int chroma_horizontal_subsampling;
+  int chroma_vertical_subsampling;
+  int plane_count;  // 0 for compressed formats
+  std::array<PlaneInfo, 3> planes;
+  ComponentLocation y, cb, cr;   // Y'CbCr formats; GREY has y only
+  ComponentLocation r, g, b, a;  // RGB formats; no a: opaque
+};
+
+// The row of `format`. Every PixelFormat has one.
+const PixelFormatInfo& pixelFormatInfo(PixelFormat format);
 
 // "YUYV", "NV12", "RGB24", ... (the names --format takes and output lines print).
 const char* formatName(PixelFormat format);
@@ -22,7 +80,7 @@ uint32_t v4l2Fourcc(PixelFormat format);
 std::optional<PixelFormat> fromV4l2Fourcc(uint32_t fourcc);
 std::string fourccString(uint32_t fourcc);  // 'YUYV' -> "YUYV"
 
-bool isYuv(PixelFormat format);  // Y'CbCr formats: colorimetry applies
+bool isYuv(PixelFormat format);  // uncompressed Y'CbCr formats: colorimetry applies
 bool isCompressed(PixelFormat format);
 // Widths a format cannot hold: YUYV/UYVY pack two pixels per 4 bytes, so widths must be even.
 bool allowsOddWidth(PixelFormat format);
@@ -34,11 +92,39 @@ struct PlaneLayout {
   size_t size() const { return size_t(bytes_per_row) * size_t(rows); }
 };
 
+// The samples of plane `plane` of a `width` x `height` frame: per row and rows.
+int planeSamplesPerRow(const PixelFormatInfo& info, int plane, int width);
+int planeRows(const PixelFormatInfo& info, int plane, int height);
+
 // The planes of a WxH frame, tightly packed (4:2:0 chroma is ceil(W/2) x ceil(H/2)).
 // Empty for compressed formats. Fails on a zero size or an odd width the format cannot hold.
 Result<std::vector<PlaneLayout>> planeLayout(PixelFormat format, int width, int height);
 // Total bytes of a tight frame (sum of planes).
 Result<size_t> frameSize(PixelFormat format, int width, int height);
+
+// Where a plane sits in a single-planar V4L2 buffer.
+struct PlaneSlice {
+  size_t offset = 0;  // from the buffer's start
+  int stride = 0;
+  size_t size = 0;
+};
+// The planes of an uncompressed single-planar V4L2 buffer of `height` rows at `bytes_per_line`
+// (plane 0's pitch): each plane right after the previous one, its pitch scaled from plane 0's by
+// its sample size and subsampling (V4L2's rule: YU12 chroma at half pitch, NV12 CbCr at full).
+std::vector<PlaneSlice> v4l2PlaneSlices(PixelFormat format, int height, int bytes_per_line);
+
+// The byte of `component` for pixel (x, y) within its plane, whose rows are `stride` bytes apart.
+size_t componentOffset(const PixelFormatInfo& info, const ComponentLocation& component, int x,
+                       int y, int stride);
+
+// componentOffset for a whole frame, split into its per-column and per-row parts (the offset of
+// pixel (x, y) is column[x] + row[y]): per-pixel loops then do no division.
+struct ComponentOffsetTable {
+  std::vector<size_t> column, row;
+};
+ComponentOffsetTable componentOffsets(const PixelFormatInfo& info,
+                                      const ComponentLocation& component, int width, int height,
+                                      int stride);
 
 // Fills frame.planes[] to point into `bytes`, a tight frame of frame.format/width/height.
 Status attachTightPlanes(Frame& frame, const uint8_t* bytes, size_t size);

@@ -21,20 +21,19 @@
 
 namespace esf {
 
-class GlContext;
+class DmabufAllocator;
 
 // What the capture layer needs beside the public SourceConfig.
 struct SourceOptions : SourceConfig {
-  // Zero-copy needs the GPU's device: dmabuf/expbuf modes allocate on (or import into) the
-  // display of this context. Null: mmap only. The context must outlive the source.
-  GlContext* gl = nullptr;
+  // Zero-copy needs the GPU's device: dmabuf mode allocates with this, expbuf mode asks it
+  // whether the GPU imports foreign dmabufs. Null: mmap only. It must outlive the source.
+  DmabufAllocator* dmabuf_allocator = nullptr;
 };
 
 // Parses --ctrl "name=value".
 Result<std::pair<std::string, std::string>> parseCtrl(const std::string& text);
 // Parses --size "WxH".
 Result<std::pair<int, int>> parseSize(const std::string& text);
-
 
 Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
                                                 const SourceOptions& options);

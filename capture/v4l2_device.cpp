@@ -134,22 +134,26 @@ Result<UniqueFd> openV4l2Device(const std::string& spec, V4l2DeviceInfo& info) {
     for (const auto& d : listV4l2CaptureDevices())
       if (d.card == spec || d.bus_info == spec) matches.push_back(d.path);
     if (matches.empty())
-      return fail("no V4L2 capture device with card name or bus info '", spec, "'");
+      return fail(ErrorCode::kNotFound, "no V4L2 capture device with card name or bus info '", spec,
+                  "'");
     if (matches.size() > 1)
-      return fail("'", spec, "' matches several V4L2 devices (", matches[0], ", ", matches[1],
-                  "...): give a path");
+      return fail(ErrorCode::kInvalidArgument, "'", spec, "' matches several V4L2 devices (",
+                  matches[0], ", ", matches[1], "...): give a path");
     path = matches[0];
   }
   UniqueFd fd(::open(path.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC));
-  if (!fd.valid()) return fail("cannot open ", path, ": ", std::strerror(errno));
+  if (!fd.valid())
+    return fail(errorCodeFromErrno(errno), "cannot open ", path, ": ", std::strerror(errno));
   if (!queryCap(fd.get(), path, info))
-    return fail(path, " is not a V4L2 device (VIDIOC_QUERYCAP failed)");
+    return fail(ErrorCode::kUnsupported, path, " is not a V4L2 device (VIDIOC_QUERYCAP failed)");
   if (!info.single_planar_capture) {
     if (info.multi_planar_capture)
-      return fail(path, ": multi-planar capture devices are not supported yet");
-    return fail(path, " (", info.card, ") cannot capture video");
+      return fail(ErrorCode::kUnsupported, path,
+                  ": multi-planar capture devices are not supported yet");
+    return fail(ErrorCode::kUnsupported, path, " (", info.card, ") cannot capture video");
   }
-  if (!info.streaming) return fail(path, " (", info.card, ") does not support streaming I/O");
+  if (!info.streaming)
+    return fail(ErrorCode::kUnsupported, path, " (", info.card, ") does not support streaming I/O");
   return fd;
 }
 
@@ -258,9 +262,10 @@ std::vector<V4l2ControlDesc> enumerateControls(int fd) {
 Status setControl(int fd, const std::string& device, const std::string& name,
                   const std::string& value) {
   v4l2_query_ext_ctrl q{};
-  if (!findControl(fd, name, q)) return fail(device, ": no control named '", name, "'");
+  if (!findControl(fd, name, q))
+    return fail(ErrorCode::kNotFound, device, ": no control named '", name, "'");
   if (q.flags & (V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_DISABLED))
-    return fail(device, ": control '", name, "' cannot be set");
+    return fail(ErrorCode::kUnsupported, device, ": control '", name, "' cannot be set");
   int64_t v = 0;
   char* end = nullptr;
   errno = 0;
@@ -276,10 +281,12 @@ Status setControl(int fd, const std::string& device, const std::string& name,
         v = i, parsed = true;
     }
   }
-  if (!parsed) return fail(device, ": bad value '", value, "' for control '", name, "'");
+  if (!parsed)
+    return fail(ErrorCode::kInvalidArgument, device, ": bad value '", value, "' for control '",
+                name, "'");
   if (q.type != V4L2_CTRL_TYPE_BUTTON && (v < q.minimum || v > q.maximum))
-    return fail(device, ": control '", name, "' value ", value, " is outside ",
-                std::to_string(q.minimum), "..", std::to_string(q.maximum));
+    return fail(ErrorCode::kInvalidArgument, device, ": control '", name, "' value ", value,
+                " is outside ", std::to_string(q.minimum), "..", std::to_string(q.maximum));
   v4l2_ext_control ctrl{};
   ctrl.id = q.id;
   if (q.type == V4L2_CTRL_TYPE_INTEGER64)
@@ -291,7 +298,8 @@ Status setControl(int fd, const std::string& device, const std::string& name,
   ctrls.count = 1;
   ctrls.controls = &ctrl;
   if (xioctl(fd, VIDIOC_S_EXT_CTRLS, &ctrls) != 0)
-    return fail(device, ": cannot set control '", name, "' to ", value, ": ", std::strerror(errno));
+    return fail(errorCodeFromErrno(errno), device, ": cannot set control '", name, "' to ", value,
+                ": ", std::strerror(errno));
   return {};
 }
 

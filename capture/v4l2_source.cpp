@@ -1,7 +1,6 @@
 // A V4L2 camera: negotiate format/size/fps, set controls, stream with mmap or zero-copy dmabuf
 // buffers, deliver frames from a poll() loop, and end cleanly when the device goes away.
 #include <fcntl.h>
-#include <gbm.h>
 #include <linux/dma-buf.h>
 #include <linux/videodev2.h>
 #include <poll.h>
@@ -12,11 +11,11 @@
 #include <cmath>
 #include <cstring>
 
+#include "capture/dmabuf_allocator.hpp"
 #include "capture/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/v4l2_device.hpp"
 #include "esframe/base/log.hpp"
-#include "platform/gl_context.hpp"
 
 namespace esf {
 namespace {
@@ -44,17 +43,13 @@ class Mapping {
   size_t size_ = 0;
 };
 
-struct GbmBoDeleter {
-  void operator()(gbm_bo* bo) const { gbm_bo_destroy(bo); }
-};
-using GbmBo = std::unique_ptr<gbm_bo, GbmBoDeleter>;
-
 struct Buffer {
-  Mapping map;      // CPU view: the V4L2 mmap buffer, or the dmabuf mapped
-  UniqueFd dmabuf;  // dmabuf mode: the GBM buffer's; expbuf mode: the exported one
-  GbmBo bo;         // dmabuf mode: the GBM allocation behind `dmabuf`
+  Mapping map;             // CPU view: the V4L2 mmap buffer, or the dmabuf mapped
+  UniqueFd dmabuf;         // expbuf mode: the exported one (dmabuf mode: allocated.fd)
+  DmabufBuffer allocated;  // dmabuf mode: the allocator's buffer
   size_t length = 0;
   uint64_t modifier = 0x00ffffffffffffffull;
+  int dmabufFd() const { return allocated.fd.valid() ? allocated.fd.get() : dmabuf.get(); }
 };
 
 Mapping mapFd(int fd, size_t length, off_t offset) {
@@ -81,6 +76,34 @@ std::string describe(const v4l2_pix_format& p) {
          fourccString(p.pixelformat);
 }
 
+// Points frame.planes[] into `b` at V4L2's single-planar layout (v4l2PlaneSlices).
+Status attachV4l2Planes(Frame& f, const v4l2_pix_format& pix, const Buffer& b, uint32_t bytesused) {
+  auto attach = [&](int i, size_t offset, int stride, size_t size) -> Status {
+    if (offset + size > b.length)
+      return fail(ErrorCode::kCorruptData, "buffer of ", std::to_string(b.length),
+                  " bytes is too small for ", describe(pix));
+    FramePlane& fp = f.planes[size_t(i)];
+    fp.size = size;
+    fp.stride = stride;
+    fp.data = b.map.data() ? b.map.data() + offset : nullptr;
+    if (b.dmabufFd() >= 0) {
+      fp.dmabuf_fd = b.dmabufFd();
+      fp.offset = uint32_t(offset);
+      fp.modifier = b.modifier;
+    }
+    return {};
+  };
+  if (isCompressed(f.format)) {
+    f.plane_count = 1;
+    return attach(0, 0, 0, bytesused);
+  }
+  const std::vector<PlaneSlice> slices = v4l2PlaneSlices(f.format, f.height, int(pix.bytesperline));
+  f.plane_count = int(slices.size());
+  for (size_t i = 0; i < slices.size(); ++i)
+    if (auto s = attach(int(i), slices[i].offset, slices[i].stride, slices[i].size); !s) return s;
+  return {};
+}
+
 class V4l2Source : public FrameSource {
  public:
   V4l2Source(UniqueFd fd, V4l2DeviceInfo info) : fd_(std::move(fd)), info_(std::move(info)) {}
@@ -99,7 +122,7 @@ class V4l2Source : public FrameSource {
  private:
   Status negotiate(const SourceOptions& o);
   Status allocateBuffers(const SourceOptions& o);
-  Status allocateGbmBuffers(gbm_device* gbm, int count);
+  Status allocateDmabufBuffers(DmabufAllocator& allocator, int count);
   Status queue(uint32_t index);
   Error lostOrFailed(const char* what, int err);
   void stop();
@@ -110,8 +133,6 @@ class V4l2Source : public FrameSource {
   PixelFormat format_ = PixelFormat::kYUYV;
   Colorimetry colorimetry_;
   IoMode io_ = IoMode::kMmap;
-  std::string gbm_node_;                // the DRM node zero-copy buffers are allocated on
-  std::unique_ptr<GbmDevice> own_gbm_;  // when EGL is not on GBM, or its node cannot allocate
   std::vector<Buffer> buffers_;
   int held_ = -1;  // buffer index the last frame points into
   bool streaming_ = false;
@@ -125,7 +146,8 @@ Status V4l2Source::negotiate(const SourceOptions& o) {
   v4l2_format fmt{};
   fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
   if (xioctl(fd_.get(), VIDIOC_G_FMT, &fmt) != 0)
-    return fail(info_.path, ": VIDIOC_G_FMT failed: ", std::strerror(errno));
+    return fail(errorCodeFromErrno(errno), info_.path,
+                ": VIDIOC_G_FMT failed: ", std::strerror(errno));
   if (o.width > 0 || o.format) {
     v4l2_pix_format want = fmt.fmt.pix;
     if (o.width > 0) want.width = uint32_t(o.width), want.height = uint32_t(o.height);
@@ -135,7 +157,8 @@ Status V4l2Source::negotiate(const SourceOptions& o) {
     want.sizeimage = 0;
     fmt.fmt.pix = want;
     if (xioctl(fd_.get(), VIDIOC_S_FMT, &fmt) != 0)
-      return fail(info_.path, ": VIDIOC_S_FMT ", describe(want), " failed: ", std::strerror(errno));
+      return fail(errorCodeFromErrno(errno), info_.path, ": VIDIOC_S_FMT ", describe(want),
+                  " failed: ", std::strerror(errno));
     if (fmt.fmt.pix.width != want.width || fmt.fmt.pix.height != want.height ||
         fmt.fmt.pix.pixelformat != want.pixelformat)
       logWarning(info_.path + ": the driver adjusted " + describe(want) + " to " +
@@ -144,7 +167,8 @@ Status V4l2Source::negotiate(const SourceOptions& o) {
   pix_ = fmt.fmt.pix;
   auto f = fromV4l2Fourcc(pix_.pixelformat);
   if (!f)
-    return fail(info_.path, ": pixel format ", fourccString(pix_.pixelformat), " is not supported");
+    return fail(ErrorCode::kUnsupported, info_.path, ": pixel format ",
+                fourccString(pix_.pixelformat), " is not supported");
   format_ = *f;
   if (pix_.field != V4L2_FIELD_NONE && pix_.field != V4L2_FIELD_ANY)
     logWarning(info_.path + ": interlaced field order " + std::to_string(pix_.field) +
@@ -170,28 +194,20 @@ Status V4l2Source::negotiate(const SourceOptions& o) {
   return {};
 }
 
-Status V4l2Source::allocateGbmBuffers(gbm_device* gbm, int count) {
-  // One linear R8 buffer per V4L2 buffer, bytesperline wide, as many rows as sizeimage needs:
+Status V4l2Source::allocateDmabufBuffers(DmabufAllocator& allocator, int count) {
+  // One linear buffer per V4L2 buffer, bytesperline wide, as many rows as sizeimage needs:
   // the driver writes its own layout into it, import reads planes at V4L2's offsets/pitches.
   const uint32_t pitch = std::max<uint32_t>(pix_.bytesperline, 1);
   const uint32_t rows = (pix_.sizeimage + pitch - 1) / pitch;
   for (int i = 0; i < count; ++i) {
+    auto allocated = allocator.allocate(pitch, int(rows));
+    if (!allocated)
+      return fail(allocated.error().code, info_.path, ": ", allocated.error().message);
     Buffer b;
-    b.bo.reset(gbm_bo_create(gbm, pitch, rows, GBM_FORMAT_R8, GBM_BO_USE_LINEAR));
-    if (!b.bo)
-      b.bo.reset(gbm_bo_create(gbm, (pitch + 3) / 4, rows, GBM_FORMAT_ARGB8888, GBM_BO_USE_LINEAR));
-    if (!b.bo)
-      // Mesa's software GBM (kms_swrast) allocates dumb buffers, which render nodes refuse;
-      // its imports of another node's buffers crash, so EGL itself must sit on the card node.
-      return fail(info_.path, ": GBM on ", gbm_node_, " cannot allocate a ",
-                  std::to_string(pix_.sizeimage),
-                  "-byte buffer (with Mesa's software GBM, put EGL on a card node: --drm-device "
-                  "/dev/dri/cardN)");
-    b.dmabuf = UniqueFd(gbm_bo_get_fd(b.bo.get()));
-    if (!b.dmabuf.valid()) return fail(info_.path, ": cannot export a GBM buffer as dmabuf");
-    b.length = size_t(gbm_bo_get_stride(b.bo.get())) * rows;
-    b.modifier = gbm_bo_get_modifier(b.bo.get());
-    b.map = mapFd(b.dmabuf.get(), b.length, 0);  // for --dump-raw and CPU fallbacks; may fail
+    b.allocated = std::move(*allocated);
+    b.length = b.allocated.length;
+    b.modifier = b.allocated.modifier;
+    b.map = mapFd(b.allocated.fd.get(), b.length, 0);  // for raw dumps and CPU fallbacks; may fail
     buffers_.push_back(std::move(b));
   }
   return {};
@@ -200,28 +216,21 @@ Status V4l2Source::allocateGbmBuffers(gbm_device* gbm, int count) {
 Status V4l2Source::allocateBuffers(const SourceOptions& o) {
   const int count = std::clamp(o.buffers, 2, 32);
   IoMode mode = o.io;
-  gbm_device* gbm = nullptr;
-  if (o.gl) gbm_node_ = o.gl->display().drmNodePath();
-  if (o.gl && (mode == IoMode::kAuto || mode == IoMode::kDmabuf)) {
-    gbm_device* egl_gbm = o.gl->display().gbm() ? o.gl->display().gbm()->get() : nullptr;
-    if (!egl_gbm && !o.gl->display().drmNodePath().empty()) {
-      if (auto node = openDrmPath(o.gl->display().drmNodePath()); node.ok())
-        if (auto g = GbmDevice::create(std::move(*node)); g.ok()) own_gbm_ = std::move(*g);
-      if (own_gbm_) egl_gbm = own_gbm_->get();
-    }
-    gbm = egl_gbm;
-  }
-  if (mode == IoMode::kAuto) mode = gbm ? IoMode::kDmabuf : IoMode::kMmap;
-  if (mode == IoMode::kDmabuf && !gbm)
-    return fail(info_.path,
-                ": --io dmabuf needs EGL on a DRM device (GBM); this EGL display has none");
+  DmabufAllocator* allocator = o.dmabuf_allocator;
+  if (mode == IoMode::kAuto) mode = allocator ? IoMode::kDmabuf : IoMode::kMmap;
+  if (mode == IoMode::kDmabuf && !allocator)
+    return fail(ErrorCode::kUnsupported, info_.path,
+                ": dmabuf I/O needs a buffer allocator on the GPU's DRM device (GBM); none was "
+                "given");
   if (mode == IoMode::kExpbuf) {
-    if (!o.gl) return fail(info_.path, ": --io expbuf needs a GL context");
-    // Mesa 22.3 llvmpipe crashes sampling a foreign dmabuf (field-facts section 3).
-    if (o.gl->isLlvmpipe())
-      return fail(
-          info_.path,
-          ": --io expbuf is refused on llvmpipe (it crashes inside Mesa); use dmabuf or mmap");
+    if (!allocator)
+      return fail(ErrorCode::kUnsupported, info_.path,
+                  ": expbuf I/O needs the GPU's DRM device to import into; none was given");
+    if (!allocator->importsForeignDmabufs())
+      // Mesa's llvmpipe crashes sampling a dmabuf it did not allocate.
+      return fail(ErrorCode::kUnsupported, info_.path,
+                  ": expbuf I/O is refused: this GPU cannot import foreign dmabufs safely "
+                  "(llvmpipe crashes); use dmabuf or mmap I/O");
   }
   io_ = mode;
   v4l2_requestbuffers req{};
@@ -229,12 +238,13 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
   req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
   req.memory = mode == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
   if (xioctl(fd_.get(), VIDIOC_REQBUFS, &req) != 0)
-    return fail(info_.path, ": VIDIOC_REQBUFS (", toString(mode),
+    return fail(errorCodeFromErrno(errno), info_.path, ": VIDIOC_REQBUFS (", toString(mode),
                 ") failed: ", std::strerror(errno));
   if (req.count < 2)
-    return fail(info_.path, ": the driver gave only ", std::to_string(req.count), " buffer(s)");
+    return fail(ErrorCode::kUnsupported, info_.path, ": the driver gave only ",
+                std::to_string(req.count), " buffer(s)");
   if (mode == IoMode::kDmabuf) {
-    Status allocated = allocateGbmBuffers(gbm, int(req.count));
+    Status allocated = allocateDmabufBuffers(*allocator, int(req.count));
     if (allocated.ok() || o.io != IoMode::kAuto) return allocated;
     // auto: zero-copy is an optimisation; fall back to mmap and say why.
     logInfo(allocated.error().message + "; using mmap");
@@ -251,20 +261,22 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
     vb.memory = V4L2_MEMORY_MMAP;
     vb.index = i;
     if (xioctl(fd_.get(), VIDIOC_QUERYBUF, &vb) != 0)
-      return fail(info_.path, ": VIDIOC_QUERYBUF failed: ", std::strerror(errno));
+      return fail(errorCodeFromErrno(errno), info_.path,
+                  ": VIDIOC_QUERYBUF failed: ", std::strerror(errno));
     Buffer b;
     b.length = vb.length;
     b.map = mapFd(fd_.get(), vb.length, off_t(vb.m.offset));
     if (!b.map.data())
-      return fail(info_.path, ": cannot mmap buffer ", std::to_string(i), ": ",
-                  std::strerror(errno));
+      return fail(errorCodeFromErrno(errno), info_.path, ": cannot mmap buffer ", std::to_string(i),
+                  ": ", std::strerror(errno));
     if (mode == IoMode::kExpbuf) {
       v4l2_exportbuffer exp{};
       exp.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
       exp.index = i;
       exp.flags = O_RDONLY | O_CLOEXEC;
       if (xioctl(fd_.get(), VIDIOC_EXPBUF, &exp) != 0)
-        return fail(info_.path, ": VIDIOC_EXPBUF failed: ", std::strerror(errno));
+        return fail(errorCodeFromErrno(errno), info_.path,
+                    ": VIDIOC_EXPBUF failed: ", std::strerror(errno));
       b.dmabuf = UniqueFd(exp.fd);
     }
     buffers_.push_back(std::move(b));
@@ -278,7 +290,7 @@ Status V4l2Source::queue(uint32_t index) {
   vb.index = index;
   if (io_ == IoMode::kDmabuf) {
     vb.memory = V4L2_MEMORY_DMABUF;
-    vb.m.fd = buffers_[index].dmabuf.get();
+    vb.m.fd = buffers_[index].dmabufFd();
     vb.length = uint32_t(buffers_[index].length);
   } else {
     vb.memory = V4L2_MEMORY_MMAP;
@@ -290,9 +302,10 @@ Status V4l2Source::queue(uint32_t index) {
 Error V4l2Source::lostOrFailed(const char* what, int err) {
   if (err == ENODEV || err == EIO || err == ENXIO) {
     lost_ = true;
-    return fail(info_.path, ": device lost (", what, ": ", std::strerror(err), ")");
+    return fail(ErrorCode::kDeviceLost, info_.path, ": device lost (", what, ": ",
+                std::strerror(err), ")");
   }
-  return fail(info_.path, ": ", what, " failed: ", std::strerror(err));
+  return fail(errorCodeFromErrno(err), info_.path, ": ", what, " failed: ", std::strerror(err));
 }
 
 Status V4l2Source::setup(const SourceOptions& o) {
@@ -303,7 +316,8 @@ Status V4l2Source::setup(const SourceOptions& o) {
     if (auto s = queue(i); !s) return s;
   int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
   if (xioctl(fd_.get(), VIDIOC_STREAMON, &type) != 0)
-    return fail(info_.path, ": VIDIOC_STREAMON failed: ", std::strerror(errno));
+    return fail(errorCodeFromErrno(errno), info_.path,
+                ": VIDIOC_STREAMON failed: ", std::strerror(errno));
   streaming_ = true;
   logInfo(info_.path + " (" + info_.card + "): " + describe(pix_) + ", " +
           std::to_string(buffers_.size()) + " " + toString(io_) + " buffers, " +
@@ -327,13 +341,13 @@ void V4l2Source::stop() {
 }
 
 void syncDmabuf(const Buffer& b, uint64_t flags) {
-  if (!b.dmabuf.valid() || !b.map.data()) return;
+  if (b.dmabufFd() < 0 || !b.map.data()) return;
   dma_buf_sync sync{flags | DMA_BUF_SYNC_READ};
-  xioctl(b.dmabuf.get(), DMA_BUF_IOCTL_SYNC, &sync);
+  xioctl(b.dmabufFd(), DMA_BUF_IOCTL_SYNC, &sync);
 }
 
 Result<std::optional<Frame>> V4l2Source::next() {
-  if (lost_) return fail(info_.path, ": device lost");
+  if (lost_) return fail(ErrorCode::kDeviceLost, info_.path, ": device lost");
   if (held_ >= 0) {
     syncDmabuf(buffers_[size_t(held_)], DMA_BUF_SYNC_END);
     const int index = std::exchange(held_, -1);
@@ -344,9 +358,11 @@ Result<std::optional<Frame>> V4l2Source::next() {
     pollfd p{fd_.get(), POLLIN, 0};
     const int r = ::poll(&p, 1, poll_timeout_ms_);
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return fail(info_.path, ": poll failed: ", std::strerror(errno));
+    if (r < 0)
+      return fail(errorCodeFromErrno(errno), info_.path, ": poll failed: ", std::strerror(errno));
     if (r == 0)
-      return fail(info_.path, ": no frame within ", std::to_string(poll_timeout_ms_), " ms");
+      return fail(ErrorCode::kTimeout, info_.path, ": no frame within ",
+                  std::to_string(poll_timeout_ms_), " ms");
     vb = {};
     vb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     vb.memory = io_ == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
@@ -355,7 +371,7 @@ Result<std::optional<Frame>> V4l2Source::next() {
       return lostOrFailed("VIDIOC_DQBUF", errno == EAGAIN ? ENODEV : errno);
     }
     if (vb.index >= buffers_.size())
-      return fail(info_.path, ": driver returned a bad buffer index");
+      return fail(ErrorCode::kIo, info_.path, ": driver returned a bad buffer index");
     if (vb.flags & V4L2_BUF_FLAG_ERROR) {
       logWarning(info_.path + ": frame " + std::to_string(vb.sequence) + " was corrupted, skipped");
       if (auto s = queue(vb.index); !s) return s.error();
@@ -383,54 +399,8 @@ Result<std::optional<Frame>> V4l2Source::next() {
   have_sequence_ = true;
   last_sequence_ = vb.sequence;
   f.source = info_.path;
-  // Planes at V4L2's single-planar offsets: chroma follows luma at bytesperline pitch
-  // (NV12/NV21), or at half pitch (YU12, 422P).
-  const int bpl = int(pix_.bytesperline);
-  const int h = int(pix_.height), ch = (h + 1) / 2;
-  struct P {
-    size_t offset;
-    int stride;
-    int rows;
-  };
-  std::vector<P> planes;
-  switch (format_) {
-    case PixelFormat::kNV12:
-    case PixelFormat::kNV21:
-      planes = {{0, bpl, h}, {size_t(bpl) * h, bpl, ch}};
-      break;
-    case PixelFormat::kYU12:
-      planes = {{0, bpl, h},
-                {size_t(bpl) * h, bpl / 2, ch},
-                {size_t(bpl) * h + size_t(bpl / 2) * ch, bpl / 2, ch}};
-      break;
-    case PixelFormat::kYUV422P:
-      planes = {{0, bpl, h},
-                {size_t(bpl) * h, bpl / 2, h},
-                {size_t(bpl) * h + size_t(bpl / 2) * h, bpl / 2, h}};
-      break;
-    case PixelFormat::kMJPEG:
-      planes = {{0, 0, 1}};
-      break;
-    default:
-      planes = {{0, bpl, h}};
-  }
-  f.plane_count = int(planes.size());
-  for (size_t i = 0; i < planes.size(); ++i) {
-    FramePlane& fp = f.planes[i];
-    const size_t size =
-        format_ == PixelFormat::kMJPEG ? vb.bytesused : size_t(planes[i].stride) * planes[i].rows;
-    if (planes[i].offset + size > b.length)
-      return fail(info_.path, ": buffer of ", std::to_string(b.length), " bytes is too small for ",
-                  describe(pix_));
-    fp.size = size;
-    fp.stride = planes[i].stride;
-    fp.data = b.map.data() ? b.map.data() + planes[i].offset : nullptr;
-    if (b.dmabuf.valid()) {
-      fp.dmabuf_fd = b.dmabuf.get();
-      fp.offset = uint32_t(planes[i].offset);
-      fp.modifier = b.modifier;
-    }
-  }
+  if (auto s = attachV4l2Planes(f, pix_, b, vb.bytesused); !s)
+    return fail(s.error().code, info_.path, ": ", s.error().message);
   return std::optional<Frame>(std::move(f));
 }
 

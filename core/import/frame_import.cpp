@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <array>
+#include <bit>
+#include <cerrno>
 #include <cstring>
 #include <vector>
 
@@ -28,45 +30,36 @@ struct PlaneSpec {
   uint32_t drm_fourcc = DRM_FORMAT_R8;
 };
 
-PlaneSpec spec(GLenum internal, int w, int h) {
-  switch (internal) {
-    case GL_RG8:
+// The texture for samples of `bytes` bytes: one texel per sample, one byte per channel.
+PlaneSpec spec(int bytes, int w, int h) {
+  switch (bytes) {
+    case 2:
       return {GL_RG8, GL_RG, 2, w, h, DRM_FORMAT_GR88};
-    case GL_RGB8:
+    case 3:
       return {GL_RGB8, GL_RGB, 3, w, h, 0};
-    case GL_RGBA8:
+    case 4:
       return {GL_RGBA8, GL_RGBA, 4, w, h, DRM_FORMAT_ABGR8888};
     default:
       return {GL_R8, GL_RED, 1, w, h, DRM_FORMAT_R8};
   }
 }
 
-// The textures a format needs. 24-bit RGB is an R8 texture three bytes per pixel (DRM has no
-// 24-bit format every driver imports, and Mesa's GBM llvmpipe mangled GL_RGB8 uploads in the
-// vivid test); only rows wider than the texture limit fall back to an RGB8 texel per pixel.
+// The textures a format needs, one per plane, one texel per sample (pixel_format.hpp). 3-byte
+// samples (24-bit RGB) are an R8 texture three bytes per sample (DRM has no 24-bit format every
+// driver imports, and Mesa's GBM llvmpipe mangled GL_RGB8 uploads in the vivid test); only rows
+// wider than the texture limit fall back to an RGB8 texel per sample.
 std::vector<PlaneSpec> planeSpecs(PixelFormat f, int w, int h, int max_texture_size) {
-  const int cw = (w + 1) / 2, ch = (h + 1) / 2;
-  switch (f) {
-    case PixelFormat::kYUYV:
-    case PixelFormat::kUYVY:
-      return {spec(GL_RG8, w, h)};
-    case PixelFormat::kNV12:
-    case PixelFormat::kNV21:
-      return {spec(GL_R8, w, h), spec(GL_RG8, cw, ch)};
-    case PixelFormat::kYU12:
-      return {spec(GL_R8, w, h), spec(GL_R8, cw, ch), spec(GL_R8, cw, ch)};
-    case PixelFormat::kYUV422P:
-      return {spec(GL_R8, w, h), spec(GL_R8, cw, h), spec(GL_R8, cw, h)};
-    case PixelFormat::kYUV444P:
-      return {spec(GL_R8, w, h), spec(GL_R8, w, h), spec(GL_R8, w, h)};
-    case PixelFormat::kGREY:
-      return {spec(GL_R8, w, h)};
-    case PixelFormat::kRGB24:
-    case PixelFormat::kBGR24:
-      return {w * 3 <= max_texture_size ? spec(GL_R8, w * 3, h) : spec(GL_RGB8, w, h)};
-    default:
-      return {spec(GL_RGBA8, w, h)};
+  const PixelFormatInfo& info = pixelFormatInfo(f);
+  std::vector<PlaneSpec> specs;
+  for (int i = 0; i < info.plane_count; ++i) {
+    const int bytes = info.planes[size_t(i)].bytes_per_sample;
+    const int samples = planeSamplesPerRow(info, i, w), rows = planeRows(info, i, h);
+    if (bytes == 3 && samples * 3 <= max_texture_size)
+      specs.push_back(spec(1, samples * 3, rows));
+    else
+      specs.push_back(spec(bytes, samples, rows));
   }
+  return specs;
 }
 
 struct UploadTexture {
@@ -101,8 +94,9 @@ Status checkTarget(GLuint texture, int w, int h) {
   glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &th);
   glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
   if (tw != w || th != h || format != GL_RGBA8)
-    return fail("import: target texture is ", std::to_string(tw), "x", std::to_string(th),
-                ", the frame needs a ", std::to_string(w), "x", std::to_string(h), " RGBA8 one");
+    return fail(ErrorCode::kInvalidArgument, "import: target texture is ", std::to_string(tw), "x",
+                std::to_string(th), ", the frame needs a ", std::to_string(w), "x",
+                std::to_string(h), " RGBA8 one");
   return {};
 }
 
@@ -123,9 +117,12 @@ struct FrameImporter::State {
 
 Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const PlaneSpec& s, int i) {
   const size_t row_bytes = size_t(s.width) * s.texel_bytes;
-  if (!p.data) return fail("frame plane ", std::to_string(i), " has neither CPU data nor a dmabuf");
+  if (!p.data)
+    return fail(ErrorCode::kInvalidArgument, "frame plane ", std::to_string(i),
+                " has neither CPU data nor a dmabuf");
   if (size_t(p.stride) < row_bytes || p.size < size_t(p.stride) * (s.height - 1) + row_bytes)
-    return fail("frame plane ", std::to_string(i), " is smaller than its format needs");
+    return fail(ErrorCode::kInvalidArgument, "frame plane ", std::to_string(i),
+                " is smaller than its format needs");
   ensureTexture(uploads[i], s.internal, s.width, s.height);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   const uint8_t* src = p.data;
@@ -149,7 +146,8 @@ Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const Plan
 Result<GLuint> FrameImporter::State::importPlane(const FramePlane& p, const PlaneSpec& s) {
   struct stat st {};
   if (::fstat(p.dmabuf_fd, &st) != 0)
-    return fail("cannot stat dmabuf fd ", std::to_string(p.dmabuf_fd));
+    return fail(errorCodeFromErrno(errno), "cannot stat dmabuf fd ", std::to_string(p.dmabuf_fd),
+                ": ", std::strerror(errno));
   DmabufPlaneDesc d{p.dmabuf_fd, s.drm_fourcc,       s.width,   s.height,
                     p.offset,    uint32_t(p.stride), p.modifier};
   // The source cycles through a few buffers: keep their imports (keyed by the dmabuf's inode,
@@ -188,7 +186,7 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   State& s = *state_;
   std::optional<DecodedFrame> decoded;
   const Frame* frame = &input;
-  if (input.format == PixelFormat::kMJPEG) {
+  if (isCompressed(input.format)) {
     auto d = decodeMjpeg(input);
     if (!d) return d.error();
     decoded = std::move(*d);
@@ -196,18 +194,20 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   }
   const Frame& f = *frame;
   auto layout = planeLayout(f.format, f.width, f.height);
-  if (!layout) return fail("import: ", layout.error().message);
+  if (!layout) return fail(layout.error().code, "import: ", layout.error().message);
   const bool zero_copy = f.planes[0].dmabuf_fd >= 0;
   const int max_size = s.gl->limits().max_texture_size;
   const auto specs = planeSpecs(f.format, f.width, f.height, max_size);
   if (f.plane_count != int(specs.size()))
-    return fail("import: frame has the wrong number of planes");
+    return fail(ErrorCode::kInvalidArgument, "import: a ", formatName(f.format), " frame needs ",
+                std::to_string(specs.size()), " planes, this one has ",
+                std::to_string(f.plane_count));
   GLuint textures[3] = {0, 0, 0};
   for (size_t i = 0; i < specs.size(); ++i) {
     if (specs[i].width > max_size || specs[i].height > max_size)
-      return fail("import: a ", std::to_string(f.width), "x", std::to_string(f.height), " ",
-                  formatName(f.format), " plane exceeds GL_MAX_TEXTURE_SIZE ",
-                  std::to_string(max_size));
+      return fail(ErrorCode::kUnsupported, "import: a ", std::to_string(f.width), "x",
+                  std::to_string(f.height), " ", formatName(f.format),
+                  " plane exceeds GL_MAX_TEXTURE_SIZE ", std::to_string(max_size));
     auto t = zero_copy ? s.importPlane(f.planes[i], specs[i])
                        : s.uploadPlane(f.planes[i], specs[i], int(i));
     if (!t) return t.error();
@@ -217,7 +217,8 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   if (!options.target_rgba) ensureTexture(s.out, GL_RGBA8, f.width, f.height);
   const GLuint out_tex = options.target_rgba ? options.target_rgba : s.out.tex.get();
   const bool yuv = isYuv(f.format);
-  const bool want_luma = options.source_luma && (yuv || f.format == PixelFormat::kGREY);
+  const bool want_luma =
+      options.source_luma && (yuv || pixelFormatInfo(f.format).colour == ColourFamily::kGrey);
   if (auto st = checkTarget(options.target_luma, f.width, f.height); !st) return st.error();
   if (want_luma && yuv && !options.target_luma) ensureTexture(s.luma, GL_RGBA8, f.width, f.height);
   const GLuint luma_tex = options.target_luma ? options.target_luma : s.luma.tex.get();
@@ -235,38 +236,28 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   glUniform2i(loc("u_size"), f.width, f.height);
   glBindImageTexture(0, out_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   if (yuv) {
+    // The shader's layouts (import_yuv.comp u_layout): 0 planar, 1 semi-planar, 2 YUYV, 3 UYVY.
+    const PixelFormatInfo& info = pixelFormatInfo(f.format);
     int layout_id = 0, sx = 0, sy = 0;
-    switch (f.format) {
-      case PixelFormat::kYUYV:
-        layout_id = 2;
-        break;
-      case PixelFormat::kUYVY:
-        layout_id = 3;
-        break;
-      case PixelFormat::kNV12:
-      case PixelFormat::kNV21:
-        layout_id = 1, sx = sy = 1;
-        break;
-      case PixelFormat::kYU12:
-        sx = sy = 1;
-        break;
-      case PixelFormat::kYUV422P:
-        sx = 1;
-        break;
-      default:
-        break;
+    if (info.packing == Packing::kPacked) {
+      layout_id = info.y.byte_offset == 0 ? 2 : 3;  // Y first (YUYV) or chroma first (UYVY)
+    } else {
+      layout_id = info.packing == Packing::kSemiPlanar ? 1 : 0;
+      sx = std::countr_zero(unsigned(info.chroma_horizontal_subsampling));  // log2
+      sy = std::countr_zero(unsigned(info.chroma_vertical_subsampling));
     }
     const YuvCoefficients k = yuvCoefficients(f.colorimetry);
     glUniform1i(loc("u_layout"), layout_id);
     glUniform2i(loc("u_chroma_shift"), sx, sy);
-    glUniform1i(loc("u_swap_uv"), f.format == PixelFormat::kNV21);
+    glUniform1i(loc("u_swap_uv"), info.packing == Packing::kSemiPlanar && info.cb.byte_offset != 0);
     glUniform4i(loc("u_k0"), k.y_offset, k.ys, k.rv, k.gu);
     glUniform2i(loc("u_k1"), k.gv, k.bu);
     glUniform1i(loc("u_write_luma"), want_luma);
     if (want_luma) glBindImageTexture(1, luma_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   } else {
     RgbOrder o{};
-    if (!rgbOrder(f.format, o)) return fail("import: no conversion for ", formatName(f.format));
+    if (!rgbOrder(f.format, o))
+      return fail(ErrorCode::kUnsupported, "import: no conversion for ", formatName(f.format));
     glUniform1i(loc("u_texel_bytes"), specs[0].texel_bytes);
     glUniform1i(loc("u_bpp"), o.bpp);
     glUniform4i(loc("u_offsets"), o.r, o.g, o.b, o.a);
@@ -279,7 +270,7 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   if (zero_copy) {
     // The source requeues the buffer on its next frame: the GPU must be done reading it.
     if (!GlFence::insert().wait(5'000'000'000ull))
-      return fail("import: GPU did not finish reading the frame");
+      return fail(ErrorCode::kTimeout, "import: GPU did not finish reading the frame");
   }
   ImportedFrame out;
   out.rgba = out_tex;
@@ -298,7 +289,8 @@ Status FrameImporter::readRgbaTexture(GLuint texture, int width, int height, uin
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    return fail("import: cannot read the RGBA image back (framebuffer incomplete)");
+    return fail(ErrorCode::kGpu,
+                "import: cannot read the RGBA image back (framebuffer incomplete)");
   }
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, out);

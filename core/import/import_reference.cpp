@@ -15,18 +15,15 @@ int clamp8(int v) {
 }  // namespace
 
 bool rgbOrder(PixelFormat f, RgbOrder& o) {
-  struct Entry {
-    PixelFormat format;
-    RgbOrder order;
-  };
-  static constexpr Entry kOrders[] = {
-      {PixelFormat::kRGBA32, {4, 0, 1, 2, 3}}, {PixelFormat::kRGB24, {3, 0, 1, 2, -1}},
-      {PixelFormat::kBGR24, {3, 2, 1, 0, -1}}, {PixelFormat::kXRGB32, {4, 1, 2, 3, -1}},  // X R G B
-      {PixelFormat::kARGB32, {4, 1, 2, 3, 0}}, {PixelFormat::kXBGR32, {4, 2, 1, 0, -1}},  // B G R X
-      {PixelFormat::kABGR32, {4, 2, 1, 0, 3}}, {PixelFormat::kGREY, {1, 0, 0, 0, -1}},
-  };
-  for (const auto& e : kOrders)
-    if (e.format == f) return o = e.order, true;
+  const PixelFormatInfo& info = pixelFormatInfo(f);
+  if (info.plane_count != 1) return false;
+  const int bpp = info.planes[0].bytes_per_sample;
+  if (info.colour == ColourFamily::kRgb)
+    return o = {bpp, info.r.byte_offset, info.g.byte_offset, info.b.byte_offset,
+                info.a.present() ? info.a.byte_offset : -1},
+           true;
+  if (info.colour == ColourFamily::kGrey)
+    return o = {bpp, info.y.byte_offset, info.y.byte_offset, info.y.byte_offset, -1}, true;
   return false;
 }
 
@@ -53,83 +50,70 @@ void yuvToRgb(const YuvCoefficients& k, int y, int cb, int cr, uint8_t* rgb) {
 }
 
 Result<RgbaImage> convertToRgbaCpu(const Frame& f) {
-  if (f.format == PixelFormat::kMJPEG) {
+  if (isCompressed(f.format)) {
     auto decoded = decodeMjpeg(f);
     if (!decoded) return decoded.error();
     return convertToRgbaCpu(decoded->frame);
   }
   auto layout = planeLayout(f.format, f.width, f.height);
   if (!layout) return layout.error();
-  if (f.plane_count != int(layout->size())) return fail("frame has the wrong number of planes");
+  if (f.plane_count != int(layout->size()))
+    return fail(ErrorCode::kInvalidArgument, "a ", formatName(f.format), " frame needs ",
+                std::to_string(layout->size()), " planes, this one has ",
+                std::to_string(f.plane_count));
   for (int i = 0; i < f.plane_count; ++i)
-    if (!f.planes[i].data) return fail("frame plane ", std::to_string(i), " is not in CPU memory");
-  RgbaImage out(f.width, f.height);
-  auto byteAt = [&](int plane, int x, int y) {
-    return int(f.planes[plane].data[size_t(y) * f.planes[plane].stride + x]);
+    if (!f.planes[i].data)
+      return fail(ErrorCode::kInvalidArgument, "frame plane ", std::to_string(i),
+                  " is not in CPU memory");
+  const PixelFormatInfo& info = pixelFormatInfo(f.format);
+  // One component's bytes, wherever the table puts them.
+  struct Reader {
+    const uint8_t* data = nullptr;
+    ComponentOffsetTable offsets;
+    int operator()(int x, int y) const {
+      return data[offsets.row[size_t(y)] + offsets.column[size_t(x)]];
+    }
   };
-  RgbOrder o{};
-  if (rgbOrder(f.format, o)) {
-    for (int y = 0; y < f.height; ++y)
+  auto reader = [&](const ComponentLocation& c) {
+    if (!c.present()) return Reader{};
+    const FramePlane& p = f.planes[size_t(c.plane)];
+    return Reader{p.data, componentOffsets(info, c, f.width, f.height, p.stride)};
+  };
+  RgbaImage out(f.width, f.height);
+  if (info.colour == ColourFamily::kYuv) {
+    const YuvCoefficients k = yuvCoefficients(f.colorimetry);
+    const Reader y = reader(info.y), cb = reader(info.cb), cr = reader(info.cr);
+    for (int row = 0; row < f.height; ++row)
       for (int x = 0; x < f.width; ++x) {
-        uint8_t* p = out.at(x, y);
-        p[0] = uint8_t(byteAt(0, x * o.bpp + o.r, y));
-        p[1] = uint8_t(byteAt(0, x * o.bpp + o.g, y));
-        p[2] = uint8_t(byteAt(0, x * o.bpp + o.b, y));
-        p[3] = uint8_t(o.a < 0 ? 255 : byteAt(0, x * o.bpp + o.a, y));
+        uint8_t* p = out.at(x, row);
+        yuvToRgb(k, y(x, row), cb(x, row), cr(x, row), p);
+        p[3] = 255;
       }
     return out;
   }
-  const YuvCoefficients k = yuvCoefficients(f.colorimetry);
+  const bool grey = info.colour == ColourFamily::kGrey;
+  const Reader r = reader(grey ? info.y : info.r), g = reader(grey ? info.y : info.g),
+               b = reader(grey ? info.y : info.b), a = reader(info.a);
   for (int y = 0; y < f.height; ++y)
     for (int x = 0; x < f.width; ++x) {
-      int yy = 0, cb = 0, cr = 0;
-      switch (f.format) {
-        case PixelFormat::kYUYV:  // Y0 U Y1 V
-          yy = byteAt(0, x * 2, y), cb = byteAt(0, (x & ~1) * 2 + 1, y),
-          cr = byteAt(0, (x | 1) * 2 + 1, y);
-          break;
-        case PixelFormat::kUYVY:  // U Y0 V Y1
-          yy = byteAt(0, x * 2 + 1, y), cb = byteAt(0, (x & ~1) * 2, y),
-          cr = byteAt(0, (x | 1) * 2, y);
-          break;
-        case PixelFormat::kNV12:
-        case PixelFormat::kNV21: {
-          const bool swap = f.format == PixelFormat::kNV21;
-          yy = byteAt(0, x, y);
-          cb = byteAt(1, (x / 2) * 2 + (swap ? 1 : 0), y / 2);
-          cr = byteAt(1, (x / 2) * 2 + (swap ? 0 : 1), y / 2);
-          break;
-        }
-        case PixelFormat::kYU12:
-          yy = byteAt(0, x, y), cb = byteAt(1, x / 2, y / 2), cr = byteAt(2, x / 2, y / 2);
-          break;
-        case PixelFormat::kYUV422P:
-          yy = byteAt(0, x, y), cb = byteAt(1, x / 2, y), cr = byteAt(2, x / 2, y);
-          break;
-        case PixelFormat::kYUV444P:
-          yy = byteAt(0, x, y), cb = byteAt(1, x, y), cr = byteAt(2, x, y);
-          break;
-        default:
-          return fail("no CPU conversion for ", formatName(f.format));
-      }
       uint8_t* p = out.at(x, y);
-      yuvToRgb(k, yy, cb, cr, p);
-      p[3] = 255;
+      p[0] = uint8_t(r(x, y)), p[1] = uint8_t(g(x, y)), p[2] = uint8_t(b(x, y));
+      p[3] = uint8_t(a.data ? a(x, y) : 255);
     }
   return out;
 }
 
 Result<std::vector<uint8_t>> extractLumaPlane(const Frame& f) {
-  if (!isYuv(f.format) && f.format != PixelFormat::kGREY)
-    return fail(formatName(f.format), " frames have no luma plane");
-  if (!f.planes[0].data) return fail("the luma plane is not in CPU memory");
+  const PixelFormatInfo& info = pixelFormatInfo(f.format);
+  if (!info.y.present() || info.packing == Packing::kCompressed)
+    return fail(ErrorCode::kInvalidArgument, formatName(f.format), " frames have no luma plane");
+  const FramePlane& plane = f.planes[size_t(info.y.plane)];
+  if (!plane.data) return fail(ErrorCode::kInvalidArgument, "the luma plane is not in CPU memory");
+  const ComponentOffsetTable at = componentOffsets(info, info.y, f.width, f.height, plane.stride);
   std::vector<uint8_t> y(size_t(f.width) * f.height);
-  const bool packed = f.format == PixelFormat::kYUYV || f.format == PixelFormat::kUYVY;
-  const int first = f.format == PixelFormat::kUYVY ? 1 : 0;
   for (int row = 0; row < f.height; ++row)
     for (int x = 0; x < f.width; ++x)
-      y[size_t(row) * f.width + x] =
-          f.planes[0].data[size_t(row) * f.planes[0].stride + (packed ? x * 2 + first : x)];
+      y[size_t(row) * f.width + x] = plane.data[at.row[size_t(row)] + at.column[size_t(x)]];
   return y;
 }
 

@@ -55,12 +55,14 @@ v4lconvert_data* decoder() {
 
 Result<DecodedFrame> decodeMjpeg(const Frame& f) {
   const FramePlane& p = f.planes[0];
-  if (!p.data || p.size == 0) return fail(f.source, ": empty MJPEG frame");
-  if (f.width <= 0 || f.height <= 0) return fail(f.source, ": MJPEG frame without a size");
+  if (!p.data || p.size == 0) return fail(ErrorCode::kCorruptData, f.source, ": empty MJPEG frame");
+  if (f.width <= 0 || f.height <= 0)
+    return fail(ErrorCode::kInvalidArgument, f.source, ": MJPEG frame without a size");
   if (!jpegComplete(std::span<const uint8_t>(p.data, p.size)))
-    return fail(f.source, ": truncated or corrupt MJPEG frame ", std::to_string(f.sequence));
+    return fail(ErrorCode::kCorruptData, f.source, ": truncated or corrupt MJPEG frame ",
+                std::to_string(f.sequence));
   v4lconvert_data* d = decoder();
-  if (!d) return fail("cannot create the libv4lconvert MJPEG decoder");
+  if (!d) return fail(ErrorCode::kInternal, "cannot create the libv4lconvert MJPEG decoder");
   v4l2_format src{}, dst{};
   src.type = dst.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
   src.fmt.pix.width = uint32_t(f.width);
@@ -75,8 +77,8 @@ Result<DecodedFrame> decodeMjpeg(const Frame& f) {
   const int n = v4lconvert_convert(d, &src, &dst, const_cast<uint8_t*>(p.data), int(p.size),
                                    out.rgb.data(), int(out.rgb.size()));
   if (n != int(out.rgb.size()))
-    return fail(f.source, ": cannot decode MJPEG frame ", std::to_string(f.sequence), " (",
-                v4lconvert_get_error_message(d), ")");
+    return fail(ErrorCode::kCorruptData, f.source, ": cannot decode MJPEG frame ",
+                std::to_string(f.sequence), " (", v4lconvert_get_error_message(d), ")");
   out.frame = f;
   out.frame.format = PixelFormat::kRGB24;
   out.frame.plane_count = 1;

@@ -6,7 +6,6 @@
 #include "core/import/import_reference.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
-#include "core/stats/exposure_stats.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/blur_reference.hpp"
 #include "core/stages/channels.hpp"
@@ -14,6 +13,7 @@
 #include "core/stages/resize.hpp"
 #include "core/stages/resize_reference.hpp"
 #include "core/stages/scale_reference.hpp"
+#include "core/stats/exposure_stats.hpp"
 #include "esframe/base/log.hpp"
 
 namespace esf {

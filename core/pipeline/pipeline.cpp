@@ -1,6 +1,7 @@
 #include "esframe/pipeline.hpp"
 
 #include "capture/source.hpp"
+#include "core/import/gbm_dmabuf_allocator.hpp"
 #include "core/pipeline/pipeline_impl.hpp"
 #include "core/stages/channels.hpp"
 #include "esframe/version.hpp"
@@ -81,7 +82,14 @@ Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spe
                                                           const SourceConfig& config) {
   SourceOptions options;
   static_cast<SourceConfig&>(options) = config;
-  options.gl = impl_->gl.get();
+  if (impl_->gl && config.io != IoMode::kMmap && !impl_->dmabuf_allocator) {
+    Result<std::unique_ptr<DmabufAllocator>> allocator = createGbmDmabufAllocator(*impl_->gl);
+    if (allocator)
+      impl_->dmabuf_allocator = std::move(allocator.value());
+    else if (config.io != IoMode::kAuto)  // kAuto falls back to mmap; an explicit mode says why
+      return allocator.error();
+  }
+  options.dmabuf_allocator = impl_->dmabuf_allocator.get();
   return esf::openSource(spec, options);
 }
 

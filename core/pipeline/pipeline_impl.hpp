@@ -2,6 +2,7 @@
 // What a Pipeline owns. Internal: sinks inside the library (the DRM sink) draw with its GL context.
 #include <memory>
 
+#include "capture/dmabuf_allocator.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "esframe/pipeline.hpp"
 #include "platform/gl_context.hpp"
@@ -10,7 +11,9 @@ namespace esf {
 
 struct Pipeline::Impl {
   PipelineConfig config;
-  std::unique_ptr<GlContext> gl;  // kGles; declared first so it outlives the backend
+  std::unique_ptr<GlContext> gl;  // kGles; declared first so it outlives what follows
+  // Zero-copy capture buffers on the GPU's device, made when a camera first asks for them.
+  std::unique_ptr<DmabufAllocator> dmabuf_allocator;
   std::unique_ptr<PipelineBackend> backend;
 };
 

@@ -15,7 +15,7 @@ namespace esf {
 
 // How a V4L2 source moves frames to the GPU.
 enum class IoMode {
-  kAuto,    // dmabuf when a GBM device shares the EGL device, else mmap
+  kAuto,    // dmabuf when the GPU can allocate buffers the camera fills (GBM), else mmap
   kMmap,    // V4L2_MEMORY_MMAP, frames uploaded from CPU memory
   kDmabuf,  // zero-copy: GBM buffers queued as V4L2_MEMORY_DMABUF, imported into EGL
   kExpbuf,  // V4L2 buffers exported with VIDIOC_EXPBUF, imported into EGL (never auto-picked)

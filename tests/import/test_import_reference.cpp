@@ -2,11 +2,22 @@
 // range end points, and byte orders written out by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
 #include "core/import/import_reference.hpp"
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#include <stb_image.h>
+#pragma GCC diagnostic pop
 
 namespace esf {
 namespace {
@@ -90,25 +101,33 @@ TEST(ImportReference, ByteOrdersWrittenOut) {
 }
 
 TEST(ImportReference, EncodeThenConvertRoundTripsClosely) {
-  // Independent check of plane layouts: a flat colour survives every YUV layout within 2.
-  RgbaImage img(5, 3);
-  for (size_t i = 0; i < img.pixelCount(); ++i) {
-    uint8_t* p = &img.pixels[i * 4];
-    p[0] = 200, p[1] = 90, p[2] = 40, p[3] = 255;
-  }
-  for (PixelFormat f : {PixelFormat::kNV12, PixelFormat::kNV21, PixelFormat::kYU12,
-                        PixelFormat::kYUV422P, PixelFormat::kYUV444P}) {
+  // The encoders against the CPU reference (whose layouts test_pixel_format_layouts checks by
+  // hand): colours flat within each 2x2 block but different between blocks survive every Y'CbCr
+  // layout within 2, so chroma written to the wrong block or plane shows.
+  const PixelFormat formats[] = {PixelFormat::kYUYV,   PixelFormat::kUYVY, PixelFormat::kNV12,
+                                 PixelFormat::kNV21,   PixelFormat::kYU12, PixelFormat::kYUV422P,
+                                 PixelFormat::kYUV444P};
+  for (PixelFormat f : formats) {
+    const int w = allowsOddWidth(f) ? 5 : 6, h = 3;
+    RgbaImage img(w, h);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const int block = (y / 2) * 3 + x / 2;
+        uint8_t* p = img.at(x, y);
+        p[0] = uint8_t(200 - 37 * block), p[1] = uint8_t(90 + 29 * block % 120);
+        p[2] = uint8_t(40 + 41 * block % 180), p[3] = 255;
+      }
     for (const auto& c : kAll) {
       auto bytes = encodeRgba(img, f, c);
       ASSERT_TRUE(bytes.ok());
       Frame fr;
-      fr.format = f, fr.width = 5, fr.height = 3, fr.colorimetry = c;
+      fr.format = f, fr.width = w, fr.height = h, fr.colorimetry = c;
       ASSERT_TRUE(attachTightPlanes(fr, bytes->data(), bytes->size()).ok());
       auto back = convertToRgbaCpu(fr);
       ASSERT_TRUE(back.ok());
       for (size_t i = 0; i < back->pixels.size(); ++i)
         ASSERT_LE(std::abs(int(back->pixels[i]) - int(img.pixels[i])), 2)
-            << formatName(f) << " " << i;
+            << formatName(f) << " " << colorimetryName(c) << " byte " << i;
     }
   }
 }
@@ -123,6 +142,46 @@ TEST(ImportReference, LumaPlaneIsTheRawYBytes) {
   EXPECT_EQ(extractLumaPlane(f).value(), (std::vector<uint8_t>{2, 4, 6, 8}));
   f.format = PixelFormat::kRGB24;
   EXPECT_FALSE(extractLumaPlane(f).ok());
+}
+
+TEST(ImportReference, MjpegDecodeAgreesWithStbImage) {
+  // The CPU reference decodes MJPEG with libv4lconvert; stb_image is an independent decoder of
+  // the same bytes. Their IDCTs, colour conversions and 4:2:0 chroma upsampling round
+  // differently, so they agree within a few levels, not exactly.
+  const int w = 37, h = 23;  // odd: partial MCUs on both edges
+  RgbaImage src(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      uint8_t* p = src.at(x, y);
+      p[0] = uint8_t(x * 255 / (w - 1)), p[1] = uint8_t(y * 255 / (h - 1));
+      p[2] = uint8_t((x + y) * 255 / (w + h - 2)), p[3] = 255;
+    }
+  auto jpeg = encodeRgba(src, PixelFormat::kMJPEG, {});
+  ASSERT_TRUE(jpeg.ok());
+  Frame f;
+  f.format = PixelFormat::kMJPEG, f.width = w, f.height = h, f.source = "test.mjpeg";
+  ASSERT_TRUE(attachTightPlanes(f, jpeg->data(), jpeg->size()).ok());
+  auto ours = convertToRgbaCpu(f);
+  ASSERT_TRUE(ours.ok()) << ours.error().message;
+  int sw = 0, sh = 0, channels = 0;
+  std::unique_ptr<uint8_t, void (*)(void*)> theirs(
+      stbi_load_from_memory(jpeg->data(), int(jpeg->size()), &sw, &sh, &channels, 3),
+      stbi_image_free);
+  ASSERT_TRUE(theirs) << stbi_failure_reason();
+  ASSERT_EQ(sw, w);
+  ASSERT_EQ(sh, h);
+  int worst = 0;
+  long sum = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < 3; ++c) {
+        const int d = std::abs(int(ours->at(x, y)[c]) - int(theirs.get()[(y * w + x) * 3 + c]));
+        worst = std::max(worst, d), sum += d;
+      }
+  EXPECT_LE(worst, 4) << "a pixel decoded differently";            // measured: 2
+  EXPECT_LT(double(sum) / (w * h * 3), 0.5) << "mean difference";  // measured: 0.13
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) ASSERT_EQ(ours->at(x, y)[3], 255);
 }
 
 }  // namespace
