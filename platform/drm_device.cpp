@@ -34,7 +34,7 @@ struct DrmDeviceList {
 }  // namespace
 
 std::string drmFormatName(uint32_t format) {
-  // drmGetFormatName returns a malloc()ed name, or null for a format it does not know.
+  // drmGetFormatName returns a malloc()ed name; null only when out of memory.
   std::unique_ptr<char, decltype(&std::free)> name(drmGetFormatName(format), &std::free);
   if (name) return name.get();
   std::string s;

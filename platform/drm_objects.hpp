@@ -78,8 +78,8 @@ inline int destroyDrmPropertyBlob(int fd, uint32_t id) {
 using DrmFramebuffer = DrmKernelObject<destroyDrmFramebuffer>;
 using DrmBlob = DrmKernelObject<destroyDrmPropertyBlob>;
 
-// "AR24" -> libdrm's name for a DRM fourcc ("ARGB8888"); the four characters when libdrm does not
-// know it. One spelling for every KMS message.
+// libdrm's name for a DRM fourcc (drmGetFormatName): its four characters, "_BE" for big-endian
+// ones ("AR24", "XR24_BE"). One spelling for every KMS message.
 std::string drmFormatName(uint32_t format);
 
 }  // namespace esf

@@ -81,11 +81,12 @@ TEST(DrmDevice, ListedNodesMatchTheKernel) {
   }
 }
 
-TEST(DrmFormatName, LibdrmNamesAndFallback) {
-  EXPECT_EQ(drmFormatName(DRM_FORMAT_XRGB8888), "XRGB8888");
-  EXPECT_EQ(drmFormatName(DRM_FORMAT_ARGB8888), "ARGB8888");
+TEST(DrmFormatName, FourCharactersAndByteOrder) {
+  EXPECT_EQ(drmFormatName(DRM_FORMAT_XRGB8888), "XR24");
+  EXPECT_EQ(drmFormatName(DRM_FORMAT_ARGB8888), "AR24");
   EXPECT_EQ(drmFormatName(DRM_FORMAT_NV12), "NV12");
-  // Not a DRM format: its four characters.
+  EXPECT_EQ(drmFormatName(DRM_FORMAT_XRGB8888 | DRM_FORMAT_BIG_ENDIAN), "XR24_BE");
+  // Not a known DRM format: still its four characters.
   EXPECT_EQ(drmFormatName(fourcc_code('Q', 'q', '1', '2')), "Qq12");
 }
 
