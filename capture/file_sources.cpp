@@ -7,19 +7,14 @@
 #include "capture/source_kinds.hpp"
 #include "capture/still_image.hpp"
 #include "capture/y4m_reader.hpp"
+#include "esframe/base/unique_fd.hpp"
 
 namespace esf {
 namespace {
 
-// Owns a FILE*.
-struct FileCloser {
-  void operator()(FILE* f) const { std::fclose(f); }
-};
-using UniqueFile = std::unique_ptr<FILE, FileCloser>;
-
 Result<UniqueFile> openFile(const std::string& path) {
   UniqueFile f(std::fopen(path.c_str(), "rb"));
-  if (!f) return fail("cannot open ", path, ": ", std::strerror(errno));
+  if (!f) return fail(errorCodeFromErrno(errno), "cannot open ", path, ": ", std::strerror(errno));
   return f;
 }
 
@@ -34,9 +29,10 @@ class ImageSequenceSource : public FrameSource {
       auto img = loadStillImage(files_[index_]);
       if (!img) return img.error();
       if (img->width != current_.width || img->height != current_.height)
-        return fail(files_[index_], ": image is ", std::to_string(img->width), "x",
-                    std::to_string(img->height), ", the sequence is ",
-                    std::to_string(current_.width), "x", std::to_string(current_.height));
+        return fail(ErrorCode::kInvalidArgument, files_[index_], ": image is ",
+                    std::to_string(img->width), "x", std::to_string(img->height),
+                    ", the sequence is ", std::to_string(current_.width), "x",
+                    std::to_string(current_.height));
       current_ = std::move(*img);
     }
     Frame f;
@@ -124,18 +120,19 @@ class RawSource : public FrameSource {
 Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
                           const std::string& name, uint64_t index, std::vector<uint8_t>& out) {
   auto size = frameSize(format, width, height);
-  if (!size) return fail(name, ": ", size.error().message);
+  if (!size) return fail(size.error().code, name, ": ", size.error().message);
   out.resize(*size);
   const size_t got = std::fread(out.data(), 1, out.size(), in);
   if (got == 0 && std::feof(in)) return false;
   if (got != out.size())
-    return fail(name, ": truncated raw frame ", std::to_string(index), " (", std::to_string(got),
-                " of ", std::to_string(out.size()), " bytes)");
+    return fail(std::ferror(in) ? ErrorCode::kIo : ErrorCode::kCorruptData, name,
+                ": truncated raw frame ", std::to_string(index), " (", std::to_string(got), " of ",
+                std::to_string(out.size()), " bytes)");
   return true;
 }
 
 Result<std::unique_ptr<FrameSource>> openImageSequence(std::vector<std::string> files) {
-  if (files.empty()) return fail("empty image list");
+  if (files.empty()) return fail(ErrorCode::kInvalidArgument, "empty image list");
   auto first = loadStillImage(files[0]);
   if (!first) return first.error();
   return std::unique_ptr<FrameSource>(new ImageSequenceSource(std::move(files), std::move(*first)));
@@ -153,11 +150,13 @@ Result<std::unique_ptr<FrameSource>> openY4mSource(const std::string& path,
 Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
                                                    const SourceOptions& options) {
   if (!options.format || options.width <= 0)
-    return fail(path, ": raw frames need --size WxH and --format");
+    return fail(ErrorCode::kInvalidArgument, path,
+                ": raw frames need a frame size and a pixel format");
   if (isCompressed(*options.format))
-    return fail(path, ": raw ", formatName(*options.format), " frames have no fixed size");
+    return fail(ErrorCode::kUnsupported, path, ": raw ", formatName(*options.format),
+                " frames have no fixed size");
   if (auto s = planeLayout(*options.format, options.width, options.height); !s)
-    return fail(path, ": ", s.error().message);
+    return fail(s.error().code, path, ": ", s.error().message);
   auto file = openFile(path);
   if (!file) return file.error();
   return std::unique_ptr<FrameSource>(new RawSource(path, std::move(*file), options));

@@ -95,9 +95,10 @@ Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& o) {
   const int w = o.width > 0 ? o.width : 640, h = o.height > 0 ? o.height : 480;
   const PixelFormat f = o.format.value_or(PixelFormat::kRGBA32);
   if (f != PixelFormat::kMJPEG) {
-    if (auto s = planeLayout(f, w, h); !s) return fail("pattern: ", s.error().message);
+    if (auto s = planeLayout(f, w, h); !s)
+      return fail(s.error().code, "pattern: ", s.error().message);
   } else if (w > 65535 || h > 65535) {
-    return fail("pattern: MJPEG frames are limited to 65535x65535");
+    return fail(ErrorCode::kUnsupported, "pattern: MJPEG frames are limited to 65535x65535");
   }
   return std::unique_ptr<FrameSource>(new PatternSource(w, h, f, o));
 }

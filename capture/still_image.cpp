@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -98,38 +99,43 @@ bool isStillImageExtension(const std::string& ext) {
 }
 
 Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::string& name) {
-  if (bytes.empty()) return fail(name, ": empty file");
-  if (bytes.size() > size_t(std::numeric_limits<int>::max())) return fail(name, ": too large");
+  if (bytes.empty()) return fail(ErrorCode::kCorruptData, name, ": empty file");
+  if (bytes.size() > size_t(std::numeric_limits<int>::max()))
+    return fail(ErrorCode::kUnsupported, name, ": too large");
   const bool jpeg = bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
   const bool bmp = bytes.size() >= 2 && bytes[0] == 'B' && bytes[1] == 'M';
   const bool png = bytes.size() >= 4 && bytes[0] == 0x89 && bytes[1] == 'P' && bytes[2] == 'N';
   const bool pnm = bytes.size() >= 2 && bytes[0] == 'P' && (bytes[1] == '5' || bytes[1] == '6');
-  if (pnm && !pnmComplete(bytes)) return fail(name, ": truncated or unsupported PGM/PPM");
-  if (png && !pngComplete(bytes)) return fail(name, ": truncated PNG (no IEND chunk at the end)");
-  if (jpeg && !jpegComplete(bytes)) return fail(name, ": truncated JPEG (no end-of-image marker)");
-  if (bmp && !bmpComplete(bytes)) return fail(name, ": truncated or corrupt BMP");
+  if (pnm && !pnmComplete(bytes))
+    return fail(ErrorCode::kCorruptData, name, ": truncated or unsupported PGM/PPM");
+  if (png && !pngComplete(bytes))
+    return fail(ErrorCode::kCorruptData, name, ": truncated PNG (no IEND chunk at the end)");
+  if (jpeg && !jpegComplete(bytes))
+    return fail(ErrorCode::kCorruptData, name, ": truncated JPEG (no end-of-image marker)");
+  if (bmp && !bmpComplete(bytes))
+    return fail(ErrorCode::kCorruptData, name, ": truncated or corrupt BMP");
   int w = 0, h = 0, channels = 0;
-  stbi_uc* pixels = stbi_load_from_memory(bytes.data(), int(bytes.size()), &w, &h, &channels, 4);
+  const std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> pixels(
+      stbi_load_from_memory(bytes.data(), int(bytes.size()), &w, &h, &channels, 4),
+      &stbi_image_free);
   if (!pixels) {
     const char* why = stbi_failure_reason();
-    return fail(name, ": cannot decode image (", why ? why : "unknown error", ")");
+    return fail(ErrorCode::kCorruptData, name, ": cannot decode image (",
+                why ? why : "unknown error", ")");
   }
-  if (w <= 0 || h <= 0) {
-    stbi_image_free(pixels);
-    return fail(name, ": image has no pixels");
-  }
+  if (w <= 0 || h <= 0) return fail(ErrorCode::kCorruptData, name, ": image has no pixels");
   RgbaImage img(w, h);
-  std::memcpy(img.pixels.data(), pixels, img.pixels.size());
-  stbi_image_free(pixels);
+  std::memcpy(img.pixels.data(), pixels.get(), img.pixels.size());
   return img;
 }
 
 Result<RgbaImage> loadStillImage(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail("cannot open image ", path, ": ", std::strerror(errno));
+  if (!in)
+    return fail(errorCodeFromErrno(errno), "cannot open image ", path, ": ", std::strerror(errno));
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
-  if (in.bad()) return fail("cannot read image ", path);
+  if (in.bad()) return fail(ErrorCode::kIo, "cannot read image ", path);
   return decodeStillImage(bytes, path);
 }
 

@@ -15,9 +15,10 @@ Result<std::string> readLine(FILE* in, const std::string& name, const char* what
   std::string line;
   for (;;) {
     const int c = std::fgetc(in);
-    if (c == EOF) return fail(name, ": truncated ", what);
+    if (c == EOF) return fail(ErrorCode::kCorruptData, name, ": truncated ", what);
     if (c == '\n') return line;
-    if (line.size() >= kMaxHeaderLine) return fail(name, ": ", what, " is too long");
+    if (line.size() >= kMaxHeaderLine)
+      return fail(ErrorCode::kCorruptData, name, ": ", what, " is too long");
     line.push_back(char(c));
   }
 }
@@ -36,7 +37,8 @@ Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name) {
   auto line = readLine(in, name, "Y4M header");
   if (!line) return line.error();
   const std::string magic = "YUV4MPEG2";
-  if (line->compare(0, magic.size(), magic) != 0) return fail(name, ": not a Y4M file");
+  if (line->compare(0, magic.size(), magic) != 0)
+    return fail(ErrorCode::kCorruptData, name, ": not a Y4M file");
   Y4mHeader h;
   size_t pos = magic.size();
   while (pos < line->size()) {
@@ -69,7 +71,7 @@ Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name) {
       else if (value == "mono")
         h.format = PixelFormat::kGREY;
       else
-        return fail(name, ": unsupported Y4M chroma 'C", value, "'");
+        return fail(ErrorCode::kUnsupported, name, ": unsupported Y4M chroma 'C", value, "'");
     } else if (tag == 'X') {
       if (value == "COLORRANGE=FULL")
         h.colorimetry.full_range = true;
@@ -80,10 +82,12 @@ Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name) {
     } else {
       ok = false;
     }
-    if (!ok) return fail(name, ": bad Y4M header field '", token, "'");
+    if (!ok) return fail(ErrorCode::kCorruptData, name, ": bad Y4M header field '", token, "'");
   }
-  if (h.width <= 0 || h.height <= 0) return fail(name, ": Y4M header lacks W or H");
-  if (h.width > 16384 || h.height > 16384) return fail(name, ": Y4M frame size too large");
+  if (h.width <= 0 || h.height <= 0)
+    return fail(ErrorCode::kCorruptData, name, ": Y4M header lacks W or H");
+  if (h.width > 16384 || h.height > 16384)
+    return fail(ErrorCode::kUnsupported, name, ": Y4M frame size too large");
   return h;
 }
 
@@ -93,16 +97,18 @@ Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::strin
   if (first == EOF) return false;
   std::ungetc(first, in);
   auto line = readLine(in, name, "Y4M frame header");
-  if (!line) return fail(line.error().message, " (frame ", std::to_string(index), ")");
+  if (!line)
+    return fail(line.error().code, line.error().message, " (frame ", std::to_string(index), ")");
   if (line->compare(0, 5, "FRAME") != 0 || (line->size() > 5 && (*line)[5] != ' '))
-    return fail(name, ": bad Y4M frame header at frame ", std::to_string(index));
+    return fail(ErrorCode::kCorruptData, name, ": bad Y4M frame header at frame ",
+                std::to_string(index));
   auto size = frameSize(h.format, h.width, h.height);
-  if (!size) return fail(name, ": ", size.error().message);
+  if (!size) return fail(size.error().code, name, ": ", size.error().message);
   out.resize(*size);
   const size_t got = std::fread(out.data(), 1, out.size(), in);
   if (got != out.size())
-    return fail(name, ": truncated Y4M frame ", std::to_string(index), " (", std::to_string(got),
-                " of ", std::to_string(out.size()), " bytes)");
+    return fail(ErrorCode::kCorruptData, name, ": truncated Y4M frame ", std::to_string(index),
+                " (", std::to_string(got), " of ", std::to_string(out.size()), " bytes)");
   return true;
 }
 

@@ -9,26 +9,13 @@ namespace esf {
 namespace {
 
 bool hasToken(const char* list, const char* name) {
-  if (!list) return false;
-  std::string_view all(list), want(name);
-  for (size_t pos = 0; pos <= all.size();) {
-    size_t end = all.find(' ', pos);
-    if (end == std::string_view::npos) end = all.size();
-    if (all.substr(pos, end - pos) == want) return true;
-    pos = end + 1;
-  }
-  return false;
+  return hasExtensionToken(list, name);
 }
 
 // eglGetPlatformDisplay returns the same handle for the same native display, and eglTerminate
 // would pull it from under every other owner: count owners per handle.
 std::mutex g_refs_mutex;
 std::map<EGLDisplay, int> g_display_refs;
-
-template <typename Fn>
-Fn eglProc(const char* name) {
-  return reinterpret_cast<Fn>(eglGetProcAddress(name));
-}
 
 }  // namespace
 
@@ -50,7 +37,8 @@ Result<EglPlatform> parseEglPlatform(const std::string& s) {
   for (EglPlatform p :
        {EglPlatform::kAuto, EglPlatform::kGbm, EglPlatform::kDevice, EglPlatform::kSurfaceless})
     if (s == toString(p)) return p;
-  return fail("unknown EGL platform '", s, "' (auto, gbm, device, surfaceless)");
+  return fail(ErrorCode::kInvalidArgument, "unknown EGL platform '", s,
+              "' (auto, gbm, device, surfaceless)");
 }
 
 const char* eglErrorString(EGLint e) {
@@ -93,12 +81,15 @@ struct EglDisplayOpener {
 
   Status initialize(EGLDisplay dpy, const char* what) {
     if (dpy == EGL_NO_DISPLAY)
-      return fail(what, ": eglGetPlatformDisplay failed (", eglErrorString(eglGetError()), ")");
+      return fail(ErrorCode::kGpu, what, ": eglGetPlatformDisplay failed (",
+                  eglErrorString(eglGetError()), ")");
     if (!eglInitialize(dpy, &d->major_, &d->minor_))
-      return fail(what, ": eglInitialize failed (", eglErrorString(eglGetError()), ")");
+      return fail(ErrorCode::kGpu, what, ": eglInitialize failed (", eglErrorString(eglGetError()),
+                  ")");
     std::lock_guard lock(g_refs_mutex);
     ++g_display_refs[dpy];
     d->display_ = dpy;
+    d->procs_ = EglProcs::load(dpy);
     return {};
   }
 
@@ -108,14 +99,14 @@ struct EglDisplayOpener {
       node = openDrmNode(spec);
     } else {
       std::vector<DrmNode> nodes = listDrmNodes();
-      if (nodes.empty()) return fail("gbm: no DRM device in /dev/dri");
+      if (nodes.empty()) return fail(ErrorCode::kNotFound, "gbm: no DRM device in /dev/dri");
       node = openDrmPath(nodes.front().path);
     }
     if (!node) return node.error();
     // Checked after the node so a wrong --drm-device is reported as such first.
     if (!hasEglClientExtension("EGL_KHR_platform_gbm") &&
         !hasEglClientExtension("EGL_MESA_platform_gbm"))
-      return fail("gbm: EGL has no EGL_KHR_platform_gbm");
+      return fail(ErrorCode::kUnsupported, "gbm: EGL has no EGL_KHR_platform_gbm");
     std::string path = node->node.path;
     Result<std::unique_ptr<GbmDevice>> gbm = GbmDevice::create(std::move(node.value()));
     if (!gbm) return gbm.error();
@@ -132,13 +123,14 @@ struct EglDisplayOpener {
     bool enumeration = hasEglClientExtension("EGL_EXT_device_enumeration") ||
                        hasEglClientExtension("EGL_EXT_device_base");
     if (!enumeration || !hasEglClientExtension("EGL_EXT_platform_device"))
-      return fail("device: EGL has no EGL_EXT_device_enumeration/EGL_EXT_platform_device");
-    auto queryDevices = eglProc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
-    auto queryString = eglProc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
+      return fail(ErrorCode::kUnsupported,
+                  "device: EGL has no EGL_EXT_device_enumeration/EGL_EXT_platform_device");
+    const auto queryDevices = eglClientProcs().queryDevices;
+    const auto queryString = eglClientProcs().queryDeviceString;
     EGLDeviceEXT devices[16];
     EGLint count = 0;
-    if (!queryDevices || !queryDevices(16, devices, &count) || count == 0)
-      return fail("device: no EGL devices");
+    if (!queryDevices || !queryString || !queryDevices(16, devices, &count) || count == 0)
+      return fail(ErrorCode::kNotFound, "device: no EGL devices");
     std::string skipped;
     for (EGLint i = 0; i < count; ++i) {
       const char* exts = queryString(devices[i], EGL_EXTENSIONS);
@@ -166,13 +158,14 @@ struct EglDisplayOpener {
                                   std::to_string(count) + (name.empty() ? "" : ", " + name));
       return {};
     }
-    if (!spec.empty()) return fail("device: no EGL device matches '", spec, "'");
-    return fail("device: no hardware EGL device (", skipped, ")");
+    if (!spec.empty())
+      return fail(ErrorCode::kNotFound, "device: no EGL device matches '", spec, "'");
+    return fail(ErrorCode::kNotFound, "device: no hardware EGL device (", skipped, ")");
   }
 
   Status trySurfaceless() {
     if (!hasEglClientExtension("EGL_MESA_platform_surfaceless"))
-      return fail("surfaceless: EGL has no EGL_MESA_platform_surfaceless");
+      return fail(ErrorCode::kUnsupported, "surfaceless: EGL has no EGL_MESA_platform_surfaceless");
     EGLDisplay dpy =
         eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
     if (Status s = initialize(dpy, "surfaceless"); !s) return s;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "esframe/pipeline_config.hpp"
+#include "platform/egl_procs.hpp"
 #include "platform/gbm_device.hpp"
 
 namespace esf {
@@ -45,6 +46,8 @@ class EglDisplay {
   std::string vendor() const;
   std::string extensions() const;
   bool hasExtension(const char* name) const;
+  // The extension entry points, looked up once when the display was initialized.
+  const EglProcs& procs() const { return procs_; }
 
  private:
   EglDisplay() = default;
@@ -54,6 +57,7 @@ class EglDisplay {
   std::vector<std::string> selection_log_;
   std::string device_drm_path_;
   int major_ = 0, minor_ = 0;
+  EglProcs procs_;
 
   friend struct EglDisplayOpener;
 };

@@ -4,7 +4,7 @@ namespace esf {
 
 Result<std::unique_ptr<GbmDevice>> GbmDevice::create(OpenedDrmNode node) {
   gbm_device* gbm = gbm_create_device(node.fd.get());
-  if (!gbm) return fail("gbm_create_device failed on '", node.node.path, "'");
+  if (!gbm) return fail(ErrorCode::kGpu, "gbm_create_device failed on '", node.node.path, "'");
   return std::unique_ptr<GbmDevice>(new GbmDevice(std::move(node), gbm));
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Owner of a gbm_device and of the DRM fd it was created on.
+// Owner of a gbm_device and of the DRM fd it was created on; GbmBo owns its buffer objects.
 #include <gbm.h>
 
 #include <memory>
@@ -7,6 +7,12 @@
 #include "platform/drm_device.hpp"
 
 namespace esf {
+
+// Owner of a gbm_bo (gbm_bo_create / gbm_bo_destroy).
+struct GbmBoDestroyer {
+  void operator()(gbm_bo* bo) const { gbm_bo_destroy(bo); }
+};
+using GbmBo = std::unique_ptr<gbm_bo, GbmBoDestroyer>;
 
 class GbmDevice {
  public:

@@ -22,11 +22,10 @@ void GL_APIENTRY debugCallback(GLenum, GLenum type, GLuint, GLenum severity, GLs
   logLine(bad ? LogLevel::kWarning : LogLevel::kInfo, m);
 }
 
-void enableDebugOutput() {
-  auto callback = reinterpret_cast<PFNGLDEBUGMESSAGECALLBACKKHRPROC>(
-      eglGetProcAddress("glDebugMessageCallbackKHR"));
+void enableDebugOutput(const EglProcs& procs) {
+  const auto callback = procs.debugMessageCallback;
   if (!callback) {
-    logWarning("--gl-debug: the driver has no GL_KHR_debug");
+    logWarning("GL debug output requested, but the driver has no GL_KHR_debug");
     return;
   }
   glEnable(GL_DEBUG_OUTPUT_KHR);
@@ -77,7 +76,7 @@ Status checkGl(const char* what) {
   if (first == GL_NO_ERROR) return {};
   while (glGetError() != GL_NO_ERROR) {
   }
-  return fail(what, ": ", glErrorString(first));
+  return fail(ErrorCode::kGpu, what, ": ", glErrorString(first));
 }
 
 Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) {
@@ -87,16 +86,18 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
   c->display_ = std::move(display.value());
   EGLDisplay dpy = c->display_->get();
 
-  if (!eglBindAPI(EGL_OPENGL_ES_API)) return fail("eglBindAPI(EGL_OPENGL_ES_API) failed");
+  if (!eglBindAPI(EGL_OPENGL_ES_API))
+    return fail(ErrorCode::kGpu, "eglBindAPI(EGL_OPENGL_ES_API) failed");
   if (!c->display_->hasExtension("EGL_KHR_surfaceless_context"))
-    return fail("EGL display has no EGL_KHR_surfaceless_context: cannot run headless");
+    return fail(ErrorCode::kUnsupported,
+                "EGL display has no EGL_KHR_surfaceless_context: cannot run headless");
 
   EGLConfig config = EGL_NO_CONFIG_KHR;
   if (!c->display_->hasExtension("EGL_KHR_no_config_context")) {
     const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, 0, EGL_NONE};
     EGLint n = 0;
     if (!eglChooseConfig(dpy, want, &config, 1, &n) || n == 0)
-      return fail("no EGL config for OpenGL ES 3");
+      return fail(ErrorCode::kUnsupported, "no EGL config for OpenGL ES 3");
   }
 
   // Robust access keeps an out-of-range access from taking the GPU down with it.
@@ -127,16 +128,16 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
     if (!robust) break;
   }
   if (c->context_ == EGL_NO_CONTEXT)
-    return fail("cannot create an OpenGL ES 3.1 context (", eglErrorString(eglGetError()),
-                "): esframe needs GLES 3.1 compute shaders");
+    return fail(ErrorCode::kUnsupported, "cannot create an OpenGL ES 3.1 context (",
+                eglErrorString(eglGetError()), "): esframe needs GLES 3.1 compute shaders");
   if (Status s = c->makeCurrent(); !s) return s.error();
   pinDriDrivers();
 
   glGetIntegerv(GL_MAJOR_VERSION, &c->gl_major_);
   glGetIntegerv(GL_MINOR_VERSION, &c->gl_minor_);
   if (c->gl_major_ * 10 + c->gl_minor_ < 31)
-    return fail("the context is OpenGL ES ", std::to_string(c->gl_major_), ".",
-                std::to_string(c->gl_minor_), " (", c->version(), "): esframe needs 3.1");
+    return fail(ErrorCode::kUnsupported, "the context is OpenGL ES ", std::to_string(c->gl_major_),
+                ".", std::to_string(c->gl_minor_), " (", c->version(), "): esframe needs 3.1");
 
   ComputeLimits& l = c->limits_;
   for (GLuint k = 0; k < 3; ++k) {
@@ -148,7 +149,7 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &l.ssbo_bindings);
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &l.max_ssbo_size);
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &l.max_texture_size);
-  if (o.debug) enableDebugOutput();
+  if (o.debug) enableDebugOutput(c->display_->procs());
   return c;
 }
 
@@ -163,7 +164,7 @@ GlContext::~GlContext() {
 
 Status GlContext::makeCurrent() const {
   if (!eglMakeCurrent(display_->get(), EGL_NO_SURFACE, EGL_NO_SURFACE, context_))
-    return fail("eglMakeCurrent failed (", eglErrorString(eglGetError()), ")");
+    return fail(ErrorCode::kGpu, "eglMakeCurrent failed (", eglErrorString(eglGetError()), ")");
   return {};
 }
 

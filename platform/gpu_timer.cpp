@@ -8,23 +8,19 @@
 namespace esf {
 namespace {
 
-// GL_EXT_disjoint_timer_query's 64-bit getter is not in core GLES 3.1: load it by name.
-PFNGLGETQUERYOBJECTUI64VEXTPROC queryResult64() {
-  static auto fn = reinterpret_cast<PFNGLGETQUERYOBJECTUI64VEXTPROC>(
-      eglGetProcAddress("glGetQueryObjectui64vEXT"));
-  return fn;
-}
-
 double nowSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
 
-GpuTimer::GpuTimer(const GlContext& gl) {
+// GL_EXT_disjoint_timer_query's 64-bit getter is not in core GLES 3.1: it comes from the
+// display's proc table.
+GpuTimer::GpuTimer(const GlContext& gl)
+    : query_result64_(gl.display().procs().getQueryObjectui64v) {
   // llvmpipe (Mesa 22.3) lists the extension, but GL_TIME_ELAPSED around compute dispatches
   // reads 0 ns: its "GPU" is the CPU, so the wall time after glFinish is the real measure.
-  if (gl.hasTimerQuery() && !gl.isLlvmpipe() && queryResult64()) query_ = makeQuery();
+  if (gl.hasTimerQuery() && !gl.isLlvmpipe() && query_result64_) query_ = makeQuery();
 }
 
 void GpuTimer::begin() {
@@ -50,7 +46,7 @@ void GpuTimer::end() {
 Result<double> GpuTimer::elapsedMs() {
   if (!query_) return (wall_end_s_ - wall_start_s_) * 1e3;
   GLuint64 ns = 0;
-  queryResult64()(query_.get(), GL_QUERY_RESULT, &ns);  // waits for the GPU
+  query_result64_(query_.get(), GL_QUERY_RESULT, &ns);  // waits for the GPU
   GLint disjoint = 0;
   glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
   if (disjoint)

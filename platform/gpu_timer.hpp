@@ -27,6 +27,7 @@ class GpuTimer {
   Result<double> elapsedMs();
 
  private:
+  PFNGLGETQUERYOBJECTUI64VEXTPROC query_result64_ = nullptr;
   GlQuery query_;  // empty without the extension
   double wall_start_s_ = 0, wall_end_s_ = 0;
 };

@@ -7,21 +7,20 @@
 #include <cstring>
 
 #include "esframe/base/log.hpp"
+#include "platform/drm_objects.hpp"
 
 namespace esf {
 namespace {
 
-bool hasConnectors(int fd) {
-  drmModeRes* res = drmModeGetResources(fd);
-  bool yes = res && res->count_connectors > 0 && res->count_crtcs > 0;
-  if (res) drmModeFreeResources(res);
-  return yes;
+bool hasConnectors(BorrowedFd fd) {
+  DrmResources res(drmModeGetResources(fd.get()));
+  return res && res->count_connectors > 0 && res->count_crtcs > 0;
 }
 
-bool sameDevice(int a, int b) {
+bool sameDevice(BorrowedFd a, BorrowedFd b) {
   struct stat sa {
   }, sb{};
-  return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_rdev == sb.st_rdev;
+  return fstat(a.get(), &sa) == 0 && fstat(b.get(), &sb) == 0 && sa.st_rdev == sb.st_rdev;
 }
 
 // The card to use: by spec, else the GL context's card, else the first card with connectors.
@@ -30,7 +29,8 @@ Result<OpenedDrmNode> openCard(const std::string& spec, GbmDevice* gl_gbm) {
     Result<OpenedDrmNode> node = openDrmNode(spec, /*prefer_render=*/false);
     if (!node) return node.error();
     if (node->node.is_render_node)
-      return fail("'", node->node.path, "' is a render node: KMS output needs a card node");
+      return fail(ErrorCode::kUnsupported, "'", node->node.path,
+                  "' is a render node: KMS output needs a card node");
     return node;
   }
   if (gl_gbm && !gl_gbm->node().is_render_node && hasConnectors(gl_gbm->fd()))
@@ -38,9 +38,10 @@ Result<OpenedDrmNode> openCard(const std::string& spec, GbmDevice* gl_gbm) {
   for (const DrmNode& n : listDrmNodes()) {
     if (n.is_render_node) continue;
     Result<OpenedDrmNode> node = openDrmPath(n.path);
-    if (node && hasConnectors(node->fd.get())) return node;
+    if (node && hasConnectors(node->fd)) return node;
   }
-  return fail("no DRM card with connectors in /dev/dri (use --output drm:device=PATH|DRIVER)");
+  return fail(ErrorCode::kNotFound,
+              "no DRM card with connectors in /dev/dri (name one by path or driver)");
 }
 
 }  // namespace
@@ -57,12 +58,6 @@ const char* planeTypeName(uint64_t type) {
   return "unknown";
 }
 
-std::string fourccName(uint32_t f) {
-  std::string s;
-  for (int i = 0; i < 4; ++i) s += char((f >> (8 * i)) & 0xff);
-  return s;
-}
-
 Result<std::unique_ptr<KmsDevice>> KmsDevice::open(const std::string& spec, GbmDevice* gl_gbm) {
   Result<OpenedDrmNode> card = openCard(spec, gl_gbm);
   if (!card) return card.error();
@@ -70,11 +65,12 @@ Result<std::unique_ptr<KmsDevice>> KmsDevice::open(const std::string& spec, GbmD
   d->node_ = card->node;
   const std::string what = "DRM device " + d->node_.path + " (" + d->node_.driver + ")";
   // The GL context opened this card first and may hold DRM master on its fd: use that fd.
-  const bool shared = gl_gbm && sameDevice(card->fd.get(), gl_gbm->fd());
+  const bool shared = gl_gbm && sameDevice(card->fd, gl_gbm->fd());
   const int fd = shared ? gl_gbm->fd() : card->fd.get();
   if (!drmIsMaster(fd) && drmSetMaster(fd) != 0)
-    return fail(what, " is held by another DRM master (a display server or another esframe?): ",
-                "stop it or choose another card with --output drm:device=...");
+    return fail(ErrorCode::kBusy, what,
+                " is held by another DRM master (a display server or another esframe?): ",
+                "stop it or choose another card");
   if (shared) {
     d->fd_ = gl_gbm->fd();
     d->gbm_ = gl_gbm->get();
@@ -87,7 +83,8 @@ Result<std::unique_ptr<KmsDevice>> KmsDevice::open(const std::string& spec, GbmD
   }
   if (drmSetClientCap(d->fd_, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) != 0 ||
       drmSetClientCap(d->fd_, DRM_CLIENT_CAP_ATOMIC, 1) != 0)
-    return fail(what, " has no atomic modesetting (DRM_CLIENT_CAP_ATOMIC refused)");
+    return fail(ErrorCode::kUnsupported, what,
+                " has no atomic modesetting (DRM_CLIENT_CAP_ATOMIC refused)");
   if (Status s = d->enumerate(); !s) return s.error();
   logDebug(what + ": " + std::to_string(d->connectors_.size()) + " connectors, " +
            std::to_string(d->crtcs_.size()) + " CRTCs, " + std::to_string(d->planes_.size()) +
@@ -101,19 +98,18 @@ Status KmsDevice::enumerate() {
   connectors_.clear();
   crtcs_.clear();
   planes_.clear();
-  drmModeRes* res = drmModeGetResources(fd_);
-  if (!res) return fail("drmModeGetResources failed on ", node_.path, ": ", std::strerror(errno));
+  DrmResources res(drmModeGetResources(fd_));
+  if (!res)
+    return fail(errorCodeFromErrno(errno), "drmModeGetResources failed on ", node_.path, ": ",
+                std::strerror(errno));
   for (int i = 0; i < res->count_crtcs; ++i) {
     Result<KmsPropertyTable> props =
         KmsPropertyTable::read(fd_, res->crtcs[i], DRM_MODE_OBJECT_CRTC);
-    if (!props) {
-      drmModeFreeResources(res);
-      return props.error();
-    }
+    if (!props) return props.error();
     crtcs_.push_back({res->crtcs[i], i, std::move(props.value())});
   }
   for (int i = 0; i < res->count_connectors; ++i) {
-    drmModeConnector* c = drmModeGetConnector(fd_, res->connectors[i]);
+    DrmConnector c(drmModeGetConnector(fd_, res->connectors[i]));
     if (!c) continue;
     KmsConnector k;
     k.id = c->connector_id;
@@ -122,38 +118,31 @@ Status KmsDevice::enumerate() {
     k.connected = c->connection == DRM_MODE_CONNECTED;
     k.modes.assign(c->modes, c->modes + c->count_modes);
     for (int e = 0; e < c->count_encoders; ++e) {
-      if (drmModeEncoder* enc = drmModeGetEncoder(fd_, c->encoders[e])) {
+      if (DrmEncoder enc{drmModeGetEncoder(fd_, c->encoders[e])})
         k.possible_crtcs |= enc->possible_crtcs;
-        drmModeFreeEncoder(enc);
-      }
     }
-    drmModeFreeConnector(c);
     Result<KmsPropertyTable> props = KmsPropertyTable::read(fd_, k.id, DRM_MODE_OBJECT_CONNECTOR);
     if (props) k.props = std::move(props.value());
     connectors_.push_back(std::move(k));
   }
-  drmModeFreeResources(res);
 
-  drmModePlaneRes* pres = drmModeGetPlaneResources(fd_);
-  if (!pres) return fail("drmModeGetPlaneResources failed on ", node_.path);
+  DrmPlaneResources pres(drmModeGetPlaneResources(fd_));
+  if (!pres)
+    return fail(errorCodeFromErrno(errno), "drmModeGetPlaneResources failed on ", node_.path, ": ",
+                std::strerror(errno));
   for (uint32_t i = 0; i < pres->count_planes; ++i) {
-    drmModePlane* p = drmModeGetPlane(fd_, pres->planes[i]);
+    DrmPlane p(drmModeGetPlane(fd_, pres->planes[i]));
     if (!p) continue;
     KmsPlane k;
     k.id = p->plane_id;
     k.possible_crtcs = p->possible_crtcs;
     k.formats.assign(p->formats, p->formats + p->count_formats);
-    drmModeFreePlane(p);
     Result<KmsPropertyTable> props = KmsPropertyTable::read(fd_, k.id, DRM_MODE_OBJECT_PLANE);
-    if (!props) {
-      drmModeFreePlaneResources(pres);
-      return props.error();
-    }
+    if (!props) return props.error();
     k.props = std::move(props.value());
     k.type = k.props.value("type", DRM_PLANE_TYPE_OVERLAY);
     planes_.push_back(std::move(k));
   }
-  drmModeFreePlaneResources(pres);
   return {};
 }
 

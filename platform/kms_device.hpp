@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "platform/drm_device.hpp"
+#include "platform/drm_objects.hpp"
 #include "platform/gbm_device.hpp"
 #include "platform/kms_properties.hpp"
 
@@ -40,7 +41,6 @@ struct KmsConnector {
 };
 
 const char* planeTypeName(uint64_t type);
-std::string fourccName(uint32_t format);  // "AR24"
 
 class KmsDevice {
  public:

@@ -21,15 +21,12 @@ bool sameTimings(const drmModeModeInfo& a, const drmModeModeInfo& b) {
          a.flags == b.flags;
 }
 
-std::optional<drmModeModeInfo> currentMode(int fd, const KmsCrtc& crtc) {
+std::optional<drmModeModeInfo> currentMode(BorrowedFd fd, const KmsCrtc& crtc) {
   uint64_t blob_id = crtc.props.value("MODE_ID");
   if (!crtc.props.value("ACTIVE") || !blob_id) return std::nullopt;
-  drmModePropertyBlobRes* blob = drmModeGetPropertyBlob(fd, uint32_t(blob_id));
-  if (!blob) return std::nullopt;
-  std::optional<drmModeModeInfo> mode;
-  if (blob->length >= sizeof(drmModeModeInfo)) mode = *static_cast<drmModeModeInfo*>(blob->data);
-  drmModeFreePropertyBlob(blob);
-  return mode;
+  DrmPropertyBlob blob(drmModeGetPropertyBlob(fd.get(), uint32_t(blob_id)));
+  if (!blob || blob->length < sizeof(drmModeModeInfo)) return std::nullopt;
+  return *static_cast<const drmModeModeInfo*>(blob->data);
 }
 
 void onFlip(int, unsigned, unsigned, unsigned, void* user_data) {
@@ -52,7 +49,8 @@ Status KmsDisplay::chooseOutput(const KmsDisplayOptions& o) {
     bool named = c.name == o.connector || std::to_string(c.id) == o.connector;
     if (!o.connector.empty() && named) {
       if (!c.connected)
-        return fail("connector ", c.name, " on ", d.node().path, " is not connected");
+        return fail(ErrorCode::kNotFound, "connector ", c.name, " on ", d.node().path,
+                    " is not connected");
       conn = &c;
     } else if (o.connector.empty() && c.connected && !conn && !c.modes.empty()) {
       conn = &c;
@@ -60,9 +58,11 @@ Status KmsDisplay::chooseOutput(const KmsDisplayOptions& o) {
   }
   if (!conn)
     return fail(
+        ErrorCode::kNotFound,
         o.connector.empty() ? "no connected connector" : "no connector '" + o.connector + "'",
         " on ", d.node().path, " (connectors: ", seen.empty() ? "none" : seen, ")");
-  if (conn->modes.empty()) return fail("connector ", conn->name, " has no modes");
+  if (conn->modes.empty())
+    return fail(ErrorCode::kUnsupported, "connector ", conn->name, " has no modes");
   connector_id_ = conn->id;
   connector_name_ = conn->name;
   mode_ = conn->modes.front();
@@ -85,7 +85,8 @@ Status KmsDisplay::chooseOutput(const KmsDisplayOptions& o) {
       taken = taken || (other.id != conn->id && other.props.value("CRTC_ID") == c.id);
     if (!taken) crtc = &c;
   }
-  if (!crtc) return fail("no free CRTC for connector ", conn->name, " on ", d.node().path);
+  if (!crtc)
+    return fail(ErrorCode::kBusy, "no free CRTC for connector ", conn->name, " on ", d.node().path);
   crtc_id_ = crtc->id;
   crtc_index_ = crtc->index;
   std::optional<drmModeModeInfo> now = currentMode(d.fd(), *crtc);
@@ -94,9 +95,10 @@ Status KmsDisplay::chooseOutput(const KmsDisplayOptions& o) {
   rect_ = o.rect.value_or(KmsRect{0, 0, mode_.hdisplay, mode_.vdisplay});
   if (rect_.width == 0 || rect_.height == 0 || rect_.x < 0 || rect_.y < 0 ||
       rect_.x + rect_.width > mode_.hdisplay || rect_.y + rect_.height > mode_.vdisplay)
-    return fail("rect=", std::to_string(rect_.x), ",", std::to_string(rect_.y), ",",
-                std::to_string(rect_.width), ",", std::to_string(rect_.height),
-                " does not fit the ", modeName(mode_), " mode of ", conn->name);
+    return fail(ErrorCode::kInvalidArgument, "rect ", std::to_string(rect_.x), ",",
+                std::to_string(rect_.y), ",", std::to_string(rect_.width), ",",
+                std::to_string(rect_.height), " does not fit the ", modeName(mode_), " mode of ",
+                conn->name);
   return {};
 }
 
@@ -130,7 +132,7 @@ Status KmsDisplay::addScene(KmsAtomicRequest& req, const PlaneCandidate& c, uint
         if (Status s = set(conn.id, conn.props, "CRTC_ID", crtc_id_); !s) return s;
     for (const KmsCrtc& crtc : d.crtcs())
       if (crtc.id == crtc_id_) {
-        if (Status s = set(crtc.id, crtc.props, "MODE_ID", mode_blob_); !s) return s;
+        if (Status s = set(crtc.id, crtc.props, "MODE_ID", mode_blob_.id()); !s) return s;
         if (Status s = set(crtc.id, crtc.props, "ACTIVE", 1); !s) return s;
       }
   }
@@ -153,7 +155,8 @@ Status KmsDisplay::addScene(KmsAtomicRequest& req, const PlaneCandidate& c, uint
 
 Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o, GlContext& gl) {
   if (o.buffers < 2 || o.buffers > 3)
-    return fail("buffers=", std::to_string(o.buffers), ": KMS output takes 2 or 3 buffers");
+    return fail(ErrorCode::kInvalidArgument, "buffers ", std::to_string(o.buffers),
+                ": KMS output takes 2 or 3 buffers");
   std::unique_ptr<KmsDisplay> k(new KmsDisplay());
   k->gl_ = &gl;
   Result<std::unique_ptr<KmsDevice>> device = KmsDevice::open(o.device, gl.display().gbm());
@@ -161,14 +164,17 @@ Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o,
   k->device_ = std::move(device.value());
   if (Status s = k->chooseOutput(o); !s) return s.error();
   const int fd = k->device_->fd();
-  if (k->needs_modeset_ &&
-      drmModeCreatePropertyBlob(fd, &k->mode_, sizeof(k->mode_), &k->mode_blob_) != 0)
-    return fail("cannot create a mode blob on ", k->device_->node().path, ": ",
-                std::strerror(errno));
+  if (k->needs_modeset_) {
+    uint32_t blob_id = 0;
+    if (drmModeCreatePropertyBlob(fd, &k->mode_, sizeof(k->mode_), &blob_id) != 0)
+      return fail(errorCodeFromErrno(errno), "cannot create a mode blob on ",
+                  k->device_->node().path, ": ", std::strerror(errno));
+    k->mode_blob_ = DrmBlob(fd, blob_id);
+  }
 
   PlaneRequest request{k->crtc_index_, o.plane_id, o.zpos, o.alpha};
   PlaneRanking ranking = rankPlanes(k->device_->planes(), request);
-  EGLDisplay egl = gl.display().get();
+  const EglDisplay& egl = gl.display();
   gbm_device* gbm = k->device_->gbm();
   const KmsRect r = k->rect_;
   // Weston's rule: the kernel has the last word. Each candidate gets a TEST_ONLY commit of the
@@ -193,7 +199,7 @@ Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o,
     uint32_t flags =
         DRM_MODE_ATOMIC_TEST_ONLY | (k->needs_modeset_ ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0);
     Status s = req.commit(fd, flags, nullptr, "plane " + std::to_string(c.plane_id));
-    if (!s) return fail(std::strerror(req.lastErrno()));
+    if (!s) return fail(s.error().code, std::strerror(req.lastErrno()));
     return {};
   };
   Result<PlaneCandidate> picked = pickPlane(ranking, test);
@@ -201,8 +207,8 @@ Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o,
   for (const PlaneRejection& rej : k->rejected_)
     logDebug("KMS: plane " + std::to_string(rej.plane_id) + " not used: " + rej.reason);
   if (!picked)
-    return fail("KMS output on ", k->device_->node().path, " ", k->connector_name_, ": ",
-                picked.error().message);
+    return fail(picked.error().code, "KMS output on ", k->device_->node().path, " ",
+                k->connector_name_, ": ", picked.error().message);
   k->plane_ = picked.value();
   while (int(k->buffers_.size()) < o.buffers) {
     auto b = KmsScanoutBuffer::create(gbm, fd, egl, r.width, r.height, k->plane_.format);
@@ -211,7 +217,7 @@ Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o,
   }
   logInfo("KMS: " + k->device_->node().path + " " + k->connector_name_ + " " + modeName(k->mode_) +
           (k->needs_modeset_ ? " (modeset)" : "") + ", " + planeTypeName(k->plane_.type) +
-          " plane " + std::to_string(k->plane_.plane_id) + " " + fourccName(k->plane_.format) +
+          " plane " + std::to_string(k->plane_.plane_id) + " " + drmFormatName(k->plane_.format) +
           " zpos " + std::to_string(k->plane_.zpos) + " at " + std::to_string(r.x) + "," +
           std::to_string(r.y) + " " + std::to_string(r.width) + "x" + std::to_string(r.height) +
           ", " + std::to_string(o.buffers) + " buffers; " + std::to_string(k->rejected_.size()) +
@@ -220,7 +226,7 @@ Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o,
 }
 
 Result<KmsScanoutBuffer*> KmsDisplay::nextBuffer() {
-  if (closed_) return fail("KMS display already closed");
+  if (closed_) return fail(ErrorCode::kInternal, "KMS display already closed");
   for (;;) {
     for (int i = 0; i < int(buffers_.size()); ++i)
       if (i != front_ && i != pending_) return buffers_[i].get();
@@ -238,10 +244,10 @@ Status KmsDisplay::waitFlip() {
     int n = poll(&p, 1, kFlipTimeoutMs);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
-      return fail("no page-flip event from ", device_->node().path, " within ",
+      return fail(ErrorCode::kTimeout, "no page-flip event from ", device_->node().path, " within ",
                   std::to_string(kFlipTimeoutMs), " ms");
     if (drmHandleEvent(device_->fd(), &ctx) != 0)
-      return fail("reading DRM events from ", device_->node().path, " failed");
+      return fail(ErrorCode::kIo, "reading DRM events from ", device_->node().path, " failed");
   }
   flip_seen_ = false;
   front_ = pending_;
@@ -250,12 +256,12 @@ Status KmsDisplay::waitFlip() {
 }
 
 Status KmsDisplay::present(KmsScanoutBuffer* buffer) {
-  if (closed_) return fail("KMS display already closed");
+  if (closed_) return fail(ErrorCode::kInternal, "KMS display already closed");
   int index = -1;
   for (int i = 0; i < int(buffers_.size()); ++i)
     if (buffers_[i].get() == buffer) index = i;
   if (index < 0 || index == front_ || index == pending_)
-    return fail("present: not a free buffer of this display");
+    return fail(ErrorCode::kInternal, "present: not a free buffer of this display");
   // kms_swrast has no implicit fences: the pixels must be in memory before the flip.
   glFinish();
   if (Status s = waitFlip(); !s) return s;
@@ -300,8 +306,7 @@ Status KmsDisplay::close() {
   // The buffers go only after the restore commit no longer shows them.
   buffers_.clear();
   background_.reset();
-  if (mode_blob_) drmModeDestroyPropertyBlob(device_->fd(), mode_blob_);
-  mode_blob_ = 0;
+  mode_blob_.reset();
   if (!restored) return restored;
   if (shown_)
     logInfo("KMS: plane " + std::to_string(plane_.plane_id) + " released, display restored");

@@ -72,7 +72,8 @@ class KmsDisplay {
 
   GlContext* gl_ = nullptr;
   std::unique_ptr<KmsDevice> device_;
-  uint32_t connector_id_ = 0, crtc_id_ = 0, mode_blob_ = 0;
+  uint32_t connector_id_ = 0, crtc_id_ = 0;
+  DrmBlob mode_blob_;  // the mode of a modeset; destroyed before device_ closes the fd
   int crtc_index_ = 0;
   std::string connector_name_;
   drmModeModeInfo mode_{};

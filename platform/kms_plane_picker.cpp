@@ -13,7 +13,7 @@ bool takes(const KmsPlane& p, uint32_t format) {
 
 std::string formatList(const KmsPlane& p) {
   std::string s;
-  for (uint32_t f : p.formats) s += (s.empty() ? "" : " ") + fourccName(f);
+  for (uint32_t f : p.formats) s += (s.empty() ? "" : " ") + drmFormatName(f);
   return s.empty() ? "none" : s;
 }
 
@@ -110,7 +110,8 @@ Result<PlaneCandidate> pickPlane(PlaneRanking& ranking, const PlaneTest& test_on
     if (s) return c;
     ranking.rejected.push_back({c.plane_id, "TEST_ONLY commit refused: " + s.error().message});
   }
-  return fail("no plane can show the graph: ", describeRejections(ranking.rejected));
+  return fail(ErrorCode::kUnsupported,
+              "no plane can show the graph: ", describeRejections(ranking.rejected));
 }
 
 std::string describeRejections(const std::vector<PlaneRejection>& rejected) {

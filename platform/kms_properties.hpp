@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "esframe/base/result.hpp"
+#include "esframe/base/unique_fd.hpp"
+#include "platform/drm_objects.hpp"
 
 namespace esf {
 
@@ -29,7 +31,7 @@ struct KmsProperty {
 class KmsPropertyTable {
  public:
   // Reads every property of one object (DRM_MODE_OBJECT_CONNECTOR, _CRTC or _PLANE).
-  static Result<KmsPropertyTable> read(int fd, uint32_t object_id, uint32_t object_type);
+  static Result<KmsPropertyTable> read(BorrowedFd fd, uint32_t object_id, uint32_t object_type);
 
   // Unit tests build tables by hand.
   void set(const std::string& name, KmsProperty property) { props_[name] = std::move(property); }
@@ -54,15 +56,12 @@ class KmsAtomicRequest {
   // By property id, for values saved earlier (restoring the previous state).
   Status addById(uint32_t object_id, uint32_t property_id, uint64_t value);
   // drmModeAtomicCommit; the error names `what` and the errno text.
-  Status commit(int fd, uint32_t flags, void* user_data, std::string_view what) const;
+  Status commit(BorrowedFd fd, uint32_t flags, void* user_data, std::string_view what) const;
   // The errno of the last failed commit (0 after success).
   int lastErrno() const { return last_errno_; }
 
  private:
-  struct Free {
-    void operator()(drmModeAtomicReq* r) const { drmModeAtomicFree(r); }
-  };
-  std::unique_ptr<drmModeAtomicReq, Free> req_;
+  DrmAtomicRequest req_;
   mutable int last_errno_ = 0;
 };
 

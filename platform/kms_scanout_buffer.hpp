@@ -3,8 +3,6 @@
 // framebuffer that shows it, and the same memory imported into EGL (dmabuf -> EGLImage ->
 // renderbuffer -> FBO) so GLES draws into it. Drawing goes through the FBO, never imageStore:
 // llvmpipe (kms_swrast) silently drops compute image writes into scanout buffers.
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <gbm.h>
 
 #include <cstdint>
@@ -12,23 +10,28 @@
 
 #include "esframe/base/result.hpp"
 #include "esframe/base/unique_fd.hpp"
+#include "platform/drm_objects.hpp"
+#include "platform/egl_display.hpp"
+#include "platform/egl_image.hpp"
+#include "platform/gbm_device.hpp"
 #include "platform/gl_objects.hpp"
 
 namespace esf {
 
 class KmsScanoutBuffer {
  public:
-  // Allocates on `gbm` (the KMS card's fd `drm_fd`) and imports into `egl_display`, which must be
-  // current with a GLES context. `render` = false skips the EGL import (a plain black buffer).
-  static Result<std::unique_ptr<KmsScanoutBuffer>> create(gbm_device* gbm, int drm_fd,
-                                                          EGLDisplay egl_display, uint32_t width,
+  // Allocates on `gbm` (on the KMS card's fd `drm_fd`, which must outlive the buffer) and imports
+  // into `egl`, which must be current with a GLES context. `render` = false skips the EGL import
+  // (a plain black buffer).
+  static Result<std::unique_ptr<KmsScanoutBuffer>> create(gbm_device* gbm, BorrowedFd drm_fd,
+                                                          const EglDisplay& egl, uint32_t width,
                                                           uint32_t height, uint32_t format,
                                                           bool render = true);
   ~KmsScanoutBuffer();
   KmsScanoutBuffer(const KmsScanoutBuffer&) = delete;
   KmsScanoutBuffer& operator=(const KmsScanoutBuffer&) = delete;
 
-  uint32_t fbId() const { return fb_id_; }
+  uint32_t fbId() const { return framebuffer_.id(); }
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
   uint32_t format() const { return format_; }
@@ -36,13 +39,13 @@ class KmsScanoutBuffer {
 
  private:
   KmsScanoutBuffer() = default;
-  int drm_fd_ = -1;
-  gbm_bo* bo_ = nullptr;
-  uint32_t fb_id_ = 0;
-  uint32_t width_ = 0, height_ = 0, format_ = 0;
+  // Declared in the order they are made; destroyed in reverse: GL and EGL first (they reference
+  // the memory), then the KMS framebuffer, then the memory.
+  GbmBo bo_;
   UniqueFd dmabuf_;
-  EGLDisplay egl_display_ = EGL_NO_DISPLAY;
-  EGLImageKHR image_ = EGL_NO_IMAGE_KHR;
+  DrmFramebuffer framebuffer_;
+  uint32_t width_ = 0, height_ = 0, format_ = 0;
+  EglImage image_;
   GlRenderbuffer renderbuffer_;
   GlFramebuffer fbo_;
 };

@@ -65,7 +65,7 @@ const ShaderLibrary& ShaderLibrary::builtin() {
 Result<std::string_view> ShaderLibrary::source(std::string_view name) const {
   for (const EmbeddedFile& f : files_)
     if (f.name == name) return f.text;
-  return fail("no embedded shader named '", name, "'");
+  return fail(ErrorCode::kNotFound, "no embedded shader named '", name, "'");
 }
 
 Result<GlShader> ShaderLibrary::compile(GLenum stage, std::string_view name,
@@ -76,7 +76,7 @@ Result<GlShader> ShaderLibrary::compile(GLenum stage, std::string_view name,
   const GLchar* parts[] = {preamble.c_str(), text->data()};
   const GLint lengths[] = {GLint(preamble.size()), GLint(text->size())};
   GlShader shader(glCreateShader(stage));
-  if (!shader) return fail("glCreateShader failed for '", name, "'");
+  if (!shader) return fail(ErrorCode::kGpu, "glCreateShader failed for '", name, "'");
   glShaderSource(shader.get(), 2, parts, lengths);
   glCompileShader(shader.get());
   GLint ok = GL_FALSE;
@@ -85,7 +85,8 @@ Result<GlShader> ShaderLibrary::compile(GLenum stage, std::string_view name,
     std::string log = shaderLog(shader.get());
     auto [line, message] = firstError(log);
     logDebug("driver log for " + std::string(name) + ":\n" + log);
-    return fail("glsl_es/", name, ":", std::to_string(line), ": compile error: ", message);
+    return fail(ErrorCode::kGpu, "glsl_es/", name, ":", std::to_string(line),
+                ": compile error: ", message);
   }
   return shader;
 }
@@ -100,7 +101,7 @@ static Result<GlProgram> link(std::initializer_list<const GlShader*> shaders,
   if (!ok) {
     std::string log = programLog(program.get());
     logDebug("link log for " + std::string(what) + ":\n" + log);
-    return fail("glsl_es/", what, ": link error: ", firstError(log).second);
+    return fail(ErrorCode::kGpu, "glsl_es/", what, ": link error: ", firstError(log).second);
   }
   return program;
 }

@@ -158,7 +158,7 @@ Result<GLuint> FrameImporter::State::importPlane(const FramePlane& p, const Plan
         c.desc.pitch == d.pitch)
       return c.texture->texture();
   if (imports.size() >= 96) imports.clear();
-  auto t = DmabufTexture::create(gl->display().get(), d);
+  auto t = DmabufTexture::create(gl->display(), d);
   if (!t) return t.error();
   imports.push_back({st.st_dev, st.st_ino, d, std::move(*t)});
   return imports.back().texture->texture();

@@ -1,78 +1,75 @@
 #include "core/outputs/drm_output.hpp"
 
-#include <charconv>
-#include <set>
+#include <string_view>
 #include <vector>
 
+#include "base/text_parse.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
 namespace {
 
-constexpr const char* kKeys = "device, connector, plane, zpos, alpha, rect=X,Y,W,H, buffers";
+constexpr std::string_view kWhat = "DRM output";
 
-Result<uint64_t> number(const std::string& key, const std::string& text, uint64_t max) {
-  uint64_t v = 0;
-  const char* end = text.data() + text.size();
-  auto [p, ec] = std::from_chars(text.data(), end, v);
-  if (text.empty() || ec != std::errc() || p != end || v > max)
-    return fail("--output drm: ", key, "=", text, " is not a number in 0..", std::to_string(max));
-  return v;
+Result<uint64_t> number(const std::string& key, std::string_view text, uint64_t max) {
+  return parseUnsigned(text, std::string(kWhat) + ": " + key, 0, max);
+}
+
+Result<KmsRect> parseRect(const std::string& value) {
+  std::vector<std::string_view> parts;
+  std::string_view rest = value;
+  for (size_t comma; (comma = rest.find(',')) != std::string_view::npos;) {
+    parts.push_back(rest.substr(0, comma));
+    rest.remove_prefix(comma + 1);
+  }
+  parts.push_back(rest);
+  if (parts.size() != 4)
+    return fail(ErrorCode::kInvalidArgument, kWhat, ": rect '", value,
+                "': expected X,Y,W,H (four numbers)");
+  uint64_t v[4];
+  for (int k = 0; k < 4; ++k) {
+    Result<uint64_t> n = number("rect", parts[size_t(k)], 16384);
+    if (!n) return n.error();
+    v[k] = *n;
+  }
+  if (v[2] == 0 || v[3] == 0)
+    return fail(ErrorCode::kInvalidArgument, kWhat, ": rect width and height must be > 0");
+  return KmsRect{int32_t(v[0]), int32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
 }
 
 }  // namespace
 
 Result<KmsDisplayOptions> parseDrmOutputOptions(const std::string& text) {
+  // rect=X,Y,W,H carries its own commas: its three other numbers are the next items.
+  const KeyValueListRules rules{
+      {"device", "connector", "plane", "zpos", "alpha", "rect", "buffers"}, {"rect"}};
+  Result<std::vector<KeyValue>> items = parseKeyValueList(text, kWhat, rules);
+  if (!items) return items.error();
   KmsDisplayOptions o;
-  if (text.empty()) return o;
-  std::vector<std::string> items;
-  for (size_t pos = 0;;) {
-    size_t comma = text.find(',', pos);
-    items.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  std::set<std::string> seen;
-  for (size_t i = 0; i < items.size(); ++i) {
-    const size_t eq = items[i].find('=');
-    if (eq == std::string::npos || eq == 0)
-      return fail("--output drm: expected KEY=VALUE, got '", items[i], "' (keys: ", kKeys, ")");
-    const std::string key = items[i].substr(0, eq), value = items[i].substr(eq + 1);
-    if (!seen.insert(key).second) return fail("--output drm: ", key, "= given twice");
-    if (key == "device" || key == "connector") {
-      if (value.empty()) return fail("--output drm: ", key, "= needs a value");
-      (key == "device" ? o.device : o.connector) = value;
-    } else if (key == "plane" || key == "zpos" || key == "alpha" || key == "buffers") {
-      const uint64_t max = key == "plane" ? 0xffffffffu : key == "alpha" ? 0xffff : 0xffff;
-      Result<uint64_t> v = number(key, value, max);
+  for (const auto& [key, value] : *items) {
+    if (key == "device") {
+      o.device = value;
+    } else if (key == "connector") {
+      o.connector = value;
+    } else if (key == "rect") {
+      Result<KmsRect> r = parseRect(value);
+      if (!r) return r.error();
+      o.rect = *r;
+    } else {  // plane, zpos, alpha, buffers: numbers
+      Result<uint64_t> v = number(key, value, key == "plane" ? 0xffffffffu : 0xffff);
       if (!v) return v.error();
       if (key == "plane") {
-        if (*v == 0) return fail("--output drm: plane=0 is not a plane id");
+        if (*v == 0) return fail(ErrorCode::kInvalidArgument, kWhat, ": plane=0 is not a plane id");
         o.plane_id = uint32_t(*v);
       } else if (key == "zpos") {
         o.zpos = *v;
       } else if (key == "alpha") {
         o.alpha = *v;
       } else {
-        if (*v != 2 && *v != 3) return fail("--output drm: buffers=", value, ": 2 or 3");
+        if (*v != 2 && *v != 3)
+          return fail(ErrorCode::kInvalidArgument, kWhat, ": buffers=", value, ": expected 2 or 3");
         o.buffers = int(*v);
       }
-    } else if (key == "rect") {
-      // rect=X,Y,W,H: its three other numbers are the next comma-separated items.
-      if (i + 3 >= items.size())
-        return fail("--output drm: rect needs X,Y,W,H (four numbers), got rect=", value);
-      uint64_t v[4];
-      const std::string parts[4] = {value, items[i + 1], items[i + 2], items[i + 3]};
-      for (int k = 0; k < 4; ++k) {
-        Result<uint64_t> n = number("rect", parts[k], 16384);
-        if (!n) return n.error();
-        v[k] = *n;
-      }
-      if (v[2] == 0 || v[3] == 0) return fail("--output drm: rect width and height must be > 0");
-      o.rect = KmsRect{int32_t(v[0]), int32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
-      i += 3;
-    } else {
-      return fail("--output drm: unknown key '", key, "' (keys: ", kKeys, ")");
     }
   }
   return o;
@@ -87,7 +84,9 @@ Result<std::unique_ptr<DrmOutput>> openDrmOutput(const std::string& spec, GlCont
 }
 
 Status DrmOutput::write(const FrameResult& frame) {
-  if (!frame.gpu) return fail("--output drm: the frame has no GPU histogram (--backend cpu?)");
+  if (!frame.gpu)
+    return fail(ErrorCode::kUnsupported, kWhat,
+                ": the frame has no GPU histogram (it needs the GLES backend)");
   const GpuFrameView& gpu = *frame.gpu;
   const KmsRect& r = display_->rect();
   if (!graph_) {
@@ -112,7 +111,7 @@ Status DrmOutput::write(const FrameResult& frame) {
   glBlitFramebuffer(0, 0, w, h, 0, h, w, 0, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-  if (Status s = checkGl("--output drm: blitting the graph into the scanout buffer"); !s) return s;
+  if (Status s = checkGl("DRM output: blitting the graph into the scanout buffer"); !s) return s;
   return display_->present(*buffer);
 }
 

@@ -64,11 +64,13 @@ RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float>
 Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channels, int width,
                                             int height) {
   if (bins < 1 || bins > 256)
-    return fail("graph: bins must be in [1, 256], got ", std::to_string(bins));
+    return fail(ErrorCode::kInvalidArgument, "graph: bins must be in [1, 256], got ",
+                std::to_string(bins));
   if (channels.empty() || channels.size() > 4)
-    return fail("graph: 1 to 4 channels, got '", channels, "'");
+    return fail(ErrorCode::kInvalidArgument, "graph: 1 to 4 channels, got '", channels, "'");
   if (width < 1 || height < 1)
-    return fail("graph: bad size ", std::to_string(width), "x", std::to_string(height));
+    return fail(ErrorCode::kInvalidArgument, "graph: bad size ", std::to_string(width), "x",
+                std::to_string(height));
   GraphRenderer g;
   g.bins_ = bins;
   g.channels_ = channels;
@@ -100,7 +102,8 @@ Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channel
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, g.target_.get(), 0);
   const GLenum fb = glCheckFramebufferStatus(GL_FRAMEBUFFER);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  if (fb != GL_FRAMEBUFFER_COMPLETE) return fail("graph: RGBA8 framebuffer incomplete");
+  if (fb != GL_FRAMEBUFFER_COMPLETE)
+    return fail(ErrorCode::kGpu, "graph: RGBA8 framebuffer incomplete");
 
   const GLuint p = g.program_.get();
   glUseProgram(p);
@@ -191,7 +194,8 @@ Result<RgbaImage> readTexture(GLuint texture, int width, int height) {
   }
   const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  if (!complete) return fail("cannot read back an RGBA8 texture: framebuffer incomplete");
+  if (!complete)
+    return fail(ErrorCode::kGpu, "cannot read back an RGBA8 texture: framebuffer incomplete");
   if (Status s = checkGl("reading back a texture"); !s) return s.error();
   return out;
 }

@@ -8,27 +8,20 @@
 #include <cstdio>
 #include <cstring>
 
-// Static functions: other libraries may compile their own copy of stb_image_write.
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wunused-function"
 #include <stb_image_write.h>
-#pragma GCC diagnostic pop
 
+#include "base/text_parse.hpp"
 #include "esframe/base/unique_fd.hpp"
 
 namespace esf {
 namespace {
 
-Result<int> parsePositive(const std::string& key, const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end || errno || v < 1 || v > 1000000)
-    return fail("--output png: ", key, " must be a positive integer, got '", text, "'");
-  return int(v);
+constexpr std::string_view kWhat = "PNG output";
+
+Result<int> parsePositive(const std::string& key, std::string_view text) {
+  Result<uint64_t> v = parseUnsigned(text, std::string(kWhat) + ": " + key, 1, 1000000);
+  if (!v) return v.error();
+  return int(*v);
 }
 
 void appendBytes(void* context, void* data, int size) {
@@ -38,37 +31,31 @@ void appendBytes(void* context, void* data, int size) {
 }  // namespace
 
 Result<PngOutputOptions> parsePngOptions(const std::string& text) {
+  // DIR first (it may hold '='), then KEY=VALUE options.
+  const size_t comma = text.find(',');
   PngOutputOptions o;
-  size_t start = 0;
-  bool first = true;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string part =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (first) {
-      o.dir = part;
-      first = false;
-    } else if (part.rfind("every=", 0) == 0) {
-      Result<int> n = parsePositive("every", part.substr(6));
+  o.dir = text.substr(0, comma);
+  if (o.dir.empty())
+    return fail(ErrorCode::kInvalidArgument, kWhat, " needs a folder (DIR[,every=N][,graph=WxH])");
+  if (comma == std::string::npos) return o;
+  if (comma + 1 == text.size())
+    return fail(ErrorCode::kInvalidArgument, kWhat, ": empty option after '", o.dir, ",'");
+  const KeyValueListRules rules{{"every", "graph"}, {}};
+  Result<std::vector<KeyValue>> items =
+      parseKeyValueList(std::string_view(text).substr(comma + 1), kWhat, rules);
+  if (!items) return items.error();
+  for (const auto& [key, value] : *items) {
+    if (key == "every") {
+      Result<int> n = parsePositive("every", value);
       if (!n) return n.error();
       o.every = n.value();
-    } else if (part.rfind("graph=", 0) == 0) {
-      const std::string size = part.substr(6);
-      const size_t x = size.find('x');
-      if (x == std::string::npos) return fail("--output png: graph must be WxH, got '", size, "'");
-      Result<int> w = parsePositive("graph width", size.substr(0, x));
-      Result<int> h = parsePositive("graph height", size.substr(x + 1));
-      if (!w) return w.error();
-      if (!h) return h.error();
-      o.graph_width = w.value();
-      o.graph_height = h.value();
-    } else {
-      return fail("--output png: unknown option '", part, "' (every=N, graph=WxH)");
+    } else {  // graph
+      Result<ParsedSize> size = parseSize(value, std::string(kWhat) + ": graph", 1000000);
+      if (!size) return size.error();
+      o.graph_width = size->width;
+      o.graph_height = size->height;
     }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
-  if (o.dir.empty()) return fail("--output png needs a folder: png:DIR[,every=N]");
   return o;
 }
 
@@ -76,27 +63,30 @@ Status writePng(const std::string& path, const RgbaImage& image) {
   std::string bytes;
   if (!stbi_write_png_to_func(appendBytes, &bytes, image.width, image.height, 4,
                               image.pixels.data(), image.width * 4))
-    return fail("cannot encode PNG ", path);
+    return fail(ErrorCode::kInternal, "cannot encode PNG ", path);
   const std::string tmp = path + ".tmp";
   {
     UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (!fd.valid()) return fail("cannot create ", tmp, ": ", std::strerror(errno));
+    if (!fd.valid())
+      return fail(errorCodeFromErrno(errno), "cannot create ", tmp, ": ", std::strerror(errno));
     std::string_view left = bytes;
     while (!left.empty()) {
       ssize_t n = ::write(fd.get(), left.data(), left.size());
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
-        const std::string why = std::strerror(errno);
+        const int err = errno;
         ::unlink(tmp.c_str());
-        return fail("cannot write ", tmp, ": ", why);
+        return fail(n < 0 ? errorCodeFromErrno(err) : ErrorCode::kIo, "cannot write ", tmp, ": ",
+                    std::strerror(err));
       }
       left.remove_prefix(size_t(n));
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
+    const int err = errno;
     ::unlink(tmp.c_str());
-    return fail("cannot rename ", tmp, " to ", path, ": ", why);
+    return fail(errorCodeFromErrno(err), "cannot rename ", tmp, " to ", path, ": ",
+                std::strerror(err));
   }
   return Status::success();
 }
@@ -105,9 +95,10 @@ Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& opt
   struct stat st;
   if (::stat(options.dir.c_str(), &st) != 0) {
     if (::mkdir(options.dir.c_str(), 0755) != 0)
-      return fail("--output png: cannot create folder ", options.dir, ": ", std::strerror(errno));
+      return fail(errorCodeFromErrno(errno), kWhat, ": cannot create folder ", options.dir, ": ",
+                  std::strerror(errno));
   } else if (!S_ISDIR(st.st_mode)) {
-    return fail("--output png: ", options.dir, " is not a folder");
+    return fail(ErrorCode::kInvalidArgument, kWhat, ": ", options.dir, " is not a folder");
   }
   return std::unique_ptr<PngOutput>(new PngOutput(options));
 }

@@ -42,13 +42,17 @@ struct Colorimetry {
   bool full_range = false;  // false: limited (16-235 luma, 16-240 chroma)
 };
 
+// DRM_FORMAT_MOD_INVALID (drm_fourcc.h, not included by public headers): no modifier given.
+// platform/egl_image.cpp checks the two agree.
+inline constexpr uint64_t kFormatModifierInvalid = 0x00ffffffffffffffull;
+
 struct FramePlane {
-  const uint8_t* data = nullptr;              // CPU-visible bytes, or null for a dmabuf-only plane
-  size_t size = 0;                            // bytes in this plane
-  int stride = 0;                             // bytes per row
-  int dmabuf_fd = -1;                         // zero-copy: the plane's dmabuf (owned by the source)
-  uint32_t offset = 0;                        // byte offset of the plane in its dmabuf
-  uint64_t modifier = 0x00ffffffffffffffull;  // DRM format modifier (DRM_FORMAT_MOD_INVALID)
+  const uint8_t* data = nullptr;  // CPU-visible bytes, or null for a dmabuf-only plane
+  size_t size = 0;                // bytes in this plane
+  int stride = 0;                 // bytes per row
+  int dmabuf_fd = -1;             // zero-copy: the plane's dmabuf (owned by the source)
+  uint32_t offset = 0;            // byte offset of the plane in its dmabuf
+  uint64_t modifier = kFormatModifierInvalid;  // DRM format modifier
 };
 
 struct Frame {

@@ -162,7 +162,8 @@ TEST(Raw, PartialLastFrameAndMissingSizeAreErrors) {
       << bad.error().message;
   auto unsized = openSource(path, {});
   ASSERT_FALSE(unsized.ok());
-  EXPECT_NE(unsized.error().message.find("--size"), std::string::npos) << unsized.error().message;
+  EXPECT_NE(unsized.error().message.find("frame size"), std::string::npos)
+      << unsized.error().message;
   o.format = PixelFormat::kMJPEG;
   EXPECT_FALSE(openSource(path, o).ok());
   o.format = PixelFormat::kUYVY, o.width = 3;

@@ -8,13 +8,8 @@
 #include "capture/still_image.hpp"
 #include "tests/capture/capture_test_util.hpp"
 
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_STATIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wunused-function"
+// The library's one stb_image_write (base/stb_image_write.cpp).
 #include <stb_image_write.h>
-#pragma GCC diagnostic pop
 
 namespace esf {
 namespace {

@@ -1,5 +1,5 @@
-// --output drm[:...] option parsing: values, the rect's embedded commas, and one clear error for
-// each kind of bad input.
+// DRM output option parsing ("drm:..." specs): values, the rect's embedded commas, and one clear
+// error for each kind of bad input.
 #include <gtest/gtest.h>
 
 #include "core/outputs/drm_output.hpp"
@@ -43,23 +43,28 @@ TEST(DrmOutputOptions, RectLast) {
 void expectError(const std::string& spec, const std::string& text) {
   Result<KmsDisplayOptions> o = parseDrmOutputOptions(spec);
   ASSERT_FALSE(o.ok()) << spec;
+  EXPECT_EQ(o.error().code, ErrorCode::kInvalidArgument) << spec;
   EXPECT_NE(o.error().message.find(text), std::string::npos) << o.error().message;
   EXPECT_EQ(o.error().message.find('\n'), std::string::npos);
+  EXPECT_EQ(o.error().message.find("--"), std::string::npos)
+      << "names a flag: " << o.error().message;
 }
 
 TEST(DrmOutputOptions, BadInputIsNamed) {
-  expectError("colour=red", "unknown key 'colour'");
-  expectError("zpos", "expected KEY=VALUE, got 'zpos'");
-  expectError("plane=abc", "plane=abc is not a number");
-  expectError("plane=0", "plane=0 is not a plane id");
-  expectError("zpos=-1", "zpos=-1 is not a number");
-  expectError("alpha=65536", "alpha=65536 is not a number in 0..65535");
-  expectError("rect=1,2,3", "rect needs X,Y,W,H");
-  expectError("rect=1,2,0,4", "width and height must be > 0");
-  expectError("rect=1,2,x,4", "rect=x is not a number");
-  expectError("zpos=1,zpos=2", "zpos= given twice");
-  expectError("buffers=4", "buffers=4: 2 or 3");
-  expectError("connector=", "connector= needs a value");
+  expectError("colour=red", "DRM output: unknown key 'colour'");
+  expectError("zpos", "DRM output: expected KEY=VALUE, got 'zpos'");
+  expectError("plane=abc", "DRM output: plane 'abc': expected an integer in 0..4294967295");
+  expectError("plane=0", "DRM output: plane=0 is not a plane id");
+  expectError("zpos=-1", "DRM output: zpos '-1': expected an integer");
+  expectError("alpha=65536", "DRM output: alpha '65536': expected an integer in 0..65535");
+  expectError("rect=1,2,3", "DRM output: rect '1,2,3': expected X,Y,W,H");
+  expectError("rect=1,2,3,4,5", "DRM output: rect '1,2,3,4,5': expected X,Y,W,H");
+  expectError("rect=1,2,0,4", "DRM output: rect width and height must be > 0");
+  expectError("rect=1,2,x,4", "DRM output: rect 'x': expected an integer");
+  expectError("zpos=1,zpos=2", "DRM output: zpos= given twice");
+  expectError("buffers=4", "DRM output: buffers=4: expected 2 or 3");
+  expectError("connector=", "DRM output: connector= needs a value");
+  expectError("zpos=1,,alpha=2", "DRM output: empty item");
   EXPECT_FALSE(parseDrmOutputOptions("plane=").ok());
   EXPECT_TRUE(parseDrmOutputOptions("zpos=2,rect=0,0,64,32").ok());
 }

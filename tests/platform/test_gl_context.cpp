@@ -1,5 +1,7 @@
+#include <drm_fourcc.h>
 #include <gtest/gtest.h>
 
+#include "platform/egl_image.hpp"
 #include "tests/support/gl_test_context.hpp"
 
 namespace esf {
@@ -51,6 +53,46 @@ TEST(EglPlatform, ParsesNamesAndRejectsOthers) {
   EXPECT_EQ(parseEglPlatform("gbm").value(), EglPlatform::kGbm);
   EXPECT_EQ(parseEglPlatform("surfaceless").value(), EglPlatform::kSurfaceless);
   EXPECT_FALSE(parseEglPlatform("x11").ok());
+}
+
+}  // namespace
+}  // namespace esf
+
+namespace esf {
+namespace {
+
+// The proc table follows what the display reports (eglQueryString, an independent look at it):
+// image procs exactly when EGL_KHR_image_base is listed, the dmabuf flags likewise.
+TEST(EglProcs, FollowTheDisplayExtensions) {
+  const EglDisplay& d = test::glContext().display();
+  const EglProcs& p = d.procs();
+  const std::string ext = " " + d.extensions() + " ";
+  auto listed = [&](const char* name) {
+    return ext.find(std::string(" ") + name + " ") != ext.npos;
+  };
+  EXPECT_EQ(p.createImage != nullptr, listed("EGL_KHR_image_base"));
+  EXPECT_EQ(p.destroyImage != nullptr, listed("EGL_KHR_image_base"));
+  EXPECT_EQ(p.dmabuf_import, listed("EGL_EXT_image_dma_buf_import"));
+  EXPECT_EQ(p.dmabuf_import_modifiers, listed("EGL_EXT_image_dma_buf_import_modifiers"));
+  EXPECT_EQ(p.imageTargetTexture2D != nullptr,
+            eglGetProcAddress("glEGLImageTargetTexture2DOES") != nullptr);
+}
+
+TEST(EglImage, BadDmabufFailsWithoutAnImage) {
+  const EglDisplay& d = test::glContext().display();
+  if (!d.procs().createImage || !d.procs().dmabuf_import)
+    GTEST_SKIP() << "this EGL display has no dmabuf import";
+  DmabufPlane plane;
+  plane.fd = BorrowedFd(-1);
+  plane.drm_fourcc = DRM_FORMAT_ARGB8888;
+  plane.width = 4;
+  plane.height = 4;
+  plane.pitch = 16;
+  Result<EglImage> image = EglImage::importDmabuf(d, plane, "test plane");
+  ASSERT_FALSE(image.ok());
+  EXPECT_EQ(image.error().code, ErrorCode::kGpu);
+  EXPECT_EQ(image.error().message.rfind("cannot import the test plane into EGL (", 0), 0u)
+      << image.error().message;
 }
 
 }  // namespace

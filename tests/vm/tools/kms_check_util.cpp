@@ -14,6 +14,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "esframe/base/unique_fd.hpp"
+#include "platform/drm_objects.hpp"
+
 namespace esf::kmscheck {
 namespace {
 
@@ -58,12 +61,11 @@ std::string hex(uint32_t v) {
 }
 
 void writePpm(const std::string& path, const RgbaImage& image) {
-  FILE* f = std::fopen(path.c_str(), "wb");
+  UniqueFile f(std::fopen(path.c_str(), "wb"));
   if (!f) return;
-  std::fprintf(f, "P6\n%d %d\n255\n", image.width, image.height);
+  std::fprintf(f.get(), "P6\n%d %d\n255\n", image.width, image.height);
   for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x) std::fwrite(image.at(x, y), 1, 3, f);
-  std::fclose(f);
+    for (int x = 0; x < image.width; ++x) std::fwrite(image.at(x, y), 1, 3, f.get());
 }
 
 Rect parseRect(const std::string& text) {
@@ -123,11 +125,11 @@ void Card::setMaster() {
 
 Pipe Card::findPipe() {
   Pipe pipe;
-  drmModeRes* res = drmModeGetResources(fd_);
+  DrmResources res(drmModeGetResources(fd_));
   if (!res || res->count_crtcs < 1) die("no KMS resources");
   pipe.crtc_id = res->crtcs[0];
   for (int i = 0; i < res->count_connectors; ++i) {
-    drmModeConnector* c = drmModeGetConnector(fd_, res->connectors[i]);
+    DrmConnector c(drmModeGetConnector(fd_, res->connectors[i]));
     if (!c) continue;
     if (c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
       pipe.writeback_id = c->connector_id;
@@ -138,9 +140,7 @@ Pipe Card::findPipe() {
       for (int m = 0; m < c->count_modes; ++m)
         if (c->modes[m].type & DRM_MODE_TYPE_PREFERRED) pipe.mode = c->modes[m];
     }
-    drmModeFreeConnector(c);
   }
-  drmModeFreeResources(res);
   if (!pipe.connector_id) die("no connected connector");
   pipe.connector = props(fd_, pipe.connector_id, DRM_MODE_OBJECT_CONNECTOR);
   pipe.crtc = props(fd_, pipe.crtc_id, DRM_MODE_OBJECT_CRTC);
@@ -156,23 +156,20 @@ std::pair<int, int> Card::crtcMode(uint32_t crtc_id) {
   KmsPropertyTable crtc = props(fd_, crtc_id, DRM_MODE_OBJECT_CRTC);
   uint64_t blob_id = crtc.value("MODE_ID");
   if (!crtc.value("ACTIVE") || !blob_id) return {0, 0};
-  drmModePropertyBlobRes* blob = drmModeGetPropertyBlob(fd_, uint32_t(blob_id));
-  if (!blob) return {0, 0};
+  DrmPropertyBlob blob(drmModeGetPropertyBlob(fd_, uint32_t(blob_id)));
+  if (!blob || blob->length < sizeof(drmModeModeInfo)) return {0, 0};
   const auto* m = static_cast<const drmModeModeInfo*>(blob->data);
-  std::pair<int, int> size{m->hdisplay, m->vdisplay};
-  drmModeFreePropertyBlob(blob);
-  return size;
+  return {m->hdisplay, m->vdisplay};
 }
 
 std::vector<KmsPlaneState> Card::planes(int crtc_index) {
   std::vector<KmsPlaneState> out;
-  drmModePlaneRes* res = drmModeGetPlaneResources(fd_);
+  DrmPlaneResources res(drmModeGetPlaneResources(fd_));
   if (!res) die("no plane resources");
   for (uint32_t i = 0; i < res->count_planes; ++i) {
-    drmModePlane* p = drmModeGetPlane(fd_, res->planes[i]);
+    DrmPlane p(drmModeGetPlane(fd_, res->planes[i]));
     if (!p) continue;
     bool on_crtc = p->possible_crtcs & (1u << crtc_index);
-    drmModeFreePlane(p);
     if (!on_crtc) continue;
     KmsPlaneState s;
     s.id = res->planes[i];
@@ -187,7 +184,6 @@ std::vector<KmsPlaneState> Card::planes(int crtc_index) {
                        uint32_t(s.props.value("CRTC_W")), uint32_t(s.props.value("CRTC_H"))};
     out.push_back(std::move(s));
   }
-  drmModeFreePlaneResources(res);
   return out;
 }
 
