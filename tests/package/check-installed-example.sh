@@ -71,14 +71,17 @@ python3 "$reference" image "$scratch/still.ppm" >"$scratch/still.expected"
 env -u LD_LIBRARY_PATH "$prefix/bin/esframe" run --backend cpu --frames 1 \
   --histogram bins=256,channels=l | python3 "$reference" jsonl >"$scratch/pattern.expected"
 
-for program in "${examples[@]}"; do
+# Both builds on the GPU (llvmpipe in CI), the CMake one on the CPU backend too.
+for run in "${examples[0]} gles" "${examples[1]} gles" "${examples[0]} cpu"; do
+  program=${run% *}
+  backend=${run##* }
   for input in pattern still; do
     args=()
     [ "$input" = still ] && args=("$scratch/still.ppm")
-    env -u LD_LIBRARY_PATH "$program" "${args[@]}" >"$scratch/$input.out" ||
-      die "$program ${args[*]} exited with $?"
+    env -u LD_LIBRARY_PATH ESFRAME_BACKEND="$backend" "$program" "${args[@]}" \
+      >"$scratch/$input.out" || die "$program ${args[*]} ($backend) exited with $?"
     diff -u "$scratch/$input.expected" "$scratch/$input.out" >&2 ||
-      die "$program on the $input: output differs from the reference (- expected, + got)"
+      die "$program ($backend) on the $input: output differs from the reference (- expected, + got)"
   done
-  echo "check-installed-example: ${program##*/}: pattern and still image match the references"
+  echo "check-installed-example: ${program##*/} ($backend): pattern and still image match"
 done
