@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as README and CI run it: installs what it needs, then builds and tests
-# the default preset (unit, GPU-on-llvmpipe, CLI and the real-driver VM cases), and the
-# asan preset (ASan + UBSan), then the aarch64 and armhf cross builds' tests under qemu-user.
+# the default preset (unit, GPU-on-llvmpipe, CLI and the real-driver VM cases), the installed
+# package's example (tests/package), the asan preset (ASan + UBSan), then the aarch64 and armhf
+# cross builds' tests under qemu-user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -19,6 +20,10 @@ cmake --preset default >/dev/null
 cmake --build --preset default -j"$jobs"
 step "default preset: ctest"
 ctest --preset default -j"$jobs"
+# The installed package as a user gets it: the example built against a scratch install with
+# find_package(esframe) and with pkg-config, its output checked against independent references.
+step "installed package: examples/ against cmake --install"
+bash tests/package/check-installed-example.sh build/default
 
 # The asan test preset runs llvmpipe single-threaded (LP_NUM_THREADS=0) and retries a failed
 # test once: LeakSanitizer's tracer once crashed (signal 11) at exit while llvmpipe's worker
