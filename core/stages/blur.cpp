@@ -12,11 +12,30 @@ namespace {
 constexpr const char* kStage = "blur";
 }
 
+const char* blurStrategyName(BlurStrategy s) {
+  return s == BlurStrategy::kSliding ? "sliding" : "tiled";
+}
+
+Result<BlurStrategy> parseBlurStrategy(std::string_view name) {
+  if (name == "tiled") return BlurStrategy::kTiled;
+  if (name == "sliding") return BlurStrategy::kSliding;
+  return fail("unknown blur strategy '", name, "' (tiled or sliding)");
+}
+
 BlurParams BlurParams::defaultsFor(const GlContext&) {
   return BlurParams{};  // the seed's 4 x 128 tile, 32 invocations: fits every GLES 3.1 driver
 }
 
 Status BlurParams::validate(const ComputeLimits& limits) const {
+  if (strategy == BlurStrategy::kSliding) {
+    if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
+    if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
+    if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
+      return fail(kStage, ": filter_dim must be odd and in [1, ", std::to_string(maxFilterDim()),
+                  "] for the sliding strategy, got ", std::to_string(filter_dim),
+                  filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+    return checkWorkgroup(limits, "blur sliding", workgroup_size, 1, 0);
+  }
   if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
   if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 256); !s) return s;
   if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
@@ -33,6 +52,25 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
 
 Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
   if (Status s = params.validate(gl.limits()); !s) return s.error();
+  Blur b;
+  b.gl_ = &gl;
+  b.params_ = params;
+  if (params.strategy == BlurStrategy::kSliding) {
+    // Per invocation: the window's filter_dim taps, then segment outputs.
+    if (Status s = checkLoopIterations(gl, "blur sliding", params.filter_dim + params.segment + 2,
+                                       "use a shorter segment");
+        !s)
+      return s.error();
+    Result<GlProgram> program = ShaderLibrary::builtin().compute(
+        "blur_sliding.comp", ShaderDefines()
+                                 .set("SEGMENT", params.segment)
+                                 .set("WG_X", params.workgroup_size)
+                                 .set("FILTER_DIM", params.filter_dim));
+    if (!program) return program.error();
+    b.program_ = std::move(program.value());
+    b.flip_location_ = glGetUniformLocation(b.program_.get(), "u_flip");
+    return b;
+  }
   // Per invocation: tile_rows x cols loads, then tile_rows x cols outputs of filter_dim taps.
   const int64_t cols = params.tile_width / params.workgroup_size;
   if (Status s =
@@ -40,9 +78,6 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
                               "use more invocations per tile");
       !s)
     return s.error();
-  Blur b;
-  b.gl_ = &gl;
-  b.params_ = params;
   Result<GlProgram> program =
       ShaderLibrary::builtin().compute("blur.comp", ShaderDefines()
                                                         .set("TILE_W", params.tile_width)
@@ -57,8 +92,14 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
 
 Status Blur::pass(GLuint in, GLuint out, int width, int height, bool flip) {
   int pass_w = flip ? height : width, pass_h = flip ? width : height;
-  int64_t gx = (pass_w + params_.blockDim() - 1) / params_.blockDim();
-  int64_t gy = (pass_h + params_.tile_rows - 1) / params_.tile_rows;
+  int64_t gx = 0, gy = 0;
+  if (params_.strategy == BlurStrategy::kSliding) {  // x: lines, y: segments along a line
+    gx = (pass_h + params_.workgroup_size - 1) / params_.workgroup_size;
+    gy = (pass_w + params_.segment - 1) / params_.segment;
+  } else {
+    gx = (pass_w + params_.blockDim() - 1) / params_.blockDim();
+    gy = (pass_h + params_.tile_rows - 1) / params_.tile_rows;
+  }
   if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
   bindSourceImage(program_.get(), in, 0);
   glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);

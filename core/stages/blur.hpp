@@ -12,20 +12,39 @@
 //   - Clamp-to-edge by explicit coordinate clamping (texelFetch outside is undefined).
 //   - Each pass writes R, G, B as the 8-bit value (sum + filter_dim/2) / filter_dim of its
 //     filter_dim integer taps; A is carried through from the centre texel.
+//
+// Strategies (same output, bit for bit):
+//   tiled    the seed's form above (glsl_es/blur.comp): filter_dim taps per output
+//   sliding  a running integer sum (glsl_es/blur_sliding.comp): each invocation owns `segment`
+//            consecutive outputs of one line and adds one tap and drops one per output, so the
+//            cost no longer grows with filter_dim; workgroup_size neighbouring lines per
+//            workgroup (the tile is workgroup_size lines x segment texels). filter_dim odd,
+//            1 .. 1023; tile_width and tile_rows are not used.
+#include <string_view>
+
 #include "gl_context.hpp"
 #include "gpu_image.hpp"
 #include "result.hpp"
 
 namespace esf {
 
+enum class BlurStrategy { kTiled, kSliding };
+const char* blurStrategyName(BlurStrategy s);  // "tiled" | "sliding"
+Result<BlurStrategy> parseBlurStrategy(std::string_view name);
+
 struct BlurParams {
+  BlurStrategy strategy = BlurStrategy::kTiled;
   int filter_dim = 15;
   int iterations = 2;  // 1 .. 100
   int tile_width = 128;
   int tile_rows = 4;
-  int workgroup_size = 32;  // must divide tile_width
+  int workgroup_size = 32;  // tiled: must divide tile_width; sliding: lines per workgroup
+  int segment = 64;         // sliding: outputs per invocation, 1 .. 4096
 
-  int maxFilterDim() const { return tile_width % 2 == 1 ? tile_width : tile_width - 1; }
+  int maxFilterDim() const {
+    if (strategy == BlurStrategy::kSliding) return 1023;
+    return tile_width % 2 == 1 ? tile_width : tile_width - 1;
+  }
   int blockDim() const { return tile_width - (filter_dim - 1); }
   static BlurParams defaultsFor(const GlContext& gl);
   Status validate(const ComputeLimits& limits) const;

@@ -22,6 +22,13 @@
 //                 counts) is reachable for sweeping; note that llvmpipe silently ends an
 //                 invocation's loops after 65535 iterations, so such long-looping shapes are
 //                 refused there (stage_limits.hpp) instead of returning short counts.
+//   replicated    persistent's grid-stride loop over quads of 4 consecutive pixels (one 16-byte
+//                 uvec4 load from the packed buffer; 4 texelFetches without a division from the
+//                 texture), counted into `replicas` sub-histograms per workgroup in shared
+//                 memory (replica = invocation index % replicas, each padded to an odd word
+//                 stride against bank conflicts), merged once at the end. With run_length,
+//                 equal bins among a quad's 4 pixels add with one atomic (flat, gradient).
+//                 pixels_per_invocation counts pixels per step: a multiple of 4.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,7 +43,14 @@
 
 namespace esf {
 
-enum class HistogramStrategy { kSingle, kGlobalAtomic, kChunkSum, kChunkReduce, kPersistent };
+enum class HistogramStrategy {
+  kSingle,
+  kGlobalAtomic,
+  kChunkSum,
+  kChunkReduce,
+  kPersistent,
+  kReplicated
+};
 const char* histogramStrategyName(HistogramStrategy s);  // "single", "global-atomic", ...
 Result<HistogramStrategy> parseHistogramStrategy(std::string_view name);
 
@@ -65,6 +79,12 @@ struct HistogramParams {
   int pixels_per_invocation = 4;  // per grid-stride step (unroll)
   bool shared_atomics = true;     // false is allowed only with workgroup_size 1
 
+  // replicated (also uses workgroups, workgroup_size and pixels_per_invocation): shared
+  // sub-histograms per workgroup, replicas * (words | 1) * 4 bytes of shared memory (4 fit
+  // v3d's 32 KB for rgbl 256 bins), and run-length aggregation within each quad.
+  int replicas = 4;
+  bool run_length = true;
+
   // v3d-safe defaults (<=256 invocations, <=32 KB shared, multiples of 16), clamped to this
   // context's limits. Per-vendor tuning (bench/tune) starts from here.
   static HistogramParams defaultsFor(const GlContext& gl);
@@ -73,6 +93,8 @@ struct HistogramParams {
 
   int channelCount() const { return int(channels.size()); }
   size_t wordCount() const { return size_t(bins) * channels.size(); }
+  // Shared memory of the counting workgroup, in bytes.
+  int64_t sharedBytes() const;
 };
 
 class Histogram {

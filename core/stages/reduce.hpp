@@ -5,9 +5,13 @@
 // params.channels, in that order): { min, max, sum_lo, sum_hi }, sum = sum_hi * 2^32 + sum_lo.
 // The mean and the other exposure statistics come from it.
 //
-// Shape: `workgroups` persistent workgroups walk the image in a grid-stride loop; each
-// invocation keeps its own min/max and a 64-bit sum (uaddCarry), merges into shared memory
-// with atomics, and one invocation per workgroup merges into the output. A 64-bit add is
+// Shape (one pass, glsl_es/reduce.comp): `workgroups` persistent workgroups walk the image in a
+// grid-stride loop over quads of 4 consecutive pixels (one 16-byte load from the packed
+// buffer; 4 texelFetches without a division from the texture), pixels_per_invocation / 4
+// quads per step; each invocation keeps its own min/max and sum (64-bit with uaddCarry where
+// an invocation could pass 2^32). The workgroup combines them with subgroup operations
+// (`subgroups`, only where GL_KHR_shader_subgroup_arithmetic exists) or a shared-memory tree,
+// and one invocation per workgroup merges into the output with atomics. A 64-bit add is
 // atomicAdd on the low word; its returned old value tells whether it carried, and the carry
 // goes into the high word with a second atomicAdd, so the total is exact in any order.
 #include <cstdint>
@@ -28,8 +32,12 @@ struct ReduceParams {
   ImageSource source = ImageSource::kTexture;
   int workgroups = 16;
   int workgroup_size = 256;
+  int pixels_per_invocation = 4;  // per grid-stride step: a multiple of 4 in [4, 256]
+  bool subgroups = false;         // needs GL_KHR_shader_subgroup_arithmetic (create() checks)
 
   static ReduceParams defaultsFor(const GlContext& gl);
+  // Whether this context has the subgroup arithmetic the `subgroups` form needs.
+  static bool subgroupsAvailable();
   Status validate(const ComputeLimits& limits) const;
 };
 
@@ -53,9 +61,12 @@ class ImageReduce {
  private:
   ImageReduce() = default;
   Status runImpl(int width, int height, GLuint texture, GLuint buffer);
+  // The program with CARRY = carry (-1: 1, the safe form built by create()).
+  Result<GlProgram> compile(int carry) const;
   const GlContext* gl_ = nullptr;
   ReduceParams params_;
   GlProgram program_;
+  int carry_ = 1;  // the CARRY of program_
   GlBuffer result_;
 };
 

@@ -121,9 +121,42 @@ std::vector<HistogramParams> persistentCandidates(const HistogramParams& base,
   return out;
 }
 
+std::vector<HistogramParams> replicatedCandidates(const HistogramParams& base,
+                                                  const ComputeLimits& limits, bool quick) {
+  std::vector<HistogramParams> out;
+  std::vector<int> counts = quick ? std::vector<int>{1, 3} : std::vector<int>{1, 2, 3, 4, 6, 8};
+  // The most that fit this driver's shared memory (7 on v3d for rgbl x 256 bins, 11 at 48 KB).
+  HistogramParams most = base;
+  most.strategy = HistogramStrategy::kReplicated;
+  for (most.replicas = 64; most.replicas > 1 && most.sharedBytes() > limits.shared_memory_size;)
+    --most.replicas;
+  if (!quick && most.replicas > counts.back()) counts.push_back(most.replicas);
+  for (bool rle : {false, true}) {
+    for (int r : counts) {
+      HistogramParams p = base;
+      p.strategy = HistogramStrategy::kReplicated;
+      p.replicas = r;
+      p.run_length = rle;
+      if (p.validate(limits)) out.push_back(p);
+    }
+  }
+  return out;
+}
+
 std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimits& limits,
                                        bool quick) {
   std::vector<BlurParams> out;
+  int max_lines = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+  // sliding: segment length x lines per workgroup.
+  for (int seg : quick ? std::vector<int>{16, 64} : std::vector<int>{8, 16, 32, 64, 128, 256}) {
+    for (int wg : quick ? std::vector<int>{32} : powersOfTwo(16, std::min(max_lines, 256))) {
+      BlurParams p = base;
+      p.strategy = BlurStrategy::kSliding;
+      p.segment = seg;
+      p.workgroup_size = wg;
+      if (p.validate(limits)) out.push_back(p);
+    }
+  }
   int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
   std::vector<int> widths = quick ? std::vector<int>{64, 128} : powersOfTwo(32, 2048);
   std::vector<int> rows = quick ? std::vector<int>{4} : powersOfTwo(1, 8);
@@ -132,6 +165,7 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
       for (int wg : powersOfTwo(16, std::min(w, max_wg))) {
         if (quick && wg != 32) continue;
         BlurParams p = base;
+        p.strategy = BlurStrategy::kTiled;
         p.tile_width = w;
         p.tile_rows = r;
         p.workgroup_size = wg;
@@ -157,9 +191,9 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
   Sweep strategies{"histogram", "strategy", "strategy and source", false, true, {}};
   std::vector<HistogramParams> firsts;
   HistogramParams defaults = base;
-  for (HistogramStrategy s :
-       {HistogramStrategy::kSingle, HistogramStrategy::kGlobalAtomic, HistogramStrategy::kChunkSum,
-        HistogramStrategy::kChunkReduce, HistogramStrategy::kPersistent}) {
+  for (HistogramStrategy s : {HistogramStrategy::kSingle, HistogramStrategy::kGlobalAtomic,
+                              HistogramStrategy::kChunkSum, HistogramStrategy::kChunkReduce,
+                              HistogramStrategy::kPersistent, HistogramStrategy::kReplicated}) {
     // One invocation over a big frame runs for seconds on a real GPU, long enough for a
     // watchdog (a Pi 5 hangs past ~500 ms): only where the GPU is the CPU.
     if (s == HistogramStrategy::kSingle && big && !gl.isLlvmpipe()) continue;
@@ -238,7 +272,85 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
     result.sweeps.push_back(std::move(ppi));
   }
 
-  // 4. chunk tile shapes, when a chunk strategy won the first sweep.
+  // 4-6. replicated: replicas x run length at the best persistent shape, then its shape, then
+  // pixels per step.
+  {
+    HistogramParams at = base;
+    at.strategy = HistogramStrategy::kReplicated;
+    at.source = source;
+    if (b2) {
+      Result<HistogramParams> p2 = histogramFromJson(b2->params, base);
+      if (!p2) return p2.error();
+      at.workgroups = p2.value().workgroups;
+      at.workgroup_size = std::max(16, p2.value().workgroup_size);
+    }
+    at.pixels_per_invocation = 4;
+    std::vector<HistogramParams> reps = replicatedCandidates(at, limits, o.quick);
+    if (o.progress) o.progress->addToTotal(int(reps.size()));
+    Sweep rs{"histogram", "replicas", "sub-histograms per workgroup (one line per run length)",
+             false,       false,      {}};
+    for (const HistogramParams& p : reps) {
+      SweepPoint point;
+      point.series = p.run_length ? "run length" : "no run length";
+      point.x = p.replicas;
+      bench.run(p, point);
+      rs.points.push_back(std::move(point));
+    }
+    const SweepPoint* b4 = rs.best();
+    result.sweeps.push_back(std::move(rs));
+    if (b4) {
+      Result<HistogramParams> best4 = histogramFromJson(b4->params, base);
+      if (!best4) return best4.error();
+      Sweep shapes{"histogram", "replicated", "workgroup count (one line per workgroup size)",
+                   true,        false,        {}};
+      std::vector<HistogramParams> grid;
+      int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+      std::vector<int> counts = o.quick ? std::vector<int>{1, 4}
+                                : gl.isLlvmpipe()
+                                    ? std::vector<int>{4, 16, 64, 256}
+                                    : std::vector<int>{64, 128, 256, 512, 1024, 2048, 4096};
+      for (int wg : o.quick ? std::vector<int>{16, 64} : powersOfTwo(64, max_wg)) {
+        for (int n : counts) {
+          HistogramParams p = best4.value();
+          p.workgroup_size = wg;
+          p.workgroups = n;
+          bool fills = int64_t(n) * wg * 4 <= int64_t(frame.pixelCount()) || n == 1;
+          if (fills && p.validate(limits)) grid.push_back(p);
+        }
+      }
+      if (o.progress) o.progress->addToTotal(int(grid.size()));
+      for (const HistogramParams& p : grid) {
+        SweepPoint point;
+        point.series = "wg=" + std::to_string(p.workgroup_size);
+        point.x = p.workgroups;
+        bench.run(p, point);
+        shapes.points.push_back(std::move(point));
+      }
+      const SweepPoint* b5 = shapes.best();
+      Result<HistogramParams> best5 = histogramFromJson(b5 ? b5->params : b4->params, base);
+      if (!best5) return best5.error();
+      result.sweeps.push_back(std::move(shapes));
+      Sweep ppi{
+          "histogram", "replicated-ppi", "pixels per invocation and step (quads x 4)", true, false,
+          {}};
+      std::vector<HistogramParams> ppis;
+      for (int n : o.quick ? std::vector<int>{4, 8} : std::vector<int>{4, 8, 16, 32}) {
+        HistogramParams p = best5.value();
+        p.pixels_per_invocation = n;
+        if (p.validate(limits)) ppis.push_back(p);
+      }
+      if (o.progress) o.progress->addToTotal(int(ppis.size()));
+      for (const HistogramParams& p : ppis) {
+        SweepPoint point;
+        point.x = p.pixels_per_invocation;
+        bench.run(p, point);
+        ppi.points.push_back(std::move(point));
+      }
+      result.sweeps.push_back(std::move(ppi));
+    }
+  }
+
+  // 7. chunk tile shapes, when a chunk strategy won the first sweep.
   HistogramStrategy s1 = best1.value().strategy;
   if (s1 == HistogramStrategy::kGlobalAtomic || s1 == HistogramStrategy::kChunkSum ||
       s1 == HistogramStrategy::kChunkReduce) {
@@ -284,11 +396,12 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
   if (o.verify) expected = blurReference(frame, base.filter_dim, base.iterations);
   std::vector<BlurParams> candidates = blurCandidates(base, gl.limits(), o.quick);
   if (o.progress) o.progress->setTotal(int(candidates.size()));
-  Sweep tiles{"blur", "tile", "tile shape and workgroup size", false, true, {}};
+  Sweep tiles{"blur", "tile", "strategy, tile shape or segment, workgroup size", false, true, {}};
   for (const BlurParams& p : candidates) {
     SweepPoint point;
     point.x = double(tiles.points.size());
-    point.series = "rows=" + std::to_string(p.tile_rows);
+    point.series = p.strategy == BlurStrategy::kSliding ? "sliding seg=" + std::to_string(p.segment)
+                                                        : "rows=" + std::to_string(p.tile_rows);
     point.label = describe(p);
     point.params = tunedFieldsToJson(p);
     if (o.progress) o.progress->step(point.label);
