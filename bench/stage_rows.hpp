@@ -8,6 +8,7 @@
 #include "blur.hpp"
 #include "gl_context.hpp"
 #include "histogram.hpp"
+#include "reduce.hpp"
 
 namespace esf::bench {
 
@@ -19,6 +20,8 @@ struct FrameBenchOptions {
   std::string histogram_origin;  // "tuned", "auto"
   BlurParams blur;
   std::string blur_origin;
+  ReduceParams reduce;
+  std::string reduce_origin;
 };
 
 // The histogram group: esframe (tuned/auto and the v3d-safe default), CPU reference, OpenCV,

@@ -112,6 +112,40 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
   return p;
 }
 
+ReduceParams vendorReduceDefaults(const GlContext& gl, const ReduceParams& base, std::string* why) {
+  ReduceParams d = ReduceParams::defaultsFor(gl);
+  ReduceParams p = base;
+  p.source = d.source;
+  p.workgroups = d.workgroups;
+  p.workgroup_size = d.workgroup_size;
+  p.pixels_per_invocation = d.pixels_per_invocation;
+  p.subgroups = false;
+  std::string vendor = "v3d-safe default";
+  if (isNvidia(gl)) {
+    vendor = "NVIDIA default";
+    p.source = ImageSource::kPackedBuffer;
+    p.workgroup_size = 256;
+    p.workgroups = 1024;
+    p.pixels_per_invocation = 8;
+    p.subgroups = ReduceParams::subgroupsAvailable();
+  }
+  if (!p.validate(gl.limits())) {
+    vendor = "stage default";
+    p = d;
+    p.channels = base.channels;
+    p.luma = base.luma;
+  }
+  if (why) *why = "reduce: " + vendor + " (no tuning cache entry): " + describe(p);
+  return p;
+}
+
+ReduceParams chooseReduceParams(const GlContext& gl, int width, int height, std::string* why,
+                                const ReduceParams& base, const std::string& cache_path) {
+  ReduceParams p;
+  if (fromCache(gl, width, height, "reduce", cache_path, base, reduceFromJson, &p, why)) return p;
+  return vendorReduceDefaults(gl, base, why);
+}
+
 HistogramParams chooseHistogramParams(const GlContext& gl, int width, int height, std::string* why,
                                       const HistogramParams& base, const std::string& cache_path) {
   HistogramParams p;

@@ -14,6 +14,7 @@
 #include "blur.hpp"
 #include "gl_context.hpp"
 #include "histogram.hpp"
+#include "reduce.hpp"
 
 namespace esf {
 
@@ -25,7 +26,11 @@ HistogramParams chooseHistogramParams(const GlContext& gl, int width, int height
 BlurParams chooseBlurParams(const GlContext& gl, int width, int height, std::string* why,
                             const BlurParams& base = {}, const std::string& cache_path = "");
 
+ReduceParams chooseReduceParams(const GlContext& gl, int width, int height, std::string* why,
+                                const ReduceParams& base = {}, const std::string& cache_path = "");
+
 // The per-vendor defaults alone (no cache).
+ReduceParams vendorReduceDefaults(const GlContext& gl, const ReduceParams& base, std::string* why);
 HistogramParams vendorHistogramDefaults(const GlContext& gl, const HistogramParams& base,
                                         std::string* why);
 BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::string* why);

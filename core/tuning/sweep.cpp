@@ -4,6 +4,7 @@
 
 #include "blur_reference.hpp"
 #include "histogram_reference.hpp"
+#include "reduce_reference.hpp"
 #include "tuned_params.hpp"
 
 namespace esf {
@@ -130,7 +131,8 @@ std::vector<HistogramParams> replicatedCandidates(const HistogramParams& base,
   most.strategy = HistogramStrategy::kReplicated;
   for (most.replicas = 64; most.replicas > 1 && most.sharedBytes() > limits.shared_memory_size;)
     --most.replicas;
-  if (!quick && most.replicas > counts.back()) counts.push_back(most.replicas);
+  if (!quick && std::find(counts.begin(), counts.end(), most.replicas) == counts.end())
+    counts.push_back(most.replicas);
   for (bool rle : {false, true}) {
     for (int r : counts) {
       HistogramParams p = base;
@@ -438,6 +440,134 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
   result.best = best.value();
   result.best_stats = winner->stats;
   result.sweeps.push_back(std::move(tiles));
+  return result;
+}
+
+Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
+                                    const ReduceParams& base, const TuneOptions& o) {
+  Result<GpuImage> texture = GpuImage::fromImage(frame);
+  if (!texture) return texture.error();
+  Result<PackedRgbaBuffer> buffer = PackedRgbaBuffer::fromImage(frame);
+  if (!buffer) return buffer.error();
+  std::vector<ChannelReduce> expected;
+  if (o.verify) expected = reduceReference(frame, base.channels, base.luma);
+  const ComputeLimits& limits = gl.limits();
+  auto run = [&](const ReduceParams& p, SweepPoint& point) {
+    point.label = describe(p);
+    point.params = tunedFieldsToJson(p);
+    if (o.progress) o.progress->step(point.label);
+    Result<ImageReduce> r = ImageReduce::create(gl, p);
+    if (!r) {
+      point.error = r.error().message;
+      return;
+    }
+    auto once = [&]() {
+      return p.source == ImageSource::kTexture ? r.value().run(texture.value())
+                                               : r.value().run(buffer.value());
+    };
+    if (o.verify) {
+      Status s = r.value().poison(kPoisonPattern);
+      if (s) s = once();
+      Result<std::vector<ChannelReduce>> got = r.value().read();
+      if (s && (!got || got.value() != expected)) s = fail("result differs from the CPU reference");
+      if (!s) {
+        point.error = s.error().message;
+        return;
+      }
+    }
+    Result<TimingStats> t = measureGpu(gl, o.measure, once);
+    if (!t)
+      point.error = t.error().message;
+    else
+      point.stats = t.value();
+  };
+  auto sweep = [&](Sweep& s, const std::vector<ReduceParams>& ps,
+                   const std::function<void(const ReduceParams&, SweepPoint&)>& place) {
+    if (o.progress) o.progress->addToTotal(int(ps.size()));
+    for (const ReduceParams& p : ps) {
+      SweepPoint point;
+      place(p, point);
+      run(p, point);
+      s.points.push_back(std::move(point));
+    }
+  };
+  auto fits = [&](const ReduceParams& p) {
+    int64_t threads = int64_t(p.workgroups) * p.workgroup_size;
+    return p.validate(limits).ok() && (threads * 4 <= int64_t(frame.pixelCount()) || threads <= 64);
+  };
+  ReduceTuneResult result;
+  if (o.progress) o.progress->setTotal(0);
+
+  // 1. source x subgroups.
+  Sweep forms{"reduce", "form", "source and workgroup combine", false, true, {}};
+  std::vector<ReduceParams> ps;
+  for (ImageSource src : {ImageSource::kTexture, ImageSource::kPackedBuffer}) {
+    for (bool sub : {false, true}) {
+      if (sub && !ReduceParams::subgroupsAvailable()) continue;
+      ReduceParams p = base;
+      p.source = src;
+      p.subgroups = sub;
+      p.workgroup_size = std::min(256, limits.work_group_invocations);
+      p.workgroups = o.quick ? 2 : gl.isLlvmpipe() ? 16 : 256;
+      p.pixels_per_invocation = 4;
+      if (p.validate(limits)) ps.push_back(p);
+    }
+  }
+  sweep(forms, ps,
+        [&](const ReduceParams&, SweepPoint& pt) { pt.x = double(forms.points.size()); });
+  const SweepPoint* b1 = forms.best();
+  if (!b1)
+    return fail("reduce tuning: no configuration worked (first: ",
+                forms.points.empty() ? "none" : forms.points.front().error, ")");
+  Result<ReduceParams> best1 = reduceFromJson(b1->params, base);
+  if (!best1) return best1.error();
+  result.sweeps.push_back(std::move(forms));
+
+  // 2. workgroup size x count.
+  Sweep shapes{"reduce", "shape", "workgroup count (one line per workgroup size)", true, false, {}};
+  ps.clear();
+  int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+  std::vector<int> counts = o.quick ? std::vector<int>{1, 4}
+                            : gl.isLlvmpipe()
+                                ? std::vector<int>{2, 8, 32, 128}
+                                : std::vector<int>{64, 128, 256, 512, 1024, 2048, 4096};
+  for (int wg : o.quick ? std::vector<int>{16, 64} : powersOfTwo(64, max_wg)) {
+    for (int n : counts) {
+      ReduceParams p = best1.value();
+      p.workgroup_size = wg;
+      p.workgroups = n;
+      if (fits(p)) ps.push_back(p);
+    }
+  }
+  sweep(shapes, ps, [&](const ReduceParams& p, SweepPoint& pt) {
+    pt.series = "wg=" + std::to_string(p.workgroup_size);
+    pt.x = p.workgroups;
+  });
+  const SweepPoint* b2 = shapes.best();
+  Result<ReduceParams> best2 = reduceFromJson(b2 ? b2->params : b1->params, base);
+  if (!best2) return best2.error();
+  result.sweeps.push_back(std::move(shapes));
+
+  // 3. pixels per invocation and step.
+  Sweep ppis{"reduce", "ppi", "pixels per invocation and step (quads x 4)", true, false, {}};
+  ps.clear();
+  for (int n : o.quick ? std::vector<int>{4, 8} : std::vector<int>{4, 8, 16, 32, 64}) {
+    ReduceParams p = best2.value();
+    p.pixels_per_invocation = n;
+    if (fits(p)) ps.push_back(p);
+  }
+  sweep(ppis, ps, [&](const ReduceParams& p, SweepPoint& pt) { pt.x = p.pixels_per_invocation; });
+  result.sweeps.push_back(std::move(ppis));
+
+  const SweepPoint* winner = nullptr;
+  for (const Sweep& s : result.sweeps) {
+    const SweepPoint* b = s.best();
+    if (b && (!winner || b->stats.median_ms < winner->stats.median_ms)) winner = b;
+  }
+  Result<ReduceParams> best = reduceFromJson(winner->params, base);
+  if (!best) return best.error();
+  result.best = best.value();
+  result.best_stats = winner->stats;
   return result;
 }
 

@@ -27,6 +27,7 @@
 #include "histogram.hpp"
 #include "measure.hpp"
 #include "progress.hpp"
+#include "reduce.hpp"
 #include "rgba_image.hpp"
 
 namespace esf {
@@ -75,6 +76,16 @@ struct BlurTuneResult {
 // Tunes tile shape and workgroup size of `base` (filter_dim and iterations stay).
 Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, const BlurParams& base,
                                 const TuneOptions& o);
+
+struct ReduceTuneResult {
+  ReduceParams best;
+  TimingStats best_stats;
+  std::vector<Sweep> sweeps;
+};
+// Reduce (channels and luma stay), in three sweeps: source x subgroups (where the context has
+// them) at 256 x 256; workgroup size x count on the winner; pixels per step 4..64.
+Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
+                                    const ReduceParams& base, const TuneOptions& o);
 
 // Powers of two in [lo, hi].
 std::vector<int> powersOfTwo(int lo, int hi);

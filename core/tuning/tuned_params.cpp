@@ -135,4 +135,36 @@ std::string describe(const BlurParams& p) {
          " wg=" + std::to_string(p.workgroup_size);
 }
 
+json tunedFieldsToJson(const ReduceParams& p) {
+  return {{"source", imageSourceName(p.source)},
+          {"workgroups", p.workgroups},
+          {"workgroup_size", p.workgroup_size},
+          {"pixels_per_invocation", p.pixels_per_invocation},
+          {"subgroups", p.subgroups}};
+}
+
+Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
+  if (!j.is_object()) return fail("tuned parameters: reduce entry is not an object");
+  std::string source;
+  for (Status s : {readString(j, "source", &source), readInt(j, "workgroups", &p.workgroups),
+                   readInt(j, "workgroup_size", &p.workgroup_size),
+                   readInt(j, "pixels_per_invocation", &p.pixels_per_invocation)}) {
+    if (!s) return s.error();
+  }
+  auto sub = j.find("subgroups");
+  if (sub == j.end() || !sub->is_boolean())
+    return fail("tuned parameters: field 'subgroups' missing or not a boolean");
+  p.subgroups = sub->get<bool>();
+  Result<ImageSource> src = parseImageSource(source);
+  if (!src) return src.error();
+  p.source = src.value();
+  return p;
+}
+
+std::string describe(const ReduceParams& p) {
+  return std::string(imageSourceName(p.source)) + " wg=" + std::to_string(p.workgroup_size) +
+         " n=" + std::to_string(p.workgroups) + " ppi=" + std::to_string(p.pixels_per_invocation) +
+         (p.subgroups ? " subgroups" : " shared-tree");
+}
+
 }  // namespace esf
