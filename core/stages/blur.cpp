@@ -13,20 +13,37 @@ constexpr const char* kStage = "blur";
 }
 
 const char* blurStrategyName(BlurStrategy s) {
-  return s == BlurStrategy::kSliding ? "sliding" : "tiled";
+  return s == BlurStrategy::kSliding ? "sliding" : s == BlurStrategy::kFused ? "fused" : "tiled";
 }
 
 Result<BlurStrategy> parseBlurStrategy(std::string_view name) {
   if (name == "tiled") return BlurStrategy::kTiled;
   if (name == "sliding") return BlurStrategy::kSliding;
-  return fail("unknown blur strategy '", name, "' (tiled or sliding)");
+  if (name == "fused") return BlurStrategy::kFused;
+  return fail("unknown blur strategy '", name, "' (tiled, sliding or fused)");
 }
 
 BlurParams BlurParams::defaultsFor(const GlContext&) {
   return BlurParams{};  // the seed's 4 x 128 tile, 32 invocations: fits every GLES 3.1 driver
 }
 
+int64_t BlurParams::fusedSharedBytes() const {
+  const int64_t halo = filter_dim - 1;
+  return ((tile_width + halo) + tile_width) * (tile_rows + halo) * 4;
+}
+
 Status BlurParams::validate(const ComputeLimits& limits) const {
+  if (strategy == BlurStrategy::kFused) {
+    if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
+    if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
+    if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
+    if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
+    if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
+      return fail(kStage, ": filter_dim must be odd and in [1, ", std::to_string(maxFilterDim()),
+                  "] for the fused strategy, got ", std::to_string(filter_dim),
+                  filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+    return checkWorkgroup(limits, "blur fused", workgroup_size, 1, fusedSharedBytes());
+  }
   if (strategy == BlurStrategy::kSliding) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
@@ -55,6 +72,31 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
   Blur b;
   b.gl_ = &gl;
   b.params_ = params;
+  if (params.strategy == BlurStrategy::kFused) {
+    // Per invocation: its share of the tile loads, then of the horizontal and the vertical
+    // segments (filter_dim taps + segment outputs each).
+    const int64_t wg = params.workgroup_size, halo = params.filter_dim - 1;
+    const int64_t seg = params.segment, run = params.filter_dim + seg + 1;
+    const int64_t loads = ((params.tile_width + halo) * (params.tile_rows + halo) + wg - 1) / wg;
+    const int64_t h =
+        ((params.tile_rows + halo) * ((params.tile_width + seg - 1) / seg) + wg - 1) / wg * run;
+    const int64_t v =
+        (params.tile_width * ((params.tile_rows + seg - 1) / seg) + wg - 1) / wg * run;
+    if (Status s = checkLoopIterations(gl, "blur fused", loads + h + v,
+                                       "use smaller tiles or more invocations");
+        !s)
+      return s.error();
+    Result<GlProgram> program = ShaderLibrary::builtin().compute(
+        "blur_fused.comp", ShaderDefines()
+                               .set("TW", params.tile_width)
+                               .set("TH", params.tile_rows)
+                               .set("SEG", params.segment)
+                               .set("WG_X", params.workgroup_size)
+                               .set("FILTER_DIM", params.filter_dim));
+    if (!program) return program.error();
+    b.program_ = std::move(program.value());
+    return b;
+  }
   if (params.strategy == BlurStrategy::kSliding) {
     // Per invocation: the window's filter_dim taps, then segment outputs.
     if (Status s = checkLoopIterations(gl, "blur sliding", params.filter_dim + params.segment + 2,
@@ -112,6 +154,18 @@ Status Blur::pass(GLuint in, GLuint out, int width, int height, bool flip) {
   return {};
 }
 
+Status Blur::fused(GLuint in, GLuint out, int width, int height) {
+  int64_t gx = (width + params_.tile_width - 1) / params_.tile_width;
+  int64_t gy = (height + params_.tile_rows - 1) / params_.tile_rows;
+  if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+  bindSourceImage(program_.get(), in, 0);
+  glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
+  return {};
+}
+
 Status Blur::run(const GpuImage& in, GpuImage& out) {
   if (in.texture() == out.texture()) return fail(kStage, ": input and output are the same image");
   if (in.width() != out.width() || in.height() != out.height())
@@ -124,6 +178,17 @@ Status Blur::run(const GpuImage& in, GpuImage& out) {
     temp_ = std::move(temp.value());
   }
   glUseProgram(program_.get());
+  if (params_.strategy == BlurStrategy::kFused) {
+    // One dispatch per iteration, alternating so that the last one writes `out`.
+    GLuint src = in.texture();
+    for (int i = 0; i < params_.iterations; ++i) {
+      GLuint dst = (params_.iterations - 1 - i) % 2 == 0 ? out.texture() : temp_.texture();
+      if (Status s = fused(src, dst, in.width(), in.height()); !s) return s;
+      src = dst;
+    }
+    glMemoryBarrier(kImageWrittenBarrier);
+    return checkGl("blur dispatch");
+  }
   for (int i = 0; i < params_.iterations; ++i) {
     // Ping-pong: H reads the source (then the last V result) into temp, V reads temp into out.
     GLuint h_in = i == 0 ? in.texture() : out.texture();

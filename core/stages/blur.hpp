@@ -20,6 +20,12 @@
 //            cost no longer grows with filter_dim; workgroup_size neighbouring lines per
 //            workgroup (the tile is workgroup_size lines x segment texels). filter_dim odd,
 //            1 .. 1023; tile_width and tile_rows are not used.
+//   fused    both passes in one dispatch (glsl_es/blur_fused.comp): a workgroup of
+//            workgroup_size invocations reads a tile_width x tile_rows output tile plus the
+//            filter's halo into shared memory once, runs the horizontal then the vertical pass
+//            as sliding windows over `segment`-long runs in shared memory, and stores each
+//            output once (half the image traffic of two passes). Shared memory:
+//            ((tile_width + filter_dim - 1) + tile_width) * (tile_rows + filter_dim - 1) * 4.
 #include <string_view>
 
 #include "gl_context.hpp"
@@ -28,8 +34,8 @@
 
 namespace esf {
 
-enum class BlurStrategy { kTiled, kSliding };
-const char* blurStrategyName(BlurStrategy s);  // "tiled" | "sliding"
+enum class BlurStrategy { kTiled, kSliding, kFused };
+const char* blurStrategyName(BlurStrategy s);  // "tiled" | "sliding" | "fused"
 Result<BlurStrategy> parseBlurStrategy(std::string_view name);
 
 struct BlurParams {
@@ -42,12 +48,13 @@ struct BlurParams {
   int segment = 64;         // sliding: outputs per invocation, 1 .. 4096
 
   int maxFilterDim() const {
-    if (strategy == BlurStrategy::kSliding) return 1023;
+    if (strategy == BlurStrategy::kSliding || strategy == BlurStrategy::kFused) return 1023;
     return tile_width % 2 == 1 ? tile_width : tile_width - 1;
   }
   int blockDim() const { return tile_width - (filter_dim - 1); }
   static BlurParams defaultsFor(const GlContext& gl);
   Status validate(const ComputeLimits& limits) const;
+  int64_t fusedSharedBytes() const;
 };
 
 class Blur {
@@ -60,6 +67,7 @@ class Blur {
  private:
   Blur() = default;
   Status pass(GLuint in, GLuint out, int width, int height, bool flip);
+  Status fused(GLuint in, GLuint out, int width, int height);
   const GlContext* gl_ = nullptr;
   BlurParams params_;
   GlProgram program_;

@@ -97,7 +97,7 @@ int64_t busiestInvocationLoops(const HistogramParams& p, int64_t width, int64_t 
       int64_t steps = ceilDiv(quads, int64_t(p.workgroups) * p.workgroup_size * per_step_quads);
       int64_t per_step = per_step_quads > kUnrolledTrips ? per_step_quads + 1 : 1;
       int64_t clear = ceilDiv(p.sharedBytes() / 4, p.workgroup_size);
-      int64_t merge = ceilDiv(words, p.workgroup_size) * (p.replicas + 1);
+      int64_t merge = ceilDiv(words, p.workgroup_size) * (p.replicas + 2);  // + the move
       return clear + steps * per_step + 3 + merge;
     }
   }
@@ -245,6 +245,14 @@ Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& 
       makeStorageBuffer((params.wordCount() + 3) / 4 * 4, "histogram output buffer");
   if (!bins) return bins.error();
   h.bins_ = std::move(bins.value());
+  if (params.strategy == HistogramStrategy::kReplicated) {
+    // replicated's accumulator: `done` then the words, zero between runs (the shader resets it).
+    Result<GlBuffer> acc = makeStorageBuffer(params.wordCount() + 1, "histogram accumulator");
+    if (!acc) return acc.error();
+    h.acc_ = std::move(acc.value());
+    if (Status s = fillBuffer(h.acc_.get(), params.wordCount() + 1, 0, "histogram accumulator"); !s)
+      return s.error();
+  }
   return h;
 }
 
@@ -309,8 +317,7 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
   }
   // Strategies that add into the output start from zero; single clears it itself, the chunk
   // strategies overwrite every word.
-  if (strategy == HistogramStrategy::kGlobalAtomic || strategy == HistogramStrategy::kPersistent ||
-      strategy == HistogramStrategy::kReplicated) {
+  if (strategy == HistogramStrategy::kGlobalAtomic || strategy == HistogramStrategy::kPersistent) {
     if (Status s = fillBuffer(bins_.get(), params_.wordCount(), 0, "histogram clear"); !s) return s;
   }
 
@@ -321,6 +328,11 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, buffer);
   glUniform2i(glGetUniformLocation(count_.get(), "u_size"), width, height);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, usesChunks(strategy) ? chunks_.get() : bins_.get());
+  if (strategy == HistogramStrategy::kReplicated) {
+    // The previous run's last workgroup reset acc: order that before this run's adds.
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, acc_.get());
+  }
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
 
   if (strategy == HistogramStrategy::kChunkSum) {

@@ -28,7 +28,9 @@
 //                 memory (replica = invocation index % replicas, each padded to an odd word
 //                 stride against bank conflicts), merged once at the end. With run_length,
 //                 equal bins among a quad's 4 pixels add with one atomic (flat, gradient).
-//                 pixels_per_invocation counts pixels per step: a multiple of 4.
+//                 pixels_per_invocation counts pixels per step: a multiple of 4. The output
+//                 needs no clear per run: the last workgroup to finish moves an internal
+//                 accumulator into it and resets the accumulator (one dispatch, no upload).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -128,6 +130,7 @@ class Histogram {
   GlProgram sum_;                        // chunk-sum: sums chunks into the output
   std::unique_ptr<ChunkReduce> reduce_;  // chunk-reduce
   GlBuffer bins_;
+  GlBuffer acc_;  // replicated: the accumulator and its finish counter (histogram.comp)
   GlBuffer chunks_;
   size_t chunk_capacity_ = 0;  // chunks the buffer holds
 };

@@ -91,8 +91,8 @@ Status ReduceParams::validate(const ComputeLimits& limits) const {
   if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
     return fail(kStage,
                 ": workgroups * workgroup_size * pixels_per_invocation must stay below 2^31");
-  // Shared memory: 16 bytes per channel (subgroups) or per invocation (the tree).
-  int64_t shared = subgroups ? int64_t(channels.size()) * 16 : int64_t(workgroup_size) * 16;
+  // Shared memory: the tree (16 bytes per invocation), and 16 bytes per channel (subgroups).
+  int64_t shared = int64_t(workgroup_size) * 16 + (subgroups ? int64_t(channels.size()) * 16 : 0);
   return checkWorkgroup(limits, kStage, workgroup_size, 1, shared);
 }
 
@@ -110,6 +110,14 @@ Result<ImageReduce> ImageReduce::create(const GlContext& gl, const ReduceParams&
   Result<GlBuffer> result = makeStorageBuffer(params.channels.size() * 4, "reduce result buffer");
   if (!result) return result.error();
   r.result_ = std::move(result.value());
+  // The finish counter (and 3 words of padding), then a partial per workgroup and channel. The
+  // counter must start at zero; the last workgroup of every run leaves it so.
+  const size_t partial_words = 4 + size_t(params.workgroups) * params.channels.size() * 4;
+  Result<GlBuffer> partials = makeStorageBuffer(partial_words, "reduce partials buffer");
+  if (!partials) return partials.error();
+  r.partials_ = std::move(partials.value());
+  if (Status s = fillBuffer(r.partials_.get(), partial_words, 0, "reduce partials"); !s)
+    return s.error();
   return r;
 }
 
@@ -154,8 +162,11 @@ Status ImageReduce::runImpl(int width, int height, GLuint texture, GLuint buffer
   // unrolled), the tail (3), and the tree (channels x log2 workgroup size).
   int64_t tree = 0;
   for (int64_t s = 1; s < params_.workgroup_size; s <<= 1) ++tree;
-  const int64_t loops =
-      steps * (per_step > 16 ? per_step + 1 : 1) + 3 + int64_t(params_.channels.size()) * tree;
+  const int64_t channels = int64_t(params_.channels.size());
+  const int64_t finish =
+      channels *
+      ((params_.workgroups + params_.workgroup_size - 1) / params_.workgroup_size + tree + 1);
+  const int64_t loops = steps * (per_step > 16 ? per_step + 1 : 1) + 3 + channels * tree + finish;
   if (Status s = checkLoopIterations(*gl_, kStage, loops,
                                      "raise workgroups * workgroup_size * pixels_per_invocation");
       !s)
@@ -169,16 +180,14 @@ Status ImageReduce::runImpl(int width, int height, GLuint texture, GLuint buffer
     program_ = std::move(program.value());
     carry_ = carry;
   }
-  std::vector<uint32_t> init;
-  for (size_t k = 0; k < params_.channels.size(); ++k) init.insert(init.end(), {~0u, 0, 0, 0});
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // earlier shader writes before this update
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, result_.get());
-  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(init.size() * 4), init.data());
+  // The previous run's stores and its reset of the counter before this run's.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   glUseProgram(program_.get());
   bindSourceImage(program_.get(), texture, buffer);
   if (buffer) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, buffer);  // the tail, as words
   glUniform2i(glGetUniformLocation(program_.get(), "u_size"), width, height);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, result_.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, partials_.get());
   glDispatchCompute(GLuint(params_.workgroups), 1, 1);
   glMemoryBarrier(kStorageWrittenBarrier);
   return checkGl("reduce dispatch");

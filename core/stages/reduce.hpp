@@ -11,9 +11,10 @@
 // quads per step; each invocation keeps its own min/max and sum (64-bit with uaddCarry where
 // an invocation could pass 2^32). The workgroup combines them with subgroup operations
 // (`subgroups`, only where GL_KHR_shader_subgroup_arithmetic exists) or a shared-memory tree,
-// and one invocation per workgroup merges into the output with atomics. A 64-bit add is
-// atomicAdd on the low word; its returned old value tells whether it carried, and the carry
-// goes into the high word with a second atomicAdd, so the total is exact in any order.
+// and one invocation per workgroup stores the workgroup's partial; the last workgroup to
+// finish (an atomic counter it resets) combines the partials and writes the output whole, so
+// nothing is cleared per run. 64-bit sums add with uaddCarry; subgroup adds split the low
+// word into 16-bit halves, so the total is exact.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,6 +69,7 @@ class ImageReduce {
   GlProgram program_;
   int carry_ = 1;  // the CARRY of program_
   GlBuffer result_;
+  GlBuffer partials_;  // the finish counter, then each workgroup's partial (reduce.comp)
 };
 
 }  // namespace esf

@@ -149,6 +149,22 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
                                        bool quick) {
   std::vector<BlurParams> out;
   int max_lines = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+  // fused: output tile x segment x workgroup size, within the shared memory.
+  for (int tw : quick ? std::vector<int>{16} : std::vector<int>{32, 64, 128}) {
+    for (int th : quick ? std::vector<int>{8} : std::vector<int>{16, 32, 64}) {
+      for (int seg : quick ? std::vector<int>{8} : std::vector<int>{8, 16}) {
+        for (int wg : quick ? std::vector<int>{64} : std::vector<int>{128, 256, 512}) {
+          BlurParams p = base;
+          p.strategy = BlurStrategy::kFused;
+          p.tile_width = tw;
+          p.tile_rows = th;
+          p.segment = seg;
+          p.workgroup_size = wg;
+          if (p.validate(limits)) out.push_back(p);
+        }
+      }
+    }
+  }
   // sliding: segment length x lines per workgroup.
   for (int seg : quick ? std::vector<int>{16, 64} : std::vector<int>{8, 16, 32, 64, 128, 256}) {
     for (int wg : quick ? std::vector<int>{32} : powersOfTwo(16, std::min(max_lines, 256))) {

@@ -130,6 +130,61 @@ TEST(Blur, SlidingMatchesReferenceForEveryParameter) {
   }
 }
 
+TEST(Blur, FusedMatchesReferenceForEveryParameter) {
+  // Tiles that do not divide the image, halos wider than the tile and than the image,
+  // segments longer than the tile, workgroups smaller and larger than the tile's work, and
+  // 1-3 iterations (the ping-pong between out and the temporary image).
+  GlContext& gl = test::glContext();
+  struct Shape {
+    int tw, th, segment, wg, filter, iterations;
+  };
+  const Shape shapes[] = {{64, 32, 16, 256, 15, 1}, {32, 16, 8, 128, 15, 2}, {7, 5, 3, 16, 3, 3},
+                          {16, 16, 64, 64, 31, 1},  {1, 1, 1, 16, 1, 2},     {24, 8, 5, 96, 61, 1},
+                          {128, 4, 16, 256, 9, 2}};
+  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
+  for (const Shape& sh : shapes) {
+    BlurParams p;
+    p.strategy = BlurStrategy::kFused;
+    p.tile_width = sh.tw;
+    p.tile_rows = sh.th;
+    p.segment = sh.segment;
+    p.workgroup_size = sh.wg;
+    p.filter_dim = sh.filter;
+    p.iterations = sh.iterations;
+    Result<Blur> blur = Blur::create(gl, p);
+    ASSERT_TRUE(blur.ok()) << blur.error().message;
+    for (test::Size s : sizes)
+      for (Content c : test::kAllContents) {
+        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.tw * 7 + sh.filter));
+        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
+            << "fused " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
+            << " filter " << sh.filter << " x" << sh.iterations << " "
+            << test::describe(s.w, s.h, c);
+      }
+  }
+  BlurParams p;
+  p.strategy = BlurStrategy::kFused;
+  p.tile_width = 64;
+  p.tile_rows = 32;
+  p.segment = 16;
+  p.workgroup_size = 256;
+  p.iterations = 1;
+  Result<Blur> blur = Blur::create(gl, p);
+  ASSERT_TRUE(blur.ok());
+  EXPECT_TRUE(p.validate(test::v3dLimits()).ok()) << "64x32 fused tile must fit v3d";
+  for (Content c : {Content::kRandom, Content::kGradient}) {
+    RgbaImage in = test::makeImage(1920, 1080, c, 15);
+    ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1)) << test::contentName(c);
+  }
+  // Too much shared memory: refused with the driver's limit named.
+  p.tile_width = 1024;
+  p.tile_rows = 64;
+  Result<Blur> big = Blur::create(gl, p);
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().message.find("GL_MAX_COMPUTE_SHARED_MEMORY_SIZE"), std::string::npos)
+      << big.error().message;
+}
+
 TEST(Blur, SlidingRefusesBadParameters) {
   GlContext& gl = test::glContext();
   BlurParams p;

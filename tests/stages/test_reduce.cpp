@@ -180,9 +180,9 @@ TEST(Reduce, RefusesBadParameters) {
     ASSERT_TRUE(img.ok());
     Status s = r->run(img.value());
     ASSERT_FALSE(s.ok());
-    // 518400 quads of 4 pixels, one per step, + 3 for the tail + rgbl's 4 channels x 0 tree
-    // levels.
-    EXPECT_NE(s.error().message.find("reduce: one invocation would run 518403 loop iterations"),
+    // 518400 quads of 4 pixels, one per step, + 3 for the tail + the finish: rgbl's 4
+    // channels x (1 partial + 0 tree levels + 1).
+    EXPECT_NE(s.error().message.find("reduce: one invocation would run 518411 loop iterations"),
               std::string::npos)
         << s.error().message;
   }
