@@ -149,8 +149,25 @@ shared uint s_max[CHANNELS];
 shared uint s_lo[CHANNELS];
 shared uint s_hi[CHANNELS];
 #endif
-shared uvec4 tree[WG_X];
+// The tree: all channels at once, so each level costs one barrier whatever the channel count.
+shared uvec4 tree[WG_X * CHANNELS];
 shared bool s_last;
+
+// Combines tree[0..WG_X) per channel into tree[0] (channel k at tree[k * WG_X]).
+void treeReduce(uint lid) {
+  memoryBarrierShared();
+  barrier();
+  for (uint s = 1u; s < uint(WG_X); s <<= 1) {
+    uint other = lid + s;
+    if ((lid & (2u * s - 1u)) == 0u && other < uint(WG_X))
+      for (int k = 0; k < CHANNELS; ++k) {
+        uint b = uint(k * WG_X);
+        tree[b + lid] = combine(tree[b + lid], tree[b + other]);
+      }
+    memoryBarrierShared();
+    barrier();
+  }
+}
 
 void main() {
   for (int k = 0; k < CHANNELS; ++k) {
@@ -244,22 +261,11 @@ void main() {
     for (int k = 0; k < CHANNELS; ++k)
       partials[part + uint(k)] = uvec4(s_min[k], s_max[k], s_lo[k], s_hi[k]);
 #else
-  // Shared-memory tree, one channel at a time (WG_X uvec4s of shared memory).
-  for (int k = 0; k < CHANNELS; ++k) {
-    tree[lid] = uvec4(mn[k], mx[k], lo[k], hi[k]);
-    memoryBarrierShared();
-    barrier();
-    for (uint s = 1u; s < uint(WG_X); s <<= 1) {
-      uint other = lid + s;
-      if ((lid & (2u * s - 1u)) == 0u && other < uint(WG_X))
-        tree[lid] = combine(tree[lid], tree[other]);
-      memoryBarrierShared();
-      barrier();
-    }
-    if (lid == 0u) partials[part + uint(k)] = tree[0];
-    memoryBarrierShared();
-    barrier();  // tree[0] read before the next channel overwrites it
-  }
+  // Shared-memory tree (WG_X x CHANNELS uvec4s of shared memory).
+  for (int k = 0; k < CHANNELS; ++k) tree[uint(k * WG_X) + lid] = uvec4(mn[k], mx[k], lo[k], hi[k]);
+  treeReduce(lid);
+  if (lid == 0u)
+    for (int k = 0; k < CHANNELS; ++k) partials[part + uint(k)] = tree[uint(k * WG_X)];
 #endif
 
   // The last workgroup to finish combines every partial: each workgroup's stores are ordered
@@ -276,25 +282,17 @@ void main() {
       uvec4 r = uvec4(0xffffffffu, 0u, 0u, 0u);
       for (uint g = lid; g < gl_NumWorkGroups.x; g += uint(WG_X))
         r = combine(r, partials[g * uint(CHANNELS) + uint(k)]);
-      tree[lid] = r;
-      memoryBarrierShared();
-      barrier();
-      for (uint s = 1u; s < uint(WG_X); s <<= 1) {
-        uint other = lid + s;
-        if ((lid & (2u * s - 1u)) == 0u && other < uint(WG_X))
-          tree[lid] = combine(tree[lid], tree[other]);
-        memoryBarrierShared();
-        barrier();
-      }
-      if (lid == 0u) {
-        uvec4 t = tree[0];
+      tree[uint(k * WG_X) + lid] = r;
+    }
+    treeReduce(lid);
+    if (lid == 0u) {
+      for (int k = 0; k < CHANNELS; ++k) {
+        uvec4 t = tree[uint(k * WG_X)];
         result[4 * k] = t.x;
         result[4 * k + 1] = t.y;
         result[4 * k + 2] = t.z;
         result[4 * k + 3] = t.w;
       }
-      memoryBarrierShared();
-      barrier();
     }
     if (lid == 0u) atomicExchange(done, 0u);
   }

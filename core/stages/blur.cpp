@@ -103,8 +103,12 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
                                        "use a shorter segment");
         !s)
       return s.error();
+    // The ring of the window's texels in shared memory where it fits (blur_sliding.comp).
+    const bool ring =
+        int64_t(params.workgroup_size) * params.filter_dim * 4 <= gl.limits().shared_memory_size;
     Result<GlProgram> program = ShaderLibrary::builtin().compute(
         "blur_sliding.comp", ShaderDefines()
+                                 .set("RING", ring ? 1 : 0)
                                  .set("SEGMENT", params.segment)
                                  .set("WG_X", params.workgroup_size)
                                  .set("FILTER_DIM", params.filter_dim));

@@ -91,8 +91,10 @@ Status ReduceParams::validate(const ComputeLimits& limits) const {
   if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
     return fail(kStage,
                 ": workgroups * workgroup_size * pixels_per_invocation must stay below 2^31");
-  // Shared memory: the tree (16 bytes per invocation), and 16 bytes per channel (subgroups).
-  int64_t shared = int64_t(workgroup_size) * 16 + (subgroups ? int64_t(channels.size()) * 16 : 0);
+  // Shared memory: the tree (16 bytes per invocation and channel), and 16 bytes per channel
+  // (subgroups).
+  int64_t shared = int64_t(workgroup_size) * 16 * int64_t(channels.size()) +
+                   (subgroups ? int64_t(channels.size()) * 16 : 0) + 16;  // + the last flag
   return checkWorkgroup(limits, kStage, workgroup_size, 1, shared);
 }
 
@@ -163,10 +165,12 @@ Status ImageReduce::runImpl(int width, int height, GLuint texture, GLuint buffer
   int64_t tree = 0;
   for (int64_t s = 1; s < params_.workgroup_size; s <<= 1) ++tree;
   const int64_t channels = int64_t(params_.channels.size());
+  // The tree's levels each loop over the channels; the finish also gathers the partials.
   const int64_t finish =
-      channels *
-      ((params_.workgroups + params_.workgroup_size - 1) / params_.workgroup_size + tree + 1);
-  const int64_t loops = steps * (per_step > 16 ? per_step + 1 : 1) + 3 + channels * tree + finish;
+      channels * ((params_.workgroups + params_.workgroup_size - 1) / params_.workgroup_size + 1) +
+      tree * (channels + 1) + channels;
+  const int64_t loops =
+      steps * (per_step > 16 ? per_step + 1 : 1) + 3 + tree * (channels + 1) + channels + finish;
   if (Status s = checkLoopIterations(*gl_, kStage, loops,
                                      "raise workgroups * workgroup_size * pixels_per_invocation");
       !s)

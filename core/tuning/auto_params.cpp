@@ -55,14 +55,17 @@ HistogramParams vendorHistogramDefaults(const GlContext& gl, const HistogramPara
     p.pixels_per_invocation = 4;
     p.shared_atomics = true;
   } else if (isNvidia(gl)) {
-    // H200, 580.159.04, 3840x2160 (bench/RESULTS.md): a plateau of 43-46 us for 512-1024
-    // invocations x 256-1024 workgroups; 256 x 16 (the v3d default) takes 560 us.
+    // H200, 580.159.04, 3840x2160 (bench/RESULTS.md, 2026-11-22 round 2): replicated on the
+    // packed buffer, 1024 x 256, 4 sub-histograms, no run length: 25.7 us (0.66x CUB); the
+    // old persistent form 43-46 us, the v3d default (256 x 16 on the texture) 0.8 ms.
     vendor = "NVIDIA default";
-    p.strategy = HistogramStrategy::kPersistent;
+    p.strategy = HistogramStrategy::kReplicated;
     p.source = ImageSource::kPackedBuffer;
     p.workgroup_size = 1024;
     p.workgroups = 256;
     p.pixels_per_invocation = 4;
+    p.replicas = 4;
+    p.run_length = false;
     p.shared_atomics = true;
   } else {
     vendor = "v3d-safe default";
@@ -90,20 +93,24 @@ HistogramParams vendorHistogramDefaults(const GlContext& gl, const HistogramPara
 BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::string* why) {
   BlurParams d = BlurParams::defaultsFor(gl);
   BlurParams p = base;
+  p.strategy = d.strategy;
+  p.segment = d.segment;
   p.tile_width = d.tile_width;
   p.tile_rows = d.tile_rows;
   p.workgroup_size = d.workgroup_size;
   std::string vendor = "v3d-safe default";
   if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md): 4 x 256 with 256 invocations, 147 us at 3840x2160; the seed's
-    // 4 x 128 with 32 invocations takes 0.6 ms, and 512 or 1024 invocations do not help.
+    // H200 (bench/RESULTS.md, round 2): the sliding window, segments of 16, 32 lines per
+    // workgroup: 101 us at 3840x2160 (tiled 4 x 256: 147 us; fused 64 x 64 tiles: 131 us).
     vendor = "NVIDIA default";
-    p.tile_width = 256;
-    p.tile_rows = 4;
-    p.workgroup_size = 256;
+    p.strategy = BlurStrategy::kSliding;
+    p.segment = 16;
+    p.workgroup_size = 32;
   }
   if (p.filter_dim > p.maxFilterDim() || !p.validate(gl.limits())) {
     vendor = "stage default";
+    p.strategy = d.strategy;
+    p.segment = d.segment;
     p.tile_width = d.tile_width;
     p.tile_rows = d.tile_rows;
     p.workgroup_size = d.workgroup_size;
@@ -122,12 +129,14 @@ ReduceParams vendorReduceDefaults(const GlContext& gl, const ReduceParams& base,
   p.subgroups = false;
   std::string vendor = "v3d-safe default";
   if (isNvidia(gl)) {
+    // H200 (bench/RESULTS.md, round 2): packed buffer, 128 x 512, shared-memory tree;
+    // subgroup arithmetic measured 1-2 us slower there.
     vendor = "NVIDIA default";
     p.source = ImageSource::kPackedBuffer;
-    p.workgroup_size = 256;
-    p.workgroups = 1024;
+    p.workgroup_size = 128;
+    p.workgroups = 512;
     p.pixels_per_invocation = 8;
-    p.subgroups = ReduceParams::subgroupsAvailable();
+    p.subgroups = false;
   }
   if (!p.validate(gl.limits())) {
     vendor = "stage default";

@@ -6,7 +6,8 @@
 //             winner). NOT one invocation over the frame: llvmpipe ends every invocation after
 //             65535 loop iterations, so field-facts' "3 ms" single-invocation figure likely
 //             counted only part of the frame; the stage refuses that shape for large frames
-//   NVIDIA    persistent on the packed buffer, 1024 x 256; blur tiles 4 x 256 (H200 sweeps)
+//   NVIDIA    replicated histogram on the packed buffer, 1024 x 256, 4 sub-histograms; the
+//             sliding-window blur; reduce 128 x 512 on the packed buffer (H200 sweeps)
 //   others    the v3d-safe defaults of each stage (<=256 invocations, <=32 KB shared)
 // `why` gets one line saying which and where from, for the log and `esframe info`.
 #include <string>
