@@ -41,6 +41,12 @@
 #ifndef SUBGROUP
 #define SUBGROUP 0
 #endif
+// ACCUMULATORS 0: each workgroup stores its partial and the last one combines them all;
+// N > 0: each workgroup merges with atomics into accumulator (workgroup % N), and the last one
+// empties the N accumulators (atomicExchange back to their start values).
+#ifndef ACCUMULATORS
+#define ACCUMULATORS 0
+#endif
 
 layout(local_size_x = WG_X) in;
 
@@ -53,12 +59,22 @@ uniform highp sampler2D u_image;
 #endif
 uniform ivec2 u_size;
 layout(std430, binding = 0) writeonly buffer Result { uint result[]; };
+#if ACCUMULATORS
+// `done`, then ACCUMULATORS x CHANNELS x {min, max, lo, hi}; between runs done is zero and
+// every accumulator {0xffffffff, 0, 0, 0}.
+layout(std430, binding = 3) coherent buffer Partials {
+  uint done;
+  uint pad0, pad1, pad2;
+  uint acc[];
+};
+#else
 // `done`, then CHANNELS uvec4 (min, max, lo, hi) per workgroup. done is zero between runs.
 layout(std430, binding = 3) coherent buffer Partials {
   uint done;
   uint pad0, pad1, pad2;
   uvec4 partials[];
 };
+#endif
 
 const int CODES[4] = int[4](CHANNEL0,
 #if CHANNELS > 1
@@ -257,13 +273,26 @@ void main() {
   }
   memoryBarrierShared();
   barrier();
-  if (lid == 0u)
-    for (int k = 0; k < CHANNELS; ++k)
-      partials[part + uint(k)] = uvec4(s_min[k], s_max[k], s_lo[k], s_hi[k]);
+  for (int k = 0; k < CHANNELS; ++k)
+    if (lid == 0u) tree[uint(k * WG_X)] = uvec4(s_min[k], s_max[k], s_lo[k], s_hi[k]);
+  memoryBarrierShared();
+  barrier();
 #else
   // Shared-memory tree (WG_X x CHANNELS uvec4s of shared memory).
   for (int k = 0; k < CHANNELS; ++k) tree[uint(k * WG_X) + lid] = uvec4(mn[k], mx[k], lo[k], hi[k]);
   treeReduce(lid);
+#endif
+  // The workgroup's result per channel is now tree[k * WG_X].
+#if ACCUMULATORS
+  if (lid < uint(CHANNELS)) {
+    uvec4 v = tree[lid * uint(WG_X)];
+    uint a = ((gl_WorkGroupID.x % uint(ACCUMULATORS)) * uint(CHANNELS) + lid) * 4u;
+    atomicMin(acc[a], v.x);
+    atomicMax(acc[a + 1u], v.y);
+    uint old = atomicAdd(acc[a + 2u], v.z);
+    atomicAdd(acc[a + 3u], v.w + (old + v.z < old ? 1u : 0u));
+  }
+#else
   if (lid == 0u)
     for (int k = 0; k < CHANNELS; ++k) partials[part + uint(k)] = tree[uint(k * WG_X)];
 #endif
@@ -278,12 +307,25 @@ void main() {
   // s_last is the same for the whole workgroup: the barriers below stay in uniform flow.
   if (s_last) {
     memoryBarrierBuffer();
+#if ACCUMULATORS
+    for (int k = 0; k < CHANNELS; ++k) tree[uint(k * WG_X) + lid] = uvec4(0xffffffffu, 0u, 0u, 0u);
+    memoryBarrierShared();
+    barrier();
+    // Accumulator j of channel k into tree[k * WG_X + j] (ACCUMULATORS <= WG_X), reset.
+    for (uint i = lid; i < uint(ACCUMULATORS * CHANNELS); i += uint(WG_X)) {
+      uint j = i / uint(CHANNELS), k = i - j * uint(CHANNELS), a = i * 4u;
+      tree[k * uint(WG_X) + j] =
+          uvec4(atomicExchange(acc[a], 0xffffffffu), atomicExchange(acc[a + 1u], 0u),
+                atomicExchange(acc[a + 2u], 0u), atomicExchange(acc[a + 3u], 0u));
+    }
+#else
     for (int k = 0; k < CHANNELS; ++k) {
       uvec4 r = uvec4(0xffffffffu, 0u, 0u, 0u);
       for (uint g = lid; g < gl_NumWorkGroups.x; g += uint(WG_X))
         r = combine(r, partials[g * uint(CHANNELS) + uint(k)]);
       tree[uint(k * WG_X) + lid] = r;
     }
+#endif
     treeReduce(lid);
     if (lid == 0u) {
       for (int k = 0; k < CHANNELS; ++k) {

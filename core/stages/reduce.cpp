@@ -88,6 +88,10 @@ Status ReduceParams::validate(const ComputeLimits& limits) const {
   if (pixels_per_invocation % 4 != 0 || pixels_per_invocation < 4 || pixels_per_invocation > 256)
     return fail(kStage, ": pixels_per_invocation must be a multiple of 4 in [4, 256], got ",
                 std::to_string(pixels_per_invocation));
+  if (Status s = checkRange(kStage, "accumulators", accumulators, 0,
+                            std::min(64, std::max(workgroup_size, 1)));
+      !s)
+    return s;
   if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
     return fail(kStage,
                 ": workgroups * workgroup_size * pixels_per_invocation must stay below 2^31");
@@ -114,12 +118,20 @@ Result<ImageReduce> ImageReduce::create(const GlContext& gl, const ReduceParams&
   r.result_ = std::move(result.value());
   // The finish counter (and 3 words of padding), then a partial per workgroup and channel. The
   // counter must start at zero; the last workgroup of every run leaves it so.
-  const size_t partial_words = 4 + size_t(params.workgroups) * params.channels.size() * 4;
+  // With accumulators: the counter, then each accumulator's {min, max, lo, hi} at its start
+  // value {0xffffffff, 0, 0, 0}.
+  const size_t slots =
+      params.accumulators > 0 ? size_t(params.accumulators) : size_t(params.workgroups);
+  const size_t partial_words = 4 + slots * params.channels.size() * 4;
   Result<GlBuffer> partials = makeStorageBuffer(partial_words, "reduce partials buffer");
   if (!partials) return partials.error();
   r.partials_ = std::move(partials.value());
-  if (Status s = fillBuffer(r.partials_.get(), partial_words, 0, "reduce partials"); !s)
-    return s.error();
+  std::vector<uint32_t> start(partial_words, 0);
+  if (params.accumulators > 0)
+    for (size_t i = 4; i < partial_words; i += 4) start[i] = ~0u;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, r.partials_.get());
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(start.size() * 4), start.data());
+  if (Status s = checkGl("reduce partials"); !s) return s.error();
   return r;
 }
 
@@ -131,7 +143,8 @@ Result<GlProgram> ImageReduce::compile(int carry) const {
       .set("WG_X", params_.workgroup_size)
       .set("QUADS", params_.pixels_per_invocation / 4)
       .set("CARRY", carry < 0 ? 1 : carry)
-      .set("SUBGROUP", params_.subgroups ? 1 : 0);
+      .set("SUBGROUP", params_.subgroups ? 1 : 0)
+      .set("ACCUMULATORS", params_.accumulators);
   for (size_t k = 0; k < 4; ++k)
     d.set("CHANNEL" + std::to_string(k),
           k < params_.channels.size() ? channelCode(params_.channels[k]) : 0);
@@ -168,7 +181,7 @@ Status ImageReduce::runImpl(int width, int height, GLuint texture, GLuint buffer
   // The tree's levels each loop over the channels; the finish also gathers the partials.
   const int64_t finish =
       channels * ((params_.workgroups + params_.workgroup_size - 1) / params_.workgroup_size + 1) +
-      tree * (channels + 1) + channels;
+      tree * (channels + 1) + channels + 2 * channels;  // + the accumulators' two loops
   const int64_t loops =
       steps * (per_step > 16 ? per_step + 1 : 1) + 3 + tree * (channels + 1) + channels + finish;
   if (Status s = checkLoopIterations(*gl_, kStage, loops,

@@ -35,6 +35,10 @@ struct ReduceParams {
   int workgroup_size = 256;
   int pixels_per_invocation = 4;  // per grid-stride step: a multiple of 4 in [4, 256]
   bool subgroups = false;         // needs GL_KHR_shader_subgroup_arithmetic (create() checks)
+  // How the workgroups' results meet: 0 = each stores a partial, the last workgroup combines
+  // them all; N in [1, min(64, workgroup_size)] = atomics into N accumulators (workgroup % N),
+  // which the last workgroup empties.
+  int accumulators = 0;
 
   static ReduceParams defaultsFor(const GlContext& gl);
   // Whether this context has the subgroup arithmetic the `subgroups` form needs.

@@ -518,16 +518,18 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
   Sweep forms{"reduce", "form", "source and workgroup combine", false, true, {}};
   std::vector<ReduceParams> ps;
   for (ImageSource src : {ImageSource::kTexture, ImageSource::kPackedBuffer}) {
-    for (bool sub : {false, true}) {
-      if (sub && !ReduceParams::subgroupsAvailable()) continue;
-      ReduceParams p = base;
-      p.source = src;
-      p.subgroups = sub;
-      p.workgroup_size = std::min(256, limits.work_group_invocations);
-      p.workgroups = o.quick ? 2 : gl.isLlvmpipe() ? 16 : 256;
-      p.pixels_per_invocation = 4;
-      if (p.validate(limits)) ps.push_back(p);
-    }
+    for (bool sub : {false, true})
+      for (int acc : {0, 4, 16}) {
+        if (sub && !ReduceParams::subgroupsAvailable()) continue;
+        ReduceParams p = base;
+        p.source = src;
+        p.subgroups = sub;
+        p.accumulators = acc;
+        p.workgroup_size = std::min(256, limits.work_group_invocations);
+        p.workgroups = o.quick ? 2 : gl.isLlvmpipe() ? 16 : 256;
+        p.pixels_per_invocation = 4;
+        if (p.validate(limits)) ps.push_back(p);
+      }
   }
   sweep(forms, ps,
         [&](const ReduceParams&, SweepPoint& pt) { pt.x = double(forms.points.size()); });

@@ -143,7 +143,8 @@ json tunedFieldsToJson(const ReduceParams& p) {
           {"workgroups", p.workgroups},
           {"workgroup_size", p.workgroup_size},
           {"pixels_per_invocation", p.pixels_per_invocation},
-          {"subgroups", p.subgroups}};
+          {"subgroups", p.subgroups},
+          {"accumulators", p.accumulators}};
 }
 
 Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
@@ -158,6 +159,11 @@ Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
   if (sub == j.end() || !sub->is_boolean())
     return fail("tuned parameters: field 'subgroups' missing or not a boolean");
   p.subgroups = sub->get<bool>();
+  if (auto a = j.find("accumulators"); a != j.end()) {
+    if (!a->is_number_integer())
+      return fail("tuned parameters: field 'accumulators' is not an integer");
+    p.accumulators = a->get<int>();
+  }
   Result<ImageSource> src = parseImageSource(source);
   if (!src) return src.error();
   p.source = src.value();
@@ -167,7 +173,8 @@ Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
 std::string describe(const ReduceParams& p) {
   return std::string(imageSourceName(p.source)) + " wg=" + std::to_string(p.workgroup_size) +
          " n=" + std::to_string(p.workgroups) + " ppi=" + std::to_string(p.pixels_per_invocation) +
-         (p.subgroups ? " subgroups" : " shared-tree");
+         (p.subgroups ? " subgroups" : " shared-tree") +
+         (p.accumulators > 0 ? " acc=" + std::to_string(p.accumulators) : " partials");
 }
 
 }  // namespace esf
