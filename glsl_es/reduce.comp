@@ -12,7 +12,7 @@
 // atomic counter, which it resets) combines the partials and writes the output. No atomics
 // on the output (16 words in one cache line: one per workgroup serialised badly) and no
 // glBufferSubData per run (about 20 us of GPU time on an H200).
-#if SUBGROUP
+#if defined(SUBGROUP) && SUBGROUP
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif

@@ -99,13 +99,21 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
   p.tile_rows = d.tile_rows;
   p.workgroup_size = d.workgroup_size;
   std::string vendor = "v3d-safe default";
-  if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md, round 2): the sliding window, segments of 16, 32 lines per
-    // workgroup: 101 us at 3840x2160 (tiled 4 x 256: 147 us; fused 64 x 64 tiles: 131 us).
+  if (gl.isLlvmpipe()) {
+    // llvmpipe, 1920x1080 (bench/RESULTS.md, round 2): the sliding window, segments of 32, 64
+    // lines per workgroup: 133 ms in the sweep against 819 ms for the seed's tiled 4 x 128.
+    vendor = "llvmpipe default";
+    p.strategy = BlurStrategy::kSliding;
+    p.segment = 32;
+    p.workgroup_size = 64;
+  } else if (isNvidia(gl)) {
+    // H200 (bench/RESULTS.md, round 2): the sliding window with its shared ring, segments of
+    // 16, 64 lines per workgroup: 90.5 us at 3840x2160 (tiled 4 x 256: 147 us; fused 64 x 64
+    // tiles: 130 us; 32-256 lines within 1 us).
     vendor = "NVIDIA default";
     p.strategy = BlurStrategy::kSliding;
     p.segment = 16;
-    p.workgroup_size = 32;
+    p.workgroup_size = 64;
   }
   if (p.filter_dim > p.maxFilterDim() || !p.validate(gl.limits())) {
     vendor = "stage default";
@@ -127,16 +135,18 @@ ReduceParams vendorReduceDefaults(const GlContext& gl, const ReduceParams& base,
   p.workgroup_size = d.workgroup_size;
   p.pixels_per_invocation = d.pixels_per_invocation;
   p.subgroups = false;
+  p.accumulators = d.accumulators;
   std::string vendor = "v3d-safe default";
   if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md, round 2): packed buffer, 128 x 512, shared-memory tree;
-    // subgroup arithmetic measured 1-2 us slower there.
+    // H200 (bench/RESULTS.md, round 2): packed buffer, 64 x 1024, 64 pixels a step, shared
+    // tree, 16 accumulators: 26.2 us at 3840x2160; subgroup arithmetic measured 1-2 us slower.
     vendor = "NVIDIA default";
     p.source = ImageSource::kPackedBuffer;
-    p.workgroup_size = 128;
-    p.workgroups = 512;
-    p.pixels_per_invocation = 8;
+    p.workgroup_size = 64;
+    p.workgroups = 1024;
+    p.pixels_per_invocation = 64;
     p.subgroups = false;
+    p.accumulators = 16;
   }
   if (!p.validate(gl.limits())) {
     vendor = "stage default";
