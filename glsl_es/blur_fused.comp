@@ -21,13 +21,19 @@
 #ifndef FILTER_DIM
 #define FILTER_DIM 15
 #endif
+// H_ONLY 1: the horizontal pass alone (strategy "split": a tile-coalesced horizontal pass, then
+// blur_sliding.comp's vertical pass): no vertical halo, phase 3 stores the horizontal result.
+#ifndef H_ONLY
+#define H_ONLY 0
+#endif
 layout(local_size_x = WG_X) in;
 uniform highp sampler2D u_image;
 layout(rgba8, binding = 0) writeonly uniform highp image2D u_out;
 
 const int R = (FILTER_DIM - 1) / 2;
-const int IW = TW + 2 * R;  // input tile with its halo
-const int IH = TH + 2 * R;
+const int RV = H_ONLY != 0 ? 0 : R;  // the vertical halo
+const int IW = TW + 2 * R;           // input tile with its halo
+const int IH = TH + 2 * RV;
 const int HSEGS = (TW + SEG - 1) / SEG;  // horizontal segments per tile row
 const int VSEGS = (TH + SEG - 1) / SEG;  // vertical segments per tile column
 shared uint inp[IW * IH];                // RGBA8 packed, R in bits 0-7
@@ -50,7 +56,7 @@ void main() {
   // 1. The tile and its halo, clamped to the edge (texelFetch outside the image is undefined).
   for (int i = lid; i < IW * IH; i += WG_X) {
     int r = i / IW, c = i - r * IW;
-    ivec2 q = clamp(origin + ivec2(c - R, r - R), ivec2(0), dims - 1);
+    ivec2 q = clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1);
     uvec4 t = uvec4(texelFetch(u_image, q, 0) * 255.0 + 0.5);
     inp[i] = t.r | (t.g << 8) | (t.b << 16) | (t.a << 24);
   }
@@ -75,6 +81,17 @@ void main() {
   memoryBarrierShared();
   barrier();
 
+#if H_ONLY
+  // 3. The horizontal result out, neighbouring invocations on neighbouring texels of a row.
+  for (int i = lid; i < TW * TH; i += WG_X) {
+    int r = i / TW, c = i - r * TW;
+    ivec2 p = origin + ivec2(c, r);
+    uint t = hout[i];
+    if (p.x < dims.x && p.y < dims.y)
+      imageStore(u_out, p, vec4(uvec4(t & 255u, (t >> 8) & 255u, (t >> 16) & 255u, t >> 24)) /
+                               255.0);
+  }
+#else
   // 3. Vertical: output row r of tile column c sums hout rows r .. r + 2R. Neighbouring
   // invocations take neighbouring columns, so their stores are neighbours.
   for (int item = lid; item < TW * VSEGS; item += WG_X) {
@@ -94,4 +111,5 @@ void main() {
       }
     }
   }
+#endif
 }

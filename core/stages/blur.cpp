@@ -13,14 +13,25 @@ constexpr const char* kStage = "blur";
 }
 
 const char* blurStrategyName(BlurStrategy s) {
-  return s == BlurStrategy::kSliding ? "sliding" : s == BlurStrategy::kFused ? "fused" : "tiled";
+  switch (s) {
+    case BlurStrategy::kSliding:
+      return "sliding";
+    case BlurStrategy::kFused:
+      return "fused";
+    case BlurStrategy::kSplit:
+      return "split";
+    case BlurStrategy::kTiled:
+      break;
+  }
+  return "tiled";
 }
 
 Result<BlurStrategy> parseBlurStrategy(std::string_view name) {
   if (name == "tiled") return BlurStrategy::kTiled;
   if (name == "sliding") return BlurStrategy::kSliding;
   if (name == "fused") return BlurStrategy::kFused;
-  return fail("unknown blur strategy '", name, "' (tiled, sliding or fused)");
+  if (name == "split") return BlurStrategy::kSplit;
+  return fail("unknown blur strategy '", name, "' (tiled, sliding, fused or split)");
 }
 
 BlurParams BlurParams::defaultsFor(const GlContext&) {
@@ -28,21 +39,28 @@ BlurParams BlurParams::defaultsFor(const GlContext&) {
 }
 
 int64_t BlurParams::fusedSharedBytes() const {
-  const int64_t halo = filter_dim - 1;
-  return ((tile_width + halo) + tile_width) * (tile_rows + halo) * 4;
+  const int64_t halo = filter_dim - 1,
+                rows = tile_rows + (strategy == BlurStrategy::kSplit ? 0 : halo);
+  return ((tile_width + halo) + tile_width) * rows * 4;
 }
 
 Status BlurParams::validate(const ComputeLimits& limits) const {
-  if (strategy == BlurStrategy::kFused) {
+  if (strategy == BlurStrategy::kFused || strategy == BlurStrategy::kSplit) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
     if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
     if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
     if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
       return fail(kStage, ": filter_dim must be odd and in [1, ", std::to_string(maxFilterDim()),
-                  "] for the fused strategy, got ", std::to_string(filter_dim),
+                  "] for the ", blurStrategyName(strategy), " strategy, got ",
+                  std::to_string(filter_dim),
                   filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
-    return checkWorkgroup(limits, "blur fused", workgroup_size, 1, fusedSharedBytes());
+    if (Status s = checkWorkgroup(limits, "blur fused", workgroup_size, 1, fusedSharedBytes()); !s)
+      return s;
+    if (strategy == BlurStrategy::kSplit)  // the vertical pass: 64 lines, its ring if it fits
+      return checkWorkgroup(limits, "blur split vertical", std::min(64, limits.work_group_size[0]),
+                            1, 0);
+    return {};
   }
   if (strategy == BlurStrategy::kSliding) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
@@ -72,7 +90,7 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
   Blur b;
   b.gl_ = &gl;
   b.params_ = params;
-  if (params.strategy == BlurStrategy::kFused) {
+  if (params.strategy == BlurStrategy::kFused || params.strategy == BlurStrategy::kSplit) {
     // Per invocation: its share of the tile loads, then of the horizontal and the vertical
     // segments (filter_dim taps + segment outputs each).
     const int64_t wg = params.workgroup_size, halo = params.filter_dim - 1;
@@ -92,9 +110,27 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
                                .set("TH", params.tile_rows)
                                .set("SEG", params.segment)
                                .set("WG_X", params.workgroup_size)
-                               .set("FILTER_DIM", params.filter_dim));
+                               .set("FILTER_DIM", params.filter_dim)
+                               .set("H_ONLY", params.strategy == BlurStrategy::kSplit ? 1 : 0));
     if (!program) return program.error();
     b.program_ = std::move(program.value());
+    if (params.strategy == BlurStrategy::kSplit) {
+      const int lines = std::min(64, gl.limits().work_group_size[0]);
+      if (Status s = checkLoopIterations(gl, "blur split", params.filter_dim + params.segment + 2,
+                                         "use a shorter segment");
+          !s)
+        return s.error();
+      const bool ring = int64_t(lines) * params.filter_dim * 4 <= gl.limits().shared_memory_size;
+      Result<GlProgram> v = ShaderLibrary::builtin().compute(
+          "blur_sliding.comp", ShaderDefines()
+                                   .set("RING", ring ? 1 : 0)
+                                   .set("SEGMENT", params.segment)
+                                   .set("WG_X", lines)
+                                   .set("FILTER_DIM", params.filter_dim));
+      if (!v) return v.error();
+      b.vertical_ = std::move(v.value());
+      b.flip_location_ = glGetUniformLocation(b.vertical_.get(), "u_flip");
+    }
     return b;
   }
   if (params.strategy == BlurStrategy::kSliding) {
@@ -182,6 +218,29 @@ Status Blur::run(const GpuImage& in, GpuImage& out) {
     temp_ = std::move(temp.value());
   }
   glUseProgram(program_.get());
+  if (params_.strategy == BlurStrategy::kSplit) {
+    // Per iteration: the tiled horizontal pass into temp, the sliding vertical pass into out.
+    const int lines = std::min(64, gl_->limits().work_group_size[0]);
+    for (int i = 0; i < params_.iterations; ++i) {
+      glUseProgram(program_.get());
+      if (Status s = fused(i == 0 ? in.texture() : out.texture(), temp_.texture(), in.width(),
+                           in.height());
+          !s)
+        return s;
+      glUseProgram(vertical_.get());
+      const int64_t gx = (in.width() + lines - 1) / lines;
+      const int64_t gy = (in.height() + params_.segment - 1) / params_.segment;
+      if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+      bindSourceImage(vertical_.get(), temp_.texture(), 0);
+      glBindImageTexture(0, out.texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+      glUniform1i(flip_location_, 1);
+      glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                      GL_TEXTURE_UPDATE_BARRIER_BIT);
+      glDispatchCompute(GLuint(gx), GLuint(gy), 1);
+    }
+    glMemoryBarrier(kImageWrittenBarrier);
+    return checkGl("blur dispatch");
+  }
   if (params_.strategy == BlurStrategy::kFused) {
     // One dispatch per iteration, alternating so that the last one writes `out`.
     GLuint src = in.texture();

@@ -26,6 +26,9 @@
 //            as sliding windows over `segment`-long runs in shared memory, and stores each
 //            output once (half the image traffic of two passes). Shared memory:
 //            ((tile_width + filter_dim - 1) + tile_width) * (tile_rows + filter_dim - 1) * 4.
+//   split    the horizontal pass as fused's tile without a vertical halo (loads and stores
+//            coalesced along rows; sliding's horizontal pass has neighbouring invocations on
+//            neighbouring rows), then sliding's vertical pass (segment, 64 lines per workgroup).
 #include <string_view>
 
 #include "gl_context.hpp"
@@ -34,8 +37,8 @@
 
 namespace esf {
 
-enum class BlurStrategy { kTiled, kSliding, kFused };
-const char* blurStrategyName(BlurStrategy s);  // "tiled" | "sliding" | "fused"
+enum class BlurStrategy { kTiled, kSliding, kFused, kSplit };
+const char* blurStrategyName(BlurStrategy s);  // "tiled" | "sliding" | "fused" | "split"
 Result<BlurStrategy> parseBlurStrategy(std::string_view name);
 
 struct BlurParams {
@@ -48,7 +51,7 @@ struct BlurParams {
   int segment = 64;         // sliding: outputs per invocation, 1 .. 4096
 
   int maxFilterDim() const {
-    if (strategy == BlurStrategy::kSliding || strategy == BlurStrategy::kFused) return 1023;
+    if (strategy != BlurStrategy::kTiled) return 1023;
     return tile_width % 2 == 1 ? tile_width : tile_width - 1;
   }
   int blockDim() const { return tile_width - (filter_dim - 1); }
@@ -71,6 +74,7 @@ class Blur {
   const GlContext* gl_ = nullptr;
   BlurParams params_;
   GlProgram program_;
+  GlProgram vertical_;  // split: sliding's vertical pass
   GLint flip_location_ = -1;
   GpuImage temp_;  // the horizontal pass's output, reused while the size stays
 };

@@ -165,6 +165,20 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
       }
     }
   }
+  // split: the horizontal tile (no vertical halo) x segment of the vertical pass.
+  for (int tw : quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256}) {
+    for (int th : quick ? std::vector<int>{4} : std::vector<int>{4, 16}) {
+      for (int seg : quick ? std::vector<int>{8} : std::vector<int>{16, 32}) {
+        BlurParams p = base;
+        p.strategy = BlurStrategy::kSplit;
+        p.tile_width = tw;
+        p.tile_rows = th;
+        p.segment = seg;
+        p.workgroup_size = quick ? 64 : 256;
+        if (p.validate(limits)) out.push_back(p);
+      }
+    }
+  }
   // sliding: segment length x lines per workgroup.
   for (int seg : quick ? std::vector<int>{16, 64} : std::vector<int>{8, 16, 32, 64, 128, 256}) {
     for (int wg : quick ? std::vector<int>{32} : powersOfTwo(16, std::min(max_lines, 256))) {
@@ -418,8 +432,13 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
   for (const BlurParams& p : candidates) {
     SweepPoint point;
     point.x = double(tiles.points.size());
-    point.series = p.strategy == BlurStrategy::kSliding ? "sliding seg=" + std::to_string(p.segment)
-                                                        : "rows=" + std::to_string(p.tile_rows);
+    if (p.strategy == BlurStrategy::kSliding)
+      point.series = "sliding seg=" + std::to_string(p.segment);
+    else if (p.strategy == BlurStrategy::kTiled)
+      point.series = "rows=" + std::to_string(p.tile_rows);
+    else
+      point.series = std::string(blurStrategyName(p.strategy)) + " " + std::to_string(p.tile_rows) +
+                     "x" + std::to_string(p.tile_width);
     point.label = describe(p);
     point.params = tunedFieldsToJson(p);
     if (o.progress) o.progress->step(point.label);

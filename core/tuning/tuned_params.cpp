@@ -131,9 +131,10 @@ std::string describe(const BlurParams& p) {
   if (p.strategy == BlurStrategy::kSliding)
     return "sliding segment=" + std::to_string(p.segment) +
            " wg=" + std::to_string(p.workgroup_size);
-  if (p.strategy == BlurStrategy::kFused)
-    return "fused tile=" + std::to_string(p.tile_rows) + "x" + std::to_string(p.tile_width) +
-           " segment=" + std::to_string(p.segment) + " wg=" + std::to_string(p.workgroup_size);
+  if (p.strategy == BlurStrategy::kFused || p.strategy == BlurStrategy::kSplit)
+    return std::string(blurStrategyName(p.strategy)) + " tile=" + std::to_string(p.tile_rows) +
+           "x" + std::to_string(p.tile_width) + " segment=" + std::to_string(p.segment) +
+           " wg=" + std::to_string(p.workgroup_size);
   return "tile=" + std::to_string(p.tile_rows) + "x" + std::to_string(p.tile_width) +
          " wg=" + std::to_string(p.workgroup_size);
 }

@@ -185,6 +185,51 @@ TEST(Blur, FusedMatchesReferenceForEveryParameter) {
       << big.error().message;
 }
 
+TEST(Blur, SplitMatchesReferenceForEveryParameter) {
+  // The tiled horizontal pass without a vertical halo, then the sliding vertical pass.
+  GlContext& gl = test::glContext();
+  struct Shape {
+    int tw, th, segment, wg, filter, iterations;
+  };
+  const Shape shapes[] = {{64, 4, 16, 256, 15, 1},
+                          {7, 3, 5, 16, 3, 2},
+                          {128, 16, 32, 128, 31, 3},
+                          {1, 1, 1, 16, 1, 1},
+                          {16, 2, 64, 64, 61, 1}};
+  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
+  for (const Shape& sh : shapes) {
+    BlurParams p;
+    p.strategy = BlurStrategy::kSplit;
+    p.tile_width = sh.tw;
+    p.tile_rows = sh.th;
+    p.segment = sh.segment;
+    p.workgroup_size = sh.wg;
+    p.filter_dim = sh.filter;
+    p.iterations = sh.iterations;
+    Result<Blur> blur = Blur::create(gl, p);
+    ASSERT_TRUE(blur.ok()) << blur.error().message;
+    for (test::Size s : sizes)
+      for (Content c : test::kAllContents) {
+        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.tw * 3 + sh.filter));
+        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
+            << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
+            << " filter " << sh.filter << " x" << sh.iterations << " "
+            << test::describe(s.w, s.h, c);
+      }
+  }
+  BlurParams p;
+  p.strategy = BlurStrategy::kSplit;
+  p.tile_width = 128;
+  p.tile_rows = 4;
+  p.segment = 16;
+  p.workgroup_size = 256;
+  p.iterations = 1;
+  Result<Blur> blur = Blur::create(gl, p);
+  ASSERT_TRUE(blur.ok());
+  RgbaImage in = test::makeImage(1920, 1080, Content::kRandom, 16);
+  ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1));
+}
+
 TEST(Blur, SlidingRefusesBadParameters) {
   GlContext& gl = test::glContext();
   BlurParams p;
