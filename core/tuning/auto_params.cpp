@@ -107,13 +107,15 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
     p.segment = 32;
     p.workgroup_size = 64;
   } else if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md, round 2): the sliding window with its shared ring, segments of
-    // 16, 64 lines per workgroup: 90.5 us at 3840x2160 (tiled 4 x 256: 147 us; fused 64 x 64
-    // tiles: 130 us; 32-256 lines within 1 us).
+    // H200 (bench/RESULTS.md, round 2): split (tile-coalesced horizontal pass, sliding
+    // vertical pass), 16 x 64 tiles, segments of 16: 105 us at 3840x2160 on two H200s where
+    // sliding took 112-116 us; sliding took 90.5 us on a third (split not measured there).
     vendor = "NVIDIA default";
-    p.strategy = BlurStrategy::kSliding;
+    p.strategy = BlurStrategy::kSplit;
+    p.tile_width = 64;
+    p.tile_rows = 16;
     p.segment = 16;
-    p.workgroup_size = 64;
+    p.workgroup_size = 256;
   }
   if (p.filter_dim > p.maxFilterDim() || !p.validate(gl.limits())) {
     vendor = "stage default";
