@@ -8,6 +8,7 @@
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
 #include "platform/gl_context.hpp"
+#include "core/stages/reduce.hpp"
 
 namespace esf::bench {
 
@@ -19,6 +20,8 @@ struct FrameBenchOptions {
   std::string histogram_origin;  // "tuned", "auto"
   BlurParams blur;
   std::string blur_origin;
+  ReduceParams reduce;
+  std::string reduce_origin;
 };
 
 // The histogram group: esframe (tuned/auto and the v3d-safe default), CPU reference, OpenCV,

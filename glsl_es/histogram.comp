@@ -1,6 +1,7 @@
 // Histogram of up to 4 channels (R, G, B, integer luma) in one pass. core/stages/histogram.hpp
 // describes the strategies and the output layout: bins[bin * CHANNELS + k].
-//   STRATEGY  0 single, 1 global-atomic, 2 chunk (chunk-sum / chunk-reduce), 3 persistent
+//   STRATEGY  0 single, 1 global-atomic, 2 chunk (chunk-sum / chunk-reduce), 3 persistent,
+//             4 replicated (persistent over quads of 4 pixels into REPLICAS shared copies)
 //   BINS 1..256; bin = (v * BINS) >> 8.  CHANNELS 1..4, CHANNEL0..3: 0 r, 1 g, 2 b, 3 luma.
 //   LUMA_601  0: BT.709 (13933, 46871, 4732) / 65536; 1: BT.601 (77, 150, 29) / 256; rounded.
 //   SOURCE_BUFFER  0: texelFetch from u_image; 1: packed uint pixels at binding 1.
@@ -35,10 +36,21 @@
 #ifndef SHARED_ATOMICS
 #define SHARED_ATOMICS 1
 #endif
+// replicated: shared sub-histograms per workgroup, and run-length aggregation within a quad.
+#ifndef REPLICAS
+#define REPLICAS 1
+#endif
+#ifndef RUN_LENGTH
+#define RUN_LENGTH 0
+#endif
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
-#if SOURCE_BUFFER
+#if SOURCE_BUFFER && STRATEGY == 4
+// The same packed buffer twice: 16-byte loads of 4 pixels, and single words for the tail.
+layout(std430, binding = 1) readonly buffer Quads { uvec4 quads[]; };
+layout(std430, binding = 2) readonly buffer Image { uint pixels[]; };
+#elif SOURCE_BUFFER
 layout(std430, binding = 1) readonly buffer Image { uint pixels[]; };
 #else
 uniform highp sampler2D u_image;
@@ -47,6 +59,16 @@ uniform ivec2 u_size;
 
 #if STRATEGY == 2
 layout(std430, binding = 0) writeonly buffer Chunks { uint chunks[]; };
+#elif STRATEGY == 4
+// replicated: the output is written, never added to, so the host clears nothing per run (a
+// glBufferSubData clear cost about 20 us of GPU time on an H200). Workgroups add into `acc`;
+// the last one to finish (by `done`) moves acc into bins and leaves acc and done at zero for
+// the next run (the host zeroes them once, when it creates the stage).
+layout(std430, binding = 0) writeonly buffer Bins { uint bins[]; };
+layout(std430, binding = 3) coherent buffer Acc {
+  uint done;
+  uint acc[];
+};
 #else
 layout(std430, binding = 0) buffer Bins { uint bins[]; };
 #endif
@@ -117,6 +139,78 @@ void countShared(uvec4 c) {
 }
 #endif
 
+#if STRATEGY == 4
+// Replica r occupies words [r * REP_STRIDE, r * REP_STRIDE + WORDS). An odd stride puts the
+// same bin of different replicas into different banks (the flat frame: every pixel one bin).
+const uint REP_STRIDE = (WORDS % 2u == 0u && REPLICAS > 1) ? WORDS + 1u : WORDS;
+const uint SHARED_WORDS = REP_STRIDE * uint(REPLICAS);
+shared uint counts[SHARED_WORDS];
+
+uvec4 unpackPixel(uint v) {
+  return uvec4(v & 255u, (v >> 8) & 255u, (v >> 16) & 255u, v >> 24);
+}
+
+void add(uint word, uint n) {
+  atomicAdd(counts[word], n);
+}
+
+// Four pixels (in memory order) into replica `rep`: per channel, runs of equal bins add once.
+void countQuad(uvec4 c0, uvec4 c1, uvec4 c2, uvec4 c3, uint rep) {
+  for (int k = 0; k < CHANNELS; ++k) {
+    uint w0 = rep + wordOf(c0, k), w1 = rep + wordOf(c1, k);
+    uint w2 = rep + wordOf(c2, k), w3 = rep + wordOf(c3, k);
+#if RUN_LENGTH
+    uint n = 1u;
+    if (w1 == w0) {
+      ++n;
+    } else {
+      add(w0, n);
+      n = 1u;
+    }
+    if (w2 == w1) {
+      ++n;
+    } else {
+      add(w1, n);
+      n = 1u;
+    }
+    if (w3 == w2) {
+      ++n;
+    } else {
+      add(w2, n);
+      n = 1u;
+    }
+    add(w3, n);
+#else
+    add(w0, 1u);
+    add(w1, 1u);
+    add(w2, 1u);
+    add(w3, 1u);
+#endif
+  }
+}
+
+#if !SOURCE_BUFFER
+// Pixel (x + j, y) in row-major order, wrapped onto the next rows (j <= 3, so 3 wraps at most:
+// no division and no loop).
+uvec4 texel(int x, int y, int j) {
+  int px = x + j, py = y;
+  if (px >= u_size.x) {
+    px -= u_size.x;
+    ++py;
+  }
+  if (px >= u_size.x) {
+    px -= u_size.x;
+    ++py;
+  }
+  if (px >= u_size.x) {
+    px -= u_size.x;
+    ++py;
+  }
+  return pixelAt(ivec2(px, py));
+}
+#endif
+#endif
+
 void main() {
 #if STRATEGY == 0
   // single: this one invocation owns the whole output, no atomics needed.
@@ -143,7 +237,7 @@ void main() {
   uint chunk = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   for (uint i = gl_LocalInvocationIndex; i < WORDS; i += INVOCATIONS)
     chunks[chunk * WORDS + i] = counts[i];
-#else
+#elif STRATEGY == 3
   // persistent: grid-stride loop; step s covers pixels [s, s + stride), each invocation
   // PIXELS_PER_INVOCATION of them spaced `threads` apart, so neighbours read neighbours.
   clearShared();
@@ -162,5 +256,75 @@ void main() {
   // Merge once; the host zeroed the output.
   for (uint i = gl_LocalInvocationIndex; i < WORDS; i += INVOCATIONS)
     if (counts[i] != 0u) atomicAdd(bins[i], counts[i]);
+#elif STRATEGY == 4
+  // replicated: grid-stride over quads of 4 consecutive pixels (16-byte loads from the packed
+  // buffer); quad q of this invocation's sequence is gid + m * threads. PIXELS_PER_INVOCATION / 4
+  // quads per step.
+  for (uint i = gl_LocalInvocationIndex; i < SHARED_WORDS; i += INVOCATIONS) counts[i] = 0u;
+  memoryBarrierShared();
+  barrier();
+  const int QUADS = PIXELS_PER_INVOCATION / 4;
+  uint rep = (gl_LocalInvocationIndex % uint(REPLICAS)) * REP_STRIDE;
+  uint total = uint(u_size.x) * uint(u_size.y);
+  uint nq = total >> 2;
+  uint threads = gl_NumWorkGroups.x * INVOCATIONS;
+  uint gid = gl_GlobalInvocationID.x;
+#if !SOURCE_BUFFER
+  // Row-major position of this invocation's current quad, advanced by threads * 4 pixels.
+  uint w = uint(u_size.x);
+  uint step = threads * 4u;
+  int dy = int(step / w), dx = int(step % w);
+  int x = int((gid * 4u) % w), y = int((gid * 4u) / w);
+#endif
+  for (uint base = gid; base < nq; base += threads * uint(QUADS)) {
+    for (int k = 0; k < QUADS; ++k) {
+      uint q = base + uint(k) * threads;
+      if (q >= nq) break;
+#if SOURCE_BUFFER
+      uvec4 v = quads[q];
+      countQuad(unpackPixel(v.x), unpackPixel(v.y), unpackPixel(v.z), unpackPixel(v.w), rep);
+#else
+      countQuad(texel(x, y, 0), texel(x, y, 1), texel(x, y, 2), texel(x, y, 3), rep);
+      x += dx;
+      y += dy;
+      if (x >= u_size.x) {
+        x -= u_size.x;
+        ++y;
+      }
+#endif
+    }
+  }
+  // The last total % 4 pixels: the first invocation of the dispatch.
+  if (gid == 0u) {
+    for (uint i = nq * 4u; i < total; ++i) {
+#if SOURCE_BUFFER
+      uvec4 c = unpackPixel(pixels[i]);
+#else
+      uvec4 c = pixelAt(ivec2(int(i % uint(u_size.x)), int(i / uint(u_size.x))));
+#endif
+      for (int k = 0; k < CHANNELS; ++k) add(rep + wordOf(c, k), 1u);
+    }
+  }
+  memoryBarrierShared();
+  barrier();
+  // Merge the replicas once into acc.
+  for (uint i = gl_LocalInvocationIndex; i < WORDS; i += INVOCATIONS) {
+    uint sum = 0u;
+    for (int r = 0; r < REPLICAS; ++r) sum += counts[uint(r) * REP_STRIDE + i];
+    if (sum != 0u) atomicAdd(acc[i], sum);
+  }
+  // The last workgroup to get here owns the total: every other workgroup's adds are ordered
+  // before its increment of `done` (buffer barrier, then the workgroup barrier).
+  memoryBarrierBuffer();
+  barrier();
+  if (gl_LocalInvocationIndex == 0u)
+    counts[0] = atomicAdd(done, 1u) == gl_NumWorkGroups.x - 1u ? 1u : 0u;
+  memoryBarrierShared();
+  barrier();
+  if (counts[0] == 1u) {
+    for (uint i = gl_LocalInvocationIndex; i < WORDS; i += INVOCATIONS)
+      bins[i] = atomicExchange(acc[i], 0u);
+    if (gl_LocalInvocationIndex == 0u) atomicExchange(done, 0u);
+  }
 #endif
 }

@@ -7,7 +7,10 @@ set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 build=${1:-$root/build/default}
 out=$root/.devrun
-grep -qx '/.devrun/' "$root/.git/info/exclude" 2>/dev/null || echo '/.devrun/' >>"$root/.git/info/exclude"
+# --git-common-dir: in a linked worktree .git is a file; the exclude file is the main one's.
+exclude=$(git rev-parse --path-format=absolute --git-common-dir)/info/exclude
+mkdir -p "$(dirname "$exclude")"
+grep -qx '/.devrun/' "$exclude" 2>/dev/null || echo '/.devrun/' >>"$exclude"
 rm -rf "$out"
 mkdir -p "$out/lib"
 for bin in esframe esframe-bench; do

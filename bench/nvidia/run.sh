@@ -17,15 +17,17 @@ run() { "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" "$@"; }
 export XDG_CACHE_HOME=/tmp/esf-cache
 echo "== esframe info --egl device"
 run .devrun/esframe --egl device info
-echo "== esframe tune --egl device --size 3840x2160"
-run .devrun/esframe --egl device tune --size 3840x2160 && run .devrun/esframe tune --show
-run .devrun/esframe --egl device info | sed -n '/tuning/,$p'
+if [ -z "${SKIP_TUNE:-}" ]; then  # the bench sweeps the same (and more); SKIP_TUNE=1 saves time
+  echo "== esframe tune --egl device --size 3840x2160"
+  run .devrun/esframe --egl device tune --size 3840x2160 && run .devrun/esframe tune --show
+  run .devrun/esframe --egl device info | sed -n '/tuning/,$p'
+fi
 echo "== esframe-bench"
 # $OUT takes 8 files: the plots and tables travel as one archive, the report also on its own.
 run .devrun/esframe-bench --egl device --sizes "${BENCH_SIZES:-3840x2160,1920x1080}" \
   --sweep-sizes "${BENCH_SWEEP:-3840x2160,1920x1080}" \
   --contents "${BENCH_CONTENTS:-photo,random,flat,gradient}" \
-  --photo .devrun/photo.jpg --out /tmp/bench --iterations 50 --warmup 10
+  --photo .devrun/photo.jpg --out /tmp/bench --iterations "${BENCH_ITERATIONS:-50}" --warmup 10
 rc=$?
 tar czf "$OUT/bench.tgz" -C /tmp bench
 cp /tmp/bench/report.md "$OUT/report.md"

@@ -12,11 +12,65 @@ namespace {
 constexpr const char* kStage = "blur";
 }
 
+const char* blurStrategyName(BlurStrategy s) {
+  switch (s) {
+    case BlurStrategy::kSliding:
+      return "sliding";
+    case BlurStrategy::kFused:
+      return "fused";
+    case BlurStrategy::kSplit:
+      return "split";
+    case BlurStrategy::kTiled:
+      break;
+  }
+  return "tiled";
+}
+
+Result<BlurStrategy> parseBlurStrategy(std::string_view name) {
+  if (name == "tiled") return BlurStrategy::kTiled;
+  if (name == "sliding") return BlurStrategy::kSliding;
+  if (name == "fused") return BlurStrategy::kFused;
+  if (name == "split") return BlurStrategy::kSplit;
+  return fail("unknown blur strategy '", name, "' (tiled, sliding, fused or split)");
+}
+
 BlurParams BlurParams::defaultsFor(const GlContext&) {
   return BlurParams{};  // the seed's 4 x 128 tile, 32 invocations: fits every GLES 3.1 driver
 }
 
+int64_t BlurParams::fusedSharedBytes() const {
+  const int64_t halo = filter_dim - 1,
+                rows = tile_rows + (strategy == BlurStrategy::kSplit ? 0 : halo);
+  return ((tile_width + halo) + tile_width) * rows * 4;
+}
+
 Status BlurParams::validate(const ComputeLimits& limits) const {
+  if (strategy == BlurStrategy::kFused || strategy == BlurStrategy::kSplit) {
+    if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
+    if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
+    if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
+    if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
+    if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
+      return fail(kStage, ": filter_dim must be odd and in [1, ", std::to_string(maxFilterDim()),
+                  "] for the ", blurStrategyName(strategy), " strategy, got ",
+                  std::to_string(filter_dim),
+                  filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+    if (Status s = checkWorkgroup(limits, "blur fused", workgroup_size, 1, fusedSharedBytes()); !s)
+      return s;
+    if (strategy == BlurStrategy::kSplit)  // the vertical pass: 64 lines, its ring if it fits
+      return checkWorkgroup(limits, "blur split vertical", std::min(64, limits.work_group_size[0]),
+                            1, 0);
+    return {};
+  }
+  if (strategy == BlurStrategy::kSliding) {
+    if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
+    if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
+    if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
+      return fail(kStage, ": filter_dim must be odd and in [1, ", std::to_string(maxFilterDim()),
+                  "] for the sliding strategy, got ", std::to_string(filter_dim),
+                  filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+    return checkWorkgroup(limits, "blur sliding", workgroup_size, 1, 0);
+  }
   if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
   if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 256); !s) return s;
   if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
@@ -34,6 +88,72 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
 
 Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
   if (Status s = params.validate(gl.limits()); !s) return s.error();
+  Blur b;
+  b.gl_ = &gl;
+  b.params_ = params;
+  if (params.strategy == BlurStrategy::kFused || params.strategy == BlurStrategy::kSplit) {
+    // Per invocation: its share of the tile loads, then of the horizontal and the vertical
+    // segments (filter_dim taps + segment outputs each).
+    const int64_t wg = params.workgroup_size, halo = params.filter_dim - 1;
+    const int64_t seg = params.segment, run = params.filter_dim + seg + 1;
+    const int64_t loads = ((params.tile_width + halo) * (params.tile_rows + halo) + wg - 1) / wg;
+    const int64_t h =
+        ((params.tile_rows + halo) * ((params.tile_width + seg - 1) / seg) + wg - 1) / wg * run;
+    const int64_t v =
+        (params.tile_width * ((params.tile_rows + seg - 1) / seg) + wg - 1) / wg * run;
+    if (Status s = checkLoopIterations(gl, "blur fused", loads + h + v,
+                                       "use smaller tiles or more invocations");
+        !s)
+      return s.error();
+    Result<GlProgram> program = ShaderLibrary::builtin().compute(
+        "blur_fused.comp", ShaderDefines()
+                               .set("TW", params.tile_width)
+                               .set("TH", params.tile_rows)
+                               .set("SEG", params.segment)
+                               .set("WG_X", params.workgroup_size)
+                               .set("FILTER_DIM", params.filter_dim)
+                               .set("H_ONLY", params.strategy == BlurStrategy::kSplit ? 1 : 0));
+    if (!program) return program.error();
+    b.program_ = std::move(program.value());
+    if (params.strategy == BlurStrategy::kSplit) {
+      const int lines = std::min(64, gl.limits().work_group_size[0]);
+      if (Status s = checkLoopIterations(gl, "blur split", params.filter_dim + params.segment + 2,
+                                         "use a shorter segment");
+          !s)
+        return s.error();
+      const bool ring = int64_t(lines) * params.filter_dim * 4 <= gl.limits().shared_memory_size;
+      Result<GlProgram> v = ShaderLibrary::builtin().compute(
+          "blur_sliding.comp", ShaderDefines()
+                                   .set("RING", ring ? 1 : 0)
+                                   .set("SEGMENT", params.segment)
+                                   .set("WG_X", lines)
+                                   .set("FILTER_DIM", params.filter_dim));
+      if (!v) return v.error();
+      b.vertical_ = std::move(v.value());
+      b.flip_location_ = glGetUniformLocation(b.vertical_.get(), "u_flip");
+    }
+    return b;
+  }
+  if (params.strategy == BlurStrategy::kSliding) {
+    // Per invocation: the window's filter_dim taps, then segment outputs.
+    if (Status s = checkLoopIterations(gl, "blur sliding", params.filter_dim + params.segment + 2,
+                                       "use a shorter segment");
+        !s)
+      return s.error();
+    // The ring of the window's texels in shared memory where it fits (blur_sliding.comp).
+    const bool ring =
+        int64_t(params.workgroup_size) * params.filter_dim * 4 <= gl.limits().shared_memory_size;
+    Result<GlProgram> program = ShaderLibrary::builtin().compute(
+        "blur_sliding.comp", ShaderDefines()
+                                 .set("RING", ring ? 1 : 0)
+                                 .set("SEGMENT", params.segment)
+                                 .set("WG_X", params.workgroup_size)
+                                 .set("FILTER_DIM", params.filter_dim));
+    if (!program) return program.error();
+    b.program_ = std::move(program.value());
+    b.flip_location_ = glGetUniformLocation(b.program_.get(), "u_flip");
+    return b;
+  }
   // Per invocation: tile_rows x cols loads, then tile_rows x cols outputs of filter_dim taps.
   const int64_t cols = params.tile_width / params.workgroup_size;
   if (Status s =
@@ -41,9 +161,6 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
                               "use more invocations per tile");
       !s)
     return s.error();
-  Blur b;
-  b.gl_ = &gl;
-  b.params_ = params;
   Result<GlProgram> program =
       ShaderLibrary::builtin().compute("blur.comp", ShaderDefines()
                                                         .set("TILE_W", params.tile_width)
@@ -58,14 +175,32 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
 
 Status Blur::pass(GLuint in, GLuint out, int width, int height, bool flip) {
   int pass_w = flip ? height : width, pass_h = flip ? width : height;
-  int64_t gx = (pass_w + params_.blockDim() - 1) / params_.blockDim();
-  int64_t gy = (pass_h + params_.tile_rows - 1) / params_.tile_rows;
+  int64_t gx = 0, gy = 0;
+  if (params_.strategy == BlurStrategy::kSliding) {  // x: lines, y: segments along a line
+    gx = (pass_h + params_.workgroup_size - 1) / params_.workgroup_size;
+    gy = (pass_w + params_.segment - 1) / params_.segment;
+  } else {
+    gx = (pass_w + params_.blockDim() - 1) / params_.blockDim();
+    gy = (pass_h + params_.tile_rows - 1) / params_.tile_rows;
+  }
   if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
   bindSourceImage(program_.get(), in, 0);
   glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glUniform1i(flip_location_, flip ? 1 : 0);
   // The previous pass's stores must land before this one fetches them, and its fetches of
   // `out` (two passes back) must finish before this one overwrites it.
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
+  return {};
+}
+
+Status Blur::fused(GLuint in, GLuint out, int width, int height) {
+  int64_t gx = (width + params_.tile_width - 1) / params_.tile_width;
+  int64_t gy = (height + params_.tile_rows - 1) / params_.tile_rows;
+  if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+  bindSourceImage(program_.get(), in, 0);
+  glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
                   GL_TEXTURE_UPDATE_BARRIER_BIT);
   glDispatchCompute(GLuint(gx), GLuint(gy), 1);
@@ -85,6 +220,40 @@ Status Blur::run(const GpuImage& in, GpuImage& out) {
     temp_ = std::move(temp.value());
   }
   glUseProgram(program_.get());
+  if (params_.strategy == BlurStrategy::kSplit) {
+    // Per iteration: the tiled horizontal pass into temp, the sliding vertical pass into out.
+    const int lines = std::min(64, gl_->limits().work_group_size[0]);
+    for (int i = 0; i < params_.iterations; ++i) {
+      glUseProgram(program_.get());
+      if (Status s = fused(i == 0 ? in.texture() : out.texture(), temp_.texture(), in.width(),
+                           in.height());
+          !s)
+        return s;
+      glUseProgram(vertical_.get());
+      const int64_t gx = (in.width() + lines - 1) / lines;
+      const int64_t gy = (in.height() + params_.segment - 1) / params_.segment;
+      if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+      bindSourceImage(vertical_.get(), temp_.texture(), 0);
+      glBindImageTexture(0, out.texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+      glUniform1i(flip_location_, 1);
+      glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                      GL_TEXTURE_UPDATE_BARRIER_BIT);
+      glDispatchCompute(GLuint(gx), GLuint(gy), 1);
+    }
+    glMemoryBarrier(kImageWrittenBarrier);
+    return checkGl("blur dispatch");
+  }
+  if (params_.strategy == BlurStrategy::kFused) {
+    // One dispatch per iteration, alternating so that the last one writes `out`.
+    GLuint src = in.texture();
+    for (int i = 0; i < params_.iterations; ++i) {
+      GLuint dst = (params_.iterations - 1 - i) % 2 == 0 ? out.texture() : temp_.texture();
+      if (Status s = fused(src, dst, in.width(), in.height()); !s) return s;
+      src = dst;
+    }
+    glMemoryBarrier(kImageWrittenBarrier);
+    return checkGl("blur dispatch");
+  }
   for (int i = 0; i < params_.iterations; ++i) {
     // Ping-pong: H reads the source (then the last V result) into temp, V reads temp into out.
     GLuint h_in = i == 0 ? in.texture() : out.texture();

@@ -12,23 +12,52 @@
 //   - Clamp-to-edge by explicit coordinate clamping (texelFetch outside is undefined).
 //   - Each pass writes R, G, B as the 8-bit value (sum + filter_dim/2) / filter_dim of its
 //     filter_dim integer taps; A is carried through from the centre texel.
+//
+// Strategies (same output, bit for bit):
+//   tiled    the seed's form above (glsl_es/blur.comp): filter_dim taps per output
+//   sliding  a running integer sum (glsl_es/blur_sliding.comp): each invocation owns `segment`
+//            consecutive outputs of one line and adds one tap and drops one per output, so the
+//            cost no longer grows with filter_dim; workgroup_size neighbouring lines per
+//            workgroup (the tile is workgroup_size lines x segment texels). filter_dim odd,
+//            1 .. 1023; tile_width and tile_rows are not used.
+//   fused    both passes in one dispatch (glsl_es/blur_fused.comp): a workgroup of
+//            workgroup_size invocations reads a tile_width x tile_rows output tile plus the
+//            filter's halo into shared memory once, runs the horizontal then the vertical pass
+//            as sliding windows over `segment`-long runs in shared memory, and stores each
+//            output once (half the image traffic of two passes). Shared memory:
+//            ((tile_width + filter_dim - 1) + tile_width) * (tile_rows + filter_dim - 1) * 4.
+//   split    the horizontal pass as fused's tile without a vertical halo (loads and stores
+//            coalesced along rows; sliding's horizontal pass has neighbouring invocations on
+//            neighbouring rows), then sliding's vertical pass (segment, 64 lines per workgroup).
+#include <string_view>
+
 #include "core/image/gpu_image.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
 
+enum class BlurStrategy { kTiled, kSliding, kFused, kSplit };
+const char* blurStrategyName(BlurStrategy s);  // "tiled" | "sliding" | "fused" | "split"
+Result<BlurStrategy> parseBlurStrategy(std::string_view name);
+
 struct BlurParams {
+  BlurStrategy strategy = BlurStrategy::kTiled;
   int filter_dim = 15;
   int iterations = 2;  // 1 .. 100
   int tile_width = 128;
   int tile_rows = 4;
-  int workgroup_size = 32;  // must divide tile_width
+  int workgroup_size = 32;  // tiled: must divide tile_width; sliding: lines per workgroup
+  int segment = 64;         // sliding: outputs per invocation, 1 .. 4096
 
-  int maxFilterDim() const { return tile_width % 2 == 1 ? tile_width : tile_width - 1; }
+  int maxFilterDim() const {
+    if (strategy != BlurStrategy::kTiled) return 1023;
+    return tile_width % 2 == 1 ? tile_width : tile_width - 1;
+  }
   int blockDim() const { return tile_width - (filter_dim - 1); }
   static BlurParams defaultsFor(const GlContext& gl);
   Status validate(const ComputeLimits& limits) const;
+  int64_t fusedSharedBytes() const;
 };
 
 class Blur {
@@ -41,9 +70,11 @@ class Blur {
  private:
   Blur() = default;
   Status pass(GLuint in, GLuint out, int width, int height, bool flip);
+  Status fused(GLuint in, GLuint out, int width, int height);
   const GlContext* gl_ = nullptr;
   BlurParams params_;
   GlProgram program_;
+  GlProgram vertical_;  // split: sliding's vertical pass
   GLint flip_location_ = -1;
   GpuImage temp_;  // the horizontal pass's output, reused while the size stays
 };

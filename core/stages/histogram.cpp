@@ -22,6 +22,7 @@ constexpr StrategyName kStrategies[] = {
     {HistogramStrategy::kChunkSum, "chunk-sum"},
     {HistogramStrategy::kChunkReduce, "chunk-reduce"},
     {HistogramStrategy::kPersistent, "persistent"},
+    {HistogramStrategy::kReplicated, "replicated"},
 };
 
 // The STRATEGY define of glsl_es/histogram.comp.
@@ -36,6 +37,8 @@ int shaderStrategy(HistogramStrategy s) {
       return 2;
     case HistogramStrategy::kPersistent:
       return 3;
+    case HistogramStrategy::kReplicated:
+      return 4;
   }
   return 3;
 }
@@ -47,7 +50,8 @@ bool usesChunks(HistogramStrategy s) {
 // The counting workgroup's shape.
 void countWorkgroup(const HistogramParams& p, int& x, int& y) {
   x = y = 1;
-  if (p.strategy == HistogramStrategy::kPersistent) x = p.workgroup_size;
+  if (p.strategy == HistogramStrategy::kPersistent || p.strategy == HistogramStrategy::kReplicated)
+    x = p.workgroup_size;
   if (p.strategy == HistogramStrategy::kGlobalAtomic || usesChunks(p.strategy)) {
     x = p.tile_width;
     y = p.tile_height;
@@ -87,6 +91,15 @@ int64_t busiestInvocationLoops(const HistogramParams& p, int64_t width, int64_t 
       int64_t per_step = p.pixels_per_invocation > kUnrolledTrips ? p.pixels_per_invocation + 1 : 1;
       return 2 * ceilDiv(words, p.workgroup_size) + steps * per_step;
     }
+    case HistogramStrategy::kReplicated: {
+      hint = "raise workgroups * workgroup_size * pixels_per_invocation";
+      const int64_t quads = pixels / 4, per_step_quads = p.pixels_per_invocation / 4;
+      int64_t steps = ceilDiv(quads, int64_t(p.workgroups) * p.workgroup_size * per_step_quads);
+      int64_t per_step = per_step_quads > kUnrolledTrips ? per_step_quads + 1 : 1;
+      int64_t clear = ceilDiv(p.sharedBytes() / 4, p.workgroup_size);
+      int64_t merge = ceilDiv(words, p.workgroup_size) * (p.replicas + 2);  // + the move
+      return clear + steps * per_step + 3 + merge;
+    }
   }
   return 0;
 }
@@ -103,7 +116,7 @@ Result<HistogramStrategy> parseHistogramStrategy(std::string_view name) {
   for (const StrategyName& n : kStrategies)
     if (name == n.name) return n.strategy;
   return fail(ErrorCode::kInvalidArgument, "unknown histogram strategy '", name,
-              "' (single, global-atomic, chunk-sum, chunk-reduce, persistent)");
+              "' (single, global-atomic, chunk-sum, chunk-reduce, persistent, replicated)");
 }
 
 const char* imageSourceName(ImageSource s) {
@@ -129,11 +142,19 @@ HistogramParams HistogramParams::defaultsFor(const GlContext& gl) {
   return p;
 }
 
+int64_t HistogramParams::sharedBytes() const {
+  const int64_t words = int64_t(wordCount());
+  if (strategy != HistogramStrategy::kReplicated) return words * 4;
+  // An odd stride per replica (glsl_es/histogram.comp REP_STRIDE).
+  int64_t stride = (words % 2 == 0 && replicas > 1) ? words + 1 : words;
+  return stride * replicas * 4;
+}
+
 Status HistogramParams::validate(const ComputeLimits& limits) const {
   if (Status s = checkRange(kStage, "bins", bins, 1, 256); !s) return s;
   if (Status s = validateChannels(channels); !s)
     return fail(s.error().code, kStage, ": ", s.error().message);
-  int64_t shared = int64_t(wordCount()) * 4;
+  int64_t shared = sharedBytes();
   switch (strategy) {
     case HistogramStrategy::kSingle:
       return {};
@@ -162,6 +183,22 @@ Status HistogramParams::validate(const ComputeLimits& limits) const {
                     ": shared_atomics=false needs workgroup_size 1 (got ",
                     std::to_string(workgroup_size), "): non-atomic shared counts would race");
       return checkWorkgroup(limits, "histogram persistent", workgroup_size, 1, shared);
+    case HistogramStrategy::kReplicated:
+      if (Status s = checkRange(kStage, "workgroups", workgroups, 1, limits.work_group_count[0]);
+          !s)
+        return s;
+      if (pixels_per_invocation % 4 != 0 || pixels_per_invocation < 4 ||
+          pixels_per_invocation > 256)
+        return fail(kStage,
+                    ": replicated counts quads of 4 pixels: pixels_per_invocation must be "
+                    "a multiple of 4 in [4, 256], got ",
+                    std::to_string(pixels_per_invocation));
+      if (Status s = checkRange(kStage, "replicas", replicas, 1, 64); !s) return s;
+      if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
+        return fail(kStage,
+                    ": workgroups * workgroup_size * pixels_per_invocation must stay "
+                    "below 2^31");
+      return checkWorkgroup(limits, "histogram replicated", workgroup_size, 1, shared);
   }
   return {};
 }
@@ -182,7 +219,9 @@ Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& 
       .set("WG_X", wg_x)
       .set("WG_Y", wg_y)
       .set("PIXELS_PER_INVOCATION", params.pixels_per_invocation)
-      .set("SHARED_ATOMICS", params.shared_atomics ? 1 : 0);
+      .set("SHARED_ATOMICS", params.shared_atomics ? 1 : 0)
+      .set("REPLICAS", params.replicas)
+      .set("RUN_LENGTH", params.run_length ? 1 : 0);
   for (int k = 0; k < 4; ++k)
     d.set("CHANNEL" + std::to_string(k),
           k < params.channelCount() ? channelCode(params.channels[size_t(k)]) : 0);
@@ -208,6 +247,14 @@ Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& 
       makeStorageBuffer((params.wordCount() + 3) / 4 * 4, "histogram output buffer");
   if (!bins) return bins.error();
   h.bins_ = std::move(bins.value());
+  if (params.strategy == HistogramStrategy::kReplicated) {
+    // replicated's accumulator: `done` then the words, zero between runs (the shader resets it).
+    Result<GlBuffer> acc = makeStorageBuffer(params.wordCount() + 1, "histogram accumulator");
+    if (!acc) return acc.error();
+    h.acc_ = std::move(acc.value());
+    if (Status s = fillBuffer(h.acc_.get(), params.wordCount() + 1, 0, "histogram accumulator"); !s)
+      return s.error();
+  }
   return h;
 }
 
@@ -258,7 +305,8 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
   if (strategy == HistogramStrategy::kGlobalAtomic || usesChunks(strategy)) {
     groups_x = ceilDiv(width, params_.tile_width);
     groups_y = ceilDiv(height, params_.tile_height);
-  } else if (strategy == HistogramStrategy::kPersistent) {
+  } else if (strategy == HistogramStrategy::kPersistent ||
+             strategy == HistogramStrategy::kReplicated) {
     groups_x = params_.workgroups;
   }
   if (Status s = checkDispatch(limits, kStage, groups_x, groups_y); !s) return s;
@@ -280,8 +328,16 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
 
   glUseProgram(count_.get());
   bindSourceImage(count_.get(), texture, buffer);
+  // replicated reads the packed buffer as uvec4 quads (binding 1) and its tail as words.
+  if (buffer && strategy == HistogramStrategy::kReplicated)
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, buffer);
   glUniform2i(glGetUniformLocation(count_.get(), "u_size"), width, height);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, usesChunks(strategy) ? chunks_.get() : bins_.get());
+  if (strategy == HistogramStrategy::kReplicated) {
+    // The previous run's last workgroup reset acc: order that before this run's adds.
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, acc_.get());
+  }
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
 
   if (strategy == HistogramStrategy::kChunkSum) {

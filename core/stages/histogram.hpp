@@ -22,6 +22,15 @@
 //                 counts) is reachable for sweeping; note that llvmpipe silently ends an
 //                 invocation's loops after 65535 iterations, so such long-looping shapes are
 //                 refused there (stage_limits.hpp) instead of returning short counts.
+//   replicated    persistent's grid-stride loop over quads of 4 consecutive pixels (one 16-byte
+//                 uvec4 load from the packed buffer; 4 texelFetches without a division from the
+//                 texture), counted into `replicas` sub-histograms per workgroup in shared
+//                 memory (replica = invocation index % replicas, each padded to an odd word
+//                 stride against bank conflicts), merged once at the end. With run_length,
+//                 equal bins among a quad's 4 pixels add with one atomic (flat, gradient).
+//                 pixels_per_invocation counts pixels per step: a multiple of 4. The output
+//                 needs no clear per run: the last workgroup to finish moves an internal
+//                 accumulator into it and resets the accumulator (one dispatch, no upload).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -64,6 +73,12 @@ struct HistogramParams {
   int pixels_per_invocation = 4;  // per grid-stride step (unroll)
   bool shared_atomics = true;     // false is allowed only with workgroup_size 1
 
+  // replicated (also uses workgroups, workgroup_size and pixels_per_invocation): shared
+  // sub-histograms per workgroup, replicas * (words | 1) * 4 bytes of shared memory (4 fit
+  // v3d's 32 KB for rgbl 256 bins), and run-length aggregation within each quad.
+  int replicas = 4;
+  bool run_length = true;
+
   // v3d-safe defaults (<=256 invocations, <=32 KB shared, multiples of 16), clamped to this
   // context's limits. Per-vendor tuning (bench/tune) starts from here.
   static HistogramParams defaultsFor(const GlContext& gl);
@@ -72,6 +87,8 @@ struct HistogramParams {
 
   int channelCount() const { return int(channels.size()); }
   size_t wordCount() const { return size_t(bins) * channels.size(); }
+  // Shared memory of the counting workgroup, in bytes.
+  int64_t sharedBytes() const;
 };
 
 class Histogram {
@@ -105,6 +122,7 @@ class Histogram {
   GlProgram sum_;                        // chunk-sum: sums chunks into the output
   std::unique_ptr<ChunkReduce> reduce_;  // chunk-reduce
   GlBuffer bins_;
+  GlBuffer acc_;  // replicated: the accumulator and its finish counter (histogram.comp)
   GlBuffer chunks_;
   size_t chunk_capacity_ = 0;  // chunks the buffer holds
 };

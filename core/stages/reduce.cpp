@@ -10,6 +10,67 @@
 namespace esf {
 namespace {
 constexpr const char* kStage = "reduce";
+
+bool hasGlExtension(const char* name) {
+  GLint n = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+  for (GLint i = 0; i < n; ++i) {
+    const char* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i)));
+    if (e && std::string_view(e) == name) return true;
+  }
+  return false;
+}
+
+// GLSL ES wants #extension before any other token, and ShaderLibrary's preamble starts with
+// precision statements: the subgroup form is compiled here with its own preamble.
+Result<GlProgram> compileWithSubgroups(const ShaderDefines& d) {
+  Result<std::string_view> text = ShaderLibrary::builtin().source("reduce.comp");
+  if (!text) return text.error();
+  std::string pre = d.preamble();
+  const std::string version = "#version 310 es\n";
+  pre.insert(version.size(),
+             "#extension GL_KHR_shader_subgroup_basic : require\n"
+             "#extension GL_KHR_shader_subgroup_arithmetic : require\n");
+  std::string src = pre + std::string(text.value());
+  // The shader's own #extension lines are then repeats inside #if SUBGROUP: drop them.
+  for (const char* line : {"#extension GL_KHR_shader_subgroup_basic : require\n",
+                           "#extension GL_KHR_shader_subgroup_arithmetic : require\n"}) {
+    size_t at = src.find(line, pre.size());
+    if (at != std::string::npos) src.erase(at, std::string_view(line).size());
+  }
+  GlShader shader(glCreateShader(GL_COMPUTE_SHADER));
+  const GLchar* parts[] = {src.c_str()};
+  glShaderSource(shader.get(), 1, parts, nullptr);
+  glCompileShader(shader.get());
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok);
+  auto log = [](GLuint obj, bool program) {
+    GLint len = 0;
+    program ? glGetProgramiv(obj, GL_INFO_LOG_LENGTH, &len)
+            : glGetShaderiv(obj, GL_INFO_LOG_LENGTH, &len);
+    std::string s(size_t(std::max(len, 1)), '\0');
+    program ? glGetProgramInfoLog(obj, len, nullptr, s.data())
+            : glGetShaderInfoLog(obj, len, nullptr, s.data());
+    size_t end = std::min(s.find('\0'), s.find('\n'));
+    if (end != std::string::npos) s.resize(end);
+    return s;
+  };
+  if (!ok)
+    return fail("glsl_es/reduce.comp (subgroups): compile error: ", log(shader.get(), false));
+  GlProgram program(glCreateProgram());
+  glAttachShader(program.get(), shader.get());
+  glLinkProgram(program.get());
+  glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
+  if (!ok) return fail("glsl_es/reduce.comp (subgroups): link error: ", log(program.get(), true));
+  return program;
+}
+
+}  // namespace
+
+bool ReduceParams::subgroupsAvailable() {
+  return hasGlExtension("GL_KHR_shader_subgroup") ||
+         (hasGlExtension("GL_KHR_shader_subgroup_basic") &&
+          hasGlExtension("GL_KHR_shader_subgroup_arithmetic"));
 }
 
 ReduceParams ReduceParams::defaultsFor(const GlContext& gl) {
@@ -25,7 +86,21 @@ Status ReduceParams::validate(const ComputeLimits& limits) const {
     return fail(s.error().code, kStage, ": ", s.error().message);
   if (Status s = checkRange(kStage, "workgroups", workgroups, 1, limits.work_group_count[0]); !s)
     return s;
-  return checkWorkgroup(limits, kStage, workgroup_size, 1, int64_t(channels.size()) * 16);
+  if (pixels_per_invocation % 4 != 0 || pixels_per_invocation < 4 || pixels_per_invocation > 256)
+    return fail(kStage, ": pixels_per_invocation must be a multiple of 4 in [4, 256], got ",
+                std::to_string(pixels_per_invocation));
+  if (Status s = checkRange(kStage, "accumulators", accumulators, 0,
+                            std::min(64, std::max(workgroup_size, 1)));
+      !s)
+    return s;
+  if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
+    return fail(kStage,
+                ": workgroups * workgroup_size * pixels_per_invocation must stay below 2^31");
+  // Shared memory: the tree (16 bytes per invocation and channel), and 16 bytes per channel
+  // (subgroups).
+  int64_t shared = int64_t(workgroup_size) * 16 * int64_t(channels.size()) +
+                   (subgroups ? int64_t(channels.size()) * 16 : 0) + 16;  // + the last flag
+  return checkWorkgroup(limits, kStage, workgroup_size, 1, shared);
 }
 
 Result<ImageReduce> ImageReduce::create(const GlContext& gl, const ReduceParams& params) {
@@ -33,21 +108,49 @@ Result<ImageReduce> ImageReduce::create(const GlContext& gl, const ReduceParams&
   ImageReduce r;
   r.gl_ = &gl;
   r.params_ = params;
-  ShaderDefines d;
-  d.set("CHANNELS", int64_t(params.channels.size()))
-      .set("LUMA_601", params.luma == LumaWeights::kBt601 ? 1 : 0)
-      .set("SOURCE_BUFFER", params.source == ImageSource::kPackedBuffer ? 1 : 0)
-      .set("WG_X", params.workgroup_size);
-  for (size_t k = 0; k < 4; ++k)
-    d.set("CHANNEL" + std::to_string(k),
-          k < params.channels.size() ? channelCode(params.channels[k]) : 0);
-  Result<GlProgram> program = ShaderLibrary::builtin().compute("reduce.comp", d);
+  if (params.subgroups && !ReduceParams::subgroupsAvailable())
+    return fail(kStage, ": subgroups=true needs GL_KHR_shader_subgroup_arithmetic, which ",
+                gl.renderer(), " does not list");
+  Result<GlProgram> program = r.compile(-1);
   if (!program) return program.error();
   r.program_ = std::move(program.value());
   Result<GlBuffer> result = makeStorageBuffer(params.channels.size() * 4, "reduce result buffer");
   if (!result) return result.error();
   r.result_ = std::move(result.value());
+  // The finish counter (and 3 words of padding), then a partial per workgroup and channel. The
+  // counter must start at zero; the last workgroup of every run leaves it so.
+  // With accumulators: the counter, then each accumulator's {min, max, lo, hi} at its start
+  // value {0xffffffff, 0, 0, 0}.
+  const size_t slots =
+      params.accumulators > 0 ? size_t(params.accumulators) : size_t(params.workgroups);
+  const size_t partial_words = 4 + slots * params.channels.size() * 4;
+  Result<GlBuffer> partials = makeStorageBuffer(partial_words, "reduce partials buffer");
+  if (!partials) return partials.error();
+  r.partials_ = std::move(partials.value());
+  std::vector<uint32_t> start(partial_words, 0);
+  if (params.accumulators > 0)
+    for (size_t i = 4; i < partial_words; i += 4) start[i] = ~0u;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, r.partials_.get());
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(start.size() * 4), start.data());
+  if (Status s = checkGl("reduce partials"); !s) return s.error();
   return r;
+}
+
+Result<GlProgram> ImageReduce::compile(int carry) const {
+  ShaderDefines d;
+  d.set("CHANNELS", int64_t(params_.channels.size()))
+      .set("LUMA_601", params_.luma == LumaWeights::kBt601 ? 1 : 0)
+      .set("SOURCE_BUFFER", params_.source == ImageSource::kPackedBuffer ? 1 : 0)
+      .set("WG_X", params_.workgroup_size)
+      .set("QUADS", params_.pixels_per_invocation / 4)
+      .set("CARRY", carry < 0 ? 1 : carry)
+      .set("SUBGROUP", params_.subgroups ? 1 : 0)
+      .set("ACCUMULATORS", params_.accumulators);
+  for (size_t k = 0; k < 4; ++k)
+    d.set("CHANNEL" + std::to_string(k),
+          k < params_.channels.size() ? channelCode(params_.channels[k]) : 0);
+  if (params_.subgroups) return compileWithSubgroups(d);
+  return ShaderLibrary::builtin().compute("reduce.comp", d);
 }
 
 Status ImageReduce::poison(uint32_t pattern) {
@@ -70,20 +173,41 @@ Status ImageReduce::run(const PackedRgbaBuffer& image) {
 
 Status ImageReduce::runImpl(int width, int height, GLuint texture, GLuint buffer) {
   const int64_t threads = int64_t(params_.workgroups) * params_.workgroup_size;
-  if (Status s =
-          checkLoopIterations(*gl_, kStage, (int64_t(width) * height + threads - 1) / threads,
-                              "raise workgroups * workgroup_size");
+  const int64_t pixels = int64_t(width) * height, quads = pixels / 4;
+  const int64_t per_step = params_.pixels_per_invocation / 4;
+  const int64_t steps = (quads + threads * per_step - 1) / (threads * per_step);
+  // Loops of the busiest invocation: the grid-stride steps (quad loops of more than 16 are not
+  // unrolled), the tail (3), and the tree (channels x log2 workgroup size).
+  int64_t tree = 0;
+  for (int64_t s = 1; s < params_.workgroup_size; s <<= 1) ++tree;
+  const int64_t channels = int64_t(params_.channels.size());
+  // The tree's levels each loop over the channels; the finish also gathers the partials.
+  const int64_t finish =
+      channels * ((params_.workgroups + params_.workgroup_size - 1) / params_.workgroup_size + 1) +
+      tree * (channels + 1) + channels + 2 * channels;  // + the accumulators' two loops
+  const int64_t loops =
+      steps * (per_step > 16 ? per_step + 1 : 1) + 3 + tree * (channels + 1) + channels + finish;
+  if (Status s = checkLoopIterations(*gl_, kStage, loops,
+                                     "raise workgroups * workgroup_size * pixels_per_invocation");
       !s)
     return s;
-  std::vector<uint32_t> init;
-  for (size_t k = 0; k < params_.channels.size(); ++k) init.insert(init.end(), {~0u, 0, 0, 0});
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // earlier shader writes before this update
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, result_.get());
-  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(init.size() * 4), init.data());
+  // An invocation's private sum needs no carry when it cannot pass 2^32 (its busiest count:
+  // steps * per_step quads of 4 pixels, plus the tail, at 255 each).
+  const int carry = (steps * per_step * 4 + 3) * 255 >= (int64_t(1) << 32) ? 1 : 0;
+  if (carry != carry_) {
+    Result<GlProgram> program = compile(carry);
+    if (!program) return program.error();
+    program_ = std::move(program.value());
+    carry_ = carry;
+  }
+  // The previous run's stores and its reset of the counter before this run's.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   glUseProgram(program_.get());
   bindSourceImage(program_.get(), texture, buffer);
+  if (buffer) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, buffer);  // the tail, as words
   glUniform2i(glGetUniformLocation(program_.get(), "u_size"), width, height);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, result_.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, partials_.get());
   glDispatchCompute(GLuint(params_.workgroups), 1, 1);
   glMemoryBarrier(kStorageWrittenBarrier);
   return checkGl("reduce dispatch");

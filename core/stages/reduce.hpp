@@ -5,11 +5,16 @@
 // params.channels, in that order): { min, max, sum_lo, sum_hi }, sum = sum_hi * 2^32 + sum_lo.
 // The mean and the other exposure statistics come from it.
 //
-// Shape: `workgroups` persistent workgroups walk the image in a grid-stride loop; each
-// invocation keeps its own min/max and a 64-bit sum (uaddCarry), merges into shared memory
-// with atomics, and one invocation per workgroup merges into the output. A 64-bit add is
-// atomicAdd on the low word; its returned old value tells whether it carried, and the carry
-// goes into the high word with a second atomicAdd, so the total is exact in any order.
+// Shape (one pass, glsl_es/reduce.comp): `workgroups` persistent workgroups walk the image in a
+// grid-stride loop over quads of 4 consecutive pixels (one 16-byte load from the packed
+// buffer; 4 texelFetches without a division from the texture), pixels_per_invocation / 4
+// quads per step; each invocation keeps its own min/max and sum (64-bit with uaddCarry where
+// an invocation could pass 2^32). The workgroup combines them with subgroup operations
+// (`subgroups`, only where GL_KHR_shader_subgroup_arithmetic exists) or a shared-memory tree,
+// and one invocation per workgroup stores the workgroup's partial; the last workgroup to
+// finish (an atomic counter it resets) combines the partials and writes the output whole, so
+// nothing is cleared per run. 64-bit sums add with uaddCarry; subgroup adds split the low
+// word into 16-bit halves, so the total is exact.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,8 +33,16 @@ struct ReduceParams {
   ImageSource source = ImageSource::kTexture;
   int workgroups = 16;
   int workgroup_size = 256;
+  int pixels_per_invocation = 4;  // per grid-stride step: a multiple of 4 in [4, 256]
+  bool subgroups = false;         // needs GL_KHR_shader_subgroup_arithmetic (create() checks)
+  // How the workgroups' results meet: 0 = each stores a partial, the last workgroup combines
+  // them all; N in [1, min(64, workgroup_size)] = atomics into N accumulators (workgroup % N),
+  // which the last workgroup empties.
+  int accumulators = 0;
 
   static ReduceParams defaultsFor(const GlContext& gl);
+  // Whether this context has the subgroup arithmetic the `subgroups` form needs.
+  static bool subgroupsAvailable();
   Status validate(const ComputeLimits& limits) const;
 };
 
@@ -53,10 +66,14 @@ class ImageReduce {
  private:
   ImageReduce() = default;
   Status runImpl(int width, int height, GLuint texture, GLuint buffer);
+  // The program with CARRY = carry (-1: 1, the safe form built by create()).
+  Result<GlProgram> compile(int carry) const;
   const GlContext* gl_ = nullptr;
   ReduceParams params_;
   GlProgram program_;
+  int carry_ = 1;  // the CARRY of program_
   GlBuffer result_;
+  GlBuffer partials_;  // the finish counter, then each workgroup's partial (reduce.comp)
 };
 
 }  // namespace esf

@@ -55,14 +55,17 @@ HistogramParams vendorHistogramDefaults(const GlContext& gl, const HistogramPara
     p.pixels_per_invocation = 4;
     p.shared_atomics = true;
   } else if (isNvidia(gl)) {
-    // H200, 580.159.04, 3840x2160 (bench/RESULTS.md): a plateau of 43-46 us for 512-1024
-    // invocations x 256-1024 workgroups; 256 x 16 (the v3d default) takes 560 us.
+    // H200, 580.159.04, 3840x2160 (bench/RESULTS.md, 2026-11-22 round 2): replicated on the
+    // packed buffer, 1024 x 256, 4 sub-histograms, no run length: 25.7 us (0.66x CUB); the
+    // old persistent form 43-46 us, the v3d default (256 x 16 on the texture) 0.8 ms.
     vendor = "NVIDIA default";
-    p.strategy = HistogramStrategy::kPersistent;
+    p.strategy = HistogramStrategy::kReplicated;
     p.source = ImageSource::kPackedBuffer;
     p.workgroup_size = 1024;
     p.workgroups = 256;
     p.pixels_per_invocation = 4;
+    p.replicas = 4;
+    p.run_length = false;
     p.shared_atomics = true;
   } else {
     vendor = "v3d-safe default";
@@ -90,26 +93,78 @@ HistogramParams vendorHistogramDefaults(const GlContext& gl, const HistogramPara
 BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::string* why) {
   BlurParams d = BlurParams::defaultsFor(gl);
   BlurParams p = base;
+  p.strategy = d.strategy;
+  p.segment = d.segment;
   p.tile_width = d.tile_width;
   p.tile_rows = d.tile_rows;
   p.workgroup_size = d.workgroup_size;
   std::string vendor = "v3d-safe default";
-  if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md): 4 x 256 with 256 invocations, 147 us at 3840x2160; the seed's
-    // 4 x 128 with 32 invocations takes 0.6 ms, and 512 or 1024 invocations do not help.
+  if (gl.isLlvmpipe()) {
+    // llvmpipe, 1920x1080 (bench/RESULTS.md, round 2): the sliding window, segments of 32, 64
+    // lines per workgroup: 133 ms in the sweep against 819 ms for the seed's tiled 4 x 128.
+    vendor = "llvmpipe default";
+    p.strategy = BlurStrategy::kSliding;
+    p.segment = 32;
+    p.workgroup_size = 64;
+  } else if (isNvidia(gl)) {
+    // H200 (bench/RESULTS.md, round 2): split (tile-coalesced horizontal pass, sliding
+    // vertical pass), 16 x 64 tiles, segments of 16: 105 us at 3840x2160 on two H200s where
+    // sliding took 112-116 us; sliding took 90.5 us on a third (split not measured there).
     vendor = "NVIDIA default";
-    p.tile_width = 256;
-    p.tile_rows = 4;
+    p.strategy = BlurStrategy::kSplit;
+    p.tile_width = 64;
+    p.tile_rows = 16;
+    p.segment = 16;
     p.workgroup_size = 256;
   }
   if (p.filter_dim > p.maxFilterDim() || !p.validate(gl.limits())) {
     vendor = "stage default";
+    p.strategy = d.strategy;
+    p.segment = d.segment;
     p.tile_width = d.tile_width;
     p.tile_rows = d.tile_rows;
     p.workgroup_size = d.workgroup_size;
   }
   if (why) *why = "blur: " + vendor + " (no tuning cache entry): " + describe(p);
   return p;
+}
+
+ReduceParams vendorReduceDefaults(const GlContext& gl, const ReduceParams& base, std::string* why) {
+  ReduceParams d = ReduceParams::defaultsFor(gl);
+  ReduceParams p = base;
+  p.source = d.source;
+  p.workgroups = d.workgroups;
+  p.workgroup_size = d.workgroup_size;
+  p.pixels_per_invocation = d.pixels_per_invocation;
+  p.subgroups = false;
+  p.accumulators = d.accumulators;
+  std::string vendor = "v3d-safe default";
+  if (isNvidia(gl)) {
+    // H200 (bench/RESULTS.md, round 2): packed buffer, 64 x 1024, 64 pixels a step, shared
+    // tree, 16 accumulators: 26.2 us at 3840x2160; subgroup arithmetic measured 1-2 us slower.
+    vendor = "NVIDIA default";
+    p.source = ImageSource::kPackedBuffer;
+    p.workgroup_size = 64;
+    p.workgroups = 1024;
+    p.pixels_per_invocation = 64;
+    p.subgroups = false;
+    p.accumulators = 16;
+  }
+  if (!p.validate(gl.limits())) {
+    vendor = "stage default";
+    p = d;
+    p.channels = base.channels;
+    p.luma = base.luma;
+  }
+  if (why) *why = "reduce: " + vendor + " (no tuning cache entry): " + describe(p);
+  return p;
+}
+
+ReduceParams chooseReduceParams(const GlContext& gl, int width, int height, std::string* why,
+                                const ReduceParams& base, const std::string& cache_path) {
+  ReduceParams p;
+  if (fromCache(gl, width, height, "reduce", cache_path, base, reduceFromJson, &p, why)) return p;
+  return vendorReduceDefaults(gl, base, why);
 }
 
 HistogramParams chooseHistogramParams(const GlContext& gl, int width, int height, std::string* why,

@@ -2,11 +2,13 @@
 // strategy=auto: the stage parameters for this GPU and frame size. The tuning cache when it
 // holds an entry for this GPU, driver and size class (`esframe tune` wrote it), else defaults
 // per vendor, measured (bench/RESULTS.md):
-//   llvmpipe  persistent, 64 invocations x 128 workgroups on the texture (the 1080p sweep's
-//             winner). NOT one invocation over the frame: llvmpipe ends every invocation after
-//             65535 loop iterations, so field-facts' "3 ms" single-invocation figure likely
+//   llvmpipe  blur: the sliding window, segments of 32, 64 lines (round 2: 6x the tiled seed)
+//             histogram: persistent, 64 invocations x 128 workgroups on the texture (the 1080p
+//             sweep's winner). NOT one invocation over the frame: llvmpipe ends every invocation
+//             after 65535 loop iterations, so field-facts' "3 ms" single-invocation figure likely
 //             counted only part of the frame; the stage refuses that shape for large frames
-//   NVIDIA    persistent on the packed buffer, 1024 x 256; blur tiles 4 x 256 (H200 sweeps)
+//   NVIDIA    replicated histogram on the packed buffer, 1024 x 256, 4 sub-histograms; the
+//             split blur (16 x 64 tiles); reduce 64 x 1024 on the packed buffer (H200 sweeps)
 //   others    the v3d-safe defaults of each stage (<=256 invocations, <=32 KB shared)
 // `why` gets one line saying which and where from, for the log and `esframe info`.
 #include <string>
@@ -14,6 +16,7 @@
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
 #include "platform/gl_context.hpp"
+#include "core/stages/reduce.hpp"
 
 namespace esf {
 
@@ -25,7 +28,11 @@ HistogramParams chooseHistogramParams(const GlContext& gl, int width, int height
 BlurParams chooseBlurParams(const GlContext& gl, int width, int height, std::string* why,
                             const BlurParams& base = {}, const std::string& cache_path = "");
 
+ReduceParams chooseReduceParams(const GlContext& gl, int width, int height, std::string* why,
+                                const ReduceParams& base = {}, const std::string& cache_path = "");
+
 // The per-vendor defaults alone (no cache).
+ReduceParams vendorReduceDefaults(const GlContext& gl, const ReduceParams& base, std::string* why);
 HistogramParams vendorHistogramDefaults(const GlContext& gl, const HistogramParams& base,
                                         std::string* why);
 BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::string* why);

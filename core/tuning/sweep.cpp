@@ -5,6 +5,7 @@
 #include "core/stages/blur_reference.hpp"
 #include "core/stages/histogram_reference.hpp"
 #include "core/tuning/tuned_params.hpp"
+#include "core/stages/reduce_reference.hpp"
 
 namespace esf {
 
@@ -121,9 +122,73 @@ std::vector<HistogramParams> persistentCandidates(const HistogramParams& base,
   return out;
 }
 
+std::vector<HistogramParams> replicatedCandidates(const HistogramParams& base,
+                                                  const ComputeLimits& limits, bool quick) {
+  std::vector<HistogramParams> out;
+  std::vector<int> counts = quick ? std::vector<int>{1, 3} : std::vector<int>{1, 2, 3, 4, 6, 8};
+  // The most that fit this driver's shared memory (7 on v3d for rgbl x 256 bins, 11 at 48 KB).
+  HistogramParams most = base;
+  most.strategy = HistogramStrategy::kReplicated;
+  for (most.replicas = 64; most.replicas > 1 && most.sharedBytes() > limits.shared_memory_size;)
+    --most.replicas;
+  if (!quick && std::find(counts.begin(), counts.end(), most.replicas) == counts.end())
+    counts.push_back(most.replicas);
+  for (bool rle : {false, true}) {
+    for (int r : counts) {
+      HistogramParams p = base;
+      p.strategy = HistogramStrategy::kReplicated;
+      p.replicas = r;
+      p.run_length = rle;
+      if (p.validate(limits)) out.push_back(p);
+    }
+  }
+  return out;
+}
+
 std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimits& limits,
                                        bool quick) {
   std::vector<BlurParams> out;
+  int max_lines = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+  // fused: output tile x segment x workgroup size, within the shared memory.
+  for (int tw : quick ? std::vector<int>{16} : std::vector<int>{32, 64, 128}) {
+    for (int th : quick ? std::vector<int>{8} : std::vector<int>{16, 32, 64}) {
+      for (int seg : quick ? std::vector<int>{8} : std::vector<int>{8, 16}) {
+        for (int wg : quick ? std::vector<int>{64} : std::vector<int>{128, 256, 512}) {
+          BlurParams p = base;
+          p.strategy = BlurStrategy::kFused;
+          p.tile_width = tw;
+          p.tile_rows = th;
+          p.segment = seg;
+          p.workgroup_size = wg;
+          if (p.validate(limits)) out.push_back(p);
+        }
+      }
+    }
+  }
+  // split: the horizontal tile (no vertical halo) x segment of the vertical pass.
+  for (int tw : quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256}) {
+    for (int th : quick ? std::vector<int>{4} : std::vector<int>{4, 16}) {
+      for (int seg : quick ? std::vector<int>{8} : std::vector<int>{16, 32}) {
+        BlurParams p = base;
+        p.strategy = BlurStrategy::kSplit;
+        p.tile_width = tw;
+        p.tile_rows = th;
+        p.segment = seg;
+        p.workgroup_size = quick ? 64 : 256;
+        if (p.validate(limits)) out.push_back(p);
+      }
+    }
+  }
+  // sliding: segment length x lines per workgroup.
+  for (int seg : quick ? std::vector<int>{16, 64} : std::vector<int>{8, 16, 32, 64, 128, 256}) {
+    for (int wg : quick ? std::vector<int>{32} : powersOfTwo(16, std::min(max_lines, 256))) {
+      BlurParams p = base;
+      p.strategy = BlurStrategy::kSliding;
+      p.segment = seg;
+      p.workgroup_size = wg;
+      if (p.validate(limits)) out.push_back(p);
+    }
+  }
   int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
   std::vector<int> widths = quick ? std::vector<int>{64, 128} : powersOfTwo(32, 2048);
   std::vector<int> rows = quick ? std::vector<int>{4} : powersOfTwo(1, 8);
@@ -132,6 +197,7 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
       for (int wg : powersOfTwo(16, std::min(w, max_wg))) {
         if (quick && wg != 32) continue;
         BlurParams p = base;
+        p.strategy = BlurStrategy::kTiled;
         p.tile_width = w;
         p.tile_rows = r;
         p.workgroup_size = wg;
@@ -157,9 +223,9 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
   Sweep strategies{"histogram", "strategy", "strategy and source", false, true, {}};
   std::vector<HistogramParams> firsts;
   HistogramParams defaults = base;
-  for (HistogramStrategy s :
-       {HistogramStrategy::kSingle, HistogramStrategy::kGlobalAtomic, HistogramStrategy::kChunkSum,
-        HistogramStrategy::kChunkReduce, HistogramStrategy::kPersistent}) {
+  for (HistogramStrategy s : {HistogramStrategy::kSingle, HistogramStrategy::kGlobalAtomic,
+                              HistogramStrategy::kChunkSum, HistogramStrategy::kChunkReduce,
+                              HistogramStrategy::kPersistent, HistogramStrategy::kReplicated}) {
     // One invocation over a big frame runs for seconds on a real GPU, long enough for a
     // watchdog (a Pi 5 hangs past ~500 ms): only where the GPU is the CPU.
     if (s == HistogramStrategy::kSingle && big && !gl.isLlvmpipe()) continue;
@@ -238,7 +304,85 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
     result.sweeps.push_back(std::move(ppi));
   }
 
-  // 4. chunk tile shapes, when a chunk strategy won the first sweep.
+  // 4-6. replicated: replicas x run length at the best persistent shape, then its shape, then
+  // pixels per step.
+  {
+    HistogramParams at = base;
+    at.strategy = HistogramStrategy::kReplicated;
+    at.source = source;
+    if (b2) {
+      Result<HistogramParams> p2 = histogramFromJson(b2->params, base);
+      if (!p2) return p2.error();
+      at.workgroups = p2.value().workgroups;
+      at.workgroup_size = std::max(16, p2.value().workgroup_size);
+    }
+    at.pixels_per_invocation = 4;
+    std::vector<HistogramParams> reps = replicatedCandidates(at, limits, o.quick);
+    if (o.progress) o.progress->addToTotal(int(reps.size()));
+    Sweep rs{"histogram", "replicas", "sub-histograms per workgroup (one line per run length)",
+             false,       false,      {}};
+    for (const HistogramParams& p : reps) {
+      SweepPoint point;
+      point.series = p.run_length ? "run length" : "no run length";
+      point.x = p.replicas;
+      bench.run(p, point);
+      rs.points.push_back(std::move(point));
+    }
+    const SweepPoint* b4 = rs.best();
+    result.sweeps.push_back(std::move(rs));
+    if (b4) {
+      Result<HistogramParams> best4 = histogramFromJson(b4->params, base);
+      if (!best4) return best4.error();
+      Sweep shapes{"histogram", "replicated", "workgroup count (one line per workgroup size)",
+                   true,        false,        {}};
+      std::vector<HistogramParams> grid;
+      int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+      std::vector<int> counts = o.quick ? std::vector<int>{1, 4}
+                                : gl.isLlvmpipe()
+                                    ? std::vector<int>{4, 16, 64, 256}
+                                    : std::vector<int>{64, 128, 256, 512, 1024, 2048, 4096};
+      for (int wg : o.quick ? std::vector<int>{16, 64} : powersOfTwo(64, max_wg)) {
+        for (int n : counts) {
+          HistogramParams p = best4.value();
+          p.workgroup_size = wg;
+          p.workgroups = n;
+          bool fills = int64_t(n) * wg * 4 <= int64_t(frame.pixelCount()) || n == 1;
+          if (fills && p.validate(limits)) grid.push_back(p);
+        }
+      }
+      if (o.progress) o.progress->addToTotal(int(grid.size()));
+      for (const HistogramParams& p : grid) {
+        SweepPoint point;
+        point.series = "wg=" + std::to_string(p.workgroup_size);
+        point.x = p.workgroups;
+        bench.run(p, point);
+        shapes.points.push_back(std::move(point));
+      }
+      const SweepPoint* b5 = shapes.best();
+      Result<HistogramParams> best5 = histogramFromJson(b5 ? b5->params : b4->params, base);
+      if (!best5) return best5.error();
+      result.sweeps.push_back(std::move(shapes));
+      Sweep ppi{
+          "histogram", "replicated-ppi", "pixels per invocation and step (quads x 4)", true, false,
+          {}};
+      std::vector<HistogramParams> ppis;
+      for (int n : o.quick ? std::vector<int>{4, 8} : std::vector<int>{4, 8, 16, 32}) {
+        HistogramParams p = best5.value();
+        p.pixels_per_invocation = n;
+        if (p.validate(limits)) ppis.push_back(p);
+      }
+      if (o.progress) o.progress->addToTotal(int(ppis.size()));
+      for (const HistogramParams& p : ppis) {
+        SweepPoint point;
+        point.x = p.pixels_per_invocation;
+        bench.run(p, point);
+        ppi.points.push_back(std::move(point));
+      }
+      result.sweeps.push_back(std::move(ppi));
+    }
+  }
+
+  // 7. chunk tile shapes, when a chunk strategy won the first sweep.
   HistogramStrategy s1 = best1.value().strategy;
   if (s1 == HistogramStrategy::kGlobalAtomic || s1 == HistogramStrategy::kChunkSum ||
       s1 == HistogramStrategy::kChunkReduce) {
@@ -284,11 +428,17 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
   if (o.verify) expected = blurReference(frame, base.filter_dim, base.iterations);
   std::vector<BlurParams> candidates = blurCandidates(base, gl.limits(), o.quick);
   if (o.progress) o.progress->setTotal(int(candidates.size()));
-  Sweep tiles{"blur", "tile", "tile shape and workgroup size", false, true, {}};
+  Sweep tiles{"blur", "tile", "strategy, tile shape or segment, workgroup size", false, true, {}};
   for (const BlurParams& p : candidates) {
     SweepPoint point;
     point.x = double(tiles.points.size());
-    point.series = "rows=" + std::to_string(p.tile_rows);
+    if (p.strategy == BlurStrategy::kSliding)
+      point.series = "sliding seg=" + std::to_string(p.segment);
+    else if (p.strategy == BlurStrategy::kTiled)
+      point.series = "rows=" + std::to_string(p.tile_rows);
+    else
+      point.series = std::string(blurStrategyName(p.strategy)) + " " + std::to_string(p.tile_rows) +
+                     "x" + std::to_string(p.tile_width);
     point.label = describe(p);
     point.params = tunedFieldsToJson(p);
     if (o.progress) o.progress->step(point.label);
@@ -325,6 +475,136 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
   result.best = best.value();
   result.best_stats = winner->stats;
   result.sweeps.push_back(std::move(tiles));
+  return result;
+}
+
+Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
+                                    const ReduceParams& base, const TuneOptions& o) {
+  Result<GpuImage> texture = GpuImage::fromImage(frame);
+  if (!texture) return texture.error();
+  Result<PackedRgbaBuffer> buffer = PackedRgbaBuffer::fromImage(frame);
+  if (!buffer) return buffer.error();
+  std::vector<ChannelReduce> expected;
+  if (o.verify) expected = reduceReference(frame, base.channels, base.luma);
+  const ComputeLimits& limits = gl.limits();
+  auto run = [&](const ReduceParams& p, SweepPoint& point) {
+    point.label = describe(p);
+    point.params = tunedFieldsToJson(p);
+    if (o.progress) o.progress->step(point.label);
+    Result<ImageReduce> r = ImageReduce::create(gl, p);
+    if (!r) {
+      point.error = r.error().message;
+      return;
+    }
+    auto once = [&]() {
+      return p.source == ImageSource::kTexture ? r.value().run(texture.value())
+                                               : r.value().run(buffer.value());
+    };
+    if (o.verify) {
+      Status s = r.value().poison(kPoisonPattern);
+      if (s) s = once();
+      Result<std::vector<ChannelReduce>> got = r.value().read();
+      if (s && (!got || got.value() != expected)) s = fail("result differs from the CPU reference");
+      if (!s) {
+        point.error = s.error().message;
+        return;
+      }
+    }
+    Result<TimingStats> t = measureGpu(gl, o.measure, once);
+    if (!t)
+      point.error = t.error().message;
+    else
+      point.stats = t.value();
+  };
+  auto sweep = [&](Sweep& s, const std::vector<ReduceParams>& ps,
+                   const std::function<void(const ReduceParams&, SweepPoint&)>& place) {
+    if (o.progress) o.progress->addToTotal(int(ps.size()));
+    for (const ReduceParams& p : ps) {
+      SweepPoint point;
+      place(p, point);
+      run(p, point);
+      s.points.push_back(std::move(point));
+    }
+  };
+  auto fits = [&](const ReduceParams& p) {
+    int64_t threads = int64_t(p.workgroups) * p.workgroup_size;
+    return p.validate(limits).ok() && (threads * 4 <= int64_t(frame.pixelCount()) || threads <= 64);
+  };
+  ReduceTuneResult result;
+  if (o.progress) o.progress->setTotal(0);
+
+  // 1. source x subgroups.
+  Sweep forms{"reduce", "form", "source and workgroup combine", false, true, {}};
+  std::vector<ReduceParams> ps;
+  for (ImageSource src : {ImageSource::kTexture, ImageSource::kPackedBuffer}) {
+    for (bool sub : {false, true})
+      for (int acc : {0, 4, 16}) {
+        if (sub && !ReduceParams::subgroupsAvailable()) continue;
+        ReduceParams p = base;
+        p.source = src;
+        p.subgroups = sub;
+        p.accumulators = acc;
+        p.workgroup_size = std::min(256, limits.work_group_invocations);
+        p.workgroups = o.quick ? 2 : gl.isLlvmpipe() ? 16 : 256;
+        p.pixels_per_invocation = 4;
+        if (p.validate(limits)) ps.push_back(p);
+      }
+  }
+  sweep(forms, ps,
+        [&](const ReduceParams&, SweepPoint& pt) { pt.x = double(forms.points.size()); });
+  const SweepPoint* b1 = forms.best();
+  if (!b1)
+    return fail("reduce tuning: no configuration worked (first: ",
+                forms.points.empty() ? "none" : forms.points.front().error, ")");
+  Result<ReduceParams> best1 = reduceFromJson(b1->params, base);
+  if (!best1) return best1.error();
+  result.sweeps.push_back(std::move(forms));
+
+  // 2. workgroup size x count.
+  Sweep shapes{"reduce", "shape", "workgroup count (one line per workgroup size)", true, false, {}};
+  ps.clear();
+  int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+  std::vector<int> counts = o.quick ? std::vector<int>{1, 4}
+                            : gl.isLlvmpipe()
+                                ? std::vector<int>{2, 8, 32, 128}
+                                : std::vector<int>{64, 128, 256, 512, 1024, 2048, 4096};
+  for (int wg : o.quick ? std::vector<int>{16, 64} : powersOfTwo(64, max_wg)) {
+    for (int n : counts) {
+      ReduceParams p = best1.value();
+      p.workgroup_size = wg;
+      p.workgroups = n;
+      if (fits(p)) ps.push_back(p);
+    }
+  }
+  sweep(shapes, ps, [&](const ReduceParams& p, SweepPoint& pt) {
+    pt.series = "wg=" + std::to_string(p.workgroup_size);
+    pt.x = p.workgroups;
+  });
+  const SweepPoint* b2 = shapes.best();
+  Result<ReduceParams> best2 = reduceFromJson(b2 ? b2->params : b1->params, base);
+  if (!best2) return best2.error();
+  result.sweeps.push_back(std::move(shapes));
+
+  // 3. pixels per invocation and step.
+  Sweep ppis{"reduce", "ppi", "pixels per invocation and step (quads x 4)", true, false, {}};
+  ps.clear();
+  for (int n : o.quick ? std::vector<int>{4, 8} : std::vector<int>{4, 8, 16, 32, 64}) {
+    ReduceParams p = best2.value();
+    p.pixels_per_invocation = n;
+    if (fits(p)) ps.push_back(p);
+  }
+  sweep(ppis, ps, [&](const ReduceParams& p, SweepPoint& pt) { pt.x = p.pixels_per_invocation; });
+  result.sweeps.push_back(std::move(ppis));
+
+  const SweepPoint* winner = nullptr;
+  for (const Sweep& s : result.sweeps) {
+    const SweepPoint* b = s.best();
+    if (b && (!winner || b->stats.median_ms < winner->stats.median_ms)) winner = b;
+  }
+  Result<ReduceParams> best = reduceFromJson(winner->params, base);
+  if (!best) return best.error();
+  result.best = best.value();
+  result.best_stats = winner->stats;
   return result;
 }
 

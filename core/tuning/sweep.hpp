@@ -7,9 +7,14 @@
 //      x workgroup count (powers of two up to 256 on llvmpipe, 4096 elsewhere, and no more
 //      invocations than pixels), on the faster source;
 //   3. pixels per invocation 1..32 at the best point of 2;
-//   4. chunk tile shapes, when a chunk strategy won sweep 1.
-// Blur: tile shapes (rows 1..8 x width 32..2048) x workgroup sizes (16 up to the driver's
-// invocation limit), powers of two, whatever fits the shared memory.
+//   4. replicated: replicas (1, 2, 3, 4, 6, 8 and the most that fit the shared memory) x run
+//      length on and off, at the best persistent shape;
+//   5. replicated: workgroup size (64 up to the driver's limit) x workgroup count at the best
+//      point of 4; 6. its pixels per step (4..32);
+//   7. chunk tile shapes, when a chunk strategy won sweep 1.
+// Blur: sliding (segment 8..256 x 16..256 lines per workgroup), then tiled: tile shapes (rows
+// 1..8 x width 32..2048) x workgroup sizes (16 up to the driver's invocation limit), powers of
+// two, whatever fits the shared memory.
 // Every configuration is checked once against the CPU reference before it is timed (a fast
 // wrong answer is worthless); one that fails, or that the driver refuses, stays in the sweep
 // with its error and is never chosen.
@@ -23,6 +28,7 @@
 #include "core/tuning/measure.hpp"
 #include "core/tuning/progress.hpp"
 #include "esframe/rgba_image.hpp"
+#include "core/stages/reduce.hpp"
 
 namespace esf {
 
@@ -71,6 +77,16 @@ struct BlurTuneResult {
 Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, const BlurParams& base,
                                 const TuneOptions& o);
 
+struct ReduceTuneResult {
+  ReduceParams best;
+  TimingStats best_stats;
+  std::vector<Sweep> sweeps;
+};
+// Reduce (channels and luma stay), in three sweeps: source x subgroups (where the context has
+// them) at 256 x 256; workgroup size x count on the winner; pixels per step 4..64.
+Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
+                                    const ReduceParams& base, const TuneOptions& o);
+
 // Powers of two in [lo, hi].
 std::vector<int> powersOfTwo(int lo, int hi);
 // The candidate lists (no GPU needed); each passes validate(limits).
@@ -80,5 +96,8 @@ std::vector<HistogramParams> persistentCandidates(const HistogramParams& base,
                                                   int max_workgroups = 1024);
 std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimits& limits,
                                        bool quick);
+// Replica counts x run length for the replicated strategy at base's shape.
+std::vector<HistogramParams> replicatedCandidates(const HistogramParams& base,
+                                                  const ComputeLimits& limits, bool quick);
 
 }  // namespace esf

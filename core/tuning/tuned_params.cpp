@@ -36,13 +36,17 @@ json tunedFieldsToJson(const HistogramParams& p) {
           {"workgroups", p.workgroups},
           {"workgroup_size", p.workgroup_size},
           {"pixels_per_invocation", p.pixels_per_invocation},
-          {"shared_atomics", p.shared_atomics}};
+          {"shared_atomics", p.shared_atomics},
+          {"replicas", p.replicas},
+          {"run_length", p.run_length}};
 }
 
 json tunedFieldsToJson(const BlurParams& p) {
-  return {{"tile_width", p.tile_width},
+  return {{"strategy", blurStrategyName(p.strategy)},
+          {"tile_width", p.tile_width},
           {"tile_rows", p.tile_rows},
-          {"workgroup_size", p.workgroup_size}};
+          {"workgroup_size", p.workgroup_size},
+          {"segment", p.segment}};
 }
 
 Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
@@ -62,6 +66,16 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
     return fail(ErrorCode::kCorruptData,
                 "tuned parameters: field 'shared_atomics' missing or not a boolean");
   p.shared_atomics = atomics->get<bool>();
+  // Added in round 2 (issue 12): optional, so older cache entries stay usable.
+  if (auto r = j.find("replicas"); r != j.end()) {
+    if (!r->is_number_integer())
+      return fail("tuned parameters: field 'replicas' is not an integer");
+    p.replicas = r->get<int>();
+  }
+  if (auto r = j.find("run_length"); r != j.end()) {
+    if (!r->is_boolean()) return fail("tuned parameters: field 'run_length' is not a boolean");
+    p.run_length = r->get<bool>();
+  }
   Result<HistogramStrategy> st = parseHistogramStrategy(strategy);
   // A name this build does not know, read from stored parameters: the data is bad.
   if (!st) return recode(st.error(), ErrorCode::kCorruptData);
@@ -79,6 +93,20 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
                    readInt(j, "workgroup_size", &p.workgroup_size)}) {
     if (!s) return s.error();
   }
+  // Added in round 2 (issue 12): optional, so older cache entries (tiled) stay usable.
+  if (auto it = j.find("strategy"); it != j.end()) {
+    if (!it->is_string()) return fail("tuned parameters: field 'strategy' is not a string");
+    Result<BlurStrategy> st = parseBlurStrategy(it->get<std::string>());
+    if (!st) return st.error();
+    p.strategy = st.value();
+  } else {
+    p.strategy = BlurStrategy::kTiled;
+  }
+  if (auto it = j.find("segment"); it != j.end()) {
+    if (!it->is_number_integer())
+      return fail("tuned parameters: field 'segment' is not an integer");
+    p.segment = it->get<int>();
+  }
   return p;
 }
 
@@ -92,6 +120,11 @@ std::string describe(const HistogramParams& p) {
            " ppi=" + std::to_string(p.pixels_per_invocation) +
            (p.shared_atomics ? "" : " shared_atomics=no");
       break;
+    case HistogramStrategy::kReplicated:
+      s += " wg=" + std::to_string(p.workgroup_size) + " n=" + std::to_string(p.workgroups) +
+           " ppi=" + std::to_string(p.pixels_per_invocation) +
+           " replicas=" + std::to_string(p.replicas) + (p.run_length ? " rle" : " no-rle");
+      break;
     default:
       s += " tile=" + std::to_string(p.tile_width) + "x" + std::to_string(p.tile_height);
       if (p.strategy != HistogramStrategy::kGlobalAtomic)
@@ -101,8 +134,54 @@ std::string describe(const HistogramParams& p) {
 }
 
 std::string describe(const BlurParams& p) {
+  if (p.strategy == BlurStrategy::kSliding)
+    return "sliding segment=" + std::to_string(p.segment) +
+           " wg=" + std::to_string(p.workgroup_size);
+  if (p.strategy == BlurStrategy::kFused || p.strategy == BlurStrategy::kSplit)
+    return std::string(blurStrategyName(p.strategy)) + " tile=" + std::to_string(p.tile_rows) +
+           "x" + std::to_string(p.tile_width) + " segment=" + std::to_string(p.segment) +
+           " wg=" + std::to_string(p.workgroup_size);
   return "tile=" + std::to_string(p.tile_rows) + "x" + std::to_string(p.tile_width) +
          " wg=" + std::to_string(p.workgroup_size);
+}
+
+json tunedFieldsToJson(const ReduceParams& p) {
+  return {{"source", imageSourceName(p.source)},
+          {"workgroups", p.workgroups},
+          {"workgroup_size", p.workgroup_size},
+          {"pixels_per_invocation", p.pixels_per_invocation},
+          {"subgroups", p.subgroups},
+          {"accumulators", p.accumulators}};
+}
+
+Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
+  if (!j.is_object()) return fail("tuned parameters: reduce entry is not an object");
+  std::string source;
+  for (Status s : {readString(j, "source", &source), readInt(j, "workgroups", &p.workgroups),
+                   readInt(j, "workgroup_size", &p.workgroup_size),
+                   readInt(j, "pixels_per_invocation", &p.pixels_per_invocation)}) {
+    if (!s) return s.error();
+  }
+  auto sub = j.find("subgroups");
+  if (sub == j.end() || !sub->is_boolean())
+    return fail("tuned parameters: field 'subgroups' missing or not a boolean");
+  p.subgroups = sub->get<bool>();
+  if (auto a = j.find("accumulators"); a != j.end()) {
+    if (!a->is_number_integer())
+      return fail("tuned parameters: field 'accumulators' is not an integer");
+    p.accumulators = a->get<int>();
+  }
+  Result<ImageSource> src = parseImageSource(source);
+  if (!src) return src.error();
+  p.source = src.value();
+  return p;
+}
+
+std::string describe(const ReduceParams& p) {
+  return std::string(imageSourceName(p.source)) + " wg=" + std::to_string(p.workgroup_size) +
+         " n=" + std::to_string(p.workgroups) + " ppi=" + std::to_string(p.pixels_per_invocation) +
+         (p.subgroups ? " subgroups" : " shared-tree") +
+         (p.accumulators > 0 ? " acc=" + std::to_string(p.accumulators) : " partials");
 }
 
 }  // namespace esf

@@ -17,7 +17,14 @@ enum class Backend {
 const char* backendName(Backend backend);  // "gles", "cpu"
 
 // How the histogram stage counts (identical counts; the fastest differs per GPU).
-enum class HistogramStrategy { kSingle, kGlobalAtomic, kChunkSum, kChunkReduce, kPersistent };
+enum class HistogramStrategy {
+  kSingle,
+  kGlobalAtomic,
+  kChunkSum,
+  kChunkReduce,
+  kPersistent,
+  kReplicated,
+};
 const char* histogramStrategyName(HistogramStrategy s);  // "single", "global-atomic", ...
 Result<HistogramStrategy> parseHistogramStrategy(std::string_view name);
 

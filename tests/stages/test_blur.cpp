@@ -92,6 +92,172 @@ TEST(Blur, OtherTileShapesAndALargeFrame) {
   ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 2));
 }
 
+TEST(Blur, SlidingMatchesReferenceForEveryParameter) {
+  // Segments shorter and longer than the filter, than the image and not dividing it; lines
+  // per workgroup not dividing the height; filters wider than the image (every tap clamps).
+  GlContext& gl = test::glContext();
+  struct Shape {
+    int segment, wg, filter, iterations;
+  };
+  const Shape shapes[] = {{1, 16, 3, 1},    {7, 16, 15, 2},    {64, 64, 15, 1}, {5, 48, 1, 1},
+                          {300, 32, 31, 2}, {16, 256, 255, 1}, {64, 16, 127, 3}};
+  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
+  for (const Shape& sh : shapes) {
+    BlurParams p;
+    p.strategy = BlurStrategy::kSliding;
+    p.segment = sh.segment;
+    p.workgroup_size = sh.wg;
+    p.filter_dim = sh.filter;
+    p.iterations = sh.iterations;
+    Result<Blur> blur = Blur::create(gl, p);
+    ASSERT_TRUE(blur.ok()) << blur.error().message;
+    for (test::Size s : sizes)
+      for (Content c : test::kAllContents) {
+        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.segment * 7 + sh.filter));
+        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
+            << "sliding segment " << sh.segment << " wg " << sh.wg << " filter " << sh.filter
+            << " x" << sh.iterations << " " << test::describe(s.w, s.h, c);
+      }
+  }
+  BlurParams p;
+  p.strategy = BlurStrategy::kSliding;
+  p.iterations = 1;
+  Result<Blur> blur = Blur::create(gl, p);
+  ASSERT_TRUE(blur.ok());
+  for (Content c : {Content::kRandom, Content::kGradient}) {
+    RgbaImage in = test::makeImage(1920, 1080, c, 14);
+    ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1)) << test::contentName(c);
+  }
+}
+
+TEST(Blur, FusedMatchesReferenceForEveryParameter) {
+  // Tiles that do not divide the image, halos wider than the tile and than the image,
+  // segments longer than the tile, workgroups smaller and larger than the tile's work, and
+  // 1-3 iterations (the ping-pong between out and the temporary image).
+  GlContext& gl = test::glContext();
+  struct Shape {
+    int tw, th, segment, wg, filter, iterations;
+  };
+  const Shape shapes[] = {{64, 32, 16, 256, 15, 1}, {32, 16, 8, 128, 15, 2}, {7, 5, 3, 16, 3, 3},
+                          {16, 16, 64, 64, 31, 1},  {1, 1, 1, 16, 1, 2},     {24, 8, 5, 96, 61, 1},
+                          {128, 4, 16, 256, 9, 2}};
+  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
+  for (const Shape& sh : shapes) {
+    BlurParams p;
+    p.strategy = BlurStrategy::kFused;
+    p.tile_width = sh.tw;
+    p.tile_rows = sh.th;
+    p.segment = sh.segment;
+    p.workgroup_size = sh.wg;
+    p.filter_dim = sh.filter;
+    p.iterations = sh.iterations;
+    Result<Blur> blur = Blur::create(gl, p);
+    ASSERT_TRUE(blur.ok()) << blur.error().message;
+    for (test::Size s : sizes)
+      for (Content c : test::kAllContents) {
+        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.tw * 7 + sh.filter));
+        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
+            << "fused " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
+            << " filter " << sh.filter << " x" << sh.iterations << " "
+            << test::describe(s.w, s.h, c);
+      }
+  }
+  BlurParams p;
+  p.strategy = BlurStrategy::kFused;
+  p.tile_width = 64;
+  p.tile_rows = 32;
+  p.segment = 16;
+  p.workgroup_size = 256;
+  p.iterations = 1;
+  Result<Blur> blur = Blur::create(gl, p);
+  ASSERT_TRUE(blur.ok());
+  EXPECT_TRUE(p.validate(test::v3dLimits()).ok()) << "64x32 fused tile must fit v3d";
+  for (Content c : {Content::kRandom, Content::kGradient}) {
+    RgbaImage in = test::makeImage(1920, 1080, c, 15);
+    ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1)) << test::contentName(c);
+  }
+  // Too much shared memory: refused with the driver's limit named.
+  p.tile_width = 1024;
+  p.tile_rows = 64;
+  Result<Blur> big = Blur::create(gl, p);
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().message.find("GL_MAX_COMPUTE_SHARED_MEMORY_SIZE"), std::string::npos)
+      << big.error().message;
+}
+
+TEST(Blur, SplitMatchesReferenceForEveryParameter) {
+  // The tiled horizontal pass without a vertical halo, then the sliding vertical pass.
+  GlContext& gl = test::glContext();
+  struct Shape {
+    int tw, th, segment, wg, filter, iterations;
+  };
+  const Shape shapes[] = {{64, 4, 16, 256, 15, 1},
+                          {7, 3, 5, 16, 3, 2},
+                          {128, 16, 32, 128, 31, 3},
+                          {1, 1, 1, 16, 1, 1},
+                          {16, 2, 64, 64, 61, 1}};
+  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
+  for (const Shape& sh : shapes) {
+    BlurParams p;
+    p.strategy = BlurStrategy::kSplit;
+    p.tile_width = sh.tw;
+    p.tile_rows = sh.th;
+    p.segment = sh.segment;
+    p.workgroup_size = sh.wg;
+    p.filter_dim = sh.filter;
+    p.iterations = sh.iterations;
+    Result<Blur> blur = Blur::create(gl, p);
+    ASSERT_TRUE(blur.ok()) << blur.error().message;
+    for (test::Size s : sizes)
+      for (Content c : test::kAllContents) {
+        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.tw * 3 + sh.filter));
+        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
+            << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
+            << " filter " << sh.filter << " x" << sh.iterations << " "
+            << test::describe(s.w, s.h, c);
+      }
+  }
+  BlurParams p;
+  p.strategy = BlurStrategy::kSplit;
+  p.tile_width = 128;
+  p.tile_rows = 4;
+  p.segment = 16;
+  p.workgroup_size = 256;
+  p.iterations = 1;
+  Result<Blur> blur = Blur::create(gl, p);
+  ASSERT_TRUE(blur.ok());
+  RgbaImage in = test::makeImage(1920, 1080, Content::kRandom, 16);
+  ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1));
+}
+
+TEST(Blur, SlidingRefusesBadParameters) {
+  GlContext& gl = test::glContext();
+  BlurParams p;
+  p.strategy = BlurStrategy::kSliding;
+  p.filter_dim = 14;
+  Result<Blur> b = Blur::create(gl, p);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("half a pixel"), std::string::npos) << b.error().message;
+  p.filter_dim = 1025;
+  b = Blur::create(gl, p);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("[1, 1023]"), std::string::npos) << b.error().message;
+  p.filter_dim = 15;
+  p.segment = 0;
+  b = Blur::create(gl, p);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("segment must be in [1, 4096]"), std::string::npos);
+  p.segment = 4096;
+  p.filter_dim = 1023;  // 5121 loop iterations: fine; a longer loop is refused on llvmpipe
+  EXPECT_TRUE(Blur::create(gl, p).ok());
+  p.workgroup_size = gl.limits().work_group_invocations + 16;
+  b = Blur::create(gl, p);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("blur sliding"), std::string::npos) << b.error().message;
+  EXPECT_EQ(parseBlurStrategy("sliding").value(), BlurStrategy::kSliding);
+  EXPECT_FALSE(parseBlurStrategy("fast").ok());
+}
+
 TEST(Blur, DefaultsFitV3d) {
   BlurParams p = BlurParams::defaultsFor(test::glContext());
   EXPECT_LE(p.workgroup_size, 256);

@@ -17,8 +17,9 @@ namespace {
 using test::Content;
 
 constexpr HistogramStrategy kStrategies[] = {
-    HistogramStrategy::kSingle, HistogramStrategy::kGlobalAtomic, HistogramStrategy::kChunkSum,
-    HistogramStrategy::kChunkReduce, HistogramStrategy::kPersistent};
+    HistogramStrategy::kSingle,     HistogramStrategy::kGlobalAtomic,
+    HistogramStrategy::kChunkSum,   HistogramStrategy::kChunkReduce,
+    HistogramStrategy::kPersistent, HistogramStrategy::kReplicated};
 
 std::string describe(const HistogramParams& p) {
   return std::string(histogramStrategyName(p.strategy)) + " bins=" + std::to_string(p.bins) +
@@ -27,7 +28,8 @@ std::string describe(const HistogramParams& p) {
          std::to_string(p.tile_height) + " wg=" + std::to_string(p.workgroup_size) +
          " groups=" + std::to_string(p.workgroups) +
          " ppi=" + std::to_string(p.pixels_per_invocation) +
-         " atomics=" + std::to_string(p.shared_atomics);
+         " atomics=" + std::to_string(p.shared_atomics) +
+         " replicas=" + std::to_string(p.replicas) + " rle=" + std::to_string(p.run_length);
 }
 
 // Compiling is the slow part on llvmpipe: one Histogram per configuration per test binary.
@@ -134,6 +136,104 @@ TEST(Histogram, PersistentShapes) {
       expectMatches(p, test::makeImage(s.w, s.h, Content::kRandom, 3),
                     test::describe(s.w, s.h, Content::kRandom));
   }
+}
+
+TEST(Histogram, ReplicatedEveryParameter) {
+  // Replica counts (1 has no padding, 3 and 7 odd, 7 the most that fits v3d's 32 KB), run
+  // length on and off, quads per step (1, 3, 4) and sizes whose pixel count is no multiple of 4
+  // (the tail), on both sources, every content.
+  test::glContext();
+  struct Shape {
+    int groups, wg, ppi, replicas;
+    bool rle;
+  };
+  const Shape shapes[] = {{3, 16, 4, 1, false},  {3, 64, 12, 3, true}, {1, 256, 16, 7, true},
+                          {5, 48, 4, 2, true},   {2, 32, 8, 4, false}, {7, 16, 4, 5, true},
+                          {64, 128, 4, 4, true}, {1, 16, 68, 2, true}};
+  const test::Size sizes[] = {{1, 1}, {3, 1}, {5, 1}, {257, 3}, {3, 7}, {127, 129}, {1, 257}};
+  for (const Shape& sh : shapes) {
+    for (ImageSource src : {ImageSource::kPackedBuffer, ImageSource::kTexture}) {
+      HistogramParams p;
+      p.strategy = HistogramStrategy::kReplicated;
+      p.source = src;
+      p.workgroups = sh.groups;
+      p.workgroup_size = sh.wg;
+      p.pixels_per_invocation = sh.ppi;
+      p.replicas = sh.replicas;
+      p.run_length = sh.rle;
+      for (test::Size s : sizes)
+        for (Content c : test::kAllContents)
+          expectMatches(p, test::makeImage(s.w, s.h, c, uint32_t(s.w * 13 + s.h)),
+                        test::describe(s.w, s.h, c));
+      if (HasFatalFailure()) return;
+    }
+  }
+  // Other bin counts and channel orders, BT.601.
+  for (int bins : {1, 3, 255}) {
+    HistogramParams p;
+    p.strategy = HistogramStrategy::kReplicated;
+    p.source = ImageSource::kPackedBuffer;
+    p.bins = bins;
+    p.channels = "lbg";
+    p.luma = LumaWeights::kBt601;
+    p.replicas = 3;
+    for (test::Size s : {test::Size{257, 3}, test::Size{1, 1}})
+      for (Content c : {Content::kRandom, Content::kGradient, Content::kFlat128})
+        expectMatches(p, test::makeImage(s.w, s.h, c, 5), test::describe(s.w, s.h, c));
+  }
+}
+
+TEST(Histogram, ReplicatedLargeFramesAndLoopLimit) {
+  GlContext& gl = test::glContext();
+  HistogramParams p;
+  p.strategy = HistogramStrategy::kReplicated;
+  p.workgroups = 64;
+  p.workgroup_size = 256;
+  p.pixels_per_invocation = 8;
+  p.replicas = 7;
+  for (ImageSource src : {ImageSource::kPackedBuffer, ImageSource::kTexture}) {
+    p.source = src;
+    for (Content c : {Content::kRandom, Content::kFlat255, Content::kGradient})
+      expectMatches(p, test::makeImage(1920, 1080, c, 21), test::describe(1920, 1080, c));
+  }
+  if (gl.isLlvmpipe()) {
+    // One workgroup of 16 invocations, one quad a step, at 3840x2160: 2073600 quads / 16 =
+    // 129600 steps per invocation, past llvmpipe's 65535: refused, not miscounted.
+    p.workgroups = 1;
+    p.workgroup_size = 16;
+    p.pixels_per_invocation = 4;
+    p.source = ImageSource::kPackedBuffer;
+    Result<PackedRgbaBuffer> img = PackedRgbaBuffer::create(3840, 2160);
+    ASSERT_TRUE(img.ok());
+    Status s = histogramFor(p).run(img.value());
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find("histogram replicated: one invocation would run"),
+              std::string::npos)
+        << s.error().message;
+  }
+}
+
+TEST(Histogram, ReplicatedRefusesBadParameters) {
+  GlContext& gl = test::glContext();
+  HistogramParams p;
+  p.strategy = HistogramStrategy::kReplicated;
+  p.pixels_per_invocation = 6;
+  Result<Histogram> h = Histogram::create(gl, p);
+  ASSERT_FALSE(h.ok());
+  EXPECT_NE(h.error().message.find("multiple of 4"), std::string::npos) << h.error().message;
+  p.pixels_per_invocation = 4;
+  p.replicas = 0;
+  h = Histogram::create(gl, p);
+  ASSERT_FALSE(h.ok());
+  EXPECT_NE(h.error().message.find("replicas must be in [1, 64]"), std::string::npos);
+  // 8 padded replicas of rgbl x 256 bins: 8 * 1025 * 4 = 32800 bytes, over v3d's 32 KB.
+  p.replicas = 8;
+  EXPECT_EQ(p.sharedBytes(), 32800);
+  Status v = p.validate(test::v3dLimits());
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.error().message.find("shared memory"), std::string::npos) << v.error().message;
+  p.replicas = 7;
+  EXPECT_TRUE(p.validate(test::v3dLimits()).ok());
 }
 
 TEST(Histogram, ChunkTilesOfOtherShapes) {
@@ -271,6 +371,7 @@ TEST(Histogram, DefaultsFitV3d) {
   EXPECT_LE(p.tile_width * p.tile_height, 256);
   EXPECT_EQ(p.tile_width * p.tile_height % 16, 0);
   EXPECT_LE(p.wordCount() * 4, 32u * 1024);
+  EXPECT_EQ(p.pixels_per_invocation % 4, 0);
   const ComputeLimits v3d = test::v3dLimits();
   for (HistogramStrategy s : kStrategies) {
     p.strategy = s;

@@ -75,18 +75,80 @@ TEST(Reduce, SumsPastTwoToThe32AreExact) {
   // llvmpipe: its loop limit of 65535 iterations comes first.)
   GlContext& gl = test::glContext();
   RgbaImage img = test::makeImage(4096, 4200, Content::kFlat255);
-  for (int wg : {1, 256}) {
+  for (int wg : {1, 256, 64}) {
     ReduceParams p;
     p.channels = "rl";
     p.source = ImageSource::kPackedBuffer;
     p.workgroups = wg == 1 ? 300 : 8;
     p.workgroup_size = wg;
+    p.accumulators = wg == 64 ? 3 : 0;  // the carry through the accumulators' atomics
     Result<ImageReduce> r = ImageReduce::create(gl, p);
     ASSERT_TRUE(r.ok()) << r.error().message;
     std::vector<ChannelReduce> got = runReduce(r.value(), img);
     ASSERT_EQ(got.size(), 2u);
     EXPECT_EQ(got[0], (ChannelReduce{255, 255, 4386816000ull})) << "workgroup size " << wg;
     EXPECT_EQ(got[1], (ChannelReduce{255, 255, 4386816000ull})) << "workgroup size " << wg;
+  }
+}
+
+TEST(Reduce, QuadsPerStepSourcesAndOddShapes) {
+  // Every new parameter: quads per step 1, 3, 4 and 17 (not unrolled), workgroup sizes that are
+  // no power of two (the tree's odd tail), both sources, sizes whose pixel count is no
+  // multiple of 4, every content; subgroups where the context has them.
+  GlContext& gl = test::glContext();
+  struct Config {
+    const char* channels;
+    int groups, wg, ppi, accumulators;
+  };
+  // accumulators: 0 = partials, 1, 4, 16 and 64 atomic accumulators (64 > groups: some unused).
+  const Config configs[] = {{"rgbl", 7, 48, 4, 0},   {"lbg", 1, 256, 12, 4},
+                            {"r", 3, 16, 16, 16},    {"gl", 64, 512, 68, 1},
+                            {"rgbl", 2, 100, 8, 64}, {"rgbl", 33, 64, 8, 4}};
+  const test::Size sizes[] = {{1, 1}, {3, 1}, {257, 3}, {3, 7}, {127, 129}, {1, 257}};
+  std::vector<bool> subgroup_forms = {false};
+  if (ReduceParams::subgroupsAvailable()) subgroup_forms.push_back(true);
+  for (bool sub : subgroup_forms)
+    for (const Config& c : configs)
+      for (ImageSource src : {ImageSource::kPackedBuffer, ImageSource::kTexture}) {
+        ReduceParams p;
+        p.channels = c.channels;
+        p.source = src;
+        p.workgroups = c.groups;
+        p.workgroup_size = std::min(c.wg, gl.limits().work_group_invocations);
+        p.pixels_per_invocation = c.ppi;
+        p.accumulators = c.accumulators;
+        p.subgroups = sub;
+        p.luma = c.ppi == 12 ? LumaWeights::kBt601 : LumaWeights::kBt709;
+        Result<ImageReduce> r = ImageReduce::create(gl, p);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        for (test::Size s : sizes)
+          for (Content content : test::kAllContents) {
+            RgbaImage img = test::makeImage(s.w, s.h, content, uint32_t(s.w + 5 * s.h));
+            ASSERT_EQ(runReduce(r.value(), img), reduceReference(img, p.channels, p.luma))
+                << c.channels << " wg " << p.workgroup_size << " ppi " << c.ppi << " acc "
+                << c.accumulators << " " << imageSourceName(src) << (sub ? " subgroups " : " ")
+                << test::describe(s.w, s.h, content);
+          }
+        RgbaImage big = test::makeImage(1920, 1080, Content::kGradient, 9);
+        ASSERT_EQ(runReduce(r.value(), big), reduceReference(big, p.channels, p.luma));
+      }
+}
+
+TEST(Reduce, RefusesSubgroupsWhereMissingAndBadPixelsPerInvocation) {
+  GlContext& gl = test::glContext();
+  ReduceParams p;
+  p.pixels_per_invocation = 6;
+  Result<ImageReduce> r = ImageReduce::create(gl, p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("multiple of 4"), std::string::npos) << r.error().message;
+  p.pixels_per_invocation = 4;
+  p.subgroups = true;
+  r = ImageReduce::create(gl, p);
+  if (ReduceParams::subgroupsAvailable()) {
+    EXPECT_TRUE(r.ok()) << r.error().message;
+  } else {
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("GL_KHR_shader_subgroup_arithmetic"), std::string::npos);
   }
 }
 
@@ -121,7 +183,9 @@ TEST(Reduce, RefusesBadParameters) {
     ASSERT_TRUE(img.ok());
     Status s = r->run(img.value());
     ASSERT_FALSE(s.ok());
-    EXPECT_NE(s.error().message.find("reduce: one invocation would run 2073600 loop iterations"),
+    // 518400 quads of 4 pixels, one per step, + 3 for the tail + 4 (the tree's channel loop)
+    // + the finish: 4 x (1 partial + 1) + 4 + 8 (the accumulators' loops, counted always).
+    EXPECT_NE(s.error().message.find("reduce: one invocation would run 518427 loop iterations"),
               std::string::npos)
         << s.error().message;
     EXPECT_EQ(s.error().code, ErrorCode::kUnsupported) << errorCodeName(s.error().code);

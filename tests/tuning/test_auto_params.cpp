@@ -120,9 +120,46 @@ TEST(Sweep, CandidatesStayWithinTheLimits) {
   ASSERT_GT(b.size(), 5u);
   for (const BlurParams& p : b) {
     EXPECT_TRUE(p.validate(small).ok());
-    EXPECT_EQ(p.tile_width % p.workgroup_size, 0);
+    if (p.strategy == BlurStrategy::kTiled) {
+      EXPECT_EQ(p.tile_width % p.workgroup_size, 0);
+    }
     EXPECT_LE(p.filter_dim, p.maxFilterDim());
   }
+}
+
+TEST(Sweep, ReplicatedCandidatesFitTheSharedMemory) {
+  ComputeLimits v3d = test::glContext().limits();
+  v3d.work_group_invocations = 256;
+  v3d.shared_memory_size = 32 * 1024;
+  HistogramParams base;
+  base.workgroup_size = 256;
+  std::vector<HistogramParams> h = replicatedCandidates(base, v3d, false);
+  std::set<int> replicas;
+  for (const HistogramParams& p : h) {
+    EXPECT_EQ(p.strategy, HistogramStrategy::kReplicated);
+    EXPECT_LE(p.sharedBytes(), 32 * 1024);
+    EXPECT_TRUE(p.validate(v3d).ok());
+    replicas.insert(p.replicas);
+  }
+  // 8 padded copies of rgbl x 256 need 32800 bytes: 7 is the most on v3d.
+  EXPECT_EQ(replicas, (std::set<int>{1, 2, 3, 4, 6, 7}));
+  EXPECT_EQ(h.size(), 12u);  // x run length on and off
+}
+
+TEST(Sweep, ReduceWinnerMatchesTheReference) {
+  GlContext& gl = test::glContext();
+  RgbaImage frame = syntheticFrame(FrameContent::kNatural, 67, 35, 7);
+  TuneOptions o;
+  o.quick = true;
+  o.measure = {0, 2, 0.05, 1};
+  Result<ReduceTuneResult> r = tuneReduce(gl, frame, ReduceParams{}, o);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r.value().sweeps.size(), 3u);
+  for (const Sweep& s : r.value().sweeps)
+    for (const SweepPoint& p : s.points) EXPECT_TRUE(p.ok()) << p.label << ": " << p.error;
+  Result<ReduceParams> back = reduceFromJson(tunedFieldsToJson(r.value().best), ReduceParams{});
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(describe(back.value()), describe(r.value().best));
 }
 
 TEST(Sweep, HistogramWinnerMatchesTheReference) {
