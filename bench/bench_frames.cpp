@@ -36,14 +36,14 @@ Result<RgbaImage> benchFrame(const std::string& content, int width, int height,
     auto it = decoded.find(photo_path);
     if (it == decoded.end()) {
       Result<RgbaImage> img = loadStillImage(photo_path);
-      if (!img) return fail("photo: ", img.error().message);
+      if (!img) return fail(img.error().code, "photo: ", img.error().message);
       it = decoded.emplace(photo_path, std::move(img.value())).first;
     }
     return fitToSize(it->second, width, height);
   }
   Result<FrameContent> c = parseFrameContent(content);
   if (!c)
-    return fail("unknown frame content '", content, "' (random, flat, gradient, natural, photo)");
+    return fail(ErrorCode::kInvalidArgument, "unknown frame content '", content, "' (random, flat, gradient, natural, photo)");
   return syntheticFrame(c.value(), width, height, 12345);
 }
 

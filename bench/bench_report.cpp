@@ -146,7 +146,7 @@ Result<Sweep> sweepFromJson(const nlohmann::json& j) {
     }
     return s;
   } catch (const nlohmann::json::exception& e) {
-    return fail("sweep in results JSON: ", e.what());
+    return fail(ErrorCode::kCorruptData, "sweep in results JSON: ", e.what());
   }
 }
 

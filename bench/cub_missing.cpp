@@ -7,7 +7,7 @@ std::string cubInfo() {
   return "CUB: not built in (no nvcc at configure time)";
 }
 Result<TimingStats> cubHistogram(const RgbaImage&, const MeasureOptions&, std::vector<uint32_t>*) {
-  return fail("CUB peer not built in (no nvcc at configure time)");
+  return fail(ErrorCode::kUnsupported, "CUB peer not built in (no nvcc at configure time)");
 }
 
 }  // namespace esf::bench

@@ -16,13 +16,14 @@ std::string cubInfo() {
 Result<TimingStats> cubHistogram(const RgbaImage& frame, const MeasureOptions& o,
                                  std::vector<uint32_t>* rgba_counts) {
   char name[256] = "", error[512] = "";
-  if (!cuda::deviceName(name, sizeof name, error, sizeof error)) return fail(error);
+  if (!cuda::deviceName(name, sizeof name, error, sizeof error))
+    return fail(ErrorCode::kUnsupported, error);
   int iterations = std::max(o.iterations, 1);
   std::vector<double> samples(size_t(iterations), 0.0);
   std::vector<uint32_t> counts(256 * 4, 0);
   if (!cuda::multiHistogramEven(frame.pixels.data(), frame.width, frame.height, o.warmup,
                                 iterations, samples.data(), counts.data(), error, sizeof error))
-    return fail(error);
+    return fail(ErrorCode::kUnsupported, error);
   if (rgba_counts) *rgba_counts = std::move(counts);
   TimingStats t = statsOf(std::move(samples));
   t.timer_query = true;  // CUDA events: device time, like GL timer queries

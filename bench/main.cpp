@@ -56,7 +56,7 @@ Result<std::pair<int, int>> parseSize(const std::string& s) {
   int w = 0, h = 0;
   char x = 0, extra = 0;
   if (std::sscanf(s.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 1 || h < 1)
-    return fail("bad size '", s, "' (WIDTHxHEIGHT)");
+    return fail(ErrorCode::kInvalidArgument, "bad size '", s, "' (WIDTHxHEIGHT)");
   return std::pair{w, h};
 }
 

@@ -5,7 +5,7 @@ namespace esf::bench {
 
 namespace {
 Error missing() {
-  return fail("built without OpenCV (install libopencv-dev: setup-debian.sh bench)");
+  return fail(ErrorCode::kUnsupported, "built without OpenCV (install libopencv-dev: setup-debian.sh bench)");
 }
 }  // namespace
 

@@ -69,7 +69,7 @@ Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::str
     if (s) s = once();
     Result<std::vector<uint32_t>> counts = h.value().read();
     if (s && (!counts || counts.value() != expected))
-      s = fail("WRONG: counts differ from the CPU reference");
+      s = fail(ErrorCode::kInternal, "WRONG: counts differ from the CPU reference");
     BenchRow r = s ? timed(label, group, variant, true, measureGpu(gl, o.gpu, once), bytes, px)
                    : timed(label, group, variant, true, s.error(), 0, 0);
     if (s) r.note = "exact";
@@ -126,7 +126,7 @@ Status otherStageRows(const GlContext& gl, const RgbaImage& frame, const std::st
       if (!got)
         s = got.error();
       else if (!(got.value() == blurReference(frame, o.blur.filter_dim, o.blur.iterations)))
-        s = fail("WRONG: differs from the CPU reference");
+        s = fail(ErrorCode::kInternal, "WRONG: differs from the CPU reference");
       else
         note = "exact";
     }
@@ -161,7 +161,7 @@ Status otherStageRows(const GlContext& gl, const RgbaImage& frame, const std::st
     Status s = resize_once();
     Result<RgbaImage> got = small.value().download();
     if (s && (!got || !(got.value() == resizeReference(frame, rw, rh))))
-      s = fail("WRONG: differs from the CPU reference");
+      s = fail(ErrorCode::kInternal, "WRONG: differs from the CPU reference");
     BenchRow r = s ? timed(label, resize_group, "esframe 16x16", true,
                            measureGpu(gl, o.gpu, resize_once), bytes * 1.25, px)
                    : timed(label, resize_group, "esframe 16x16", true, s.error(), 0, 0);
@@ -203,7 +203,7 @@ Status otherStageRows(const GlContext& gl, const RgbaImage& frame, const std::st
     if (s) s = once();
     Result<std::vector<ChannelReduce>> got = r.value().read();
     if (s && (!got || got.value() != reduce_want))
-      s = fail("WRONG: differs from the CPU reference");
+      s = fail(ErrorCode::kInternal, "WRONG: differs from the CPU reference");
     BenchRow row = s ? timed(label, "reduce min/max/sum rgbl", variant, true,
                              measureGpu(gl, o.gpu, once), bytes, px)
                      : timed(label, "reduce min/max/sum rgbl", variant, true, s.error(), 0, 0);

@@ -22,6 +22,9 @@ struct OutputSpec {
 };
 
 Result<OutputSpec> parseOutputSpec(const std::string& text);
+// The parts after "png:" and "drm:" ("" for plain "drm").
+Result<PngSinkOptions> parsePngSpec(const std::string& text);
+Result<DrmSinkOptions> parseDrmSpec(const std::string& text);
 
 // Opens the sink; record sinks write to stdout.
 Result<std::unique_ptr<FrameSink>> createSink(const OutputSpec& spec, Pipeline& pipeline);

@@ -36,7 +36,8 @@ Result<std::pair<int, int>> parseSize(const std::string& s) {
   char x = 0, extra = 0;
   if (std::sscanf(s.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 1 || h < 1 ||
       w > 16384 || h > 16384)
-    return fail("--size: expected WIDTHxHEIGHT (1..16384), got '", s, "'");
+    return fail(ErrorCode::kInvalidArgument, "--size: expected WIDTHxHEIGHT (1..16384), got '", s,
+                "'");
   return std::pair{w, h};
 }
 
@@ -62,9 +63,9 @@ Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& p
   if (!size) return size.error();
   auto [w, h] = size.value();
   Result<PixelFormat> format = parsePixelFormat(a.format);
-  if (!format) return fail("--format: ", format.error().message);
+  if (!format) return fail(ErrorCode::kInvalidArgument, "--format: ", format.error().message);
   Result<FrameContent> content = parseFrameContent(a.content);
-  if (!content) return fail("--content: ", content.error().message);
+  if (!content) return fail(ErrorCode::kInvalidArgument, "--content: ", content.error().message);
   bool do_hist = false, do_blur = false;
   for (size_t pos = 0; pos <= a.stages.size();) {
     size_t comma = a.stages.find(',', pos);
@@ -75,7 +76,8 @@ Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& p
     else if (s == "blur")
       do_blur = true;
     else
-      return fail("--stages: unknown stage '", s, "' (histogram, blur)");
+      return fail(ErrorCode::kInvalidArgument, "--stages: unknown stage '", s,
+                  "' (histogram, blur)");
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }

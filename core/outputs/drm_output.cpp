@@ -3,7 +3,6 @@
 #include <string_view>
 #include <vector>
 
-#include "base/text_parse.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
@@ -11,77 +10,7 @@ namespace {
 
 constexpr std::string_view kWhat = "DRM output";
 
-Result<uint64_t> number(const std::string& key, std::string_view text, uint64_t max) {
-  return parseUnsigned(text, std::string(kWhat) + ": " + key, 0, max);
-}
-
-Result<KmsRect> parseRect(const std::string& value) {
-  std::vector<std::string_view> parts;
-  std::string_view rest = value;
-  for (size_t comma; (comma = rest.find(',')) != std::string_view::npos;) {
-    parts.push_back(rest.substr(0, comma));
-    rest.remove_prefix(comma + 1);
-  }
-  parts.push_back(rest);
-  if (parts.size() != 4)
-    return fail(ErrorCode::kInvalidArgument, kWhat, ": rect '", value,
-                "': expected X,Y,W,H (four numbers)");
-  uint64_t v[4];
-  for (int k = 0; k < 4; ++k) {
-    Result<uint64_t> n = number("rect", parts[size_t(k)], 16384);
-    if (!n) return n.error();
-    v[k] = *n;
-  }
-  if (v[2] == 0 || v[3] == 0)
-    return fail(ErrorCode::kInvalidArgument, kWhat, ": rect width and height must be > 0");
-  return KmsRect{int32_t(v[0]), int32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
-}
-
 }  // namespace
-
-Result<KmsDisplayOptions> parseDrmOutputOptions(const std::string& text) {
-  // rect=X,Y,W,H carries its own commas: its three other numbers are the next items.
-  const KeyValueListRules rules{
-      {"device", "connector", "plane", "zpos", "alpha", "rect", "buffers"}, {"rect"}};
-  Result<std::vector<KeyValue>> items = parseKeyValueList(text, kWhat, rules);
-  if (!items) return items.error();
-  KmsDisplayOptions o;
-  for (const auto& [key, value] : *items) {
-    if (key == "device") {
-      o.device = value;
-    } else if (key == "connector") {
-      o.connector = value;
-    } else if (key == "rect") {
-      Result<KmsRect> r = parseRect(value);
-      if (!r) return r.error();
-      o.rect = *r;
-    } else {  // plane, zpos, alpha, buffers: numbers
-      Result<uint64_t> v = number(key, value, key == "plane" ? 0xffffffffu : 0xffff);
-      if (!v) return v.error();
-      if (key == "plane") {
-        if (*v == 0) return fail(ErrorCode::kInvalidArgument, kWhat, ": plane=0 is not a plane id");
-        o.plane_id = uint32_t(*v);
-      } else if (key == "zpos") {
-        o.zpos = *v;
-      } else if (key == "alpha") {
-        o.alpha = *v;
-      } else {
-        if (*v != 2 && *v != 3)
-          return fail(ErrorCode::kInvalidArgument, kWhat, ": buffers=", value, ": expected 2 or 3");
-        o.buffers = int(*v);
-      }
-    }
-  }
-  return o;
-}
-
-Result<std::unique_ptr<DrmOutput>> openDrmOutput(const std::string& spec, GlContext& gl) {
-  Result<KmsDisplayOptions> options = parseDrmOutputOptions(spec);
-  if (!options) return options.error();
-  Result<std::unique_ptr<KmsDisplay>> display = KmsDisplay::open(*options, gl);
-  if (!display) return display.error();
-  return std::make_unique<DrmOutput>(std::move(display.value()));
-}
 
 Status DrmOutput::write(const FrameResult& frame) {
   if (!frame.gpu)

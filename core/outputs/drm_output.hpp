@@ -8,14 +8,11 @@
 #include <optional>
 #include <string>
 
-#include "esframe/sink.hpp"
 #include "core/outputs/graph_renderer.hpp"
+#include "esframe/sink.hpp"
 #include "platform/kms_display.hpp"
 
 namespace esf {
-
-// Parses the part after "drm:" ("" for plain "drm"). Errors name the bad key or value.
-Result<KmsDisplayOptions> parseDrmOutputOptions(const std::string& options);
 
 class DrmOutput : public FrameSink {
  public:
@@ -31,9 +28,5 @@ class DrmOutput : public FrameSink {
   std::optional<GraphRenderer> graph_;
   GlFramebuffer graph_read_fbo_;
 };
-
-// `spec`: the options after "drm:"; opens the card, picks the plane (TEST_ONLY), allocates the
-// scanout buffers. Nothing is shown before the first write().
-Result<std::unique_ptr<DrmOutput>> openDrmOutput(const std::string& spec, GlContext& gl);
 
 }  // namespace esf

@@ -10,7 +10,6 @@
 
 #include <stb_image_write.h>
 
-#include "base/text_parse.hpp"
 #include "esframe/base/unique_fd.hpp"
 
 namespace esf {
@@ -18,46 +17,11 @@ namespace {
 
 constexpr std::string_view kWhat = "PNG output";
 
-Result<int> parsePositive(const std::string& key, std::string_view text) {
-  Result<uint64_t> v = parseUnsigned(text, std::string(kWhat) + ": " + key, 1, 1000000);
-  if (!v) return v.error();
-  return int(*v);
-}
-
 void appendBytes(void* context, void* data, int size) {
   static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
 }
 
 }  // namespace
-
-Result<PngOutputOptions> parsePngOptions(const std::string& text) {
-  // DIR first (it may hold '='), then KEY=VALUE options.
-  const size_t comma = text.find(',');
-  PngOutputOptions o;
-  o.dir = text.substr(0, comma);
-  if (o.dir.empty())
-    return fail(ErrorCode::kInvalidArgument, kWhat, " needs a folder (DIR[,every=N][,graph=WxH])");
-  if (comma == std::string::npos) return o;
-  if (comma + 1 == text.size())
-    return fail(ErrorCode::kInvalidArgument, kWhat, ": empty option after '", o.dir, ",'");
-  const KeyValueListRules rules{{"every", "graph"}, {}};
-  Result<std::vector<KeyValue>> items =
-      parseKeyValueList(std::string_view(text).substr(comma + 1), kWhat, rules);
-  if (!items) return items.error();
-  for (const auto& [key, value] : *items) {
-    if (key == "every") {
-      Result<int> n = parsePositive("every", value);
-      if (!n) return n.error();
-      o.every = n.value();
-    } else {  // graph
-      Result<ParsedSize> size = parseSize(value, std::string(kWhat) + ": graph", 1000000);
-      if (!size) return size.error();
-      o.graph_width = size->width;
-      o.graph_height = size->height;
-    }
-  }
-  return o;
-}
 
 Status writePng(const std::string& path, const RgbaImage& image) {
   std::string bytes;

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "esframe/sink.hpp"
 #include "core/outputs/graph_renderer.hpp"
+#include "esframe/sink.hpp"
 
 namespace esf {
 
@@ -19,9 +19,6 @@ struct PngOutputOptions {
   int graph_width = 512;
   int graph_height = 256;
 };
-
-// Parses the part after "png:".
-Result<PngOutputOptions> parsePngOptions(const std::string& text);
 
 // Encodes RGBA8 as PNG (stb_image_write) and writes it to `path` atomically.
 Status writePng(const std::string& path, const RgbaImage& image);

@@ -15,7 +15,7 @@ Status writeRecord(int fd, std::string_view bytes) {
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EPIPE) return fail(ErrorCode::kOutputClosed, "stdout closed");
-      return fail("cannot write to stdout: ", std::strerror(errno));
+      return fail(errorCodeFromErrno(errno), "cannot write to stdout: ", std::strerror(errno));
     }
     bytes.remove_prefix(size_t(n));
   }

@@ -31,7 +31,8 @@ Result<BlurStrategy> parseBlurStrategy(std::string_view name) {
   if (name == "sliding") return BlurStrategy::kSliding;
   if (name == "fused") return BlurStrategy::kFused;
   if (name == "split") return BlurStrategy::kSplit;
-  return fail("unknown blur strategy '", name, "' (tiled, sliding, fused or split)");
+  return fail(ErrorCode::kInvalidArgument, "unknown blur strategy '", name,
+              "' (tiled, sliding, fused or split)");
 }
 
 BlurParams BlurParams::defaultsFor(const GlContext&) {
@@ -51,9 +52,9 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
     if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
     if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
     if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
-      return fail(kStage, ": filter_dim must be odd and in [1, ", std::to_string(maxFilterDim()),
-                  "] for the ", blurStrategyName(strategy), " strategy, got ",
-                  std::to_string(filter_dim),
+      return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
+                  std::to_string(maxFilterDim()), "] for the ", blurStrategyName(strategy),
+                  " strategy, got ", std::to_string(filter_dim),
                   filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
     if (Status s = checkWorkgroup(limits, "blur fused", workgroup_size, 1, fusedSharedBytes()); !s)
       return s;
@@ -66,8 +67,9 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
     if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
-      return fail(kStage, ": filter_dim must be odd and in [1, ", std::to_string(maxFilterDim()),
-                  "] for the sliding strategy, got ", std::to_string(filter_dim),
+      return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
+                  std::to_string(maxFilterDim()), "] for the sliding strategy, got ",
+                  std::to_string(filter_dim),
                   filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
     return checkWorkgroup(limits, "blur sliding", workgroup_size, 1, 0);
   }

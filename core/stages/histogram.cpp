@@ -189,13 +189,13 @@ Status HistogramParams::validate(const ComputeLimits& limits) const {
         return s;
       if (pixels_per_invocation % 4 != 0 || pixels_per_invocation < 4 ||
           pixels_per_invocation > 256)
-        return fail(kStage,
+        return fail(ErrorCode::kInvalidArgument, kStage,
                     ": replicated counts quads of 4 pixels: pixels_per_invocation must be "
                     "a multiple of 4 in [4, 256], got ",
                     std::to_string(pixels_per_invocation));
       if (Status s = checkRange(kStage, "replicas", replicas, 1, 64); !s) return s;
       if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
-        return fail(kStage,
+        return fail(ErrorCode::kUnsupported, kStage,
                     ": workgroups * workgroup_size * pixels_per_invocation must stay "
                     "below 2^31");
       return checkWorkgroup(limits, "histogram replicated", workgroup_size, 1, shared);

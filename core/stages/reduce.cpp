@@ -56,12 +56,15 @@ Result<GlProgram> compileWithSubgroups(const ShaderDefines& d) {
     return s;
   };
   if (!ok)
-    return fail("glsl_es/reduce.comp (subgroups): compile error: ", log(shader.get(), false));
+    return fail(ErrorCode::kGpu,
+                "glsl_es/reduce.comp (subgroups): compile error: ", log(shader.get(), false));
   GlProgram program(glCreateProgram());
   glAttachShader(program.get(), shader.get());
   glLinkProgram(program.get());
   glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
-  if (!ok) return fail("glsl_es/reduce.comp (subgroups): link error: ", log(program.get(), true));
+  if (!ok)
+    return fail(ErrorCode::kGpu,
+                "glsl_es/reduce.comp (subgroups): link error: ", log(program.get(), true));
   return program;
 }
 
@@ -87,14 +90,15 @@ Status ReduceParams::validate(const ComputeLimits& limits) const {
   if (Status s = checkRange(kStage, "workgroups", workgroups, 1, limits.work_group_count[0]); !s)
     return s;
   if (pixels_per_invocation % 4 != 0 || pixels_per_invocation < 4 || pixels_per_invocation > 256)
-    return fail(kStage, ": pixels_per_invocation must be a multiple of 4 in [4, 256], got ",
+    return fail(ErrorCode::kInvalidArgument, kStage,
+                ": pixels_per_invocation must be a multiple of 4 in [4, 256], got ",
                 std::to_string(pixels_per_invocation));
   if (Status s = checkRange(kStage, "accumulators", accumulators, 0,
                             std::min(64, std::max(workgroup_size, 1)));
       !s)
     return s;
   if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
-    return fail(kStage,
+    return fail(ErrorCode::kUnsupported, kStage,
                 ": workgroups * workgroup_size * pixels_per_invocation must stay below 2^31");
   // Shared memory: the tree (16 bytes per invocation and channel), and 16 bytes per channel
   // (subgroups).
@@ -109,8 +113,9 @@ Result<ImageReduce> ImageReduce::create(const GlContext& gl, const ReduceParams&
   r.gl_ = &gl;
   r.params_ = params;
   if (params.subgroups && !ReduceParams::subgroupsAvailable())
-    return fail(kStage, ": subgroups=true needs GL_KHR_shader_subgroup_arithmetic, which ",
-                gl.renderer(), " does not list");
+    return fail(ErrorCode::kUnsupported, kStage,
+                ": subgroups=true needs GL_KHR_shader_subgroup_arithmetic, which ", gl.renderer(),
+                " does not list");
   Result<GlProgram> program = r.compile(-1);
   if (!program) return program.error();
   r.program_ = std::move(program.value());

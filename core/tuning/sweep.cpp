@@ -504,7 +504,7 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
       Status s = r.value().poison(kPoisonPattern);
       if (s) s = once();
       Result<std::vector<ChannelReduce>> got = r.value().read();
-      if (s && (!got || got.value() != expected)) s = fail("result differs from the CPU reference");
+      if (s && (!got || got.value() != expected)) s = fail(ErrorCode::kGpu, "result differs from the CPU reference");
       if (!s) {
         point.error = s.error().message;
         return;
@@ -554,7 +554,7 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
         [&](const ReduceParams&, SweepPoint& pt) { pt.x = double(forms.points.size()); });
   const SweepPoint* b1 = forms.best();
   if (!b1)
-    return fail("reduce tuning: no configuration worked (first: ",
+    return fail(ErrorCode::kUnsupported, "reduce tuning: no configuration worked (first: ",
                 forms.points.empty() ? "none" : forms.points.front().error, ")");
   Result<ReduceParams> best1 = reduceFromJson(b1->params, base);
   if (!best1) return best1.error();

@@ -69,11 +69,11 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
   // Added in round 2 (issue 12): optional, so older cache entries stay usable.
   if (auto r = j.find("replicas"); r != j.end()) {
     if (!r->is_number_integer())
-      return fail("tuned parameters: field 'replicas' is not an integer");
+      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'replicas' is not an integer");
     p.replicas = r->get<int>();
   }
   if (auto r = j.find("run_length"); r != j.end()) {
-    if (!r->is_boolean()) return fail("tuned parameters: field 'run_length' is not a boolean");
+    if (!r->is_boolean()) return fail(ErrorCode::kCorruptData, "tuned parameters: field 'run_length' is not a boolean");
     p.run_length = r->get<bool>();
   }
   Result<HistogramStrategy> st = parseHistogramStrategy(strategy);
@@ -95,7 +95,7 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
   }
   // Added in round 2 (issue 12): optional, so older cache entries (tiled) stay usable.
   if (auto it = j.find("strategy"); it != j.end()) {
-    if (!it->is_string()) return fail("tuned parameters: field 'strategy' is not a string");
+    if (!it->is_string()) return fail(ErrorCode::kCorruptData, "tuned parameters: field 'strategy' is not a string");
     Result<BlurStrategy> st = parseBlurStrategy(it->get<std::string>());
     if (!st) return st.error();
     p.strategy = st.value();
@@ -104,7 +104,7 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
   }
   if (auto it = j.find("segment"); it != j.end()) {
     if (!it->is_number_integer())
-      return fail("tuned parameters: field 'segment' is not an integer");
+      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'segment' is not an integer");
     p.segment = it->get<int>();
   }
   return p;
@@ -155,7 +155,7 @@ json tunedFieldsToJson(const ReduceParams& p) {
 }
 
 Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
-  if (!j.is_object()) return fail("tuned parameters: reduce entry is not an object");
+  if (!j.is_object()) return fail(ErrorCode::kCorruptData, "tuned parameters: reduce entry is not an object");
   std::string source;
   for (Status s : {readString(j, "source", &source), readInt(j, "workgroups", &p.workgroups),
                    readInt(j, "workgroup_size", &p.workgroup_size),
@@ -164,11 +164,11 @@ Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
   }
   auto sub = j.find("subgroups");
   if (sub == j.end() || !sub->is_boolean())
-    return fail("tuned parameters: field 'subgroups' missing or not a boolean");
+    return fail(ErrorCode::kCorruptData, "tuned parameters: field 'subgroups' missing or not a boolean");
   p.subgroups = sub->get<bool>();
   if (auto a = j.find("accumulators"); a != j.end()) {
     if (!a->is_number_integer())
-      return fail("tuned parameters: field 'accumulators' is not an integer");
+      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'accumulators' is not an integer");
     p.accumulators = a->get<int>();
   }
   Result<ImageSource> src = parseImageSource(source);

@@ -168,7 +168,7 @@ TEST(KmsPlanePicker, TestOnlyRefusalsAreRecordedAndTheNextCandidateWins) {
   std::vector<uint32_t> tried;
   Result<PlaneCandidate> c = pickPlane(r, [&](const PlaneCandidate& p) -> Status {
     tried.push_back(p.plane_id);
-    if (p.plane_id < 34) return fail("Invalid argument");
+    if (p.plane_id < 34) return fail(ErrorCode::kInvalidArgument, "Invalid argument");
     return {};
   });
   ASSERT_TRUE(c.ok());
@@ -179,7 +179,7 @@ TEST(KmsPlanePicker, TestOnlyRefusalsAreRecordedAndTheNextCandidateWins) {
 
   PlaneRanking all = rankPlanes(vkmsPlanes(), PlaneRequest{});
   Result<PlaneCandidate> none =
-      pickPlane(all, [](const PlaneCandidate&) { return fail("EINVAL"); });
+      pickPlane(all, [](const PlaneCandidate&) { return fail(ErrorCode::kInvalidArgument, "EINVAL"); });
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.error().message.find("plane 31: TEST_ONLY commit refused: EINVAL"),
             std::string::npos);

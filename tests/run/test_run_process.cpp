@@ -94,7 +94,7 @@ TEST(RunProcess, BadOptionsGiveOneLineErrors) {
       {{"--blur", "3:0"}, 2, "iterations"},
       {{"--resize", "10by10"}, 2, "--resize"},
       {{"--output", "xml"}, 2, "unknown output 'xml'"},
-      {{"--output", "png"}, 2, "PNG output"},
+      {{"--output", "png"}, 2, "--output png"},
       {{"--output", "jsonl", "--output", "csv"}, 2, "stdout"},
       {{"--backend", "vulkan"}, 2, "backend"},
       {{"--source", "/nonexistent/clip.y4m"}, 1, "/nonexistent/clip.y4m"},

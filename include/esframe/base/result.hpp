@@ -89,12 +89,4 @@ inline Error recode(Error error, ErrorCode code) {
 // The code that fits an errno from a failed open/ioctl/read/write.
 ErrorCode errorCodeFromErrno(int err);
 
-// TRANSITIONAL (removed once every call names its code): an Error with no code given.
-template <typename... Parts>
-Error fail(Parts&&... parts) {
-  std::string s;
-  (s.append(std::string_view(parts)), ...);
-  return Error{ErrorCode::kInternal, std::move(s)};
-}
-
 }  // namespace esf

@@ -1,0 +1,73 @@
+// The CLI's --output drm option parsing ("drm:..." specs): values, the rect's embedded commas,
+// and one clear error for each kind of bad input.
+#include <gtest/gtest.h>
+
+#include "core/cli/output_specs.hpp"
+
+namespace esf::cli {
+namespace {
+
+TEST(DrmOutputOptions, EmptyMeansDefaults) {
+  Result<DrmSinkOptions> o = parseDrmSpec("");
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->device.empty());
+  EXPECT_TRUE(o->connector.empty());
+  EXPECT_FALSE(o->plane_id || o->zpos || o->alpha || o->rect);
+  EXPECT_EQ(o->buffers, 3);
+}
+
+TEST(DrmOutputOptions, EveryKey) {
+  Result<DrmSinkOptions> o = parseDrmSpec(
+      "connector=Virtual-1,plane=35,zpos=4,rect=16,32,257,3,device=vkms,alpha=32768,buffers=2");
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_EQ(o->connector, "Virtual-1");
+  EXPECT_EQ(o->device, "vkms");
+  EXPECT_EQ(*o->plane_id, 35u);
+  EXPECT_EQ(*o->zpos, 4u);
+  EXPECT_EQ(*o->alpha, 32768u);
+  EXPECT_EQ(o->buffers, 2);
+  ASSERT_TRUE(o->rect.has_value());
+  EXPECT_EQ(o->rect->x, 16);
+  EXPECT_EQ(o->rect->y, 32);
+  EXPECT_EQ(o->rect->width, 257u);
+  EXPECT_EQ(o->rect->height, 3u);
+}
+
+TEST(DrmOutputOptions, RectLast) {
+  Result<DrmSinkOptions> o = parseDrmSpec("rect=0,0,1,1");
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->rect->width, 1u);
+  EXPECT_EQ(o->rect->height, 1u);
+}
+
+void expectError(const std::string& spec, const std::string& text) {
+  Result<DrmSinkOptions> o = parseDrmSpec(spec);
+  ASSERT_FALSE(o.ok()) << spec;
+  EXPECT_EQ(o.error().code, ErrorCode::kInvalidArgument) << spec;
+  EXPECT_NE(o.error().message.find(text), std::string::npos) << o.error().message;
+  EXPECT_EQ(o.error().message.find('\n'), std::string::npos);
+  EXPECT_EQ(o.error().message.rfind("--output drm: ", 0), 0u)
+      << "the CLI's errors name its flag: " << o.error().message;
+}
+
+TEST(DrmOutputOptions, BadInputIsNamed) {
+  expectError("colour=red", "--output drm: unknown key 'colour'");
+  expectError("zpos", "--output drm: expected KEY=VALUE, got 'zpos'");
+  expectError("plane=abc", "--output drm: plane 'abc': expected an integer in 0..4294967295");
+  expectError("plane=0", "--output drm: plane=0 is not a plane id");
+  expectError("zpos=-1", "--output drm: zpos '-1': expected an integer");
+  expectError("alpha=65536", "--output drm: alpha '65536': expected an integer in 0..65535");
+  expectError("rect=1,2,3", "--output drm: rect '1,2,3': expected X,Y,W,H");
+  expectError("rect=1,2,3,4,5", "--output drm: rect '1,2,3,4,5': expected X,Y,W,H");
+  expectError("rect=1,2,0,4", "--output drm: rect width and height must be > 0");
+  expectError("rect=1,2,x,4", "--output drm: rect 'x': expected an integer");
+  expectError("zpos=1,zpos=2", "--output drm: zpos= given twice");
+  expectError("buffers=4", "--output drm: buffers=4: expected 2 or 3");
+  expectError("connector=", "--output drm: connector= needs a value");
+  expectError("zpos=1,,alpha=2", "--output drm: empty item");
+  EXPECT_FALSE(parseDrmSpec("plane=").ok());
+  EXPECT_TRUE(parseDrmSpec("zpos=2,rect=0,0,64,32").ok());
+}
+
+}  // namespace
+}  // namespace esf::cli
