@@ -11,6 +11,7 @@
 #include <fstream>
 #include <thread>
 
+#include "base/text_parse.hpp"
 #include "bench/bench_frames.hpp"
 #include "bench/bench_report.hpp"
 #include "bench/peers.hpp"
@@ -50,14 +51,6 @@ std::vector<std::string> split(const std::string& s) {
     pos = c + 1;
   }
   return v;
-}
-
-Result<std::pair<int, int>> parseSize(const std::string& s) {
-  int w = 0, h = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(s.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 1 || h < 1)
-    return fail(ErrorCode::kInvalidArgument, "bad size '", s, "' (WIDTHxHEIGHT)");
-  return std::pair{w, h};
 }
 
 std::string cpuModel() {
@@ -122,15 +115,15 @@ int run(const Args& a) {
   const GlContext& gl = *ctx.value();
   std::vector<std::pair<int, int>> sizes, sweep_sizes;
   for (const std::string& s : split(a.sizes)) {
-    Result<std::pair<int, int>> p = parseSize(s);
-    if (!p) return logError("--sizes: " + p.error().message), 2;
-    sizes.push_back(p.value());
+    Result<ParsedSize> p = parseSize(s, "--sizes");
+    if (!p) return logError(p.error().message), 2;
+    sizes.emplace_back(p->width, p->height);
   }
   if (a.sweep_sizes != "none") {
     for (const std::string& s : split(a.sweep_sizes)) {
-      Result<std::pair<int, int>> p = parseSize(s);
-      if (!p) return logError("--sweep-sizes: " + p.error().message), 2;
-      sweep_sizes.push_back(p.value());
+      Result<ParsedSize> p = parseSize(s, "--sweep-sizes");
+      if (!p) return logError(p.error().message), 2;
+      sweep_sizes.emplace_back(p->width, p->height);
     }
   }
   std::vector<std::string> contents = split(a.contents);

@@ -42,12 +42,6 @@ Result<std::pair<std::string, std::string>> parseCtrl(const std::string& text) {
   return std::make_pair(std::move(kv->key), std::move(kv->value));
 }
 
-Result<std::pair<int, int>> parseSize(const std::string& text) {
-  Result<ParsedSize> size = parseSize(text, "size");
-  if (!size) return size.error();
-  return std::make_pair(size->width, size->height);
-}
-
 namespace {
 
 bool hasGlobChars(const std::string& s) {

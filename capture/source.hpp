@@ -30,10 +30,8 @@ struct SourceOptions : SourceConfig {
   DmabufAllocator* dmabuf_allocator = nullptr;
 };
 
-// Parses --ctrl "name=value".
+// "name=value" of a V4L2 control (v4l2-ctl names).
 Result<std::pair<std::string, std::string>> parseCtrl(const std::string& text);
-// Parses --size "WxH".
-Result<std::pair<int, int>> parseSize(const std::string& text);
 
 Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
                                                 const SourceOptions& options);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/text_parse.hpp"
 #include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
 #include "core/cli/cli_common.hpp"
@@ -88,10 +89,10 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   }
   if (to_stdout > 1) usageError("--output: only one of jsonl, csv and bin can write to stdout");
   if (!o.size.empty()) {
-    Result<std::pair<int, int>> s = parseSize(o.size);
-    if (!s) usageError("--size: " + s.error().message);
-    p.source.width = s->first;
-    p.source.height = s->second;
+    Result<ParsedSize> s = parseSize(o.size, "--size");
+    if (!s) usageError(s.error().message);
+    p.source.width = s->width;
+    p.source.height = s->height;
   }
   if (!o.format.empty()) {
     Result<PixelFormat> f = parsePixelFormat(o.format);

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "base/text_parse.hpp"
 #include "core/stages/channels.hpp"
 
 namespace esf::cli {
@@ -78,14 +79,9 @@ Result<BlurConfig> parseBlurOption(const std::string& text) {
 }
 
 Result<Size> parseResizeOption(const std::string& text) {
-  const size_t x = text.find('x');
-  if (x == std::string::npos)
-    return fail(ErrorCode::kInvalidArgument, "--resize must be WxH, got '", text, "'");
-  Result<int> w = parseInt("--resize: width", text.substr(0, x), 1, 1 << 16);
-  if (!w) return w.error();
-  Result<int> h = parseInt("--resize: height", text.substr(x + 1), 1, 1 << 16);
-  if (!h) return h.error();
-  return Size{w.value(), h.value()};
+  Result<ParsedSize> size = parseSize(text, "--resize");
+  if (!size) return size.error();
+  return Size{size->width, size->height};
 }
 
 }  // namespace esf::cli

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text_parse.hpp"
 #include "capture/pixel_format.hpp"
 #include "core/cli/cli_common.hpp"
 #include "core/cli/commands.hpp"
@@ -31,16 +32,6 @@ struct TuneArgs {
   bool json = false;
 };
 
-Result<std::pair<int, int>> parseSize(const std::string& s) {
-  int w = 0, h = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(s.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 1 || h < 1 ||
-      w > 16384 || h > 16384)
-    return fail(ErrorCode::kInvalidArgument, "--size: expected WIDTHxHEIGHT (1..16384), got '", s,
-                "'");
-  return std::pair{w, h};
-}
-
 void printCache(const TuningCache& cache, bool as_json) {
   if (as_json) {
     std::cout << cache.toJson().dump(2) << std::endl;
@@ -59,9 +50,9 @@ void printCache(const TuningCache& cache, bool as_json) {
 
 // Runs the sweeps and stores the winners; the result table goes to stdout.
 Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& path) {
-  Result<std::pair<int, int>> size = parseSize(a.size);
+  Result<ParsedSize> size = parseSize(a.size, "--size", 16384);
   if (!size) return size.error();
-  auto [w, h] = size.value();
+  const int w = size->width, h = size->height;
   Result<PixelFormat> format = parsePixelFormat(a.format);
   if (!format) return fail(ErrorCode::kInvalidArgument, "--format: ", format.error().message);
   Result<FrameContent> content = parseFrameContent(a.content);

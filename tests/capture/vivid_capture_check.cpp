@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/text_parse.hpp"
 #include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
 #include "core/import/import_reference.hpp"
@@ -95,11 +96,11 @@ int checkCapture(const Args& a) {
   auto pipeline = Pipeline::create(config);
   if (!pipeline) return std::fprintf(stderr, "%s\n", pipeline.error().message.c_str()), 1;
   SourceConfig so;
-  auto size = parseSize(a.size);
+  auto size = parseSize(a.size, "--size");
   auto format = parsePixelFormat(a.format);
   auto io = parseIoMode(a.io);
   if (!size || !format || !io) return std::fprintf(stderr, "bad --size/--format/--io\n"), 2;
-  so.width = size->first, so.height = size->second, so.format = *format, so.io = *io;
+  so.width = size->width, so.height = size->height, so.format = *format, so.io = *io;
   so.dump_raw_dir = a.dump;
   auto source = (*pipeline)->openSource(a.device, so);
   if (!source) return std::fprintf(stderr, "%s\n", source.error().message.c_str()), 1;
