@@ -9,6 +9,7 @@
 #include "core/stages/resize_reference.hpp"
 #include "core/stages/scale.hpp"
 #include "core/tuning/tuned_params.hpp"
+#include "esframe/pipeline.hpp"
 
 namespace esf::bench {
 namespace {
@@ -275,6 +276,44 @@ Status otherStageRows(const GlContext& gl, const RgbaImage& frame, const std::st
   if (hist_tex != red_tex)
     e1.note = "uploads the frame twice: texture and packed buffer (the stages read both)";
   rows->push_back(e1);
+  // The statistics path as an application runs it: the library's Pipeline (its own GL context
+  // on the same GPU), one RGBA32 frame from host memory per run: import, R+G+B+L histogram at
+  // 256 bins (strategy auto), stats, scale, read back. Checked exact before it is timed.
+  {
+    const char* variant = "library Pipeline::process (import + histogram + stats + scale)";
+    Frame f;
+    f.format = PixelFormat::kRGBA32;
+    f.width = frame.width;
+    f.height = frame.height;
+    f.planes[0].data = frame.pixels.data();
+    f.planes[0].size = frame.pixels.size();
+    f.planes[0].stride = frame.width * 4;
+    f.plane_count = 1;
+    const std::vector<uint32_t> expected_rgbl =
+        histogramReference(frame, 256, "rgbl", LumaWeights::kBt709);
+    Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(PipelineConfig{});
+    Status s = pipeline ? Status() : Status(pipeline.error());
+    if (s) {
+      Result<FrameResult> r = (*pipeline)->process(f);
+      if (!r)
+        s = r.error();
+      else if (r->hist.counts != expected_rgbl)
+        s = fail(ErrorCode::kInternal, "WRONG: counts differ from the CPU reference");
+    }
+    BenchRow row = s ? timed(label, "end to end", variant, true,
+                             measureWall(o.cpu,
+                                         [&]() -> Status {
+                                           Result<FrameResult> r = (*pipeline)->process(f);
+                                           return r ? Status() : Status(r.error());
+                                         }),
+                             0, px)
+                     : timed(label, "end to end", variant, true, s.error(), 0, 0);
+    if (s) row.note = "exact";
+    row.fps_frames = 1;
+    rows->push_back(row);
+    pipeline = Result<std::unique_ptr<Pipeline>>(nullptr);  // its context goes first
+    if (Status c = gl.makeCurrent(); !c) return c;          // back to the bench's context
+  }
   Work filter_frame = [&]() -> Status {
     Status s = tex.value().upload(frame);
     if (s) s = blur_once();

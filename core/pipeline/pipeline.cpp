@@ -94,6 +94,11 @@ Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spe
 }
 
 Result<FrameResult> Pipeline::process(const Frame& frame) {
+  // Another context may have been made current on this thread since (an application's own, a
+  // second pipeline's): the stages' GL calls must reach this one.
+  if (impl_->gl && eglGetCurrentContext() != impl_->gl->eglContext()) {
+    if (Status s = impl_->gl->makeCurrent(); !s) return s.error();
+  }
   return impl_->backend->process(frame);
 }
 
