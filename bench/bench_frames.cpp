@@ -43,7 +43,8 @@ Result<RgbaImage> benchFrame(const std::string& content, int width, int height,
   }
   Result<FrameContent> c = parseFrameContent(content);
   if (!c)
-    return fail(ErrorCode::kInvalidArgument, "unknown frame content '", content, "' (random, flat, gradient, natural, photo)");
+    return fail(ErrorCode::kInvalidArgument, "unknown frame content '", content,
+                "' (random, flat, gradient, natural, photo)");
   return syntheticFrame(c.value(), width, height, 12345);
 }
 

@@ -5,7 +5,8 @@ namespace esf::bench {
 
 namespace {
 Error missing() {
-  return fail(ErrorCode::kUnsupported, "built without OpenCV (install libopencv-dev: setup-debian.sh bench)");
+  return fail(ErrorCode::kUnsupported,
+              "built without OpenCV (install libopencv-dev: setup-debian.sh bench)");
 }
 }  // namespace
 

@@ -7,8 +7,8 @@
 #include "bench/bench_report.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
-#include "platform/gl_context.hpp"
 #include "core/stages/reduce.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf::bench {
 

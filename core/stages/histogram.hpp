@@ -39,9 +39,9 @@
 
 #include "core/image/gpu_image.hpp"
 #include "core/stages/channels.hpp"
-#include "esframe/pipeline_config.hpp"
 #include "core/stages/chunk_reduce.hpp"
 #include "esframe/base/result.hpp"
+#include "esframe/pipeline_config.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {

@@ -27,7 +27,6 @@ constexpr int kValueCount = 256;
 constexpr double kMsvTarget = 2.5;
 constexpr double kEvHintLimit = 4.0;
 
-
 // The percentile rule above; counts has one entry per 8-bit value.
 uint32_t valuePercentile(std::span<const uint64_t> value_counts, uint64_t total, int percent);
 // libcamera's region index of 8-bit value v (black level 0, histogram of 256 values).

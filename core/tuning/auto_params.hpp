@@ -15,8 +15,8 @@
 
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
-#include "platform/gl_context.hpp"
 #include "core/stages/reduce.hpp"
+#include "platform/gl_context.hpp"
 
 namespace esf {
 

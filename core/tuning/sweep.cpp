@@ -4,8 +4,8 @@
 
 #include "core/stages/blur_reference.hpp"
 #include "core/stages/histogram_reference.hpp"
-#include "core/tuning/tuned_params.hpp"
 #include "core/stages/reduce_reference.hpp"
+#include "core/tuning/tuned_params.hpp"
 
 namespace esf {
 
@@ -504,7 +504,8 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
       Status s = r.value().poison(kPoisonPattern);
       if (s) s = once();
       Result<std::vector<ChannelReduce>> got = r.value().read();
-      if (s && (!got || got.value() != expected)) s = fail(ErrorCode::kGpu, "result differs from the CPU reference");
+      if (s && (!got || got.value() != expected))
+        s = fail(ErrorCode::kGpu, "result differs from the CPU reference");
       if (!s) {
         point.error = s.error().message;
         return;

@@ -25,10 +25,10 @@
 
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
+#include "core/stages/reduce.hpp"
 #include "core/tuning/measure.hpp"
 #include "core/tuning/progress.hpp"
 #include "esframe/rgba_image.hpp"
-#include "core/stages/reduce.hpp"
 
 namespace esf {
 

@@ -73,7 +73,8 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
     p.replicas = r->get<int>();
   }
   if (auto r = j.find("run_length"); r != j.end()) {
-    if (!r->is_boolean()) return fail(ErrorCode::kCorruptData, "tuned parameters: field 'run_length' is not a boolean");
+    if (!r->is_boolean())
+      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'run_length' is not a boolean");
     p.run_length = r->get<bool>();
   }
   Result<HistogramStrategy> st = parseHistogramStrategy(strategy);
@@ -95,7 +96,8 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
   }
   // Added in round 2 (issue 12): optional, so older cache entries (tiled) stay usable.
   if (auto it = j.find("strategy"); it != j.end()) {
-    if (!it->is_string()) return fail(ErrorCode::kCorruptData, "tuned parameters: field 'strategy' is not a string");
+    if (!it->is_string())
+      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'strategy' is not a string");
     Result<BlurStrategy> st = parseBlurStrategy(it->get<std::string>());
     if (!st) return st.error();
     p.strategy = st.value();
@@ -155,7 +157,8 @@ json tunedFieldsToJson(const ReduceParams& p) {
 }
 
 Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
-  if (!j.is_object()) return fail(ErrorCode::kCorruptData, "tuned parameters: reduce entry is not an object");
+  if (!j.is_object())
+    return fail(ErrorCode::kCorruptData, "tuned parameters: reduce entry is not an object");
   std::string source;
   for (Status s : {readString(j, "source", &source), readInt(j, "workgroups", &p.workgroups),
                    readInt(j, "workgroup_size", &p.workgroup_size),
@@ -164,11 +167,13 @@ Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
   }
   auto sub = j.find("subgroups");
   if (sub == j.end() || !sub->is_boolean())
-    return fail(ErrorCode::kCorruptData, "tuned parameters: field 'subgroups' missing or not a boolean");
+    return fail(ErrorCode::kCorruptData,
+                "tuned parameters: field 'subgroups' missing or not a boolean");
   p.subgroups = sub->get<bool>();
   if (auto a = j.find("accumulators"); a != j.end()) {
     if (!a->is_number_integer())
-      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'accumulators' is not an integer");
+      return fail(ErrorCode::kCorruptData,
+                  "tuned parameters: field 'accumulators' is not an integer");
     p.accumulators = a->get<int>();
   }
   Result<ImageSource> src = parseImageSource(source);

@@ -6,8 +6,8 @@
 
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
-#include "esframe/base/result.hpp"
 #include "core/stages/reduce.hpp"
+#include "esframe/base/result.hpp"
 
 namespace esf {
 

@@ -178,8 +178,8 @@ TEST(KmsPlanePicker, TestOnlyRefusalsAreRecordedAndTheNextCandidateWins) {
   EXPECT_TRUE(rejectedWith(r, 33, "TEST_ONLY commit refused"));
 
   PlaneRanking all = rankPlanes(vkmsPlanes(), PlaneRequest{});
-  Result<PlaneCandidate> none =
-      pickPlane(all, [](const PlaneCandidate&) { return fail(ErrorCode::kInvalidArgument, "EINVAL"); });
+  Result<PlaneCandidate> none = pickPlane(
+      all, [](const PlaneCandidate&) { return fail(ErrorCode::kInvalidArgument, "EINVAL"); });
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.error().message.find("plane 31: TEST_ONLY commit refused: EINVAL"),
             std::string::npos);

@@ -26,7 +26,8 @@ TEST(GpuTimer, TimesAStage) {
 
 TEST(GpuTimer, PassesTheWorkError) {
   GpuTimer timer(test::glContext());
-  Result<double> ms = timeGpuMs(timer, [] { return Status(fail(ErrorCode::kGpu, "stage x failed")); });
+  Result<double> ms =
+      timeGpuMs(timer, [] { return Status(fail(ErrorCode::kGpu, "stage x failed")); });
   ASSERT_FALSE(ms.ok());
   EXPECT_EQ(ms.error().message, "stage x failed");
 }
