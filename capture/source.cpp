@@ -108,6 +108,15 @@ Result<std::unique_ptr<FrameSource>> openFileLike(const std::string& spec,
 
 }  // namespace
 
+bool isV4l2Spec(const std::string& spec) {
+  if (spec.empty() || spec == "pattern") return false;
+  if (spec.rfind("/dev/", 0) == 0) return true;
+  std::error_code ec;
+  const bool is_path = std::filesystem::exists(spec, ec) || hasGlobChars(spec) ||
+                       spec.find(',') != std::string::npos;
+  return !is_path && looksLikeV4l2Device(spec);
+}
+
 Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
                                                 const SourceOptions& options) {
   if ((options.width > 0) != (options.height > 0))
@@ -115,16 +124,10 @@ Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
   Result<std::unique_ptr<FrameSource>> source = fail(ErrorCode::kInternal, "no source");
   if (spec.empty() || spec == "pattern") {
     source = openPatternSource(options);
-  } else if (spec.rfind("/dev/", 0) == 0) {
+  } else if (isV4l2Spec(spec)) {
     source = openV4l2Source(spec, options);
   } else {
-    std::error_code ec;
-    const bool is_path = std::filesystem::exists(spec, ec) || hasGlobChars(spec) ||
-                         spec.find(',') != std::string::npos;
-    if (!is_path && looksLikeV4l2Device(spec))
-      source = openV4l2Source(spec, options);
-    else
-      source = openFileLike(spec, options);
+    source = openFileLike(spec, options);
   }
   if (!source || options.dump_raw_dir.empty()) return source;
   return wrapDumpRaw(std::move(*source), options.dump_raw_dir);

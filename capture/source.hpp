@@ -33,6 +33,9 @@ struct SourceOptions : SourceConfig {
 // "name=value" of a V4L2 control (v4l2-ctl names).
 Result<std::pair<std::string, std::string>> parseCtrl(const std::string& text);
 
+// Whether openSource() takes `spec` for a V4L2 camera (a /dev path, a card name, bus info).
+bool isV4l2Spec(const std::string& spec);
+
 Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
                                                 const SourceOptions& options);
 

@@ -82,7 +82,7 @@ Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spe
                                                           const SourceConfig& config) {
   SourceOptions options;
   static_cast<SourceConfig&>(options) = config;
-  if (impl_->gl && config.io != IoMode::kMmap && !impl_->dmabuf_allocator) {
+  if (impl_->gl && config.io != IoMode::kMmap && !impl_->dmabuf_allocator && isV4l2Spec(spec)) {
     Result<std::unique_ptr<DmabufAllocator>> allocator = createGbmDmabufAllocator(*impl_->gl);
     if (allocator)
       impl_->dmabuf_allocator = std::move(allocator.value());
