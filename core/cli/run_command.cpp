@@ -160,7 +160,7 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--resize", o->resize, "Area-average downscale to WxH");
   cmd->add_option("--histogram", o->histogram,
                   "bins=1..256,channels=rgbl,strategy=auto|single|global-atomic|chunk-sum|"
-                  "chunk-reduce|persistent")
+                  "chunk-reduce|persistent|replicated")
       ->capture_default_str();
   cmd->add_option("--backend", o->backend, "gles (GPU) or cpu (the CPU references)")
       ->check(CLI::IsMember({"gles", "cpu"}))
