@@ -11,6 +11,16 @@ namespace esf {
 
 namespace {
 
+// The fastest point of all the sweeps of one stage (each sweep starts from the previous winner).
+const SweepPoint* fastestOf(const std::vector<Sweep>& sweeps) {
+  const SweepPoint* winner = nullptr;
+  for (const Sweep& s : sweeps) {
+    const SweepPoint* b = s.best();
+    if (b && (!winner || b->stats.median_ms < winner->stats.median_ms)) winner = b;
+  }
+  return winner;
+}
+
 constexpr uint32_t kPoisonPattern = 0xDEADBEEFu;
 
 // Everything a histogram candidate needs: the frame in both forms and the expected counts.
@@ -406,11 +416,7 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
     result.sweeps.push_back(std::move(tiles));
   }
 
-  const SweepPoint* winner = nullptr;
-  for (const Sweep& s : result.sweeps) {
-    const SweepPoint* b = s.best();
-    if (b && (!winner || b->stats.median_ms < winner->stats.median_ms)) winner = b;
-  }
+  const SweepPoint* winner = fastestOf(result.sweeps);
   Result<HistogramParams> best = histogramFromJson(winner->params, base);
   if (!best) return best.error();
   result.best = best.value();
@@ -597,11 +603,7 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
   sweep(ppis, ps, [&](const ReduceParams& p, SweepPoint& pt) { pt.x = p.pixels_per_invocation; });
   result.sweeps.push_back(std::move(ppis));
 
-  const SweepPoint* winner = nullptr;
-  for (const Sweep& s : result.sweeps) {
-    const SweepPoint* b = s.best();
-    if (b && (!winner || b->stats.median_ms < winner->stats.median_ms)) winner = b;
-  }
+  const SweepPoint* winner = fastestOf(result.sweeps);
   Result<ReduceParams> best = reduceFromJson(winner->params, base);
   if (!best) return best.error();
   result.best = best.value();
