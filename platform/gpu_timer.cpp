@@ -64,4 +64,54 @@ Result<double> timeGpuMs(GpuTimer& timer, const std::function<Status()>& work) {
   return timer.elapsedMs();
 }
 
+FrameTimer::FrameTimer(const GlContext& gl) {
+  // The same rule as GpuTimer: llvmpipe's elapsed-time queries read 0 around compute.
+  if (gl.hasTimerQuery() && !gl.isLlvmpipe())
+    query_result64_ = gl.display().procs().getQueryObjectui64v;
+}
+
+void FrameTimer::startFrame() {
+  spans_.clear();
+  if (query_result64_) {
+    GLint disjoint = 0;
+    glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);  // reading clears the flag
+  }
+}
+
+void FrameTimer::begin(const char* stage) {
+  spans_.push_back({stage, 0});
+  if (query_result64_) {
+    if (queries_.size() < spans_.size()) queries_.push_back(makeQuery());
+    glBeginQuery(GL_TIME_ELAPSED_EXT, queries_[spans_.size() - 1].get());
+    return;
+  }
+  glFinish();
+  wall_start_s_ = nowSeconds();
+}
+
+void FrameTimer::end() {
+  if (query_result64_) {
+    glEndQuery(GL_TIME_ELAPSED_EXT);
+    return;
+  }
+  glFinish();
+  spans_.back().ms = (nowSeconds() - wall_start_s_) * 1e3;
+}
+
+Result<std::vector<FrameTimer::Span>> FrameTimer::collect() {
+  if (query_result64_) {
+    for (size_t i = 0; i < spans_.size(); ++i) {
+      GLuint64 ns = 0;
+      query_result64_(queries_[i].get(), GL_QUERY_RESULT, &ns);  // done already: no wait
+      spans_[i].ms = double(ns) / 1e6;
+    }
+    GLint disjoint = 0;
+    glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
+    if (disjoint)
+      return fail(ErrorCode::kTryAgain, "GPU timer: disjoint event during the frame's stages");
+    if (Status s = checkGl("GPU timer queries"); !s) return s.error();
+  }
+  return spans_;
+}
+
 }  // namespace esf

@@ -5,6 +5,7 @@
 // extension, but its elapsed-time queries read 0 around compute dispatches.
 // Used by `esframe run` for per-stage timings and by bench/.
 #include <functional>
+#include <vector>
 
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
@@ -34,5 +35,36 @@ class GpuTimer {
 
 // Runs `work` between begin() and end() and returns its GPU time in ms, or work's error.
 Result<double> timeGpuMs(GpuTimer& timer, const std::function<Status()>& work);
+
+// The GPU time of each stage of one frame. With timer queries every stage gets its own query
+// and nothing waits until collect(), which the frame calls once after its read-back (the GPU
+// is done by then): one CPU-GPU round trip per frame instead of one per stage. Without them it
+// falls back to GpuTimer's glFinish-bracketed wall clock per stage.
+class FrameTimer {
+ public:
+  struct Span {
+    const char* stage = "";
+    double ms = 0;
+  };
+
+  explicit FrameTimer(const GlContext& gl);
+  FrameTimer(const FrameTimer&) = delete;
+  FrameTimer& operator=(const FrameTimer&) = delete;
+
+  bool usesTimerQuery() const { return query_result64_ != nullptr; }
+  // Starts a frame: forgets the previous one's stages.
+  void startFrame();
+  // Brackets one stage; `stage` must outlive collect() (a string literal).
+  void begin(const char* stage);
+  void end();
+  // The stages in order. Fails with kTryAgain on a disjoint event (the times are invalid).
+  Result<std::vector<Span>> collect();
+
+ private:
+  PFNGLGETQUERYOBJECTUI64VEXTPROC query_result64_ = nullptr;  // null: wall clock
+  std::vector<GlQuery> queries_;  // grows to the most stages a frame has had
+  std::vector<Span> spans_;
+  double wall_start_s_ = 0;
+};
 
 }  // namespace esf

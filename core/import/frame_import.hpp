@@ -34,6 +34,7 @@ struct ImportedFrame {
   int width = 0;
   int height = 0;
   bool zero_copy = false;  // planes came from dmabufs, not uploaded
+  double upload_ms = 0;    // CPU wall time handing host planes to GL (0 for zero-copy)
 };
 
 struct ImportOptions {
@@ -43,12 +44,24 @@ struct ImportOptions {
   // results went (for GREY frames the luma is the RGBA image itself).
   GLuint target_rgba = 0;
   GLuint target_luma = 0;
+  // Zero-copy frames: wait (fence) until the GPU has read the dmabufs before returning. A caller
+  // that reads results back later in the same frame (the pipeline) waits there instead, once,
+  // so the import does not stall the GPU queue in the middle of the frame.
+  bool wait_for_reads = true;
+};
+
+// How host-memory planes reach the GPU.
+enum class UploadPath {
+  kAuto,           // unpack buffers on hardware GPUs, client memory on llvmpipe
+  kClientMemory,   // glTexSubImage2D straight from the frame
+  kUnpackBuffers,  // a mapped pixel-unpack buffer per plane, two in turn, then a GPU copy
 };
 
 class FrameImporter {
  public:
   // Compiles the import shaders on the current context.
-  static Result<std::unique_ptr<FrameImporter>> create(GlContext& gl);
+  static Result<std::unique_ptr<FrameImporter>> create(GlContext& gl,
+                                                       UploadPath upload = UploadPath::kAuto);
   ~FrameImporter();
   FrameImporter(const FrameImporter&) = delete;
   FrameImporter& operator=(const FrameImporter&) = delete;
@@ -56,7 +69,8 @@ class FrameImporter {
   // Converts `frame`. The output texture is written through imageStore; the importer issues
   // glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
   // GL_FRAMEBUFFER_BARRIER_BIT) after the dispatch, so later stages may read it directly.
-  // Zero-copy frames are waited on (fence) before returning: the source may requeue the buffer.
+  // Zero-copy frames are waited on (fence) before returning unless options.wait_for_reads is
+  // false: the source may requeue the buffer.
   Result<ImportedFrame> import(const Frame& frame, const ImportOptions& options = {});
 
   // Reads the RGBA output back (tests, PNG output).

@@ -1,5 +1,6 @@
 // Backend::kGles: the GPU stages, timed with GL timer queries where the context has them.
 #include <optional>
+#include <utility>
 
 #include "capture/pixel_format.hpp"
 #include "core/import/frame_import.hpp"
@@ -86,7 +87,7 @@ class Counter {
     out.channels = params_.channels;
     if (!luma || !l_) {
       if (Status s = runOne(*rgb_, rgb, rgb_packed); !s) return s.error();
-      Result<std::vector<uint32_t>> counts = rgb_->read();
+      Result<std::vector<uint32_t>> counts = timedRead(*rgb_);
       if (!counts) return counts.error();
       out.counts = std::move(counts.value());
       buffer_ = rgb_->binsBuffer();
@@ -95,12 +96,12 @@ class Counter {
     std::vector<uint32_t> rgb_counts;
     if (rgb_split_) {
       if (Status s = runOne(*rgb_split_, rgb, rgb_packed); !s) return s.error();
-      Result<std::vector<uint32_t>> c = rgb_split_->read();
+      Result<std::vector<uint32_t>> c = timedRead(*rgb_split_);
       if (!c) return c.error();
       rgb_counts = std::move(c.value());
     }
     if (Status s = runOne(*l_, *luma, luma_packed); !s) return s.error();
-    Result<std::vector<uint32_t>> l_counts = l_->read();
+    Result<std::vector<uint32_t>> l_counts = timedRead(*l_);
     if (!l_counts) return l_counts.error();
     out = mergeLuma(params_.channels, params_.bins, rgb_only_, rgb_counts, l_counts.value());
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, merged_.get());
@@ -112,8 +113,17 @@ class Counter {
   }
 
   GLuint buffer() const { return buffer_; }
+  // Wall time the reads have waited for the GPU since the last call.
+  double takeReadbackMs() { return std::exchange(readback_ms_, 0.0); }
 
  private:
+  Result<std::vector<uint32_t>> timedRead(const Histogram& h) {
+    WallTimer t;
+    Result<std::vector<uint32_t>> counts = h.read();
+    readback_ms_ += t.ms();
+    return counts;
+  }
+
   Status runOne(Histogram& h, const GpuImage& image, const PackedRgbaBuffer* packed) {
     if (h.params().source == ImageSource::kPackedBuffer) return h.run(*packed);
     return h.run(image);
@@ -124,6 +134,7 @@ class Counter {
   std::string rgb_only_;
   GlBuffer merged_;
   GLuint buffer_ = 0;
+  double readback_ms_ = 0;
 };
 
 class GpuBackend : public PipelineBackend {
@@ -141,12 +152,12 @@ class GpuBackend : public PipelineBackend {
 
  private:
   Status configure(int w, int h);
-  // Runs `work` under the GPU timer and records it as stage `name`.
-  Status timed(FrameResult& r, const char* name, const std::function<Status()>& work) {
-    Result<double> ms = timeGpuMs(timer_, work);
-    if (!ms) return ms.error();
-    r.timings.push_back({name, ms.value(), timer_.usesTimerQuery()});
-    return Status::success();
+  // Runs `work` as stage `name` of the frame timer; the times are collected once per frame.
+  Status timed(FrameResult&, const char* name, const std::function<Status()>& work) {
+    timer_.begin(name);
+    Status s = work();
+    timer_.end();
+    return s;
   }
   Status stage(std::optional<GpuImage>& in, std::optional<GpuImage>& out, bool blur);
 
@@ -155,7 +166,7 @@ class GpuBackend : public PipelineBackend {
   std::unique_ptr<FrameImporter> importer_;
   RgbaPacker packer_;
   HistogramScale scale_;
-  GpuTimer timer_;
+  FrameTimer timer_;
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
   Counter binned_, values_;
@@ -166,6 +177,7 @@ class GpuBackend : public PipelineBackend {
   // [0] RGB, [1] source luma: imported, blurred, resized, packed.
   std::optional<GpuImage> imported_[2], blurred_[2], resized_[2];
   std::optional<PackedRgbaBuffer> packed_[2];
+  GlFence import_fence_;  // after a zero-copy import; waited on before process() returns
   GpuFrameView view_;
 };
 
@@ -232,6 +244,7 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
     if (Status s = configure(frame.width, frame.height); !s) return s.error();
   }
   FrameResult r;
+  timer_.startFrame();
   const bool want_source_luma =
       o_.luma == LumaSource::kSource && o_.histogram.channels.find('l') != std::string::npos;
   ImportedFrame imported;
@@ -239,6 +252,7 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
     // Import straight into the stage images, so no frame is copied on the GPU.
     ImportOptions io;
     io.source_luma = want_source_luma;
+    io.wait_for_reads = false;  // the read-backs below wait; import_fence_ proves it
     if (Status s = ensureImage(imported_[0], frame.width, frame.height); !s) return s;
     io.target_rgba = imported_[0]->texture();
     if (want_source_luma) {
@@ -248,6 +262,7 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
     Result<ImportedFrame> f = importer_->import(frame, io);
     if (!f) return f.error();
     imported = f.value();
+    if (imported.zero_copy) import_fence_ = GlFence::insert();
     // A result lands elsewhere only where the importer shares one image for both (GREY's luma
     // is its RGBA image): copy just those.
     for (int i = 0; i < 2; ++i) {
@@ -340,9 +355,25 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
                       uint64_t(rgb.width()) * uint64_t(rgb.height()));
   });
   if (!st) return st.error();
+  WallTimer scale_read;
   Result<std::vector<ChannelScale>> scales = scale_.read(r.hist.channelCount());
   if (!scales) return scales.error();
+  const double readback_ms = binned_.takeReadbackMs() + values_.takeReadbackMs() + scale_read.ms();
   for (const ChannelScale& s : scales.value()) r.scale.push_back(s.scale);
+  // The source requeues a zero-copy buffer on its next frame: the GPU must have read it. The
+  // read-backs above waited for later work, so this fence has signalled and does not stall.
+  if (!std::exchange(import_fence_, GlFence{}).wait(5'000'000'000ull))
+    return fail(ErrorCode::kTimeout, "import: the GPU did not finish reading the frame in 5 s");
+  // The read-backs above waited for the GPU: the stage times are ready without another wait.
+  // A disjoint event (a GPU clock change mid-frame) voids them: that frame reports none.
+  if (Result<std::vector<FrameTimer::Span>> spans = timer_.collect(); spans) {
+    for (const FrameTimer::Span& sp : spans.value())
+      r.timings.push_back({sp.stage, sp.ms, timer_.usesTimerQuery()});
+  }
+  // CPU-side costs around the GPU stages: handing host planes to GL, and waiting for results.
+  if (!imported.zero_copy)
+    r.timings.insert(r.timings.begin(), {"upload", imported.upload_ms, false});
+  r.timings.push_back({"readback", readback_ms, false});
   finishFrameResult(r, frame, values, rgb.width(), rgb.height());
   view_ = GpuFrameView{rgb.texture(),        rgb.width(), rgb.height(),         binned_.buffer(),
                        scale_.scaleBuffer(), r.hist.bins, r.hist.channelCount()};

@@ -1,4 +1,5 @@
 // esf::run(): the frame loop every client shares (the CLI's `run`, the tests, applications).
+#include <chrono>
 #include <vector>
 
 #include "esframe/base/log.hpp"
@@ -19,7 +20,11 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
       report.end = RunReport::End::kStopped;
       break;
     }
+    const auto read_start = std::chrono::steady_clock::now();
     Result<std::optional<Frame>> frame = source.next();
+    const double read_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - read_start)
+            .count();
     if (!frame) {
       if (stop.stopRequested()) {  // interrupted while waiting for a frame
         report.end = RunReport::End::kStopped;
@@ -38,6 +43,9 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
       error = result.error();
       break;
     }
+    // Where a frame's time goes starts with the source: reading a file, waiting for a camera.
+    std::vector<StageTiming>& timings = result.value().timings;
+    timings.insert(timings.begin(), StageTiming{"read", read_ms, false});
     bool output_closed = false;
     for (FrameSink* sink : sinks) {
       Status s = sink->write(result.value());

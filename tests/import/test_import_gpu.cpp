@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <random>
+#include <tuple>
 
 #include "capture/frame_encode.hpp"
 #include "capture/pattern_source.hpp"
@@ -16,16 +17,19 @@
 namespace esf {
 namespace {
 
-FrameImporter& importer() {
-  static std::unique_ptr<FrameImporter> imp = [] {
-    auto r = FrameImporter::create(test::glContext());
+// One importer per upload path (llvmpipe's default is client memory; the unpack buffers are
+// what hardware GPUs take, so both run here).
+FrameImporter& importer(UploadPath path = UploadPath::kClientMemory) {
+  static std::unique_ptr<FrameImporter> imps[2];
+  std::unique_ptr<FrameImporter>& imp = imps[path == UploadPath::kUnpackBuffers ? 1 : 0];
+  if (!imp) {
+    auto r = FrameImporter::create(test::glContext(), path);
     if (!r) {
       ADD_FAILURE() << r.error().message;
       std::abort();
     }
-    return std::move(*r);
-  }();
-  test::glContext();
+    imp = std::move(*r);
+  }
   return *imp;
 }
 
@@ -53,26 +57,27 @@ TestFrame randomFrame(PixelFormat f, int w, int h, int pad, const Colorimetry& c
 }
 
 // Imports a frame of kPoison bytes first, so an output pixel the shader skips keeps poison.
-void poisonOutput(int w, int h) {
+void poisonOutput(int w, int h, UploadPath path) {
   std::vector<uint8_t> poison(size_t(w) * h * 4);
   for (size_t i = 0; i < poison.size(); i += 4) std::memcpy(&poison[i], &test::kPoison, 4);
   Frame p;
   p.format = PixelFormat::kRGBA32, p.width = w, p.height = h;
   ASSERT_TRUE(attachTightPlanes(p, poison.data(), poison.size()).ok());
-  ASSERT_TRUE(importer().import(p).ok());
+  ASSERT_TRUE(importer(path).import(p).ok());
 }
 
 std::vector<uint8_t> importOnGpu(const Frame& f, const ImportOptions& o = {},
-                                 std::vector<uint8_t>* luma = nullptr) {
-  poisonOutput(f.width, f.height);
-  auto r = importer().import(f, o);
+                                 std::vector<uint8_t>* luma = nullptr,
+                                 UploadPath path = UploadPath::kClientMemory) {
+  poisonOutput(f.width, f.height, path);
+  auto r = importer(path).import(f, o);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   if (!r.ok()) return {};
   std::vector<uint8_t> out(size_t(f.width) * f.height * 4);
-  EXPECT_TRUE(importer().readRgba(*r, out.data()).ok());
+  EXPECT_TRUE(importer(path).readRgba(*r, out.data()).ok());
   if (luma && r->luma) {
     luma->resize(out.size());
-    EXPECT_TRUE(importer().readRgbaTexture(r->luma, f.width, f.height, luma->data()).ok());
+    EXPECT_TRUE(importer(path).readRgbaTexture(r->luma, f.width, f.height, luma->data()).ok());
   }
   return out;
 }
@@ -89,10 +94,10 @@ const Colorimetry kColorimetries[] = {{YcbcrEncoding::kBt601, false},
                                       {YcbcrEncoding::kBt709, false},
                                       {YcbcrEncoding::kBt709, true}};
 
-class ImportEveryFormat : public ::testing::TestWithParam<PixelFormat> {};
+class ImportEveryFormat : public ::testing::TestWithParam<std::tuple<PixelFormat, UploadPath>> {};
 
 TEST_P(ImportEveryFormat, GpuEqualsCpuReference) {
-  const PixelFormat f = GetParam();
+  const auto [f, path] = GetParam();
   const bool odd_ok = allowsOddWidth(f);
   const std::pair<int, int> sizes[] = {{odd_ok ? 1 : 2, 1},     {odd_ok ? 3 : 4, 7},
                                        {odd_ok ? 257 : 258, 3}, {2, 2},
@@ -108,7 +113,7 @@ TEST_P(ImportEveryFormat, GpuEqualsCpuReference) {
         const std::string what = std::string(formatName(f)) + " " + std::to_string(w) + "x" +
                                  std::to_string(h) + " pad " + std::to_string(pad) + " " +
                                  colorimetryName(c);
-        expectSame(importOnGpu(t.frame), *cpu, what);
+        expectSame(importOnGpu(t.frame, {}, nullptr, path), *cpu, what);
       }
     }
 }
@@ -120,8 +125,16 @@ std::vector<PixelFormat> rawFormats() {
   return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, ImportEveryFormat, ::testing::ValuesIn(rawFormats()),
-                         [](const auto& info) { return std::string(formatName(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Formats, ImportEveryFormat,
+                         ::testing::Combine(::testing::ValuesIn(rawFormats()),
+                                            ::testing::Values(UploadPath::kClientMemory,
+                                                              UploadPath::kUnpackBuffers)),
+                         [](const auto& info) {
+                           return std::string(formatName(std::get<0>(info.param))) +
+                                  (std::get<1>(info.param) == UploadPath::kUnpackBuffers
+                                       ? "_UnpackBuffers"
+                                       : "_ClientMemory");
+                         });
 
 TEST(Import, SourceLumaIsTheYPlane) {
   for (PixelFormat f :

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The whole `esframe run`, end to end, on the NVIDIA device (issue 12's "bench row a user can
+# reproduce"): read, upload, convert, R+G+B+L histogram, stats, JSONL to a pipe.
+#   1. a 60-frame 1920x1080 4:2:0 Y4M (esframe's own pattern, dumped raw as YU12, wrapped in a
+#      Y4M header: no ffmpeg on the device), default options and `--histogram channels=l
+#      --luma source`;
+#   2. 20 frames of 3840x2160 RGBA from a raw file (host memory).
+# Each variant runs REPEAT times; fps = frames / wall time of the whole process, and the loop's
+# own rate with start-up (EGL, shaders) taken out: (N - 1) / (t(N frames) - t(1 frame)).
+# Per-stage medians come from timing_ms of one run. Binaries: ESFRAME_BINS (default
+# ".devrun/esframe"), e.g. ".devrun/esframe-before .devrun/esframe" to compare in one run.
+# Runs from the repository root after run.sh's setup (or sources its environment here).
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+REPEAT=${REPEAT:-5}
+mkdir -p "$OUT"
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+run() { "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" "$@"; }
+# A binary's own libesframe, where it has one (BIN.lib/: an older build to compare with).
+runbin() {
+  local bin=$1
+  shift
+  "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$PWD/$bin.lib:$libs" "$bin" "$@"
+}
+export XDG_CACHE_HOME=/tmp/esf-cache
+tmp=/tmp/e2e
+rm -rf "$tmp" && mkdir -p "$tmp"
+first=${ESFRAME_BINS:-.devrun/esframe}
+first=${first%% *}
+
+# The inputs, written with the pattern source on the CPU.
+run "$first" run --backend reference --frames 60 --size 1920x1080 --format YU12 \
+  --dump-raw "$tmp/raw1080" >/dev/null 2>&1 ||
+  run "$first" run --backend cpu --frames 60 --size 1920x1080 --format YU12 \
+    --dump-raw "$tmp/raw1080" >/dev/null
+{
+  printf 'YUV4MPEG2 W1920 H1080 F30:1 Ip A1:1 C420jpeg\n'
+  for f in "$tmp"/raw1080/*.raw; do printf 'FRAME\n'; cat "$f"; done
+} >"$tmp/clip1080.y4m"
+run "$first" run --backend reference --frames 20 --size 3840x2160 --format AB24 \
+  --dump-raw "$tmp/raw4k" >/dev/null 2>&1 ||
+  run "$first" run --backend cpu --frames 20 --size 3840x2160 --format AB24 \
+    --dump-raw "$tmp/raw4k" >/dev/null
+cat "$tmp"/raw4k/*.raw >"$tmp/clip4k.rgba"
+ls -l "$tmp"/clip*
+
+now() { date +%s.%N; }
+# wall BIN FRAMES ARGS...: seconds of one whole run, JSONL into a pipe.
+wall() {
+  local bin=$1 frames=$2
+  shift 2
+  local t0 t1
+  t0=$(now)
+  runbin "$bin" --egl device run --frames "$frames" "$@" 2>>"$tmp/stderr.txt" | cat >/dev/null
+  t1=$(now)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+}
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+row() {  # row BIN LABEL FRAMES ARGS...
+  local bin=$1 label=$2 frames=$3
+  shift 3
+  local full=() one=()
+  for _ in $(seq "$REPEAT"); do
+    full+=("$(wall "$bin" "$frames" "$@")")
+    one+=("$(wall "$bin" 1 "$@")")
+  done
+  local tf t1
+  tf=$(printf '%s\n' "${full[@]}" | median)
+  t1=$(printf '%s\n' "${one[@]}" | median)
+  local fps loop
+  fps=$(awk -v n="$frames" -v t="$tf" 'BEGIN { print n / t }')
+  loop=$(awk -v n="$frames" -v t="$tf" -v o="$t1" 'BEGIN { print (n - 1) / (t - o) }')
+  printf '| %s | %s | %d | %.3f s | %.0f | %.0f |\n' "$bin" "$label" "$frames" "$tf" "$fps" "$loop"
+  # Per-stage medians of one run (python3 where the image has it).
+  runbin "$bin" --egl device run --frames "$frames" "$@" 2>/dev/null >"$tmp/one.jsonl"
+  if command -v python3 >/dev/null; then
+    python3 - "$tmp/one.jsonl" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+stages = {}
+for r in rows[1:]:  # frame 0 pays for first-use allocations
+    for k, v in r["timing_ms"].items():
+        stages.setdefault(k, []).append(v)
+clock = rows[-1]["timing_clock"]
+print("    stages (median ms): " + ", ".join(
+    f"{k} {statistics.median(v):.3f} ({clock[k]})" for k, v in stages.items()))
+PY
+  fi
+}
+
+echo "| binary | input | frames | wall (median of $REPEAT) | fps whole run | fps loop (start-up out) |"
+echo "|---|---|---|---|---|---|"
+for bin in ${ESFRAME_BINS:-.devrun/esframe}; do
+  row "$bin" "1080p Y4M, default (rgbl)" 60 --source "$tmp/clip1080.y4m"
+  row "$bin" "1080p Y4M, channels=l --luma source" 60 --source "$tmp/clip1080.y4m" \
+    --histogram channels=l --luma source
+  row "$bin" "4K RGBA raw, default" 20 --source "$tmp/clip4k.rgba" --size 3840x2160 --format AB24
+done
+tail -5 "$tmp/stderr.txt"
