@@ -28,6 +28,10 @@ const char* errorCodeName(ErrorCode code) {
       return "try-again";
     case ErrorCode::kGpu:
       return "gpu";
+    case ErrorCode::kGpuHang:
+      return "gpu-hang";
+    case ErrorCode::kGpuLost:
+      return "gpu-lost";
     case ErrorCode::kOutputClosed:
       return "output-closed";
     case ErrorCode::kInternal:

@@ -36,6 +36,11 @@ const EglClientProcs& eglClientProcs() {
     EglClientProcs p;
     p.queryDevices = proc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
     p.queryDeviceString = proc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
+    p.getGraphicsResetStatus =
+        proc<PFNGLGETGRAPHICSRESETSTATUSKHRPROC>("glGetGraphicsResetStatusKHR");
+    if (!p.getGraphicsResetStatus)
+      p.getGraphicsResetStatus =
+          proc<PFNGLGETGRAPHICSRESETSTATUSKHRPROC>("glGetGraphicsResetStatusEXT");
     return p;
   }();
   return procs;

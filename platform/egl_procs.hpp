@@ -14,6 +14,8 @@ namespace esf {
 struct EglClientProcs {
   PFNEGLQUERYDEVICESEXTPROC queryDevices = nullptr;
   PFNEGLQUERYDEVICESTRINGEXTPROC queryDeviceString = nullptr;
+  // GL_KHR_robustness or GL_EXT_robustness: whether the current context was lost or reset.
+  PFNGLGETGRAPHICSRESETSTATUSKHRPROC getGraphicsResetStatus = nullptr;
 };
 const EglClientProcs& eglClientProcs();
 

@@ -98,40 +98,4 @@ inline GlVertexArray makeVertexArray() {
   return generateOne<GlVertexArray, glGenVertexArrays>();
 }
 
-// A fence sync object (glFenceSync).
-class GlFence {
- public:
-  GlFence() = default;
-  static GlFence insert() {
-    GlFence f;
-    f.sync_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    return f;
-  }
-  ~GlFence() { reset(); }
-  GlFence(GlFence&& o) noexcept : sync_(std::exchange(o.sync_, nullptr)) {}
-  GlFence& operator=(GlFence&& o) noexcept {
-    if (this != &o) {
-      reset();
-      sync_ = std::exchange(o.sync_, nullptr);
-    }
-    return *this;
-  }
-  GlFence(const GlFence&) = delete;
-  GlFence& operator=(const GlFence&) = delete;
-
-  // Waits up to timeout_ns; true when signalled.
-  bool wait(GLuint64 timeout_ns) const {
-    if (!sync_) return true;
-    GLenum r = glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
-    return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
-  }
-  void reset() {
-    if (sync_) glDeleteSync(sync_);
-    sync_ = nullptr;
-  }
-
- private:
-  GLsync sync_ = nullptr;
-};
-
 }  // namespace esf

@@ -44,9 +44,15 @@ void installSignalHandlers() {
   throw CLI::ValidationError(message);
 }
 
+ExitCode exitCodeFor(ErrorCode code) {
+  if (code == ErrorCode::kDeviceLost) return kExitDeviceLost;
+  if (code == ErrorCode::kGpuHang || code == ErrorCode::kGpuLost) return kExitGpuLost;
+  return kExitFailure;
+}
+
 [[noreturn]] void runtimeError(const Error& error) {
   logError(error.message);
-  throw CLI::RuntimeError(error.code == ErrorCode::kDeviceLost ? kExitDeviceLost : kExitFailure);
+  throw CLI::RuntimeError(exitCodeFor(error.code));
 }
 
 // The library's configuration from the text options. Everything checkable before opening

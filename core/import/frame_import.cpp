@@ -15,6 +15,7 @@
 #include "core/import/import_reference.hpp"
 #include "core/import/mjpeg_decode.hpp"
 #include "platform/gl_context.hpp"
+#include "platform/gl_fence.hpp"
 #include "platform/shader_library.hpp"
 
 namespace esf {
@@ -343,8 +344,8 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   if (auto st = checkGl("import dispatch"); !st) return st.error();
   if (zero_copy && options.wait_for_reads) {
     // The source requeues the buffer on its next frame: the GPU must be done reading it.
-    if (!GlFence::insert().wait(5'000'000'000ull))
-      return fail(ErrorCode::kTimeout, "import: GPU did not finish reading the frame");
+    if (Status done = GlFence::insert("the import of a zero-copy frame").wait(kGpuWatchdog); !done)
+      return done.error();
   }
   ImportedFrame out;
   out.rgba = out_tex;

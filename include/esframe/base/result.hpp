@@ -23,6 +23,8 @@ enum class ErrorCode {
   kTimeout,          // a device or peer that stopped answering
   kTryAgain,         // transient (EAGAIN, a disjoint GPU timer): the same call may succeed
   kGpu,              // EGL/GL/GBM failed or refused
+  kGpuHang,          // the GPU did not finish work within its watchdog time
+  kGpuLost,          // the GL context was lost (a GPU reset): nothing more can run on it
   kOutputClosed,     // the reader of an output went away (a closed stdout): not a failure
   kInternal,         // a broken invariant inside esframe
 };
