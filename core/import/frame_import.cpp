@@ -180,9 +180,7 @@ Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, co
   }
   const size_t k = size_t(ring.next);
   ring.next ^= 1;
-  if (!ring.read_done[k].wait(5'000'000'000ull))
-    return fail(ErrorCode::kTimeout, "import: plane ", std::to_string(i),
-                " upload buffer still in use by the GPU after 5 s");
+  if (Status done = ring.read_done[k].wait(kGpuWatchdog); !done) return done.error();
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, ring.buffers[k].get());
   void* dst =
       glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(bytes),
@@ -206,7 +204,8 @@ Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, co
   if (!intact)  // the driver lost the mapping's contents (GLES 3: a mode switch, a reset)
     return fail(ErrorCode::kGpu, "import: the upload buffer of plane ", std::to_string(i),
                 " was lost while mapped");
-  ring.read_done[k] = GlFence::insert();
+  ring.read_done[k] = GlFence::insert("the copy of upload buffer " + std::to_string(k) +
+                                      " of plane " + std::to_string(i) + " into its texture");
   if (auto st = checkGl("import: plane upload through a buffer"); !st) return st.error();
   return uploads[i].tex.get();
 }

@@ -13,6 +13,7 @@
 #include "core/stats/exposure_stats.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "esframe/base/log.hpp"
+#include "platform/gl_fence.hpp"
 #include "platform/gpu_timer.hpp"
 
 namespace esf {
@@ -262,7 +263,7 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
     Result<ImportedFrame> f = importer_->import(frame, io);
     if (!f) return f.error();
     imported = f.value();
-    if (imported.zero_copy) import_fence_ = GlFence::insert();
+    if (imported.zero_copy) import_fence_ = GlFence::insert("the import of a zero-copy frame");
     // A result lands elsewhere only where the importer shares one image for both (GREY's luma
     // is its RGBA image): copy just those.
     for (int i = 0; i < 2; ++i) {
@@ -362,8 +363,8 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
   for (const ChannelScale& s : scales.value()) r.scale.push_back(s.scale);
   // The source requeues a zero-copy buffer on its next frame: the GPU must have read it. The
   // read-backs above waited for later work, so this fence has signalled and does not stall.
-  if (!std::exchange(import_fence_, GlFence{}).wait(5'000'000'000ull))
-    return fail(ErrorCode::kTimeout, "import: the GPU did not finish reading the frame in 5 s");
+  if (Status done = std::exchange(import_fence_, GlFence{}).wait(kGpuWatchdog); !done)
+    return done.error();
   // The read-backs above waited for the GPU: the stage times are ready without another wait.
   // A disjoint event (a GPU clock change mid-frame) voids them: that frame reports none.
   if (Result<std::vector<FrameTimer::Span>> spans = timer_.collect(); spans) {
