@@ -20,7 +20,7 @@ for bin in esframe esframe-bench; do
   done
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$out/lib/"
-for script in run.sh e2e.sh; do cp "$root/bench/nvidia/$script" "$out/"; done
+for script in run.sh e2e.sh exact.sh; do cp "$root/bench/nvidia/$script" "$out/"; done
 photo=/usr/share/backgrounds/mate/abstract/Elephants_3840x2160.jpg
 [ -f "$photo" ] && cp "$photo" "$out/photo.jpg"
 du -sh "$out"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# On the device (bash .devrun/exact.sh after bundle.sh): esframe run on the GPU (device platform) against the CPU reference backend for
+# the e2e inputs, every output field but the timings compared.
+set -uo pipefail
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+run() { "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" "$@"; }
+export XDG_CACHE_HOME=/tmp/esf-cache
+tmp=/tmp/exact; rm -rf $tmp; mkdir -p $tmp
+run .devrun/esframe run --backend cpu --frames 12 --size 1920x1080 --format YU12 --dump-raw $tmp/r1 >/dev/null
+{ printf 'YUV4MPEG2 W1920 H1080 F30:1 Ip A1:1 C420jpeg\n'; for f in $tmp/r1/*.raw; do printf 'FRAME\n'; cat "$f"; done; } > $tmp/c.y4m
+run .devrun/esframe run --backend cpu --frames 6 --size 3840x2160 --format AB24 --dump-raw $tmp/r4 >/dev/null
+cat $tmp/r4/*.raw > $tmp/c.rgba
+run .devrun/esframe run --backend cpu --frames 5 --size 1282x722 --format NV12 --dump-raw $tmp/r5 >/dev/null
+cat $tmp/r5/*.raw > $tmp/c.nv12
+strip() { python3 -c '
+import sys, json
+for l in sys.stdin:
+    d = json.loads(l); d.pop("timing_ms", None); d.pop("timing_clock", None); print(json.dumps(d, sort_keys=True))'; }
+status=0
+check() {
+  local name=$1; shift
+  run .devrun/esframe --egl device run "$@" 2>$tmp/$name.gpu.err | strip > $tmp/$name.gpu
+  run .devrun/esframe run --backend cpu "$@" 2>/dev/null | strip > $tmp/$name.cpu
+  if [ -s $tmp/$name.cpu ] && cmp -s $tmp/$name.gpu $tmp/$name.cpu; then echo "same: $name ($(wc -l < $tmp/$name.cpu) frames)"; else echo "DIFFERS: $name"; head -3 $tmp/$name.gpu.err; status=1; fi
+}
+check y4m --source $tmp/c.y4m
+check y4m_luma --source $tmp/c.y4m --histogram channels=l --luma source
+check y4m_blur --source $tmp/c.y4m --blur 15 --resize 960x540 --histogram bins=64
+check rgba4k --source $tmp/c.rgba --size 3840x2160 --format AB24
+check nv12_odd --source $tmp/c.nv12 --size 1282x722 --format NV12
+exit $status
