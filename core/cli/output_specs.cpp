@@ -10,9 +10,13 @@
 namespace esf::cli {
 namespace {
 
-constexpr const char* kKinds = "jsonl, csv[:bins], bin, png:DIR[,every=N], drm[:OPTIONS]";
+constexpr const char* kKinds =
+    "jsonl, csv[:bins], bin, png:DIR[,every=N], drm[:OPTIONS], mqtt://HOST[:PORT]/TOPIC[,...], "
+    "prom:PATH[,every=SECONDS]";
 constexpr std::string_view kPng = "--output png";
 constexpr std::string_view kDrm = "--output drm";
+constexpr std::string_view kMqtt = "--output mqtt";
+constexpr std::string_view kProm = "--output prom";
 
 Result<uint64_t> drmNumber(const std::string& key, std::string_view text, uint64_t max) {
   return parseUnsigned(text, std::string(kDrm) + ": " + key, 0, max);
@@ -108,6 +112,112 @@ Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
   return o;
 }
 
+Result<MqttSinkOptions> parseMqttSpec(const std::string& text) {
+  // HOST[:PORT]/TOPIC first, then options; "retain" and "insecure" stand alone as mosquitto_pub's
+  // flags do, the others are KEY=VALUE.
+  const size_t comma = text.find(',');
+  const std::string address = text.substr(0, comma);
+  const size_t slash = address.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == address.size())
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": expected mqtt://HOST[:PORT]/TOPIC, got '",
+                "mqtt://", address, "'");
+  MqttSinkOptions o;
+  o.host = address.substr(0, slash);
+  o.topic = address.substr(slash + 1);
+  if (const size_t colon = o.host.rfind(':'); colon != std::string::npos) {
+    Result<uint64_t> port = parseUnsigned(std::string_view(o.host).substr(colon + 1),
+                                          std::string(kMqtt) + ": port", 1, 65535);
+    if (!port) return port.error();
+    o.port = int(*port);
+    o.host.resize(colon);
+  }
+  if (o.host.empty()) return fail(ErrorCode::kInvalidArgument, kMqtt, ": empty host");
+  if (o.topic.find_first_of("+#") != std::string::npos)
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": topic '", o.topic,
+                "' holds a wildcard (+ or #): publish topics cannot");
+  if (comma == std::string::npos) return o;
+  std::string key_values;
+  int other_items = 0;
+  std::string_view rest = std::string_view(text).substr(comma + 1);
+  while (true) {
+    const size_t next = rest.find(',');
+    const std::string_view item = rest.substr(0, next);
+    if (item == "retain") {
+      o.retain = true;
+    } else if (item == "insecure") {
+      o.insecure = true;
+    } else {
+      key_values += (other_items++ ? "," : "") + std::string(item);  // "" stays an empty item
+    }
+    if (next == std::string_view::npos) break;
+    rest.remove_prefix(next + 1);
+  }
+  struct TextKey {
+    std::string_view key;
+    std::string MqttSinkOptions::*field;
+  };
+  static const TextKey kTextKeys[] = {{"id", &MqttSinkOptions::id},
+                                      {"username", &MqttSinkOptions::username},
+                                      {"pw", &MqttSinkOptions::password},
+                                      {"cafile", &MqttSinkOptions::cafile},
+                                      {"capath", &MqttSinkOptions::capath},
+                                      {"cert", &MqttSinkOptions::cert},
+                                      {"key", &MqttSinkOptions::key},
+                                      {"tls-version", &MqttSinkOptions::tls_version},
+                                      {"will-topic", &MqttSinkOptions::will_topic}};
+  struct NumberKey {
+    std::string_view key;
+    int MqttSinkOptions::*field;
+    uint64_t min, max;
+  };
+  static const NumberKey kNumberKeys[] = {{"qos", &MqttSinkOptions::qos, 0, 1},
+                                          {"every", &MqttSinkOptions::every, 1, 1000000},
+                                          {"queue", &MqttSinkOptions::queue, 1, 1000000},
+                                          {"keepalive", &MqttSinkOptions::keepalive, 5, 65535}};
+  KeyValueListRules rules;
+  for (const TextKey& k : kTextKeys) rules.keys.push_back(k.key);
+  for (const NumberKey& k : kNumberKeys) rules.keys.push_back(k.key);
+  Result<std::vector<KeyValue>> items = parseKeyValueList(key_values, kMqtt, rules);
+  if (!items) return items.error();
+  for (const auto& [key, value] : *items) {
+    for (const TextKey& k : kTextKeys)
+      if (k.key == key) o.*k.field = value;
+    for (const NumberKey& k : kNumberKeys) {
+      if (k.key != key) continue;
+      Result<uint64_t> n = parseUnsigned(value, std::string(kMqtt) + ": " + key, k.min, k.max);
+      if (!n) return n.error();
+      o.*k.field = int(*n);
+    }
+  }
+  if ((!o.cert.empty() || !o.key.empty() || !o.tls_version.empty() || o.insecure) &&
+      o.cafile.empty() && o.capath.empty())
+    return fail(ErrorCode::kInvalidArgument, kMqtt,
+                ": cert, key, tls-version and insecure need TLS: give cafile or capath");
+  if (o.cert.empty() != o.key.empty())
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": cert and key go together");
+  return o;
+}
+
+Result<PromSinkOptions> parsePromSpec(const std::string& text) {
+  const size_t comma = text.find(',');
+  PromSinkOptions o;
+  o.path = text.substr(0, comma);
+  if (o.path.empty())
+    return fail(ErrorCode::kInvalidArgument, kProm,
+                " needs a file: prom:PATH[,every=SECONDS] (node_exporter reads *.prom)");
+  if (comma == std::string::npos) return o;
+  const KeyValueListRules rules{{"every"}, {}};
+  Result<std::vector<KeyValue>> items =
+      parseKeyValueList(std::string_view(text).substr(comma + 1), kProm, rules);
+  if (!items) return items.error();
+  for (const auto& item : *items) {
+    Result<uint64_t> n = parseUnsigned(item.value, std::string(kProm) + ": every", 0, 86400);
+    if (!n) return n.error();
+    o.every_s = int(*n);
+  }
+  return o;
+}
+
 Result<OutputSpec> parseOutputSpec(const std::string& text) {
   const size_t colon = text.find(':');
   const std::string kind = text.substr(0, colon);
@@ -143,6 +253,23 @@ Result<OutputSpec> parseOutputSpec(const std::string& text) {
     spec.drm = o.value();
     return spec;
   }
+  if (kind == "mqtt") {
+    if (options.rfind("//", 0) != 0)
+      return fail(ErrorCode::kInvalidArgument, kMqtt, ": expected mqtt://HOST[:PORT]/TOPIC, got '",
+                  text, "'");
+    Result<MqttSinkOptions> o = parseMqttSpec(options.substr(2));
+    if (!o) return o.error();
+    spec.kind = OutputSpec::Kind::kMqtt;
+    spec.mqtt = o.value();
+    return spec;
+  }
+  if (kind == "prom") {
+    Result<PromSinkOptions> o = parsePromSpec(options);
+    if (!o) return o.error();
+    spec.kind = OutputSpec::Kind::kProm;
+    spec.prom = o.value();
+    return spec;
+  }
   return fail(ErrorCode::kInvalidArgument, "unknown output '", text, "' (", kKinds, ")");
 }
 
@@ -154,6 +281,10 @@ Result<std::unique_ptr<FrameSink>> createSink(const OutputSpec& spec, Pipeline& 
       return createPngSink(spec.png);
     case OutputSpec::Kind::kDrm:
       return createDrmSink(pipeline, spec.drm);
+    case OutputSpec::Kind::kMqtt:
+      return createMqttSink(spec.mqtt);
+    case OutputSpec::Kind::kProm:
+      return createPromSink(spec.prom);
   }
   return fail(ErrorCode::kInternal, "output: unknown kind");
 }
