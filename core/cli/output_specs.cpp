@@ -44,6 +44,17 @@ Result<DrmRect> parseRect(const std::string& value) {
   return DrmRect{int32_t(v[0]), int32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
 }
 
+// The spec of one kind from its parsed options.
+template <typename Options>
+Result<OutputSpec> specOf(Result<Options> options, OutputSpec::Kind kind,
+                          Options OutputSpec::*field) {
+  if (!options) return options.error();
+  OutputSpec spec;
+  spec.kind = kind;
+  spec.*field = std::move(options.value());
+  return spec;
+}
+
 }  // namespace
 
 Result<PngSinkOptions> parsePngSpec(const std::string& text) {
@@ -239,37 +250,16 @@ Result<OutputSpec> parseOutputSpec(const std::string& text) {
     spec.record.csv_bins = has_options;
     return spec;
   }
-  if (kind == "png") {
-    Result<PngSinkOptions> o = parsePngSpec(options);
-    if (!o) return o.error();
-    spec.kind = OutputSpec::Kind::kPng;
-    spec.png = o.value();
-    return spec;
-  }
-  if (kind == "drm") {
-    Result<DrmSinkOptions> o = parseDrmSpec(options);
-    if (!o) return o.error();
-    spec.kind = OutputSpec::Kind::kDrm;
-    spec.drm = o.value();
-    return spec;
-  }
+  if (kind == "png") return specOf(parsePngSpec(options), OutputSpec::Kind::kPng, &OutputSpec::png);
+  if (kind == "drm") return specOf(parseDrmSpec(options), OutputSpec::Kind::kDrm, &OutputSpec::drm);
   if (kind == "mqtt") {
     if (options.rfind("//", 0) != 0)
       return fail(ErrorCode::kInvalidArgument, kMqtt, ": expected mqtt://HOST[:PORT]/TOPIC, got '",
                   text, "'");
-    Result<MqttSinkOptions> o = parseMqttSpec(options.substr(2));
-    if (!o) return o.error();
-    spec.kind = OutputSpec::Kind::kMqtt;
-    spec.mqtt = o.value();
-    return spec;
+    return specOf(parseMqttSpec(options.substr(2)), OutputSpec::Kind::kMqtt, &OutputSpec::mqtt);
   }
-  if (kind == "prom") {
-    Result<PromSinkOptions> o = parsePromSpec(options);
-    if (!o) return o.error();
-    spec.kind = OutputSpec::Kind::kProm;
-    spec.prom = o.value();
-    return spec;
-  }
+  if (kind == "prom")
+    return specOf(parsePromSpec(options), OutputSpec::Kind::kProm, &OutputSpec::prom);
   return fail(ErrorCode::kInvalidArgument, "unknown output '", text, "' (", kKinds, ")");
 }
 
