@@ -6,7 +6,8 @@
 // messages dropped so far ("mqtt_dropped").
 #include <memory>
 
-#include "esframe/sinks.hpp"
+#include "esframe/sink.hpp"
+#include "esframe/sink_options.hpp"
 
 namespace esf {
 

@@ -5,7 +5,8 @@
 #include <chrono>
 #include <string>
 
-#include "esframe/sinks.hpp"
+#include "esframe/sink.hpp"
+#include "esframe/sink_options.hpp"
 
 namespace esf {
 

@@ -7,6 +7,7 @@
 
 #include "esframe/base/result.hpp"
 #include "esframe/sink.hpp"
+#include "esframe/sink_options.hpp"
 
 namespace esf {
 
@@ -53,37 +54,10 @@ struct DrmSinkOptions {
 // on the display's card (EglPlatform::kGbm with that card): kUnsupported on the CPU backend.
 Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline, const DrmSinkOptions& options);
 
-struct MqttSinkOptions {
-  std::string host;  // name or address
-  int port = 0;      // 0: 1883, or 8883 when TLS is configured (cafile or capath)
-  std::string topic;
-  int qos = 0;  // 0 or 1; with 1, libmosquitto resends what the broker had not acknowledged
-  bool retain = false;
-  int every = 1;       // every Nth frame
-  int queue = 100;     // messages held while the broker is away; then the oldest are dropped
-  std::string id;      // client id; empty: "esframe-<pid>"
-  int keepalive = 60;  // seconds
-  // As mosquitto_pub names them: --username, --pw, --cafile, --capath, --cert, --key,
-  // --tls-version, --insecure.
-  std::string username, password;
-  std::string cafile, capath, cert, key, tls_version;
-  bool insecure = false;
-  // Last will, retained: "offline" on will_topic when the board vanishes; "online" is published
-  // there on every connect and "offline" again on a clean finish. Empty: TOPIC/status.
-  std::string will_topic;
-  // true: creation fails when the broker is not reachable within connect_timeout_ms. false: a
-  // warning, and the sink keeps trying in the background.
-  bool required = false;
-  int connect_timeout_ms = 5000;
-};
 // Never blocks the pipeline: messages wait in a bounded queue for a worker thread; each carries
 // "mqtt_dropped", the messages dropped so far (docs/output-formats.md).
 Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options);
 
-struct PromSinkOptions {
-  std::string path;  // the .prom file (node_exporter reads *.prom in its textfile directory)
-  int every_s = 5;   // rewrite at most this often (0: every frame), and at the end of the run
-};
 // Prometheus textfile-collector metrics: counters, per-channel gauges, stage timings, labelled
 // with the source. Written to PATH.tmp, then renamed over PATH.
 Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options);
