@@ -3,9 +3,12 @@
 // Every "esframe" message's counts equal a histogram counted here from the bytes the identity
 // saw (read through GStreamer's own description of the format, not esframe's), and every buffer
 // leaves the element byte for byte as it came in. GST_PLUGIN_PATH points at the build's plugin.
+#include <gst/allocators/gstdmabuf.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <array>
 #include <map>
@@ -110,13 +113,38 @@ struct RunOutcome {
   }
 };
 
+// Replaces each buffer leaving "before" with a copy in dmabuf-type memory (a memfd wrapped by
+// GstDmaBufAllocator): the element takes its fd for the zero-copy import, and where the device
+// cannot import it (llvmpipe here) maps it instead. Either way the counts must be the same.
+GstPadProbeReturn toDmabufMemory(GstPad*, GstPadProbeInfo* info, gpointer allocator) {
+  GstBuffer* in = GST_PAD_PROBE_INFO_BUFFER(info);
+  const std::vector<uint8_t> bytes = bufferBytes(in);
+  const int fd = memfd_create("esframe-test-dmabuf", MFD_CLOEXEC);
+  EXPECT_GE(fd, 0);
+  EXPECT_EQ(write(fd, bytes.data(), bytes.size()), ssize_t(bytes.size()));
+  GstBuffer* out = gst_buffer_new();
+  gst_buffer_append_memory(
+      out, gst_dmabuf_allocator_alloc(static_cast<GstAllocator*>(allocator), fd, bytes.size()));
+  gst_buffer_copy_into(out, in, GST_BUFFER_COPY_METADATA, 0, gsize(-1));
+  gst_buffer_unref(in);
+  GST_PAD_PROBE_INFO_DATA(info) = out;
+  return GST_PAD_PROBE_OK;
+}
+
 // Runs the launch line to EOS or ERROR, hooking the identity "before" and the fakesink "after".
-void runPipeline(const std::string& launch, Observed& observed, RunOutcome& outcome) {
+void runPipeline(const std::string& launch, Observed& observed, RunOutcome& outcome,
+                 bool dmabuf = false) {
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(launch.c_str(), &error);
   ASSERT_TRUE(pipeline) << (error ? error->message : "parse failed");
+  GstAllocator* dmabuf_allocator = gst_dmabuf_allocator_new();
   if (GstElement* before = gst_bin_get_by_name(GST_BIN(pipeline), "before")) {
     g_signal_connect(before, "handoff", G_CALLBACK(onBefore), &observed);
+    if (dmabuf) {
+      GstPad* src = gst_element_get_static_pad(before, "src");
+      gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, toDmabufMemory, dmabuf_allocator, nullptr);
+      gst_object_unref(src);
+    }
     gst_object_unref(before);
   }
   if (GstElement* after = gst_bin_get_by_name(GST_BIN(pipeline), "after")) {
@@ -150,6 +178,7 @@ void runPipeline(const std::string& launch, Observed& observed, RunOutcome& outc
   gst_object_unref(bus);
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(pipeline);
+  gst_object_unref(dmabuf_allocator);
 }
 
 struct Case {
@@ -165,7 +194,7 @@ class EsframeElement : public ::testing::Test {
 };
 
 // Every message equals the reference for its buffer; every buffer passes unchanged.
-void checkCase(const Case& c, const std::string& element_options) {
+void checkCase(const Case& c, const std::string& element_options, bool dmabuf = false) {
   SCOPED_TRACE(std::string(c.format) + " " + std::to_string(c.width) + "x" +
                std::to_string(c.height) + " " + c.pattern);
   constexpr int kBuffers = 3;
@@ -178,7 +207,7 @@ void checkCase(const Case& c, const std::string& element_options) {
       " ! fakesink name=after signal-handoffs=true";
   Observed observed;
   RunOutcome outcome;
-  runPipeline(launch, observed, outcome);
+  runPipeline(launch, observed, outcome, dmabuf);
   ASSERT_EQ(outcome.error, "");
   ASSERT_EQ(outcome.messages.size(), size_t(kBuffers));
   ASSERT_EQ(observed.before.size(), size_t(kBuffers));
@@ -218,6 +247,13 @@ TEST_F(EsframeElement, YuvFormatsCountTheirLumaPlane) {
                         Case{"NV21", 34, 18, "smpte", 16}, Case{"YUY2", 34, 17, "snow", 256},
                         Case{"UYVY", 2, 1, "snow", 256}, Case{"I420", 1, 1, "snow", 5}})
     checkCase(c, "channels=l luma-source=source");
+}
+
+TEST_F(EsframeElement, DmabufMemoryIsImportedOrMapped) {
+  for (const Case& c : {Case{"BGRx", 35, 17, "snow", 256}, Case{"RGB", 35, 17, "snow", 32}})
+    checkCase(c, "channels=rgbl", true);
+  for (const Case& c : {Case{"NV12", 34, 17, "snow", 256}, Case{"I420", 35, 17, "snow", 256}})
+    checkCase(c, "channels=l luma-source=source", true);
 }
 
 TEST_F(EsframeElement, CpuBackendAndResizedCopyLeaveTheBufferAlone) {
