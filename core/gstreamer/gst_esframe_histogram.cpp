@@ -1,16 +1,18 @@
 // esframehistogram: an in-place analysis element. Each buffer goes through an esf::Pipeline
 // (histograms and stats on the GPU, or the CPU references) and on unchanged; the results go out
 // as an element message (a GstStructure named "esframe") and, with attach-meta, as a custom meta
-// "GstEsframeMeta" on the buffer. The pipeline lives on the streaming thread (its GL context is
-// current there) and is made again when the caps or a property change.
+// "GstEsframeMeta" on the buffer. The pipeline lives on a thread of its own (pipeline_thread.hpp)
+// and is made again when the caps or a property change.
 #include <gst/gst.h>
 #include <gst/video/gstvideofilter.h>
 #include <gst/video/video.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/gstreamer/frame_mapping.hpp"
+#include "core/gstreamer/pipeline_thread.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/pipeline.hpp"
 
@@ -41,9 +43,14 @@ struct Settings {
 };
 
 struct State {
+  esf::gst::PipelineThread gl_thread;  // the only thread that touches `pipeline`
   std::unique_ptr<esf::Pipeline> pipeline;
   bool dmabuf_failed = false;  // the device could not import: map the buffers from then on
   guint64 frames = 0;
+
+  ~State() {
+    gl_thread.run([this] { pipeline.reset(); });
+  }
 };
 
 enum Property {
@@ -97,7 +104,7 @@ esf::Result<esf::PipelineConfig> pipelineConfig(const Settings& s) {
   return c;
 }
 
-// The pipeline for the current settings; made on the streaming thread on first use.
+// The pipeline for the current settings, made on first use (on the pipeline thread).
 esf::Result<esf::Pipeline*> currentPipeline(GstEsframeHistogram* self) {
   GST_OBJECT_LOCK(self);
   const Settings settings = *self->settings;
@@ -143,13 +150,18 @@ gboolean copyField(GQuark field, const GValue* value, gpointer target) {
 
 GstFlowReturn transformFrameInPlace(GstVideoFilter* filter, GstVideoFrame* video) {
   auto* self = GST_ESFRAME_HISTOGRAM(filter);
-  esf::Result<esf::Pipeline*> pipeline = currentPipeline(self);
-  if (!pipeline) {
-    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("esframe: %s", pipeline.error().message.c_str()),
+  std::optional<esf::Result<esf::Pipeline*>> pipeline;
+  std::optional<esf::Result<esf::FrameResult>> analysed;
+  self->state->gl_thread.run([&] {
+    pipeline = currentPipeline(self);
+    if (*pipeline) analysed = analyse(self, ***pipeline, video);
+  });
+  if (!*pipeline) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("esframe: %s", pipeline->error().message.c_str()),
                       (nullptr));
     return GST_FLOW_ERROR;
   }
-  esf::Result<esf::FrameResult> result = analyse(self, **pipeline, video);
+  esf::Result<esf::FrameResult>& result = *analysed;
   if (!result) {
     GST_ELEMENT_ERROR(self, STREAM, FAILED, ("esframe: %s", result.error().message.c_str()),
                       (nullptr));
@@ -190,8 +202,9 @@ gboolean setInfo(GstVideoFilter* filter, GstCaps*, GstVideoInfo* in_info, GstCap
 
 gboolean stop(GstBaseTransform* transform) {
   auto* self = GST_ESFRAME_HISTOGRAM(transform);
-  self->state->pipeline.reset();  // streaming has stopped: no frame is in flight
-  self->state->frames = 0;
+  State& state = *self->state;
+  state.gl_thread.run([&] { state.pipeline.reset(); });  // streaming has stopped
+  state.frames = 0;
   return TRUE;
 }
 
