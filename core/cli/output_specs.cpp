@@ -55,24 +55,36 @@ Result<OutputSpec> specOf(Result<Options> options, OutputSpec::Kind kind,
   return spec;
 }
 
+// "PATH[,KEY=VALUE...]": the path first (it may hold '='), then the options, keys from `keys`.
+struct PathAndOptions {
+  std::string path;
+  std::vector<KeyValue> options;
+};
+Result<PathAndOptions> parsePathAndOptions(const std::string& text, std::string_view what,
+                                           const char* needs, std::vector<std::string_view> keys) {
+  const size_t comma = text.find(',');
+  PathAndOptions parts;
+  parts.path = text.substr(0, comma);
+  if (parts.path.empty()) return fail(ErrorCode::kInvalidArgument, what, " needs ", needs);
+  if (comma == std::string::npos) return parts;
+  if (comma + 1 == text.size())
+    return fail(ErrorCode::kInvalidArgument, what, ": empty option after '", parts.path, ",'");
+  Result<std::vector<KeyValue>> items = parseKeyValueList(
+      std::string_view(text).substr(comma + 1), what, KeyValueListRules{std::move(keys), {}});
+  if (!items) return items.error();
+  parts.options = std::move(items.value());
+  return parts;
+}
+
 }  // namespace
 
 Result<PngSinkOptions> parsePngSpec(const std::string& text) {
-  // DIR first (it may hold '='), then KEY=VALUE options.
-  const size_t comma = text.find(',');
+  Result<PathAndOptions> parts = parsePathAndOptions(
+      text, kPng, "a folder: png:DIR[,every=N][,graph=WxH]", {"every", "graph"});
+  if (!parts) return parts.error();
   PngSinkOptions o;
-  o.dir = text.substr(0, comma);
-  if (o.dir.empty())
-    return fail(ErrorCode::kInvalidArgument, kPng,
-                " needs a folder: png:DIR[,every=N][,graph=WxH]");
-  if (comma == std::string::npos) return o;
-  if (comma + 1 == text.size())
-    return fail(ErrorCode::kInvalidArgument, kPng, ": empty option after '", o.dir, ",'");
-  const KeyValueListRules rules{{"every", "graph"}, {}};
-  Result<std::vector<KeyValue>> items =
-      parseKeyValueList(std::string_view(text).substr(comma + 1), kPng, rules);
-  if (!items) return items.error();
-  for (const auto& [key, value] : *items) {
+  o.dir = parts->path;
+  for (const auto& [key, value] : parts->options) {
     if (key == "every") {
       Result<uint64_t> n = parseUnsigned(value, std::string(kPng) + ": every", 1, 1000000);
       if (!n) return n.error();
@@ -210,18 +222,12 @@ Result<MqttSinkOptions> parseMqttSpec(const std::string& text) {
 }
 
 Result<PromSinkOptions> parsePromSpec(const std::string& text) {
-  const size_t comma = text.find(',');
+  Result<PathAndOptions> parts = parsePathAndOptions(
+      text, kProm, "a file: prom:PATH[,every=SECONDS] (node_exporter reads *.prom)", {"every"});
+  if (!parts) return parts.error();
   PromSinkOptions o;
-  o.path = text.substr(0, comma);
-  if (o.path.empty())
-    return fail(ErrorCode::kInvalidArgument, kProm,
-                " needs a file: prom:PATH[,every=SECONDS] (node_exporter reads *.prom)");
-  if (comma == std::string::npos) return o;
-  const KeyValueListRules rules{{"every"}, {}};
-  Result<std::vector<KeyValue>> items =
-      parseKeyValueList(std::string_view(text).substr(comma + 1), kProm, rules);
-  if (!items) return items.error();
-  for (const auto& item : *items) {
+  o.path = parts->path;
+  for (const KeyValue& item : parts->options) {
     Result<uint64_t> n = parseUnsigned(item.value, std::string(kProm) + ": every", 0, 86400);
     if (!n) return n.error();
     o.every_s = int(*n);
