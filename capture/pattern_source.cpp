@@ -2,6 +2,11 @@
 // `esframe run` works on any machine and tests have known frames.
 #include "capture/pattern_source.hpp"
 
+#include <time.h>
+
+#include <cerrno>
+#include <chrono>
+
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
 
@@ -69,6 +74,7 @@ class PatternSource : public FrameSource {
   }
 
   Result<std::optional<Frame>> next() override {
+    if (isLive()) paceFrame();
     const RgbaImage img = renderPattern(width_, height_, index_, options_.seed);
     auto bytes = encodeRgba(img, format_, colorimetry_);
     if (!bytes) return bytes.error();
@@ -77,6 +83,9 @@ class PatternSource : public FrameSource {
     return makeTightFrame(format_, width_, height_, colorimetry_, bytes_, index_++, ts, "pattern");
   }
   std::string name() const override { return "pattern"; }
+  // With an asked frame rate it behaves like a camera: frame i is ready i / fps seconds after the
+  // first, never sooner (timestamps stay the exact i * 1e9 / fps).
+  bool isLive() const override { return options_.fps > 0; }
   int width() const override { return width_; }
   int height() const override { return height_; }
   PixelFormat format() const override { return format_; }
@@ -89,6 +98,22 @@ class PatternSource : public FrameSource {
   double fps_;
   uint64_t index_ = 0;
   std::vector<uint8_t> bytes_;
+  std::chrono::steady_clock::time_point first_frame_;
+
+  void paceFrame() {
+    const auto now = std::chrono::steady_clock::now();
+    if (index_ == 0) first_frame_ = now;
+    const auto due = first_frame_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(double(index_) / fps_));
+    // A stop signal interrupts nanosleep with EINTR; sleep_until would sleep on, so loop here.
+    while (std::chrono::steady_clock::now() < due) {
+      const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(
+          due - std::chrono::steady_clock::now());
+      if (left.count() <= 0) break;
+      timespec ts{time_t(left.count() / 1000000000), long(left.count() % 1000000000)};
+      if (::nanosleep(&ts, nullptr) != 0 && errno == EINTR) break;
+    }
+  }
 };
 
 Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& o) {

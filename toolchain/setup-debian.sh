@@ -11,6 +11,11 @@ packages=(
   libegl-dev libgles-dev libgbm-dev libdrm-dev libv4l-dev libstb-dev
   libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libegl-mesa0 libgl1-mesa-dri libgbm1 mesa-utils-bin
+  # --output mqtt:// (libmosquitto) and its test's broker and client; promtool (in prometheus:
+  # bookworm has no smaller package with it) checks --output prom:.
+  libmosquitto-dev mosquitto mosquitto-clients prometheus
+  # The GStreamer plugin (core/gstreamer) and its tests: videotestsrc, gst-inspect-1.0.
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do

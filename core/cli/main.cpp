@@ -15,6 +15,10 @@ int main(int argc, char** argv) {
       "2 bad command line, 3 capture device lost mid-stream.");
   GlobalOptions global;
   addGlobalOptions(app, global);
+  // A service reads its options from a file (systemd's esframe@.service: /etc/esframe/NAME.conf):
+  // "name = value" a line, a command's options under its section ("[run]").
+  app.set_config("--config", "", "Read options from FILE: 'name = value' lines, [run] section");
+  app.allow_config_extras(CLI::config_extras_mode::error);
   app.parse_complete_callback([&global]() { applyLogLevel(global); });
   addInfoCommand(app, global);
   addRunCommand(app, global);

@@ -10,9 +10,13 @@
 namespace esf::cli {
 namespace {
 
-constexpr const char* kKinds = "jsonl, csv[:bins], bin, png:DIR[,every=N], drm[:OPTIONS]";
+constexpr const char* kKinds =
+    "jsonl, csv[:bins], bin, png:DIR[,every=N], drm[:OPTIONS], mqtt://HOST[:PORT]/TOPIC[,...], "
+    "prom:PATH[,every=SECONDS]";
 constexpr std::string_view kPng = "--output png";
 constexpr std::string_view kDrm = "--output drm";
+constexpr std::string_view kMqtt = "--output mqtt";
+constexpr std::string_view kProm = "--output prom";
 
 Result<uint64_t> drmNumber(const std::string& key, std::string_view text, uint64_t max) {
   return parseUnsigned(text, std::string(kDrm) + ": " + key, 0, max);
@@ -40,24 +44,47 @@ Result<DrmRect> parseRect(const std::string& value) {
   return DrmRect{int32_t(v[0]), int32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
 }
 
+// The spec of one kind from its parsed options.
+template <typename Options>
+Result<OutputSpec> specOf(Result<Options> options, OutputSpec::Kind kind,
+                          Options OutputSpec::*field) {
+  if (!options) return options.error();
+  OutputSpec spec;
+  spec.kind = kind;
+  spec.*field = std::move(options.value());
+  return spec;
+}
+
+// "PATH[,KEY=VALUE...]": the path first (it may hold '='), then the options, keys from `keys`.
+struct PathAndOptions {
+  std::string path;
+  std::vector<KeyValue> options;
+};
+Result<PathAndOptions> parsePathAndOptions(const std::string& text, std::string_view what,
+                                           const char* needs, std::vector<std::string_view> keys) {
+  const size_t comma = text.find(',');
+  PathAndOptions parts;
+  parts.path = text.substr(0, comma);
+  if (parts.path.empty()) return fail(ErrorCode::kInvalidArgument, what, " needs ", needs);
+  if (comma == std::string::npos) return parts;
+  if (comma + 1 == text.size())
+    return fail(ErrorCode::kInvalidArgument, what, ": empty option after '", parts.path, ",'");
+  Result<std::vector<KeyValue>> items = parseKeyValueList(
+      std::string_view(text).substr(comma + 1), what, KeyValueListRules{std::move(keys), {}});
+  if (!items) return items.error();
+  parts.options = std::move(items.value());
+  return parts;
+}
+
 }  // namespace
 
 Result<PngSinkOptions> parsePngSpec(const std::string& text) {
-  // DIR first (it may hold '='), then KEY=VALUE options.
-  const size_t comma = text.find(',');
+  Result<PathAndOptions> parts = parsePathAndOptions(
+      text, kPng, "a folder: png:DIR[,every=N][,graph=WxH]", {"every", "graph"});
+  if (!parts) return parts.error();
   PngSinkOptions o;
-  o.dir = text.substr(0, comma);
-  if (o.dir.empty())
-    return fail(ErrorCode::kInvalidArgument, kPng,
-                " needs a folder: png:DIR[,every=N][,graph=WxH]");
-  if (comma == std::string::npos) return o;
-  if (comma + 1 == text.size())
-    return fail(ErrorCode::kInvalidArgument, kPng, ": empty option after '", o.dir, ",'");
-  const KeyValueListRules rules{{"every", "graph"}, {}};
-  Result<std::vector<KeyValue>> items =
-      parseKeyValueList(std::string_view(text).substr(comma + 1), kPng, rules);
-  if (!items) return items.error();
-  for (const auto& [key, value] : *items) {
+  o.dir = parts->path;
+  for (const auto& [key, value] : parts->options) {
     if (key == "every") {
       Result<uint64_t> n = parseUnsigned(value, std::string(kPng) + ": every", 1, 1000000);
       if (!n) return n.error();
@@ -108,6 +135,106 @@ Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
   return o;
 }
 
+Result<MqttSinkOptions> parseMqttSpec(const std::string& text) {
+  // HOST[:PORT]/TOPIC first, then options; "retain" and "insecure" stand alone as mosquitto_pub's
+  // flags do, the others are KEY=VALUE.
+  const size_t comma = text.find(',');
+  const std::string address = text.substr(0, comma);
+  const size_t slash = address.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == address.size())
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": expected mqtt://HOST[:PORT]/TOPIC, got '",
+                "mqtt://", address, "'");
+  MqttSinkOptions o;
+  o.host = address.substr(0, slash);
+  o.topic = address.substr(slash + 1);
+  if (const size_t colon = o.host.rfind(':'); colon != std::string::npos) {
+    Result<uint64_t> port = parseUnsigned(std::string_view(o.host).substr(colon + 1),
+                                          std::string(kMqtt) + ": port", 1, 65535);
+    if (!port) return port.error();
+    o.port = int(*port);
+    o.host.resize(colon);
+  }
+  if (o.host.empty()) return fail(ErrorCode::kInvalidArgument, kMqtt, ": empty host");
+  if (o.topic.find_first_of("+#") != std::string::npos)
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": topic '", o.topic,
+                "' holds a wildcard (+ or #): publish topics cannot");
+  if (comma == std::string::npos) return o;
+  std::string key_values;
+  int other_items = 0;
+  std::string_view rest = std::string_view(text).substr(comma + 1);
+  while (true) {
+    const size_t next = rest.find(',');
+    const std::string_view item = rest.substr(0, next);
+    if (item == "retain") {
+      o.retain = true;
+    } else if (item == "insecure") {
+      o.insecure = true;
+    } else {
+      key_values += (other_items++ ? "," : "") + std::string(item);  // "" stays an empty item
+    }
+    if (next == std::string_view::npos) break;
+    rest.remove_prefix(next + 1);
+  }
+  struct TextKey {
+    std::string_view key;
+    std::string MqttSinkOptions::*field;
+  };
+  static const TextKey kTextKeys[] = {{"id", &MqttSinkOptions::id},
+                                      {"username", &MqttSinkOptions::username},
+                                      {"pw", &MqttSinkOptions::password},
+                                      {"cafile", &MqttSinkOptions::cafile},
+                                      {"capath", &MqttSinkOptions::capath},
+                                      {"cert", &MqttSinkOptions::cert},
+                                      {"key", &MqttSinkOptions::key},
+                                      {"tls-version", &MqttSinkOptions::tls_version},
+                                      {"will-topic", &MqttSinkOptions::will_topic}};
+  struct NumberKey {
+    std::string_view key;
+    int MqttSinkOptions::*field;
+    uint64_t min, max;
+  };
+  static const NumberKey kNumberKeys[] = {{"qos", &MqttSinkOptions::qos, 0, 1},
+                                          {"every", &MqttSinkOptions::every, 1, 1000000},
+                                          {"queue", &MqttSinkOptions::queue, 1, 1000000},
+                                          {"keepalive", &MqttSinkOptions::keepalive, 5, 65535}};
+  KeyValueListRules rules;
+  for (const TextKey& k : kTextKeys) rules.keys.push_back(k.key);
+  for (const NumberKey& k : kNumberKeys) rules.keys.push_back(k.key);
+  Result<std::vector<KeyValue>> items = parseKeyValueList(key_values, kMqtt, rules);
+  if (!items) return items.error();
+  for (const auto& [key, value] : *items) {
+    for (const TextKey& k : kTextKeys)
+      if (k.key == key) o.*k.field = value;
+    for (const NumberKey& k : kNumberKeys) {
+      if (k.key != key) continue;
+      Result<uint64_t> n = parseUnsigned(value, std::string(kMqtt) + ": " + key, k.min, k.max);
+      if (!n) return n.error();
+      o.*k.field = int(*n);
+    }
+  }
+  if ((!o.cert.empty() || !o.key.empty() || !o.tls_version.empty() || o.insecure) &&
+      o.cafile.empty() && o.capath.empty())
+    return fail(ErrorCode::kInvalidArgument, kMqtt,
+                ": cert, key, tls-version and insecure need TLS: give cafile or capath");
+  if (o.cert.empty() != o.key.empty())
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": cert and key go together");
+  return o;
+}
+
+Result<PromSinkOptions> parsePromSpec(const std::string& text) {
+  Result<PathAndOptions> parts = parsePathAndOptions(
+      text, kProm, "a file: prom:PATH[,every=SECONDS] (node_exporter reads *.prom)", {"every"});
+  if (!parts) return parts.error();
+  PromSinkOptions o;
+  o.path = parts->path;
+  for (const KeyValue& item : parts->options) {
+    Result<uint64_t> n = parseUnsigned(item.value, std::string(kProm) + ": every", 0, 86400);
+    if (!n) return n.error();
+    o.every_s = int(*n);
+  }
+  return o;
+}
+
 Result<OutputSpec> parseOutputSpec(const std::string& text) {
   const size_t colon = text.find(':');
   const std::string kind = text.substr(0, colon);
@@ -129,20 +256,16 @@ Result<OutputSpec> parseOutputSpec(const std::string& text) {
     spec.record.csv_bins = has_options;
     return spec;
   }
-  if (kind == "png") {
-    Result<PngSinkOptions> o = parsePngSpec(options);
-    if (!o) return o.error();
-    spec.kind = OutputSpec::Kind::kPng;
-    spec.png = o.value();
-    return spec;
+  if (kind == "png") return specOf(parsePngSpec(options), OutputSpec::Kind::kPng, &OutputSpec::png);
+  if (kind == "drm") return specOf(parseDrmSpec(options), OutputSpec::Kind::kDrm, &OutputSpec::drm);
+  if (kind == "mqtt") {
+    if (options.rfind("//", 0) != 0)
+      return fail(ErrorCode::kInvalidArgument, kMqtt, ": expected mqtt://HOST[:PORT]/TOPIC, got '",
+                  text, "'");
+    return specOf(parseMqttSpec(options.substr(2)), OutputSpec::Kind::kMqtt, &OutputSpec::mqtt);
   }
-  if (kind == "drm") {
-    Result<DrmSinkOptions> o = parseDrmSpec(options);
-    if (!o) return o.error();
-    spec.kind = OutputSpec::Kind::kDrm;
-    spec.drm = o.value();
-    return spec;
-  }
+  if (kind == "prom")
+    return specOf(parsePromSpec(options), OutputSpec::Kind::kProm, &OutputSpec::prom);
   return fail(ErrorCode::kInvalidArgument, "unknown output '", text, "' (", kKinds, ")");
 }
 
@@ -154,6 +277,10 @@ Result<std::unique_ptr<FrameSink>> createSink(const OutputSpec& spec, Pipeline& 
       return createPngSink(spec.png);
     case OutputSpec::Kind::kDrm:
       return createDrmSink(pipeline, spec.drm);
+    case OutputSpec::Kind::kMqtt:
+      return createMqttSink(spec.mqtt);
+    case OutputSpec::Kind::kProm:
+      return createPromSink(spec.prom);
   }
   return fail(ErrorCode::kInternal, "output: unknown kind");
 }

@@ -91,6 +91,7 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     if (spec->writesStdout()) ++to_stdout;
     if (spec->kind == OutputSpec::Kind::kDrm && p.pipeline.backend == Backend::kCpu)
       usageError("--output drm draws with GLES: it needs --backend gles");
+    spec->mqtt.required = o.output_required;
     p.outputs.push_back(spec.value());
   }
   if (to_stdout > 1) usageError("--output: only one of jsonl, csv and bin can write to stdout");
@@ -158,7 +159,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--size", o->size, "Frame size WxH (source default when absent)");
   cmd->add_option("--format", o->format, "Pixel format: YUYV, NV12, RGB24, ... (V4L2 names)");
-  cmd->add_option("--fps", o->fps, "Frames per second to ask the source for")
+  cmd->add_option("--fps", o->fps,
+                  "Frames per second to ask the source for; the pattern is then paced like a "
+                  "live camera")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--frames", o->frames, "Stop after N frames (default: until the stream ends)")
       ->check(CLI::NonNegativeNumber);
@@ -173,7 +176,12 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--output", o->outputs,
                   "Repeatable: jsonl (default), csv[:bins], bin, png:DIR[,every=N], "
-                  "drm[:connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H]");
+                  "drm[:connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
+                  "mqtt://HOST[:PORT]/TOPIC[,qos=0|1,every=N,retain,...], "
+                  "prom:PATH[,every=SECONDS]");
+  cmd->add_flag("--output-required", o->output_required,
+                "Fail (exit 1) when an mqtt:// output cannot reach its broker at start; without "
+                "it, a warning and the run goes on while the sink retries");
   cmd->add_option("--luma", o->luma,
                   "L channel from the converted RGB (rgb, default) or the source's Y plane "
                   "(source; YUV and GREY formats)")

@@ -21,6 +21,7 @@ struct RunOptions {
   std::string resize;  // WxH, "" for none
   std::string backend = "gles";
   std::vector<std::string> outputs;  // empty: jsonl
+  bool output_required = false;      // an MQTT broker that cannot be reached fails the run
   std::string luma = "rgb";          // rgb | source
   std::string dump_raw;
   std::string io = "auto";

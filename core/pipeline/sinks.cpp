@@ -1,11 +1,18 @@
 // The built-in sinks behind esframe/sinks.hpp: typed options in, core/outputs objects out.
 #include "esframe/sinks.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "core/outputs/bin_output.hpp"
 #include "core/outputs/csv_output.hpp"
 #include "core/outputs/drm_output.hpp"
 #include "core/outputs/jsonl_output.hpp"
+#include "core/outputs/mqtt_output.hpp"
 #include "core/outputs/png_output.hpp"
+#include "core/outputs/prom_output.hpp"
 #include "core/pipeline/pipeline_impl.hpp"
 #include "platform/kms_display.hpp"
 
@@ -58,6 +65,33 @@ Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
   Result<std::unique_ptr<KmsDisplay>> display = KmsDisplay::open(o, *gl);
   if (!display) return display.error();
   return std::unique_ptr<FrameSink>(new DrmOutput(std::move(display.value())));
+}
+
+Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options) {
+  if (options.host.empty() || options.topic.empty())
+    return fail(ErrorCode::kInvalidArgument, "MQTT sink: needs a host and a topic");
+  if (options.qos < 0 || options.qos > 1 || options.every < 1 || options.queue < 1 ||
+      options.port < 0 || options.port > 65535 || options.keepalive < 5)
+    return fail(ErrorCode::kInvalidArgument,
+                "MQTT sink: qos must be 0 or 1, every and queue positive, port in 0..65535, "
+                "keepalive at least 5 seconds");
+  return openMqttOutput(options);
+}
+
+Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options) {
+  if (options.path.empty())
+    return fail(ErrorCode::kInvalidArgument, "Prometheus sink: needs a file path");
+  if (options.every_s < 0)
+    return fail(ErrorCode::kInvalidArgument, "Prometheus sink: every must be >= 0 seconds");
+  // Fail now, not at the first frame: the folder must take the file and its temporary.
+  const size_t slash = options.path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : options.path.substr(0, slash);
+  if (::access(dir.c_str(), W_OK) != 0)
+    return fail(errorCodeFromErrno(errno), "Prometheus sink: cannot write in ", dir, ": ",
+                std::strerror(errno));
+  return std::unique_ptr<FrameSink>(new PromOutput(options));
 }
 
 }  // namespace esf

@@ -7,6 +7,7 @@
 
 #include "esframe/base/result.hpp"
 #include "esframe/sink.hpp"
+#include "esframe/sink_options.hpp"
 
 namespace esf {
 
@@ -52,5 +53,13 @@ struct DrmSinkOptions {
 // The histogram graph on a DRM/KMS plane. Draws with the pipeline's GL context, which must run
 // on the display's card (EglPlatform::kGbm with that card): kUnsupported on the CPU backend.
 Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline, const DrmSinkOptions& options);
+
+// Never blocks the pipeline: messages wait in a bounded queue for a worker thread; each carries
+// "mqtt_dropped", the messages dropped so far (docs/output-formats.md).
+Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options);
+
+// Prometheus textfile-collector metrics: counters, per-channel gauges, stage timings, labelled
+// with the source. Written to PATH.tmp, then renamed over PATH.
+Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options);
 
 }  // namespace esf

@@ -2,6 +2,8 @@
 // --dump-raw.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "capture/pattern_source.hpp"
 #include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
@@ -36,6 +38,29 @@ TEST(Pattern, IsTheDefaultSourceAndDeterministic) {
     else
       EXPECT_NE(tightBytes(**fa), first) << "the pattern moves";
   }
+}
+
+// --fps paces the pattern like a camera: frame i is not ready before i / fps seconds after the
+// first (a lower bound only: a loaded machine may be slower, never faster). Without a rate it is
+// not live and not paced.
+TEST(Pattern, AskedFrameRateIsLivePaced) {
+  SourceOptions o;
+  o.width = 17, o.height = 9;
+  o.fps = 40;
+  auto paced = openSource("pattern", o);
+  ASSERT_TRUE(paced.ok());
+  EXPECT_TRUE((*paced)->isLive());
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 9; ++i) {
+    auto f = (*paced)->next();
+    ASSERT_TRUE(f.ok() && f->has_value());
+    EXPECT_EQ((**f).timestamp_ns, uint64_t(i) * 25000000ull);
+  }
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(200));
+  o.fps = 0;
+  auto free_running = openSource("pattern", o);
+  ASSERT_TRUE(free_running.ok());
+  EXPECT_FALSE((*free_running)->isLive());
 }
 
 TEST(Pattern, SeedChangesOnlyTheNoise) {

@@ -69,5 +69,71 @@ TEST(DrmOutputOptions, BadInputIsNamed) {
   EXPECT_TRUE(parseDrmSpec("zpos=2,rect=0,0,64,32").ok());
 }
 
+TEST(MqttOutputOptions, AddressAndEveryKey) {
+  Result<OutputSpec> spec = parseOutputSpec(
+      "mqtt://broker.lan:8884/site/cam1,qos=1,every=5,retain,queue=7,id=board-1,keepalive=30,"
+      "username=u,pw=p=w,cafile=/ca.pem,cert=/c.pem,key=/k.pem,tls-version=tlsv1.3,insecure,"
+      "will-topic=site/cam1/alive");
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  ASSERT_EQ(spec->kind, OutputSpec::Kind::kMqtt);
+  const MqttSinkOptions& o = spec->mqtt;
+  EXPECT_EQ(o.host, "broker.lan");
+  EXPECT_EQ(o.port, 8884);
+  EXPECT_EQ(o.topic, "site/cam1");
+  EXPECT_EQ(o.qos, 1);
+  EXPECT_EQ(o.every, 5);
+  EXPECT_TRUE(o.retain);
+  EXPECT_EQ(o.queue, 7);
+  EXPECT_EQ(o.id, "board-1");
+  EXPECT_EQ(o.keepalive, 30);
+  EXPECT_EQ(o.username, "u");
+  EXPECT_EQ(o.password, "p=w");
+  EXPECT_EQ(o.cafile, "/ca.pem");
+  EXPECT_EQ(o.cert, "/c.pem");
+  EXPECT_EQ(o.key, "/k.pem");
+  EXPECT_EQ(o.tls_version, "tlsv1.3");
+  EXPECT_TRUE(o.insecure);
+  EXPECT_EQ(o.will_topic, "site/cam1/alive");
+  EXPECT_FALSE(o.required);
+
+  Result<MqttSinkOptions> plain = parseMqttSpec("localhost/t");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->port, 0);  // the sink picks 1883, or 8883 with TLS
+  EXPECT_EQ(plain->qos, 0);
+  EXPECT_FALSE(plain->retain);
+}
+
+TEST(MqttOutputOptions, BadInputIsNamed) {
+  for (const char* text :
+       {"mqtt:host/t", "mqtt://host", "mqtt://host/", "mqtt:///t", "mqtt://:1883/t", "mqtt://h:0/t",
+        "mqtt://h:70000/t", "mqtt://h:x/t", "mqtt://h/a/+", "mqtt://h/#", "mqtt://h/t,qos=2",
+        "mqtt://h/t,every=0", "mqtt://h/t,queue=0", "mqtt://h/t,color=red", "mqtt://h/t,,qos=1",
+        "mqtt://h/t,cert=/c.pem", "mqtt://h/t,cafile=/a,cert=/c", "mqtt://h/t,qos=1,qos=0"}) {
+    Result<OutputSpec> spec = parseOutputSpec(text);
+    ASSERT_FALSE(spec.ok()) << text;
+    EXPECT_EQ(spec.error().code, ErrorCode::kInvalidArgument) << text;
+    EXPECT_NE(spec.error().message.find("--output mqtt"), std::string::npos)
+        << text << ": " << spec.error().message;
+  }
+}
+
+TEST(PromOutputOptions, PathAndEvery) {
+  Result<OutputSpec> spec = parseOutputSpec("prom:/var/lib/node/esframe.prom,every=15");
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  ASSERT_EQ(spec->kind, OutputSpec::Kind::kProm);
+  EXPECT_EQ(spec->prom.path, "/var/lib/node/esframe.prom");
+  EXPECT_EQ(spec->prom.every_s, 15);
+  Result<PromSinkOptions> plain = parsePromSpec("x.prom");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->every_s, 5);
+  for (const char* text : {"prom", "prom:", "prom:x,every=", "prom:x,every=-1", "prom:x,often=1",
+                           "prom:x,every=86401"}) {
+    Result<OutputSpec> bad = parseOutputSpec(text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_NE(bad.error().message.find("--output prom"), std::string::npos)
+        << text << ": " << bad.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace esf::cli

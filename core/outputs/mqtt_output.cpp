@@ -1,0 +1,317 @@
+#include "core/outputs/mqtt_output.hpp"
+
+#include <mosquitto.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "core/outputs/jsonl_output.hpp"
+#include "esframe/base/log.hpp"
+
+namespace esf {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::chrono::milliseconds kFirstBackoff{250};
+constexpr std::chrono::milliseconds kMaxBackoff{8000};
+constexpr int kLoopTimeoutMs = 20;                // how long the worker waits on the socket
+constexpr std::chrono::seconds kFlushTimeout{3};  // finish(): time to hand over what is queued
+
+struct MosquittoDeleter {
+  void operator()(mosquitto* m) const { mosquitto_destroy(m); }
+};
+using MosquittoPtr = std::unique_ptr<mosquitto, MosquittoDeleter>;
+
+// mosquitto_strerror's text without its final full stop (it goes inside longer lines).
+std::string errorText(int rc) {
+  std::string text = rc == MOSQ_ERR_ERRNO ? std::strerror(errno) : mosquitto_strerror(rc);
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text;
+}
+
+// The message for one frame: its JSONL object with "mqtt_dropped": dropped appended.
+std::string mqttPayload(const std::string& jsonl_line, uint64_t dropped) {
+  // The JSONL line ends with "}\n": reopen the object for one more member.
+  const size_t close = jsonl_line.rfind('}');
+  return jsonl_line.substr(0, close) + ",\"mqtt_dropped\":" + std::to_string(dropped) + "}";
+}
+
+}  // namespace
+
+class MqttOutput : public FrameSink {
+ public:
+  MqttOutput(const MqttSinkOptions& o, MosquittoPtr m) : options_(o), mosq_(std::move(m)) {
+    const bool tls = !o.cafile.empty() || !o.capath.empty();
+    port_ = o.port > 0 ? o.port : tls ? 8883 : 1883;
+    name_ = "mqtt://" + o.host + ":" + std::to_string(port_) + "/" + o.topic;
+    status_topic_ = o.will_topic.empty() ? o.topic + "/status" : o.will_topic;
+  }
+  ~MqttOutput() override { stopWorker(); }
+
+  Status configure() {
+    mosquitto_user_data_set(mosq_.get(), this);
+    mosquitto_connect_callback_set(mosq_.get(), [](mosquitto*, void* self, int rc) {
+      static_cast<MqttOutput*>(self)->onConnect(rc);
+    });
+    mosquitto_disconnect_callback_set(mosq_.get(), [](mosquitto*, void* self, int) {
+      auto* out = static_cast<MqttOutput*>(self);
+      out->connected_ = false;
+      // QoS 0 messages in flight are gone with the connection; QoS 1 ones are resent.
+      if (out->options_.qos == 0) out->unacknowledged_ = 0;
+    });
+    mosquitto_publish_callback_set(mosq_.get(), [](mosquitto*, void* self, int) {
+      --static_cast<MqttOutput*>(self)->unacknowledged_;
+    });
+    const MqttSinkOptions& o = options_;
+    int rc = MOSQ_ERR_SUCCESS;
+    const char* step = "";
+    auto check = [&](const char* what, int r) {
+      if (rc == MOSQ_ERR_SUCCESS && r != MOSQ_ERR_SUCCESS) rc = r, step = what;
+    };
+    if (!o.username.empty())
+      check("username",
+            mosquitto_username_pw_set(mosq_.get(), o.username.c_str(),
+                                      o.password.empty() ? nullptr : o.password.c_str()));
+    if (!o.cafile.empty() || !o.capath.empty()) {
+      check("TLS certificates",
+            mosquitto_tls_set(mosq_.get(), o.cafile.empty() ? nullptr : o.cafile.c_str(),
+                              o.capath.empty() ? nullptr : o.capath.c_str(),
+                              o.cert.empty() ? nullptr : o.cert.c_str(),
+                              o.key.empty() ? nullptr : o.key.c_str(), nullptr));
+      if (!o.tls_version.empty())
+        check("tls-version",
+              mosquitto_tls_opts_set(mosq_.get(), 1, o.tls_version.c_str(), nullptr));
+      check("insecure", mosquitto_tls_insecure_set(mosq_.get(), o.insecure));
+    }
+    const std::string offline = "offline";
+    check("will", mosquitto_will_set(mosq_.get(), status_topic_.c_str(), int(offline.size()),
+                                     offline.data(), 1, true));
+    if (rc != MOSQ_ERR_SUCCESS)
+      return fail(ErrorCode::kInvalidArgument, name_, ": ", step, ": ", errorText(rc));
+    worker_ = std::thread([this] { workerLoop(); });
+    return Status::success();
+  }
+
+  // With options.required: waits for the first connection.
+  Status awaitConnection() {
+    std::unique_lock lock(mutex_);
+    const bool up = wake_.wait_for(lock, std::chrono::milliseconds(options_.connect_timeout_ms),
+                                   [&] { return connected_.load() || fatal_; });
+    if (up && connected_) return Status::success();
+    const std::string why =
+        last_error_.empty()
+            ? "cannot connect: no answer in " + std::to_string(options_.connect_timeout_ms) + " ms"
+            : last_error_;
+    return fail(fatal_ ? ErrorCode::kNotFound : ErrorCode::kTimeout, name_,
+                ": cannot connect: ", why);
+  }
+
+  Status write(const FrameResult& frame) override {
+    if (frames_++ % uint64_t(options_.every) != 0) return Status::success();
+    std::string line = jsonlLine(frame);
+    std::lock_guard lock(mutex_);
+    if (queue_.size() >= size_t(options_.queue)) {
+      queue_.pop_front();
+      ++dropped_;
+    }
+    queue_.push_back(std::move(line));
+    return Status::success();
+  }
+
+  Status finish() override {
+    // Give the worker a moment to hand over what is queued, then say goodbye.
+    const Clock::time_point deadline = Clock::now() + kFlushTimeout;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait_until(lock, deadline, [&] { return (queue_.empty() && idle_) || !connected_; });
+      if (!queue_.empty()) {
+        logWarning(name_ + ": " + std::to_string(queue_.size()) +
+                   " message(s) not delivered at the end of the run");
+      }
+    }
+    stopWorker();
+    return Status::success();
+  }
+
+ private:
+  void onConnect(int rc) {
+    if (rc != 0) {
+      std::lock_guard lock(mutex_);
+      last_error_ = std::string("refused: ") + mosquitto_connack_string(rc);
+      return;
+    }
+    const std::string online = "online";
+    publishStatus("online");
+    if (ever_connected_) logInfo(name_ + ": reconnected");
+    {
+      std::lock_guard lock(mutex_);
+      connected_ = true;
+      ever_connected_ = true;
+      outage_reported_ = false;
+      last_error_.clear();
+    }
+    backoff_ = kFirstBackoff;
+    wake_.notify_all();
+  }
+
+  // One warning per outage (the first failed attempt, or a lost connection); debug lines after.
+  void reportFailure(const std::string& what) {
+    std::lock_guard lock(mutex_);
+    last_error_ = what;
+    if (outage_reported_) {
+      logDebug(name_ + ": " + what);
+      return;
+    }
+    outage_reported_ = true;
+    if (!options_.required || ever_connected_)
+      logWarning(name_ + ": " + what + "; retrying in the background (queue=" +
+                 std::to_string(options_.queue) + ", the oldest messages are dropped when full)");
+  }
+
+  void waitBackoff() {
+    std::unique_lock lock(mutex_);
+    wake_.wait_for(lock, backoff_, [&] { return stop_; });
+    backoff_ = std::min(backoff_ * 2, kMaxBackoff);
+  }
+
+  void publishQueued() {
+    std::deque<std::string> batch;
+    uint64_t dropped = 0;
+    {
+      std::lock_guard lock(mutex_);
+      batch.swap(queue_);
+      dropped = dropped_;
+      idle_ = batch.empty() && unacknowledged_ == 0;
+    }
+    while (!batch.empty()) {
+      const std::string payload = mqttPayload(batch.front(), dropped);
+      const int rc =
+          mosquitto_publish(mosq_.get(), nullptr, options_.topic.c_str(), int(payload.size()),
+                            payload.data(), options_.qos, options_.retain);
+      if (rc != MOSQ_ERR_SUCCESS) break;  // not connected after all: keep the rest queued
+      ++unacknowledged_;
+      batch.pop_front();
+    }
+    std::lock_guard lock(mutex_);
+    // What could not go out returns to the front, still oldest first, within the bound.
+    while (!batch.empty()) {
+      if (queue_.size() >= size_t(options_.queue)) {
+        ++dropped_;
+      } else {
+        queue_.push_front(std::move(batch.back()));
+      }
+      batch.pop_back();
+    }
+    if (idle_) wake_.notify_all();
+  }
+
+  void workerLoop() {
+    bool linked = false;   // a socket exists (connecting or connected)
+    bool session = false;  // the broker accepted it (CONNACK)
+    for (;;) {
+      {
+        std::lock_guard lock(mutex_);
+        if (stop_) break;
+      }
+      if (!linked) {
+        const int rc =
+            mosquitto_connect_async(mosq_.get(), options_.host.c_str(), port_, options_.keepalive);
+        if (rc != MOSQ_ERR_SUCCESS) {
+          if (rc == MOSQ_ERR_EAI && !ever_connected_) {
+            std::lock_guard lock(mutex_);
+            fatal_ = true;  // an unknown host name: --output-required stops at once
+          }
+          reportFailure(std::string("cannot connect: ") + errorText(rc));
+          wake_.notify_all();
+          waitBackoff();
+          continue;
+        }
+        linked = true;
+      }
+      const int rc = mosquitto_loop(mosq_.get(), kLoopTimeoutMs, 1);
+      if (rc != MOSQ_ERR_SUCCESS) {
+        // The disconnect callback may have cleared connected_ already: ask `session` instead.
+        const bool was_connected = std::exchange(session, false);
+        connected_ = false;
+        linked = false;
+        reportFailure((was_connected ? "connection lost: " : "cannot connect: ") + errorText(rc));
+        wake_.notify_all();
+        waitBackoff();
+        continue;
+      }
+      if (connected_) {
+        session = true;
+        publishQueued();
+      }
+    }
+    if (linked && connected_) {
+      publishStatus("offline");
+      // Hand over the last messages and the status before the DISCONNECT.
+      const Clock::time_point deadline = Clock::now() + kFlushTimeout;
+      while (unacknowledged_ > 0 && Clock::now() < deadline &&
+             mosquitto_loop(mosq_.get(), kLoopTimeoutMs, 1) == MOSQ_ERR_SUCCESS) {
+      }
+      mosquitto_disconnect(mosq_.get());
+      mosquitto_loop(mosq_.get(), kLoopTimeoutMs, 1);
+    }
+  }
+
+  // Retained, QoS 1: what a dashboard shows for this board.
+  void publishStatus(const std::string& status) {
+    if (mosquitto_publish(mosq_.get(), nullptr, status_topic_.c_str(), int(status.size()),
+                          status.data(), 1, true) == MOSQ_ERR_SUCCESS)
+      ++unacknowledged_;
+  }
+
+  void stopWorker() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    if (worker_.joinable()) worker_.join();
+  }
+
+  const MqttSinkOptions options_;
+  MosquittoPtr mosq_;
+  int port_ = 0;
+  std::string name_;          // mqtt://host:port/topic, for messages
+  std::string status_topic_;  // last will and online/offline
+  uint64_t frames_ = 0;       // pipeline thread only
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::string> queue_;  // JSONL lines waiting for the worker
+  uint64_t dropped_ = 0;
+  bool stop_ = false, idle_ = true, fatal_ = false;
+  bool ever_connected_ = false, outage_reported_ = false;
+  std::string last_error_;
+  std::chrono::milliseconds backoff_ = kFirstBackoff;  // worker only
+  std::atomic<bool> connected_{false};
+  std::atomic<int64_t> unacknowledged_{0};  // published, not yet acknowledged (worker only)
+  std::thread worker_;
+};
+
+Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& o) {
+  static std::once_flag init_once;
+  std::call_once(init_once, [] { mosquitto_lib_init(); });
+  const std::string id = o.id.empty() ? "esframe-" + std::to_string(getpid()) : o.id;
+  MosquittoPtr m(mosquitto_new(id.c_str(), true, nullptr));
+  if (!m) return fail(ErrorCode::kIo, "mqtt: cannot create a client: ", std::strerror(errno));
+  auto out = std::make_unique<MqttOutput>(o, std::move(m));
+  if (Status s = out->configure(); !s) return s.error();
+  if (o.required)
+    if (Status s = out->awaitConnection(); !s) return s.error();
+  return std::unique_ptr<FrameSink>(std::move(out));
+}
+
+}  // namespace esf

@@ -1,0 +1,135 @@
+#include "core/outputs/prom_output.hpp"
+
+#include <charconv>
+
+#include "core/outputs/atomic_file.hpp"
+
+namespace esf {
+namespace {
+
+// A label value: backslash, double quote and newline escaped (exposition format 0.0.4).
+std::string escapeLabel(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"')
+      out += '\\', out += c;
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// The shortest text that reads back as the same double (the JSONL prints doubles the same way).
+std::string number(double v) {
+  char buf[32];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  return std::string(buf, end);
+}
+
+class MetricsText {
+ public:
+  explicit MetricsText(const std::string& source) : source_(escapeLabel(source)) {}
+
+  void family(const char* name, const char* type, const char* help) {
+    text_ += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+    name_ = name;
+  }
+  // One sample of the current family; `labels` are extra ones: `channel="r"`.
+  void sample(const std::string& value, const std::string& labels = "") {
+    text_ += name_ + "{source=\"" + source_ + "\"" + (labels.empty() ? "" : "," + labels) + "} " +
+             value + "\n";
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string source_;
+  std::string name_;
+  std::string text_;
+};
+
+}  // namespace
+
+std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_dropped) {
+  MetricsText m(f.source);
+  m.family("esframe_frames_total", "counter", "Frames processed since the run started.");
+  m.sample(std::to_string(frames));
+  m.family("esframe_source_dropped_frames_total", "counter",
+           "Frames the source lost (sequence gaps) since the run started.");
+  m.sample(std::to_string(source_dropped));
+  m.family("esframe_last_frame_sequence", "gauge", "Sequence number of the latest frame.");
+  m.sample(std::to_string(f.seq));
+  m.family("esframe_frame_width_pixels", "gauge", "Width of the processed image.");
+  m.sample(std::to_string(f.width));
+  m.family("esframe_frame_height_pixels", "gauge", "Height of the processed image.");
+  m.sample(std::to_string(f.height));
+
+  struct Figure {
+    const char* name;
+    const char* help;
+    double (*value)(const ChannelStats&);
+  };
+  static constexpr Figure kFigures[] = {
+      {"esframe_channel_mean", "Mean 8-bit value of the channel in the latest frame.",
+       [](const ChannelStats& s) { return s.mean; }},
+      {"esframe_channel_min", "Smallest 8-bit value of the channel in the latest frame.",
+       [](const ChannelStats& s) { return double(s.min); }},
+      {"esframe_channel_max", "Largest 8-bit value of the channel in the latest frame.",
+       [](const ChannelStats& s) { return double(s.max); }},
+      {"esframe_channel_clip_low_ratio",
+       "Fraction of the channel's pixels at 0 in the latest frame.",
+       [](const ChannelStats& s) { return s.clip_low; }},
+      {"esframe_channel_clip_high_ratio",
+       "Fraction of the channel's pixels at 255 in the latest frame.",
+       [](const ChannelStats& s) { return s.clip_high; }},
+      {"esframe_channel_msv", "Mean sample value (1..5) of the channel in the latest frame.",
+       [](const ChannelStats& s) { return s.msv; }},
+  };
+  for (const Figure& fig : kFigures) {
+    m.family(fig.name, "gauge", fig.help);
+    for (const ChannelStats& s : f.stats)
+      m.sample(number(fig.value(s)), "channel=\"" + std::string(1, s.channel) + "\"");
+  }
+  m.family("esframe_channel_percentile", "gauge",
+           "8-bit value at the given percentile of the channel's pixels, latest frame.");
+  for (const ChannelStats& s : f.stats) {
+    const std::string channel = "channel=\"" + std::string(1, s.channel) + "\"";
+    // "percentile", not "quantile": Prometheus keeps that label for summaries.
+    for (auto [percentile, value] :
+         {std::pair{"1", s.p1}, {"10", s.p10}, {"50", s.p50}, {"90", s.p90}, {"99", s.p99}})
+      m.sample(std::to_string(value), channel + ",percentile=\"" + percentile + "\"");
+  }
+  m.family("esframe_stage_duration_seconds", "gauge",
+           "Time of each stage on the latest frame (clock: gpu timer query or wall).");
+  for (const StageTiming& t : f.timings)
+    m.sample(number(t.ms / 1000.0),
+             "stage=\"" + escapeLabel(t.stage) + "\",clock=\"" + (t.gpu ? "gpu" : "wall") + "\"");
+  return m.text();
+}
+
+Status PromOutput::write(const FrameResult& frame) {
+  ++frames_;
+  source_dropped_ += frame.dropped;
+  last_ = frame;
+  last_.gpu = nullptr;  // views into the pipeline, valid only during this call
+  last_.image = nullptr;
+  have_last_ = true;
+  written_since_last_ = false;
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_write_) return Status::success();
+  next_write_ = now + std::chrono::seconds(options_.every_s);
+  return flush();
+}
+
+Status PromOutput::finish() {
+  if (!have_last_ || written_since_last_) return Status::success();
+  return flush();
+}
+
+Status PromOutput::flush() {
+  written_since_last_ = true;
+  return writeFileAtomically(options_.path, promText(last_, frames_, source_dropped_));
+}
+
+}  // namespace esf

@@ -1,0 +1,37 @@
+#pragma once
+// Plain options of the sinks that talk to services (esframe/sinks.hpp creates them): MQTT and
+// the Prometheus textfile. Data only, so the outputs that implement them can include it.
+#include <string>
+
+namespace esf {
+
+struct MqttSinkOptions {
+  std::string host;  // name or address
+  int port = 0;      // 0: 1883, or 8883 when TLS is configured (cafile or capath)
+  std::string topic;
+  int qos = 0;  // 0 or 1; with 1, libmosquitto resends what the broker had not acknowledged
+  bool retain = false;
+  int every = 1;       // every Nth frame
+  int queue = 100;     // messages held while the broker is away; then the oldest are dropped
+  std::string id;      // client id; empty: "esframe-<pid>"
+  int keepalive = 60;  // seconds
+  // As mosquitto_pub names them: --username, --pw, --cafile, --capath, --cert, --key,
+  // --tls-version, --insecure.
+  std::string username, password;
+  std::string cafile, capath, cert, key, tls_version;
+  bool insecure = false;
+  // Last will, retained: "offline" on will_topic when the board vanishes; "online" is published
+  // there on every connect and "offline" again on a clean finish. Empty: TOPIC/status.
+  std::string will_topic;
+  // true: creation fails when the broker is not reachable within connect_timeout_ms. false: a
+  // warning, and the sink keeps trying in the background.
+  bool required = false;
+  int connect_timeout_ms = 5000;
+};
+
+struct PromSinkOptions {
+  std::string path;  // the .prom file (node_exporter reads *.prom in its textfile directory)
+  int every_s = 5;   // rewrite at most this often (0: every frame), and at the end of the run
+};
+
+}  // namespace esf

@@ -1,0 +1,361 @@
+// esframehistogram in real GStreamer pipelines:
+//   videotestsrc ! caps ! identity name=before ! esframehistogram ! fakesink name=after
+// Every "esframe" message's counts equal a histogram counted here from the bytes the identity
+// saw (read through GStreamer's own description of the format, not esframe's), and every buffer
+// leaves the element byte for byte as it came in. GST_PLUGIN_PATH points at the build's plugin.
+#include <gst/allocators/gstdmabuf.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ValueCounts = std::array<uint64_t, 256>;  // occurrences of each 8-bit value
+
+struct Reference {
+  std::map<char, ValueCounts> channels;  // 'r', 'g', 'b', 'l'
+  std::vector<uint8_t> bytes;            // the buffer as it went in
+};
+
+struct Observed {
+  std::mutex mutex;
+  std::map<GstClockTime, Reference> before;
+  std::map<GstClockTime, std::vector<uint8_t>> after;
+};
+
+std::vector<uint8_t> bufferBytes(GstBuffer* buffer) {
+  GstMapInfo map;
+  EXPECT_TRUE(gst_buffer_map(buffer, &map, GST_MAP_READ));
+  std::vector<uint8_t> bytes(map.data, map.data + map.size);
+  gst_buffer_unmap(buffer, &map);
+  return bytes;
+}
+
+// Counts from GStreamer's component layout: RGB formats give r, g, b and l (integer BT.709,
+// docs/output-formats.md); YUV formats give l from the Y component (luma-source=source).
+Reference countValues(GstBuffer* buffer, GstPad* pad) {
+  Reference ref;
+  GstCaps* caps = gst_pad_get_current_caps(pad);
+  GstVideoInfo info;
+  EXPECT_TRUE(gst_video_info_from_caps(&info, caps));
+  gst_caps_unref(caps);
+  GstVideoFrame frame;
+  EXPECT_TRUE(gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ));
+  const bool rgb = GST_VIDEO_INFO_IS_RGB(&info);
+  auto sample = [&](int comp, int x, int y) {
+    const uint8_t* row = static_cast<const uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame, comp)) +
+                         y * GST_VIDEO_FRAME_COMP_STRIDE(&frame, comp);
+    return row[x * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, comp)];
+  };
+  // GRAY8 is R = G = B = Y, so L = Y too (the luma weights sum to 65536).
+  const bool gray = GST_VIDEO_INFO_IS_GRAY(&info);
+  for (char c : std::string(rgb || gray ? "rgbl" : "l")) ref.channels[c].fill(0);
+  for (int y = 0; y < GST_VIDEO_INFO_HEIGHT(&info); ++y) {
+    for (int x = 0; x < GST_VIDEO_INFO_WIDTH(&info); ++x) {
+      if (gray) {
+        for (char c : {'r', 'g', 'b', 'l'}) ++ref.channels[c][sample(0, x, y)];
+        continue;
+      }
+      if (!rgb) {
+        ++ref.channels['l'][sample(0, x, y)];
+        continue;
+      }
+      const uint32_t r = sample(GST_VIDEO_COMP_R, x, y), g = sample(GST_VIDEO_COMP_G, x, y),
+                     b = sample(GST_VIDEO_COMP_B, x, y);
+      ++ref.channels['r'][r];
+      ++ref.channels['g'][g];
+      ++ref.channels['b'][b];
+      ++ref.channels['l'][(13933 * r + 46871 * g + 4732 * b + 32768) >> 16];
+    }
+  }
+  gst_video_frame_unmap(&frame);
+  ref.bytes = bufferBytes(buffer);
+  return ref;
+}
+
+void onBefore(GstElement* identity, GstBuffer* buffer, gpointer user_data) {
+  auto* observed = static_cast<Observed*>(user_data);
+  GstPad* pad = gst_element_get_static_pad(identity, "sink");
+  Reference ref = countValues(buffer, pad);
+  gst_object_unref(pad);
+  std::lock_guard lock(observed->mutex);
+  observed->before[GST_BUFFER_PTS(buffer)] = std::move(ref);
+}
+
+void onAfter(GstElement*, GstBuffer* buffer, GstPad*, gpointer user_data) {
+  auto* observed = static_cast<Observed*>(user_data);
+  std::lock_guard lock(observed->mutex);
+  observed->after[GST_BUFFER_PTS(buffer)] = bufferBytes(buffer);
+}
+
+std::vector<uint64_t> countsOf(const GstStructure* hist, char channel) {
+  std::vector<uint64_t> out;
+  const GValue* array = gst_structure_get_value(hist, std::string(1, channel).c_str());
+  if (!array) return out;
+  for (guint i = 0; i < gst_value_array_get_size(array); ++i)
+    out.push_back(g_value_get_uint(gst_value_array_get_value(array, i)));
+  return out;
+}
+
+struct RunOutcome {
+  std::vector<GstStructure*> messages;  // "esframe" structures, owned
+  std::string error;                    // the first ERROR message's text
+  ~RunOutcome() {
+    for (GstStructure* s : messages) gst_structure_free(s);
+  }
+};
+
+// Replaces each buffer leaving "before" with a copy in dmabuf-type memory (a memfd wrapped by
+// GstDmaBufAllocator): the element takes its fd for the zero-copy import, and where the device
+// cannot import it (llvmpipe here) maps it instead. Either way the counts must be the same.
+GstPadProbeReturn toDmabufMemory(GstPad*, GstPadProbeInfo* info, gpointer allocator) {
+  GstBuffer* in = GST_PAD_PROBE_INFO_BUFFER(info);
+  const std::vector<uint8_t> bytes = bufferBytes(in);
+  const int fd = memfd_create("esframe-test-dmabuf", MFD_CLOEXEC);
+  EXPECT_GE(fd, 0);
+  EXPECT_EQ(write(fd, bytes.data(), bytes.size()), ssize_t(bytes.size()));
+  GstBuffer* out = gst_buffer_new();
+  gst_buffer_append_memory(
+      out, gst_dmabuf_allocator_alloc(static_cast<GstAllocator*>(allocator), fd, bytes.size()));
+  gst_buffer_copy_into(out, in, GST_BUFFER_COPY_METADATA, 0, gsize(-1));
+  gst_buffer_unref(in);
+  GST_PAD_PROBE_INFO_DATA(info) = out;
+  return GST_PAD_PROBE_OK;
+}
+
+// Runs the launch line to EOS or ERROR, hooking the identity "before" and the fakesink "after".
+void runPipeline(const std::string& launch, Observed& observed, RunOutcome& outcome,
+                 bool dmabuf = false) {
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(launch.c_str(), &error);
+  ASSERT_TRUE(pipeline) << (error ? error->message : "parse failed");
+  GstAllocator* dmabuf_allocator = gst_dmabuf_allocator_new();
+  if (GstElement* before = gst_bin_get_by_name(GST_BIN(pipeline), "before")) {
+    g_signal_connect(before, "handoff", G_CALLBACK(onBefore), &observed);
+    if (dmabuf) {
+      GstPad* src = gst_element_get_static_pad(before, "src");
+      gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, toDmabufMemory, dmabuf_allocator, nullptr);
+      gst_object_unref(src);
+    }
+    gst_object_unref(before);
+  }
+  if (GstElement* after = gst_bin_get_by_name(GST_BIN(pipeline), "after")) {
+    g_signal_connect(after, "handoff", G_CALLBACK(onAfter), &observed);
+    gst_object_unref(after);
+  }
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  for (bool done = false; !done;) {
+    GstMessage* m = gst_bus_timed_pop_filtered(
+        bus, 60 * GST_SECOND,
+        GstMessageType(GST_MESSAGE_ELEMENT | GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    if (!m) {
+      ADD_FAILURE() << "no EOS within 60 s: " << launch;
+      break;
+    }
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT) {
+      const GstStructure* s = gst_message_get_structure(m);
+      if (gst_structure_has_name(s, "esframe")) outcome.messages.push_back(gst_structure_copy(s));
+    } else if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+      GError* e = nullptr;
+      gst_message_parse_error(m, &e, nullptr);
+      outcome.error = e->message;
+      g_error_free(e);
+      done = true;
+    } else {
+      done = true;
+    }
+    gst_message_unref(m);
+  }
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  gst_object_unref(dmabuf_allocator);
+}
+
+struct Case {
+  const char* format;
+  int width, height;
+  const char* pattern;
+  int bins;
+};
+
+class EsframeElement : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { gst_init(nullptr, nullptr); }
+};
+
+// Every message equals the reference for its buffer; every buffer passes unchanged.
+void checkCase(const Case& c, const std::string& element_options, bool dmabuf = false) {
+  SCOPED_TRACE(std::string(c.format) + " " + std::to_string(c.width) + "x" +
+               std::to_string(c.height) + " " + c.pattern);
+  constexpr int kBuffers = 3;
+  const std::string launch =
+      "videotestsrc num-buffers=" + std::to_string(kBuffers) + " pattern=" + c.pattern +
+      " ! video/x-raw,format=" + c.format + ",width=" + std::to_string(c.width) +
+      ",height=" + std::to_string(c.height) +
+      " ! identity name=before signal-handoffs=true ! esframehistogram bins=" +
+      std::to_string(c.bins) + " " + element_options +
+      " ! fakesink name=after signal-handoffs=true";
+  Observed observed;
+  RunOutcome outcome;
+  runPipeline(launch, observed, outcome, dmabuf);
+  ASSERT_EQ(outcome.error, "");
+  ASSERT_EQ(outcome.messages.size(), size_t(kBuffers));
+  ASSERT_EQ(observed.before.size(), size_t(kBuffers));
+  ASSERT_EQ(observed.after.size(), size_t(kBuffers));
+  for (const auto& [pts, ref] : observed.before)
+    EXPECT_EQ(observed.after.at(pts), ref.bytes) << "buffer at " << pts << " changed";
+  for (const GstStructure* s : outcome.messages) {
+    guint64 pts = 0;
+    int bins = 0;
+    ASSERT_TRUE(gst_structure_get_uint64(s, "pts", &pts));
+    ASSERT_TRUE(gst_structure_get_int(s, "bins", &bins));
+    EXPECT_EQ(bins, c.bins);
+    const GstStructure* hist = nullptr;
+    ASSERT_TRUE(gst_structure_get(s, "hist", GST_TYPE_STRUCTURE, &hist, nullptr));
+    const Reference& ref = observed.before.at(pts);
+    ASSERT_EQ(gst_structure_n_fields(hist), int(ref.channels.size()));
+    for (const auto& [channel, values] : ref.channels) {
+      std::vector<uint64_t> expected(size_t(c.bins), 0);
+      for (int v = 0; v < 256; ++v) expected[size_t((v * c.bins) >> 8)] += values[size_t(v)];
+      EXPECT_EQ(countsOf(hist, channel), expected) << "channel " << channel << " pts " << pts;
+    }
+    gst_structure_free(const_cast<GstStructure*>(hist));
+  }
+}
+
+TEST_F(EsframeElement, RgbFormatsCountLikeTheReference) {
+  for (const Case& c : {Case{"RGBA", 35, 17, "snow", 256}, Case{"RGBx", 1, 1, "snow", 256},
+                        Case{"BGRx", 35, 17, "smpte", 24}, Case{"BGRA", 8, 3, "snow", 7},
+                        Case{"xRGB", 35, 17, "snow", 256}, Case{"ARGB", 2, 5, "snow", 1},
+                        Case{"RGB", 35, 17, "snow", 256}, Case{"BGR", 33, 3, "ball", 100},
+                        Case{"GRAY8", 35, 17, "snow", 256}})
+    checkCase(c, "channels=rgbl");
+}
+
+TEST_F(EsframeElement, YuvFormatsCountTheirLumaPlane) {
+  for (const Case& c : {Case{"I420", 35, 17, "snow", 256}, Case{"NV12", 34, 17, "snow", 256},
+                        Case{"NV21", 34, 18, "smpte", 16}, Case{"YUY2", 34, 17, "snow", 256},
+                        Case{"UYVY", 2, 1, "snow", 256}, Case{"I420", 1, 1, "snow", 5}})
+    checkCase(c, "channels=l luma-source=source");
+}
+
+TEST_F(EsframeElement, DmabufMemoryIsImportedOrMapped) {
+  for (const Case& c : {Case{"BGRx", 35, 17, "snow", 256}, Case{"RGB", 35, 17, "snow", 32}})
+    checkCase(c, "channels=rgbl", true);
+  for (const Case& c : {Case{"NV12", 34, 17, "snow", 256}, Case{"I420", 35, 17, "snow", 256}})
+    checkCase(c, "channels=l luma-source=source", true);
+}
+
+TEST_F(EsframeElement, CpuBackendAndResizedCopyLeaveTheBufferAlone) {
+  // The CPU backend counts the same; a blurred, resized analysed copy leaves the buffer as is
+  // (its counts are of the copy, so only the pass-through is checked here).
+  checkCase(Case{"RGBA", 35, 17, "snow", 64}, "channels=rgbl backend=cpu");
+  const std::string launch =
+      "videotestsrc num-buffers=2 pattern=snow ! video/x-raw,format=RGBA,width=64,height=32 ! "
+      "identity name=before signal-handoffs=true ! esframehistogram blur-taps=3 "
+      "resize-width=16 resize-height=8 ! fakesink name=after signal-handoffs=true";
+  Observed observed;
+  RunOutcome outcome;
+  runPipeline(launch, observed, outcome);
+  ASSERT_EQ(outcome.error, "");
+  ASSERT_EQ(outcome.messages.size(), 2u);
+  for (const GstStructure* s : outcome.messages) {
+    int width = 0, height = 0;
+    ASSERT_TRUE(gst_structure_get_int(s, "width", &width));
+    ASSERT_TRUE(gst_structure_get_int(s, "height", &height));
+    EXPECT_EQ(width, 16);
+    EXPECT_EQ(height, 8);
+  }
+  for (const auto& [pts, ref] : observed.before) EXPECT_EQ(observed.after.at(pts), ref.bytes);
+}
+
+TEST_F(EsframeElement, MessageIntervalAndMeta) {
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(
+      "videotestsrc num-buffers=5 pattern=snow ! video/x-raw,format=GRAY8,width=9,height=7 ! "
+      "esframehistogram message-interval=2 attach-meta=true channels=l ! "
+      "fakesink name=after signal-handoffs=true",
+      &error);
+  ASSERT_TRUE(pipeline);
+  struct Metas {
+    std::mutex mutex;
+    std::vector<std::vector<uint64_t>> l_counts;
+  } metas;
+  GstElement* after = gst_bin_get_by_name(GST_BIN(pipeline), "after");
+  g_signal_connect(after, "handoff",
+                   G_CALLBACK(+[](GstElement*, GstBuffer* buffer, GstPad*, gpointer data) {
+                     auto* m = static_cast<Metas*>(data);
+                     GstCustomMeta* meta = gst_buffer_get_custom_meta(buffer, "GstEsframeMeta");
+                     std::lock_guard lock(m->mutex);
+                     if (!meta) {
+                       m->l_counts.push_back({});
+                       return;
+                     }
+                     const GstStructure* hist = nullptr;
+                     gst_structure_get(gst_custom_meta_get_structure(meta), "hist",
+                                       GST_TYPE_STRUCTURE, &hist, nullptr);
+                     m->l_counts.push_back(countsOf(hist, 'l'));
+                     gst_structure_free(const_cast<GstStructure*>(hist));
+                   }),
+                   &metas);
+  gst_object_unref(after);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  std::vector<std::vector<uint64_t>> message_counts;
+  for (;;) {
+    GstMessage* m = gst_bus_timed_pop_filtered(
+        bus, 60 * GST_SECOND,
+        GstMessageType(GST_MESSAGE_ELEMENT | GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    ASSERT_TRUE(m);
+    const bool end = GST_MESSAGE_TYPE(m) != GST_MESSAGE_ELEMENT;
+    EXPECT_NE(GST_MESSAGE_TYPE(m), GST_MESSAGE_ERROR);
+    if (!end) {
+      const GstStructure* hist = nullptr;
+      gst_structure_get(gst_message_get_structure(m), "hist", GST_TYPE_STRUCTURE, &hist, nullptr);
+      message_counts.push_back(countsOf(hist, 'l'));
+      gst_structure_free(const_cast<GstStructure*>(hist));
+    }
+    gst_message_unref(m);
+    if (end) break;
+  }
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  // Buffers 0, 2, 4 give messages; every buffer carries the meta, equal to the message's.
+  ASSERT_EQ(message_counts.size(), 3u);
+  ASSERT_EQ(metas.l_counts.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    ASSERT_EQ(metas.l_counts[i].size(), 256u) << "buffer " << i << " has no meta";
+    uint64_t total = 0;
+    for (uint64_t n : metas.l_counts[i]) total += n;
+    EXPECT_EQ(total, 63u);
+  }
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(message_counts[i], metas.l_counts[2 * i]);
+}
+
+TEST_F(EsframeElement, BadSettingsAreOneErrorMessage) {
+  for (const char* options :
+       {"channels=rgbx", "strategy=fastest", "blur-taps=4", "luma-source=y", "backend=vulkan"}) {
+    SCOPED_TRACE(options);
+    Observed observed;
+    RunOutcome outcome;
+    runPipeline(std::string("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=8,"
+                            "height=8 ! esframehistogram ") +
+                    options + " ! fakesink",
+                observed, outcome);
+    EXPECT_EQ(outcome.error.rfind("esframe: ", 0), 0u) << outcome.error;
+    EXPECT_TRUE(outcome.messages.empty());
+  }
+}
+
+}  // namespace

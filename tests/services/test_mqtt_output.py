@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""`esframe run --output mqtt://` against a real mosquitto broker on 127.0.0.1.
+
+Every message is the JSONL object of the same frame (printed by the same run on stdout) plus
+"mqtt_dropped"; a broker stopped mid-stream and restarted on the same port is reconnected to,
+and the drop counter equals the frames the subscriber never saw; a wrong host gives one clear
+line and the run goes on, or fails with --output-required.
+
+usage: test_mqtt_output.py ESFRAME_BINARY
+"""
+import getpass
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+ESFRAME = None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, timeout_s, what):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Broker:
+    """mosquitto on 127.0.0.1:port; persistence keeps a durable subscriber's session and its
+    queued messages across a restart."""
+
+    def __init__(self, workdir, port):
+        self.port = port
+        self.conf = os.path.join(workdir, "mosquitto.conf")
+        self.log = os.path.join(workdir, "mosquitto.log")
+        with open(self.conf, "w") as f:
+            # Run as root, mosquitto switches to `user` (default "mosquitto"), which could not
+            # write its database into our scratch folder.
+            f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+                    f"persistence true\npersistence_location {workdir}/\n"
+                    f"user {getpass.getuser()}\n")
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(["mosquitto", "-c", self.conf],
+                                        stdout=open(self.log, "a"), stderr=subprocess.STDOUT)
+
+        def listening():
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", self.port)) == 0
+        wait_for(listening, 10, "mosquitto to listen")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(10)
+
+
+class Subscriber:
+    """mosquitto_sub with a durable session (-c, QoS 1): it reconnects after a broker restart
+    and gets what the broker queued for it meanwhile."""
+
+    def __init__(self, workdir, port, topic):
+        self.path = os.path.join(workdir, "sub.txt")
+        self.process = subprocess.Popen(
+            ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-q", "1", "-c",
+             "-i", "esframe-test-sub", "-v"], stdout=open(self.path, "w"))
+
+    def lines(self):
+        with open(self.path) as f:
+            return [line for line in f.read().split("\n") if line]
+
+    def messages(self, topic):
+        """{seq: parsed message} of `topic`, duplicates (QoS 1 redelivery) folded."""
+        out = {}
+        for line in self.lines():
+            t, _, payload = line.partition(" ")
+            if t == topic:
+                m = json.loads(payload)
+                out[m["seq"]] = m
+        return out
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(10)
+
+
+def jsonl_by_seq(text):
+    return {m["seq"]: m for m in (json.loads(line) for line in text.splitlines())}
+
+
+class MqttOutputTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="esframe-mqtt-")
+        self.port = free_port()
+        self.broker = Broker(self.dir, self.port)
+        self.broker.start()
+        self.sub = Subscriber(self.dir, self.port, "esf/#")
+        # The subscription is in place once a probe comes back through it.
+        subprocess.run(["mosquitto_pub", "-p", str(self.port), "-t", "esf/probe", "-m", "x"],
+                       check=True)
+        probe = lambda: any(l.startswith("esf/probe") for l in self.sub.lines())
+        try:
+            wait_for(probe, 10, "the subscriber")
+        except AssertionError:
+            # mosquitto_pub may have run before the subscription: publish until it shows.
+            for _ in range(50):
+                subprocess.run(["mosquitto_pub", "-p", str(self.port), "-t", "esf/probe", "-m",
+                                "x"], check=True)
+                if probe():
+                    break
+                time.sleep(0.1)
+            self.assertTrue(probe(), "subscriber never saw the probe")
+
+    def tearDown(self):
+        self.sub.close()
+        self.broker.stop()
+        shutil.rmtree(self.dir)
+
+    def esframe(self, *args, **kw):
+        return subprocess.Popen([ESFRAME, "run", "--source", "pattern", "--size", "33x17",
+                                 "--histogram", "bins=16", *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, **kw)
+
+    def url(self, options=""):
+        return f"mqtt://127.0.0.1:{self.port}/esf/cam" + options
+
+    def test_every_message_is_the_jsonl_of_its_frame(self):
+        run = self.esframe("--fps", "20", "--frames", "12", "--output", "jsonl",
+                           "--output", self.url(",every=3"))
+        out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 0, err)
+        jsonl = jsonl_by_seq(out)
+        self.assertEqual(sorted(jsonl), list(range(12)))
+        wait_for(lambda: len(self.sub.messages("esf/cam")) == 4, 10, "4 messages")
+        messages = self.sub.messages("esf/cam")
+        self.assertEqual(sorted(messages), [0, 3, 6, 9])  # every=3
+        for seq, m in messages.items():
+            self.assertEqual(m.pop("mqtt_dropped"), 0)
+            self.assertEqual(m, jsonl[seq], f"frame {seq}")
+        # The retained status: "online" on connect, "offline" on a clean finish.
+        status = [l.partition(" ")[2] for l in self.sub.lines() if l.startswith("esf/cam/status ")]
+        self.assertEqual(status, ["online", "offline"])
+
+    def test_broker_restart_reconnects_and_counts_drops(self):
+        frames = 100
+        run = self.esframe("--fps", "20", "--frames", str(frames), "--output", "jsonl",
+                           "--output", self.url(",qos=1,queue=5"))
+        wait_for(lambda: len(self.sub.messages("esf/cam")) >= 15, 30, "15 messages")
+        self.broker.stop()
+        down_at = time.monotonic()
+        time.sleep(1.5)  # 30 frames at 20 fps: more than the queue of 5 holds
+        self.broker.start()
+        self.assertIsNone(run.poll(), "esframe stopped while the broker was away")
+        out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 0, err)
+        self.assertGreater(time.monotonic() - down_at, 1.5)
+        jsonl = jsonl_by_seq(out)
+        self.assertEqual(sorted(jsonl), list(range(frames)), "the run went on through the outage")
+        self.assertIn("connection lost", err)
+
+        wait_for(lambda: max(self.sub.messages("esf/cam"), default=-1) == frames - 1, 15,
+                 "the last frame's message")
+        messages = self.sub.messages("esf/cam")
+        missing = sorted(set(range(frames)) - set(messages))
+        self.assertGreater(len(missing), 0, "the outage dropped nothing: the test proves nothing")
+        # The counter is cumulative: before the gap 0, after it the frames lost, and each message
+        # is its frame's JSONL object.
+        for seq, m in sorted(messages.items()):
+            lost_before = sum(1 for s in missing if s < seq)
+            self.assertEqual(m.pop("mqtt_dropped"), lost_before, f"frame {seq}")
+            self.assertEqual(m, jsonl[seq], f"frame {seq}")
+        # Oldest first: what was lost is one run of frames, the newest survive in the queue.
+        self.assertEqual(missing, list(range(missing[0], missing[-1] + 1)))
+
+    def test_wrong_host_warns_once_and_the_run_goes_on(self):
+        run = self.esframe("--frames", "3", "--output", "jsonl", "--output",
+                           "mqtt://no-such-host.invalid/esf/cam")
+        out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 0, err)
+        self.assertEqual(len(out.splitlines()), 3)
+        lines = [l for l in err.splitlines() if "no-such-host.invalid" in l and "connect" in l]
+        self.assertEqual(len(lines), 1, err)
+
+    def test_wrong_host_with_output_required_fails(self):
+        run = self.esframe("--frames", "3", "--output-required", "--output",
+                           "mqtt://no-such-host.invalid/esf/cam")
+        out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 1, err)
+        self.assertEqual(out, "")
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertIn("no-such-host.invalid", err)
+        # A closed port on a real host: the same, after the connect timeout.
+        run = self.esframe("--frames", "3", "--output-required", "--output",
+                           f"mqtt://127.0.0.1:{free_port()}/esf/cam")
+        out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 1, err)
+        self.assertIn("cannot connect", err)
+
+    def test_bad_specs_are_usage_errors(self):
+        for spec in ["mqtt://127.0.0.1", "mqtt://:1883/t", "mqtt://h/t,qos=2",
+                     "mqtt://h:0/t", "mqtt://h/t/#", "mqtt://h/t,cert=a", "mqtt://h/t,color=1"]:
+            run = self.esframe("--frames", "1", "--output", spec)
+            out, err = run.communicate(timeout=60)
+            self.assertEqual(run.returncode, 2, spec)
+            self.assertEqual(len(err.splitlines()), 1, err)
+
+
+if __name__ == "__main__":
+    ESFRAME = sys.argv.pop(1)
+    unittest.main()

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""`esframe run --output prom:PATH`: the textfile passes `promtool check metrics` while the run
+writes it, and its values equal the JSONL the same run printed for the latest frame.
+
+usage: test_prom_output.py ESFRAME_BINARY
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+ESFRAME = None
+SAMPLE = re.compile(r'^([a-z_]+)\{(.*)\} (\S+)$')
+LABEL = re.compile(r'([a-z_]+)="((?:[^"\\]|\\.)*)"')
+
+
+def parse_metrics(text):
+    """{(name, frozenset(labels)): value text}; every sample's family has HELP and TYPE."""
+    samples, typed = {}, set()
+    for line in text.splitlines():
+        if line.startswith("# TYPE "):
+            typed.add(line.split()[2])
+            continue
+        if line.startswith("#"):
+            continue
+        m = SAMPLE.match(line)
+        assert m, f"not a sample line: {line!r}"
+        assert m.group(1) in typed, f"{m.group(1)} has no # TYPE line before it"
+        labels = frozenset(LABEL.findall(m.group(2)))
+        samples[(m.group(1), labels)] = m.group(3)
+    return samples
+
+
+def promtool_check(path):
+    with open(path) as f:
+        return subprocess.run(["promtool", "check", "metrics"], stdin=f, capture_output=True,
+                              text=True)
+
+
+class PromOutputTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="esframe-prom-")
+        self.path = os.path.join(self.dir, "esframe.prom")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_promtool_during_the_run_and_values_equal_jsonl(self):
+        frames = 40
+        run = subprocess.Popen(
+            [ESFRAME, "run", "--source", "pattern", "--size", "45x23", "--fps", "20", "--frames",
+             str(frames), "--histogram", "bins=32", "--output", "jsonl", "--output",
+             f"prom:{self.path},every=0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+        deadline = time.monotonic() + 30
+        while not os.path.exists(self.path) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertTrue(os.path.exists(self.path), "no textfile while running")
+        self.assertIsNone(run.poll(), "the run ended before the file could be checked")
+        checked = promtool_check(self.path)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+        middle = parse_metrics(open(self.path).read())
+        out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 0, err)
+        # Read during the run: a whole file of an earlier frame.
+        src = ("source", "pattern")
+        seen = int(middle[("esframe_frames_total", frozenset({src}))])
+        self.assertTrue(1 <= seen < frames, seen)
+        self.assertEqual(middle[("esframe_last_frame_sequence", frozenset({src}))], str(seen - 1))
+
+        checked = promtool_check(self.path)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+        self.assertEqual(os.listdir(self.dir), ["esframe.prom"], "a temporary file was left")
+        metrics = parse_metrics(open(self.path).read())
+        lines = [json.loads(l) for l in out.splitlines()]
+        self.assertEqual(len(lines), frames)
+        last = lines[-1]
+
+        def value(name, **labels):
+            return metrics[(name, frozenset({src, *labels.items()}))]
+
+        self.assertEqual(value("esframe_frames_total"), str(frames))
+        self.assertEqual(value("esframe_source_dropped_frames_total"),
+                         str(sum(l["dropped"] for l in lines)))
+        self.assertEqual(value("esframe_last_frame_sequence"), str(last["seq"]))
+        self.assertEqual(value("esframe_frame_width_pixels"), str(last["width"]))
+        self.assertEqual(value("esframe_frame_height_pixels"), str(last["height"]))
+        for channel, stats in last["stats"].items():
+            for metric, key in [("mean", "mean"), ("min", "min"), ("max", "max"),
+                                ("clip_low_ratio", "clip_low"), ("clip_high_ratio", "clip_high"),
+                                ("msv", "msv")]:
+                self.assertEqual(float(value("esframe_channel_" + metric, channel=channel)),
+                                 float(stats[key]), f"{metric} {channel}")
+            for percentile in ["1", "10", "50", "90", "99"]:
+                self.assertEqual(value("esframe_channel_percentile", channel=channel,
+                                       percentile=percentile), str(stats["p" + percentile]))
+        for stage, ms in last["timing_ms"].items():
+            self.assertEqual(float(value("esframe_stage_duration_seconds", stage=stage,
+                                         clock=last["timing_clock"][stage])), ms / 1000)
+        expected = 5 + 6 * len(last["stats"]) + 5 * len(last["stats"]) + len(last["timing_ms"])
+        self.assertEqual(len(metrics), expected, "samples besides the ones checked")
+
+    def test_unwritable_folder_is_one_line_before_any_frame(self):
+        run = subprocess.run([ESFRAME, "run", "--frames", "2", "--output",
+                              "prom:/nonexistent-esframe-dir/x.prom"], capture_output=True,
+                             text=True, timeout=60)
+        self.assertEqual(run.returncode, 1)
+        self.assertEqual(run.stdout, "")
+        self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+        self.assertIn("/nonexistent-esframe-dir", run.stderr)
+        for spec in ["prom:", "prom:x.prom,every=-1", "prom:x.prom,often=2"]:
+            run = subprocess.run([ESFRAME, "run", "--frames", "1", "--output", spec],
+                                 capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.returncode, 2, spec)
+
+
+if __name__ == "__main__":
+    ESFRAME = sys.argv.pop(1)
+    unittest.main()
