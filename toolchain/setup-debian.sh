@@ -11,6 +11,7 @@ packages=(
   libegl-dev libgles-dev libgbm-dev libdrm-dev libv4l-dev libstb-dev
   libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libegl-mesa0 libgl1-mesa-dri libgbm1 mesa-utils-bin
+  ffmpeg  # tests/run/test_run_stdin: Y4M piped into `esframe run --source -`
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do

@@ -16,6 +16,7 @@ enum ExitCode : int {  // docs: README "Exit codes"
   kExitFailure = 1,     // runtime error: EGL/GL, file, device
   kExitUsage = 2,       // bad command line
   kExitDeviceLost = 3,  // the capture device vanished mid-stream (ENODEV, EIO, unplug)
+  kExitTruncated = 4,   // a file or stream ended inside a frame (after the whole frames)
 };
 
 struct GlobalOptions {
