@@ -13,14 +13,6 @@ int mirror(int i, int n) {
   return i;
 }
 
-// R's position in the 2x2 block.
-int redX(CfaOrder order) {
-  return order == CfaOrder::kGRBG || order == CfaOrder::kBGGR ? 1 : 0;
-}
-int redY(CfaOrder order) {
-  return order == CfaOrder::kGBRG || order == CfaOrder::kBGGR ? 1 : 0;
-}
-
 uint8_t toByte(uint32_t v, uint32_t gain, const DemosaicParams& p) {
   uint32_t s = v > p.black ? v - p.black : 0;
   s = (s * gain + 128) >> 8;
@@ -29,13 +21,6 @@ uint8_t toByte(uint32_t v, uint32_t gain, const DemosaicParams& p) {
 }
 
 }  // namespace
-
-int cfaColour(CfaOrder order, int x, int y) {
-  const int px = (x ^ redX(order)) & 1, py = (y ^ redY(order)) & 1;
-  if (px == 0 && py == 0) return 0;
-  if (px == 1 && py == 1) return 2;
-  return 1;
-}
 
 Status DemosaicParams::validate(int width, int height) const {
   if (width < 2 || height < 2)

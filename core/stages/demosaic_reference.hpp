@@ -13,13 +13,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "capture/bayer.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/rgba_image.hpp"
 
 namespace esf {
-
-// Which colour the top-left 2x2 block holds, in reading order (V4L2's SRGGB8 is kRGGB).
-enum class CfaOrder { kRGGB, kGRBG, kGBRG, kBGGR };
 
 struct DemosaicParams {
   CfaOrder order = CfaOrder::kRGGB;
@@ -34,8 +32,5 @@ struct DemosaicParams {
 // `raw`: width * height values, row by row, each < 2^bit_depth.
 Result<RgbaImage> demosaicReference(const std::vector<uint16_t>& raw, int width, int height,
                                     const DemosaicParams& params);
-
-// The colour of site (x, y): 0 R, 1 G, 2 B.
-int cfaColour(CfaOrder order, int x, int y);
 
 }  // namespace esf
