@@ -18,6 +18,8 @@ const char* errorCodeName(ErrorCode code) {
       return "permission";
     case ErrorCode::kCorruptData:
       return "corrupt-data";
+    case ErrorCode::kTruncated:
+      return "truncated";
     case ErrorCode::kIo:
       return "io";
     case ErrorCode::kDeviceLost:

@@ -1,4 +1,9 @@
-// Sources that read files: still-image sequences, Y4M video, headerless raw video.
+// Sources that read files: still-image sequences, Y4M video, headerless raw video; and the same
+// two video kinds from a stream (standard input, a named pipe), which is read once and never
+// rewound.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -88,12 +93,16 @@ class Y4mSource : public FrameSource {
 
 class RawSource : public FrameSource {
  public:
-  RawSource(std::string path, UniqueFile file, const SourceOptions& o)
-      : path_(std::move(path)), file_(std::move(file)), options_(o) {}
+  // `consumed`: the stream's first bytes, already read by the caller looking for a Y4M header.
+  RawSource(std::string path, UniqueFile file, const SourceOptions& o, std::string consumed = "")
+      : path_(std::move(path)),
+        file_(std::move(file)),
+        options_(o),
+        consumed_(std::move(consumed)) {}
 
   Result<std::optional<Frame>> next() override {
     auto more = readRawFrame(file_.get(), *options_.format, options_.width, options_.height, path_,
-                             index_, bytes_);
+                             index_, bytes_, consumed_);
     if (!more) return more.error();
     if (!*more) return std::optional<Frame>();
     const double fps = options_.fps > 0 ? options_.fps : 30.0;
@@ -111,6 +120,7 @@ class RawSource : public FrameSource {
   std::string path_;
   UniqueFile file_;
   SourceOptions options_;
+  std::string consumed_;
   std::vector<uint8_t> bytes_;
   uint64_t index_ = 0;
 };
@@ -119,13 +129,23 @@ class RawSource : public FrameSource {
 
 Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
                           const std::string& name, uint64_t index, std::vector<uint8_t>& out) {
+  std::string consumed;
+  return readRawFrame(in, format, width, height, name, index, out, consumed);
+}
+
+Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
+                          const std::string& name, uint64_t index, std::vector<uint8_t>& out,
+                          std::string& consumed) {
   auto size = frameSize(format, width, height);
   if (!size) return fail(size.error().code, name, ": ", size.error().message);
   out.resize(*size);
-  const size_t got = std::fread(out.data(), 1, out.size(), in);
+  const size_t head = std::min(consumed.size(), out.size());
+  std::memcpy(out.data(), consumed.data(), head);
+  consumed.erase(0, head);
+  const size_t got = head + std::fread(out.data() + head, 1, out.size() - head, in);
   if (got == 0 && std::feof(in)) return false;
   if (got != out.size())
-    return fail(std::ferror(in) ? ErrorCode::kIo : ErrorCode::kCorruptData, name,
+    return fail(std::ferror(in) ? ErrorCode::kIo : ErrorCode::kTruncated, name,
                 ": truncated raw frame ", std::to_string(index), " (", std::to_string(got), " of ",
                 std::to_string(out.size()), " bytes)");
   return true;
@@ -147,8 +167,7 @@ Result<std::unique_ptr<FrameSource>> openY4mSource(const std::string& path,
   return std::unique_ptr<FrameSource>(new Y4mSource(path, std::move(*file), *header, options));
 }
 
-Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
-                                                   const SourceOptions& options) {
+Status checkRawOptions(const std::string& path, const SourceOptions& options) {
   if (!options.format || options.width <= 0)
     return fail(ErrorCode::kInvalidArgument, path,
                 ": raw frames need a frame size and a pixel format");
@@ -157,9 +176,50 @@ Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
                 " frames have no fixed size");
   if (auto s = planeLayout(*options.format, options.width, options.height); !s)
     return fail(s.error().code, path, ": ", s.error().message);
+  return {};
+}
+
+Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
+                                                   const SourceOptions& options) {
+  if (Status s = checkRawOptions(path, options); !s) return s.error();
   auto file = openFile(path);
   if (!file) return file.error();
   return std::unique_ptr<FrameSource>(new RawSource(path, std::move(*file), options));
+}
+
+Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
+                                                      const SourceOptions& options) {
+  const std::string name = spec == "-" ? "stdin" : spec;
+  UniqueFile file;
+  if (spec == "-") {
+    // A duplicate, so that closing the source leaves the process's stdin alone.
+    UniqueFd in(::dup(STDIN_FILENO));
+    if (!in.valid()) return fail(errorCodeFromErrno(errno), "stdin: ", std::strerror(errno));
+    file.reset(::fdopen(in.get(), "rb"));
+    if (!file) return fail(errorCodeFromErrno(errno), "stdin: ", std::strerror(errno));
+    (void)in.release();
+  } else {
+    auto opened = openFile(spec);
+    if (!opened) return opened.error();
+    file = std::move(*opened);
+  }
+  // Y4M when the stream starts with its magic. The bytes looked at cannot be put back into a
+  // pipe, so they are handed to whichever reader takes the stream.
+  static const std::string kY4mMagic = "YUV4MPEG2";
+  std::string head(kY4mMagic.size(), '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), file.get()));
+  if (std::ferror(file.get()))
+    return fail(ErrorCode::kIo, name, ": read failed: ", std::strerror(errno));
+  if (head == kY4mMagic) {
+    auto header = Y4mReader::readHeader(file.get(), name, head);
+    if (!header) return header.error();
+    return std::unique_ptr<FrameSource>(new Y4mSource(name, std::move(file), *header, options));
+  }
+  if (!options.format || options.width <= 0)
+    return fail(ErrorCode::kInvalidArgument, name,
+                ": not Y4M, and raw frames need a frame size and a pixel format");
+  if (Status s = checkRawOptions(name, options); !s) return s.error();
+  return std::unique_ptr<FrameSource>(new RawSource(name, std::move(file), options, head));
 }
 
 }  // namespace esf

@@ -37,18 +37,22 @@ constexpr PixelFormatInfo rgb(PixelFormat f, const char* name, uint32_t fourcc, 
           at(0, r),
           at(0, g),
           at(0, b),
-          a < 0 ? kNone : at(0, a)};
+          a < 0 ? kNone : at(0, a),
+          0,
+          ""};
 }
 
 // A Y'CbCr format with chroma subsampled sx x sy.
 constexpr PixelFormatInfo yuv(PixelFormat f, const char* name, uint32_t fourcc, const char* alias,
                               Packing packing, int alignment, int sx, int sy, int planes,
                               std::array<PlaneInfo, 3> plane_info, ComponentLocation y,
-                              ComponentLocation cb, ComponentLocation cr) {
-  return {f,       name,       fourcc,    alias, ColourFamily::kYuv,
-          packing, 8,          alignment, sx,    sy,
-          planes,  plane_info, y,         cb,    cr,
-          kNone,   kNone,      kNone,     kNone};
+                              ComponentLocation cb, ComponentLocation cr,
+                              uint32_t mplane_fourcc = 0, const char* mplane_name = "") {
+  return {f,          name,       fourcc,    alias, ColourFamily::kYuv,
+          packing,    8,          alignment, sx,    sy,
+          planes,     plane_info, y,         cb,    cr,
+          kNone,      kNone,      kNone,     kNone, mplane_fourcc,
+          mplane_name};
 }
 
 // Sample sizes as V4L2 documents each layout (Documentation/userspace-api/media/v4l).
@@ -61,11 +65,14 @@ constexpr PixelFormatInfo kFormats[] = {
     yuv(PixelFormat::kUYVY, "UYVY", V4L2_PIX_FMT_UYVY, "", Packing::kPacked, 2, 2, 1, 1,
         {{{2, 1, 1}}}, at(0, 1), chromaAt(0, 0, 0), chromaAt(0, 0, 1)),
     yuv(PixelFormat::kNV12, "NV12", V4L2_PIX_FMT_NV12, "", Packing::kSemiPlanar, 1, 2, 2, 2,
-        {{{1, 1, 1}, {2, 2, 2}}}, at(0, 0), chromaAt(1, 0), chromaAt(1, 1)),
+        {{{1, 1, 1}, {2, 2, 2}}}, at(0, 0), chromaAt(1, 0), chromaAt(1, 1), V4L2_PIX_FMT_NV12M,
+        "NV12M"),
     yuv(PixelFormat::kNV21, "NV21", V4L2_PIX_FMT_NV21, "", Packing::kSemiPlanar, 1, 2, 2, 2,
-        {{{1, 1, 1}, {2, 2, 2}}}, at(0, 0), chromaAt(1, 1), chromaAt(1, 0)),
+        {{{1, 1, 1}, {2, 2, 2}}}, at(0, 0), chromaAt(1, 1), chromaAt(1, 0), V4L2_PIX_FMT_NV21M,
+        "NV21M"),
     yuv(PixelFormat::kYU12, "YU12", V4L2_PIX_FMT_YUV420, "I420", Packing::kPlanar, 1, 2, 2, 3,
-        {{{1, 1, 1}, {1, 2, 2}, {1, 2, 2}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0)),
+        {{{1, 1, 1}, {1, 2, 2}, {1, 2, 2}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0),
+        V4L2_PIX_FMT_YUV420M, "YUV420M"),
     rgb(PixelFormat::kRGB24, "RGB24", V4L2_PIX_FMT_RGB24, "RGB", 3, 0, 1, 2, -1),
     rgb(PixelFormat::kBGR24, "BGR24", V4L2_PIX_FMT_BGR24, "BGR", 3, 2, 1, 0, -1),
     rgb(PixelFormat::kXRGB32, "XRGB32", V4L2_PIX_FMT_XRGB32, "", 4, 1, 2, 3, -1),  // X R G B
@@ -90,7 +97,9 @@ constexpr PixelFormatInfo kFormats[] = {
      kNone,
      kNone,
      kNone,
-     kNone},
+     kNone,
+     0,
+     ""},
     {PixelFormat::kMJPEG,
      "MJPEG",
      V4L2_PIX_FMT_MJPEG,
@@ -109,9 +118,12 @@ constexpr PixelFormatInfo kFormats[] = {
      kNone,
      kNone,
      kNone,
-     kNone},
+     kNone,
+     0,
+     ""},
     yuv(PixelFormat::kYUV422P, "YUV422P", V4L2_PIX_FMT_YUV422P, "I422", Packing::kPlanar, 1, 2, 1,
-        3, {{{1, 1, 1}, {1, 2, 1}, {1, 2, 1}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0)),
+        3, {{{1, 1, 1}, {1, 2, 1}, {1, 2, 1}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0),
+        V4L2_PIX_FMT_YUV422M, "YUV422M"),
     yuv(PixelFormat::kYUV444P, "YUV444P", V4L2_PIX_FMT_YUV444M, "I444", Packing::kPlanar, 1, 1, 1,
         3, {{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0)),
 };
@@ -146,6 +158,8 @@ Result<PixelFormat> parsePixelFormat(const std::string& name) {
   const std::string u = upper(name);
   for (const auto& i : kFormats) {
     if (u == i.name || u == i.alias || u == upper(fourccString(i.v4l2_fourcc))) return i.format;
+    if (i.v4l2_mplane_fourcc && (u == i.mplane_name || u == fourccString(i.v4l2_mplane_fourcc)))
+      return i.format;
   }
   std::string known;
   for (const auto& i : kFormats) known += std::string(known.empty() ? "" : ", ") + i.name;
@@ -159,9 +173,15 @@ uint32_t v4l2Fourcc(PixelFormat format) {
 
 std::optional<PixelFormat> fromV4l2Fourcc(uint32_t fourcc) {
   for (const auto& i : kFormats)
-    if (i.v4l2_fourcc == fourcc) return i.format;
+    if (i.v4l2_fourcc == fourcc || (fourcc != 0 && i.v4l2_mplane_fourcc == fourcc)) return i.format;
   if (fourcc == V4L2_PIX_FMT_JPEG) return PixelFormat::kMJPEG;
   return std::nullopt;
+}
+
+bool isV4l2MplaneFourcc(uint32_t fourcc) {
+  for (const auto& i : kFormats)
+    if (fourcc != 0 && i.v4l2_mplane_fourcc == fourcc) return true;
+  return false;
 }
 
 std::string fourccString(uint32_t fourcc) {

@@ -64,6 +64,10 @@ struct PixelFormatInfo {
   std::array<PlaneInfo, 3> planes;
   ComponentLocation y, cb, cr;   // Y'CbCr formats; GREY has y only
   ComponentLocation r, g, b, a;  // RGB formats; no a: opaque
+  // The multi-planar API's variant of a planar format: the same planes, each in its own buffer
+  // (NV12M, NV21M, YUV420M, YUV422M); 0 when there is none.
+  uint32_t v4l2_mplane_fourcc;
+  const char* mplane_name;  // "NV12M", or ""
 };
 
 // The row of `format`. Every PixelFormat has one.
@@ -77,6 +81,7 @@ Result<PixelFormat> parsePixelFormat(const std::string& name);
 const std::vector<PixelFormat>& allPixelFormats();
 
 uint32_t v4l2Fourcc(PixelFormat format);
+// Either fourcc of a row: the contiguous one or the multi-planar variant (NV12M is NV12).
 std::optional<PixelFormat> fromV4l2Fourcc(uint32_t fourcc);
 std::string fourccString(uint32_t fourcc);  // 'YUYV' -> "YUYV"
 
@@ -101,6 +106,9 @@ int planeRows(const PixelFormatInfo& info, int plane, int height);
 Result<std::vector<PlaneLayout>> planeLayout(PixelFormat format, int width, int height);
 // Total bytes of a tight frame (sum of planes).
 Result<size_t> frameSize(PixelFormat format, int width, int height);
+
+// Whether `fourcc` is a row's multi-planar variant (each plane its own buffer).
+bool isV4l2MplaneFourcc(uint32_t fourcc);
 
 // Where a plane sits in a single-planar V4L2 buffer.
 struct PlaneSlice {

@@ -10,8 +10,13 @@
 namespace esf {
 
 // Reads frame `index` into `out`. false at a clean end (EOF on a frame boundary); a partial
-// last frame is an error naming the file.
+// last frame is ErrorCode::kTruncated, naming the file.
 Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
                           const std::string& name, uint64_t index, std::vector<uint8_t>& out);
+// The same, taking the frame's first bytes from `consumed` (bytes already read from a stream that
+// cannot be rewound) and removing them from it.
+Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
+                          const std::string& name, uint64_t index, std::vector<uint8_t>& out,
+                          std::string& consumed);
 
 }  // namespace esf

@@ -85,6 +85,8 @@ Result<std::unique_ptr<FrameSource>> openFileLike(const std::string& spec,
     return openImageSequence(std::move(files));
   }
   std::error_code ec;
+  // A named pipe is read once: looking at its first bytes to tell Y4M from raw would eat them.
+  if (std::filesystem::is_fifo(spec, ec)) return openStreamSource(spec, options);
   if (std::filesystem::is_directory(spec, ec)) {
     std::vector<std::string> files;
     for (const auto& e : std::filesystem::directory_iterator(spec, ec))
@@ -109,7 +111,7 @@ Result<std::unique_ptr<FrameSource>> openFileLike(const std::string& spec,
 }  // namespace
 
 bool isV4l2Spec(const std::string& spec) {
-  if (spec.empty() || spec == "pattern") return false;
+  if (spec.empty() || spec == "pattern" || spec == "-") return false;
   if (spec.rfind("/dev/", 0) == 0) return true;
   std::error_code ec;
   const bool is_path = std::filesystem::exists(spec, ec) || hasGlobChars(spec) ||
@@ -124,6 +126,8 @@ Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
   Result<std::unique_ptr<FrameSource>> source = fail(ErrorCode::kInternal, "no source");
   if (spec.empty() || spec == "pattern") {
     source = openPatternSource(options);
+  } else if (spec == "-") {
+    source = openStreamSource(spec, options);
   } else if (isV4l2Spec(spec)) {
     source = openV4l2Source(spec, options);
   } else {

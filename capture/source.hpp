@@ -5,6 +5,8 @@
 //   "/dev/videoN"              a V4L2 capture device by path
 //   a card name or bus info    a V4L2 device whose VIDIOC_QUERYCAP card/bus_info matches
 //   FILE.y4m / YUV4MPEG2 data  Y4M video
+//   "-" or a named pipe        a stream read once: Y4M if it starts with "YUV4MPEG2", else raw
+//                              frames (needs the size and format)
 //   FILE.png|jpg|bmp|pgm|ppm   one still image; a directory, a glob ("shots/*.png") or a
 //                              comma-separated list of images is a sequence
 //   any other file             headerless raw frames; needs options.width/height and format

@@ -19,6 +19,10 @@ Result<std::unique_ptr<FrameSource>> openY4mSource(const std::string& path,
                                                    const SourceOptions& options);
 Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
                                                    const SourceOptions& options);
+// Standard input ("-") or a named pipe: Y4M when it starts with the Y4M magic, else headerless
+// raw frames (options.width/height/format). Read once, never rewound.
+Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
+                                                      const SourceOptions& options);
 // Wraps `inner`: writes every frame's tight planes to options.dump_raw_dir.
 Result<std::unique_ptr<FrameSource>> wrapDumpRaw(std::unique_ptr<FrameSource> inner,
                                                  const std::string& dir);

@@ -146,12 +146,8 @@ Result<UniqueFd> openV4l2Device(const std::string& spec, V4l2DeviceInfo& info) {
     return fail(errorCodeFromErrno(errno), "cannot open ", path, ": ", std::strerror(errno));
   if (!queryCap(fd.get(), path, info))
     return fail(ErrorCode::kUnsupported, path, " is not a V4L2 device (VIDIOC_QUERYCAP failed)");
-  if (!info.single_planar_capture) {
-    if (info.multi_planar_capture)
-      return fail(ErrorCode::kUnsupported, path,
-                  ": multi-planar capture devices are not supported yet");
+  if (!info.single_planar_capture && !info.multi_planar_capture)
     return fail(ErrorCode::kUnsupported, path, " (", info.card, ") cannot capture video");
-  }
   if (!info.streaming)
     return fail(ErrorCode::kUnsupported, path, " (", info.card, ") does not support streaming I/O");
   return fd;
@@ -163,12 +159,12 @@ bool looksLikeV4l2Device(const std::string& spec) {
   return false;
 }
 
-std::vector<V4l2FormatDesc> enumerateFormats(int fd) {
+std::vector<V4l2FormatDesc> enumerateFormats(int fd, bool multi_planar) {
   std::vector<V4l2FormatDesc> out;
   for (uint32_t i = 0;; ++i) {
     v4l2_fmtdesc fd_desc{};
     fd_desc.index = i;
-    fd_desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    fd_desc.type = multi_planar ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE;
     if (xioctl(fd, VIDIOC_ENUM_FMT, &fd_desc) != 0) break;
     V4l2FormatDesc f;
     f.fourcc = fourccString(fd_desc.pixelformat);

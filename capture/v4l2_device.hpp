@@ -16,6 +16,8 @@ struct V4l2DeviceInfo {
   bool single_planar_capture = false;
   bool multi_planar_capture = false;
   bool streaming = false;
+  // The queue esframe streams from: single-planar when the device has it, else multi-planar.
+  bool usesMultiPlanar() const { return !single_planar_capture && multi_planar_capture; }
 };
 
 // Every /dev/video* node that can capture video, in node order.
@@ -46,7 +48,9 @@ struct V4l2ControlDesc {
   std::vector<std::string> menu;  // "0: Off"
 };
 
-std::vector<V4l2FormatDesc> enumerateFormats(int fd);
+// The formats of the capture queue: the multi-planar one (V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE)
+// when `multi_planar`.
+std::vector<V4l2FormatDesc> enumerateFormats(int fd, bool multi_planar = false);
 std::vector<V4l2ControlDesc> enumerateControls(int fd);
 
 // v4l2-ctl's control name: lower case, runs of other characters become one '_'.

@@ -17,7 +17,7 @@ nlohmann::json describeCaptureDevices() {
     UniqueFd fd(::open(d.path.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC));
     if (fd.valid()) {
       nlohmann::json formats = nlohmann::json::array();
-      for (const auto& f : enumerateFormats(fd.get())) {
+      for (const auto& f : enumerateFormats(fd.get(), d.usesMultiPlanar())) {
         nlohmann::json sizes = nlohmann::json::array();
         for (const auto& s : f.sizes)
           sizes.push_back({{"size", s.size}, {"intervals", s.intervals}});

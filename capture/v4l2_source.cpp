@@ -1,5 +1,7 @@
 // A V4L2 camera: negotiate format/size/fps, set controls, stream with mmap or zero-copy dmabuf
 // buffers, deliver frames from a poll() loop, and end cleanly when the device goes away.
+// Single-planar and multi-planar devices stream alike: a buffer has one memory plane, or one per
+// format plane (NV12M), each with its own mapping or dmabuf.
 #include <fcntl.h>
 #include <linux/dma-buf.h>
 #include <linux/videodev2.h>
@@ -15,6 +17,7 @@
 #include "capture/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/v4l2_device.hpp"
+#include "capture/v4l2_format.hpp"
 #include "esframe/base/log.hpp"
 
 namespace esf {
@@ -43,7 +46,8 @@ class Mapping {
   size_t size_ = 0;
 };
 
-struct Buffer {
+// One memory plane of a V4L2 buffer (single-planar buffers have one).
+struct BufferPlane {
   Mapping map;             // CPU view: the V4L2 mmap buffer, or the dmabuf mapped
   UniqueFd dmabuf;         // expbuf mode: the exported one (dmabuf mode: allocated.fd)
   DmabufBuffer allocated;  // dmabuf mode: the allocator's buffer
@@ -52,55 +56,60 @@ struct Buffer {
   int dmabufFd() const { return allocated.fd.valid() ? allocated.fd.get() : dmabuf.get(); }
 };
 
+struct Buffer {
+  std::vector<BufferPlane> planes;
+};
+
 Mapping mapFd(int fd, size_t length, off_t offset) {
   void* p = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, offset);
   return p == MAP_FAILED ? Mapping() : Mapping(p, length);
 }
 
-Colorimetry colorimetryOf(const v4l2_pix_format& pix) {
-  const auto cs = v4l2_colorspace(pix.colorspace);
-  uint32_t enc = pix.ycbcr_enc;
-  if (enc == V4L2_YCBCR_ENC_DEFAULT) enc = V4L2_MAP_YCBCR_ENC_DEFAULT(cs);
-  uint32_t quant = pix.quantization;
-  if (quant == V4L2_QUANTIZATION_DEFAULT)
-    quant = V4L2_MAP_QUANTIZATION_DEFAULT(false, cs, v4l2_ycbcr_encoding(enc));
-  Colorimetry c;
-  c.encoding = (enc == V4L2_YCBCR_ENC_709 || enc == V4L2_YCBCR_ENC_XV709) ? YcbcrEncoding::kBt709
-                                                                          : YcbcrEncoding::kBt601;
-  c.full_range = quant == V4L2_QUANTIZATION_FULL_RANGE;
-  return c;
-}
-
-std::string describe(const v4l2_pix_format& p) {
-  return std::to_string(p.width) + "x" + std::to_string(p.height) + " " +
-         fourccString(p.pixelformat);
-}
-
-// Points frame.planes[] into `b` at V4L2's single-planar layout (v4l2PlaneSlices).
-Status attachV4l2Planes(Frame& f, const v4l2_pix_format& pix, const Buffer& b, uint32_t bytesused) {
-  auto attach = [&](int i, size_t offset, int stride, size_t size) -> Status {
-    if (offset + size > b.length)
-      return fail(ErrorCode::kCorruptData, "buffer of ", std::to_string(b.length),
-                  " bytes is too small for ", describe(pix));
+// Points frame.planes[] into `b`: with one memory plane at V4L2's single-buffer layout
+// (v4l2PlaneSlices), with one memory plane per format plane (NV12M) each at its own pitch.
+Status attachV4l2Planes(Frame& f, const V4l2StreamFormat& fmt, const Buffer& b,
+                        uint32_t bytesused) {
+  auto attach = [&](int i, const BufferPlane& mem, size_t offset, int stride,
+                    size_t size) -> Status {
+    if (offset + size > mem.length)
+      return fail(ErrorCode::kCorruptData, "buffer of ", std::to_string(mem.length),
+                  " bytes is too small for ", describe(fmt));
     FramePlane& fp = f.planes[size_t(i)];
     fp.size = size;
     fp.stride = stride;
-    fp.data = b.map.data() ? b.map.data() + offset : nullptr;
-    if (b.dmabufFd() >= 0) {
-      fp.dmabuf_fd = b.dmabufFd();
+    fp.data = mem.map.data() ? mem.map.data() + offset : nullptr;
+    if (mem.dmabufFd() >= 0) {
+      fp.dmabuf_fd = mem.dmabufFd();
       fp.offset = uint32_t(offset);
-      fp.modifier = b.modifier;
+      fp.modifier = mem.modifier;
     }
     return {};
   };
   if (isCompressed(f.format)) {
     f.plane_count = 1;
-    return attach(0, 0, 0, bytesused);
+    return attach(0, b.planes[0], 0, 0, bytesused);
   }
-  const std::vector<PlaneSlice> slices = v4l2PlaneSlices(f.format, f.height, int(pix.bytesperline));
+  const PixelFormatInfo& info = pixelFormatInfo(f.format);
+  if (fmt.memory_planes > 1) {
+    if (fmt.memory_planes != info.plane_count || b.planes.size() != size_t(info.plane_count))
+      return fail(ErrorCode::kUnsupported, describe(fmt), " has ",
+                  std::to_string(fmt.memory_planes), " memory planes, ", info.name, " ",
+                  std::to_string(info.plane_count));
+    f.plane_count = info.plane_count;
+    for (int i = 0; i < info.plane_count; ++i) {
+      const int stride = int(fmt.bytesperline[size_t(i)]);
+      const size_t size = size_t(stride) * size_t(planeRows(info, i, f.height));
+      if (auto s = attach(i, b.planes[size_t(i)], 0, stride, size); !s) return s;
+    }
+    return {};
+  }
+  const std::vector<PlaneSlice> slices =
+      v4l2PlaneSlices(f.format, f.height, int(fmt.bytesperline[0]));
   f.plane_count = int(slices.size());
   for (size_t i = 0; i < slices.size(); ++i)
-    if (auto s = attach(int(i), slices[i].offset, slices[i].stride, slices[i].size); !s) return s;
+    if (auto s = attach(int(i), b.planes[0], slices[i].offset, slices[i].stride, slices[i].size);
+        !s)
+      return s;
   return {};
 }
 
@@ -114,8 +123,8 @@ class V4l2Source : public FrameSource {
   std::string name() const override { return info_.path; }
   bool isLive() const override { return true; }
   bool deviceLost() const override { return lost_; }
-  int width() const override { return int(pix_.width); }
-  int height() const override { return int(pix_.height); }
+  int width() const override { return int(fmt_.width); }
+  int height() const override { return int(fmt_.height); }
   PixelFormat format() const override { return format_; }
   std::string ioDescription() const override { return toString(io_); }
 
@@ -124,12 +133,14 @@ class V4l2Source : public FrameSource {
   Status allocateBuffers(const SourceOptions& o);
   Status allocateDmabufBuffers(DmabufAllocator& allocator, int count);
   Status queue(uint32_t index);
+  // A v4l2_buffer of this queue's type and memory; multi-planar ones point at `planes`.
+  v4l2_buffer emptyBuffer(uint32_t index, v4l2_plane* planes) const;
   Error lostOrFailed(const char* what, int err);
   void stop();
 
   UniqueFd fd_;
   V4l2DeviceInfo info_;
-  v4l2_pix_format pix_{};
+  V4l2StreamFormat fmt_;
   PixelFormat format_ = PixelFormat::kYUYV;
   Colorimetry colorimetry_;
   IoMode io_ = IoMode::kMmap;
@@ -143,40 +154,33 @@ class V4l2Source : public FrameSource {
 };
 
 Status V4l2Source::negotiate(const SourceOptions& o) {
-  v4l2_format fmt{};
-  fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-  if (xioctl(fd_.get(), VIDIOC_G_FMT, &fmt) != 0)
-    return fail(errorCodeFromErrno(errno), info_.path,
-                ": VIDIOC_G_FMT failed: ", std::strerror(errno));
+  auto current = getV4l2Format(fd_.get(), info_.path, info_.usesMultiPlanar());
+  if (!current) return current.error();
+  fmt_ = *current;
   if (o.width > 0 || o.format) {
-    v4l2_pix_format want = fmt.fmt.pix;
+    auto set = setV4l2Format(fd_.get(), info_.path, *current, o.width, o.height, o.format);
+    if (!set) return set.error();
+    fmt_ = *set;
+    V4l2StreamFormat want = *current;
     if (o.width > 0) want.width = uint32_t(o.width), want.height = uint32_t(o.height);
     if (o.format) want.pixelformat = v4l2Fourcc(*o.format);
-    want.field = V4L2_FIELD_NONE;
-    want.bytesperline = 0;
-    want.sizeimage = 0;
-    fmt.fmt.pix = want;
-    if (xioctl(fd_.get(), VIDIOC_S_FMT, &fmt) != 0)
-      return fail(errorCodeFromErrno(errno), info_.path, ": VIDIOC_S_FMT ", describe(want),
-                  " failed: ", std::strerror(errno));
-    if (fmt.fmt.pix.width != want.width || fmt.fmt.pix.height != want.height ||
-        fmt.fmt.pix.pixelformat != want.pixelformat)
-      logWarning(info_.path + ": the driver adjusted " + describe(want) + " to " +
-                 describe(fmt.fmt.pix));
+    // NV12 set as NV12M is what was asked for.
+    if (fmt_.width != want.width || fmt_.height != want.height ||
+        fromV4l2Fourcc(fmt_.pixelformat) != fromV4l2Fourcc(want.pixelformat))
+      logWarning(info_.path + ": the driver adjusted " + describe(want) + " to " + describe(fmt_));
   }
-  pix_ = fmt.fmt.pix;
-  auto f = fromV4l2Fourcc(pix_.pixelformat);
+  auto f = fromV4l2Fourcc(fmt_.pixelformat);
   if (!f)
     return fail(ErrorCode::kUnsupported, info_.path, ": pixel format ",
-                fourccString(pix_.pixelformat), " is not supported");
+                fourccString(fmt_.pixelformat), " is not supported");
   format_ = *f;
-  if (pix_.field != V4L2_FIELD_NONE && pix_.field != V4L2_FIELD_ANY)
-    logWarning(info_.path + ": interlaced field order " + std::to_string(pix_.field) +
+  if (fmt_.field != V4L2_FIELD_NONE && fmt_.field != V4L2_FIELD_ANY)
+    logWarning(info_.path + ": interlaced field order " + std::to_string(fmt_.field) +
                ", frames are used as delivered");
-  colorimetry_ = o.colorimetry.value_or(colorimetryOf(pix_));
+  colorimetry_ = o.colorimetry.value_or(colorimetryOf(fmt_));
   if (o.fps > 0) {
     v4l2_streamparm parm{};
-    parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    parm.type = fmt_.bufferType();
     parm.parm.capture.timeperframe = {1000, uint32_t(std::lround(o.fps * 1000))};
     if (xioctl(fd_.get(), VIDIOC_S_PARM, &parm) != 0) {
       logWarning(info_.path +
@@ -195,19 +199,23 @@ Status V4l2Source::negotiate(const SourceOptions& o) {
 }
 
 Status V4l2Source::allocateDmabufBuffers(DmabufAllocator& allocator, int count) {
-  // One linear buffer per V4L2 buffer, bytesperline wide, as many rows as sizeimage needs:
+  // One linear buffer per V4L2 memory plane, bytesperline wide, as many rows as sizeimage needs:
   // the driver writes its own layout into it, import reads planes at V4L2's offsets/pitches.
-  const uint32_t pitch = std::max<uint32_t>(pix_.bytesperline, 1);
-  const uint32_t rows = (pix_.sizeimage + pitch - 1) / pitch;
   for (int i = 0; i < count; ++i) {
-    auto allocated = allocator.allocate(pitch, int(rows));
-    if (!allocated)
-      return fail(allocated.error().code, info_.path, ": ", allocated.error().message);
     Buffer b;
-    b.allocated = std::move(*allocated);
-    b.length = b.allocated.length;
-    b.modifier = b.allocated.modifier;
-    b.map = mapFd(b.allocated.fd.get(), b.length, 0);  // for raw dumps and CPU fallbacks; may fail
+    for (int p = 0; p < fmt_.memory_planes; ++p) {
+      const uint32_t pitch = std::max<uint32_t>(fmt_.bytesperline[size_t(p)], 1);
+      const uint32_t rows = (fmt_.sizeimage[size_t(p)] + pitch - 1) / pitch;
+      auto allocated = allocator.allocate(pitch, int(rows));
+      if (!allocated)
+        return fail(allocated.error().code, info_.path, ": ", allocated.error().message);
+      BufferPlane& plane = b.planes.emplace_back();
+      plane.allocated = std::move(*allocated);
+      plane.length = plane.allocated.length;
+      plane.modifier = plane.allocated.modifier;
+      // For raw dumps and CPU fallbacks; may fail.
+      plane.map = mapFd(plane.allocated.fd.get(), plane.length, 0);
+    }
     buffers_.push_back(std::move(b));
   }
   return {};
@@ -235,7 +243,7 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
   io_ = mode;
   v4l2_requestbuffers req{};
   req.count = uint32_t(count);
-  req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  req.type = fmt_.bufferType();
   req.memory = mode == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
   if (xioctl(fd_.get(), VIDIOC_REQBUFS, &req) != 0)
     return fail(errorCodeFromErrno(errno), info_.path, ": VIDIOC_REQBUFS (", toString(mode),
@@ -256,44 +264,60 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
     return allocateBuffers(mmap_options);
   }
   for (uint32_t i = 0; i < req.count; ++i) {
-    v4l2_buffer vb{};
-    vb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    vb.memory = V4L2_MEMORY_MMAP;
-    vb.index = i;
+    v4l2_plane planes[kMaxMemoryPlanes]{};
+    v4l2_buffer vb = emptyBuffer(i, planes);
     if (xioctl(fd_.get(), VIDIOC_QUERYBUF, &vb) != 0)
       return fail(errorCodeFromErrno(errno), info_.path,
                   ": VIDIOC_QUERYBUF failed: ", std::strerror(errno));
     Buffer b;
-    b.length = vb.length;
-    b.map = mapFd(fd_.get(), vb.length, off_t(vb.m.offset));
-    if (!b.map.data())
-      return fail(errorCodeFromErrno(errno), info_.path, ": cannot mmap buffer ", std::to_string(i),
-                  ": ", std::strerror(errno));
-    if (mode == IoMode::kExpbuf) {
-      v4l2_exportbuffer exp{};
-      exp.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-      exp.index = i;
-      exp.flags = O_RDONLY | O_CLOEXEC;
-      if (xioctl(fd_.get(), VIDIOC_EXPBUF, &exp) != 0)
-        return fail(errorCodeFromErrno(errno), info_.path,
-                    ": VIDIOC_EXPBUF failed: ", std::strerror(errno));
-      b.dmabuf = UniqueFd(exp.fd);
+    for (int p = 0; p < fmt_.memory_planes; ++p) {
+      BufferPlane& plane = b.planes.emplace_back();
+      plane.length = fmt_.multi_planar ? planes[p].length : vb.length;
+      const off_t offset = off_t(fmt_.multi_planar ? planes[p].m.mem_offset : vb.m.offset);
+      plane.map = mapFd(fd_.get(), plane.length, offset);
+      if (!plane.map.data())
+        return fail(errorCodeFromErrno(errno), info_.path, ": cannot mmap buffer ",
+                    std::to_string(i), " plane ", std::to_string(p), ": ", std::strerror(errno));
+      if (mode == IoMode::kExpbuf) {
+        v4l2_exportbuffer exp{};
+        exp.type = fmt_.bufferType();
+        exp.index = i;
+        exp.plane = uint32_t(p);
+        exp.flags = O_RDONLY | O_CLOEXEC;
+        if (xioctl(fd_.get(), VIDIOC_EXPBUF, &exp) != 0)
+          return fail(errorCodeFromErrno(errno), info_.path,
+                      ": VIDIOC_EXPBUF failed: ", std::strerror(errno));
+        plane.dmabuf = UniqueFd(exp.fd);
+      }
     }
     buffers_.push_back(std::move(b));
   }
   return {};
 }
 
-Status V4l2Source::queue(uint32_t index) {
+v4l2_buffer V4l2Source::emptyBuffer(uint32_t index, v4l2_plane* planes) const {
   v4l2_buffer vb{};
-  vb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  vb.type = fmt_.bufferType();
+  vb.memory = io_ == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
   vb.index = index;
-  if (io_ == IoMode::kDmabuf) {
-    vb.memory = V4L2_MEMORY_DMABUF;
-    vb.m.fd = buffers_[index].dmabufFd();
-    vb.length = uint32_t(buffers_[index].length);
-  } else {
-    vb.memory = V4L2_MEMORY_MMAP;
+  if (fmt_.multi_planar) {
+    vb.m.planes = planes;
+    vb.length = uint32_t(fmt_.memory_planes);
+  }
+  return vb;
+}
+
+Status V4l2Source::queue(uint32_t index) {
+  v4l2_plane planes[kMaxMemoryPlanes]{};
+  v4l2_buffer vb = emptyBuffer(index, planes);
+  if (io_ == IoMode::kDmabuf && fmt_.multi_planar) {
+    for (int p = 0; p < fmt_.memory_planes; ++p) {
+      planes[p].m.fd = buffers_[index].planes[size_t(p)].dmabufFd();
+      planes[p].length = uint32_t(buffers_[index].planes[size_t(p)].length);
+    }
+  } else if (io_ == IoMode::kDmabuf) {
+    vb.m.fd = buffers_[index].planes[0].dmabufFd();
+    vb.length = uint32_t(buffers_[index].planes[0].length);
   }
   if (xioctl(fd_.get(), VIDIOC_QBUF, &vb) != 0) return lostOrFailed("VIDIOC_QBUF", errno);
   return {};
@@ -314,12 +338,12 @@ Status V4l2Source::setup(const SourceOptions& o) {
   if (auto s = allocateBuffers(o); !s) return s;
   for (uint32_t i = 0; i < buffers_.size(); ++i)
     if (auto s = queue(i); !s) return s;
-  int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  int type = int(fmt_.bufferType());
   if (xioctl(fd_.get(), VIDIOC_STREAMON, &type) != 0)
     return fail(errorCodeFromErrno(errno), info_.path,
                 ": VIDIOC_STREAMON failed: ", std::strerror(errno));
   streaming_ = true;
-  logInfo(info_.path + " (" + info_.card + "): " + describe(pix_) + ", " +
+  logInfo(info_.path + " (" + info_.card + "): " + describe(fmt_) + ", " +
           std::to_string(buffers_.size()) + " " + toString(io_) + " buffers, " +
           colorimetryName(colorimetry_));
   return {};
@@ -327,23 +351,25 @@ Status V4l2Source::setup(const SourceOptions& o) {
 
 void V4l2Source::stop() {
   if (streaming_) {
-    int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    int type = int(fmt_.bufferType());
     xioctl(fd_.get(), VIDIOC_STREAMOFF, &type);  // fails harmlessly on a lost device
     streaming_ = false;
   }
   buffers_.clear();
   if (fd_.valid() && !lost_) {
     v4l2_requestbuffers req{};
-    req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    req.type = fmt_.bufferType();
     req.memory = io_ == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
     xioctl(fd_.get(), VIDIOC_REQBUFS, &req);
   }
 }
 
 void syncDmabuf(const Buffer& b, uint64_t flags) {
-  if (b.dmabufFd() < 0 || !b.map.data()) return;
-  dma_buf_sync sync{flags | DMA_BUF_SYNC_READ};
-  xioctl(b.dmabufFd(), DMA_BUF_IOCTL_SYNC, &sync);
+  for (const BufferPlane& plane : b.planes) {
+    if (plane.dmabufFd() < 0 || !plane.map.data()) continue;
+    dma_buf_sync sync{flags | DMA_BUF_SYNC_READ};
+    xioctl(plane.dmabufFd(), DMA_BUF_IOCTL_SYNC, &sync);
+  }
 }
 
 Result<std::optional<Frame>> V4l2Source::next() {
@@ -354,6 +380,7 @@ Result<std::optional<Frame>> V4l2Source::next() {
     if (auto s = queue(uint32_t(index)); !s) return s.error();
   }
   v4l2_buffer vb{};
+  v4l2_plane planes[kMaxMemoryPlanes]{};
   for (;;) {
     pollfd p{fd_.get(), POLLIN, 0};
     const int r = ::poll(&p, 1, poll_timeout_ms_);
@@ -363,9 +390,7 @@ Result<std::optional<Frame>> V4l2Source::next() {
     if (r == 0)
       return fail(ErrorCode::kTimeout, info_.path, ": no frame within ",
                   std::to_string(poll_timeout_ms_), " ms");
-    vb = {};
-    vb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    vb.memory = io_ == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
+    vb = emptyBuffer(0, planes);
     if (xioctl(fd_.get(), VIDIOC_DQBUF, &vb) != 0) {
       if (errno == EAGAIN && !(p.revents & (POLLERR | POLLHUP))) continue;
       return lostOrFailed("VIDIOC_DQBUF", errno == EAGAIN ? ENODEV : errno);
@@ -384,7 +409,7 @@ Result<std::optional<Frame>> V4l2Source::next() {
   syncDmabuf(b, DMA_BUF_SYNC_START);
   Frame f;
   f.format = format_;
-  f.width = int(pix_.width), f.height = int(pix_.height);
+  f.width = int(fmt_.width), f.height = int(fmt_.height);
   f.colorimetry = colorimetry_;
   f.sequence = vb.sequence;
   f.timestamp_ns =
@@ -399,7 +424,8 @@ Result<std::optional<Frame>> V4l2Source::next() {
   have_sequence_ = true;
   last_sequence_ = vb.sequence;
   f.source = info_.path;
-  if (auto s = attachV4l2Planes(f, pix_, b, vb.bytesused); !s)
+  const uint32_t bytesused = fmt_.multi_planar ? planes[0].bytesused : vb.bytesused;
+  if (auto s = attachV4l2Planes(f, fmt_, b, bytesused); !s)
     return fail(s.error().code, info_.path, ": ", s.error().message);
   return std::optional<Frame>(std::move(f));
 }

@@ -15,7 +15,9 @@ Result<std::string> readLine(FILE* in, const std::string& name, const char* what
   std::string line;
   for (;;) {
     const int c = std::fgetc(in);
-    if (c == EOF) return fail(ErrorCode::kCorruptData, name, ": truncated ", what);
+    if (c == EOF && std::ferror(in))
+      return fail(ErrorCode::kIo, name, ": reading the ", what, " failed");
+    if (c == EOF) return fail(ErrorCode::kTruncated, name, ": truncated ", what);
     if (c == '\n') return line;
     if (line.size() >= kMaxHeaderLine)
       return fail(ErrorCode::kCorruptData, name, ": ", what, " is too long");
@@ -33,9 +35,11 @@ bool parseInt(const std::string& s, int& out) {
 
 }  // namespace
 
-Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name) {
+Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name,
+                                        const std::string& consumed) {
   auto line = readLine(in, name, "Y4M header");
   if (!line) return line.error();
+  line->insert(0, consumed);
   const std::string magic = "YUV4MPEG2";
   if (line->compare(0, magic.size(), magic) != 0)
     return fail(ErrorCode::kCorruptData, name, ": not a Y4M file");
@@ -94,6 +98,8 @@ Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name) {
 Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::string& name,
                                   uint64_t index, std::vector<uint8_t>& out) {
   const int first = std::fgetc(in);
+  if (first == EOF && std::ferror(in))
+    return fail(ErrorCode::kIo, name, ": reading Y4M frame ", std::to_string(index), " failed");
   if (first == EOF) return false;
   std::ungetc(first, in);
   auto line = readLine(in, name, "Y4M frame header");
@@ -107,8 +113,9 @@ Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::strin
   out.resize(*size);
   const size_t got = std::fread(out.data(), 1, out.size(), in);
   if (got != out.size())
-    return fail(ErrorCode::kCorruptData, name, ": truncated Y4M frame ", std::to_string(index),
-                " (", std::to_string(got), " of ", std::to_string(out.size()), " bytes)");
+    return fail(std::ferror(in) ? ErrorCode::kIo : ErrorCode::kTruncated, name,
+                ": truncated Y4M frame ", std::to_string(index), " (", std::to_string(got), " of ",
+                std::to_string(out.size()), " bytes)");
   return true;
 }
 

@@ -24,9 +24,12 @@ struct Y4mHeader {
 // Reads from a FILE* it does not own (a file, or fmemopen() for the fuzzer and tests).
 class Y4mReader {
  public:
-  // Parses the stream header; errors name `name`.
-  static Result<Y4mHeader> readHeader(FILE* in, const std::string& name);
-  // Reads the next frame's tight planes into `out`. false at a clean end of stream.
+  // Parses the stream header; errors name `name`. `consumed`: the header's first bytes, already
+  // read by a caller that had to look at them (a pipe cannot be rewound).
+  static Result<Y4mHeader> readHeader(FILE* in, const std::string& name,
+                                      const std::string& consumed = "");
+  // Reads the next frame's tight planes into `out`. false at a clean end of stream; a stream that
+  // ends inside a frame is ErrorCode::kTruncated.
   static Result<bool> readFrame(FILE* in, const Y4mHeader& header, const std::string& name,
                                 uint64_t index, std::vector<uint8_t>& out);
 };

@@ -16,6 +16,7 @@ packages=(
   libmosquitto-dev mosquitto mosquitto-clients prometheus
   # The GStreamer plugin (core/gstreamer) and its tests: videotestsrc, gst-inspect-1.0.
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
+  ffmpeg  # tests/run/test_run_stdin: Y4M piped into `esframe run --source -`
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do

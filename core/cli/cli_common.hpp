@@ -17,6 +17,7 @@ enum ExitCode : int {  // docs: README "Exit codes"
   kExitUsage = 2,       // bad command line
   kExitDeviceLost = 3,  // the capture device vanished mid-stream (ENODEV, EIO, unplug)
   kExitGpuLost = 4,     // the GPU hung past its watchdog or its context was lost (a reset)
+  kExitTruncated = 5,   // a file or stream ended inside a frame (after the whole frames)
 };
 
 struct GlobalOptions {

@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 success (also on SIGINT/SIGTERM and a closed stdout), 1 runtime error, "
-      "2 bad command line, 3 capture device lost mid-stream.");
+      "2 bad command line, 3 capture device lost mid-stream, 4 GPU hung or lost, 5 input ended "
+      "inside a frame.");
   GlobalOptions global;
   addGlobalOptions(app, global);
   // A service reads its options from a file (systemd's esframe@.service: /etc/esframe/NAME.conf):

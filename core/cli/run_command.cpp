@@ -1,6 +1,7 @@
 // `esframe run`: frames from a source through the stages to the outputs. Logs go to stderr,
 // data to stdout. SIGINT/SIGTERM finish the current frame and exit 0; a closed stdout exits 0
-// quietly; a vanished camera exits 3 after delivering every frame it produced.
+// quietly; a vanished camera exits 3 after delivering every frame it produced; input that ends
+// inside a frame exits 5 after the whole frames.
 #include <signal.h>
 
 #include <csignal>
@@ -47,6 +48,7 @@ void installSignalHandlers() {
 ExitCode exitCodeFor(ErrorCode code) {
   if (code == ErrorCode::kDeviceLost) return kExitDeviceLost;
   if (code == ErrorCode::kGpuHang || code == ErrorCode::kGpuLost) return kExitGpuLost;
+  if (code == ErrorCode::kTruncated) return kExitTruncated;
   return kExitFailure;
 }
 
@@ -132,6 +134,7 @@ void runPipeline(const GlobalOptions& global, const RunOptions& o) {
     sinks.push_back(std::move(sink.value()));
   }
   Result<std::unique_ptr<FrameSource>> source = (*pipeline)->openSource(o.source, p.source);
+  if (!source && g_stop_signal) return;  // stopped while waiting for a stream's first bytes
   if (!source) runtimeError(source.error());
   FrameSource& src = **source;
   logInfo("source " + src.name() + ": " + std::to_string(src.width()) + "x" +
@@ -155,7 +158,7 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   auto o = std::make_shared<RunOptions>();
   cmd->add_option("--source", o->source,
                   "pattern (default), /dev/videoN or a camera name, an image, a Y4M or raw file, "
-                  "a folder or a glob")
+                  "a folder or a glob; - for Y4M or raw frames on stdin")
       ->capture_default_str();
   cmd->add_option("--size", o->size, "Frame size WxH (source default when absent)");
   cmd->add_option("--format", o->format, "Pixel format: YUYV, NV12, RGB24, ... (V4L2 names)");

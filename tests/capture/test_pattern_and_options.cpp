@@ -1,6 +1,7 @@
 // The synthetic pattern, option parsing, pixel-format names, v4l2-ctl control names and
 // --dump-raw.
 #include <gtest/gtest.h>
+#include <linux/videodev2.h>
 
 #include <chrono>
 
@@ -114,6 +115,28 @@ TEST(Options, Parsers) {
     EXPECT_EQ(parsePixelFormat(formatName(f)).value(), f);
     EXPECT_EQ(fromV4l2Fourcc(v4l2Fourcc(f)), f);
   }
+}
+
+// The multi-planar API's variants (each plane its own buffer) are their formats' second fourcc.
+TEST(Options, MultiPlanarVariantsNameTheirFormat) {
+  const struct {
+    const char* name;
+    uint32_t fourcc;
+    PixelFormat format;
+  } variants[] = {{"NV12M", V4L2_PIX_FMT_NV12M, PixelFormat::kNV12},
+                  {"NV21M", V4L2_PIX_FMT_NV21M, PixelFormat::kNV21},
+                  {"YUV420M", V4L2_PIX_FMT_YUV420M, PixelFormat::kYU12},
+                  {"YUV422M", V4L2_PIX_FMT_YUV422M, PixelFormat::kYUV422P}};
+  for (const auto& v : variants) {
+    EXPECT_EQ(parsePixelFormat(v.name).value(), v.format) << v.name;
+    EXPECT_EQ(parsePixelFormat(fourccString(v.fourcc)).value(), v.format) << v.name;
+    EXPECT_EQ(fromV4l2Fourcc(v.fourcc), v.format) << v.name;
+    EXPECT_TRUE(isV4l2MplaneFourcc(v.fourcc)) << v.name;
+    EXPECT_NE(v4l2Fourcc(v.format), v.fourcc) << v.name;  // requests use the contiguous one
+  }
+  EXPECT_FALSE(isV4l2MplaneFourcc(V4L2_PIX_FMT_NV12));
+  EXPECT_FALSE(isV4l2MplaneFourcc(0));
+  EXPECT_FALSE(fromV4l2Fourcc(0).has_value());
 }
 
 TEST(Options, V4l2CtlNames) {

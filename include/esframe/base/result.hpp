@@ -18,6 +18,8 @@ enum class ErrorCode {
   kBusy,             // held by someone else (a DRM master, a camera already streaming)
   kPermission,       // the OS refused access (EACCES, EPERM)
   kCorruptData,      // input whose bytes do not parse (an image, a Y4M header, a frame)
+  kTruncated,        // input that ended inside a frame (a cut pipe or file); whole frames before it
+                     // were delivered
   kIo,               // reading or writing a file, pipe or device failed
   kDeviceLost,       // a device that vanished while in use (unplug, ENODEV)
   kTimeout,          // a device or peer that stopped answering

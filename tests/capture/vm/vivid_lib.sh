@@ -3,6 +3,7 @@
 
 check_bin="$ESFRAME_BUILD_DIR/tests/capture/vivid_capture_check"
 hist_check="$ESFRAME_SOURCE_DIR/tests/capture/vm/check_run_histograms.py"
+frames=${VIVID_FRAMES:-30}  # per check; a case may ask for fewer
 
 # vgem's card node. Zero-copy runs put EGL there: Mesa's software GBM allocates dumb buffers,
 # which the render node refuses, and llvmpipe cannot import another node's buffers.
@@ -31,7 +32,7 @@ select_input() {
 # tried on a render node, KMS notes on stderr: those are not esframe's lines.
 esframe_lines() { grep -v -E '^(MESA-LOADER:|failed to load driver:|KMS:)' "$VM_OUT/$1.err"; }
 
-# capture_check <format> <WxH> <input> <io>: 30 frames through vivid_capture_check; every frame's
+# capture_check <format> <WxH> <input> <io>: $frames frames through vivid_capture_check; every frame's
 # GPU histograms (R, G, B; source luma for YUV) equal the CPU histograms of its raw dump.
 capture_check() {
   local fmt=$1 size=$2 input=$3 io=$4
@@ -39,16 +40,18 @@ capture_check() {
   select_input "$input"
   echo "run: vivid_capture_check $fmt $size $io (input $input)"
   # shellcheck disable=SC2046
-  if "$check_bin" --device /dev/video0 --format "$fmt" --size "$size" --io "$io" --frames 30 \
+  if "$check_bin" --device /dev/video0 --format "$fmt" --size "$size" --io "$io" --frames "$frames" \
     --dump-raw "$dump" $(egl_for "$io") >"$VM_OUT/$name.out" 2>"$VM_OUT/$name.err"; then
-    pass "$name: 30 frames captured and checked"
+    pass "$name: $frames frames captured and checked"
   else
     fail "$name: vivid_capture_check failed"
     esframe_lines "$name" | head -10 | sed 's/^/  /'
   fi
-  check "$name: 30 matching frames" test "$(grep -c '"match":true' "$VM_OUT/$name.out")" -eq 30
+  check "$name: $frames matching frames" \
+    test "$(grep -c '"match":true' "$VM_OUT/$name.out")" -eq "$frames"
   if [ "$io" = dmabuf ]; then
-    check "$name: every frame zero-copy" test "$(grep -c '"zero_copy":true' "$VM_OUT/$name.out")" -eq 30
+    check "$name: every frame zero-copy" \
+      test "$(grep -c '"zero_copy":true' "$VM_OUT/$name.out")" -eq "$frames"
   fi
   # Dumps are named by sequence number; vivid's HDMI input has been seen to repeat one.
   check "$name: one raw dump per sequence number" test "$(find "$dump" -name '*.raw' | wc -l)" -eq \
@@ -63,7 +66,7 @@ run_check() {
   select_input "$input"
   # shellcheck disable=SC2046
   expect_ok "$name" $(egl_for "$io") run --source /dev/video0 --format "$fmt" --size "$size" \
-    --io "$io" --frames 30 --luma source --dump-raw "$dump" \
+    --io "$io" --frames "$frames" --luma source --dump-raw "$dump" \
     --histogram bins=256,channels=rgbl,strategy=chunk-sum
   check "$name: histograms equal the raw bytes'" \
     python3 "$hist_check" "$VM_OUT/$name.out" "$dump" "${size%x*}" "${size#*x}" "$fmt"

@@ -1,0 +1,82 @@
+#include "capture/bayer.hpp"
+
+#include <string>
+
+namespace esf {
+
+int cfaColour(CfaOrder order, int x, int y) {
+  const int red_x = order == CfaOrder::kGRBG || order == CfaOrder::kBGGR;
+  const int red_y = order == CfaOrder::kGBRG || order == CfaOrder::kBGGR;
+  const int px = (x ^ red_x) & 1, py = (y ^ red_y) & 1;
+  if (px == 0 && py == 0) return 0;
+  if (px == 1 && py == 1) return 2;
+  return 1;
+}
+
+CfaSite cfaSite(CfaOrder order, int x, int y) {
+  switch (cfaColour(order, x, y)) {
+    case 0:
+      return CfaSite::kR;
+    case 2:
+      return CfaSite::kB;
+    default:
+      return cfaColour(order, x + 1, y) == 0 ? CfaSite::kGr : CfaSite::kGb;
+  }
+}
+
+Status BayerRowLayout::validate(int width) const {
+  const bool known =
+      (bit_depth == 8 && bytes_per_sample == 1 && pixels_per_sample == 1) ||
+      (bit_depth > 8 && bit_depth <= 16 && bytes_per_sample == 2 && pixels_per_sample == 1) ||
+      (bit_depth == 10 && bytes_per_sample == 5 && pixels_per_sample == 4) ||
+      (bit_depth == 12 && bytes_per_sample == 3 && pixels_per_sample == 2);
+  if (!known)
+    return fail(ErrorCode::kUnsupported, "no Bayer layout of ", std::to_string(bit_depth),
+                " bits in ", std::to_string(bytes_per_sample), " bytes per ",
+                std::to_string(pixels_per_sample), " pixels");
+  if (width < 1 || width % pixels_per_sample != 0)
+    return fail(ErrorCode::kInvalidArgument, "a ", std::to_string(bit_depth),
+                "-bit packed Bayer row needs a width that is a multiple of ",
+                std::to_string(pixels_per_sample), ", got ", std::to_string(width));
+  return {};
+}
+
+size_t BayerRowLayout::rowBytes(int width) const {
+  return size_t(width / pixels_per_sample) * size_t(bytes_per_sample);
+}
+
+void unpackBayerRow(const uint8_t* row, int width, const BayerRowLayout& l, uint16_t* out) {
+  const uint32_t mask = (1u << l.bit_depth) - 1;
+  if (l.bytes_per_sample == 1) {
+    for (int x = 0; x < width; ++x) out[x] = row[x];
+  } else if (l.bytes_per_sample == 2) {
+    for (int x = 0; x < width; ++x) out[x] = uint16_t((row[2 * x] | row[2 * x + 1] << 8) & mask);
+  } else {
+    // CSI-2: each group's high bytes, then one byte of low bits, pixel 0 in the lowest bits.
+    const int low_bits = l.bit_depth - 8;
+    for (int g = 0; g < width / l.pixels_per_sample; ++g) {
+      const uint8_t* s = row + size_t(g) * size_t(l.bytes_per_sample);
+      const uint8_t lows = s[l.pixels_per_sample];
+      for (int i = 0; i < l.pixels_per_sample; ++i)
+        out[g * l.pixels_per_sample + i] =
+            uint16_t(s[i] << low_bits | ((lows >> (i * low_bits)) & ((1 << low_bits) - 1)));
+    }
+  }
+}
+
+Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int stride, int width,
+                                          int height, const BayerRowLayout& layout) {
+  if (Status s = layout.validate(width); !s) return s.error();
+  const size_t row_bytes = layout.rowBytes(width);
+  if (height < 1 || stride < 0 || size_t(stride) < row_bytes ||
+      size < size_t(stride) * size_t(height - 1) + row_bytes)
+    return fail(ErrorCode::kInvalidArgument, "a ", std::to_string(width), "x",
+                std::to_string(height), " Bayer frame does not fit ", std::to_string(size),
+                " bytes at stride ", std::to_string(stride));
+  std::vector<uint16_t> out(size_t(width) * size_t(height));
+  for (int y = 0; y < height; ++y)
+    unpackBayerRow(data + size_t(y) * size_t(stride), width, layout, &out[size_t(y) * width]);
+  return out;
+}
+
+}  // namespace esf

@@ -1,0 +1,133 @@
+// Bayer raw: CFA sites, unpacking every V4L2 layout (MIPI CSI-2 10P/12P on synthetic frames
+// packed here from the spec, and hand-worked bytes), and the per-site raw histograms with black
+// and white levels against counts taken by hand.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "capture/bayer.hpp"
+#include "core/stats/raw_histogram.hpp"
+
+namespace esf {
+namespace {
+
+std::vector<uint16_t> randomValues(size_t n, int bits, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint16_t> v(n);
+  for (auto& x : v) x = uint16_t(rng() & ((1u << bits) - 1));
+  return v;
+}
+
+// MIPI CSI-2 RAW10/RAW12 as the spec draws them: a group's 8 high bits per pixel, then the
+// low bits of pixel 0 in the lowest bits of the last byte.
+std::vector<uint8_t> packCsi2Row(const uint16_t* values, int width, int bits) {
+  const int group = bits == 10 ? 4 : 2, low = bits - 8;
+  std::vector<uint8_t> out;
+  for (int g = 0; g < width / group; ++g) {
+    uint8_t lows = 0;
+    for (int i = 0; i < group; ++i) {
+      const uint16_t v = values[g * group + i];
+      out.push_back(uint8_t(v >> low));
+      lows = uint8_t(lows | ((v & ((1 << low) - 1)) << (i * low)));
+    }
+    out.push_back(lows);
+  }
+  return out;
+}
+
+TEST(Bayer, SitesOfEachOrder) {
+  EXPECT_EQ(cfaSite(CfaOrder::kRGGB, 0, 0), CfaSite::kR);
+  EXPECT_EQ(cfaSite(CfaOrder::kRGGB, 1, 0), CfaSite::kGr);
+  EXPECT_EQ(cfaSite(CfaOrder::kRGGB, 0, 1), CfaSite::kGb);
+  EXPECT_EQ(cfaSite(CfaOrder::kRGGB, 1, 1), CfaSite::kB);
+  EXPECT_EQ(cfaSite(CfaOrder::kBGGR, 0, 0), CfaSite::kB);
+  EXPECT_EQ(cfaSite(CfaOrder::kBGGR, 1, 0), CfaSite::kGb);
+  EXPECT_EQ(cfaSite(CfaOrder::kGRBG, 0, 0), CfaSite::kGr);
+  EXPECT_EQ(cfaSite(CfaOrder::kGRBG, 1, 0), CfaSite::kR);
+  EXPECT_EQ(cfaSite(CfaOrder::kGBRG, 0, 0), CfaSite::kGb);
+  EXPECT_EQ(cfaSite(CfaOrder::kGBRG, 0, 1), CfaSite::kR);
+  EXPECT_EQ(cfaSite(CfaOrder::kGBRG, 3, 3), CfaSite::kGr);
+}
+
+TEST(Bayer, HandWorkedPackedBytes) {
+  const BayerRowLayout p10{10, 5, 4}, p12{12, 3, 2};
+  const uint8_t raw10[] = {0x12, 0x34, 0x56, 0x78, 0b11100100};
+  uint16_t out[4] = {};
+  unpackBayerRow(raw10, 4, p10, out);
+  EXPECT_EQ(out[0], 0x12 << 2 | 0);
+  EXPECT_EQ(out[1], 0x34 << 2 | 1);
+  EXPECT_EQ(out[2], 0x56 << 2 | 2);
+  EXPECT_EQ(out[3], 0x78 << 2 | 3);
+  const uint8_t raw12[] = {0xAB, 0xCD, 0x3F};
+  unpackBayerRow(raw12, 2, p12, out);
+  EXPECT_EQ(out[0], 0xABF);
+  EXPECT_EQ(out[1], 0xCD3);
+  const uint8_t raw16[] = {0xFF, 0x03, 0x34, 0xFC};  // 10 bits in 16: high bits masked off
+  unpackBayerRow(raw16, 2, BayerRowLayout{10, 2, 1}, out);
+  EXPECT_EQ(out[0], 1023);
+  EXPECT_EQ(out[1], 0x0034);
+}
+
+// Synthetic packed frames with padded rows round-trip through unpackBayer.
+TEST(Bayer, PackedFramesUnpackToTheirValues) {
+  for (int bits : {10, 12}) {
+    const BayerRowLayout layout{bits, bits == 10 ? 5 : 3, bits == 10 ? 4 : 2};
+    for (int width : {4, 12, 644}) {
+      const int height = 3, pad = 7;
+      const std::vector<uint16_t> values = randomValues(size_t(width) * height, bits, 5);
+      std::vector<uint8_t> frame;
+      int stride = 0;
+      for (int y = 0; y < height; ++y) {
+        std::vector<uint8_t> row = packCsi2Row(&values[size_t(y) * width], width, bits);
+        stride = int(row.size()) + pad;
+        row.resize(size_t(stride), 0xEE);
+        frame.insert(frame.end(), row.begin(), row.end());
+      }
+      EXPECT_EQ(size_t(stride - pad), layout.rowBytes(width));
+      auto got = unpackBayer(frame.data(), frame.size(), stride, width, height, layout);
+      ASSERT_TRUE(got.ok()) << got.error().message;
+      EXPECT_EQ(*got, values) << bits << " bits, width " << width;
+    }
+  }
+  const BayerRowLayout p10{10, 5, 4};
+  EXPECT_FALSE(p10.validate(6).ok());  // not whole groups
+  EXPECT_FALSE((BayerRowLayout{11, 5, 4}).validate(8).ok());
+  std::vector<uint8_t> short_frame(9);
+  EXPECT_FALSE(unpackBayer(short_frame.data(), short_frame.size(), 5, 4, 2, p10).ok());
+}
+
+TEST(RawSiteHistograms, EightBitIdentityAgainstCountsByPosition) {
+  const int w = 6, h = 4;
+  const std::vector<uint16_t> raw = randomValues(size_t(w) * h, 8, 9);
+  auto got = rawSiteHistograms(raw, w, h, CfaOrder::kGRBG, 8, {}, 256);
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  // GRBG: row 0 is G R G R (those G are Gr), row 1 is B G B G (Gb).
+  std::array<std::vector<uint32_t>, 4> want;
+  for (auto& c : want) c.assign(256, 0);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const int site = y % 2 == 0 ? (x % 2 == 0 ? 1 : 0) : (x % 2 == 0 ? 3 : 2);
+      ++want[size_t(site)][raw[size_t(y * w + x)]];
+    }
+  EXPECT_EQ(got->counts, want);
+  for (uint64_t n : got->pixels) EXPECT_EQ(n, 6u);
+}
+
+TEST(RawSiteHistograms, LevelsBinsAndClipping) {
+  // 10-bit RGGB 2x2, black 64, white 1000, 4 bins over 937 values (bin width 234.25).
+  const std::vector<uint16_t> raw = {10, 64 + 234, 64 + 235, 1023};
+  auto got = rawSiteHistograms(raw, 2, 2, CfaOrder::kRGGB, 10, {64, 1000}, 4);
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  EXPECT_EQ(got->counts[0], (std::vector<uint32_t>{1, 0, 0, 0}));  // R 10: below black
+  EXPECT_EQ(got->counts[1], (std::vector<uint32_t>{1, 0, 0, 0}));  // Gr 234*4/937 = 0
+  EXPECT_EQ(got->counts[2], (std::vector<uint32_t>{0, 1, 0, 0}));  // Gb 235*4/937 = 1
+  EXPECT_EQ(got->counts[3], (std::vector<uint32_t>{0, 0, 0, 1}));  // B clipped at white
+  EXPECT_EQ(got->crushed, (std::array<uint64_t, 4>{1, 0, 0, 0}));
+  EXPECT_EQ(got->clipped, (std::array<uint64_t, 4>{0, 0, 0, 1}));
+  EXPECT_FALSE(rawSiteHistograms(raw, 2, 2, CfaOrder::kRGGB, 10, {64, 1024}, 4).ok());
+  EXPECT_FALSE(rawSiteHistograms(raw, 2, 2, CfaOrder::kRGGB, 10, {64, 64}, 4).ok());
+  EXPECT_FALSE(rawSiteHistograms(raw, 2, 2, CfaOrder::kRGGB, 10, {}, 0).ok());
+}
+
+}  // namespace
+}  // namespace esf
