@@ -51,6 +51,7 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
   std::optional<Error> error;
   bool in_flight = false;  // a frame submitted, not yet collected
   double in_flight_read_ms = 0;
+  const auto loop_start = std::chrono::steady_clock::now();
   for (;;) {
     // The next frame, unless the run ends here.
     std::optional<Frame> next;
@@ -115,6 +116,7 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
       break;
     }
   }
+  report.seconds = msSince(loop_start) / 1e3;
   // Every sink is finished (displays restored, files closed) on every way out.
   for (FrameSink* sink : sinks) {
     Status s = sink->finish();

@@ -106,6 +106,7 @@ TEST_P(RunOverlap, EveryFrameCountsItsOwnBytesInOrder) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->end, RunReport::End::kEndOfStream);
   EXPECT_EQ(r->frames, 6u);
+  EXPECT_GT(r->seconds, 0.0);
   EXPECT_EQ(sink.seqs, (std::vector<uint64_t>{0, 1, 2, 3, 4, 5}));
   EXPECT_EQ(sink.wrong, 0) << "a result counted another frame's bytes";
   EXPECT_EQ(sink.missing_read_timing, 0);
