@@ -5,8 +5,9 @@
 #      Y4M header: no ffmpeg on the device), default options and `--histogram channels=l
 #      --luma source`;
 #   2. 20 frames of 3840x2160 RGBA from a raw file (host memory).
-# Each variant runs REPEAT times; fps = frames / wall time of the whole process, and the loop's
-# own rate with start-up (EGL, shaders) taken out: (N - 1) / (t(N frames) - t(1 frame)).
+# Each variant runs REPEAT times; fps = frames / wall time of the whole process, and the frame
+# loop's own rate as `esframe -v run` reports it (start-up: EGL, shader builds, excluded; binaries
+# older than that report print 0 there).
 # Per-stage medians come from timing_ms of one run. Binaries: ESFRAME_BINS (default
 # ".devrun/esframe"), e.g. ".devrun/esframe-before .devrun/esframe" to compare in one run.
 # Runs from the repository root after run.sh's setup (or sources its environment here).
@@ -48,33 +49,32 @@ cat "$tmp"/raw4k/*.raw >"$tmp/clip4k.rgba"
 ls -l "$tmp"/clip*
 
 now() { date +%s.%N; }
-# wall BIN FRAMES ARGS...: seconds of one whole run, JSONL into a pipe.
+# wall BIN FRAMES ARGS...: "SECONDS LOOP_FPS" of one whole run, JSONL into a pipe; LOOP_FPS is
+# what `esframe -v run` reports for its frame loop (start-up excluded).
 wall() {
   local bin=$1 frames=$2
   shift 2
   local t0 t1
   t0=$(now)
-  runbin "$bin" --egl device run --frames "$frames" "$@" 2>>"$tmp/stderr.txt" | cat >/dev/null
+  runbin "$bin" -v --egl device run --frames "$frames" "$@" 2>"$tmp/run.err" | cat >/dev/null
   t1=$(now)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+  cat "$tmp/run.err" >>"$tmp/stderr.txt"
+  local loop
+  loop=$(sed -n 's/.*frames in [0-9.]* s (\([0-9]*\) frames per second.*/\1/p' "$tmp/run.err")
+  awk -v a="$t0" -v b="$t1" -v l="${loop:-0}" 'BEGIN { printf "%.6f %s\n", b - a, l }'
 }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 row() {  # row BIN LABEL FRAMES ARGS...
   local bin=$1 label=$2 frames=$3
   shift 3
-  local full=() one=()
-  for _ in $(seq "$REPEAT"); do
-    full+=("$(wall "$bin" "$frames" "$@")")
-    one+=("$(wall "$bin" 1 "$@")")
-  done
-  local tf t1
-  tf=$(printf '%s\n' "${full[@]}" | median)
-  t1=$(printf '%s\n' "${one[@]}" | median)
-  local fps loop
+  local runs=()
+  for _ in $(seq "$REPEAT"); do runs+=("$(wall "$bin" "$frames" "$@")"); done
+  local tf loop fps
+  tf=$(printf '%s\n' "${runs[@]}" | awk '{print $1}' | median)
+  loop=$(printf '%s\n' "${runs[@]}" | awk '{print $2}' | median)
   fps=$(awk -v n="$frames" -v t="$tf" 'BEGIN { print n / t }')
-  loop=$(awk -v n="$frames" -v t="$tf" -v o="$t1" 'BEGIN { print (n - 1) / (t - o) }')
-  printf '| %s | %s | %d | %.3f s | %.0f | %.0f |\n' "$bin" "$label" "$frames" "$tf" "$fps" "$loop"
+  printf '| %s | %s | %d | %.3f s | %.0f | %s |\n' "$bin" "$label" "$frames" "$tf" "$fps" "$loop"
   # Per-stage medians of one run (python3 where the image has it).
   runbin "$bin" --egl device run --frames "$frames" "$@" 2>/dev/null >"$tmp/one.jsonl"
   if command -v python3 >/dev/null; then
@@ -92,7 +92,7 @@ PY
   fi
 }
 
-echo "| binary | input | frames | wall (median of $REPEAT) | fps whole run | fps loop (start-up out) |"
+echo "| binary | input | frames | wall (median of $REPEAT) | fps whole run | fps of the frame loop (esframe -v) |"
 echo "|---|---|---|---|---|---|"
 for bin in ${ESFRAME_BINS:-.devrun/esframe}; do
   row "$bin" "1080p Y4M, default (rgbl)" 60 --source "$tmp/clip1080.y4m"

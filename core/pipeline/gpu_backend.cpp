@@ -5,6 +5,7 @@
 #include "capture/pixel_format.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
+#include "core/pipeline/histogram_counter.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
@@ -43,101 +44,6 @@ Status ensureImage(std::optional<GpuImage>& image, int w, int h) {
   return Status::success();
 }
 
-// One histogram at `bins` over the user's channels; with a source-luma image, L is counted on
-// it and the RGB channels on the RGB image, merged into buffer() for scale and graph.
-class Counter {
- public:
-  // split_luma: LumaSource::kSource, so L may be counted on its own image.
-  Status configure(const GlContext& gl, const HistogramParams& params, bool split_luma) {
-    params_ = params;
-    rgb_.reset();
-    rgb_split_.reset();
-    l_.reset();
-    HistogramParams all = params;
-    Result<Histogram> h = Histogram::create(gl, all);
-    if (!h) return h.error();
-    rgb_.emplace(std::move(h.value()));
-    rgb_only_ = withoutLuma(params.channels);
-    if (split_luma && params.channels.find('l') != std::string::npos) {
-      HistogramParams lp = params;
-      lp.channels = "l";
-      Result<Histogram> l = Histogram::create(gl, lp);
-      if (!l) return l.error();
-      l_.emplace(std::move(l.value()));
-      if (!rgb_only_.empty()) {
-        HistogramParams rp = params;
-        rp.channels = rgb_only_;
-        Result<Histogram> r = Histogram::create(gl, rp);
-        if (!r) return r.error();
-        rgb_split_.emplace(std::move(r.value()));
-      }
-    }
-    merged_ = makeBuffer();
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, merged_.get());
-    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(params.wordCount() * 4), nullptr,
-                 GL_DYNAMIC_DRAW);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    return checkGl("histogram buffers");
-  }
-
-  // Counts; `luma` null: everything from `rgb`.
-  Result<HistogramData> run(const GpuImage& rgb, const PackedRgbaBuffer* rgb_packed,
-                            const GpuImage* luma, const PackedRgbaBuffer* luma_packed) {
-    HistogramData out;
-    out.bins = params_.bins;
-    out.channels = params_.channels;
-    if (!luma || !l_) {
-      if (Status s = runOne(*rgb_, rgb, rgb_packed); !s) return s.error();
-      Result<std::vector<uint32_t>> counts = timedRead(*rgb_);
-      if (!counts) return counts.error();
-      out.counts = std::move(counts.value());
-      buffer_ = rgb_->binsBuffer();
-      return out;
-    }
-    std::vector<uint32_t> rgb_counts;
-    if (rgb_split_) {
-      if (Status s = runOne(*rgb_split_, rgb, rgb_packed); !s) return s.error();
-      Result<std::vector<uint32_t>> c = timedRead(*rgb_split_);
-      if (!c) return c.error();
-      rgb_counts = std::move(c.value());
-    }
-    if (Status s = runOne(*l_, *luma, luma_packed); !s) return s.error();
-    Result<std::vector<uint32_t>> l_counts = timedRead(*l_);
-    if (!l_counts) return l_counts.error();
-    out = mergeLuma(params_.channels, params_.bins, rgb_only_, rgb_counts, l_counts.value());
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, merged_.get());
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(out.counts.size() * 4),
-                    out.counts.data());
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    buffer_ = merged_.get();
-    return out;
-  }
-
-  GLuint buffer() const { return buffer_; }
-  // Wall time the reads have waited for the GPU since the last call.
-  double takeReadbackMs() { return std::exchange(readback_ms_, 0.0); }
-
- private:
-  Result<std::vector<uint32_t>> timedRead(const Histogram& h) {
-    WallTimer t;
-    Result<std::vector<uint32_t>> counts = h.read();
-    readback_ms_ += t.ms();
-    return counts;
-  }
-
-  Status runOne(Histogram& h, const GpuImage& image, const PackedRgbaBuffer* packed) {
-    if (h.params().source == ImageSource::kPackedBuffer) return h.run(*packed);
-    return h.run(image);
-  }
-
-  HistogramParams params_;
-  std::optional<Histogram> rgb_, rgb_split_, l_;
-  std::string rgb_only_;
-  GlBuffer merged_;
-  GLuint buffer_ = 0;
-  double readback_ms_ = 0;
-};
-
 class GpuBackend : public PipelineBackend {
  public:
   GpuBackend(GlContext& gl, const PipelineConfig& o, std::unique_ptr<FrameImporter> importer,
@@ -149,7 +55,12 @@ class GpuBackend : public PipelineBackend {
         scale_(std::move(scale)),
         timer_(gl) {}
 
-  Result<FrameResult> process(const Frame& frame) override;
+  Result<FrameResult> process(const Frame& frame) override {
+    if (Status s = submit(frame); !s) return s.error();
+    return collect();
+  }
+  Status submit(const Frame& frame) override;
+  Result<FrameResult> collect() override;
 
  private:
   Status configure(int w, int h);
@@ -170,7 +81,7 @@ class GpuBackend : public PipelineBackend {
   FrameTimer timer_;
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
-  Counter binned_, values_;
+  HistogramCounter binned_, values_;
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
   bool warned_no_source_luma_ = false;
@@ -178,8 +89,17 @@ class GpuBackend : public PipelineBackend {
   // [0] RGB, [1] source luma: imported, blurred, resized, packed.
   std::optional<GpuImage> imported_[2], blurred_[2], resized_[2];
   std::optional<PackedRgbaBuffer> packed_[2];
-  GlFence import_fence_;  // after a zero-copy import; waited on before process() returns
   GpuFrameView view_;
+  // Between submit() and collect(): the frame's identity, what is known so far, and what to
+  // read back.
+  struct Submitted {
+    Frame frame;  // identity only (seq, timestamps, format): the planes may be reused by now
+    FrameResult result;
+    const GpuImage* rgb = nullptr;
+    bool zero_copy = false;
+    double upload_ms = 0;
+  };
+  std::optional<Submitted> submitted_;
 };
 
 Status GpuBackend::configure(int w, int h) {
@@ -240,15 +160,17 @@ Status GpuBackend::configure(int w, int h) {
   return Status::success();
 }
 
-Result<FrameResult> GpuBackend::process(const Frame& frame) {
+Status GpuBackend::submit(const Frame& frame) {
+  submitted_.reset();
   if (frame.width != in_w_ || frame.height != in_h_) {
-    if (Status s = configure(frame.width, frame.height); !s) return s.error();
+    if (Status s = configure(frame.width, frame.height); !s) return s;
   }
   FrameResult r;
   timer_.startFrame();
   const bool want_source_luma =
       o_.luma == LumaSource::kSource && o_.histogram.channels.find('l') != std::string::npos;
   ImportedFrame imported;
+  GlFence import_fence;
   Status st = timed(r, "import", [&]() -> Status {
     // Import straight into the stage images, so no frame is copied on the GPU.
     ImportOptions io;
@@ -263,7 +185,9 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
     Result<ImportedFrame> f = importer_->import(frame, io);
     if (!f) return f.error();
     imported = f.value();
-    if (imported.zero_copy) import_fence_ = GlFence::insert("the import of a zero-copy frame");
+    // The source may requeue a zero-copy buffer once submit() returns: fence the import's
+    // reads of it (the first work of the frame), to wait for those alone.
+    if (imported.zero_copy) import_fence = GlFence::insert("the import of a zero-copy frame");
     // A result lands elsewhere only where the importer shares one image for both (GREY's luma
     // is its RGBA image): copy just those.
     for (int i = 0; i < 2; ++i) {
@@ -274,7 +198,7 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
     }
     return Status::success();
   });
-  if (!st) return st.error();
+  if (!st) return st;
   r.zero_copy = imported.zero_copy;
   const bool luma = imported.luma != 0;
   if (want_source_luma && !luma && !warned_no_source_luma_) {
@@ -293,7 +217,7 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
       }
       return Status::success();
     });
-    if (!st) return st.error();
+    if (!st) return st;
   }
   if (resize_) {
     st = timed(r, "resize", [&]() -> Status {
@@ -304,7 +228,7 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
       }
       return Status::success();
     });
-    if (!st) return st.error();
+    if (!st) return st;
   }
   const GpuImage& rgb = **current[0];
   const GpuImage* luma_image = luma ? &**current[1] : nullptr;
@@ -322,15 +246,12 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
       }
       return Status::success();
     });
-    if (!st) return st.error();
+    if (!st) return st;
   }
   const PackedRgbaBuffer* rgb_packed = uses_packed_ ? &*packed_[0] : nullptr;
   const PackedRgbaBuffer* luma_packed = uses_packed_ && luma ? &*packed_[1] : nullptr;
   st = timed(r, "histogram", [&]() -> Status {
-    Result<HistogramData> h = binned_.run(rgb, rgb_packed, luma_image, luma_packed);
-    if (!h) return h.error();
-    r.hist = std::move(h.value());
-    return Status::success();
+    return binned_.dispatch(rgb, rgb_packed, luma_image, luma_packed);
   });
   if (!st && !o_.histogram.strategy && !auto_refused_) {
     // strategy=auto picked parameters the stage refuses for this size (a driver limit the
@@ -338,33 +259,54 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
     logWarning(st.error().message + "; using the histogram stage's defaults");
     auto_refused_ = true;
     in_w_ = in_h_ = 0;
-    return process(frame);
+    return submit(frame);
   }
-  if (!st) return st.error();
-  HistogramData values = r.hist;
-  if (r.hist.bins != kValueCount) {
+  if (!st) return st;
+  const bool separate_values = o_.histogram.bins != kValueCount;
+  if (separate_values) {
     st = timed(r, "histogram256", [&]() -> Status {
-      Result<HistogramData> h = values_.run(rgb, rgb_packed, luma_image, luma_packed);
-      if (!h) return h.error();
-      values = std::move(h.value());
-      return Status::success();
+      return values_.dispatch(rgb, rgb_packed, luma_image, luma_packed);
     });
-    if (!st) return st.error();
+    if (!st) return st;
   }
+  const int channels = int(o_.histogram.channels.size());
   st = timed(r, "scale", [&]() -> Status {
-    return scale_.run(binned_.buffer(), r.hist.bins, r.hist.channelCount(),
+    return scale_.run(binned_.buffer(), o_.histogram.bins, channels,
                       uint64_t(rgb.width()) * uint64_t(rgb.height()));
   });
-  if (!st) return st.error();
+  if (!st) return st;
+  glFlush();  // start the GPU on this frame while the caller reads the next one
+  if (Status done = import_fence.wait(kGpuWatchdog); !done) return done;
+  Submitted sub;
+  sub.frame = frame;
+  sub.result = std::move(r);
+  sub.rgb = &rgb;
+  sub.zero_copy = imported.zero_copy;
+  sub.upload_ms = imported.upload_ms;
+  submitted_.emplace(std::move(sub));
+  return Status::success();
+}
+
+Result<FrameResult> GpuBackend::collect() {
+  if (!submitted_) return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
+  Submitted sub = std::move(*submitted_);
+  submitted_.reset();
+  FrameResult& r = sub.result;
+  const GpuImage& rgb = *sub.rgb;
+  Result<HistogramData> binned = binned_.read();
+  if (!binned) return binned.error();
+  r.hist = std::move(binned.value());
+  HistogramData values = r.hist;
+  if (r.hist.bins != kValueCount) {
+    Result<HistogramData> v = values_.read();
+    if (!v) return v.error();
+    values = std::move(v.value());
+  }
   WallTimer scale_read;
   Result<std::vector<ChannelScale>> scales = scale_.read(r.hist.channelCount());
   if (!scales) return scales.error();
   const double readback_ms = binned_.takeReadbackMs() + values_.takeReadbackMs() + scale_read.ms();
   for (const ChannelScale& s : scales.value()) r.scale.push_back(s.scale);
-  // The source requeues a zero-copy buffer on its next frame: the GPU must have read it. The
-  // read-backs above waited for later work, so this fence has signalled and does not stall.
-  if (Status done = std::exchange(import_fence_, GlFence{}).wait(kGpuWatchdog); !done)
-    return done.error();
   // The read-backs above waited for the GPU: the stage times are ready without another wait.
   // A disjoint event (a GPU clock change mid-frame) voids them: that frame reports none.
   if (Result<std::vector<FrameTimer::Span>> spans = timer_.collect(); spans) {
@@ -372,14 +314,13 @@ Result<FrameResult> GpuBackend::process(const Frame& frame) {
       r.timings.push_back({sp.stage, sp.ms, timer_.usesTimerQuery()});
   }
   // CPU-side costs around the GPU stages: handing host planes to GL, and waiting for results.
-  if (!imported.zero_copy)
-    r.timings.insert(r.timings.begin(), {"upload", imported.upload_ms, false});
+  if (!sub.zero_copy) r.timings.insert(r.timings.begin(), {"upload", sub.upload_ms, false});
   r.timings.push_back({"readback", readback_ms, false});
-  finishFrameResult(r, frame, values, rgb.width(), rgb.height());
+  finishFrameResult(r, sub.frame, values, rgb.width(), rgb.height());
   view_ = GpuFrameView{rgb.texture(),        rgb.width(), rgb.height(),         binned_.buffer(),
                        scale_.scaleBuffer(), r.hist.bins, r.hist.channelCount()};
   r.gpu = &view_;
-  return r;
+  return std::move(r);
 }
 
 }  // namespace

@@ -93,13 +93,30 @@ Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spe
   return esf::openSource(spec, options);
 }
 
+namespace {
+
+// Another context may have been made current on this thread since (an application's own, a
+// second pipeline's): the stages' GL calls must reach this one.
+Status makeCurrent(Pipeline::Impl& impl) {
+  if (impl.gl && eglGetCurrentContext() != impl.gl->eglContext()) return impl.gl->makeCurrent();
+  return Status::success();
+}
+
+}  // namespace
+
 Result<FrameResult> Pipeline::process(const Frame& frame) {
-  // Another context may have been made current on this thread since (an application's own, a
-  // second pipeline's): the stages' GL calls must reach this one.
-  if (impl_->gl && eglGetCurrentContext() != impl_->gl->eglContext()) {
-    if (Status s = impl_->gl->makeCurrent(); !s) return s.error();
-  }
+  if (Status s = makeCurrent(*impl_); !s) return s.error();
   return impl_->backend->process(frame);
+}
+
+Status submitFrame(Pipeline& pipeline, const Frame& frame) {
+  if (Status s = makeCurrent(pipeline.impl()); !s) return s;
+  return pipeline.impl().backend->submit(frame);
+}
+
+Result<FrameResult> collectFrame(Pipeline& pipeline) {
+  if (Status s = makeCurrent(pipeline.impl()); !s) return s.error();
+  return pipeline.impl().backend->collect();
 }
 
 }  // namespace esf

@@ -17,4 +17,8 @@ struct Pipeline::Impl {
   std::unique_ptr<PipelineBackend> backend;
 };
 
+// Pipeline::process() in its two halves (PipelineBackend::submit/collect), for esf::run().
+Status submitFrame(Pipeline& pipeline, const Frame& frame);
+Result<FrameResult> collectFrame(Pipeline& pipeline);
+
 }  // namespace esf

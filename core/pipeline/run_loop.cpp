@@ -1,62 +1,114 @@
 // esf::run(): the frame loop every client shares (the CLI's `run`, the tests, applications).
+//
+// Files and pipes overlap: frame N+1 is read while the GPU works on frame N (submit N, read
+// N+1, collect and deliver N, submit N+1...). The stages' images are single-buffered, so N is
+// collected before N+1 is submitted; the overlap is the source's read against the GPU's work.
+// Cameras (isLive) run one frame at a time: their next frame is the next exposure, and a result
+// must not wait for it.
 #include <chrono>
+#include <optional>
 #include <vector>
 
+#include "core/pipeline/pipeline_impl.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/pipeline.hpp"
 
 namespace esf {
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// Collects the frame in flight and hands it to every sink. Returns the error that ends the run;
+// sets `output_closed` when a sink's reader went away (the other sinks still get the frame).
+std::optional<Error> deliver(Pipeline& pipeline, std::span<FrameSink* const> sinks, double read_ms,
+                             bool& output_closed) {
+  Result<FrameResult> result = collectFrame(pipeline);
+  if (!result) return result.error();
+  // Where a frame's time goes starts with the source: reading a file, waiting for a camera.
+  std::vector<StageTiming>& timings = result.value().timings;
+  timings.insert(timings.begin(), StageTiming{"read", read_ms, false});
+  for (FrameSink* sink : sinks) {
+    Status s = sink->write(result.value());
+    if (s) continue;
+    if (s.error().code == ErrorCode::kOutputClosed) {
+      output_closed = true;
+      continue;
+    }
+    return s.error();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSink* const> sinks,
                       const StopToken& stop, const RunLimits& limits) {
+  const bool overlap = !source.isLive();
   RunReport report;
   std::optional<Error> error;
+  bool in_flight = false;  // a frame submitted, not yet collected
+  double in_flight_read_ms = 0;
+  const auto loop_start = std::chrono::steady_clock::now();
   for (;;) {
-    if (limits.max_frames >= 0 && report.frames >= uint64_t(limits.max_frames)) {
+    // The next frame, unless the run ends here.
+    std::optional<Frame> next;
+    std::optional<Error> source_error;
+    double read_ms = 0;
+    if (limits.max_frames >= 0 && report.frames + in_flight >= uint64_t(limits.max_frames)) {
       report.end = RunReport::End::kFrameLimit;
+    } else if (stop.stopRequested()) {
+      report.end = RunReport::End::kStopped;
+    } else {
+      const auto read_start = std::chrono::steady_clock::now();
+      Result<std::optional<Frame>> frame = source.next();
+      read_ms = msSince(read_start);
+      if (!frame) {
+        if (stop.stopRequested()) {  // interrupted while waiting for a frame
+          report.end = RunReport::End::kStopped;
+        } else {
+          source_error = frame.error();
+          if (source.deviceLost()) source_error->code = ErrorCode::kDeviceLost;
+        }
+      } else if (!frame->has_value()) {
+        report.end = RunReport::End::kEndOfStream;
+      } else {
+        next = **frame;
+      }
+    }
+    // The frame in flight is delivered whatever happened to the read after it.
+    if (in_flight) {
+      in_flight = false;
+      bool output_closed = false;
+      error = deliver(pipeline, sinks, in_flight_read_ms, output_closed);
+      if (error) break;
+      ++report.frames;
+      if (output_closed) {
+        report.end = RunReport::End::kOutputClosed;
+        break;
+      }
+    }
+    if (source_error) {
+      error = source_error;
       break;
     }
-    if (stop.stopRequested()) {
+    if (!next) break;
+    if (stop.stopRequested()) {  // asked during that delivery: the frame read ahead is dropped
       report.end = RunReport::End::kStopped;
       break;
     }
-    const auto read_start = std::chrono::steady_clock::now();
-    Result<std::optional<Frame>> frame = source.next();
-    const double read_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - read_start)
-            .count();
-    if (!frame) {
-      if (stop.stopRequested()) {  // interrupted while waiting for a frame
-        report.end = RunReport::End::kStopped;
-        break;
-      }
-      error = frame.error();
-      if (source.deviceLost()) error->code = ErrorCode::kDeviceLost;
-      break;
-    }
-    if (!frame->has_value()) {
-      report.end = RunReport::End::kEndOfStream;
-      break;
-    }
-    Result<FrameResult> result = pipeline.process(**frame);
-    if (!result) {
-      error = result.error();
-      break;
-    }
-    // Where a frame's time goes starts with the source: reading a file, waiting for a camera.
-    std::vector<StageTiming>& timings = result.value().timings;
-    timings.insert(timings.begin(), StageTiming{"read", read_ms, false});
-    bool output_closed = false;
-    for (FrameSink* sink : sinks) {
-      Status s = sink->write(result.value());
-      if (s) continue;
-      if (s.error().code == ErrorCode::kOutputClosed) {
-        output_closed = true;  // the other sinks still get this frame
-        continue;
-      }
+    if (Status s = submitFrame(pipeline, *next); !s) {
       error = s.error();
       break;
     }
+    in_flight = true;
+    in_flight_read_ms = read_ms;
+    if (overlap) continue;
+    in_flight = false;
+    bool output_closed = false;
+    error = deliver(pipeline, sinks, read_ms, output_closed);
     if (error) break;
     ++report.frames;
     if (output_closed) {
@@ -64,6 +116,7 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
       break;
     }
   }
+  report.seconds = msSince(loop_start) / 1e3;
   // Every sink is finished (displays restored, files closed) on every way out.
   for (FrameSink* sink : sinks) {
     Status s = sink->finish();

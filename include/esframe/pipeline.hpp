@@ -84,6 +84,7 @@ struct RunReport {
   };
   uint64_t frames = 0;  // frames processed and handed to every sink
   End end = End::kEndOfStream;
+  double seconds = 0;  // wall time of the frame loop, from the first read to the last delivery
 };
 
 // The run loop: pulls frames from `source`, processes each, hands the result to every sink in

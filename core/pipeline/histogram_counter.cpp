@@ -1,0 +1,118 @@
+#include "core/pipeline/histogram_counter.hpp"
+
+#include <utility>
+
+#include "core/image/gpu_image.hpp"
+#include "core/pipeline/backend_common.hpp"
+#include "platform/gl_context.hpp"
+
+namespace esf {
+
+Status HistogramCounter::configure(const GlContext& gl, const HistogramParams& params,
+                                   bool split_luma) {
+  params_ = params;
+  rgb_.reset();
+  rgb_split_.reset();
+  l_.reset();
+  pending_ = Pending::kNone;
+  Result<Histogram> h = Histogram::create(gl, params);
+  if (!h) return h.error();
+  rgb_.emplace(std::move(h.value()));
+  rgb_only_ = withoutLuma(params.channels);
+  if (split_luma && params.channels.find('l') != std::string::npos) {
+    HistogramParams lp = params;
+    lp.channels.assign(1, 'l');  // not = "l": GCC 12 -Wrestrict misfires on it here
+    Result<Histogram> l = Histogram::create(gl, lp);
+    if (!l) return l.error();
+    l_.emplace(std::move(l.value()));
+    if (!rgb_only_.empty()) {
+      HistogramParams rp = params;
+      rp.channels = rgb_only_;
+      Result<Histogram> r = Histogram::create(gl, rp);
+      if (!r) return r.error();
+      rgb_split_.emplace(std::move(r.value()));
+    }
+  }
+  merged_ = makeBuffer();
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, merged_.get());
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(params.wordCount() * 4), nullptr,
+               GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return checkGl("histogram buffers");
+}
+
+Status HistogramCounter::dispatch(const GpuImage& rgb, const PackedRgbaBuffer* rgb_packed,
+                                  const GpuImage* luma, const PackedRgbaBuffer* luma_packed) {
+  pending_ = Pending::kNone;
+  if (!luma || !l_) {
+    if (Status s = runOne(*rgb_, rgb, rgb_packed); !s) return s;
+    buffer_ = rgb_->binsBuffer();
+    pending_ = Pending::kWhole;
+    return Status::success();
+  }
+  if (!rgb_split_) {  // L alone: its counts are already in the user's order
+    if (Status s = runOne(*l_, *luma, luma_packed); !s) return s;
+    buffer_ = l_->binsBuffer();
+    pending_ = Pending::kLumaOnly;
+    return Status::success();
+  }
+  if (Status s = runOne(*rgb_split_, rgb, rgb_packed); !s) return s;
+  if (Status s = runOne(*l_, *luma, luma_packed); !s) return s;
+  Result<std::vector<uint32_t>> rgb_counts = timedRead(*rgb_split_);
+  if (!rgb_counts) return rgb_counts.error();
+  Result<std::vector<uint32_t>> l_counts = timedRead(*l_);
+  if (!l_counts) return l_counts.error();
+  merged_counts_ =
+      mergeLuma(params_.channels, params_.bins, rgb_only_, rgb_counts.value(), l_counts.value());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, merged_.get());
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(merged_counts_.counts.size() * 4),
+                  merged_counts_.counts.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  buffer_ = merged_.get();
+  pending_ = Pending::kMerged;
+  return checkGl("histogram: merging the source luma");
+}
+
+Result<HistogramData> HistogramCounter::read() {
+  const Pending pending = std::exchange(pending_, Pending::kNone);
+  switch (pending) {
+    case Pending::kWhole: {
+      Result<std::vector<uint32_t>> counts = timedRead(*rgb_);
+      if (!counts) return counts.error();
+      HistogramData out;
+      out.bins = params_.bins;
+      out.channels = params_.channels;
+      out.counts = std::move(counts.value());
+      return out;
+    }
+    case Pending::kLumaOnly: {
+      Result<std::vector<uint32_t>> counts = timedRead(*l_);
+      if (!counts) return counts.error();
+      return mergeLuma(params_.channels, params_.bins, "", {}, counts.value());
+    }
+    case Pending::kMerged:
+      return std::move(merged_counts_);
+    case Pending::kNone:
+      break;
+  }
+  return fail(ErrorCode::kInternal, "histogram: read() without a dispatch()");
+}
+
+double HistogramCounter::takeReadbackMs() {
+  return std::exchange(readback_ms_, 0.0);
+}
+
+Result<std::vector<uint32_t>> HistogramCounter::timedRead(const Histogram& h) {
+  WallTimer t;
+  Result<std::vector<uint32_t>> counts = h.read();
+  readback_ms_ += t.ms();
+  return counts;
+}
+
+Status HistogramCounter::runOne(Histogram& h, const GpuImage& image,
+                                const PackedRgbaBuffer* packed) {
+  if (h.params().source == ImageSource::kPackedBuffer) return h.run(*packed);
+  return h.run(image);
+}
+
+}  // namespace esf
