@@ -40,6 +40,30 @@ Result<DrmRect> parseRect(const std::string& value) {
   return DrmRect{int32_t(v[0]), int32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
 }
 
+Status parseGraphOption(const std::string& key, const std::string& value, std::string_view what,
+                        GraphOptions& graph) {
+  if (key == "mode") {
+    if (value == "overlay")
+      graph.mode = GraphMode::kOverlay;
+    else if (value == "parade")
+      graph.mode = GraphMode::kParade;
+    else if (value == "luma")
+      graph.mode = GraphMode::kLuma;
+    else
+      return fail(ErrorCode::kInvalidArgument, what, ": mode=", value,
+                  ": expected overlay, parade or luma");
+  } else if (key == "scale") {
+    if (value != "linear" && value != "log")
+      return fail(ErrorCode::kInvalidArgument, what, ": scale=", value, ": expected linear or log");
+    graph.log_scale = value == "log";
+  } else {  // decor
+    if (value != "on" && value != "off")
+      return fail(ErrorCode::kInvalidArgument, what, ": decor=", value, ": expected on or off");
+    graph.decorations = value == "on";
+  }
+  return Status::success();
+}
+
 }  // namespace
 
 Result<PngSinkOptions> parsePngSpec(const std::string& text) {
@@ -49,11 +73,11 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
   o.dir = text.substr(0, comma);
   if (o.dir.empty())
     return fail(ErrorCode::kInvalidArgument, kPng,
-                " needs a folder: png:DIR[,every=N][,graph=WxH]");
+                " needs a folder: png:DIR[,every=N][,graph=WxH][,mode=M,scale=S,decor=on|off]");
   if (comma == std::string::npos) return o;
   if (comma + 1 == text.size())
     return fail(ErrorCode::kInvalidArgument, kPng, ": empty option after '", o.dir, ",'");
-  const KeyValueListRules rules{{"every", "graph"}, {}};
+  const KeyValueListRules rules{{"every", "graph", "mode", "scale", "decor"}, {}};
   Result<std::vector<KeyValue>> items =
       parseKeyValueList(std::string_view(text).substr(comma + 1), kPng, rules);
   if (!items) return items.error();
@@ -62,6 +86,8 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
       Result<uint64_t> n = parseUnsigned(value, std::string(kPng) + ": every", 1, 1000000);
       if (!n) return n.error();
       o.every = int(*n);
+    } else if (key == "mode" || key == "scale" || key == "decor") {
+      if (Status s = parseGraphOption(key, value, kPng, o.graph); !s) return s.error();
     } else {  // graph
       Result<ParsedSize> size = parseSize(value, std::string(kPng) + ": graph", 1000000);
       if (!size) return size.error();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "esframe/base/result.hpp"
+#include "esframe/graph_options.hpp"
 #include "esframe/sink.hpp"
 
 namespace esf {
@@ -32,6 +33,7 @@ struct PngSinkOptions {
   int every = 1;    // every Nth frame
   int graph_width = 512;
   int graph_height = 256;
+  GraphOptions graph;  // mode, scale, decorations of graph-SEQ.png
 };
 Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options);
 
