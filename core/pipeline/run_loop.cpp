@@ -38,6 +38,13 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
       error = result.error();
       break;
     }
+    for (FrameSink* sink : sinks) {
+      if (Status s = sink->annotate(result.value()); !s) {
+        error = s.error();
+        break;
+      }
+    }
+    if (error) break;
     bool output_closed = false;
     for (FrameSink* sink : sinks) {
       Status s = sink->write(result.value());
