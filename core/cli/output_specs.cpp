@@ -100,8 +100,9 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
 
 Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
   // rect=X,Y,W,H carries its own commas: its three other numbers are the next items.
-  const KeyValueListRules rules{
-      {"device", "connector", "plane", "zpos", "alpha", "rect", "buffers"}, {"rect"}};
+  const KeyValueListRules rules{{"device", "connector", "plane", "zpos", "alpha", "rect", "buffers",
+                                 "mode", "scale", "decor"},
+                                {"rect"}};
   Result<std::vector<KeyValue>> items = parseKeyValueList(text, kDrm, rules);
   if (!items) return items.error();
   DrmSinkOptions o;
@@ -110,6 +111,8 @@ Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
       o.device = value;
     } else if (key == "connector") {
       o.connector = value;
+    } else if (key == "mode" || key == "scale" || key == "decor") {
+      if (Status s = parseGraphOption(key, value, kDrm, o.graph); !s) return s.error();
     } else if (key == "rect") {
       Result<DrmRect> r = parseRect(value);
       if (!r) return r.error();

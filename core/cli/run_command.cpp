@@ -181,9 +181,10 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--backend", o->backend, "gles (GPU) or cpu (the CPU references)")
       ->check(CLI::IsMember({"gles", "cpu"}))
       ->capture_default_str();
-  cmd->add_option("--output", o->outputs,
-                  "Repeatable: jsonl (default), csv[:bins], bin, png:DIR[,every=N,mode=M,scale=S,decor=D], "
-                  "drm[:connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H]");
+  cmd->add_option(
+      "--output", o->outputs,
+      "Repeatable: jsonl (default), csv[:bins], bin, png:DIR[,every=N,mode=M,scale=S,decor=D], "
+      "drm[:connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H]");
   cmd->add_option("--luma", o->luma,
                   "L channel from the converted RGB (rgb, default) or the source's Y plane "
                   "(source; YUV and GREY formats)")

@@ -58,7 +58,7 @@ Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
   o.buffers = options.buffers;
   Result<std::unique_ptr<KmsDisplay>> display = KmsDisplay::open(o, *gl);
   if (!display) return display.error();
-  return std::unique_ptr<FrameSink>(new DrmOutput(std::move(display.value())));
+  return std::unique_ptr<FrameSink>(new DrmOutput(std::move(display.value()), options.graph));
 }
 
 }  // namespace esf

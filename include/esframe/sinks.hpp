@@ -50,6 +50,9 @@ struct DrmSinkOptions {
   std::optional<uint64_t> alpha;
   std::optional<DrmRect> rect;  // on the CRTC; default: the whole mode
   int buffers = 3;              // 2: double, 3: triple buffering
+  // The graph drawn (mode=, scale=, decor=). Decorations default off here: the plane shows the
+  // seed's picture unless decor=on.
+  GraphOptions graph{GraphMode::kOverlay, false, false};
 };
 // The histogram graph on a DRM/KMS plane. Draws with the pipeline's GL context, which must run
 // on the display's card (EglPlatform::kGbm with that card): kUnsupported on the CPU backend.
