@@ -76,11 +76,36 @@ Result<PathAndOptions> parsePathAndOptions(const std::string& text, std::string_
   return parts;
 }
 
+Status parseGraphOption(const std::string& key, const std::string& value, std::string_view what,
+                        GraphOptions& graph) {
+  if (key == "mode") {
+    if (value == "overlay")
+      graph.mode = GraphMode::kOverlay;
+    else if (value == "parade")
+      graph.mode = GraphMode::kParade;
+    else if (value == "luma")
+      graph.mode = GraphMode::kLuma;
+    else
+      return fail(ErrorCode::kInvalidArgument, what, ": mode=", value,
+                  ": expected overlay, parade or luma");
+  } else if (key == "scale") {
+    if (value != "linear" && value != "log")
+      return fail(ErrorCode::kInvalidArgument, what, ": scale=", value, ": expected linear or log");
+    graph.log_scale = value == "log";
+  } else {  // decor
+    if (value != "on" && value != "off")
+      return fail(ErrorCode::kInvalidArgument, what, ": decor=", value, ": expected on or off");
+    graph.decorations = value == "on";
+  }
+  return Status::success();
+}
+
 }  // namespace
 
 Result<PngSinkOptions> parsePngSpec(const std::string& text) {
   Result<PathAndOptions> parts = parsePathAndOptions(
-      text, kPng, "a folder: png:DIR[,every=N][,graph=WxH]", {"every", "graph"});
+      text, kPng, "a folder: png:DIR[,every=N][,graph=WxH][,mode=M,scale=S,decor=on|off]",
+      {"every", "graph", "mode", "scale", "decor"});
   if (!parts) return parts.error();
   PngSinkOptions o;
   o.dir = parts->path;
@@ -89,6 +114,8 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
       Result<uint64_t> n = parseUnsigned(value, std::string(kPng) + ": every", 1, 1000000);
       if (!n) return n.error();
       o.every = int(*n);
+    } else if (key == "mode" || key == "scale" || key == "decor") {
+      if (Status s = parseGraphOption(key, value, kPng, o.graph); !s) return s.error();
     } else {  // graph
       Result<ParsedSize> size = parseSize(value, std::string(kPng) + ": graph", 1000000);
       if (!size) return size.error();
@@ -101,8 +128,9 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
 
 Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
   // rect=X,Y,W,H carries its own commas: its three other numbers are the next items.
-  const KeyValueListRules rules{
-      {"device", "connector", "plane", "zpos", "alpha", "rect", "buffers"}, {"rect"}};
+  const KeyValueListRules rules{{"device", "connector", "plane", "zpos", "alpha", "rect", "buffers",
+                                 "mode", "scale", "decor"},
+                                {"rect"}};
   Result<std::vector<KeyValue>> items = parseKeyValueList(text, kDrm, rules);
   if (!items) return items.error();
   DrmSinkOptions o;
@@ -111,6 +139,8 @@ Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
       o.device = value;
     } else if (key == "connector") {
       o.connector = value;
+    } else if (key == "mode" || key == "scale" || key == "decor") {
+      if (Status s = parseGraphOption(key, value, kDrm, o.graph); !s) return s.error();
     } else if (key == "rect") {
       Result<DrmRect> r = parseRect(value);
       if (!r) return r.error();

@@ -1,6 +1,7 @@
 #pragma once
 // --output SPEC -> typed sink options (esframe/sinks.hpp). SPEC:
-//   jsonl | csv[:bins] | bin | png:DIR[,every=N,graph=WxH] |
+//   jsonl | csv[:bins] | bin | png:DIR[,every=N,graph=WxH,mode=overlay|parade|luma,
+//   scale=linear|log,decor=on|off] |
 //   drm[:device=CARD,connector=NAME,plane=ID,zpos=N,alpha=A,rect=X,Y,W,H,buffers=2|3] |
 //   mqtt://HOST[:PORT]/TOPIC[,qos=0|1,every=N,retain,queue=N,id=ID,keepalive=S,username=U,pw=P,
 //     cafile=F,capath=D,cert=F,key=F,tls-version=V,insecure,will-topic=T] |

@@ -12,6 +12,7 @@
 #include "base/text_parse.hpp"
 #include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
+#include "core/cli/auto_exposure_option.hpp"
 #include "core/cli/cli_common.hpp"
 #include "core/cli/commands.hpp"
 #include "core/cli/output_specs.hpp"
@@ -63,6 +64,7 @@ struct RunPlan {
   PipelineConfig pipeline;
   SourceConfig source;
   std::vector<OutputSpec> outputs;
+  std::optional<AutoExposureOptions> auto_exposure;
 };
 
 RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
@@ -118,6 +120,13 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     if (!ctrl) usageError("--ctrl: " + ctrl.error().message);
     p.source.controls.push_back(ctrl.value());
   }
+  if (o.auto_exposure) {
+    Result<AutoExposureOptions> ae = parseAutoExposureOption(*o.auto_exposure);
+    if (!ae) usageError(ae.error().message);
+    if (p.pipeline.histogram.channels.find('l') == std::string::npos)
+      usageError("--auto-exposure measures the l channel: add l to --histogram channels");
+    p.auto_exposure = ae.value();
+  }
   return p;
 }
 
@@ -141,6 +150,13 @@ void runPipeline(const GlobalOptions& global, const RunOptions& o) {
           std::to_string(src.height()) + " " + formatName(src.format()) + " (" +
           src.ioDescription() + ")");
 
+  if (p.auto_exposure) {
+    if (src.name().rfind("/dev/video", 0) != 0)
+      usageError("--auto-exposure drives a V4L2 camera's controls; the source is " + src.name());
+    Result<std::unique_ptr<FrameSink>> ae = createAutoExposure(src.name(), *p.auto_exposure);
+    if (!ae) runtimeError(ae.error());
+    sinks.insert(sinks.begin(), std::move(ae.value()));
+  }
   std::vector<FrameSink*> sink_list;
   for (auto& sink : sinks) sink_list.push_back(sink.get());
   Result<RunReport> report = run(**pipeline, src, sink_list, g_stop, RunLimits{o.frames});
@@ -183,7 +199,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::IsMember({"gles", "cpu"}))
       ->capture_default_str();
   cmd->add_option("--output", o->outputs,
-                  "Repeatable: jsonl (default), csv[:bins], bin, png:DIR[,every=N], "
+                  "Repeatable: jsonl (default), csv[:bins], bin, "
+                  "png:DIR[,every=N,mode=M,scale=S,decor=D], "
                   "drm[:connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
                   "mqtt://HOST[:PORT]/TOPIC[,qos=0|1,every=N,retain,...], "
                   "prom:PATH[,every=SECONDS]");
@@ -199,6 +216,11 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--io", o->io, "V4L2 streaming: auto, mmap, dmabuf or expbuf")
       ->capture_default_str();
   cmd->add_option("--ctrl", o->ctrls, "V4L2 control NAME=VALUE (repeatable)");
+  cmd->add_option_function<std::string>(
+         "--auto-exposure", [o](const std::string& v) { o->auto_exposure = v; },
+         "Drive the camera's exposure/gain (or control=NAME) toward a target: "
+         "[metric=msv|mean,target=X,band=X,damping=X,settle=N,control=NAME]")
+      ->expected(0, 1);
   cmd->callback([&global, o]() { runPipeline(global, *o); });
 }
 

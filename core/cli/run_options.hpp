@@ -26,6 +26,7 @@ struct RunOptions {
   std::string dump_raw;
   std::string io = "auto";
   std::vector<std::string> ctrls;
+  std::optional<std::string> auto_exposure;  // --auto-exposure[=KEY=VALUE,...]
 };
 
 // "bins=N,channels=rgbl,strategy=NAME|auto" into `config` (keys not given keep their values).

@@ -20,7 +20,7 @@ Status DrmOutput::write(const FrameResult& frame) {
   const KmsRect& r = display_->rect();
   if (!graph_) {
     Result<GraphRenderer> g =
-        GraphRenderer::create(gpu.bins, frame.hist.channels, int(r.width), int(r.height));
+        GraphRenderer::create(gpu.bins, frame.hist.channels, int(r.width), int(r.height), options_);
     if (!g) return g.error();
     graph_.emplace(std::move(g.value()));
     graph_read_fbo_ = makeFramebuffer();
@@ -31,7 +31,10 @@ Status DrmOutput::write(const FrameResult& frame) {
   }
   Result<KmsScanoutBuffer*> buffer = display_->nextBuffer();
   if (!buffer) return buffer.error();
-  if (Status s = graph_->render(gpu.histogram_buffer, gpu.scale_buffer); !s) return s;
+  if (Status s = graph_->render(gpu.histogram_buffer, gpu.scale_buffer,
+                                graphLabels(frame.hist, frame.stats));
+      !s)
+    return s;
   // GL's row 0 is the graph's bottom; scanout row 0 is the top of the screen: blit flipped.
   // Same size, so the blit copies pixels exactly.
   const GLint w = GLint(r.width), h = GLint(r.height);

@@ -1,5 +1,6 @@
 #pragma once
-// --output drm[:device=CARD,connector=NAME,plane=ID,zpos=N,alpha=A,rect=X,Y,W,H,buffers=2|3]:
+// --output drm[:device=CARD,connector=NAME,plane=ID,zpos=N,alpha=A,rect=X,Y,W,H,buffers=2|3,
+// mode=overlay|parade|luma,scale=linear|log,decor=on|off]:
 // the histogram graph on a DRM/KMS plane (the kiosk case). The graph is drawn by graph.frag into
 // its own RGBA8 texture and blitted, flipped to scanout row order, into the plane's GBM scanout
 // buffer through an FBO. The GL context must run on the display's card (--egl gbm --drm-device
@@ -16,7 +17,8 @@ namespace esf {
 
 class DrmOutput : public FrameSink {
  public:
-  explicit DrmOutput(std::unique_ptr<KmsDisplay> display) : display_(std::move(display)) {}
+  DrmOutput(std::unique_ptr<KmsDisplay> display, const GraphOptions& graph)
+      : display_(std::move(display)), options_(graph) {}
   ~DrmOutput() override;
   Status write(const FrameResult& frame) override;
   Status finish() override;  // restores the display and frees the plane
@@ -25,6 +27,7 @@ class DrmOutput : public FrameSink {
 
  private:
   std::unique_ptr<KmsDisplay> display_;
+  GraphOptions options_;
   std::optional<GraphRenderer> graph_;
   GlFramebuffer graph_read_fbo_;
 };

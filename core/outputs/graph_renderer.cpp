@@ -2,67 +2,23 @@
 
 #include <algorithm>
 
+#include "core/outputs/bitmap_font.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/shader_library.hpp"
 
 namespace esf {
 namespace {
 
-constexpr std::array<std::array<uint8_t, 4>, 8> kColours = {{
-    {0, 0, 0, 255},        // nothing
-    {255, 0, 0, 255},      // r
-    {0, 255, 0, 255},      // g
-    {255, 255, 0, 255},    // r g
-    {0, 0, 255, 255},      // b
-    {255, 0, 255, 255},    // r b
-    {0, 255, 255, 255},    // g b
-    {128, 128, 128, 255},  // r g b
-}};
+void setColour(GLuint program, const char* name, const std::array<uint8_t, 4>& c) {
+  glUniform4f(glGetUniformLocation(program, name), float(c[0]) / 255.0f, float(c[1]) / 255.0f,
+              float(c[2]) / 255.0f, float(c[3]) / 255.0f);
+}
 
 }  // namespace
 
-std::array<uint8_t, 4> graphColour(int mask) {
-  if (mask >= 8) return {255, 255, 255, 255};  // anything with luma
-  return kColours[size_t(mask)];
-}
-
-uint32_t graphChannelBit(char letter) {
-  switch (letter) {
-    case 'r':
-      return 1;
-    case 'g':
-      return 2;
-    case 'b':
-      return 4;
-    default:
-      return 8;
-  }
-}
-
-RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float> scale, int width,
-                               int height) {
-  RgbaImage out(width, height);
-  const int channels = hist.channelCount();
-  for (int row = 0; row < height; ++row) {  // row counted from the bottom, as GL does
-    const float row_centre = float(row) + 0.5f;
-    for (int x = 0; x < width; ++x) {
-      const int bin = int((int64_t(2 * x + 1) * hist.bins) / (int64_t(2) * width));
-      uint32_t mask = 0;
-      for (int c = 0; c < channels; ++c) {
-        // Two separately rounded float products, as in graph.frag.
-        const float h = float(hist.at(bin, c)) * scale[size_t(c)];
-        const float scaled = h * float(height);
-        if (scaled > row_centre) mask |= graphChannelBit(hist.channels[size_t(c)]);
-      }
-      const std::array<uint8_t, 4> colour = graphColour(int(mask));
-      std::copy(colour.begin(), colour.end(), out.at(x, height - 1 - row));
-    }
-  }
-  return out;
-}
-
 Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channels, int width,
-                                            int height) {
+                                            int height, const GraphOptions& options,
+                                            uint8_t background_alpha) {
   if (bins < 1 || bins > 256)
     return fail(ErrorCode::kInvalidArgument, "graph: bins must be in [1, 256], got ",
                 std::to_string(bins));
@@ -71,28 +27,41 @@ Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channel
   if (width < 1 || height < 1)
     return fail(ErrorCode::kInvalidArgument, "graph: bad size ", std::to_string(width), "x",
                 std::to_string(height));
+  const size_t luma = channels.find('l');
+  if (options.mode == GraphMode::kLuma && luma == std::string::npos)
+    return fail(ErrorCode::kInvalidArgument, "graph: mode luma needs the l channel, got '",
+                channels, "'");
+  if (options.mode == GraphMode::kParade && width < int(channels.size()))
+    return fail(ErrorCode::kInvalidArgument, "graph: a parade needs a column per channel, width ",
+                std::to_string(width));
   GraphRenderer g;
+  g.options_ = options;
   g.bins_ = bins;
   g.channels_ = channels;
   g.width_ = width;
   g.height_ = height;
-  Result<GlProgram> program = ShaderLibrary::builtin().graphics(
-      "graph.vert", "graph.frag",
-      ShaderDefines().set("BINS", bins).set("CHANNELS", int(channels.size())));
+  Result<GlProgram> program =
+      ShaderLibrary::builtin().graphics("graph.vert", "graph.frag",
+                                        ShaderDefines()
+                                            .set("BINS", bins)
+                                            .set("CHANNELS", int(channels.size()))
+                                            .set("MODE", int(options.mode))
+                                            .set("LOG_SCALE", options.log_scale ? 1 : 0));
   if (!program) return program.error();
   g.program_ = std::move(program.value());
   g.vao_ = makeVertexArray();
   // Integer textures are incomplete (texelFetch reads 0) unless both filters are NEAREST.
-  auto integerTexture = [](int width) {
+  auto integerTexture = [](int width, GLenum format = GL_R32UI) {
     GlTexture t = makeTexture();
     glBindTexture(GL_TEXTURE_2D, t.get());
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_R32UI, width, 1);
+    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, 1);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     return t;
   };
   g.counts_tex_ = integerTexture(bins * int(channels.size()));
   g.scales_tex_ = integerTexture(4 * int(channels.size()));
+  g.text_tex_ = integerTexture(kGraphMaxTextColumns, GL_R8UI);
   g.target_ = makeTexture();
   glBindTexture(GL_TEXTURE_2D, g.target_.get());
   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);
@@ -109,19 +78,25 @@ Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channel
   glUseProgram(p);
   glUniform1i(glGetUniformLocation(p, "counts"), 0);
   glUniform1i(glGetUniformLocation(p, "scales"), 1);
+  glUniform1i(glGetUniformLocation(p, "text"), 2);
+  glUniform1i(glGetUniformLocation(p, "luma_channel"), luma == std::string::npos ? 0 : int(luma));
   GLuint bits[4] = {0, 0, 0, 0};
   for (size_t c = 0; c < channels.size(); ++c) bits[c] = graphChannelBit(channels[c]);
   glUniform1uiv(glGetUniformLocation(p, "channel_bit"), 4, bits);
   float colours[16 * 4];
   for (int m = 0; m < 16; ++m)
     for (int k = 0; k < 4; ++k) colours[m * 4 + k] = float(graphColour(m)[size_t(k)]) / 255.0f;
+  colours[3] = float(background_alpha) / 255.0f;
   glUniform4fv(glGetUniformLocation(p, "colors"), 16, colours);
+  setColour(p, "grid_color", kGraphGridColour);
+  setColour(p, "text_color", kGraphTextColour);
+  setColour(p, "marker_color", kGraphMarkerColour);
   glUseProgram(0);
   if (Status s = checkGl("graph: setup"); !s) return s.error();
   return g;
 }
 
-Status GraphRenderer::upload(GLuint counts_buffer, GLuint scale_buffer) {
+Status GraphRenderer::upload(GLuint counts_buffer, GLuint scale_buffer, const GraphLabels& labels) {
   // The buffers were written by compute shaders: make those writes visible to pixel unpacks.
   glMemoryBarrier(GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
@@ -134,21 +109,37 @@ Status GraphRenderer::upload(GLuint counts_buffer, GLuint scale_buffer) {
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4 * int(channels_.size()), 1, GL_RED_INTEGER,
                   GL_UNSIGNED_INT, nullptr);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  std::vector<uint8_t> text = textColumns(labels.caption);
+  text.resize(kGraphMaxTextColumns, 0);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glBindTexture(GL_TEXTURE_2D, text_tex_.get());
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kGraphMaxTextColumns, 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
+                  text.data());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glBindTexture(GL_TEXTURE_2D, 0);
-  return checkGl("graph: copying the histogram and scale buffers");
+  return checkGl("graph: copying the histogram, scale and caption");
 }
 
 Status GraphRenderer::renderTo(GLuint counts_buffer, GLuint scale_buffer, int x, int y, int w,
-                               int h) {
-  if (Status s = upload(counts_buffer, scale_buffer); !s) return s;
+                               int h, const GraphLabels& labels) {
+  if (Status s = upload(counts_buffer, scale_buffer, labels); !s) return s;
+  const GraphLayout layout = graphLayout(options_, w, h, labels);
   const GLuint p = program_.get();
   glUseProgram(p);
   glUniform2i(glGetUniformLocation(p, "size"), w, h);
   glUniform2i(glGetUniformLocation(p, "origin"), x, y);
+  glUniform1i(glGetUniformLocation(p, "text_scale"), layout.text_scale);
+  glUniform1i(glGetUniformLocation(p, "strip_rows"), layout.strip_rows);
+  glUniform1i(glGetUniformLocation(p, "text_columns"), layout.text_columns);
+  glUniform1i(glGetUniformLocation(p, "marker_width"), layout.marker_width);
+  glUniform1i(glGetUniformLocation(p, "grid"), layout.grid ? 1 : 0);
+  glUniform2i(glGetUniformLocation(p, "clip_rows"), layout.clip_rows_low, layout.clip_rows_high);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, counts_tex_.get());
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, scales_tex_.get());
+  glActiveTexture(GL_TEXTURE2);
+  glBindTexture(GL_TEXTURE_2D, text_tex_.get());
   glViewport(x, y, w, h);
   glDisable(GL_BLEND);
   glDisable(GL_DEPTH_TEST);
@@ -157,15 +148,17 @@ Status GraphRenderer::renderTo(GLuint counts_buffer, GLuint scale_buffer, int x,
   glDrawArrays(GL_TRIANGLES, 0, 6);
   glBindVertexArray(0);
   glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, 0);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, 0);
   glUseProgram(0);
   return checkGl("graph: draw");
 }
 
-Status GraphRenderer::render(GLuint counts_buffer, GLuint scale_buffer) {
+Status GraphRenderer::render(GLuint counts_buffer, GLuint scale_buffer, const GraphLabels& labels) {
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
-  Status s = renderTo(counts_buffer, scale_buffer, 0, 0, width_, height_);
+  Status s = renderTo(counts_buffer, scale_buffer, 0, 0, width_, height_, labels);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   return s;
 }

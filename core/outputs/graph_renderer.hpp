@@ -1,42 +1,47 @@
 #pragma once
-// The histogram graph of seed part 2, drawn by glsl_es/graph.frag into an RGBA8 target, and
-// its plain CPU reference. Colours: the seed's 16-entry table indexed by the 4-bit mask of
-// channels drawn at a pixel (r 1, g 2, b 4, l 8): black, red, green, yellow, blue, magenta,
-// cyan, grey 128, and white for every mask with luma.
+// The histogram graph, drawn by glsl_es/graph.frag into an RGBA8 target, and its plain CPU
+// reference (graph_reference.cpp). Modes, decorations and colours: graph_layout.hpp.
 #include <array>
 #include <cstdint>
 #include <span>
 #include <string>
 
+#include "core/outputs/graph_layout.hpp"
 #include "esframe/base/result.hpp"
+#include "esframe/graph_options.hpp"
 #include "esframe/histogram_data.hpp"
 #include "esframe/rgba_image.hpp"
 #include "platform/gl_objects.hpp"
 
 namespace esf {
 
-// RGBA bytes of colour `mask` (0..15).
-std::array<uint8_t, 4> graphColour(int mask);
-// The mask bit of a channel letter: r 1, g 2, b 4, l 8.
-uint32_t graphChannelBit(char letter);
+// The seed's picture: all channels overlaid, linear, no decorations.
+constexpr GraphOptions kPlainGraph{GraphMode::kOverlay, false, false};
 
-// CPU reference: the same rule as graph.frag, row 0 at the top (as PNG stores it).
+// CPU reference: the same rule as graph.frag, row 0 at the top (as PNG stores it). The log
+// scale takes each channel's largest count from `hist` (the GPU: the scale buffer's maxCount).
 RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float> scale, int width,
-                               int height);
+                               int height, const GraphOptions& options = kPlainGraph,
+                               const GraphLabels& labels = {}, uint8_t background_alpha = 255);
 
 class GraphRenderer {
  public:
-  // Compiles graph.vert/graph.frag for this bins/channels layout; width x height is the size
-  // of the image render() draws into.
-  static Result<GraphRenderer> create(int bins, const std::string& channels, int width, int height);
+  // Compiles graph.vert/graph.frag for this bins/channels layout and mode; width x height is
+  // the size of the image render() draws into. background_alpha: the alpha of the background
+  // (below 255 for a plane that blends per-pixel alpha).
+  static Result<GraphRenderer> create(int bins, const std::string& channels, int width, int height,
+                                      const GraphOptions& options = kPlainGraph,
+                                      uint8_t background_alpha = 255);
 
   // Draws from the histogram SSBO (uint counts[bins * channels]) and the scale stage's SSBO
   // (4 words per channel, the float scale in word 3: core/stages/scale.hpp) into the renderer's own
   // texture. Copies both on the GPU; issues the buffer-update barrier the copy needs after compute
   // writes.
-  Status render(GLuint counts_buffer, GLuint scale_buffer);
+  // labels: this frame's caption and clipped pixels (graphLabels()).
+  Status render(GLuint counts_buffer, GLuint scale_buffer, const GraphLabels& labels = {});
   // Same, into the currently bound draw framebuffer at viewport (x, y, w, h) (the DRM output).
-  Status renderTo(GLuint counts_buffer, GLuint scale_buffer, int x, int y, int w, int h);
+  Status renderTo(GLuint counts_buffer, GLuint scale_buffer, int x, int y, int w, int h,
+                  const GraphLabels& labels = {});
   // The last render(), row 0 at the top.
   Result<RgbaImage> read() const;
   GLuint texture() const { return target_.get(); }
@@ -45,13 +50,14 @@ class GraphRenderer {
 
  private:
   GraphRenderer() = default;
-  Status upload(GLuint counts_buffer, GLuint scale_buffer);
+  Status upload(GLuint counts_buffer, GLuint scale_buffer, const GraphLabels& labels);
 
   int bins_ = 0, width_ = 0, height_ = 0;
   std::string channels_;
+  GraphOptions options_;
   GlProgram program_;
   GlVertexArray vao_;
-  GlTexture counts_tex_, scales_tex_, target_;
+  GlTexture counts_tex_, scales_tex_, text_tex_, target_;
   GlFramebuffer fbo_;
 };
 

@@ -54,6 +54,14 @@ std::string jsonlLine(const FrameResult& f) {
     timing[t.stage] = t.ms;
     clocks[t.stage] = t.gpu ? "gpu" : "wall";
   }
+  if (f.auto_exposure) {
+    Json controls = Json::object();
+    for (const ControlValue& c : f.auto_exposure->controls) controls[c.name] = c.value;
+    j["auto_exposure"] = {{"controls", controls},
+                          {"measure", f.auto_exposure->measure},
+                          {"target", f.auto_exposure->target},
+                          {"converged", f.auto_exposure->converged}};
+  }
   j["timing_ms"] = timing;
   j["timing_clock"] = clocks;
   return j.dump() + "\n";

@@ -45,16 +45,21 @@ Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& opt
 }
 
 Result<RgbaImage> PngOutput::graphImage(const FrameResult& f) {
+  const GraphLabels labels = graphLabels(f.hist, f.stats);
   if (!f.gpu) {
-    return renderGraphReference(f.hist, f.scale, options_.graph_width, options_.graph_height);
+    if (options_.graph.mode == GraphMode::kLuma && f.hist.channels.find('l') == std::string::npos)
+      return fail(ErrorCode::kInvalidArgument, kWhat,
+                  ": mode=luma needs the l channel in --histogram channels");
+    return renderGraphReference(f.hist, f.scale, options_.graph_width, options_.graph_height,
+                                options_.graph, labels);
   }
   if (!renderer_) {
-    Result<GraphRenderer> r = GraphRenderer::create(f.gpu->bins, f.hist.channels,
-                                                    options_.graph_width, options_.graph_height);
+    Result<GraphRenderer> r = GraphRenderer::create(
+        f.gpu->bins, f.hist.channels, options_.graph_width, options_.graph_height, options_.graph);
     if (!r) return r.error();
     renderer_.emplace(std::move(r.value()));
   }
-  if (Status s = renderer_->render(f.gpu->histogram_buffer, f.gpu->scale_buffer); !s)
+  if (Status s = renderer_->render(f.gpu->histogram_buffer, f.gpu->scale_buffer, labels); !s)
     return s.error();
   return renderer_->read();
 }

@@ -1,5 +1,6 @@
 #pragma once
-// --output png:DIR[,every=N][,graph=WxH]: every Nth frame (N default 1), writes
+// --output png:DIR[,every=N][,graph=WxH][,mode=overlay|parade|luma][,scale=linear|log]
+// [,decor=on|off]: every Nth frame (N default 1), writes
 //   DIR/graph-SEQ.png  the histogram graph (GPU: graph.frag; --backend cpu: its CPU reference)
 //   DIR/frame-SEQ.png  the processed working image (after --blur/--resize)
 // SEQ is the frame's sequence number, 8 digits. Each file is written to a temporary name and
@@ -18,6 +19,7 @@ struct PngOutputOptions {
   int every = 1;
   int graph_width = 512;
   int graph_height = 256;
+  GraphOptions graph;
 };
 
 // Encodes RGBA8 as PNG (stb_image_write) and writes it to `path` atomically.

@@ -30,6 +30,9 @@ std::optional<Error> deliver(Pipeline& pipeline, std::span<FrameSink* const> sin
   // Where a frame's time goes starts with the source: reading a file, waiting for a camera.
   std::vector<StageTiming>& timings = result.value().timings;
   timings.insert(timings.begin(), StageTiming{"read", read_ms, false});
+  // Every sink may add to the frame before any writes it (the auto-exposure loop's controls).
+  for (FrameSink* sink : sinks)
+    if (Status s = sink->annotate(result.value()); !s) return s.error();
   for (FrameSink* sink : sinks) {
     Status s = sink->write(result.value());
     if (s) continue;

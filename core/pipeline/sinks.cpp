@@ -42,6 +42,7 @@ Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options) 
   o.every = options.every;
   o.graph_width = options.graph_width;
   o.graph_height = options.graph_height;
+  o.graph = options.graph;
   Result<std::unique_ptr<PngOutput>> png = PngOutput::create(o);
   if (!png) return png.error();
   return std::unique_ptr<FrameSink>(std::move(png.value()));
@@ -64,7 +65,7 @@ Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
   o.buffers = options.buffers;
   Result<std::unique_ptr<KmsDisplay>> display = KmsDisplay::open(o, *gl);
   if (!display) return display.error();
-  return std::unique_ptr<FrameSink>(new DrmOutput(std::move(display.value())));
+  return std::unique_ptr<FrameSink>(new DrmOutput(std::move(display.value()), options.graph));
 }
 
 Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options) {

@@ -1,6 +1,7 @@
 #pragma once
 // What the pipeline delivers for each processed frame: plain data a caller can read without GL.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,17 @@ struct GpuFrameView {
   int channels = 0;
 };
 
+// --auto-exposure: the loop's state after measuring this frame.
+struct ControlValue {
+  std::string name;  // v4l2-ctl spelling
+  int64_t value = 0;
+};
+struct AutoExposureState {
+  std::vector<ControlValue> controls;  // the values in use while the frame was captured
+  double measure = 0, target = 0;      // msv or mean luma (AutoExposureOptions::metric)
+  bool converged = false;              // |measure - target| <= band
+};
+
 struct FrameResult {
   uint64_t seq = 0;
   uint64_t ts_ns = 0;
@@ -53,6 +65,7 @@ struct FrameResult {
   bool zero_copy = false;  // imported straight from the source's dmabufs, without a CPU copy
   const GpuFrameView* gpu = nullptr;  // null on the CPU backend
   const RgbaImage* image = nullptr;   // the processed image in CPU memory, when there is one
+  std::optional<AutoExposureState> auto_exposure;  // set by the auto-exposure sink
 };
 
 }  // namespace esf

@@ -12,6 +12,9 @@ class FrameSink {
   // Delivers one frame. An error stops the run; ErrorCode::kOutputClosed means the reader went
   // away (a closed stdout), which ends the run without being a failure.
   virtual Status write(const FrameResult& frame) = 0;
+  // Before any sink's write() of a frame, every sink may add to it (the auto-exposure loop
+  // reports its controls there, for the record sinks to print).
+  virtual Status annotate(FrameResult& /*frame*/) { return Status::success(); }
   // After the last frame, also when the run was stopped: flush, restore, release.
   virtual Status finish() { return Status::success(); }
 };

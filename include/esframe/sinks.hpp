@@ -6,6 +6,7 @@
 #include <string>
 
 #include "esframe/base/result.hpp"
+#include "esframe/graph_options.hpp"
 #include "esframe/sink.hpp"
 #include "esframe/sink_options.hpp"
 
@@ -33,6 +34,7 @@ struct PngSinkOptions {
   int every = 1;    // every Nth frame
   int graph_width = 512;
   int graph_height = 256;
+  GraphOptions graph;  // mode, scale, decorations of graph-SEQ.png
 };
 Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options);
 
@@ -49,6 +51,9 @@ struct DrmSinkOptions {
   std::optional<uint64_t> alpha;
   std::optional<DrmRect> rect;  // on the CRTC; default: the whole mode
   int buffers = 3;              // 2: double, 3: triple buffering
+  // The graph drawn (mode=, scale=, decor=). Decorations default off here: the plane shows the
+  // seed's picture unless decor=on.
+  GraphOptions graph{GraphMode::kOverlay, false, false};
 };
 // The histogram graph on a DRM/KMS plane. Draws with the pipeline's GL context, which must run
 // on the display's card (EglPlatform::kGbm with that card): kUnsupported on the CPU backend.

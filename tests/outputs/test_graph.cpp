@@ -14,6 +14,7 @@
 #include "core/outputs/graph_renderer.hpp"
 #include "core/outputs/png_output.hpp"
 #include "core/stages/scale_reference.hpp"
+#include "tests/outputs/graph_test_util.hpp"
 #include "tests/outputs/png_test_util.hpp"
 #include "tests/support/gl_test_context.hpp"
 
@@ -21,6 +22,9 @@ namespace esf {
 namespace {
 
 using test::loadPng;
+using test::makeSsbo;
+using test::poisonTarget;
+using test::scaleWords;
 
 constexpr int kBins = 16;
 constexpr int kWidth = 83;  // not a multiple of the bin count
@@ -37,14 +41,6 @@ HistogramData fixedHistogram() {
   return h;
 }
 
-// The seed's colour table (histogram part 2), grey as 128.
-std::vector<uint8_t> seedColour(int mask) {
-  static const uint8_t table[8][3] = {{0, 0, 0},   {255, 0, 0},   {0, 255, 0},   {255, 255, 0},
-                                      {0, 0, 255}, {255, 0, 255}, {0, 255, 255}, {128, 128, 128}};
-  if (mask >= 8) return {255, 255, 255, 255};
-  return {table[mask][0], table[mask][1], table[mask][2], 255};
-}
-
 // Independent raster: column x shows bin k when bin boundary k * W / bins lies at or left of
 // the pixel centre x + 0.5; row r (from the bottom) is lit for a channel when its centre
 // r + 0.5 is below the bar height count * H / den, i.e. (2r + 1) * den < 2 * count * H.
@@ -58,40 +54,11 @@ RgbaImage independentGraph(const HistogramData& h) {
       int mask = 0;
       for (int c = 0; c < 4; ++c)
         if (uint64_t(2 * r + 1) * kScaleDen[c] < 2ull * h.at(bin, c) * kHeight) mask |= bit[c];
-      std::vector<uint8_t> colour = seedColour(mask);
+      std::vector<uint8_t> colour = test::seedColour(mask);
       std::copy(colour.begin(), colour.end(), img.at(x, kHeight - 1 - r));
     }
   }
   return img;
-}
-
-GlBuffer makeSsbo(const std::vector<uint32_t>& words) {
-  GlBuffer b = makeBuffer();
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.get());
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(words.size() * 4), words.data(),
-               GL_STATIC_DRAW);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  return b;
-}
-
-// The scale stage's layout: { maxCount, numerator, denominator, float scale } per channel.
-std::vector<uint32_t> scaleWords(const std::vector<float>& scales) {
-  std::vector<uint32_t> w;
-  for (float s : scales) {
-    uint32_t bits;
-    std::memcpy(&bits, &s, 4);
-    w.insert(w.end(), {test::kPoison, test::kPoison, test::kPoison, bits});
-  }
-  return w;
-}
-
-void poisonTarget(const GraphRenderer& g) {
-  GlFramebuffer fbo = makeFramebuffer();
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, g.texture(), 0);
-  glClearColor(0xDE / 255.f, 0xAD / 255.f, 0xBE / 255.f, 0xEF / 255.f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
 Result<RgbaImage> renderOnGpu(const HistogramData& h, const std::vector<float>& scales, int w,

@@ -75,6 +75,19 @@ TEST(Jsonl, NoLumaGivesNullSignalstats) {
   EXPECT_FALSE(j["hist"].contains("l"));
 }
 
+TEST(Jsonl, AutoExposureOnlyWhenTheLoopRuns) {
+  FrameResult f = sampleFrame("rgbl");
+  EXPECT_FALSE(nlohmann::json::parse(jsonlLine(f)).contains("auto_exposure"));
+  f.auto_exposure =
+      AutoExposureState{{{"exposure_time_absolute", 333}, {"gain", -2}}, 2.25, 2.5, false};
+  const nlohmann::json j = nlohmann::json::parse(jsonlLine(f));
+  EXPECT_EQ(j["auto_exposure"]["controls"]["exposure_time_absolute"], 333);
+  EXPECT_EQ(j["auto_exposure"]["controls"]["gain"], -2);
+  EXPECT_EQ(j["auto_exposure"]["measure"], 2.25);
+  EXPECT_EQ(j["auto_exposure"]["target"], 2.5);
+  EXPECT_EQ(j["auto_exposure"]["converged"], false);
+}
+
 template <typename T>
 T le(const std::string& r, size_t at) {
   uint64_t v = 0;

@@ -137,3 +137,35 @@ TEST(PromOutputOptions, PathAndEvery) {
 
 }  // namespace
 }  // namespace esf::cli
+
+namespace esf::cli {
+namespace {
+
+// The graph keys, shared by png: and drm: (defaults differ: decorations on in PNG, off on a plane).
+TEST(GraphOutputOptions, ModeScaleDecor) {
+  Result<DrmSinkOptions> drm = parseDrmSpec("");
+  ASSERT_TRUE(drm.ok());
+  EXPECT_EQ(drm->graph.mode, GraphMode::kOverlay);
+  EXPECT_FALSE(drm->graph.decorations);
+  drm = parseDrmSpec("zpos=2,mode=parade,scale=log,decor=on,rect=0,0,64,32");
+  ASSERT_TRUE(drm.ok()) << drm.error().message;
+  EXPECT_EQ(drm->graph.mode, GraphMode::kParade);
+  EXPECT_TRUE(drm->graph.log_scale);
+  EXPECT_TRUE(drm->graph.decorations);
+  EXPECT_EQ(drm->rect->width, 64u);
+  Result<PngSinkOptions> png = parsePngSpec("shots");
+  ASSERT_TRUE(png.ok());
+  EXPECT_TRUE(png->graph.decorations);
+  EXPECT_FALSE(png->graph.log_scale);
+  png = parsePngSpec("shots,mode=luma,decor=off,every=2");
+  ASSERT_TRUE(png.ok()) << png.error().message;
+  EXPECT_EQ(png->graph.mode, GraphMode::kLuma);
+  EXPECT_FALSE(png->graph.decorations);
+  EXPECT_EQ(png->every, 2);
+  Result<DrmSinkOptions> bad = parseDrmSpec("mode=vectorscope");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("--output drm: mode=vectorscope"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace esf::cli

@@ -41,7 +41,7 @@ TEST(RunPng, GraphMatchesPrintedHistogramAndFramesAgree) {
     test::CommandResult r =
         runEsframe({"run", "--frames", "3", "--size", "50x30", "--backend", backend, "--histogram",
                     "bins=24,channels=rgbl", "--output", "jsonl", "--output",
-                    "png:" + dir->path.string() + ",every=2,graph=97x41"});
+                    "png:" + dir->path.string() + ",every=2,graph=97x41,decor=off"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // every=2 over frames 0, 1, 2: frames 0 and 2.
     for (const char* name :

@@ -220,7 +220,7 @@ TEST(RunSharedExpectations, GraphScaleFormula) {
         return Rgb{v, v, v};
       });
       const std::string graph_spec =
-          "png:" + dir.path.string() + ",graph=" + std::to_string(c.bins) + "x100";
+          "png:" + dir.path.string() + ",graph=" + std::to_string(c.bins) + "x100,decor=off";
       test::runOk({"run", "--source", path, "--backend", backend, "--histogram",
                    "bins=" + std::to_string(c.bins) + ",channels=l", "--output", graph_spec});
       Result<RgbaImage> graph = loadStillImage((dir.path / "graph-00000000.png").string());

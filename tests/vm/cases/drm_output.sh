@@ -63,7 +63,7 @@ scene() {
   echo "run: kms_check scene: esframe --output drm:zpos=$zpos,rect=$rect"
   if "$KMS_CHECK" scene --out "$VM_OUT/$name" --occluder-zpos 5 --occluder 300,200,200,100 \
     --expect-zpos "$zpos" --expect-rect "$rect" --png-graph "$VM_OUT/${name}_png/graph-00000000.png" -- "${run[0]}" -v "${run[@]:1}" --output "drm:zpos=$zpos,rect=$rect" \
-    --output "png:$VM_OUT/${name}_png,every=100,graph=$size" \
+    --output "png:$VM_OUT/${name}_png,every=100,graph=$size,decor=off" \
     >"$VM_OUT/$name.check" 2>&1; then
     pass "$name: every kms_check check passed"
   else

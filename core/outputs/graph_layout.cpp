@@ -1,0 +1,104 @@
+#include "core/outputs/graph_layout.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstdio>
+#include <optional>
+
+#include "core/outputs/bitmap_font.hpp"
+#include "core/stats/exposure_stats.hpp"
+
+namespace esf {
+namespace {
+
+constexpr std::array<std::array<uint8_t, 4>, 8> kColours = {{
+    {0, 0, 0, 255},        // nothing
+    {255, 0, 0, 255},      // r
+    {0, 255, 0, 255},      // g
+    {255, 255, 0, 255},    // r g
+    {0, 0, 255, 255},      // b
+    {255, 0, 255, 255},    // r b
+    {0, 255, 255, 255},    // g b
+    {128, 128, 128, 255},  // r g b
+}};
+
+int clipChannel(const std::string& channels) {
+  const size_t l = channels.find('l');
+  return l == std::string::npos ? 0 : int(l);
+}
+
+int markerRows(uint64_t clipped, uint64_t total, int graph_rows, int text_scale) {
+  if (clipped == 0 || total == 0 || graph_rows <= 0) return 0;
+  const uint64_t rows = (clipped * uint64_t(graph_rows) + total - 1) / total;
+  return int(std::min<uint64_t>(uint64_t(graph_rows), std::max<uint64_t>(3 * text_scale, rows)));
+}
+
+}  // namespace
+
+std::array<uint8_t, 4> graphColour(int mask) {
+  if (mask >= 8) return {255, 255, 255, 255};  // anything with luma
+  return kColours[size_t(mask)];
+}
+
+uint32_t graphChannelBit(char letter) {
+  switch (letter) {
+    case 'r':
+      return 1;
+    case 'g':
+      return 2;
+    case 'b':
+      return 4;
+    default:
+      return 8;
+  }
+}
+
+uint32_t logQ8(uint32_t v) {
+  if (v <= 1) return 0;
+  const int exponent = std::bit_width(v) - 1;
+  const uint32_t mantissa = v - (uint32_t(1) << exponent);
+  const uint32_t fraction = exponent >= 8 ? mantissa >> (exponent - 8) : mantissa << (8 - exponent);
+  return (uint32_t(exponent) << 8) + fraction;
+}
+
+GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStats>& stats) {
+  GraphLabels labels;
+  if (hist.channelCount() == 0 || hist.bins == 0) return labels;
+  const int c = clipChannel(hist.channels);
+  for (int b = 0; b < hist.bins; ++b) labels.total += hist.at(b, c);
+  labels.clipped_low = hist.at(0, c);
+  labels.clipped_high = hist.at(hist.bins - 1, c);
+  if (size_t(c) >= stats.size()) return labels;
+  const ChannelStats& s = stats[size_t(c)];
+  const std::optional<double> ev = s.count ? evHint(s.msv) : std::nullopt;
+  char ev_text[16] = "-";
+  if (ev) std::snprintf(ev_text, sizeof ev_text, "%+.1f", *ev);
+  char text[160];
+  std::snprintf(text, sizeof text, "%c MEAN %.1f P10 %u P50 %u P90 %u EV %s CLIP %.2f%%/%.2f%%",
+                std::toupper(static_cast<unsigned char>(s.channel)), s.mean, s.p10, s.p50, s.p90,
+                ev_text, 100.0 * s.clip_low, 100.0 * s.clip_high);
+  labels.caption = text;
+  return labels;
+}
+
+GraphLayout graphLayout(const GraphOptions& options, int width, int height,
+                        const GraphLabels& labels) {
+  GraphLayout l;
+  l.text_scale = std::max(1, std::min(width / 400, height / 100));
+  l.graph_rows = height;
+  if (!options.decorations) return l;
+  if (height >= 36 * l.text_scale && !labels.caption.empty()) {
+    l.strip_rows = 9 * l.text_scale;
+    l.graph_rows = height - l.strip_rows;
+    l.text_columns =
+        std::min<int>(kGraphMaxTextColumns, int(labels.caption.size()) * kGlyphAdvance);
+  }
+  l.grid = true;
+  l.marker_width = 3 * l.text_scale;
+  l.clip_rows_low = markerRows(labels.clipped_low, labels.total, l.graph_rows, l.text_scale);
+  l.clip_rows_high = markerRows(labels.clipped_high, labels.total, l.graph_rows, l.text_scale);
+  return l;
+}
+
+}  // namespace esf

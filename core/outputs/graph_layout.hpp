@@ -1,0 +1,67 @@
+#pragma once
+// The geometry and colours of the histogram graph, shared by graph.frag's host code
+// (GraphRenderer) and its CPU reference (renderGraphReference), in integers so both draw the
+// same pixels. Rows are counted from the bottom, as GL does.
+//
+//   +--------------------------------------+  strip_rows: the caption, glyphs text_scale times
+//   | L MEAN 118.2 P10 40 P50 120 ...      |  their size, 2 * text_scale from the left edge
+//   |#    :        :        :           #  |  graph_rows: the bars; clip markers marker_width
+//   |#   .:.       :   ..   :           #  |  wide at both edges, clip_rows_* high; grid lines
+//   |#..::::.......:..::::..:.....      #  |  at quarter columns (of each panel) and rows
+//   +--------------------------------------+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "esframe/frame_result.hpp"
+#include "esframe/graph_options.hpp"
+#include "esframe/histogram_data.hpp"
+
+namespace esf {
+
+constexpr std::array<uint8_t, 4> kGraphGridColour = {72, 72, 72, 255};
+constexpr std::array<uint8_t, 4> kGraphTextColour = {255, 255, 255, 255};
+constexpr std::array<uint8_t, 4> kGraphMarkerColour = {255, 128, 0, 255};
+constexpr int kGraphMaxTextColumns = 512;  // the caption is cut at this many pixel columns
+
+// RGBA bytes of colour `mask` (0..15): the seed's table indexed by the 4-bit mask of channels
+// drawn at a pixel (r 1, g 2, b 4, l 8): black, red, green, yellow, blue, magenta, cyan,
+// grey 128, and white for every mask with luma. Mask 0 is the background.
+std::array<uint8_t, 4> graphColour(int mask);
+// The mask bit of a channel letter: r 1, g 2, b 4, l 8.
+uint32_t graphChannelBit(char letter);
+
+// log2(v) in fixed point with 8 fraction bits by Mitchell's approximation (exponent plus the
+// linear mantissa: exact at powers of two, monotonic), 0 for v <= 1. The log scale draws
+// count c as a bar of logQ8(c + 1) / logQ8(max + 1) of the graph.
+uint32_t logQ8(uint32_t v);
+
+// What one frame's decorations say: computed on the CPU from the frame's histogram and stats.
+struct GraphLabels {
+  std::string caption;  // the text strip ("" draws none)
+  // Pixels of the clip channel (l when present, else the first) in the first and last bins,
+  // and all its pixels.
+  uint64_t clipped_low = 0, clipped_high = 0, total = 0;
+};
+// caption: "L MEAN 118.2 P10 40 P50 120 P90 200 EV +0.3 CLIP 0.10%/2.35%" from the clip
+// channel's stats (core/stats/exposure_stats.hpp); EV is "-" when the channel is empty.
+GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStats>& stats);
+
+struct GraphLayout {
+  int text_scale = 1;  // glyph pixels are text_scale x text_scale
+  int strip_rows = 0;  // the caption strip at the top; 0 without decorations or room
+  int graph_rows = 0;  // height - strip_rows: the bars' full height
+  bool grid = false;
+  int marker_width = 0;  // 0 without decorations
+  int clip_rows_low = 0, clip_rows_high = 0;
+  int text_columns = 0;  // caption columns drawn (before text_scale)
+};
+// text_scale = max(1, min(width / 400, height / 100)); the strip is 9 * text_scale rows when
+// decorations are on and height >= 36 * text_scale; markers are 3 * text_scale wide and, when
+// any pixel is clipped, max(3 * text_scale, ceil(clipped * graph_rows / total)) rows high
+// (at most graph_rows).
+GraphLayout graphLayout(const GraphOptions& options, int width, int height,
+                        const GraphLabels& labels);
+
+}  // namespace esf
