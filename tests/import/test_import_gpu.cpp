@@ -12,6 +12,7 @@
 #include "core/import/frame_import.hpp"
 #include "core/import/import_reference.hpp"
 #include "tests/support/gl_test_context.hpp"
+#include "tests/support/random_frame.hpp"
 
 namespace esf {
 namespace {
@@ -29,28 +30,8 @@ FrameImporter& importer() {
   return *imp;
 }
 
-// A frame of random bytes with every plane's stride padded by `pad` bytes.
-struct TestFrame {
-  std::vector<std::vector<uint8_t>> planes;
-  Frame frame;
-};
-
-TestFrame randomFrame(PixelFormat f, int w, int h, int pad, const Colorimetry& c, uint32_t seed) {
-  TestFrame t;
-  std::mt19937 rng(seed);
-  auto layout = planeLayout(f, w, h);
-  EXPECT_TRUE(layout.ok());
-  t.frame.format = f, t.frame.width = w, t.frame.height = h, t.frame.colorimetry = c;
-  t.frame.plane_count = int(layout->size());
-  t.planes.resize(layout->size());
-  for (size_t i = 0; i < layout->size(); ++i) {
-    const int stride = (*layout)[i].bytes_per_row + pad;
-    t.planes[i].resize(size_t(stride) * (*layout)[i].rows);
-    for (auto& b : t.planes[i]) b = uint8_t(rng());
-    t.frame.planes[i] = FramePlane{t.planes[i].data(), t.planes[i].size(), stride};
-  }
-  return t;
-}
+using test::randomFrame;
+using test::TestFrame;
 
 // Imports a frame of kPoison bytes first, so an output pixel the shader skips keeps poison.
 void poisonOutput(int w, int h) {
