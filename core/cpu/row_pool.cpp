@@ -12,9 +12,13 @@ void bandRange(int rows, int count, int index, int& begin, int& end) {
 
 }  // namespace
 
+int RowPool::defaultThreads() {
+  const int cores = int(std::thread::hardware_concurrency());
+  return cores < 1 ? 1 : cores;
+}
+
 RowPool::RowPool(int threads) {
-  if (threads <= 0) threads = int(std::thread::hardware_concurrency());
-  threads_ = threads < 1 ? 1 : threads;
+  threads_ = threads <= 0 ? defaultThreads() : threads;
   for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
 }
 

@@ -20,6 +20,8 @@ class RowPool {
   RowPool& operator=(const RowPool&) = delete;
 
   int threads() const { return threads_; }
+  // What threads <= 0 means: the online cores (at least 1).
+  static int defaultThreads();
 
   // Calls band(begin, end, index) for `index` in [0, threads()) over consecutive, disjoint row
   // ranges that cover [0, rows) (empty bands are skipped), and returns when all have finished.

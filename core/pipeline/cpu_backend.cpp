@@ -1,4 +1,4 @@
-// Backend::kCpu: every stage is its plain CPU reference (the same code the GPU tests compare
+// Backend::kReference: every stage is its plain CPU reference (the same code the GPU tests compare
 // against), so the output equals the gles backend's bit for bit, timings aside.
 #include <optional>
 
@@ -107,7 +107,7 @@ class CpuBackend : public PipelineBackend {
 
 }  // namespace
 
-Result<std::unique_ptr<PipelineBackend>> createCpuBackend(const PipelineConfig& options) {
+Status checkCpuBlurTaps(const PipelineConfig& options) {
   if (options.blur) {
     BlurParams p;
     p.filter_dim = options.blur->taps;
@@ -116,6 +116,11 @@ Result<std::unique_ptr<PipelineBackend>> createCpuBackend(const PipelineConfig& 
       return fail(ErrorCode::kInvalidArgument, "blur: taps must be at most ",
                   std::to_string(p.maxFilterDim()), ", got ", std::to_string(p.filter_dim));
   }
+  return Status::success();
+}
+
+Result<std::unique_ptr<PipelineBackend>> createReferenceBackend(const PipelineConfig& options) {
+  if (Status s = checkCpuBlurTaps(options); !s) return s.error();
   return std::unique_ptr<PipelineBackend>(new CpuBackend(options));
 }
 
