@@ -12,7 +12,6 @@
 #include "core/stages/histogram_reference.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/resize_reference.hpp"
-#include "core/stages/scale_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "esframe/base/log.hpp"
 
@@ -74,13 +73,7 @@ class CpuBackend : public PipelineBackend {
       values = count(kValueCount, luma ? &*luma : nullptr);
       r.timings.push_back({"histogram256", t.ms(), false});
     }
-    WallTimer scale_timer;
-    for (const ChannelScale& s :
-         scaleReference(r.hist.counts, bins, r.hist.channelCount(), image_.pixelCount()))
-      r.scale.push_back(s.scale);
-    r.timings.push_back({"scale", scale_timer.ms(), false});
-    finishFrameResult(r, frame, values, image_.width, image_.height);
-    r.image = &image_;
+    finishCpuFrameResult(r, frame, values, image_);
     return r;
   }
 

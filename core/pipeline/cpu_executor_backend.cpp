@@ -12,7 +12,6 @@
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/resize.hpp"
-#include "core/stages/scale_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "esframe/base/log.hpp"
 
@@ -66,13 +65,7 @@ class CpuExecutorBackend : public PipelineBackend {
     const HistogramData values256{kValueCount, channels, foldBins(values, kValueCount, channels)};
     if (!o_.blur && !o_.resize)
       r.timings.push_back({"histogram", fold_ms + fold_timer.ms(), false});
-    WallTimer scale_timer;
-    for (const ChannelScale& s :
-         scaleReference(r.hist.counts, bins, r.hist.channelCount(), image_.pixelCount()))
-      r.scale.push_back(s.scale);
-    r.timings.push_back({"scale", scale_timer.ms(), false});
-    finishFrameResult(r, frame, values256, image_.width, image_.height);
-    r.image = &image_;
+    finishCpuFrameResult(r, frame, values256, image_);
     return r;
   }
 

@@ -65,21 +65,14 @@ void expectSame(const std::vector<uint8_t>& gpu, const RgbaImage& cpu, const std
                                                << i / 4 / cpu.width << " channel " << i % 4;
 }
 
-const Colorimetry kColorimetries[] = {{YcbcrEncoding::kBt601, false},
-                                      {YcbcrEncoding::kBt601, true},
-                                      {YcbcrEncoding::kBt709, false},
-                                      {YcbcrEncoding::kBt709, true}};
+using test::kColorimetries;
 
 class ImportEveryFormat : public ::testing::TestWithParam<PixelFormat> {};
 
 TEST_P(ImportEveryFormat, GpuEqualsCpuReference) {
   const PixelFormat f = GetParam();
-  const bool odd_ok = allowsOddWidth(f);
-  const std::pair<int, int> sizes[] = {{odd_ok ? 1 : 2, 1},     {odd_ok ? 3 : 4, 7},
-                                       {odd_ok ? 257 : 258, 3}, {2, 2},
-                                       {odd_ok ? 33 : 34, 17},  {64, 48}};
   uint32_t seed = 1;
-  for (auto [w, h] : sizes)
+  for (auto [w, h] : test::importSizes(f))
     for (const auto& c : kColorimetries) {
       if (!isYuv(f) && &c != &kColorimetries[0]) continue;  // colorimetry is YUV only
       for (int pad : {0, 13}) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "capture/pixel_format.hpp"
@@ -16,6 +17,19 @@ struct TestFrame {
   std::vector<std::vector<uint8_t>> planes;
   Frame frame;
 };
+
+const Colorimetry kColorimetries[] = {{YcbcrEncoding::kBt601, false},
+                                      {YcbcrEncoding::kBt601, true},
+                                      {YcbcrEncoding::kBt709, false},
+                                      {YcbcrEncoding::kBt709, true}};
+
+// The import suites' sizes: odd ones where the format allows (YUYV/UYVY need even widths).
+inline std::vector<std::pair<int, int>> importSizes(PixelFormat f) {
+  const bool odd_ok = allowsOddWidth(f);
+  return {{odd_ok ? 1 : 2, 1},     {odd_ok ? 3 : 4, 7},
+          {odd_ok ? 257 : 258, 3}, {2, 2},
+          {odd_ok ? 33 : 34, 17},  {64, 48}};
+}
 
 inline TestFrame randomFrame(PixelFormat f, int w, int h, int pad, const Colorimetry& c,
                              uint32_t seed) {
