@@ -1,6 +1,7 @@
 #include "core/cpu/cpu_blur.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "core/cpu/simd_kernels.hpp"
@@ -13,21 +14,28 @@ void copyAlpha(const uint8_t* in, uint8_t* out, int width) {
   for (int x = 0; x < width; ++x) out[4 * x + 3] = in[4 * x + 3];
 }
 
+// Each row is copied with `half` edge pixels repeated on both sides, so the window slides over
+// plain memory: the same taps as the reference's clamped coordinates.
 void horizontalPass(const RgbaImage& in, RgbaImage& out, int filter_dim, RowPool& pool) {
   const int half = (filter_dim - 1) / 2, w = in.width;
   pool.forEachBand(in.height, [&](int begin, int end, int) {
     std::vector<uint32_t> sums(size_t(w) * 4);
+    std::vector<uint8_t> padded(size_t(w + 2 * half + 1) * 4);
     for (int y = begin; y < end; ++y) {
       const uint8_t* row = in.at(0, y);
-      auto at = [&](int x, int c) { return uint32_t(row[4 * std::clamp(x, 0, w - 1) + c]); };
-      uint32_t s[3] = {0, 0, 0};
-      for (int f = -half; f <= half; ++f)
-        for (int c = 0; c < 3; ++c) s[c] += at(f, c);
-      for (int x = 0; x < w; ++x) {
-        for (int c = 0; c < 3; ++c) {
-          sums[4 * size_t(x) + size_t(c)] = s[c];
-          s[c] += at(x + half + 1, c) - at(x - half, c);
-        }
+      for (int x = -half; x < w + half + 1; ++x)
+        std::memcpy(&padded[4 * size_t(x + half)], row + 4 * std::clamp(x, 0, w - 1), 4);
+      const uint8_t* p = padded.data();  // p[4 (x + half) + c] is the clamped pixel x
+      uint32_t s0 = 0, s1 = 0, s2 = 0;
+      for (int f = 0; f < filter_dim; ++f) s0 += p[4 * f], s1 += p[4 * f + 1], s2 += p[4 * f + 2];
+      uint32_t* o = sums.data();
+      for (int x = 0; x < w; ++x, o += 4) {
+        o[0] = s0, o[1] = s1, o[2] = s2;
+        const uint8_t* add = p + 4 * size_t(x + filter_dim);  // pixel x + half + 1
+        const uint8_t* sub = p + 4 * size_t(x);               // pixel x - half
+        s0 += uint32_t(add[0]) - sub[0];
+        s1 += uint32_t(add[1]) - sub[1];
+        s2 += uint32_t(add[2]) - sub[2];
       }
       simd::divideRounded(sums.data(), uint32_t(filter_dim), 4 * w, out.at(0, y));
       copyAlpha(row, out.at(0, y), w);
