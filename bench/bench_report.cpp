@@ -3,6 +3,23 @@
 #include <cstdio>
 
 namespace esf::bench {
+
+BenchRow timed(const std::string& label, const std::string& group, const std::string& variant,
+               bool esframe, Result<TimingStats> t, double bytes, double pixels) {
+  BenchRow r;
+  r.frame = label;
+  r.group = group;
+  r.variant = variant;
+  r.esframe = esframe;
+  if (t)
+    r.t = t.value();
+  else
+    r.error = t.error().message;
+  r.bytes = bytes;
+  r.pixels = pixels;
+  return r;
+}
+
 namespace {
 
 std::string fmt(const char* f, double v) {

@@ -24,6 +24,10 @@ struct BenchRow {
   std::string note;       // e.g. "counts equal esframe's R,G,B"
 };
 
+// One row: its time, or the error that took its place.
+BenchRow timed(const std::string& label, const std::string& group, const std::string& variant,
+               bool esframe, Result<TimingStats> t, double bytes, double pixels);
+
 // Markdown table of rows, with GB/s, Mpx/s and "0.77x OpenCV calcHist" ratios.
 std::string rowsTable(const std::vector<BenchRow>& rows);
 // Markdown table of one sweep (every point, errors included).

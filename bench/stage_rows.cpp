@@ -16,22 +16,6 @@ namespace {
 
 using Work = std::function<Status()>;
 
-BenchRow timed(const std::string& label, const std::string& group, const std::string& variant,
-               bool esframe, Result<TimingStats> t, double bytes, double pixels) {
-  BenchRow r;
-  r.frame = label;
-  r.group = group;
-  r.variant = variant;
-  r.esframe = esframe;
-  if (t)
-    r.t = t.value();
-  else
-    r.error = t.error().message;
-  r.bytes = bytes;
-  r.pixels = pixels;
-  return r;
-}
-
 // R, G, B (and A when `with_alpha`) columns of the reference, counts[bin * n + c].
 std::vector<uint32_t> referenceColumns(const RgbaImage& f, bool with_alpha) {
   int n = with_alpha ? 4 : 3;

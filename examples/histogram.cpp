@@ -2,7 +2,8 @@
 //   histogram              the synthetic pattern (640x480)
 //   histogram photo.png    a still image (PNG, JPEG, BMP, PGM, PPM)
 // Prints "size WxH", "mean M" (the luma mean) and "counts" followed by the 256 luma counts, one
-// line. ESFRAME_BACKEND=cpu runs the CPU references instead of the GPU (no GPU needed).
+// line. ESFRAME_BACKEND=auto (default), gles, cpu (the CPU executor) or reference picks the
+// backend.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,7 +31,11 @@ int main(int argc, char** argv) {
   config.histogram.bins = 256;
   config.histogram.channels = "l";
   const char* backend = std::getenv("ESFRAME_BACKEND");
-  if (backend && std::strcmp(backend, "cpu") == 0) config.backend = esf::Backend::kCpu;
+  if (backend) {  // auto (default), gles, cpu, reference
+    auto parsed = esf::parseBackend(backend);
+    if (!parsed) return failWith("ESFRAME_BACKEND", parsed.error());
+    config.backend = *parsed;
+  }
 
   auto pipeline = esf::Pipeline::create(config);
   if (!pipeline) return failWith("pipeline", pipeline.error());

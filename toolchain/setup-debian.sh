@@ -10,6 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git clang-format
   libegl-dev libgles-dev libgbm-dev libdrm-dev libv4l-dev libstb-dev
   libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libhwy-dev  # the CPU executor's vector kernels (Highway, runtime dispatch)
   libegl-mesa0 libgl1-mesa-dri libgbm1 mesa-utils-bin
   # --output mqtt:// (libmosquitto) and its test's broker and client; promtool (in prometheus:
   # bookworm has no smaller package with it) checks --output prom:.
@@ -21,7 +22,7 @@ packages=(
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do
   case "$extra" in
-    bench) packages+=(libopencv-dev mate-backgrounds) ;;  # OpenCV peer; a 4K camera photo
+    bench) packages+=(libopencv-dev mate-backgrounds ffmpeg) ;;  # OpenCV peer; a 4K camera photo; ffmpeg signalstats peer (bench/cpu-vs-peers.sh)
     # The guest kernel's ABI is pinned in tests/vm/kernel-abi (headers build vkms out of tree).
     vm) packages+=(python3 qemu-system-x86 busybox-static kmod cpio xz-utils zstd jq v4l-utils linux-source-6.1
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")") ;;

@@ -6,6 +6,8 @@
 
 #include "core/cli/cli_common.hpp"
 #include "core/cli/commands.hpp"
+#include "core/cpu/row_pool.hpp"
+#include "core/pipeline/backend_choice.hpp"
 #include "esframe/base/log.hpp"
 #include "platform/drm_device.hpp"
 
@@ -84,6 +86,9 @@ void printText(const json& info) {
   } else {
     line("GPU: " + info["gpu_error"].get<std::string>());
   }
+  const json& b = info["backend"];
+  line("backend auto: " + b["auto"].get<std::string>() + ", " + b["reason"].get<std::string>() +
+       " (cpu executor: " + b["cpu_threads"].dump() + " threads)");
   line("DRM devices:");
   if (info["drm_devices"].empty()) line("  none");
   for (const auto& n : info["drm_devices"])
@@ -109,6 +114,10 @@ void addInfoCommand(CLI::App& app, GlobalOptions& global) {
       info["gpu"] = gpuInfo(*ctx.value());
     else
       info["gpu_error"] = ctx.error().message;
+    const BackendChoice choice = chooseAutoBackend(ctx);
+    info["backend"] = {{"auto", backendName(choice.backend)},
+                       {"reason", choice.reason},
+                       {"cpu_threads", RowPool::defaultThreads()}};
     info["drm_devices"] = drmInfo();
     for (const auto& section : extraInfoSections()) info[section.key] = section.collect(global);
     if (*json_flag)

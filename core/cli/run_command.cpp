@@ -69,7 +69,10 @@ struct RunPlan {
 
 RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   RunPlan p;
-  p.pipeline.backend = o.backend == "cpu" ? Backend::kCpu : Backend::kGles;
+  Result<Backend> backend = parseBackend(o.backend);
+  if (!backend) usageError("--backend: " + backend.error().message);
+  p.pipeline.backend = backend.value();
+  p.pipeline.threads = o.threads;
   Result<GpuConfig> gpu = gpuConfig(global);
   if (!gpu) usageError(gpu.error().message);
   p.pipeline.gpu = gpu.value();
@@ -93,8 +96,11 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     Result<OutputSpec> spec = parseOutputSpec(text);
     if (!spec) usageError(spec.error().message);
     if (spec->writesStdout()) ++to_stdout;
-    if (spec->kind == OutputSpec::Kind::kDrm && p.pipeline.backend == Backend::kCpu)
-      usageError("--output drm draws with GLES: it needs --backend gles");
+    if (spec->kind == OutputSpec::Kind::kDrm) {
+      if (p.pipeline.backend != Backend::kGles && p.pipeline.backend != Backend::kAuto)
+        usageError("--output drm draws with GLES: it needs --backend gles");
+      p.pipeline.backend = Backend::kGles;  // auto: the plane needs the GPU whatever it is
+    }
     spec->mqtt.required = o.output_required;
     p.outputs.push_back(spec.value());
   }
@@ -115,6 +121,12 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   Result<IoMode> io = parseIoMode(o.io);
   if (!io) usageError("--io: " + io.error().message);
   p.source.io = io.value();
+  if (p.source.io == IoMode::kDmabuf || p.source.io == IoMode::kExpbuf) {
+    // Zero-copy capture imports the camera's buffers into EGL: only the GLES backend can.
+    if (p.pipeline.backend != Backend::kGles && p.pipeline.backend != Backend::kAuto)
+      usageError("--io " + o.io + " imports into GLES: it needs --backend gles");
+    p.pipeline.backend = Backend::kGles;
+  }
   for (const std::string& c : o.ctrls) {
     Result<std::pair<std::string, std::string>> ctrl = parseCtrl(c);
     if (!ctrl) usageError("--ctrl: " + ctrl.error().message);
@@ -195,8 +207,13 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
                   "bins=1..256,channels=rgbl,strategy=auto|single|global-atomic|chunk-sum|"
                   "chunk-reduce|persistent|replicated")
       ->capture_default_str();
-  cmd->add_option("--backend", o->backend, "gles (GPU) or cpu (the CPU references)")
-      ->check(CLI::IsMember({"gles", "cpu"}))
+  cmd->add_option("--backend", o->backend,
+                  "auto (GPU if hardware GLES 3.1, else the CPU executor), gles, cpu (the CPU "
+                  "executor) or reference (the plain CPU references)")
+      ->check(CLI::IsMember({"auto", "gles", "cpu", "reference"}))
+      ->capture_default_str();
+  cmd->add_option("--threads", o->threads, "CPU executor threads (0: one per core)")
+      ->check(CLI::Range(0, 256))
       ->capture_default_str();
   cmd->add_option("--output", o->outputs,
                   "Repeatable: jsonl (default), csv[:bins], bin, "

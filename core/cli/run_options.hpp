@@ -19,7 +19,8 @@ struct RunOptions {
   std::string histogram = "bins=256,channels=rgbl,strategy=auto";
   std::string blur;    // TAPS[:ITERATIONS], "" for none
   std::string resize;  // WxH, "" for none
-  std::string backend = "gles";
+  std::string backend = "auto";
+  int threads = 0;                   // --threads: the CPU executor's, 0 = one per core
   std::vector<std::string> outputs;  // empty: jsonl
   bool output_required = false;      // an MQTT broker that cannot be reached fails the run
   std::string luma = "rgb";          // rgb | source

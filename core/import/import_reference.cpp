@@ -49,12 +49,7 @@ void yuvToRgb(const YuvCoefficients& k, int y, int cb, int cr, uint8_t* rgb) {
   rgb[2] = uint8_t(clamp8((c + k.bu * d + 32768) >> 16));
 }
 
-Result<RgbaImage> convertToRgbaCpu(const Frame& f) {
-  if (isCompressed(f.format)) {
-    auto decoded = decodeMjpeg(f);
-    if (!decoded) return decoded.error();
-    return convertToRgbaCpu(decoded->frame);
-  }
+Status checkCpuFrame(const Frame& f) {
   auto layout = planeLayout(f.format, f.width, f.height);
   if (!layout) return layout.error();
   if (f.plane_count != int(layout->size()))
@@ -65,6 +60,16 @@ Result<RgbaImage> convertToRgbaCpu(const Frame& f) {
     if (!f.planes[i].data)
       return fail(ErrorCode::kInvalidArgument, "frame plane ", std::to_string(i),
                   " is not in CPU memory");
+  return Status::success();
+}
+
+Result<RgbaImage> convertToRgbaCpu(const Frame& f) {
+  if (isCompressed(f.format)) {
+    auto decoded = decodeMjpeg(f);
+    if (!decoded) return decoded.error();
+    return convertToRgbaCpu(decoded->frame);
+  }
+  if (Status s = checkCpuFrame(f); !s) return s.error();
   const PixelFormatInfo& info = pixelFormatInfo(f.format);
   // One component's bytes, wherever the table puts them.
   struct Reader {

@@ -37,6 +37,9 @@ struct RgbOrder {
 };
 bool rgbOrder(PixelFormat format, RgbOrder& order);
 
+// An uncompressed frame has the planes its format needs, all in CPU memory.
+Status checkCpuFrame(const Frame& frame);
+
 // Converts any frame whose planes are in CPU memory. MJPEG is decoded first (mjpeg_decode.hpp).
 Result<RgbaImage> convertToRgbaCpu(const Frame& frame);
 

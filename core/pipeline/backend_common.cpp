@@ -1,6 +1,7 @@
 #include "core/pipeline/backend_common.hpp"
 
 #include "capture/pixel_format.hpp"
+#include "core/stages/scale_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
 
 namespace esf {
@@ -45,6 +46,17 @@ void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& 
   r.format = formatName(frame.format);
   r.width = width;
   r.height = height;
+}
+
+void finishCpuFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
+                          const RgbaImage& image) {
+  WallTimer scale_timer;
+  for (const ChannelScale& s :
+       scaleReference(r.hist.counts, r.hist.bins, r.hist.channelCount(), image.pixelCount()))
+    r.scale.push_back(s.scale);
+  r.timings.push_back({"scale", scale_timer.ms(), false});
+  finishFrameResult(r, frame, values, image.width, image.height);
+  r.image = &image;
 }
 
 }  // namespace esf

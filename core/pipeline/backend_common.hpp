@@ -24,6 +24,11 @@ HistogramData mergeLuma(const std::string& channels, int bins, const std::string
 void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values, int width,
                        int height);
 
+// The CPU backends' end of a frame: the scale stage (its reference: a few hundred counts) on
+// r.hist, then finishFrameResult, with r.image = &image.
+void finishCpuFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
+                          const RgbaImage& image);
+
 // Milliseconds of CPU wall time since construction.
 class WallTimer {
  public:

@@ -1,4 +1,4 @@
-// Backend::kCpu: every stage is its plain CPU reference (the same code the GPU tests compare
+// Backend::kReference: every stage is its plain CPU reference (the same code the GPU tests compare
 // against), so the output equals the gles backend's bit for bit, timings aside.
 #include <optional>
 
@@ -12,7 +12,6 @@
 #include "core/stages/histogram_reference.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/resize_reference.hpp"
-#include "core/stages/scale_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "esframe/base/log.hpp"
 
@@ -74,13 +73,7 @@ class CpuBackend : public PipelineBackend {
       values = count(kValueCount, luma ? &*luma : nullptr);
       r.timings.push_back({"histogram256", t.ms(), false});
     }
-    WallTimer scale_timer;
-    for (const ChannelScale& s :
-         scaleReference(r.hist.counts, bins, r.hist.channelCount(), image_.pixelCount()))
-      r.scale.push_back(s.scale);
-    r.timings.push_back({"scale", scale_timer.ms(), false});
-    finishFrameResult(r, frame, values, image_.width, image_.height);
-    r.image = &image_;
+    finishCpuFrameResult(r, frame, values, image_);
     return r;
   }
 
@@ -107,7 +100,7 @@ class CpuBackend : public PipelineBackend {
 
 }  // namespace
 
-Result<std::unique_ptr<PipelineBackend>> createCpuBackend(const PipelineConfig& options) {
+Status checkCpuBlurTaps(const PipelineConfig& options) {
   if (options.blur) {
     BlurParams p;
     p.filter_dim = options.blur->taps;
@@ -116,6 +109,11 @@ Result<std::unique_ptr<PipelineBackend>> createCpuBackend(const PipelineConfig& 
       return fail(ErrorCode::kInvalidArgument, "blur: taps must be at most ",
                   std::to_string(p.maxFilterDim()), ", got ", std::to_string(p.filter_dim));
   }
+  return Status::success();
+}
+
+Result<std::unique_ptr<PipelineBackend>> createReferenceBackend(const PipelineConfig& options) {
+  if (Status s = checkCpuBlurTaps(options); !s) return s.error();
   return std::unique_ptr<PipelineBackend>(new CpuBackend(options));
 }
 

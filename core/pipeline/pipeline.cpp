@@ -1,9 +1,13 @@
 #include "esframe/pipeline.hpp"
 
+#include <atomic>
+
 #include "capture/source.hpp"
 #include "core/import/gbm_dmabuf_allocator.hpp"
+#include "core/pipeline/backend_choice.hpp"
 #include "core/pipeline/pipeline_impl.hpp"
 #include "core/stages/channels.hpp"
+#include "esframe/base/log.hpp"
 #include "esframe/version.hpp"
 
 namespace esf {
@@ -13,7 +17,24 @@ const char* libraryVersion() {
 }
 
 const char* backendName(Backend backend) {
-  return backend == Backend::kCpu ? "cpu" : "gles";
+  switch (backend) {
+    case Backend::kAuto:
+      return "auto";
+    case Backend::kGles:
+      return "gles";
+    case Backend::kCpu:
+      return "cpu";
+    case Backend::kReference:
+      return "reference";
+  }
+  return "?";
+}
+
+Result<Backend> parseBackend(std::string_view name) {
+  for (Backend b : {Backend::kAuto, Backend::kGles, Backend::kCpu, Backend::kReference})
+    if (name == backendName(b)) return b;
+  return fail(ErrorCode::kInvalidArgument, "unknown backend '", std::string(name),
+              "' (auto, gles, cpu, reference)");
 }
 
 const char* lumaSourceName(LumaSource luma) {
@@ -35,6 +56,9 @@ Status PipelineConfig::validate() const {
       return fail(ErrorCode::kInvalidArgument, "blur iterations must be in [1, 100], got ",
                   std::to_string(blur->iterations));
   }
+  if (threads < 0 || threads > 256)
+    return fail(ErrorCode::kInvalidArgument, "threads must be in [0, 256] (0: one per core), got ",
+                std::to_string(threads));
   if (resize &&
       (resize->width < 1 || resize->height < 1 || resize->width > 65536 || resize->height > 65536))
     return fail(ErrorCode::kInvalidArgument, "resize size must be in [1, 65536] each way, got ",
@@ -45,27 +69,46 @@ Status PipelineConfig::validate() const {
 Pipeline::Pipeline(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Pipeline::~Pipeline() = default;
 
+namespace {
+
+// kAuto's decision, on stderr once per process: a warning when the GPU path is off (worth
+// knowing on a board that has a GPU), info when the GPU takes the stages.
+void logAutoChoiceOnce(const BackendChoice& choice) {
+  static std::atomic<bool> logged{false};
+  if (logged.exchange(true)) return;
+  const std::string line =
+      std::string("backend auto: ") + backendName(choice.backend) + ", " + choice.reason;
+  if (choice.backend == Backend::kGles)
+    logInfo(line);
+  else
+    logWarning(line);
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Pipeline>> Pipeline::create(const PipelineConfig& config) {
   if (Status s = config.validate(); !s) return s.error();
   auto impl = std::make_unique<Impl>();
   impl->config = config;
-  if (config.backend == Backend::kGles) {
-    GlContextOptions options;
-    options.egl.platform = config.gpu.platform;
-    options.egl.drm_device = config.gpu.drm_device;
-    options.egl.egl_device = config.gpu.egl_device;
-    options.debug = config.gpu.debug;
-    Result<std::unique_ptr<GlContext>> gl = GlContext::create(options);
+  impl->backend_kind = config.backend;
+  if (config.backend == Backend::kAuto) {
+    Result<std::unique_ptr<GlContext>> gl = GlContext::create(glContextOptions(config));
+    const BackendChoice choice = chooseAutoBackend(gl);
+    logAutoChoiceOnce(choice);
+    impl->backend_kind = choice.backend;
+    impl->choice_reason = choice.reason;
+    if (choice.backend == Backend::kGles) impl->gl = std::move(gl.value());
+  } else if (config.backend == Backend::kGles) {
+    Result<std::unique_ptr<GlContext>> gl = GlContext::create(glContextOptions(config));
     if (!gl) return gl.error();
     impl->gl = std::move(gl.value());
-    Result<std::unique_ptr<PipelineBackend>> backend = createGpuBackend(*impl->gl, config);
-    if (!backend) return backend.error();
-    impl->backend = std::move(backend.value());
-  } else {
-    Result<std::unique_ptr<PipelineBackend>> backend = createCpuBackend(config);
-    if (!backend) return backend.error();
-    impl->backend = std::move(backend.value());
   }
+  Result<std::unique_ptr<PipelineBackend>> backend =
+      impl->backend_kind == Backend::kGles  ? createGpuBackend(*impl->gl, config)
+      : impl->backend_kind == Backend::kCpu ? createCpuExecutorBackend(config)
+                                            : createReferenceBackend(config);
+  if (!backend) return backend.error();
+  impl->backend = std::move(backend.value());
   return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
 }
 
@@ -73,9 +116,21 @@ const PipelineConfig& Pipeline::config() const {
   return impl_->config;
 }
 
+Backend Pipeline::backend() const {
+  return impl_->backend_kind;
+}
+
 std::string Pipeline::deviceDescription() const {
-  if (!impl_->gl) return "cpu";
-  return "gles: " + impl_->gl->renderer() + ", " + impl_->gl->version();
+  if (impl_->gl) return "gles: " + impl_->gl->renderer() + ", " + impl_->gl->version();
+  if (impl_->backend_kind == Backend::kCpu)
+    return "cpu: the executor, " + std::to_string(impl_->backend->threads()) + " threads";
+  return "reference: the plain CPU references";
+}
+
+std::string Pipeline::backendDescription() const {
+  std::string d = deviceDescription();
+  if (!impl_->choice_reason.empty()) d += " (auto: " + impl_->choice_reason + ")";
+  return d;
 }
 
 Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spec,

@@ -1,8 +1,9 @@
 #pragma once
-// The two ways a Pipeline runs its stages, behind one interface:
-//   gles: the GPU stages, timed with GL timer queries where the context has them;
-//   cpu:  the plain CPU references (the oracle the GPU tests compare against), so the results
-//         equal the gles backend's bit for bit, timings aside.
+// The three ways a Pipeline runs its stages, behind one interface:
+//   gles:      the GPU stages, timed with GL timer queries where the context has them;
+//   cpu:       the CPU executor (core/cpu): vectorised, multi-threaded, fused import + histogram;
+//   reference: the plain CPU references (the oracle the GPU tests compare against).
+// All give results equal bit for bit, timings aside.
 //
 // LumaSource::kSource: for YUV and GREY frames the L channel is counted on an image with
 // R = G = B = the source's Y byte (the importer's luma image), which goes through the same blur
@@ -23,6 +24,8 @@ class PipelineBackend {
   virtual ~PipelineBackend() = default;
   // Processes one frame. The result's GPU view (gles) stays valid until the next process().
   virtual Result<FrameResult> process(const Frame& frame) = 0;
+  // Worker threads the stages use (1 for the GPU and the references).
+  virtual int threads() const { return 1; }
 
   // process() in two halves, for a loop that reads frame N+1 while the GPU works on frame N:
   // submit() queues the work (the frame's memory and buffers may be reused once it returns),
@@ -44,9 +47,15 @@ class PipelineBackend {
   std::optional<Result<FrameResult>> submitted_;
 };
 
-// Both validate the stage configuration (gles: against the GPU's limits as well).
+// Each validates the stage configuration (gles: against the GPU's limits as well).
 Result<std::unique_ptr<PipelineBackend>> createGpuBackend(GlContext& gl,
                                                           const PipelineConfig& config);
-Result<std::unique_ptr<PipelineBackend>> createCpuBackend(const PipelineConfig& config);
+// Backend::kCpu (cpu_executor_backend.cpp).
+Result<std::unique_ptr<PipelineBackend>> createCpuExecutorBackend(const PipelineConfig& config);
+// Backend::kReference (cpu_backend.cpp).
+Result<std::unique_ptr<PipelineBackend>> createReferenceBackend(const PipelineConfig& config);
+
+// The CPU backends' check of the blur taps (the GPU checks against its own limits).
+Status checkCpuBlurTaps(const PipelineConfig& config);
 
 }  // namespace esf

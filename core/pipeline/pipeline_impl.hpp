@@ -11,7 +11,9 @@ namespace esf {
 
 struct Pipeline::Impl {
   PipelineConfig config;
-  std::unique_ptr<GlContext> gl;  // kGles; declared first so it outlives what follows
+  Backend backend_kind = Backend::kGles;  // never kAuto: what kAuto resolved to
+  std::string choice_reason;              // kAuto: why (backend_choice.hpp)
+  std::unique_ptr<GlContext> gl;          // kGles; declared first so it outlives what follows
   // Zero-copy capture buffers on the GPU's device, made when a camera first asks for them.
   std::unique_ptr<DmabufAllocator> dmabuf_allocator;
   std::unique_ptr<PipelineBackend> backend;

@@ -3,7 +3,8 @@
 //   source -> import (any pixel format -> the RGBA8 working image) -> blur -> resize
 //   -> histogram at the configured bins (and a 256-value one for exact stats) -> scale -> stats
 //   -> every sink
-// on the GPU (GLES 3.1 compute, headless EGL) or on the CPU references, bit for bit the same.
+// on the GPU (GLES 3.1 compute, headless EGL), the CPU executor or the plain CPU references, bit
+// for bit the same.
 //
 //   esf::PipelineConfig config;                          // GPU, R+G+B+L, 256 bins
 //   auto pipeline = esf::Pipeline::create(config);       // Result<std::unique_ptr<Pipeline>>
@@ -33,15 +34,22 @@ namespace esf {
 class Pipeline {
  public:
   // Validates the configuration, opens the GPU (kGles: a headless EGL context, current on this
-  // thread) and compiles the stages.
+  // thread) and compiles the stages. kAuto opens the GPU and keeps it when it is a hardware GPU
+  // with GLES 3.1 compute, else takes the CPU executor; it logs the decision once per process.
   static Result<std::unique_ptr<Pipeline>> create(const PipelineConfig& config);
   ~Pipeline();
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
   const PipelineConfig& config() const;
-  // What the stages run on: "gles: <GL_RENDERER>, <GL_VERSION>" or "cpu".
+  // The backend the stages run on (kAuto resolved: kGles or kCpu).
+  Backend backend() const;
+  // What the stages run on: "gles: <GL_RENDERER>, <GL_VERSION>", "cpu: the executor, N threads"
+  // or "reference: the plain CPU references".
   std::string deviceDescription() const;
+  // deviceDescription(), and for kAuto why: "cpu: ... (auto: the GL renderer llvmpipe ... is
+  // software)".
+  std::string backendDescription() const;
 
   // Opens a frame source (esframe/source.hpp lists the specs). A camera on the GPU backend
   // allocates zero-copy buffers on the pipeline's GPU when it can (IoMode::kAuto). Destroy the

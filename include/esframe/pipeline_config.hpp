@@ -9,12 +9,15 @@
 
 namespace esf {
 
-// Where the stages run.
+// Where the stages run. All give the same results, bit for bit (timings aside).
 enum class Backend {
-  kGles,  // the GLES 3.1 compute stages
-  kCpu,   // the plain CPU references: exact, slow, no GPU needed
+  kAuto,       // kGles on a hardware GPU with GLES 3.1 compute, else kCpu (Pipeline says why)
+  kGles,       // the GLES 3.1 compute stages
+  kCpu,        // the CPU executor: vectorised, multi-threaded, no GPU needed
+  kReference,  // the plain CPU references (the tests' oracle): exact, slow
 };
-const char* backendName(Backend backend);  // "gles", "cpu"
+const char* backendName(Backend backend);  // "auto", "gles", "cpu", "reference"
+Result<Backend> parseBackend(std::string_view name);
 
 // How the histogram stage counts (identical counts; the fastest differs per GPU).
 enum class HistogramStrategy {
@@ -71,8 +74,9 @@ struct Size {
 };
 
 struct PipelineConfig {
-  Backend backend = Backend::kGles;
-  GpuConfig gpu;  // kGles only
+  Backend backend = Backend::kAuto;
+  GpuConfig gpu;    // kGles (and kAuto's probe)
+  int threads = 0;  // kCpu: worker threads, 0 = one per core
   HistogramConfig histogram;
   std::optional<BlurConfig> blur;  // separable box blur before counting
   std::optional<Size> resize;      // area-average downscale before counting

@@ -84,6 +84,7 @@ std::vector<uint32_t> countBytes(const std::vector<uint8_t>& bytes, size_t offse
 
 int checkCapture(const Args& a) {
   PipelineConfig config;
+  config.backend = Backend::kGles;  // the GPU import is what this checks, llvmpipe or not
   auto platform = parseEglPlatform(a.egl);
   if (!platform) return std::fprintf(stderr, "%s\n", platform.error().message.c_str()), 2;
   config.gpu.platform = *platform;

@@ -13,6 +13,7 @@
 #include "core/import/frame_import.hpp"
 #include "core/import/import_reference.hpp"
 #include "tests/support/gl_test_context.hpp"
+#include "tests/support/random_frame.hpp"
 
 namespace esf {
 namespace {
@@ -33,28 +34,8 @@ FrameImporter& importer(UploadPath path = UploadPath::kClientMemory) {
   return *imp;
 }
 
-// A frame of random bytes with every plane's stride padded by `pad` bytes.
-struct TestFrame {
-  std::vector<std::vector<uint8_t>> planes;
-  Frame frame;
-};
-
-TestFrame randomFrame(PixelFormat f, int w, int h, int pad, const Colorimetry& c, uint32_t seed) {
-  TestFrame t;
-  std::mt19937 rng(seed);
-  auto layout = planeLayout(f, w, h);
-  EXPECT_TRUE(layout.ok());
-  t.frame.format = f, t.frame.width = w, t.frame.height = h, t.frame.colorimetry = c;
-  t.frame.plane_count = int(layout->size());
-  t.planes.resize(layout->size());
-  for (size_t i = 0; i < layout->size(); ++i) {
-    const int stride = (*layout)[i].bytes_per_row + pad;
-    t.planes[i].resize(size_t(stride) * (*layout)[i].rows);
-    for (auto& b : t.planes[i]) b = uint8_t(rng());
-    t.frame.planes[i] = FramePlane{t.planes[i].data(), t.planes[i].size(), stride};
-  }
-  return t;
-}
+using test::randomFrame;
+using test::TestFrame;
 
 // Imports a frame of kPoison bytes first, so an output pixel the shader skips keeps poison.
 void poisonOutput(int w, int h, UploadPath path) {
@@ -89,21 +70,14 @@ void expectSame(const std::vector<uint8_t>& gpu, const RgbaImage& cpu, const std
                                                << i / 4 / cpu.width << " channel " << i % 4;
 }
 
-const Colorimetry kColorimetries[] = {{YcbcrEncoding::kBt601, false},
-                                      {YcbcrEncoding::kBt601, true},
-                                      {YcbcrEncoding::kBt709, false},
-                                      {YcbcrEncoding::kBt709, true}};
+using test::kColorimetries;
 
 class ImportEveryFormat : public ::testing::TestWithParam<std::tuple<PixelFormat, UploadPath>> {};
 
 TEST_P(ImportEveryFormat, GpuEqualsCpuReference) {
   const auto [f, path] = GetParam();
-  const bool odd_ok = allowsOddWidth(f);
-  const std::pair<int, int> sizes[] = {{odd_ok ? 1 : 2, 1},     {odd_ok ? 3 : 4, 7},
-                                       {odd_ok ? 257 : 258, 3}, {2, 2},
-                                       {odd_ok ? 33 : 34, 17},  {64, 48}};
   uint32_t seed = 1;
-  for (auto [w, h] : sizes)
+  for (auto [w, h] : test::importSizes(f))
     for (const auto& c : kColorimetries) {
       if (!isYuv(f) && &c != &kColorimetries[0]) continue;  // colorimetry is YUV only
       for (int pad : {0, 13}) {

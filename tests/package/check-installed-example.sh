@@ -4,7 +4,7 @@
 # examples/histogram.cpp against it with find_package(esframe) and with pkg-config, runs both on
 # the synthetic pattern and on a still image, and compares their output with independent
 # expectations: for the image, luma counted by tests/package/luma_reference.py from the pixels;
-# for the pattern, the installed `esframe run --backend cpu` (the CPU references; the example
+# for the pattern, the installed `esframe run --backend reference` (the CPU references; the example
 # runs the GPU stages). Any difference fails loudly.
 #   tests/package/check-installed-example.sh [BUILD_DIR]    (default build/default)
 set -euo pipefail
@@ -68,7 +68,7 @@ fi
 
 python3 "$reference" write-ppm "$scratch/still.ppm"
 python3 "$reference" image "$scratch/still.ppm" >"$scratch/still.expected"
-env -u LD_LIBRARY_PATH "$prefix/bin/esframe" run --backend cpu --frames 1 \
+env -u LD_LIBRARY_PATH "$prefix/bin/esframe" run --backend reference --frames 1 \
   --histogram bins=256,channels=l | python3 "$reference" jsonl >"$scratch/pattern.expected"
 
 # Both builds on the GPU (llvmpipe in CI), the CMake one on the CPU backend too.

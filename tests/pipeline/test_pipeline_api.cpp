@@ -74,8 +74,38 @@ TEST(PipelineApi, BadConfigIsInvalidArgumentNamingTheField) {
   }
 }
 
-TEST(PipelineApi, BothBackendsCountTheFrameExactly) {
-  for (Backend backend : {Backend::kCpu, Backend::kGles}) {
+// kAuto keeps the GPU only when GL_RENDERER is not a software renderer, and says why.
+TEST(PipelineApi, AutoTakesTheExecutorOnASoftwareRendererAndSaysWhy) {
+  PipelineConfig gles_config;
+  gles_config.backend = Backend::kGles;
+  Result<std::unique_ptr<Pipeline>> gles = Pipeline::create(gles_config);
+  // Read while its context is current (auto's probe context comes and goes after it).
+  const std::string device = gles.ok() ? (*gles)->deviceDescription() : "";
+  PipelineConfig auto_config;
+  auto_config.threads = 3;
+  Result<std::unique_ptr<Pipeline>> automatic = Pipeline::create(auto_config);
+  ASSERT_TRUE(automatic.ok()) << automatic.error().message;
+  const std::string why = (*automatic)->backendDescription();
+  EXPECT_NE(why.find("(auto: "), std::string::npos) << why;
+  if (!gles.ok()) {  // no GLES 3.1 at all: the executor, and the reason names the failure
+    EXPECT_EQ((*automatic)->backend(), Backend::kCpu);
+    EXPECT_NE(why.find("no GLES 3.1"), std::string::npos) << why;
+    return;
+  }
+  const bool software =
+      device.find("llvmpipe") != std::string::npos || device.find("softpipe") != std::string::npos;
+  EXPECT_EQ((*automatic)->backend(), software ? Backend::kCpu : Backend::kGles) << device;
+  if (software) {
+    EXPECT_NE(why.find("is software"), std::string::npos) << why;
+    EXPECT_EQ((*automatic)->deviceDescription(), "cpu: the executor, 3 threads");
+  }
+  EXPECT_EQ((*gles)->backend(), Backend::kGles);
+  EXPECT_EQ((*gles)->backendDescription().find("(auto: "), std::string::npos)
+      << "a forced backend has no auto reason";
+}
+
+TEST(PipelineApi, EveryBackendCountsTheFrameExactly) {
+  for (Backend backend : {Backend::kCpu, Backend::kGles, Backend::kReference, Backend::kAuto}) {
     SCOPED_TRACE(backendName(backend));
     PipelineConfig config;
     config.backend = backend;
@@ -95,7 +125,7 @@ TEST(PipelineApi, BothBackendsCountTheFrameExactly) {
       EXPECT_EQ(r->format, "RGBA32");
       ASSERT_EQ(r->stats.size(), 4u);
       EXPECT_EQ(r->stats[0].count, uint64_t(w) * uint64_t(h));
-      EXPECT_EQ(backend == Backend::kGles, r->gpu != nullptr);
+      EXPECT_EQ((*p)->backend() == Backend::kGles, r->gpu != nullptr);
     }
   }
 }

@@ -285,11 +285,11 @@ TEST(RunFormats, CsvAndBinEqualJsonlOnThePattern) {
   expectFormatsAgree({"run", "--frames", "3", "--size", "37x23", "--histogram", "bins=16"}, 3);
 }
 
-TEST(RunFormats, CsvAndBinEqualJsonlWithoutLumaAndOnTheCpuBackend) {
+TEST(RunFormats, CsvAndBinEqualJsonlWithoutLumaAndOnTheReferenceBackend) {
   // No L channel: empty Y* and ev_hint columns, a NaN ev_hint record; channels in the user's
   // order, not rgbl order.
   expectFormatsAgree({"run", "--frames", "2", "--size", "20x11", "--histogram",
-                      "bins=7,channels=bg", "--backend", "cpu", "--blur", "3:1"},
+                      "bins=7,channels=bg", "--backend", "reference", "--blur", "3:1"},
                      2);
 }
 

@@ -102,7 +102,7 @@ void checkFrame(const json& j, int width, int height, int bins, const std::strin
 }
 
 TEST(RunJsonl, EveryFieldAndStatsFromTheHistogram) {
-  for (const char* backend : {"gles", "cpu"}) {
+  for (const char* backend : {"gles", "cpu", "reference"}) {
     SCOPED_TRACE(backend);
     std::vector<json> lines =
         run({"run", "--frames", "3", "--size", "67x45", "--backend", backend});
@@ -140,15 +140,19 @@ TEST(RunJsonl, GlesEqualsCpuBackendThroughBlurAndResize) {
   for (const char* strategy :
        {"auto", "single", "global-atomic", "chunk-sum", "chunk-reduce", "persistent"}) {
     SCOPED_TRACE(strategy);
-    std::vector<std::string> gles = common, cpu = common;
-    gles.insert(gles.end(), {"--histogram", std::string("bins=256,strategy=") + strategy});
+    std::vector<std::string> gles = common, ref = common, cpu = common;
+    gles.insert(gles.end(),
+                {"--backend", "gles", "--histogram", std::string("bins=256,strategy=") + strategy});
+    ref.insert(ref.end(), {"--backend", "reference"});
     cpu.insert(cpu.end(), {"--backend", "cpu"});
-    std::vector<json> g = run(gles), c = run(cpu);
+    std::vector<json> g = run(gles), r = run(ref), c = run(cpu);
     ASSERT_EQ(g.size(), 2u);
+    ASSERT_EQ(r.size(), 2u);
     ASSERT_EQ(c.size(), 2u);
     for (size_t i = 0; i < g.size(); ++i) {
       checkFrame(g[i], 41, 29, 256, "rgbl");
-      expectSameExceptTiming(g[i], c[i]);
+      expectSameExceptTiming(g[i], r[i]);
+      expectSameExceptTiming(c[i], r[i]);
     }
     EXPECT_TRUE(g[0]["timing_ms"].contains("blur"));
     EXPECT_TRUE(g[0]["timing_ms"].contains("resize"));
@@ -158,14 +162,18 @@ TEST(RunJsonl, GlesEqualsCpuBackendThroughBlurAndResize) {
 TEST(RunJsonl, SourceLumaFromYPlaneEqualsCpu) {
   const std::vector<std::string> common = {"run",      "--frames", "1",      "--size", "64x32",
                                            "--format", "NV12",     "--luma", "source"};
-  std::vector<std::string> cpu = common;
+  std::vector<std::string> gles = common, ref = common, cpu = common;
+  gles.insert(gles.end(), {"--backend", "gles"});
+  ref.insert(ref.end(), {"--backend", "reference"});
   cpu.insert(cpu.end(), {"--backend", "cpu"});
-  std::vector<json> g = run(common), c = run(cpu);
+  std::vector<json> g = run(gles), r = run(ref), c = run(cpu);
   ASSERT_EQ(g.size(), 1u);
+  ASSERT_EQ(r.size(), 1u);
   ASSERT_EQ(c.size(), 1u);
   checkFrame(g[0], 64, 32, 256, "rgbl");
   EXPECT_EQ(g[0]["format"], "NV12");
-  expectSameExceptTiming(g[0], c[0]);
+  expectSameExceptTiming(g[0], r[0]);
+  expectSameExceptTiming(c[0], r[0]);
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ TEST(RunSharedExpectations, FlatImage) {
     return ChannelExpectation{{{v, 600}},  uint32_t(v), uint32_t(v), uint32_t(v), uint32_t(v),
                               uint32_t(v), uint32_t(v), uint32_t(v), double(v),   msv};
   };
-  for (const char* backend : {"gles", "cpu"}) {
+  for (const char* backend : {"gles", "cpu", "reference"}) {
     SCOPED_TRACE(backend);
     std::vector<OrderedJson> lines = runBackend({"run", "--source", path}, backend);
     ASSERT_EQ(lines.size(), 1u);
@@ -152,7 +152,7 @@ TEST(RunSharedExpectations, TwoColourSplit) {
   const ChannelExpectation l{
       {{176, 130}, {66, 270}},      66, 176, 66, 66, 66, 176, 176, (176.0 * 130 + 66.0 * 270) / 400,
       (4.0 * 130 + 2.0 * 270) / 400};
-  for (const char* backend : {"gles", "cpu"}) {
+  for (const char* backend : {"gles", "cpu", "reference"}) {
     SCOPED_TRACE(backend);
     std::vector<OrderedJson> lines = runBackend({"run", "--source", path}, backend);
     ASSERT_EQ(lines.size(), 1u);
@@ -211,7 +211,7 @@ TEST(RunSharedExpectations, GraphScaleFormula) {
     std::vector<uint8_t> greys;
     for (auto [value, pixels] : c.runs) greys.insert(greys.end(), size_t(pixels), uint8_t(value));
     ASSERT_EQ(greys.size(), 400u);
-    for (const char* backend : {"gles", "cpu"}) {
+    for (const char* backend : {"gles", "cpu", "reference"}) {
       SCOPED_TRACE(backend);
       test::ScratchDir dir;
       const std::string path = (dir.path / "greys.ppm").string();
@@ -250,7 +250,7 @@ TEST(RunSharedExpectations, PatternSequenceClockAndSize) {
     uint64_t fps;
   };
   for (const Case& c : {Case{{}, 30}, Case{{"--fps", "25"}, 25}}) {
-    for (const char* backend : {"gles", "cpu"}) {
+    for (const char* backend : {"gles", "cpu", "reference"}) {
       SCOPED_TRACE(std::string(backend) + " fps " + std::to_string(c.fps));
       std::vector<std::string> args = {"run",      "--frames", "5",           "--size", "64x48",
                                        "--resize", "16x12",    "--histogram", "bins=32"};

@@ -1,0 +1,139 @@
+#include "core/cpu/cpu_histogram.hpp"
+
+#include <cstring>
+
+namespace esf {
+namespace {
+
+// The integer luma of channels.hpp as weights: L = (wr R + wg G + wb B + round) >> shift.
+struct LumaFormula {
+  uint32_t wr, wg, wb, round, shift;
+};
+constexpr LumaFormula formulaOf(LumaWeights w) {
+  return w == LumaWeights::kBt709 ? LumaFormula{13933, 46871, 4732, 32768, 16}
+                                  : LumaFormula{77, 150, 29, 128, 8};
+}
+static_assert(lumaBt709(200, 100, 50) ==
+              ((13933u * 200 + 46871u * 100 + 4732u * 50 + 32768) >> 16));
+static_assert(lumaBt601(200, 100, 50) == ((77u * 200 + 150u * 100 + 29u * 50 + 128) >> 8));
+
+using Tables = std::array<std::array<std::array<uint32_t, 256>, 4>, 4>;
+
+// One loop per channel combination, so the inner loop has no per-channel branches. Pixel i goes
+// to replica i % 4.
+template <bool kR, bool kG, bool kB, bool kL>
+void countPixels(const uint8_t* rgba, int pixels, const LumaFormula& f, Tables& t) {
+  auto one = [&](uint32_t px, int replica) {
+    const uint32_t r = px & 0xff, g = (px >> 8) & 0xff, b = (px >> 16) & 0xff;
+    if constexpr (kR) ++t[0][size_t(replica)][r];
+    if constexpr (kG) ++t[1][size_t(replica)][g];
+    if constexpr (kB) ++t[2][size_t(replica)][b];
+    if constexpr (kL)
+      ++t[3][size_t(replica)][(f.wr * r + f.wg * g + f.wb * b + f.round) >> f.shift];
+  };
+  int i = 0;
+  for (; i + 4 <= pixels; i += 4) {
+    uint32_t px[4];
+    std::memcpy(px, rgba + 4 * size_t(i), sizeof px);  // little-endian: R in the low byte
+    one(px[0], 0);
+    one(px[1], 1);
+    one(px[2], 2);
+    one(px[3], 3);
+  }
+  for (; i < pixels; ++i) {
+    uint32_t px;
+    std::memcpy(&px, rgba + 4 * size_t(i), sizeof px);
+    one(px, 0);
+  }
+}
+
+using CountFn = void (*)(const uint8_t*, int, const LumaFormula&, Tables&);
+template <int kMask>
+constexpr CountFn countFor() {
+  return &countPixels<bool(kMask & 1), bool(kMask & 2), bool(kMask & 4), bool(kMask & 8)>;
+}
+template <int... kMasks>
+constexpr std::array<CountFn, 16> countTable(std::integer_sequence<int, kMasks...>) {
+  return {countFor<kMasks>()...};
+}
+constexpr std::array<CountFn, 16> kCountByMask = countTable(std::make_integer_sequence<int, 16>());
+
+}  // namespace
+
+ValueCounts& ValueCounts::operator+=(const ValueCounts& other) {
+  for (size_t c = 0; c < 4; ++c)
+    for (size_t v = 0; v < 256; ++v) counts[c][v] += other.counts[c][v];
+  return *this;
+}
+
+ChannelSet ChannelSet::of(std::string_view channels) {
+  ChannelSet s;
+  for (char c : channels) {
+    if (c == 'r') s.r = true;
+    if (c == 'g') s.g = true;
+    if (c == 'b') s.b = true;
+    if (c == 'l') s.l = true;
+  }
+  return s;
+}
+
+HistogramCounter::HistogramCounter(ChannelSet channels, LumaWeights luma)
+    : channels_(channels), luma_(luma) {}
+
+void HistogramCounter::countRgba(const uint8_t* rgba, int pixels) {
+  const int mask =
+      int(channels_.r) | int(channels_.g) << 1 | int(channels_.b) << 2 | int(channels_.l) << 3;
+  // uint32 tables: a replica sees a quarter of a band, under 2^32 for any image up to 65536^2.
+  kCountByMask[size_t(mask)](rgba, pixels, formulaOf(luma_), tables_);
+}
+
+void HistogramCounter::countLuma(const uint8_t* values, int n) {
+  auto& l = tables_[3];
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    ++l[0][values[i]];
+    ++l[1][values[i + 1]];
+    ++l[2][values[i + 2]];
+    ++l[3][values[i + 3]];
+  }
+  for (; i < n; ++i) ++l[0][values[i]];
+}
+
+void HistogramCounter::drainInto(ValueCounts& out) {
+  for (size_t c = 0; c < 4; ++c)
+    for (auto& replica : tables_[c]) {
+      for (size_t v = 0; v < 256; ++v) out.counts[c][v] += replica[v];
+      replica.fill(0);
+    }
+}
+
+std::vector<uint32_t> foldBins(const ValueCounts& values, int bins, std::string_view channels) {
+  const size_t n = channels.size();
+  std::vector<uint32_t> counts(size_t(bins) * n, 0);
+  for (size_t c = 0; c < n; ++c) {
+    const auto& of = values.counts[size_t(channelCode(channels[c]))];
+    for (uint32_t v = 0; v < 256; ++v)
+      counts[((v * uint32_t(bins)) >> 8) * n + c] += uint32_t(of[v]);
+  }
+  return counts;
+}
+
+ValueCounts countValues(const RgbaImage& image, ChannelSet channels, LumaWeights luma,
+                        RowPool& pool) {
+  std::vector<ValueCounts> partial(size_t(pool.threads()));
+  pool.forEachBand(image.height, [&](int begin, int end, int index) {
+    HistogramCounter counter(channels, luma);
+    for (int y = begin; y < end; ++y) counter.countRgba(image.at(0, y), image.width);
+    counter.drainInto(partial[size_t(index)]);
+  });
+  ValueCounts total;
+  for (const ValueCounts& p : partial) total += p;
+  return total;
+}
+
+std::vector<uint32_t> histogramCpu(const RgbaImage& image, int bins, std::string_view channels,
+                                   LumaWeights luma, RowPool& pool) {
+  return foldBins(countValues(image, ChannelSet::of(channels), luma, pool), bins, channels);
+}
+
+}  // namespace esf

@@ -1,0 +1,127 @@
+#include "core/cpu/cpu_import.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "capture/pixel_format.hpp"
+#include "core/cpu/simd_kernels.hpp"
+#include "core/import/import_reference.hpp"
+#include "core/import/mjpeg_decode.hpp"
+
+namespace esf {
+namespace {
+
+// One component of a frame, read a row at a time as one byte per pixel. The table's column
+// offsets take one of three shapes in practice (a plane of bytes, a packed sample stride, a
+// subsampled chroma stride); each has its own loop, anything else reads through the table.
+class ComponentRows {
+ public:
+  ComponentRows(const Frame& f, const PixelFormatInfo& info, const ComponentLocation& c) {
+    const FramePlane& plane = f.planes[size_t(c.plane)];
+    data_ = plane.data;
+    table_ = componentOffsets(info, c, f.width, f.height, plane.stride);
+    const std::vector<size_t>& col = table_.column;
+    first_ = col[0];
+    step_ = col.size() > 1 ? col[1] - col[0] : 1;
+    half_step_ = col.size() > 2 ? col[2] - col[0] : 0;
+    bool strided = true, halved = half_step_ > 0;
+    for (size_t x = 0; x < col.size(); ++x) {
+      strided = strided && col[x] == first_ + x * step_;
+      halved = halved && col[x] == first_ + (x / 2) * half_step_;
+    }
+    shape_ = strided  ? (step_ == 1 ? Shape::kBytes : Shape::kStrided)
+             : halved ? Shape::kHalved
+                      : Shape::kTable;
+  }
+
+  // The row's bytes: a pointer into the frame, or `scratch` (width bytes) filled.
+  const uint8_t* row(int y, uint8_t* scratch) const {
+    const uint8_t* base = data_ + table_.row[size_t(y)];
+    const size_t width = table_.column.size();
+    switch (shape_) {
+      case Shape::kBytes:
+        return base + first_;
+      case Shape::kStrided:
+        for (size_t x = 0; x < width; ++x) scratch[x] = base[first_ + x * step_];
+        break;
+      case Shape::kHalved:
+        for (size_t x = 0; x < width; ++x) scratch[x] = base[first_ + (x / 2) * half_step_];
+        break;
+      case Shape::kTable:
+        for (size_t x = 0; x < width; ++x) scratch[x] = base[table_.column[x]];
+        break;
+    }
+    return scratch;
+  }
+
+ private:
+  enum class Shape { kBytes, kStrided, kHalved, kTable };
+  const uint8_t* data_ = nullptr;
+  ComponentOffsetTable table_;
+  size_t first_ = 0, step_ = 1, half_step_ = 0;
+  Shape shape_ = Shape::kTable;
+};
+
+void importYuv(const Frame& f, const PixelFormatInfo& info, RgbaImage& out, RowPool& pool,
+               const ImportedRow& on_row) {
+  const YuvCoefficients k = yuvCoefficients(f.colorimetry);
+  const ComponentRows y(f, info, info.y), cb(f, info, info.cb), cr(f, info, info.cr);
+  pool.forEachBand(f.height, [&](int begin, int end, int band) {
+    std::vector<uint8_t> scratch(size_t(f.width) * 3);
+    uint8_t* const ys = scratch.data();
+    for (int row = begin; row < end; ++row) {
+      const uint8_t* luma = y.row(row, ys);
+      uint8_t* rgba = out.at(0, row);
+      simd::yuvRowToRgba(k, luma, cb.row(row, ys + f.width), cr.row(row, ys + 2 * f.width), f.width,
+                         rgba);
+      if (on_row) on_row(row, rgba, luma, band);
+    }
+  });
+}
+
+// Packed RGB and GREY: one plane, every component in the pixel's own bytes.
+void importPacked(const Frame& f, const RgbOrder& o, bool grey, RgbaImage& out, RowPool& pool,
+                  const ImportedRow& on_row) {
+  const FramePlane& plane = f.planes[0];
+  const bool rgba_order = o.bpp == 4 && o.r == 0 && o.g == 1 && o.b == 2 && o.a == 3;
+  pool.forEachBand(f.height, [&](int begin, int end, int band) {
+    for (int row = begin; row < end; ++row) {
+      const uint8_t* in = plane.data + size_t(row) * size_t(plane.stride);
+      uint8_t* rgba = out.at(0, row);
+      if (rgba_order) {
+        std::memcpy(rgba, in, size_t(f.width) * 4);
+      } else {
+        for (int x = 0; x < f.width; ++x, in += o.bpp) {
+          uint8_t* p = rgba + 4 * size_t(x);
+          p[0] = in[o.r], p[1] = in[o.g], p[2] = in[o.b];
+          p[3] = o.a < 0 ? 255 : in[o.a];
+        }
+      }
+      const uint8_t* luma = grey ? plane.data + size_t(row) * size_t(plane.stride) : nullptr;
+      if (on_row) on_row(row, rgba, luma, band);
+    }
+  });
+}
+
+}  // namespace
+
+Status importCpu(const Frame& frame, RgbaImage& out, RowPool& pool, const ImportedRow& on_row) {
+  if (isCompressed(frame.format)) {
+    Result<DecodedFrame> decoded = decodeMjpeg(frame);
+    if (!decoded) return decoded.error();
+    // The decoded RGB has no luma plane of its own: rows go on with luma = null.
+    return importCpu(decoded->frame, out, pool, on_row);
+  }
+  if (Status s = checkCpuFrame(frame); !s) return s;
+  if (out.width != frame.width || out.height != frame.height)
+    out = RgbaImage(frame.width, frame.height);
+  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+  RgbOrder order;
+  if (info.colour != ColourFamily::kYuv && rgbOrder(frame.format, order))
+    importPacked(frame, order, info.colour == ColourFamily::kGrey, out, pool, on_row);
+  else
+    importYuv(frame, info, out, pool, on_row);
+  return Status::success();
+}
+
+}  // namespace esf

@@ -1,0 +1,14 @@
+#pragma once
+// The CPU executor's area-average downscale, equal to resizeReference
+// (core/stages/resize_reference.hpp). The integer weights are separable (wx * wy), so each
+// source row is first summed along x with wx, then the rows are summed with wy: the same exact
+// integer total, in O(taps) per pixel instead of O(taps^2).
+#include "core/cpu/row_pool.hpp"
+#include "esframe/rgba_image.hpp"
+
+namespace esf {
+
+// The sizes must pass checkResizeSize (core/stages/resize.hpp).
+RgbaImage resizeCpu(const RgbaImage& in, int out_w, int out_h, RowPool& pool);
+
+}  // namespace esf

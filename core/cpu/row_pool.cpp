@@ -1,0 +1,79 @@
+#include "core/cpu/row_pool.hpp"
+
+namespace esf {
+namespace {
+
+// Rows of band `index` of `count` over [0, rows): the first rows % count bands take one more.
+void bandRange(int rows, int count, int index, int& begin, int& end) {
+  const int base = rows / count, extra = rows % count;
+  begin = index * base + (index < extra ? index : extra);
+  end = begin + base + (index < extra ? 1 : 0);
+}
+
+}  // namespace
+
+int RowPool::defaultThreads() {
+  const int cores = int(std::thread::hardware_concurrency());
+  return cores < 1 ? 1 : cores;
+}
+
+RowPool::RowPool(int threads) {
+  threads_ = threads <= 0 ? defaultThreads() : threads;
+  for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
+}
+
+RowPool::~RowPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+void RowPool::forEachBand(int rows, const Band& band) {
+  if (rows <= 0) return;
+  if (threads_ == 1 || rows == 1) {
+    band(0, rows, 0);
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    band_ = &band;
+    rows_ = rows;
+    pending_ = threads_ - 1;
+    ++generation_;
+  }
+  wake_.notify_all();
+  int begin, end;
+  bandRange(rows, threads_, 0, begin, end);
+  if (begin < end) band(begin, end, 0);
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [this] { return pending_ == 0; });
+  band_ = nullptr;
+}
+
+void RowPool::workerLoop(int index) {
+  uint64_t seen = 0;
+  for (;;) {
+    const Band* band;
+    int rows;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_) return;
+      seen = generation_;
+      band = band_;
+      rows = rows_;
+    }
+    int begin, end;
+    bandRange(rows, threads_, index, begin, end);
+    if (begin < end) (*band)(begin, end, index);
+    {
+      std::lock_guard lock(mutex_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+}
+
+}  // namespace esf

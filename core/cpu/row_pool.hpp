@@ -1,0 +1,46 @@
+#pragma once
+// A small pool of worker threads that splits a range of rows into contiguous bands, one per
+// thread, for the CPU executor's stages. The calling thread works too (band 0), so a pool of N
+// threads starts N - 1 workers; N = 1 runs everything on the caller.
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace esf {
+
+class RowPool {
+ public:
+  // threads <= 0: one per online core.
+  explicit RowPool(int threads = 0);
+  ~RowPool();
+  RowPool(const RowPool&) = delete;
+  RowPool& operator=(const RowPool&) = delete;
+
+  int threads() const { return threads_; }
+  // What threads <= 0 means: the online cores (at least 1).
+  static int defaultThreads();
+
+  // Calls band(begin, end, index) for `index` in [0, threads()) over consecutive, disjoint row
+  // ranges that cover [0, rows) (empty bands are skipped), and returns when all have finished.
+  // Bands run concurrently: they must write disjoint memory or per-index accumulators.
+  using Band = std::function<void(int begin, int end, int index)>;
+  void forEachBand(int rows, const Band& band);
+
+ private:
+  void workerLoop(int index);
+
+  int threads_ = 1;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const Band* band_ = nullptr;
+  int rows_ = 0;
+  uint64_t generation_ = 0;
+  int pending_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace esf
