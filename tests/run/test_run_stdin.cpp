@@ -96,10 +96,11 @@ TEST(RunStdin, FfmpegY4mPipeLumaEqualsTheFramesHistogram) {
   requireFfmpeg();
   test::ScratchDir dir;
   const std::filesystem::path copy = dir.path / "clip.y4m";
-  const test::CommandResult r = test::runShell(
-      "bash -o pipefail -c " + quoted(std::string(kFfmpegY4m) + " | tee " + quoted(copy.string()) +
-                                      " | " + quoted(test::esframeBinary()) +
-                                      " run --source - --luma source --histogram channels=l"));
+  const test::CommandResult r =
+      test::runShell("bash -o pipefail -c " +
+                     quoted(std::string(kFfmpegY4m) + " | tee " + quoted(copy.string()) + " | " +
+                            quoted(test::esframeBinary()) +
+                            " run --backend cpu --source - --luma source --histogram channels=l"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Y4mLuma expect = parseY4m420(readBinary(copy));
   ASSERT_EQ(expect.width, 161);
@@ -144,9 +145,10 @@ TEST(RunStdin, TruncatedPipeDeliversWholeFramesThenExits5) {
   const Y4mLuma whole = parseY4m420(bytes);
   ASSERT_EQ(whole.frames.size(), 5u);
   const size_t cut = whole.frame_data_offset[3] + 1000;
-  const test::CommandResult r = test::runShell(
-      "head -c " + std::to_string(cut) + " " + quoted(copy.string()) + " | " +
-      quoted(test::esframeBinary()) + " run --source - --luma source --histogram channels=l");
+  const test::CommandResult r =
+      test::runShell("head -c " + std::to_string(cut) + " " + quoted(copy.string()) + " | " +
+                     quoted(test::esframeBinary()) +
+                     " run --backend cpu --source - --luma source --histogram channels=l");
   EXPECT_EQ(r.exit_code, 5) << r.err;
   const std::vector<OrderedJson> lines = test::parseJsonLines(r.out);
   ASSERT_EQ(lines.size(), 3u);
@@ -160,8 +162,9 @@ TEST(RunStdin, TruncatedPipeDeliversWholeFramesThenExits5) {
 // SIGTERM while esframe waits for a stream's first bytes: a clean stop, exit 0, nothing said.
 TEST(RunStdin, SignalWhileWaitingForInputExits0) {
   const test::CommandResult r = test::runShell(
-      "bash -c " + quoted("sleep 3 | " + quoted(test::esframeBinary()) +
-                          " run --source - & pid=$!; sleep 1; kill -TERM $pid; wait $pid"));
+      "bash -c " +
+      quoted("sleep 3 | " + quoted(test::esframeBinary()) +
+             " run --backend cpu --source - & pid=$!; sleep 1; kill -TERM $pid; wait $pid"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "");

@@ -129,7 +129,7 @@ class MqttOutputTest(unittest.TestCase):
         shutil.rmtree(self.dir)
 
     def esframe(self, *args, **kw):
-        return subprocess.Popen([ESFRAME, "run", "--source", "pattern", "--size", "33x17",
+        return subprocess.Popen([ESFRAME, "run", "--backend", "cpu", "--source", "pattern", "--size", "33x17",
                                  "--histogram", "bins=16", *args], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, **kw)
 

@@ -53,7 +53,7 @@ class PromOutputTest(unittest.TestCase):
     def test_promtool_during_the_run_and_values_equal_jsonl(self):
         frames = 40
         run = subprocess.Popen(
-            [ESFRAME, "run", "--source", "pattern", "--size", "45x23", "--fps", "20", "--frames",
+            [ESFRAME, "run", "--backend", "cpu", "--source", "pattern", "--size", "45x23", "--fps", "20", "--frames",
              str(frames), "--histogram", "bins=32", "--output", "jsonl", "--output",
              f"prom:{self.path},every=0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
@@ -106,7 +106,7 @@ class PromOutputTest(unittest.TestCase):
         self.assertEqual(len(metrics), expected, "samples besides the ones checked")
 
     def test_unwritable_folder_is_one_line_before_any_frame(self):
-        run = subprocess.run([ESFRAME, "run", "--frames", "2", "--output",
+        run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--frames", "2", "--output",
                               "prom:/nonexistent-esframe-dir/x.prom"], capture_output=True,
                              text=True, timeout=60)
         self.assertEqual(run.returncode, 1)
@@ -114,7 +114,7 @@ class PromOutputTest(unittest.TestCase):
         self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
         self.assertIn("/nonexistent-esframe-dir", run.stderr)
         for spec in ["prom:", "prom:x.prom,every=-1", "prom:x.prom,often=2"]:
-            run = subprocess.run([ESFRAME, "run", "--frames", "1", "--output", spec],
+            run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--frames", "1", "--output", spec],
                                  capture_output=True, text=True, timeout=60)
             self.assertEqual(run.returncode, 2, spec)
 
