@@ -36,12 +36,13 @@ ctest --preset asan -j"$jobs"
 
 # libFuzzer on the file parsers (tests/fuzz), a few seconds each from the seed corpus, on a
 # scratch copy so the corpus in the tree does not grow.
-step "fuzz: Y4M, raw and still-image parsers"
+step "fuzz: Y4M, raw and still-image parsers, option parsers, tuning cache, MJPEG"
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DESFRAME_FUZZ=ON -DESFRAME_BUILD_BENCH=OFF >/dev/null
-cmake --build build/fuzz --target fuzz_y4m fuzz_raw fuzz_still_image -j"$jobs"
+cmake --build build/fuzz --target fuzz_y4m fuzz_raw fuzz_still_image fuzz_options \
+  fuzz_tuning_cache fuzz_mjpeg -j"$jobs"
 root=$PWD
-for parser in y4m raw still_image; do
+for parser in y4m raw still_image options tuning_cache mjpeg; do
   corpus=$(mktemp -d)
   cp tests/fuzz/corpus/"$parser"/* "$corpus"/
   (cd "$corpus" && "$root"/build/fuzz/tests/fuzz/fuzz_"$parser" -max_total_time=5 -max_len=4096 .)
