@@ -10,7 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git clang-format
   libegl-dev libgles-dev libgbm-dev libdrm-dev libv4l-dev libstb-dev
   libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libegl-mesa0 libgl1-mesa-dri libgbm1 mesa-utils-bin
+  libegl-mesa0 libgl1-mesa-dri libgbm1 mesa-utils-bin valgrind
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do

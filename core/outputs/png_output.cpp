@@ -23,36 +23,15 @@ void appendBytes(void* context, void* data, int size) {
 
 }  // namespace
 
-Status writePng(const std::string& path, const RgbaImage& image) {
+Status writePng(const std::string& path, const RgbaImage& image, ExistingFile existing) {
   std::string bytes;
   if (!stbi_write_png_to_func(appendBytes, &bytes, image.width, image.height, 4,
                               image.pixels.data(), image.width * 4))
     return fail(ErrorCode::kInternal, "cannot encode PNG ", path);
-  const std::string tmp = path + ".tmp";
-  {
-    UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (!fd.valid())
-      return fail(errorCodeFromErrno(errno), "cannot create ", tmp, ": ", std::strerror(errno));
-    std::string_view left = bytes;
-    while (!left.empty()) {
-      ssize_t n = ::write(fd.get(), left.data(), left.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        return fail(n < 0 ? errorCodeFromErrno(err) : ErrorCode::kIo, "cannot write ", tmp, ": ",
-                    std::strerror(err));
-      }
-      left.remove_prefix(size_t(n));
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    return fail(errorCodeFromErrno(err), "cannot rename ", tmp, " to ", path, ": ",
-                std::strerror(err));
-  }
-  return Status::success();
+  Result<AtomicFile> file = AtomicFile::create(path, existing);
+  if (!file) return file.error();
+  if (Status s = file->write(bytes.data(), bytes.size()); !s) return s;
+  return file->commit();
 }
 
 Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& options) {
@@ -90,12 +69,13 @@ Status PngOutput::write(const FrameResult& f) {
   std::snprintf(seq, sizeof seq, "%08llu", static_cast<unsigned long long>(f.seq));
   Result<RgbaImage> graph = graphImage(f);
   if (!graph) return graph.error();
-  if (Status s = writePng(options_.dir + "/graph-" + seq + ".png", graph.value()); !s) return s;
-  if (f.image) return writePng(options_.dir + "/frame-" + seq + ".png", *f.image);
+  if (Status s = writePng(options_.dir + "/graph-" + seq + ".png", graph.value(), existing()); !s)
+    return s;
+  if (f.image) return writePng(options_.dir + "/frame-" + seq + ".png", *f.image, existing());
   if (f.gpu && f.gpu->image_texture) {
     Result<RgbaImage> frame = readTexture(f.gpu->image_texture, f.gpu->width, f.gpu->height);
     if (!frame) return frame.error();
-    return writePng(options_.dir + "/frame-" + seq + ".png", frame.value());
+    return writePng(options_.dir + "/frame-" + seq + ".png", frame.value(), existing());
   }
   return Status::success();
 }
