@@ -74,6 +74,8 @@ bool pnmComplete(std::span<const uint8_t> b) {
     if (pos >= b.size() || !std::isdigit(b[pos])) return false;
     while (pos < b.size() && std::isdigit(b[pos]) && field < (1u << 24))
       field = field * 10 + (b[pos++] - '0');
+    // A longer number overflows stb_image's int parser (found by fuzzing): refuse it here.
+    if (pos < b.size() && std::isdigit(b[pos])) return false;
   }
   if (fields[0] == 0 || fields[1] == 0 || fields[2] == 0 || fields[2] > 255) return false;
   ++pos;  // the single whitespace byte before the raster

@@ -116,6 +116,14 @@ TEST(StillImage, JpegHuffmanTableOfOver256CodesIsRefused) {
   EXPECT_FALSE(decodeStillImage(found, "found.jpg").ok());
 }
 
+// Found by fuzzing: a PGM header number past int made stb_image's parser overflow (UBSan).
+TEST(StillImage, PnmHeaderNumberPastIntIsRefused) {
+  const std::string pgm = "P5 2 2222222222222222222222 255\n" + std::string(64, 'x');
+  auto r = decodeStillImage(bytesOf(pgm), "big.pgm");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "big.pgm: truncated or unsupported PGM/PPM");
+}
+
 TEST(StillImage, SequencesFromDirectoryGlobAndList) {
   const Rgb img;
   const std::string dir = test::makeTempDir();
