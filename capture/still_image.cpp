@@ -66,7 +66,8 @@ bool pnmComplete(std::span<const uint8_t> b) {
     for (;;) {  // whitespace and comments
       while (pos < b.size() && std::isspace(b[pos])) ++pos;
       if (pos < b.size() && b[pos] == '#') {
-        while (pos < b.size() && b[pos] != '\n') ++pos;
+        // A comment ends at CR too (Netpbm, and stb_image): read the header as stb will.
+        while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
       } else {
         break;
       }
