@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/atomic_file.hpp"
 #include "capture/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
 #include "esframe/base/unique_fd.hpp"
@@ -16,19 +17,7 @@
 namespace esf {
 namespace {
 
-// write() until all of `size` is out; false with errno set on failure.
-bool writeAll(int fd, const uint8_t* data, size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n == 0) errno = EIO;
-    if (n <= 0) return false;
-    data += n, size -= size_t(n);
-  }
-  return true;
-}
-
-Status writeFrame(const Frame& f, const std::string& dir) {
+Status writeFrame(const Frame& f, const std::string& dir, ExistingFile existing) {
   const bool compressed = isCompressed(f.format);
   char name[96];
   std::snprintf(name, sizeof name, "/%06llu-%dx%d-%s.%s",
@@ -50,37 +39,31 @@ Status writeFrame(const Frame& f, const std::string& dir) {
                   std::to_string(layout->size()));
     planes = std::move(*layout);
   }
-  UniqueFd out(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (!out.valid())
-    return fail(errorCodeFromErrno(errno), "cannot write ", path, ": ", std::strerror(errno));
-  bool ok = true;
+  Result<AtomicFile> out = AtomicFile::create(path, existing);
+  if (!out) return out.error();
   if (compressed) {
-    ok = writeAll(out.get(), f.planes[0].data, f.planes[0].size);
+    if (Status s = out->write(f.planes[0].data, f.planes[0].size); !s) return s;
   } else {
-    for (size_t i = 0; ok && i < planes.size(); ++i) {
+    for (size_t i = 0; i < planes.size(); ++i) {
       const FramePlane& fp = f.planes[i];
-      for (int row = 0; ok && row < planes[i].rows; ++row)
-        ok = writeAll(out.get(), fp.data + size_t(row) * size_t(fp.stride),
-                      size_t(planes[i].bytes_per_row));
+      for (int row = 0; row < planes[i].rows; ++row)
+        if (Status s = out->write(fp.data + size_t(row) * size_t(fp.stride),
+                                  size_t(planes[i].bytes_per_row));
+            !s)
+          return s;
     }
   }
-  int err = ok ? 0 : errno;
-  if (ok && ::close(out.release()) != 0) ok = false, err = errno;  // NFS reports late errors
-  if (!ok) {
-    ::unlink(path.c_str());
-    return fail(errorCodeFromErrno(err), "cannot write ", path, ": ", std::strerror(err));
-  }
-  return {};
+  return out->commit();
 }
 
 class DumpRawSource : public FrameSource {
  public:
-  DumpRawSource(std::unique_ptr<FrameSource> inner, std::string dir)
-      : inner_(std::move(inner)), dir_(std::move(dir)) {}
+  DumpRawSource(std::unique_ptr<FrameSource> inner, std::string dir, ExistingFile existing)
+      : inner_(std::move(inner)), dir_(std::move(dir)), existing_(existing) {}
   Result<std::optional<Frame>> next() override {
     auto f = inner_->next();
     if (f && f->has_value()) {
-      if (auto s = writeFrame(**f, dir_); !s) return s.error();
+      if (auto s = writeFrame(**f, dir_, existing_); !s) return s.error();
     }
     return f;
   }
@@ -95,19 +78,20 @@ class DumpRawSource : public FrameSource {
  private:
   std::unique_ptr<FrameSource> inner_;
   std::string dir_;
+  ExistingFile existing_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<FrameSource>> wrapDumpRaw(std::unique_ptr<FrameSource> inner,
-                                                 const std::string& dir) {
+                                                 const std::string& dir, ExistingFile existing) {
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
     return fail(errorCodeFromErrno(errno), "cannot create the dump folder ", dir, ": ",
                 std::strerror(errno));
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     return fail(ErrorCode::kInvalidArgument, "dump folder ", dir, " is not a directory");
-  return std::unique_ptr<FrameSource>(new DumpRawSource(std::move(inner), dir));
+  return std::unique_ptr<FrameSource>(new DumpRawSource(std::move(inner), dir, existing));
 }
 
 }  // namespace esf

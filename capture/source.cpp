@@ -134,7 +134,8 @@ Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
     source = openFileLike(spec, options);
   }
   if (!source || options.dump_raw_dir.empty()) return source;
-  return wrapDumpRaw(std::move(*source), options.dump_raw_dir);
+  return wrapDumpRaw(std::move(*source), options.dump_raw_dir,
+                     options.dump_raw_overwrite ? ExistingFile::kReplace : ExistingFile::kRefuse);
 }
 
 }  // namespace esf

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/atomic_file.hpp"
 #include "capture/source.hpp"
 
 namespace esf {
@@ -23,9 +24,10 @@ Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
 // raw frames (options.width/height/format). Read once, never rewound.
 Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
                                                       const SourceOptions& options);
-// Wraps `inner`: writes every frame's tight planes to options.dump_raw_dir.
+// Wraps `inner`: writes every frame's tight planes to options.dump_raw_dir, each file whole or
+// not at all; an existing file is an error unless `existing` says to replace it.
 Result<std::unique_ptr<FrameSource>> wrapDumpRaw(std::unique_ptr<FrameSource> inner,
-                                                 const std::string& dir);
+                                                 const std::string& dir, ExistingFile existing);
 
 // True if a V4L2 device matches `spec` by card name or bus info (not a path).
 bool looksLikeV4l2Device(const std::string& spec);

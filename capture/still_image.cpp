@@ -1,5 +1,6 @@
 #include "capture/still_image.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <fstream>
@@ -65,7 +66,8 @@ bool pnmComplete(std::span<const uint8_t> b) {
     for (;;) {  // whitespace and comments
       while (pos < b.size() && std::isspace(b[pos])) ++pos;
       if (pos < b.size() && b[pos] == '#') {
-        while (pos < b.size() && b[pos] != '\n') ++pos;
+        // A comment ends at CR too (Netpbm, and stb_image): read the header as stb will.
+        while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
       } else {
         break;
       }
@@ -73,11 +75,31 @@ bool pnmComplete(std::span<const uint8_t> b) {
     if (pos >= b.size() || !std::isdigit(b[pos])) return false;
     while (pos < b.size() && std::isdigit(b[pos]) && field < (1u << 24))
       field = field * 10 + (b[pos++] - '0');
+    // A longer number overflows stb_image's int parser (found by fuzzing): refuse it here.
+    if (pos < b.size() && std::isdigit(b[pos])) return false;
   }
   if (fields[0] == 0 || fields[1] == 0 || fields[2] == 0 || fields[2] > 255) return false;
   ++pos;  // the single whitespace byte before the raster
   const uint64_t channels = b[1] == '6' ? 3 : 1;
   return pos + fields[0] * fields[1] * channels <= b.size();
+}
+
+// stb_image writes past its 257-entry Huffman size table when a DHT table declares more than
+// 256 codes (found by fuzzing; undefined behaviour inside stb): refuse those tables first. A
+// DHT marker (FF C4) cannot occur inside entropy-coded data (FF is followed by 00 or RSTn
+// there), so every FF C4 in the file starts a DHT segment.
+bool jpegHuffmanTablesValid(std::span<const uint8_t> b) {
+  for (size_t i = 2; i + 3 < b.size(); ++i) {
+    if (b[i] != 0xFF || b[i + 1] != 0xC4) continue;
+    const size_t end = std::min(b.size(), i + 2 + (size_t(b[i + 2]) << 8 | b[i + 3]));
+    for (size_t t = i + 4; t + 17 <= end;) {
+      size_t codes = 0;
+      for (size_t k = 1; k <= 16; ++k) codes += b[t + k];
+      if (codes > 256) return false;
+      t += 17 + codes;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -102,7 +124,11 @@ Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::st
   if (bytes.empty()) return fail(ErrorCode::kCorruptData, name, ": empty file");
   if (bytes.size() > size_t(std::numeric_limits<int>::max()))
     return fail(ErrorCode::kUnsupported, name, ": too large");
-  const bool jpeg = bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
+  // stb_image takes any run of 0xFF fill bytes before the start-of-image marker: so do we.
+  const size_t soi =
+      std::find_if(bytes.begin(), bytes.end(), [](uint8_t v) { return v != 0xFF; }) - bytes.begin();
+  const bool jpeg =
+      soi >= 1 && soi + 1 < bytes.size() && bytes[soi] == 0xD8 && bytes[soi + 1] == 0xFF;
   const bool bmp = bytes.size() >= 2 && bytes[0] == 'B' && bytes[1] == 'M';
   const bool png = bytes.size() >= 4 && bytes[0] == 0x89 && bytes[1] == 'P' && bytes[2] == 'N';
   const bool pnm = bytes.size() >= 2 && bytes[0] == 'P' && (bytes[1] == '5' || bytes[1] == '6');
@@ -112,6 +138,9 @@ Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::st
     return fail(ErrorCode::kCorruptData, name, ": truncated PNG (no IEND chunk at the end)");
   if (jpeg && !jpegComplete(bytes))
     return fail(ErrorCode::kCorruptData, name, ": truncated JPEG (no end-of-image marker)");
+  if (jpeg && !jpegHuffmanTablesValid(bytes))
+    return fail(ErrorCode::kCorruptData, name,
+                ": corrupt JPEG (a Huffman table of over 256 codes)");
   if (bmp && !bmpComplete(bytes))
     return fail(ErrorCode::kCorruptData, name, ": truncated or corrupt BMP");
   int w = 0, h = 0, channels = 0;

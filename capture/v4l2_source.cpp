@@ -136,6 +136,7 @@ class V4l2Source : public FrameSource {
   // A v4l2_buffer of this queue's type and memory; multi-planar ones point at `planes`.
   v4l2_buffer emptyBuffer(uint32_t index, v4l2_plane* planes) const;
   Error lostOrFailed(const char* what, int err);
+  uint64_t countSequenceGap(uint32_t sequence);
   void stop();
 
   UniqueFd fd_;
@@ -149,7 +150,10 @@ class V4l2Source : public FrameSource {
   bool streaming_ = false;
   bool lost_ = false;
   bool have_sequence_ = false;
-  uint32_t last_sequence_ = 0;
+  uint32_t last_sequence_ = 0;     // the driver's 32-bit sequence number of the last buffer
+  uint64_t sequence_epoch_ = 0;    // 2^32 per wrap of the driver's counter: Frame::sequence
+  uint64_t corrupted_ = 0;         // error-flagged buffers since the last delivered frame
+  bool warned_corrupted_ = false;  // one warning per run, the count is in every frame
   int poll_timeout_ms_ = 2000;
 };
 
@@ -324,12 +328,36 @@ Status V4l2Source::queue(uint32_t index) {
 }
 
 Error V4l2Source::lostOrFailed(const char* what, int err) {
+  // EIO is both an unplug and a driver that stopped its queue (vb2_queue_error: a fatal
+  // streaming error) while the device stays: only a device that no longer answers is lost.
+  v4l2_capability cap{};
+  if (err == EIO && xioctl(fd_.get(), VIDIOC_QUERYCAP, &cap) == 0)
+    return fail(ErrorCode::kIo, info_.path, ": the driver stopped streaming (", what, ": ",
+                std::strerror(err), ")");
   if (err == ENODEV || err == EIO || err == ENXIO) {
     lost_ = true;
     return fail(ErrorCode::kDeviceLost, info_.path, ": device lost (", what, ": ",
                 std::strerror(err), ")");
   }
   return fail(errorCodeFromErrno(err), info_.path, ": ", what, " failed: ", std::strerror(err));
+}
+
+// Frames lost between the last buffer and this one. The driver's counter is 32 bits and wraps
+// (vivid's "Wrap Sequence Number" shows it): differences are taken modulo 2^32, so a wrap is no
+// gap, and Frame::sequence goes on counting past it.
+uint64_t V4l2Source::countSequenceGap(uint32_t sequence) {
+  const bool first = !std::exchange(have_sequence_, true);
+  const uint32_t step = sequence - last_sequence_;  // modulo 2^32
+  if (!first && sequence < last_sequence_ && step < 0x80000000u) sequence_epoch_ += 1ull << 32;
+  last_sequence_ = sequence;
+  if (first || step == 1) return 0;
+  if (step == 0 || step >= 0x80000000u) {
+    logWarning(info_.path + ": the driver repeated sequence number " + std::to_string(sequence));
+    return 0;
+  }
+  logWarning(info_.path + ": dropped " + std::to_string(step - 1) + " frame(s) before " +
+             std::to_string(sequence));
+  return step - 1;
 }
 
 Status V4l2Source::setup(const SourceOptions& o) {
@@ -398,7 +426,12 @@ Result<std::optional<Frame>> V4l2Source::next() {
     if (vb.index >= buffers_.size())
       return fail(ErrorCode::kIo, info_.path, ": driver returned a bad buffer index");
     if (vb.flags & V4L2_BUF_FLAG_ERROR) {
-      logWarning(info_.path + ": frame " + std::to_string(vb.sequence) + " was corrupted, skipped");
+      if (!std::exchange(warned_corrupted_, true))
+        logWarning(info_.path + ": frame " + std::to_string(vb.sequence) +
+                   " was flagged as corrupted by the driver, skipped (this run's further ones " +
+                   "are counted in each frame's \"corrupted\", not warned)");
+      ++corrupted_;
+      countSequenceGap(vb.sequence);  // a skipped buffer is no gap in the sequence
       if (auto s = queue(vb.index); !s) return s.error();
       continue;
     }
@@ -411,18 +444,11 @@ Result<std::optional<Frame>> V4l2Source::next() {
   f.format = format_;
   f.width = int(fmt_.width), f.height = int(fmt_.height);
   f.colorimetry = colorimetry_;
-  f.sequence = vb.sequence;
+  f.dropped = countSequenceGap(vb.sequence);
+  f.sequence = sequence_epoch_ + vb.sequence;
+  f.corrupted = std::exchange(corrupted_, 0);
   f.timestamp_ns =
       uint64_t(vb.timestamp.tv_sec) * 1000000000ull + uint64_t(vb.timestamp.tv_usec) * 1000ull;
-  if (have_sequence_ && vb.sequence > last_sequence_ + 1) {
-    f.dropped = vb.sequence - last_sequence_ - 1;
-    logWarning(info_.path + ": dropped " + std::to_string(f.dropped) + " frame(s) before " +
-               std::to_string(vb.sequence));
-  }
-  if (have_sequence_ && vb.sequence <= last_sequence_)
-    logWarning(info_.path + ": the driver repeated sequence number " + std::to_string(vb.sequence));
-  have_sequence_ = true;
-  last_sequence_ = vb.sequence;
   f.source = info_.path;
   const uint32_t bytesused = fmt_.multi_planar ? planes[0].bytesused : vb.bytesused;
   if (auto s = attachV4l2Planes(f, fmt_, b, bytesused); !s)

@@ -100,10 +100,17 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
       return fail(ErrorCode::kUnsupported, "no EGL config for OpenGL ES 3");
   }
 
-  // Robust access keeps an out-of-range access from taking the GPU down with it.
+  // Robust access keeps an out-of-range access from taking the GPU down with it; losing the
+  // context on a GPU reset (where the driver offers it) makes a reset visible to the fence
+  // watchdog (platform/gl_fence.hpp) as kGpuLost instead of a context that silently does nothing.
   bool robust_ext = c->display_->majorVersion() > 1 || c->display_->minorVersion() >= 5 ||
                     c->display_->hasExtension("EGL_EXT_create_context_robustness");
-  for (bool robust : {robust_ext, false}) {
+  struct Attempt {
+    bool robust, lose_on_reset;
+  };
+  for (Attempt attempt :
+       {Attempt{robust_ext, robust_ext}, Attempt{robust_ext, false}, Attempt{false, false}}) {
+    const bool robust = attempt.robust;
     if (robust_ext && !robust) logInfo("robust context refused; using a plain one");
     EGLint attribs[16];
     int i = 0;
@@ -115,6 +122,10 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
       attribs[i++] = EGL_CONTEXT_OPENGL_ROBUST_ACCESS;
       attribs[i++] = EGL_TRUE;
     }
+    if (attempt.lose_on_reset) {
+      attribs[i++] = EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY;
+      attribs[i++] = EGL_LOSE_CONTEXT_ON_RESET;
+    }
     if (o.debug) {
       attribs[i++] = EGL_CONTEXT_OPENGL_DEBUG;
       attribs[i++] = EGL_TRUE;
@@ -123,6 +134,7 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
     c->context_ = eglCreateContext(dpy, config, EGL_NO_CONTEXT, attribs);
     if (c->context_ != EGL_NO_CONTEXT) {
       c->robust_ = robust;
+      c->lose_context_on_reset_ = attempt.lose_on_reset;
       break;
     }
     if (!robust) break;

@@ -44,6 +44,8 @@ class GlContext {
   const ComputeLimits& limits() const { return limits_; }
   bool hasGlExtension(const char* name) const;
   bool robustAccess() const { return robust_; }
+  // A GPU reset loses this context (EGL_LOSE_CONTEXT_ON_RESET): the reset status reports it.
+  bool losesContextOnReset() const { return lose_context_on_reset_; }
   bool isLlvmpipe() const;  // Mesa's software rasterizer: some import paths crash there
   bool hasTimerQuery() const { return hasGlExtension("GL_EXT_disjoint_timer_query"); }
 
@@ -53,6 +55,7 @@ class GlContext {
   EGLContext context_ = EGL_NO_CONTEXT;
   int gl_major_ = 0, gl_minor_ = 0;
   bool robust_ = false;
+  bool lose_context_on_reset_ = false;
   ComputeLimits limits_;
 };
 

@@ -34,14 +34,32 @@ cmake --build --preset asan -j"$jobs"
 step "asan preset: ctest"
 ctest --preset asan -j"$jobs"
 
+# ThreadSanitizer on the tests labelled threads (only their folder, tests/threads, is built).
+step "tsan preset: build tests/threads, ctest -L threads"
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j"$jobs"
+ctest --preset tsan -j"$jobs"
+
+# valgrind on a short CLI run, default options and --backend gles spelled out. llvmpipe's JIT
+# writes and runs code valgrind cannot follow: tests/valgrind/llvmpipe.supp says what is
+# suppressed and why. LP_NUM_THREADS=0 keeps llvmpipe on one thread (valgrind serializes them).
+step "valgrind: esframe run, 3 small pattern frames"
+for backend in "" "--backend gles"; do
+  # shellcheck disable=SC2086
+  LP_NUM_THREADS=0 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+    --suppressions=tests/valgrind/llvmpipe.supp build/default/esframe run --frames 3 \
+    --size 64x48 $backend >/dev/null
+done
+
 # libFuzzer on the file parsers (tests/fuzz), a few seconds each from the seed corpus, on a
 # scratch copy so the corpus in the tree does not grow.
-step "fuzz: Y4M, raw and still-image parsers"
+step "fuzz: Y4M, raw and still-image parsers, option parsers, tuning cache, MJPEG"
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DESFRAME_FUZZ=ON -DESFRAME_BUILD_BENCH=OFF >/dev/null
-cmake --build build/fuzz --target fuzz_y4m fuzz_raw fuzz_still_image -j"$jobs"
+cmake --build build/fuzz --target fuzz_y4m fuzz_raw fuzz_still_image fuzz_options \
+  fuzz_tuning_cache fuzz_mjpeg -j"$jobs"
 root=$PWD
-for parser in y4m raw still_image; do
+for parser in y4m raw still_image options tuning_cache mjpeg; do
   corpus=$(mktemp -d)
   cp tests/fuzz/corpus/"$parser"/* "$corpus"/
   (cd "$corpus" && "$root"/build/fuzz/tests/fuzz/fuzz_"$parser" -max_total_time=5 -max_len=4096 .)

@@ -28,6 +28,7 @@ json gpuInfo(const GlContext& ctx) {
   g["gl_renderer"] = ctx.renderer();
   g["gl_version"] = ctx.version();
   g["robust_access"] = ctx.robustAccess();
+  g["lose_context_on_reset"] = ctx.losesContextOnReset();
   const ComputeLimits& l = ctx.limits();
   g["compute"] = {
       {"max_work_group_count",

@@ -117,7 +117,12 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     p.source.format = f.value();
   }
   p.source.fps = o.fps;
+  if (!(o.timeout_s >= 0.001 && o.timeout_s <= 3600))
+    usageError("--timeout: must be between 0.001 and 3600 seconds");
+  p.source.poll_timeout_ms = int(o.timeout_s * 1000 + 0.5);
   p.source.dump_raw_dir = o.dump_raw;
+  p.source.dump_raw_overwrite = o.overwrite;
+  for (OutputSpec& spec : p.outputs) spec.png.overwrite = o.overwrite;
   Result<IoMode> io = parseIoMode(o.io);
   if (!io) usageError("--io: " + io.error().message);
   p.source.io = io.value();
@@ -238,6 +243,10 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
          "Drive the camera's exposure/gain (or control=NAME) toward a target: "
          "[metric=msv|mean,target=X,band=X,damping=X,settle=N,control=NAME]")
       ->expected(0, 1);
+  cmd->add_flag("--overwrite", o->overwrite,
+                "Let PNG and --dump-raw files replace files already there (default: an error)");
+  cmd->add_option("--timeout", o->timeout_s, "Seconds without a camera frame before giving up")
+      ->capture_default_str();
   cmd->callback([&global, o]() { runPipeline(global, *o); });
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "platform/gl_context.hpp"
+#include "platform/gl_fence.hpp"
 #include "platform/shader_library.hpp"
 
 namespace esf {
@@ -69,6 +70,9 @@ Result<RgbaImage> GpuImage::download() const {
   // imageStore writes become visible to glReadPixels only after this barrier.
   glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                   GL_PIXEL_BUFFER_BARRIER_BIT);
+  // glReadPixels would wait for the GPU without a limit: a hung GPU becomes an error here.
+  if (Status done = GlFence::insert("the GPU image download").wait(kGpuWatchdog); !done)
+    return done.error();
   GlFramebuffer fbo = makeFramebuffer();
   glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_.get(), 0);
@@ -125,6 +129,8 @@ Status PackedRgbaBuffer::upload(const RgbaImage& image) {
 
 Result<RgbaImage> PackedRgbaBuffer::download() const {
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  if (Status done = GlFence::insert("the packed RGBA download").wait(kGpuWatchdog); !done)
+    return done.error();
   RgbaImage out(width_, height_);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer_.get());
   const void* p =

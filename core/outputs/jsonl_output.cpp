@@ -17,6 +17,7 @@ std::string jsonlLine(const FrameResult& f) {
   j["height"] = f.height;
   j["format"] = f.format;
   j["dropped"] = f.dropped;
+  j["corrupted"] = f.corrupted;
   j["bins"] = f.hist.bins;
   Json hist = Json::object();
   for (int c = 0; c < f.hist.channelCount(); ++c)

@@ -10,7 +10,6 @@
 
 #include <stb_image_write.h>
 
-#include "core/outputs/atomic_file.hpp"
 #include "esframe/base/unique_fd.hpp"
 
 namespace esf {
@@ -24,12 +23,15 @@ void appendBytes(void* context, void* data, int size) {
 
 }  // namespace
 
-Status writePng(const std::string& path, const RgbaImage& image) {
+Status writePng(const std::string& path, const RgbaImage& image, ExistingFile existing) {
   std::string bytes;
   if (!stbi_write_png_to_func(appendBytes, &bytes, image.width, image.height, 4,
                               image.pixels.data(), image.width * 4))
     return fail(ErrorCode::kInternal, "cannot encode PNG ", path);
-  return writeFileAtomically(path, bytes);
+  Result<AtomicFile> file = AtomicFile::create(path, existing);
+  if (!file) return file.error();
+  if (Status s = file->write(bytes.data(), bytes.size()); !s) return s;
+  return file->commit();
 }
 
 Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& options) {
@@ -72,12 +74,13 @@ Status PngOutput::write(const FrameResult& f) {
   std::snprintf(seq, sizeof seq, "%08llu", static_cast<unsigned long long>(f.seq));
   Result<RgbaImage> graph = graphImage(f);
   if (!graph) return graph.error();
-  if (Status s = writePng(options_.dir + "/graph-" + seq + ".png", graph.value()); !s) return s;
-  if (f.image) return writePng(options_.dir + "/frame-" + seq + ".png", *f.image);
+  if (Status s = writePng(options_.dir + "/graph-" + seq + ".png", graph.value(), existing()); !s)
+    return s;
+  if (f.image) return writePng(options_.dir + "/frame-" + seq + ".png", *f.image, existing());
   if (f.gpu && f.gpu->image_texture) {
     Result<RgbaImage> frame = readTexture(f.gpu->image_texture, f.gpu->width, f.gpu->height);
     if (!frame) return frame.error();
-    return writePng(options_.dir + "/frame-" + seq + ".png", frame.value());
+    return writePng(options_.dir + "/frame-" + seq + ".png", frame.value(), existing());
   }
   return Status::success();
 }

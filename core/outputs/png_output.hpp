@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include "base/atomic_file.hpp"
 
 #include "core/outputs/graph_renderer.hpp"
 #include "esframe/sink.hpp"
@@ -20,10 +21,14 @@ struct PngOutputOptions {
   int graph_width = 512;
   int graph_height = 256;
   GraphOptions graph;
+  bool overwrite = false;
 };
 
-// Encodes RGBA8 as PNG (stb_image_write) and writes it to `path` atomically.
-Status writePng(const std::string& path, const RgbaImage& image);
+// Encodes RGBA8 as PNG (stb_image_write) and writes it to `path` whole or not at all
+// (base/atomic_file.hpp: a temporary file, no symlink followed, an existing file refused unless
+// ExistingFile::kReplace).
+Status writePng(const std::string& path, const RgbaImage& image,
+                ExistingFile existing = ExistingFile::kRefuse);
 
 class PngOutput : public FrameSink {
  public:
@@ -35,6 +40,9 @@ class PngOutput : public FrameSink {
   explicit PngOutput(PngOutputOptions options) : options_(std::move(options)) {}
   Result<RgbaImage> graphImage(const FrameResult& frame);
 
+  ExistingFile existing() const {
+    return options_.overwrite ? ExistingFile::kReplace : ExistingFile::kRefuse;
+  }
   PngOutputOptions options_;
   uint64_t delivered_ = 0;
   std::optional<GraphRenderer> renderer_;

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "core/outputs/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace esf {
 namespace {
@@ -129,7 +129,12 @@ Status PromOutput::finish() {
 
 Status PromOutput::flush() {
   written_since_last_ = true;
-  return writeFileAtomically(options_.path, promText(last_, frames_, source_dropped_));
+  // The collector must never read half a file: a temporary in the same folder, then rename.
+  const std::string text = promText(last_, frames_, source_dropped_);
+  Result<AtomicFile> file = AtomicFile::create(options_.path, ExistingFile::kReplace);
+  if (!file) return file.error();
+  if (Status s = file->write(text.data(), text.size()); !s) return s;
+  return file->commit();
 }
 
 }  // namespace esf

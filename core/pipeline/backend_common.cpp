@@ -42,6 +42,7 @@ void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& 
   r.seq = frame.sequence;
   r.ts_ns = frame.timestamp_ns;
   r.dropped = frame.dropped;
+  r.corrupted = frame.corrupted;
   r.source = frame.source;
   r.format = formatName(frame.format);
   r.width = width;

@@ -43,6 +43,7 @@ Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options) 
   o.graph_width = options.graph_width;
   o.graph_height = options.graph_height;
   o.graph = options.graph;
+  o.overwrite = options.overwrite;
   Result<std::unique_ptr<PngOutput>> png = PngOutput::create(o);
   if (!png) return png.error();
   return std::unique_ptr<FrameSink>(std::move(png.value()));

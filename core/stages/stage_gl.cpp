@@ -4,6 +4,7 @@
 #include <string>
 
 #include "platform/gl_context.hpp"
+#include "platform/gl_fence.hpp"
 
 namespace esf {
 
@@ -28,6 +29,8 @@ Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what)
 
 Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what) {
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  // glMapBufferRange would wait for the GPU without a limit: a hung GPU becomes an error here.
+  if (Status done = GlFence::insert(what).wait(kGpuWatchdog); !done) return done.error();
   std::vector<uint32_t> out(words);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
   const void* p =

@@ -118,7 +118,10 @@ TuningCache TuningCache::load(const std::string& path, std::string* warning) {
     return cache;
   };
   if (doc.is_discarded()) return corrupt("not valid JSON");
-  if (!doc.is_object() || doc.value("format", std::string()) != kFormat)
+  // json::value() throws when the field has another type: check the type first (fuzzing found
+  // {"format":5} ending the process).
+  if (!doc.is_object() || !doc.contains("format") || !doc["format"].is_string() ||
+      doc["format"].get<std::string>() != kFormat)
     return corrupt(std::string("not format ") + kFormat);
   auto entries = doc.find("entries");
   if (entries == doc.end() || !entries->is_array()) return corrupt("no 'entries' array");

@@ -64,8 +64,9 @@ struct Frame {
   int plane_count = 0;
   uint64_t timestamp_ns = 0;  // from the buffer (V4L2) or synthesized from the frame rate
   uint64_t sequence = 0;
-  uint64_t dropped = 0;  // frames lost before this one (sequence gaps)
-  std::string source;    // what produced it: "pattern", "/dev/video0", a file name
+  uint64_t dropped = 0;    // frames lost before this one (sequence gaps)
+  uint64_t corrupted = 0;  // buffers the driver flagged as errors, skipped before this one
+  std::string source;      // what produced it: "pattern", "/dev/video0", a file name
 };
 
 }  // namespace esf

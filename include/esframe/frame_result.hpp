@@ -55,6 +55,7 @@ struct FrameResult {
   uint64_t seq = 0;
   uint64_t ts_ns = 0;
   uint64_t dropped = 0;
+  uint64_t corrupted = 0;  // buffers flagged as errors by the driver, skipped before this frame
   std::string source;
   std::string format;         // the source's pixel format as V4L2 names it ("YUYV", "RGBA32"...)
   int width = 0, height = 0;  // of the processed image (after resize)

@@ -41,7 +41,8 @@ struct SourceConfig {
   int buffers = 4;                    // V4L2 streaming buffers
   IoMode io = IoMode::kAuto;
   std::vector<std::pair<std::string, std::string>> controls;  // v4l2-ctl names: {"gain", "10"}
-  std::string dump_raw_dir;  // keep each frame's raw bytes (tight planes) in this folder
+  std::string dump_raw_dir;         // keep each frame's raw bytes (tight planes) in this folder
+  bool dump_raw_overwrite = false;  // replace frame files already there (default: an error)
   std::optional<Colorimetry> colorimetry;  // overrides what the source reports
   uint64_t seed = 1;                       // pattern noise
   int poll_timeout_ms = 2000;              // V4L2: no frame for this long is an error

@@ -140,7 +140,7 @@ TEST(Graph, GoldenPngIsTheIndependentRaster) {
     ASSERT_TRUE(gpu) << gpu.error().message;
     ASSERT_TRUE(gpu.value() == expected)
         << "not rewriting " << goldenPath() << ": the GPU does not draw the independent raster";
-    ASSERT_TRUE(writePng(goldenPath(), expected));
+    ASSERT_TRUE(writePng(goldenPath(), expected, ExistingFile::kReplace));
     std::fprintf(stderr, "ESFRAME_UPDATE_GOLDEN: rewrote %s; review its diff before committing\n",
                  goldenPath().c_str());
     const RgbaImage file = loadPng(goldenPath());

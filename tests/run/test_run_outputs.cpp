@@ -127,5 +127,43 @@ TEST(RunDumpRaw, RawBytesMatchThePrintedHistogram) {
   for (int v = 0; v < 256; ++v) EXPECT_EQ(first["hist"]["l"][v].get<uint64_t>(), counts[v]) << v;
 }
 
+// An existing frame file (or a symlink planted in its place) is never written: one line, exit 1,
+// the planted link's target untouched; --overwrite replaces the files (the link itself).
+TEST(RunOverwrite, ExistingFilesAreRefusedUnlessOverwrite) {
+  TempDir png_dir, raw_dir;
+  const std::vector<std::string> png_run = {
+      "run", "--frames", "1", "--size", "20x10", "--output", "png:" + png_dir.path.string()};
+  ASSERT_EQ(runEsframe(png_run).exit_code, 0);
+  test::CommandResult again = runEsframe(png_run);
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_EQ(again.err, "esframe: error: cannot write " +
+                           (png_dir.path / "graph-00000000.png").string() +
+                           ": a file of that name exists (not replaced)\n");
+  std::vector<std::string> overwrite = png_run;
+  overwrite.push_back("--overwrite");
+  EXPECT_EQ(runEsframe(overwrite).exit_code, 0);
+
+  const fs::path victim = raw_dir.path / "victim";
+  std::ofstream(victim) << "precious";
+  fs::create_directories(raw_dir.path / "dump");
+  fs::create_symlink(victim, raw_dir.path / "dump" / "000000-20x10-GREY.raw");
+  const std::vector<std::string> raw_run = {
+      "run",    "--frames",   "1",
+      "--size", "20x10",      "--format",
+      "GREY",   "--dump-raw", (raw_dir.path / "dump").string()};
+  test::CommandResult planted = runEsframe(raw_run);
+  EXPECT_EQ(planted.exit_code, 1);
+  EXPECT_EQ(planted.out, "");
+  std::ifstream in(victim);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "precious");
+}
+
+TEST(RunTimeout, OutOfRangeIsAUsageError) {
+  test::CommandResult r = runEsframe({"run", "--timeout", "0", "--frames", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--timeout: must be between 0.001 and 3600 seconds"), std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace esf

@@ -103,7 +103,8 @@ TEST_F(TuningCacheTest, PutReplacesTheSameKey) {
 
 TEST_F(TuningCacheTest, CorruptFilesAreIgnoredWithAWarning) {
   for (const char* text : {"", "{", "not json at all", "[1,2,3]", "{\"format\":\"other\"}",
-                           "{\"format\":\"esframe-tuning-1\",\"entries\":5}", "\x01\x02\xff"}) {
+                           "{\"format\":\"esframe-tuning-1\",\"entries\":5}", "\x01\x02\xff",
+                           "{\"format\":5540067326}", "{\"format\":null}"}) {
     write(text);
     std::string warning;
     TuningCache c = TuningCache::load(path_, &warning);

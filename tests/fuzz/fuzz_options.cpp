@@ -1,0 +1,36 @@
+// libFuzzer: the command-line option parsers on arbitrary text. The first byte picks the
+// parser (--histogram, --output, --blur, --resize, --ctrl, --size), the rest is its value.
+#include <string>
+
+#include "base/text_parse.hpp"
+#include "capture/source.hpp"
+#include "core/cli/output_specs.hpp"
+#include "core/cli/run_options.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  switch (data[0] % 6) {
+    case 0: {
+      esf::HistogramConfig config;
+      (void)esf::cli::parseHistogramOption(text, config);
+      break;
+    }
+    case 1:
+      (void)esf::cli::parseOutputSpec(text);
+      break;
+    case 2:
+      (void)esf::cli::parseBlurOption(text);
+      break;
+    case 3:
+      (void)esf::cli::parseResizeOption(text);
+      break;
+    case 4:
+      (void)esf::parseCtrl(text);
+      break;
+    case 5:
+      (void)esf::parseSize(text, "--size");
+      break;
+  }
+  return 0;
+}

@@ -1,0 +1,133 @@
+// A long run of the pipeline on the pattern source, sampling what a leak would grow: resident
+// memory (/proc/self/statm), open file descriptors (/proc/self/fd) and live GL objects (every
+// name glIsBuffer/glIsTexture/... accepts below a bound). One CSV line per sample on stdout; the
+// verdict compares the last sample with the first (taken after the first `every` frames, when
+// caches and the driver's pools are warm) and exits 1 on growth past the limits.
+//   esframe_soak --frames N [--size WxH] [--every K] [--rss-growth-kb KB]
+#include <dirent.h>
+#include <unistd.h>
+
+#include <GLES3/gl31.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "esframe/pipeline.hpp"
+#include "esframe/sinks.hpp"
+
+namespace {
+
+struct Sample {
+  uint64_t frame = 0;
+  long rss_kb = 0;
+  int fds = 0;
+  int gl_objects = 0;
+};
+
+long residentKb() {
+  long pages_total = 0, pages_resident = 0;
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return -1;
+  if (std::fscanf(f, "%ld %ld", &pages_total, &pages_resident) != 2) pages_resident = -1;
+  std::fclose(f);
+  return pages_resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+int openFds() {
+  DIR* d = opendir("/proc/self/fd");
+  if (!d) return -1;
+  int n = 0;
+  while (dirent* e = readdir(d))
+    if (e->d_name[0] != '.') ++n;
+  closedir(d);
+  return n - 1;  // the directory's own fd
+}
+
+// GL names are small integers; Mesa hands out the lowest free block, so a leak of one object per
+// frame shows as a count that grows. Sync objects have no names and are not counted.
+int liveGlObjects() {
+  constexpr GLuint kNameBound = 1u << 16;
+  int n = 0;
+  for (GLuint name = 1; name < kNameBound; ++name)
+    n += glIsBuffer(name) + glIsTexture(name) + glIsFramebuffer(name) + glIsRenderbuffer(name) +
+         glIsProgram(name) + glIsShader(name) + glIsQuery(name) + glIsVertexArray(name) +
+         glIsSampler(name);
+  return n;
+}
+
+Sample sample(uint64_t frame) {
+  return {frame, residentKb(), openFds(), liveGlObjects()};
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: esframe_soak --frames N [--size WxH] [--every K] [--rss-growth-kb KB]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  uint64_t frames = 0, every = 1000;
+  int width = 640, height = 480;
+  long rss_growth_kb = 1024;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i];
+    const char* value = argv[i + 1];
+    if (key == "--frames")
+      frames = std::strtoull(value, nullptr, 10);
+    else if (key == "--every")
+      every = std::strtoull(value, nullptr, 10);
+    else if (key == "--rss-growth-kb")
+      rss_growth_kb = std::strtol(value, nullptr, 10);
+    else if (key == "--size" && std::sscanf(value, "%dx%d", &width, &height) == 2)
+      continue;
+    else
+      return usage();
+  }
+  if (frames < 2 * every || every == 0) return usage();
+
+  auto pipeline = esf::Pipeline::create({});
+  if (!pipeline) return std::fprintf(stderr, "%s\n", pipeline.error().message.c_str()), 1;
+  esf::SourceConfig source_config;
+  source_config.width = width, source_config.height = height;
+  auto source = (*pipeline)->openSource("pattern", source_config);
+  if (!source) return std::fprintf(stderr, "%s\n", source.error().message.c_str()), 1;
+  // The records go where a real run's would: through the JSONL sink, here into /dev/null.
+  FILE* null_out = std::fopen("/dev/null", "w");
+  auto sink = esf::createRecordSink(fileno(null_out), {});
+  if (!sink) return std::fprintf(stderr, "%s\n", sink.error().message.c_str()), 1;
+
+  std::printf("frame,rss_kb,fds,gl_objects\n");
+  Sample first, last;
+  for (uint64_t n = 1; n <= frames; ++n) {
+    auto frame = (*source)->next();
+    if (!frame || !*frame) return std::fprintf(stderr, "pattern source ended at %lu\n", n), 1;
+    auto result = (*pipeline)->process(**frame);
+    if (!result) return std::fprintf(stderr, "%s\n", result.error().message.c_str()), 1;
+    if (esf::Status s = (*sink)->write(*result); !s)
+      return std::fprintf(stderr, "%s\n", s.error().message.c_str()), 1;
+    if (n % every) continue;
+    last = sample(n);
+    if (n == every) first = last;
+    std::printf("%lu,%ld,%d,%d\n", last.frame, last.rss_kb, last.fds, last.gl_objects);
+    std::fflush(stdout);
+  }
+  (void)(*sink)->finish();
+  std::fclose(null_out);
+
+  const long growth = last.rss_kb - first.rss_kb;
+  std::fprintf(stderr,
+               "soak %dx%d, %lu frames: RSS %ld -> %ld KB (%+ld), fds %d -> %d, GL objects %d -> "
+               "%d\n",
+               width, height, frames, first.rss_kb, last.rss_kb, growth, first.fds, last.fds,
+               first.gl_objects, last.gl_objects);
+  if (growth > rss_growth_kb || last.fds != first.fds || last.gl_objects != first.gl_objects) {
+    std::fprintf(stderr, "soak: growth past the limits (RSS %ld KB, fds and GL objects 0)\n",
+                 rss_growth_kb);
+    return 1;
+  }
+  return 0;
+}
