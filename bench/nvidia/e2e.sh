@@ -33,17 +33,17 @@ first=${ESFRAME_BINS:-.devrun/esframe}
 first=${first%% *}
 
 # The inputs, written with the pattern source on the CPU.
-run "$first" run --backend reference --frames 60 --size 1920x1080 --format YU12 \
+runbin "$first" run --backend reference --frames 60 --size 1920x1080 --format YU12 \
   --dump-raw "$tmp/raw1080" >/dev/null 2>&1 ||
-  run "$first" run --backend cpu --frames 60 --size 1920x1080 --format YU12 \
+  runbin "$first" run --backend cpu --frames 60 --size 1920x1080 --format YU12 \
     --dump-raw "$tmp/raw1080" >/dev/null
 {
   printf 'YUV4MPEG2 W1920 H1080 F30:1 Ip A1:1 C420jpeg\n'
   for f in "$tmp"/raw1080/*.raw; do printf 'FRAME\n'; cat "$f"; done
 } >"$tmp/clip1080.y4m"
-run "$first" run --backend reference --frames 20 --size 3840x2160 --format AB24 \
+runbin "$first" run --backend reference --frames 20 --size 3840x2160 --format AB24 \
   --dump-raw "$tmp/raw4k" >/dev/null 2>&1 ||
-  run "$first" run --backend cpu --frames 20 --size 3840x2160 --format AB24 \
+  runbin "$first" run --backend cpu --frames 20 --size 3840x2160 --format AB24 \
     --dump-raw "$tmp/raw4k" >/dev/null
 cat "$tmp"/raw4k/*.raw >"$tmp/clip4k.rgba"
 ls -l "$tmp"/clip*
@@ -60,7 +60,7 @@ wall() {
   t1=$(now)
   cat "$tmp/run.err" >>"$tmp/stderr.txt"
   local loop
-  loop=$(sed -n 's/.*frames in [0-9.]* s (\([0-9]*\) frames per second.*/\1/p' "$tmp/run.err")
+  loop=$(sed -n 's/.*frames in [0-9.]* s; \([0-9]*\) frames per second after the first.*/\1/p' "$tmp/run.err")
   awk -v a="$t0" -v b="$t1" -v l="${loop:-0}" 'BEGIN { printf "%.6f %s\n", b - a, l }'
 }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -92,7 +92,7 @@ PY
   fi
 }
 
-echo "| binary | input | frames | wall (median of $REPEAT) | fps whole run | fps of the frame loop (esframe -v) |"
+echo "| binary | input | frames | wall (median of $REPEAT) | fps whole run | fps after the first frame (esframe -v) |"
 echo "|---|---|---|---|---|---|"
 for bin in ${ESFRAME_BINS:-.devrun/esframe}; do
   row "$bin" "1080p Y4M, default (rgbl)" 60 --source "$tmp/clip1080.y4m"

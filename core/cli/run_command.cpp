@@ -181,11 +181,11 @@ void runPipeline(const GlobalOptions& global, const RunOptions& o) {
   sinks.clear();
   source.value().reset();  // stop capture before the GL context goes
   if (!report) runtimeError(report.error());
-  if (report->frames > 0 && report->seconds > 0)  // -v: the rate of the frame loop itself
+  if (report->frames > 1 && report->steady_seconds > 0)  // -v: the frame loop's own rate
     logInfo("run: " + std::to_string(report->frames) + " frames in " +
-            std::to_string(report->seconds) + " s (" +
-            std::to_string(int(double(report->frames) / report->seconds + 0.5)) +
-            " frames per second, start-up excluded)");
+            std::to_string(report->seconds) + " s; " +
+            std::to_string(int(double(report->frames - 1) / report->steady_seconds + 0.5)) +
+            " frames per second after the first (start-up and first-frame setup excluded)");
 }
 
 }  // namespace

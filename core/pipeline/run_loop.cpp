@@ -55,6 +55,12 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
   bool in_flight = false;  // a frame submitted, not yet collected
   double in_flight_read_ms = 0;
   const auto loop_start = std::chrono::steady_clock::now();
+  std::optional<std::chrono::steady_clock::time_point> first_delivered;
+  auto delivered = [&]() {
+    ++report.frames;
+    if (!first_delivered) first_delivered = std::chrono::steady_clock::now();
+    report.steady_seconds = msSince(*first_delivered) / 1e3;
+  };
   for (;;) {
     // The next frame, unless the run ends here.
     std::optional<Frame> next;
@@ -87,7 +93,7 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
       bool output_closed = false;
       error = deliver(pipeline, sinks, in_flight_read_ms, output_closed);
       if (error) break;
-      ++report.frames;
+      delivered();
       if (output_closed) {
         report.end = RunReport::End::kOutputClosed;
         break;
@@ -113,7 +119,7 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
     bool output_closed = false;
     error = deliver(pipeline, sinks, read_ms, output_closed);
     if (error) break;
-    ++report.frames;
+    delivered();
     if (output_closed) {
       report.end = RunReport::End::kOutputClosed;
       break;

@@ -93,6 +93,9 @@ struct RunReport {
   uint64_t frames = 0;  // frames processed and handed to every sink
   End end = End::kEndOfStream;
   double seconds = 0;  // wall time of the frame loop, from the first read to the last delivery
+  // From the first frame's delivery to the last's: the steady rate, (frames - 1) / this, without
+  // the first frame's one-time costs (stages sized and compiled for the frame, first allocations).
+  double steady_seconds = 0;
 };
 
 // The run loop: pulls frames from `source`, processes each, hands the result to every sink in

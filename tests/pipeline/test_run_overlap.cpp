@@ -107,6 +107,8 @@ TEST_P(RunOverlap, EveryFrameCountsItsOwnBytesInOrder) {
   EXPECT_EQ(r->end, RunReport::End::kEndOfStream);
   EXPECT_EQ(r->frames, 6u);
   EXPECT_GT(r->seconds, 0.0);
+  EXPECT_GT(r->steady_seconds, 0.0);
+  EXPECT_LE(r->steady_seconds, r->seconds);
   EXPECT_EQ(sink.seqs, (std::vector<uint64_t>{0, 1, 2, 3, 4, 5}));
   EXPECT_EQ(sink.wrong, 0) << "a result counted another frame's bytes";
   EXPECT_EQ(sink.missing_read_timing, 0);
