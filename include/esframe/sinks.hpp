@@ -34,7 +34,7 @@ struct PngSinkOptions {
   int every = 1;    // every Nth frame
   int graph_width = 512;
   int graph_height = 256;
-  GraphOptions graph;  // mode, scale, decorations of graph-SEQ.png
+  GraphOptions graph;      // mode, scale, decorations of graph-SEQ.png
   bool overwrite = false;  // replace frame and graph files already there (default: an error)
 };
 Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options);
