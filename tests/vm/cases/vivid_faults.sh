@@ -101,8 +101,10 @@ expect_ok stall-after "${egl[@]}" "${cam[@]}" --frames 2 --io mmap
 # counted in "dropped", instead of esframe queueing them in memory. Its peak RSS stays that of
 # a normal run (loosely: within 64 MB of it).
 "$ESFRAME" "${egl[@]}" "${source_args[@]}" --frames 60 --io mmap --histogram bins=256,channels=rgbl \
-  2>"$VM_OUT/slow.err" | { sleep 5; cat >"$VM_OUT/slow.out"; } &
-sleep 3
+  2>"$VM_OUT/slow.err" | { sleep 12; cat >"$VM_OUT/slow.out"; } &
+# The pipe holds about 20 lines (64 KB) and vivid under TCG gives a frame every ~200 ms: esframe
+# blocks after ~4 s, so a 12 s sleep keeps it blocked well past the driver's queued buffers.
+sleep 8
 slow_pid=$(pgrep -n -f -- "--frames 60 --io mmap --histogram bins=256")
 grep VmHWM "/proc/$slow_pid/status" >"$VM_OUT/slow-rss-blocked.txt" 2>/dev/null
 wait
