@@ -9,6 +9,7 @@
 
 #include <GLES3/gl31.h>
 
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -104,7 +105,8 @@ int main(int argc, char** argv) {
   Sample first, last;
   for (uint64_t n = 1; n <= frames; ++n) {
     auto frame = (*source)->next();
-    if (!frame || !*frame) return std::fprintf(stderr, "pattern source ended at %lu\n", n), 1;
+    if (!frame || !*frame)
+      return std::fprintf(stderr, "pattern source ended at %" PRIu64 "\n", n), 1;
     auto result = (*pipeline)->process(**frame);
     if (!result) return std::fprintf(stderr, "%s\n", result.error().message.c_str()), 1;
     if (esf::Status s = (*sink)->write(*result); !s)
@@ -112,7 +114,7 @@ int main(int argc, char** argv) {
     if (n % every) continue;
     last = sample(n);
     if (n == every) first = last;
-    std::printf("%lu,%ld,%d,%d\n", last.frame, last.rss_kb, last.fds, last.gl_objects);
+    std::printf("%" PRIu64 ",%ld,%d,%d\n", last.frame, last.rss_kb, last.fds, last.gl_objects);
     std::fflush(stdout);
   }
   (void)(*sink)->finish();
@@ -120,7 +122,8 @@ int main(int argc, char** argv) {
 
   const long growth = last.rss_kb - first.rss_kb;
   std::fprintf(stderr,
-               "soak %dx%d, %lu frames: RSS %ld -> %ld KB (%+ld), fds %d -> %d, GL objects %d -> "
+               "soak %dx%d, %" PRIu64
+               " frames: RSS %ld -> %ld KB (%+ld), fds %d -> %d, GL objects %d -> "
                "%d\n",
                width, height, frames, first.rss_kb, last.rss_kb, growth, first.fds, last.fds,
                first.gl_objects, last.gl_objects);
