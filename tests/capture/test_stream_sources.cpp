@@ -17,19 +17,8 @@
 namespace esf {
 namespace {
 
-std::vector<uint8_t> randomBytes(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<uint8_t> v(n);
-  for (auto& b : v) b = uint8_t(rng());
-  return v;
-}
-
-std::vector<uint8_t> frameBytes(const Frame& f) {
-  std::vector<uint8_t> out;
-  for (int i = 0; i < f.plane_count; ++i)
-    out.insert(out.end(), f.planes[i].data, f.planes[i].data + f.planes[i].size);
-  return out;
-}
+using test::frameBytes;
+using test::randomBytes;
 
 // Writes `bytes` to `fd` 7 bytes at a time, then closes it.
 std::thread feed(UniqueFd fd, std::vector<uint8_t> bytes) {
