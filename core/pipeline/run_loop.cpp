@@ -56,10 +56,18 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
   double in_flight_read_ms = 0;
   const auto loop_start = std::chrono::steady_clock::now();
   std::optional<std::chrono::steady_clock::time_point> first_delivered;
-  auto delivered = [&]() {
+  // Collects and delivers the frame in flight; true when that ends the run (an error, or a
+  // closed output).
+  auto deliverInFlight = [&]() -> bool {
+    in_flight = false;
+    bool output_closed = false;
+    error = deliver(pipeline, sinks, in_flight_read_ms, output_closed);
+    if (error) return true;
     ++report.frames;
     if (!first_delivered) first_delivered = std::chrono::steady_clock::now();
     report.steady_seconds = msSince(*first_delivered) / 1e3;
+    if (output_closed) report.end = RunReport::End::kOutputClosed;
+    return output_closed;
   };
   for (;;) {
     // The next frame, unless the run ends here.
@@ -88,17 +96,7 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
       }
     }
     // The frame in flight is delivered whatever happened to the read after it.
-    if (in_flight) {
-      in_flight = false;
-      bool output_closed = false;
-      error = deliver(pipeline, sinks, in_flight_read_ms, output_closed);
-      if (error) break;
-      delivered();
-      if (output_closed) {
-        report.end = RunReport::End::kOutputClosed;
-        break;
-      }
-    }
+    if (in_flight && deliverInFlight()) break;
     if (source_error) {
       error = source_error;
       break;
@@ -114,16 +112,7 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
     }
     in_flight = true;
     in_flight_read_ms = read_ms;
-    if (overlap) continue;
-    in_flight = false;
-    bool output_closed = false;
-    error = deliver(pipeline, sinks, read_ms, output_closed);
-    if (error) break;
-    delivered();
-    if (output_closed) {
-      report.end = RunReport::End::kOutputClosed;
-      break;
-    }
+    if (!overlap && deliverInFlight()) break;  // a camera: its result now, not after the next
   }
   report.seconds = msSince(loop_start) / 1e3;
   // Every sink is finished (displays restored, files closed) on every way out.
