@@ -132,10 +132,15 @@ class MqttOutput : public FrameSink {
     const Clock::time_point deadline = Clock::now() + kFlushTimeout;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait_until(lock, deadline, [&] { return (queue_.empty() && idle_) || !connected_; });
+      // Until the first attempt has an outcome (a slow resolver can take seconds) the user has
+      // not been told why nothing went out: wait for it too, within the same bound.
+      wake_.wait_until(lock, deadline,
+                       [&] { return (queue_.empty() && idle_) || (!connected_ && attempted_); });
       if (!queue_.empty()) {
         logWarning(name_ + ": " + std::to_string(queue_.size()) +
-                   " message(s) not delivered at the end of the run");
+                   " message(s) not delivered at the end of the run" +
+                   (attempted_ ? "" : " (still connecting after " +
+                                          std::to_string(kFlushTimeout.count()) + " s)"));
       }
     }
     stopWorker();
@@ -145,8 +150,12 @@ class MqttOutput : public FrameSink {
  private:
   void onConnect(int rc) {
     if (rc != 0) {
-      std::lock_guard lock(mutex_);
-      last_error_ = std::string("refused: ") + mosquitto_connack_string(rc);
+      {
+        std::lock_guard lock(mutex_);
+        last_error_ = std::string("refused: ") + mosquitto_connack_string(rc);
+        attempted_ = true;
+      }
+      wake_.notify_all();
       return;
     }
     const std::string online = "online";
@@ -156,6 +165,7 @@ class MqttOutput : public FrameSink {
       std::lock_guard lock(mutex_);
       connected_ = true;
       ever_connected_ = true;
+      attempted_ = true;
       outage_reported_ = false;
       last_error_.clear();
     }
@@ -167,7 +177,9 @@ class MqttOutput : public FrameSink {
   void reportFailure(const std::string& what) {
     std::lock_guard lock(mutex_);
     last_error_ = what;
-    if (outage_reported_) {
+    attempted_ = true;
+    // After finish() the end-of-run line has spoken for this outage already.
+    if (outage_reported_ || stop_) {
       logDebug(name_ + ": " + what);
       return;
     }
@@ -294,6 +306,7 @@ class MqttOutput : public FrameSink {
   uint64_t dropped_ = 0;
   bool stop_ = false, idle_ = true, fatal_ = false;
   bool ever_connected_ = false, outage_reported_ = false;
+  bool attempted_ = false;  // the first connection attempt has an outcome
   std::string last_error_;
   std::chrono::milliseconds backoff_ = kFirstBackoff;  // worker only
   std::atomic<bool> connected_{false};

@@ -54,8 +54,9 @@ class Broker:
         self.process = None
 
     def start(self):
-        self.process = subprocess.Popen(["mosquitto", "-c", self.conf],
-                                        stdout=open(self.log, "a"), stderr=subprocess.STDOUT)
+        with open(self.log, "a") as log:
+            self.process = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=log,
+                                            stderr=subprocess.STDOUT)
 
         def listening():
             with socket.socket() as s:
@@ -73,9 +74,10 @@ class Subscriber:
 
     def __init__(self, workdir, port, topic):
         self.path = os.path.join(workdir, "sub.txt")
-        self.process = subprocess.Popen(
-            ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-q", "1", "-c",
-             "-i", "esframe-test-sub", "-v"], stdout=open(self.path, "w"))
+        with open(self.path, "w") as out:
+            self.process = subprocess.Popen(
+                ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-q", "1",
+                 "-c", "-i", "esframe-test-sub", "-v"], stdout=out)
 
     def lines(self):
         with open(self.path) as f:
@@ -192,6 +194,26 @@ class MqttOutputTest(unittest.TestCase):
         self.assertEqual(len(out.splitlines()), 3)
         lines = [l for l in err.splitlines() if "no-such-host.invalid" in l and "connect" in l]
         self.assertEqual(len(lines), 1, err)
+
+    def test_silent_broker_is_one_line_at_the_end(self):
+        # A listener that accepts and never answers (a stuck broker, a resolver that takes
+        # seconds): the first attempt has no outcome when the run ends. One line names the
+        # host and says so; the run is not held past the flush bound.
+        with socket.socket() as silent:
+            silent.bind(("127.0.0.1", 0))
+            silent.listen(4)
+            url = f"mqtt://127.0.0.1:{silent.getsockname()[1]}/esf/cam"
+            started = time.monotonic()
+            run = self.esframe("--frames", "3", "--output", "jsonl", "--output", url)
+            out, err = run.communicate(timeout=60)
+            elapsed = time.monotonic() - started
+        self.assertEqual(run.returncode, 0, err)
+        self.assertEqual(len(out.splitlines()), 3)
+        lines = [l for l in err.splitlines() if "127.0.0.1" in l]
+        self.assertEqual(len(lines), 1, err)
+        self.assertIn("3 message(s) not delivered", lines[0])
+        self.assertIn("still connecting", lines[0])
+        self.assertLess(elapsed, 30, "the run waited on the broker past its bound")
 
     def test_wrong_host_with_output_required_fails(self):
         run = self.esframe("--frames", "3", "--output-required", "--output",
