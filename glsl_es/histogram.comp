@@ -140,6 +140,28 @@ void countShared(uvec4 c) {
 #endif
 
 #if STRATEGY == 4
+#ifndef PLANAR
+#define PLANAR 0
+#endif
+// The word of channel k's bin within a replica: PLANAR lays each channel's bins out together,
+// so that neighbouring bins of one channel sit on neighbouring banks.
+uint sharedWordOf(uvec4 c, int k) {
+#if PLANAR
+  return uint(k * BINS) + ((channelValue(c, CODES[k]) * uint(BINS)) >> 8);
+#else
+  return wordOf(c, k);
+#endif
+}
+
+// The output word of shared word i (bins[bin * CHANNELS + k] whatever the shared layout).
+uint outputWordOf(uint i) {
+#if PLANAR
+  return (i % uint(BINS)) * uint(CHANNELS) + i / uint(BINS);
+#else
+  return i;
+#endif
+}
+
 // Replica r occupies words [r * REP_STRIDE, r * REP_STRIDE + WORDS). An odd stride puts the
 // same bin of different replicas into different banks (the flat frame: every pixel one bin).
 const uint REP_STRIDE = (WORDS % 2u == 0u && REPLICAS > 1) ? WORDS + 1u : WORDS;
@@ -157,8 +179,8 @@ void add(uint word, uint n) {
 // Four pixels (in memory order) into replica `rep`: per channel, runs of equal bins add once.
 void countQuad(uvec4 c0, uvec4 c1, uvec4 c2, uvec4 c3, uint rep) {
   for (int k = 0; k < CHANNELS; ++k) {
-    uint w0 = rep + wordOf(c0, k), w1 = rep + wordOf(c1, k);
-    uint w2 = rep + wordOf(c2, k), w3 = rep + wordOf(c3, k);
+    uint w0 = rep + sharedWordOf(c0, k), w1 = rep + sharedWordOf(c1, k);
+    uint w2 = rep + sharedWordOf(c2, k), w3 = rep + sharedWordOf(c3, k);
 #if RUN_LENGTH
     uint n = 1u;
     if (w1 == w0) {
@@ -302,7 +324,7 @@ void main() {
 #else
       uvec4 c = pixelAt(ivec2(int(i % uint(u_size.x)), int(i / uint(u_size.x))));
 #endif
-      for (int k = 0; k < CHANNELS; ++k) add(rep + wordOf(c, k), 1u);
+      for (int k = 0; k < CHANNELS; ++k) add(rep + sharedWordOf(c, k), 1u);
     }
   }
   memoryBarrierShared();
@@ -311,7 +333,7 @@ void main() {
   for (uint i = gl_LocalInvocationIndex; i < WORDS; i += INVOCATIONS) {
     uint sum = 0u;
     for (int r = 0; r < REPLICAS; ++r) sum += counts[uint(r) * REP_STRIDE + i];
-    if (sum != 0u) atomicAdd(acc[i], sum);
+    if (sum != 0u) atomicAdd(acc[outputWordOf(i)], sum);
   }
   // The last workgroup to get here owns the total: every other workgroup's adds are ordered
   // before its increment of `done` (buffer barrier, then the workgroup barrier).

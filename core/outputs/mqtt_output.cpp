@@ -139,8 +139,9 @@ class MqttOutput : public FrameSink {
       if (!queue_.empty()) {
         logWarning(name_ + ": " + std::to_string(queue_.size()) +
                    " message(s) not delivered at the end of the run" +
-                   (attempted_ ? "" : " (still connecting after " +
-                                          std::to_string(kFlushTimeout.count()) + " s)"));
+                   (attempted_ ? ""
+                               : " (still connecting after " +
+                                     std::to_string(kFlushTimeout.count()) + " s)"));
       }
     }
     stopWorker();

@@ -20,6 +20,8 @@ const char* blurStrategyName(BlurStrategy s) {
       return "fused";
     case BlurStrategy::kSplit:
       return "split";
+    case BlurStrategy::kStream:
+      return "stream";
     case BlurStrategy::kTiled:
       break;
   }
@@ -31,8 +33,9 @@ Result<BlurStrategy> parseBlurStrategy(std::string_view name) {
   if (name == "sliding") return BlurStrategy::kSliding;
   if (name == "fused") return BlurStrategy::kFused;
   if (name == "split") return BlurStrategy::kSplit;
+  if (name == "stream") return BlurStrategy::kStream;
   return fail(ErrorCode::kInvalidArgument, "unknown blur strategy '", name,
-              "' (tiled, sliding, fused or split)");
+              "' (tiled, sliding, fused, split or stream)");
 }
 
 BlurParams BlurParams::defaultsFor(const GlContext&) {
@@ -45,7 +48,23 @@ int64_t BlurParams::fusedSharedBytes() const {
   return ((tile_width + halo) + tile_width) * rows * 4;
 }
 
+int64_t BlurParams::streamSharedBytes() const {
+  const int64_t columns = int64_t(workgroup_size) * segment, row = columns + filter_dim - 1;
+  return (2 * (row + row / 32 + 1) + int64_t(filter_dim) * columns) * 4;
+}
+
 Status BlurParams::validate(const ComputeLimits& limits) const {
+  if (strategy == BlurStrategy::kStream) {
+    if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
+    if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
+    if (Status s = checkRange(kStage, "segment", segment, 1, 16); !s) return s;
+    if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
+      return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
+                  std::to_string(maxFilterDim()), "] for the stream strategy, got ",
+                  std::to_string(filter_dim),
+                  filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+    return checkWorkgroup(limits, "blur stream", workgroup_size, 1, streamSharedBytes());
+  }
   if (strategy == BlurStrategy::kFused || strategy == BlurStrategy::kSplit) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
@@ -136,6 +155,27 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
     }
     return b;
   }
+  if (params.strategy == BlurStrategy::kStream) {
+    // Per invocation: tile_rows + filter_dim - 1 rows of loads, window and columns.
+    const int64_t loads = (int64_t(params.workgroup_size) * params.segment + params.filter_dim - 1 +
+                           params.workgroup_size - 1) /
+                          params.workgroup_size;
+    const int64_t per_row = 2 * loads + params.filter_dim + params.segment;
+    if (Status s =
+            checkLoopIterations(gl, "blur stream", (params.tile_rows + params.filter_dim) * per_row,
+                                "use fewer rows per workgroup");
+        !s)
+      return s.error();
+    Result<GlProgram> program = ShaderLibrary::builtin().compute(
+        "blur_stream.comp", ShaderDefines()
+                                .set("WG_X", params.workgroup_size)
+                                .set("COLS", params.segment)
+                                .set("TH", params.tile_rows)
+                                .set("FILTER_DIM", params.filter_dim));
+    if (!program) return program.error();
+    b.program_ = std::move(program.value());
+    return b;
+  }
   if (params.strategy == BlurStrategy::kSliding) {
     // Per invocation: the window's filter_dim taps, then segment outputs.
     if (Status s = checkLoopIterations(gl, "blur sliding", params.filter_dim + params.segment + 2,
@@ -209,6 +249,19 @@ Status Blur::fused(GLuint in, GLuint out, int width, int height) {
   return {};
 }
 
+Status Blur::stream(GLuint in, GLuint out, int width, int height) {
+  const int64_t columns = int64_t(params_.workgroup_size) * params_.segment;
+  int64_t gx = (width + columns - 1) / columns;
+  int64_t gy = (height + params_.tile_rows - 1) / params_.tile_rows;
+  if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+  bindSourceImage(program_.get(), in, 0);
+  glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
+  return {};
+}
+
 Status Blur::run(const GpuImage& in, GpuImage& out) {
   if (in.texture() == out.texture())
     return fail(ErrorCode::kInvalidArgument, kStage, ": input and output are the same image");
@@ -245,12 +298,15 @@ Status Blur::run(const GpuImage& in, GpuImage& out) {
     glMemoryBarrier(kImageWrittenBarrier);
     return checkGl("blur dispatch");
   }
-  if (params_.strategy == BlurStrategy::kFused) {
+  if (params_.strategy == BlurStrategy::kFused || params_.strategy == BlurStrategy::kStream) {
     // One dispatch per iteration, alternating so that the last one writes `out`.
     GLuint src = in.texture();
     for (int i = 0; i < params_.iterations; ++i) {
       GLuint dst = (params_.iterations - 1 - i) % 2 == 0 ? out.texture() : temp_.texture();
-      if (Status s = fused(src, dst, in.width(), in.height()); !s) return s;
+      Status s = params_.strategy == BlurStrategy::kStream
+                     ? stream(src, dst, in.width(), in.height())
+                     : fused(src, dst, in.width(), in.height());
+      if (!s) return s;
       src = dst;
     }
     glMemoryBarrier(kImageWrittenBarrier);

@@ -29,6 +29,14 @@
 //   split    the horizontal pass as fused's tile without a vertical halo (loads and stores
 //            coalesced along rows; sliding's horizontal pass has neighbouring invocations on
 //            neighbouring rows), then sliding's vertical pass (segment, 64 lines per workgroup).
+//   stream   both passes in one dispatch (glsl_es/blur_stream.comp), streaming down the rows: a
+//            workgroup of workgroup_size invocations owns workgroup_size * segment columns and
+//            tile_rows output rows; it reads one source row (plus the halo) at a time into
+//            shared memory with coalesced loads, each invocation slides the horizontal window
+//            over its `segment` neighbouring columns and keeps a running vertical sum per column
+//            with a ring of the last filter_dim rows. Every texel is read and written once per
+//            tile. filter_dim odd, 1 .. 257 (16-bit lanes); tile_width is not used. Shared
+//            memory: (2 * (columns + filter_dim) + filter_dim * columns) * 4 bytes.
 #include <string_view>
 
 #include "core/image/gpu_image.hpp"
@@ -37,8 +45,9 @@
 
 namespace esf {
 
-enum class BlurStrategy { kTiled, kSliding, kFused, kSplit };
-const char* blurStrategyName(BlurStrategy s);  // "tiled" | "sliding" | "fused" | "split"
+enum class BlurStrategy { kTiled, kSliding, kFused, kSplit, kStream };
+// "tiled" | "sliding" | "fused" | "split" | "stream"
+const char* blurStrategyName(BlurStrategy s);
 Result<BlurStrategy> parseBlurStrategy(std::string_view name);
 
 struct BlurParams {
@@ -51,6 +60,7 @@ struct BlurParams {
   int segment = 64;         // sliding: outputs per invocation, 1 .. 4096
 
   int maxFilterDim() const {
+    if (strategy == BlurStrategy::kStream) return 257;
     if (strategy != BlurStrategy::kTiled) return 1023;
     return tile_width % 2 == 1 ? tile_width : tile_width - 1;
   }
@@ -58,6 +68,7 @@ struct BlurParams {
   static BlurParams defaultsFor(const GlContext& gl);
   Status validate(const ComputeLimits& limits) const;
   int64_t fusedSharedBytes() const;
+  int64_t streamSharedBytes() const;
 };
 
 class Blur {
@@ -71,6 +82,7 @@ class Blur {
   Blur() = default;
   Status pass(GLuint in, GLuint out, int width, int height, bool flip);
   Status fused(GLuint in, GLuint out, int width, int height);
+  Status stream(GLuint in, GLuint out, int width, int height);
   const GlContext* gl_ = nullptr;
   BlurParams params_;
   GlProgram program_;

@@ -28,6 +28,10 @@
 //                 memory (replica = invocation index % replicas, each padded to an odd word
 //                 stride against bank conflicts), merged once at the end. With run_length,
 //                 equal bins among a quad's 4 pixels add with one atomic (flat, gradient).
+//                 With planar, each sub-histogram is channel-major in shared memory (word
+//                 k * bins + bin instead of bin * channels + k), so neighbouring bins of one
+//                 channel fall on neighbouring banks: a warp voting into a narrow range of
+//                 values (a photo's smooth areas) conflicts less. The output layout is the same.
 //                 pixels_per_invocation counts pixels per step: a multiple of 4. The output
 //                 needs no clear per run: the last workgroup to finish moves an internal
 //                 accumulator into it and resets the accumulator (one dispatch, no upload).
@@ -78,6 +82,7 @@ struct HistogramParams {
   // v3d's 32 KB for rgbl 256 bins), and run-length aggregation within each quad.
   int replicas = 4;
   bool run_length = true;
+  bool planar = false;  // channel-major sub-histograms in shared memory
 
   // v3d-safe defaults (<=256 invocations, <=32 KB shared, multiples of 16), clamped to this
   // context's limits. Per-vendor tuning (bench/tune) starts from here.

@@ -38,7 +38,8 @@ json tunedFieldsToJson(const HistogramParams& p) {
           {"pixels_per_invocation", p.pixels_per_invocation},
           {"shared_atomics", p.shared_atomics},
           {"replicas", p.replicas},
-          {"run_length", p.run_length}};
+          {"run_length", p.run_length},
+          {"planar", p.planar}};
 }
 
 json tunedFieldsToJson(const BlurParams& p) {
@@ -76,6 +77,11 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
     if (!r->is_boolean())
       return fail(ErrorCode::kCorruptData, "tuned parameters: field 'run_length' is not a boolean");
     p.run_length = r->get<bool>();
+  }
+  if (auto r = j.find("planar"); r != j.end()) {
+    if (!r->is_boolean())
+      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'planar' is not a boolean");
+    p.planar = r->get<bool>();
   }
   Result<HistogramStrategy> st = parseHistogramStrategy(strategy);
   // A name this build does not know, read from stored parameters: the data is bad.
@@ -125,7 +131,8 @@ std::string describe(const HistogramParams& p) {
     case HistogramStrategy::kReplicated:
       s += " wg=" + std::to_string(p.workgroup_size) + " n=" + std::to_string(p.workgroups) +
            " ppi=" + std::to_string(p.pixels_per_invocation) +
-           " replicas=" + std::to_string(p.replicas) + (p.run_length ? " rle" : " no-rle");
+           " replicas=" + std::to_string(p.replicas) + (p.run_length ? " rle" : " no-rle") +
+           (p.planar ? " planar" : "");
       break;
     default:
       s += " tile=" + std::to_string(p.tile_width) + "x" + std::to_string(p.tile_height);
@@ -138,6 +145,9 @@ std::string describe(const HistogramParams& p) {
 std::string describe(const BlurParams& p) {
   if (p.strategy == BlurStrategy::kSliding)
     return "sliding segment=" + std::to_string(p.segment) +
+           " wg=" + std::to_string(p.workgroup_size);
+  if (p.strategy == BlurStrategy::kStream)
+    return "stream rows=" + std::to_string(p.tile_rows) + " columns=" + std::to_string(p.segment) +
            " wg=" + std::to_string(p.workgroup_size);
   if (p.strategy == BlurStrategy::kFused || p.strategy == BlurStrategy::kSplit)
     return std::string(blurStrategyName(p.strategy)) + " tile=" + std::to_string(p.tile_rows) +

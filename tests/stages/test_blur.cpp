@@ -230,6 +230,66 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1));
 }
 
+TEST(Blur, StreamMatchesReferenceForEveryParameter) {
+  // One dispatch streaming down the rows: tiles that do not divide the image, halos wider than
+  // the tile and the image, 1-16 columns per invocation, rows per workgroup from 1 up past the
+  // image, a 129-tap filter (257, the lanes' limit, needs more loop iterations than llvmpipe
+  // runs), and 1-3 iterations.
+  GlContext& gl = test::glContext();
+  struct Shape {
+    int rows, columns, wg, filter, iterations;
+  };
+  const Shape shapes[] = {{64, 4, 64, 15, 1}, {16, 2, 128, 15, 2}, {5, 3, 16, 3, 3},
+                          {1, 1, 16, 1, 2},   {7, 16, 4, 61, 1},   {40, 1, 16, 129, 1},
+                          {32, 8, 32, 9, 2}};
+  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
+  for (const Shape& sh : shapes) {
+    BlurParams p;
+    p.strategy = BlurStrategy::kStream;
+    p.tile_rows = sh.rows;
+    p.segment = sh.columns;
+    p.workgroup_size = sh.wg;
+    p.filter_dim = sh.filter;
+    p.iterations = sh.iterations;
+    Result<Blur> blur = Blur::create(gl, p);
+    ASSERT_TRUE(blur.ok()) << blur.error().message;
+    for (test::Size s : sizes)
+      for (Content c : test::kAllContents) {
+        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.rows * 5 + sh.filter));
+        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
+            << "stream rows " << sh.rows << " columns " << sh.columns << " wg " << sh.wg
+            << " filter " << sh.filter << " x" << sh.iterations << " "
+            << test::describe(s.w, s.h, c);
+      }
+  }
+  BlurParams p;
+  p.strategy = BlurStrategy::kStream;
+  p.tile_rows = 64;
+  p.segment = 4;
+  p.workgroup_size = 64;
+  p.iterations = 1;
+  EXPECT_TRUE(p.validate(test::v3dLimits()).ok()) << "64 x 4 columns must fit v3d";
+  Result<Blur> blur = Blur::create(gl, p);
+  ASSERT_TRUE(blur.ok()) << blur.error().message;
+  for (Content c : {Content::kRandom, Content::kGradient}) {
+    RgbaImage in = test::makeImage(1920, 1080, c, 15);
+    ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1)) << test::contentName(c);
+  }
+  // Past the 16-bit lanes, and a ring past the shared memory: refused, naming why.
+  p.filter_dim = 259;
+  Result<Blur> wide = Blur::create(gl, p);
+  ASSERT_FALSE(wide.ok());
+  EXPECT_NE(wide.error().message.find("[1, 257]"), std::string::npos) << wide.error().message;
+  p.filter_dim = 15;
+  p.segment = 16;
+  p.workgroup_size = 256;
+  Result<Blur> big = Blur::create(gl, p);
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().message.find("GL_MAX_COMPUTE_SHARED_MEMORY_SIZE"), std::string::npos)
+      << big.error().message;
+  EXPECT_EQ(parseBlurStrategy("stream").value(), BlurStrategy::kStream);
+}
+
 TEST(Blur, SlidingRefusesBadParameters) {
   GlContext& gl = test::glContext();
   BlurParams p;

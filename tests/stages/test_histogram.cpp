@@ -29,7 +29,8 @@ std::string describe(const HistogramParams& p) {
          " groups=" + std::to_string(p.workgroups) +
          " ppi=" + std::to_string(p.pixels_per_invocation) +
          " atomics=" + std::to_string(p.shared_atomics) +
-         " replicas=" + std::to_string(p.replicas) + " rle=" + std::to_string(p.run_length);
+         " replicas=" + std::to_string(p.replicas) + " rle=" + std::to_string(p.run_length) +
+         " planar=" + std::to_string(p.planar);
 }
 
 // Compiling is the slow part on llvmpipe: one Histogram per configuration per test binary.
@@ -145,11 +146,13 @@ TEST(Histogram, ReplicatedEveryParameter) {
   test::glContext();
   struct Shape {
     int groups, wg, ppi, replicas;
-    bool rle;
+    bool rle, planar;
   };
-  const Shape shapes[] = {{3, 16, 4, 1, false},  {3, 64, 12, 3, true}, {1, 256, 16, 7, true},
-                          {5, 48, 4, 2, true},   {2, 32, 8, 4, false}, {7, 16, 4, 5, true},
-                          {64, 128, 4, 4, true}, {1, 16, 68, 2, true}};
+  const Shape shapes[] = {{3, 16, 4, 1, false, false},  {3, 64, 12, 3, true, false},
+                          {1, 256, 16, 7, true, true},  {5, 48, 4, 2, true, false},
+                          {2, 32, 8, 4, false, true},   {7, 16, 4, 5, true, true},
+                          {64, 128, 4, 4, true, false}, {1, 16, 68, 2, true, false},
+                          {3, 16, 4, 1, false, true},   {2, 64, 8, 4, false, true}};
   const test::Size sizes[] = {{1, 1}, {3, 1}, {5, 1}, {257, 3}, {3, 7}, {127, 129}, {1, 257}};
   for (const Shape& sh : shapes) {
     for (ImageSource src : {ImageSource::kPackedBuffer, ImageSource::kTexture}) {
@@ -161,6 +164,7 @@ TEST(Histogram, ReplicatedEveryParameter) {
       p.pixels_per_invocation = sh.ppi;
       p.replicas = sh.replicas;
       p.run_length = sh.rle;
+      p.planar = sh.planar;
       for (test::Size s : sizes)
         for (Content c : test::kAllContents)
           expectMatches(p, test::makeImage(s.w, s.h, c, uint32_t(s.w * 13 + s.h)),
@@ -177,9 +181,12 @@ TEST(Histogram, ReplicatedEveryParameter) {
     p.channels = "lbg";
     p.luma = LumaWeights::kBt601;
     p.replicas = 3;
-    for (test::Size s : {test::Size{257, 3}, test::Size{1, 1}})
-      for (Content c : {Content::kRandom, Content::kGradient, Content::kFlat128})
-        expectMatches(p, test::makeImage(s.w, s.h, c, 5), test::describe(s.w, s.h, c));
+    for (bool planar : {false, true}) {
+      p.planar = planar;
+      for (test::Size s : {test::Size{257, 3}, test::Size{1, 1}})
+        for (Content c : {Content::kRandom, Content::kGradient, Content::kFlat128})
+          expectMatches(p, test::makeImage(s.w, s.h, c, 5), test::describe(s.w, s.h, c));
+    }
   }
 }
 
