@@ -34,6 +34,7 @@ struct Args {
   std::string contents = "photo,random,flat,gradient";
   std::string sweep_sizes = "1920x1080";
   std::string photo = kDefaultPhoto;
+  std::string sweep_content = "natural";  // the frame the sweeps tune on
   std::string out = "bench-results";
   int iterations = 20, warmup = 3, cpu_iterations = 5;
   bool no_cpu_references = false, quick = false;
@@ -91,7 +92,8 @@ int replot(const Args& a) {
     if (!s) return logError(a.replot + ": " + s.error().message), 1;
     std::string size = sj.value("frame", std::string("?"));
     std::string name = "sweep-" + s.value().stage + "-" + s.value().name + "-" + size;
-    std::string title = s.value().stage + " " + s.value().name + ", " + size + " natural frame, " +
+    std::string title = s.value().stage + " " + s.value().name + ", " + size + " " +
+                        sj.value("content", std::string("natural")) + " frame, " +
                         j.value("gl_renderer", std::string());
     std::ofstream(a.out + "/" + name + ".svg") << sweepSvg(s.value(), title);
   }
@@ -151,7 +153,9 @@ int run(const Args& a) {
   std::map<std::pair<int, int>, BlurParams> tuned_blur;
   std::map<std::pair<int, int>, ReduceParams> tuned_reduce;
   for (auto [w, h] : sweep_sizes) {
-    RgbaImage frame = syntheticFrame(FrameContent::kNatural, w, h);
+    Result<RgbaImage> sweep_frame = benchFrame(a.sweep_content, w, h, a.photo);
+    if (!sweep_frame) return logError(sweep_frame.error().message), 1;
+    const RgbaImage& frame = sweep_frame.value();
     TuneOptions o;
     o.quick = a.quick;
     o.measure = {a.warmup, a.iterations / 2 + 1, a.quick ? 0.1 : 0.5, 3, a.quick ? 0 : 0.1};
@@ -185,14 +189,17 @@ int run(const Args& a) {
     }
     for (const Sweep& s : sweeps) {
       std::string name = "sweep-" + s.stage + "-" + s.name + "-" + size;
-      std::string title = s.stage + " " + s.name + ", " + size + " natural frame, " + gl.renderer();
+      std::string title =
+          s.stage + " " + s.name + ", " + size + " " + a.sweep_content + " frame, " + gl.renderer();
       std::ofstream(a.out + "/" + name + ".svg") << sweepSvg(s, title);
-      std::string section = "\n## Sweep: " + s.stage + " " + s.name + " (" + size +
-                            ", natural frame)\n\nPlot: " + name + ".svg\n\n" + sweepTable(s);
+      std::string section = "\n## Sweep: " + s.stage + " " + s.name + " (" + size + ", " +
+                            a.sweep_content + " frame)\n\nPlot: " + name + ".svg\n\n" +
+                            sweepTable(s);
       std::fputs(section.c_str(), stdout);
       report += section;
       json["sweeps"].push_back(sweepJson(s));
       json["sweeps"].back()["frame"] = size;
+      json["sweeps"].back()["content"] = a.sweep_content;
     }
     std::fflush(stdout);
   }
@@ -325,6 +332,9 @@ int main(int argc, char** argv) {
   app.add_option("--sweep-sizes", a.sweep_sizes, "Sizes to sweep parameters at, or none")
       ->capture_default_str();
   app.add_option("--photo", a.photo, "The photograph")->capture_default_str();
+  app.add_option("--sweep-content", a.sweep_content,
+                 "The frame the sweeps tune on: natural, photo, random, flat, gradient")
+      ->capture_default_str();
   app.add_option("--out", a.out, "Directory for report.md, results.json, sweep SVGs")
       ->capture_default_str();
   app.add_option("--iterations", a.iterations, "Timed GPU runs")

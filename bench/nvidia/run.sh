@@ -25,7 +25,7 @@ fi
 echo "== esframe-bench"
 # $OUT takes 8 files: the plots and tables travel as one archive, the report also on its own.
 run .devrun/esframe-bench --egl device --sizes "${BENCH_SIZES:-3840x2160,1920x1080}" \
-  --sweep-sizes "${BENCH_SWEEP:-3840x2160,1920x1080}" \
+  --sweep-sizes "${BENCH_SWEEP:-3840x2160,1920x1080}" --sweep-content "${BENCH_SWEEP_CONTENT:-natural}" \
   --contents "${BENCH_CONTENTS:-photo,random,flat,gradient}" \
   --photo .devrun/photo.jpg --out /tmp/bench --iterations "${BENCH_ITERATIONS:-50}" --warmup 10
 rc=$?
