@@ -196,9 +196,11 @@ Status LibcameraSource::createGpuBuffers(DmabufAllocator& allocator, unsigned co
     auto gpu = allocator.allocate(cfg.stride, int(rows));
     if (!gpu) return fail(gpu.error().code, name_, ": ", gpu.error().message);
     if (gpu->stride != cfg.stride)
+      // libcamera fixes the stride from the format; it cannot take the allocator's.
       return fail(ErrorCode::kUnsupported, name_, ": the GPU allocates rows of ",
-                  std::to_string(gpu->stride), " bytes, the camera writes ",
-                  std::to_string(cfg.stride));
+                  std::to_string(gpu->stride), " bytes, the camera writes rows of ",
+                  std::to_string(cfg.stride), " (", cfg.toString(),
+                  "): use --io mmap or a width whose rows need no padding");
     // One FrameBuffer plane per format plane, at V4L2's single-buffer offsets in the one dmabuf.
     std::vector<libcamera::FrameBuffer::Plane> planes;
     const libcamera::SharedFD fd(gpu->fd.get());  // dup()s: the FrameBuffer holds its own
