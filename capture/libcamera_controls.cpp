@@ -1,5 +1,7 @@
 #include "capture/libcamera_controls.hpp"
 
+#include <libcamera/control_ids.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -61,6 +63,18 @@ std::optional<double> numeric(const libcamera::ControlValue& v) {
   }
 }
 
+// libcamera 0.0.3's ControlId does not say whether a control holds an array (its type is the
+// element's): these are the array controls of control_ids.h.
+bool isArrayControl(const libcamera::ControlId& id) {
+  namespace c = libcamera::controls;
+  const libcamera::ControlId* const arrays[] = {&c::ColourGains, &c::SensorBlackLevels,
+                                                &c::ColourCorrectionMatrix, &c::FrameDurationLimits,
+                                                &c::AfWindows};
+  for (const libcamera::ControlId* array : arrays)
+    if (id.id() == array->id()) return true;
+  return false;
+}
+
 Result<libcamera::ControlValue> parseByType(libcamera::ControlType type, const std::string& text) {
   switch (type) {
     case libcamera::ControlTypeBool:
@@ -99,6 +113,10 @@ Result<libcamera::ControlValue> parseByType(libcamera::ControlType type, const s
 Result<libcamera::ControlValue> parseLibcameraControlValue(const libcamera::ControlId& id,
                                                            const libcamera::ControlInfo& info,
                                                            const std::string& text) {
+  if (isArrayControl(id))
+    return fail(ErrorCode::kUnsupported, "control ", id.name(),
+                " holds an array, which --ctrl cannot set",
+                &id == &libcamera::controls::FrameDurationLimits ? " (use --fps)" : "");
   Result<libcamera::ControlValue> value = parseByType(id.type(), text);
   if (!value)
     return fail(value.error().code, "control ", id.name(), " (", typeName(id.type()),
