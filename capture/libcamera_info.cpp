@@ -42,7 +42,8 @@ json describeCamera(libcamera::Camera& camera) {
       {libcamera::StreamRole::Raw, "raw"},
   };
   for (const auto& [role, role_name] : roles) {
-    auto config = camera.generateConfiguration({role});
+    const std::vector<libcamera::StreamRole> one = {role};  // a Span in libcamera > 0.0.3
+    auto config = camera.generateConfiguration(one);
     if (!config || config->empty()) continue;
     const libcamera::StreamConfiguration& cfg = config->at(0);
     streams.push_back(

@@ -133,7 +133,9 @@ class LibcameraSource : public FrameSource {
 };
 
 Status LibcameraSource::configure(const SourceOptions& o) {
-  config_ = camera_->generateConfiguration({libcamera::StreamRole::VideoRecording});
+  // A named vector: libcamera 0.0.3 takes StreamRoles (a vector), later ones a Span of roles.
+  const std::vector<libcamera::StreamRole> roles = {libcamera::StreamRole::VideoRecording};
+  config_ = camera_->generateConfiguration(roles);
   if (!config_ || config_->empty())
     return fail(ErrorCode::kUnsupported, name_, ": the camera offers no video stream");
   libcamera::StreamConfiguration& cfg = config_->at(0);

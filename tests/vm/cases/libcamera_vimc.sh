@@ -23,6 +23,7 @@ udevadm trigger --subsystem-match=media --subsystem-match=video4linux && udevadm
 
 echo "run [$(vm_uptime) s]: esframe info"
 expect_ok info --egl gbm --drm-device /dev/dri/renderD128 info --json
+expect_json info 'has("libcamera_cameras")' || fail "this esframe was built without libcamera"
 expect_json info '[.libcamera_cameras[] | select(.id | test("vimc"))] | length == 1'
 expect_json info '[.libcamera_cameras[0].streams[0].formats[].esframe] | index("RGB24") != null'
 id=$(jq -r '.libcamera_cameras[0].id' "$VM_OUT/info.out")
