@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -129,7 +130,7 @@ class LibcameraSource : public FrameSource {
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<libcamera::Request*> done_;
-  bool lost_ = false;
+  std::atomic<bool> lost_ = false;  // also read by deviceLost() without the lock
 };
 
 Status LibcameraSource::configure(const SourceOptions& o) {
@@ -392,6 +393,7 @@ Result<std::optional<Frame>> LibcameraSource::frameOf(CaptureBuffer& b) {
     if (io_ != IoMode::kMmap) {
       fp.dmabuf_fd = p.fd.get();
       fp.offset = uint32_t(p.offset + offset);
+      if (b.gpu.fd.valid()) fp.modifier = b.gpu.modifier;
     }
   }
   return std::optional<Frame>(std::move(f));
