@@ -75,6 +75,7 @@ kill -TERM "$pid"
 wait "$pid"
 status=$?
 check "sigterm: exit status 0 (got $status)" test "$status" -eq 0
+# (with a control of the camera's own set through --ctrl)
 expect_ok again --egl gbm --drm-device /dev/dri/renderD128 run --source libcamera --size "$size" \
-  --frames 2
+  --frames 2 --ctrl Contrast=1.5
 finish
