@@ -178,6 +178,52 @@ std::optional<PixelFormat> fromV4l2Fourcc(uint32_t fourcc) {
   return std::nullopt;
 }
 
+namespace {
+
+// Each row of kFormats that DRM has a name for, as drm_fourcc.h spells the codes (capture does
+// not depend on libdrm; tests/capture checks these against its header). MJPEG is libcamera's
+// 'MJPG'.
+constexpr uint32_t drmCode(const char (&c)[5]) {
+  return uint32_t(uint8_t(c[0])) | uint32_t(uint8_t(c[1])) << 8 | uint32_t(uint8_t(c[2])) << 16 |
+         uint32_t(uint8_t(c[3])) << 24;
+}
+struct DrmFourcc {
+  PixelFormat format;
+  uint32_t drm;
+};
+constexpr DrmFourcc kDrmFourccs[] = {
+    {PixelFormat::kRGBA32, drmCode("AB24")},   // DRM_FORMAT_ABGR8888
+    {PixelFormat::kYUYV, drmCode("YUYV")},     // DRM_FORMAT_YUYV
+    {PixelFormat::kUYVY, drmCode("UYVY")},     // DRM_FORMAT_UYVY
+    {PixelFormat::kNV12, drmCode("NV12")},     // DRM_FORMAT_NV12
+    {PixelFormat::kNV21, drmCode("NV21")},     // DRM_FORMAT_NV21
+    {PixelFormat::kYU12, drmCode("YU12")},     // DRM_FORMAT_YUV420
+    {PixelFormat::kRGB24, drmCode("BG24")},    // DRM_FORMAT_BGR888
+    {PixelFormat::kBGR24, drmCode("RG24")},    // DRM_FORMAT_RGB888
+    {PixelFormat::kXRGB32, drmCode("BX24")},   // DRM_FORMAT_BGRX8888
+    {PixelFormat::kARGB32, drmCode("BA24")},   // DRM_FORMAT_BGRA8888
+    {PixelFormat::kXBGR32, drmCode("XR24")},   // DRM_FORMAT_XRGB8888
+    {PixelFormat::kABGR32, drmCode("AR24")},   // DRM_FORMAT_ARGB8888
+    {PixelFormat::kGREY, drmCode("R8  ")},     // DRM_FORMAT_R8
+    {PixelFormat::kMJPEG, drmCode("MJPG")},    // libcamera's formats::MJPEG
+    {PixelFormat::kYUV422P, drmCode("YU16")},  // DRM_FORMAT_YUV422
+    {PixelFormat::kYUV444P, drmCode("YU24")},  // DRM_FORMAT_YUV444
+};
+
+}  // namespace
+
+uint32_t drmFourcc(PixelFormat format) {
+  for (const DrmFourcc& d : kDrmFourccs)
+    if (d.format == format) return d.drm;
+  return 0;
+}
+
+std::optional<PixelFormat> fromDrmFourcc(uint32_t fourcc) {
+  for (const DrmFourcc& d : kDrmFourccs)
+    if (fourcc != 0 && d.drm == fourcc) return d.format;
+  return std::nullopt;
+}
+
 bool isV4l2MplaneFourcc(uint32_t fourcc) {
   for (const auto& i : kFormats)
     if (fourcc != 0 && i.v4l2_mplane_fourcc == fourcc) return true;

@@ -84,6 +84,11 @@ uint32_t v4l2Fourcc(PixelFormat format);
 // Either fourcc of a row: the contiguous one or the multi-planar variant (NV12M is NV12).
 std::optional<PixelFormat> fromV4l2Fourcc(uint32_t fourcc);
 std::string fourccString(uint32_t fourcc);  // 'YUYV' -> "YUYV"
+// The DRM fourcc of the same memory layout (drm_fourcc.h; libcamera's PixelFormat uses these), or
+// 0 when DRM names none: V4L2 names bytes in memory order, DRM names little-endian words, so
+// V4L2's RGB24 (R, G, B bytes) is DRM's BGR888.
+uint32_t drmFourcc(PixelFormat format);
+std::optional<PixelFormat> fromDrmFourcc(uint32_t fourcc);
 
 bool isYuv(PixelFormat format);  // uncompressed Y'CbCr formats: colorimetry applies
 bool isCompressed(PixelFormat format);

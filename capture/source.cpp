@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "base/text_parse.hpp"
+#include "capture/libcamera_source.hpp"
 #include "capture/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/still_image.hpp"
@@ -128,6 +129,8 @@ Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
     source = openPatternSource(options);
   } else if (spec == "-") {
     source = openStreamSource(spec, options);
+  } else if (isLibcameraSpec(spec)) {
+    source = openLibcameraSource(spec, options);
   } else if (isV4l2Spec(spec)) {
     source = openV4l2Source(spec, options);
   } else {

@@ -18,6 +18,7 @@ packages=(
   # The GStreamer plugin (core/gstreamer) and its tests: videotestsrc, gst-inspect-1.0.
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
   ffmpeg  # tests/run/test_run_stdin: Y4M piped into `esframe run --source -`
+  libcamera-dev  # --source libcamera (ESFRAME_LIBCAMERA=AUTO builds it when found)
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do
@@ -25,7 +26,8 @@ for extra in "$@"; do
     bench) packages+=(libopencv-dev mate-backgrounds ffmpeg) ;;  # OpenCV peer; a 4K camera photo; ffmpeg signalstats peer (bench/cpu-vs-peers.sh)
     # The guest kernel's ABI is pinned in tests/vm/kernel-abi (headers build vkms out of tree).
     vm) packages+=(python3 qemu-system-x86 busybox-static kmod cpio xz-utils zstd jq v4l-utils linux-source-6.1
-                   "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")") ;;
+                   "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")"
+                   libcamera-ipa udev) ;;  # vm.libcamera_vimc: vimc's IPA module; udev in the guest
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
     *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz)" >&2; exit 2 ;;
   esac

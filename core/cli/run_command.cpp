@@ -116,6 +116,7 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     if (!f) usageError("--format: " + f.error().message);
     p.source.format = f.value();
   }
+  if (Status s = checkSourceSpec(o.source); !s) usageError(s.error().message);
   p.source.fps = o.fps;
   if (!(o.timeout_s >= 0.001 && o.timeout_s <= 3600))
     usageError("--timeout: must be between 0.001 and 3600 seconds");
@@ -195,8 +196,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       app.add_subcommand("run", "Run frames through the stages to stdout, PNG or a display");
   auto o = std::make_shared<RunOptions>();
   cmd->add_option("--source", o->source,
-                  "pattern (default), /dev/videoN or a camera name, an image, a Y4M or raw file, "
-                  "a folder or a glob; - for Y4M or raw frames on stdin")
+                  "pattern (default), /dev/videoN or a camera name, libcamera[:ID], an image, a "
+                  "Y4M or raw file, a folder or a glob; - for Y4M or raw frames on stdin")
       ->capture_default_str();
   cmd->add_option("--size", o->size, "Frame size WxH (source default when absent)");
   cmd->add_option("--format", o->format, "Pixel format: YUYV, NV12, RGB24, ... (V4L2 names)");

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "base/text_parse.hpp"
+#include "capture/libcamera_source.hpp"
 #include "core/stages/channels.hpp"
 
 namespace esf::cli {
@@ -82,6 +83,17 @@ Result<Size> parseResizeOption(const std::string& text) {
   Result<ParsedSize> size = parseSize(text, "--resize");
   if (!size) return size.error();
   return Size{size->width, size->height};
+}
+
+Status checkSourceSpec(const std::string& spec) {
+  if (!isLibcameraSpec(spec)) return Status::success();
+  if (!libcameraSupportBuilt())
+    return fail(ErrorCode::kUnsupported, "--source ", spec,
+                ": libcamera support not built (install libcamera-dev and configure with "
+                "-DESFRAME_LIBCAMERA=ON)");
+  Result<std::string> id = libcameraCameraId(spec);
+  if (!id) return fail(id.error().code, "--source: ", id.error().message);
+  return Status::success();
 }
 
 }  // namespace esf::cli

@@ -37,5 +37,8 @@ Status parseHistogramOption(const std::string& text, HistogramConfig& config);
 // "TAPS[:ITERATIONS]"; taps must be odd (an even filter shifts the picture by half a pixel).
 Result<BlurConfig> parseBlurOption(const std::string& text);
 Result<Size> parseResizeOption(const std::string& text);
+// --source's spec where the spec alone shows it cannot work: "libcamera" in a build without
+// libcamera support, "libcamera:" without a camera id.
+Status checkSourceSpec(const std::string& spec);
 
 }  // namespace esf::cli

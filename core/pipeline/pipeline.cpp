@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "capture/libcamera_source.hpp"
 #include "capture/source.hpp"
 #include "core/import/gbm_dmabuf_allocator.hpp"
 #include "core/pipeline/backend_choice.hpp"
@@ -137,7 +138,8 @@ Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spe
                                                           const SourceConfig& config) {
   SourceOptions options;
   static_cast<SourceConfig&>(options) = config;
-  if (impl_->gl && config.io != IoMode::kMmap && !impl_->dmabuf_allocator && isV4l2Spec(spec)) {
+  if (impl_->gl && config.io != IoMode::kMmap && !impl_->dmabuf_allocator &&
+      (isV4l2Spec(spec) || isLibcameraSpec(spec))) {
     Result<std::unique_ptr<DmabufAllocator>> allocator = createGbmDmabufAllocator(*impl_->gl);
     if (allocator)
       impl_->dmabuf_allocator = std::move(allocator.value());

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Prepares what run-vm.sh boots: the Debian kernel of the pinned ABI (downloaded, unpacked, never
-# installed), its uncompressed vmlinux for a PVH boot, vkms built out of tree (Debian's kernel has
-# none), depmod, and a busybox initramfs. Idempotent: each step leaves a stamp, so a second run
-# only checks stamps. Prints the cache directory on stdout.
+# installed), its uncompressed vmlinux for a PVH boot, vkms and vimc built out of tree (Debian's
+# kernel has neither), depmod, and a busybox initramfs. Idempotent: each step leaves a stamp, so a
+# second run only checks stamps. Prints the cache directory on stdout.
 #
 # Cache: $ESFRAME_VM_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/esframe-vm)/<abi>.
 # Needs: bash toolchain/setup-debian.sh vm
@@ -74,7 +74,25 @@ if [ ! -f "$vkms_ko" ]; then
   rm -f "$cache/.depmod-done"
 fi
 
-# 4. depmod, so the guest's own modprobe finds vivid, vgem and vkms with their dependencies.
+# 3b. vimc (the virtual camera libcamera's vimc pipeline handler drives), built the same way:
+# Debian's kernel has none either. Its dependencies (mc, videodev, videobuf2, v4l2-tpg) are
+# Debian's modules; depmod finds them.
+vimc_ko="$moddir/updates/vimc.ko"
+if [ ! -f "$vimc_ko" ]; then
+  log "building vimc out of tree"
+  src="$cache/vimc-src"
+  rm -rf "$src" && mkdir -p "$src"
+  tar -xJf "$source_tar" -C "$src" --strip-components=5 --wildcards 'linux-source-6.1/drivers/media/test-drivers/vimc/*'
+  [ -f "$src/vimc-core.c" ] || die "vimc sources not found in $source_tar"
+  make -s -C "$headers" M="$src" CONFIG_VIDEO_VIMC=m -j"$(nproc)" modules >"$cache/vimc-build.log" 2>&1 ||
+    { cat "$cache/vimc-build.log" >&2; die "building vimc failed"; }
+  mkdir -p "$moddir/updates"
+  cp "$src/vimc.ko" "$vimc_ko"
+  rm -rf "$src"
+  rm -f "$cache/.depmod-done"
+fi
+
+# 4. depmod, so the guest's own modprobe finds vivid, vgem, vkms and vimc with their dependencies.
 if [ ! -f "$cache/.depmod-done" ]; then
   depmod -b "$image" "$abi"
   touch "$cache/.depmod-done"

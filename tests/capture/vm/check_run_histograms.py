@@ -5,7 +5,7 @@ usage: check_run_histograms.py RUN_OUTPUT.jsonl DIR WIDTH HEIGHT FORMAT
 
 For every output line, the CPU histogram of the raw bytes of the same frame (DIR/<seq>-WxH-FMT.raw)
 must equal what esframe computed: for YUV formats (run with --luma source) the L channel against
-the raw Y bytes; for RGB24 the R, G and B channels against the raw bytes at offsets 0, 1, 2.
+the raw Y bytes; for RGB24 the R, G and B channels against the raw bytes at offsets 0, 1, 2 (BGR24: 2, 1, 0).
 Exits 1 and names the frame on the first difference; also fails on a partial last line.
 """
 import json
@@ -44,6 +44,8 @@ def main():
             want = {"l": counts(raw[: w * h])}
         elif fmt == "RGB24":
             want = {"r": counts(raw[0::3]), "g": counts(raw[1::3]), "b": counts(raw[2::3])}
+        elif fmt == "BGR24":
+            want = {"r": counts(raw[2::3]), "g": counts(raw[1::3]), "b": counts(raw[0::3])}
         else:
             print(f"format {fmt} not handled")
             return 1
