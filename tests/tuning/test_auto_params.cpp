@@ -143,7 +143,7 @@ TEST(Sweep, ReplicatedCandidatesFitTheSharedMemory) {
   }
   // 8 padded copies of rgbl x 256 need 32800 bytes: 7 is the most on v3d.
   EXPECT_EQ(replicas, (std::set<int>{1, 2, 3, 4, 6, 7}));
-  EXPECT_EQ(h.size(), 12u);  // x run length on and off
+  EXPECT_EQ(h.size(), 24u);  // x run length on and off x interleaved and planar
 }
 
 TEST(Sweep, ReduceWinnerMatchesTheReference) {
