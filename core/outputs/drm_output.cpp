@@ -3,6 +3,8 @@
 #include <string_view>
 #include <vector>
 
+#include <drm_fourcc.h>
+
 #include "platform/gl_context.hpp"
 
 namespace esf {
@@ -19,8 +21,10 @@ Status DrmOutput::write(const FrameResult& frame) {
   const GpuFrameView& gpu = *frame.gpu;
   const KmsRect& r = display_->rect();
   if (!graph_) {
+    const bool translucent = display_->showsFrame() && display_->format() == DRM_FORMAT_ARGB8888;
     Result<GraphRenderer> g =
-        GraphRenderer::create(gpu.bins, frame.hist.channels, int(r.width), int(r.height), options_);
+        GraphRenderer::create(gpu.bins, frame.hist.channels, int(r.width), int(r.height), options_,
+                              translucent ? kDrmGraphBackgroundAlpha : uint8_t(255));
     if (!g) return g.error();
     graph_.emplace(std::move(g.value()));
     graph_read_fbo_ = makeFramebuffer();
@@ -31,6 +35,20 @@ Status DrmOutput::write(const FrameResult& frame) {
   }
   Result<KmsScanoutBuffer*> buffer = display_->nextBuffer();
   if (!buffer) return buffer.error();
+  if (KmsScanoutBuffer* primary = display_->frameBuffer(*buffer)) {
+    if (!gpu.image_texture)
+      return fail(ErrorCode::kUnsupported, kWhat, ": the frame has no GPU image to show");
+    if (!frame_scaler_) {
+      Result<FrameScaler> f = FrameScaler::create();
+      if (!f) return f.error();
+      frame_scaler_.emplace(std::move(f.value()));
+    }
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, primary->framebuffer());
+    Status s = frame_scaler_->draw(gpu.image_texture, gpu.width, gpu.height, int(primary->width()),
+                                   int(primary->height()));
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    if (!s) return s;
+  }
   if (Status s = graph_->render(gpu.histogram_buffer, gpu.scale_buffer,
                                 graphLabels(frame.hist, frame.stats));
       !s)
@@ -54,6 +72,7 @@ Status DrmOutput::finish() {
 DrmOutput::~DrmOutput() {
   // GL objects go while the context is still current; the display restores on its own close.
   graph_.reset();
+  frame_scaler_.reset();
   graph_read_fbo_.reset();
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // --output drm[:device=CARD,connector=NAME,plane=ID,zpos=N,alpha=A,rect=X,Y,W,H,buffers=2|3,
-// mode=overlay|parade|luma,scale=linear|log,decor=on|off]:
-// the histogram graph on a DRM/KMS plane (the kiosk case). The graph is drawn by graph.frag into
+// mode=overlay|parade|luma,scale=linear|log,decor=on|off,frame=on|off]:
+// the processed camera frame on the primary plane (scaled with the aspect kept by frame.frag)
+// and the histogram graph over it on another plane (the kiosk case); frame=off: the graph alone.
+// The graph is drawn by graph.frag into
 // its own RGBA8 texture and blitted, flipped to scanout row order, into the plane's GBM scanout
 // buffer through an FBO. The GL context must run on the display's card (--egl gbm --drm-device
 // CARD) so the scanout buffers can be imported; then both share one fd, the DRM master.
@@ -9,11 +11,16 @@
 #include <optional>
 #include <string>
 
+#include "core/outputs/drm_frame.hpp"
 #include "core/outputs/graph_renderer.hpp"
 #include "esframe/sink.hpp"
 #include "platform/kms_display.hpp"
 
 namespace esf {
+
+// The graph's background alpha over the frame on a plane that blends per-pixel alpha
+// (ARGB8888): black at 160/255, premultiplied as KMS blends. Opaque on XRGB8888 and without frame.
+constexpr uint8_t kDrmGraphBackgroundAlpha = 160;
 
 class DrmOutput : public FrameSink {
  public:
@@ -29,6 +36,7 @@ class DrmOutput : public FrameSink {
   std::unique_ptr<KmsDisplay> display_;
   GraphOptions options_;
   std::optional<GraphRenderer> graph_;
+  std::optional<FrameScaler> frame_scaler_;
   GlFramebuffer graph_read_fbo_;
 };
 

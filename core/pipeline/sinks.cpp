@@ -64,6 +64,7 @@ Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
   if (options.rect)
     o.rect = KmsRect{options.rect->x, options.rect->y, options.rect->width, options.rect->height};
   o.buffers = options.buffers;
+  o.frame = options.frame;
   Result<std::unique_ptr<KmsDisplay>> display = KmsDisplay::open(o, *gl);
   if (!display) return display.error();
   return std::unique_ptr<FrameSink>(new DrmOutput(std::move(display.value()), options.graph));

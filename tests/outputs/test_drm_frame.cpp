@@ -1,0 +1,44 @@
+// Where the processed frame goes on the primary plane (core/outputs/drm_frame.hpp): the
+// aspect-kept fit and the nearest-neighbour source index, against cases worked by hand.
+#include <gtest/gtest.h>
+
+#include "core/outputs/drm_frame.hpp"
+
+namespace esf {
+namespace {
+
+TEST(DrmFrameFit, HandWorkedCases) {
+  // 4:3 on 4:3: the whole screen.
+  EXPECT_EQ(fitRect(640, 480, 1024, 768), (FitRect{0, 0, 1024, 768}));
+  // 16:9 on 1024x768: 1024 wide, 1024 * 9 / 16 = 576 tall, (768 - 576) / 2 = 96 bars.
+  EXPECT_EQ(fitRect(1920, 1080, 1024, 768), (FitRect{0, 96, 1024, 576}));
+  // 157x91 on 1024x768 (wider than 4:3): 91 * 1024 / 157 = 593.53 -> 594; (768 - 594) / 2 = 87.
+  EXPECT_EQ(fitRect(157, 91, 1024, 768), (FitRect{0, 87, 1024, 594}));
+  // Portrait 3x5 on 800x600: 600 tall, 3 * 600 / 5 = 360 wide, (800 - 360) / 2 = 220.
+  EXPECT_EQ(fitRect(3, 5, 800, 600), (FitRect{220, 0, 360, 600}));
+  // 1x1 on 1024x768: a 768 square, bars of 128.
+  EXPECT_EQ(fitRect(1, 1, 1024, 768), (FitRect{128, 0, 768, 768}));
+  // 257x3 on 1024x768: 3 * 1024 / 257 = 11.95 -> 12 rows at (768 - 12) / 2 = 378.
+  EXPECT_EQ(fitRect(257, 3, 1024, 768), (FitRect{0, 378, 1024, 12}));
+  // A very wide strip keeps at least one row: 10000x1 on 100x100 -> 0.01 -> 1 row at 49.
+  EXPECT_EQ(fitRect(10000, 1, 100, 100), (FitRect{0, 49, 100, 1}));
+  // Odd bar split: 2x1 on 5x5 -> 5 x 2.5 -> 3 rows (round half up), (5 - 3) / 2 = 1.
+  EXPECT_EQ(fitRect(2, 1, 5, 5), (FitRect{0, 1, 5, 3}));
+  // Empty sizes give an empty rect, no division by zero.
+  EXPECT_EQ(fitRect(0, 10, 100, 100), FitRect{});
+  EXPECT_EQ(fitRect(10, 10, 100, 0), FitRect{});
+}
+
+TEST(DrmFrameFit, SourceIndexIsThePixelUnderTheCentre) {
+  // Upscale 3 -> 7: centres at (d + 0.5) * 3 / 7 = 0.21 0.64 1.07 1.5 1.93 2.36 2.79.
+  const int up[7] = {0, 0, 1, 1, 1, 2, 2};
+  for (int d = 0; d < 7; ++d) EXPECT_EQ(fitSourceIndex(d, 3, 7), up[d]) << d;
+  // Downscale 10 -> 4: centres at 1.25 3.75 6.25 8.75.
+  const int down[4] = {1, 3, 6, 8};
+  for (int d = 0; d < 4; ++d) EXPECT_EQ(fitSourceIndex(d, 10, 4), down[d]) << d;
+  // Same size: the identity.
+  for (int d = 0; d < 257; ++d) EXPECT_EQ(fitSourceIndex(d, 257, 257), d);
+}
+
+}  // namespace
+}  // namespace esf
