@@ -223,7 +223,7 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--output", o->outputs,
                   "Repeatable: jsonl (default), csv[:bins], bin, "
                   "png:DIR[,every=N,mode=M,scale=S,decor=D], "
-                  "drm[:connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
+                  "drm[:frame=on|off,connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
                   "mqtt://HOST[:PORT]/TOPIC[,qos=0|1,every=N,retain,...], "
                   "prom:PATH[,every=SECONDS]");
   cmd->add_flag("--output-required", o->output_required,
