@@ -123,13 +123,14 @@ Status KmsDisplay::addScene(KmsAtomicRequest& req, const PlaneCandidate* c, uint
       if (const KmsProperty* p = table.find(name)) saved_.push_back({object, p->id, p->value});
     return req.add(object, table, name, value);
   };
-  auto setPlane = [&](const KmsPlane& p, uint32_t fb, const KmsRect& r) -> Status {
+  auto setPlane = [&](const KmsPlane& p, uint32_t fb, const KmsRect& r, uint32_t src_w,
+                      uint32_t src_h) -> Status {
     const std::pair<const char*, uint64_t> values[] = {{"FB_ID", fb},
                                                        {"CRTC_ID", crtc_id_},
                                                        {"SRC_X", 0},
                                                        {"SRC_Y", 0},
-                                                       {"SRC_W", uint64_t(r.width) << 16},
-                                                       {"SRC_H", uint64_t(r.height) << 16},
+                                                       {"SRC_W", uint64_t(src_w) << 16},
+                                                       {"SRC_H", uint64_t(src_h) << 16},
                                                        {"CRTC_X", uint64_t(int64_t(r.x))},
                                                        {"CRTC_Y", uint64_t(int64_t(r.y))},
                                                        {"CRTC_W", r.width},
@@ -151,15 +152,20 @@ Status KmsDisplay::addScene(KmsAtomicRequest& req, const PlaneCandidate* c, uint
   }
   for (const KmsPlane& p : d.planes()) {
     if (c && p.id == c->plane_id) {
-      if (Status s = setPlane(p, fb_id, rect_); !s) return s;
+      if (Status s = setPlane(p, fb_id, rect_, rect_.width, rect_.height); !s) return s;
       if (c->set_zpos)
         if (Status s = set(p.id, p.props, "zpos", c->zpos); !s) return s;
       if (c->set_alpha)
         if (Status s = set(p.id, p.props, "alpha", c->alpha); !s) return s;
     } else if (primary_fb && p.type == DRM_PLANE_TYPE_PRIMARY &&
                (p.possible_crtcs & (1u << crtc_index_))) {
-      KmsRect full{0, 0, mode_.hdisplay, mode_.vdisplay};
-      if (Status s = setPlane(p, primary_fb, full); !s) return s;
+      // The whole mode, or with the plane's scaler the frame's own size onto frame_dst_.
+      const bool scaled = frame_src_w_ != 0;
+      const KmsRect dst = scaled ? frame_dst_ : KmsRect{0, 0, mode_.hdisplay, mode_.vdisplay};
+      if (Status s = setPlane(p, primary_fb, dst, scaled ? frame_src_w_ : dst.width,
+                              scaled ? frame_src_h_ : dst.height);
+          !s)
+        return s;
       primary_fb = 0;  // one primary plane
     }
   }
@@ -281,6 +287,40 @@ Status KmsDisplay::openFrame(gbm_device* gbm, const EglDisplay& egl) {
 uint32_t KmsDisplay::primaryFb(int index) const {
   if (!frame_buffers_.empty()) return frame_buffers_[size_t(index)]->fbId();
   return background_ ? background_->fbId() : 0;
+}
+
+Result<bool> KmsDisplay::scaleFrameOnPlane(uint32_t width, uint32_t height, const KmsRect& dst) {
+  if (!showsFrame() || shown_ || (width == mode_.hdisplay && height == mode_.vdisplay))
+    return false;
+  std::vector<std::unique_ptr<KmsScanoutBuffer>> scaled;
+  while (scaled.size() < frame_buffers_.size()) {
+    auto b = KmsScanoutBuffer::create(device_->gbm(), device_->fd(), gl_->display(), width, height,
+                                      DRM_FORMAT_XRGB8888);
+    if (!b) return b.error();
+    scaled.push_back(std::move(b.value()));
+  }
+  frame_src_w_ = width;
+  frame_src_h_ = height;
+  frame_dst_ = dst;
+  KmsAtomicRequest req;
+  Status s = addScene(req, &plane_, buffers_.front()->fbId(), scaled.front()->fbId(), false);
+  const uint32_t flags =
+      DRM_MODE_ATOMIC_TEST_ONLY | (needs_modeset_ ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0);
+  if (s) s = req.commit(device_->fd(), flags, nullptr, "scaled frame");
+  const std::string what = "primary plane " + std::to_string(primary_id_) + " scaling the " +
+                           std::to_string(width) + "x" + std::to_string(height) + " frame to " +
+                           std::to_string(dst.width) + "x" + std::to_string(dst.height) + " at " +
+                           std::to_string(dst.x) + "," + std::to_string(dst.y);
+  if (!s) {
+    frame_src_w_ = frame_src_h_ = 0;
+    logInfo("KMS: " + what + " refused in a TEST_ONLY commit (" +
+            (req.lastErrno() ? std::string(std::strerror(req.lastErrno())) : s.error().message) +
+            "): the GPU draws the frame scaled into a mode-sized buffer");
+    return false;
+  }
+  frame_buffers_ = std::move(scaled);
+  logInfo("KMS: " + what + " (the plane's scaler; the GPU copies the frame unscaled)");
+  return true;
 }
 
 KmsScanoutBuffer* KmsDisplay::frameBuffer(const KmsScanoutBuffer* graph) const {

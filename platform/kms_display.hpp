@@ -54,6 +54,11 @@ class KmsDisplay {
   // With KmsDisplayOptions::frame: the primary plane's buffer (mode-sized, XRGB8888) that flips
   // together with the graph buffer `graph` from nextBuffer(); draw the frame into it.
   KmsScanoutBuffer* frameBuffer(const KmsScanoutBuffer* graph) const;
+  // With frame, before the first present(): asks the kernel with a TEST_ONLY commit (both planes)
+  // whether the primary plane can scale a width x height buffer onto `dst`. true: the frame
+  // buffers are now width x height and the plane scales; false (refused, or the frame is the
+  // mode's size): they stay mode-sized and the caller draws the frame scaled.
+  Result<bool> scaleFrameOnPlane(uint32_t width, uint32_t height, const KmsRect& dst);
   // Finishes GL work on `buffer` and queues it for the next vblank (nonblocking flip).
   Status present(KmsScanoutBuffer* buffer);
   // Waits for the pending flip, puts back what was there before, frees the planes.
@@ -101,6 +106,8 @@ class KmsDisplay {
   std::vector<std::unique_ptr<KmsScanoutBuffer>> buffers_;
   uint32_t primary_id_ = 0;  // with frame: the primary plane, showing frame_buffers_
   std::vector<std::unique_ptr<KmsScanoutBuffer>> frame_buffers_;  // paired with buffers_
+  uint32_t frame_src_w_ = 0, frame_src_h_ = 0;  // nonzero: the plane scales them onto frame_dst_
+  KmsRect frame_dst_;
   std::vector<SavedProperty> saved_;
   int front_ = -1, pending_ = -1;  // indices into buffers_
   bool shown_ = false, closed_ = false;

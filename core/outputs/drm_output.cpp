@@ -39,6 +39,14 @@ Status DrmOutput::write(const FrameResult& frame) {
     if (!gpu.image_texture)
       return fail(ErrorCode::kUnsupported, kWhat, ": the frame has no GPU image to show");
     if (!frame_scaler_) {
+      // The plane's own scaler where the kernel takes it; else the GPU scales (vkms cannot).
+      const drmModeModeInfo& m = display_->mode();
+      const FitRect fit = fitRect(gpu.width, gpu.height, m.hdisplay, m.vdisplay);
+      Result<bool> plane_scales = display_->scaleFrameOnPlane(
+          uint32_t(gpu.width), uint32_t(gpu.height),
+          KmsRect{fit.x, fit.y, uint32_t(fit.width), uint32_t(fit.height)});
+      if (!plane_scales) return plane_scales.error();
+      primary = display_->frameBuffer(*buffer);  // frame-sized now if the plane scales
       Result<FrameScaler> f = FrameScaler::create();
       if (!f) return f.error();
       frame_scaler_.emplace(std::move(f.value()));

@@ -1,8 +1,14 @@
 // Where the processed frame goes on the primary plane (core/outputs/drm_frame.hpp): the
-// aspect-kept fit and the nearest-neighbour source index, against cases worked by hand.
+// aspect-kept fit and the nearest-neighbour source index, against cases worked by hand; and
+// frame.frag against a plain CPU loop, bit for bit, at odd sizes on random data.
 #include <gtest/gtest.h>
 
+#include <random>
+#include <utility>
+
 #include "core/outputs/drm_frame.hpp"
+#include "core/outputs/graph_renderer.hpp"
+#include "tests/support/gl_test_context.hpp"
 
 namespace esf {
 namespace {
@@ -38,6 +44,61 @@ TEST(DrmFrameFit, SourceIndexIsThePixelUnderTheCentre) {
   for (int d = 0; d < 4; ++d) EXPECT_EQ(fitSourceIndex(d, 10, 4), down[d]) << d;
   // Same size: the identity.
   for (int d = 0; d < 257; ++d) EXPECT_EQ(fitSourceIndex(d, 257, 257), d);
+}
+
+// The screen the scaler must draw, by a plain loop: inside the fit, the source pixel under the
+// centre of each screen pixel (row 0 the top on both sides), opaque; black elsewhere.
+RgbaImage scaledReference(const RgbaImage& src, int dst_w, int dst_h) {
+  const FitRect fit = fitRect(src.width, src.height, dst_w, dst_h);
+  RgbaImage out(dst_w, dst_h);
+  for (int y = 0; y < dst_h; ++y)
+    for (int x = 0; x < dst_w; ++x) {
+      uint8_t* o = out.at(x, y);
+      o[3] = 255;
+      if (x < fit.x || y < fit.y || x >= fit.x + fit.width || y >= fit.y + fit.height) continue;
+      const uint8_t* s = src.at(fitSourceIndex(x - fit.x, src.width, fit.width),
+                                fitSourceIndex(y - fit.y, src.height, fit.height));
+      for (int k = 0; k < 3; ++k) o[k] = s[k];
+    }
+  return out;
+}
+
+TEST(DrmFrameScaler, GpuMatchesCpuLoopAtOddSizes) {
+  test::glContext();
+  Result<FrameScaler> scaler = FrameScaler::create();
+  ASSERT_TRUE(scaler.ok()) << scaler.error().message;
+  std::mt19937 rng(1234);
+  const std::pair<int, int> sources[] = {{1, 1}, {257, 3}, {31, 17}, {3, 50}};
+  const std::pair<int, int> screens[] = {{64, 48}, {100, 100}, {257, 3}, {7, 33}};
+  for (const auto& [sw, sh] : sources) {
+    RgbaImage src(sw, sh);
+    for (uint8_t& v : src.pixels) v = uint8_t(rng());
+    GlTexture texture = makeTexture();
+    glBindTexture(GL_TEXTURE_2D, texture.get());
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, sw, sh);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, sw, sh, GL_RGBA, GL_UNSIGNED_BYTE, src.pixels.data());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    for (const auto& [dw, dh] : screens) {
+      GlTexture target = makeTexture();
+      glBindTexture(GL_TEXTURE_2D, target.get());
+      glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, dw, dh);
+      GlFramebuffer fbo = makeFramebuffer();
+      glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.get(), 0);
+      glClearColor(0.1f, 0.2f, 0.3f, 0.4f);  // poison: every pixel must be drawn over
+      glClear(GL_COLOR_BUFFER_BIT);
+      Status drawn = scaler->draw(texture.get(), sw, sh, dw, dh);
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      ASSERT_TRUE(drawn.ok()) << drawn.error().message;
+      Result<RgbaImage> got = readTexture(target.get(), dw, dh);
+      ASSERT_TRUE(got.ok()) << got.error().message;
+      const RgbaImage want = scaledReference(src, dw, dh);
+      int bad = 0;
+      for (size_t i = 0; i < want.pixels.size(); ++i) bad += got->pixels[i] != want.pixels[i];
+      EXPECT_EQ(bad, 0) << sw << "x" << sh << " on " << dw << "x" << dh;
+    }
+  }
 }
 
 }  // namespace

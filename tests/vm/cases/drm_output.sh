@@ -106,6 +106,10 @@ else
 fi
 sed 's/^/  /' "$VM_OUT/drm_frame.check"
 grep 'KMS' "$VM_OUT/drm_frame.err" | sed 's/^/  esframe: /'
+# vkms cannot scale: esframe asked the kernel for the plane's scaler first and says it was refused.
+check "drm_frame: the plane scaler was tried with TEST_ONLY and refused, so the GPU scaled" \
+  grep -q 'scaling the 157x91 frame to 1024x594 at 0,87 refused in a TEST_ONLY commit' \
+  "$VM_OUT/drm_frame.err"
 
 # SIGTERM mid-stream, frame on: 2000 identical frames (hard links), stopped 1 s after the graph
 # shows; esframe exits 0, frees both planes and puts the scene back; what it showed is exact.

@@ -269,8 +269,12 @@ int runScene(const Options& o) {
   std::optional<CrcReader> crc_reader(std::in_place, o.crc_dir);
   CrcReader& crc = *crc_reader;
   const uint32_t scene_crc = crc.settle(card.fd(), pipe.crtc_id);
-  std::printf("scene: primary %u, occluder on plane %u (position %d), CRC 0x%08x\n", primary.id,
-              occluder_plane.id, o.occluder_zpos, scene_crc);
+  std::printf("scene: primary %u, %s, CRC 0x%08x\n", primary.id,
+              occluded ? ("occluder on plane " + std::to_string(occluder_plane.id) + " (position " +
+                          std::to_string(o.occluder_zpos) + ")")
+                             .c_str()
+                       : "no occluder",
+              scene_crc);
 
   // 2. esframe runs as DRM master.
   card.dropMaster();
