@@ -97,9 +97,8 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     if (!spec) usageError(spec.error().message);
     if (spec->writesStdout()) ++to_stdout;
     if (spec->kind == OutputSpec::Kind::kDrm) {
-      if (p.pipeline.backend != Backend::kGles && p.pipeline.backend != Backend::kAuto)
-        usageError("--output drm draws with GLES: it needs --backend gles");
-      p.pipeline.backend = Backend::kGles;  // auto: the plane needs the GPU whatever it is
+      // auto: the plane needs the GPU whatever it is; cpu/reference: the sink uploads each frame
+      if (p.pipeline.backend == Backend::kAuto) p.pipeline.backend = Backend::kGles;
     }
     spec->mqtt.required = o.output_required;
     p.outputs.push_back(spec.value());

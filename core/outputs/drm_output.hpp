@@ -14,6 +14,7 @@
 #include "core/outputs/drm_frame.hpp"
 #include "core/outputs/graph_renderer.hpp"
 #include "esframe/sink.hpp"
+#include "platform/gl_context.hpp"
 #include "platform/kms_display.hpp"
 
 namespace esf {
@@ -24,8 +25,11 @@ constexpr uint8_t kDrmGraphBackgroundAlpha = 160;
 
 class DrmOutput : public FrameSink {
  public:
-  DrmOutput(std::unique_ptr<KmsDisplay> display, const GraphOptions& graph)
-      : display_(std::move(display)), options_(graph) {}
+  // own_gl: on the CPU backends, the sink's own GL context (the display draws with it); null
+  // when the pipeline's context draws.
+  DrmOutput(std::unique_ptr<KmsDisplay> display, const GraphOptions& graph,
+            std::unique_ptr<GlContext> own_gl = nullptr)
+      : own_gl_(std::move(own_gl)), display_(std::move(display)), options_(graph) {}
   ~DrmOutput() override;
   Status write(const FrameResult& frame) override;
   Status finish() override;  // restores the display and frees the plane
@@ -33,11 +37,18 @@ class DrmOutput : public FrameSink {
   const KmsDisplay& display() const { return *display_; }
 
  private:
+  // CPU backends: the frame's histogram, scale and image uploaded into this sink's GL objects.
+  Result<GpuFrameView> uploadCpuFrame(const FrameResult& frame);
+
+  std::unique_ptr<GlContext> own_gl_;  // declared first: outlives every GL object below
   std::unique_ptr<KmsDisplay> display_;
   GraphOptions options_;
   std::optional<GraphRenderer> graph_;
   std::optional<FrameScaler> frame_scaler_;
   GlFramebuffer graph_read_fbo_;
+  GlBuffer cpu_counts_, cpu_scales_;
+  GlTexture cpu_image_;
+  int cpu_image_width_ = 0, cpu_image_height_ = 0;
 };
 
 }  // namespace esf

@@ -60,8 +60,9 @@ struct DrmSinkOptions {
   // The processed frame on the primary plane under the graph (frame=off: the graph alone).
   bool frame = true;
 };
-// The histogram graph on a DRM/KMS plane. Draws with the pipeline's GL context, which must run
-// on the display's card (EglPlatform::kGbm with that card): kUnsupported on the CPU backend.
+// The processed frame and the histogram graph on DRM/KMS planes. Draws with the pipeline's GL
+// context, which must run on the display's card (EglPlatform::kGbm with that card); on the CPU
+// backends the sink makes its own context from the pipeline's EGL options and uploads each frame.
 Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline, const DrmSinkOptions& options);
 
 // Never blocks the pipeline: messages wait in a bounded queue for a worker thread; each carries

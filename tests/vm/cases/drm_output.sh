@@ -111,16 +111,17 @@ check "drm_frame: the plane scaler was tried with TEST_ONLY and refused, so the 
   grep -q 'scaling the 157x91 frame to 1024x594 at 0,87 refused in a TEST_ONLY commit' \
   "$VM_OUT/drm_frame.err"
 
-# SIGTERM mid-stream, frame on: 2000 identical frames (hard links), stopped 1 s after the graph
-# shows; esframe exits 0, frees both planes and puts the scene back; what it showed is exact.
+# SIGTERM mid-stream, frame on, on the CPU backend (the sink uploads the frame and histogram to
+# its own GL context): 2000 identical frames (hard links), stopped 1 s after the graph shows;
+# esframe exits 0, frees both planes and puts the scene back; what it showed is exact.
 # One process for the links: 2000 `ln` execs take minutes in a TCG guest.
 python3 -c 'import os, sys
 d = sys.argv[1]
 for i in range(2000): os.link(d + "/f00.ppm", d + "/long%04d.ppm" % i)' "$frames"
-echo "run: kms_check scene --frame --term-after-ms 1000: esframe --output drm:zpos=2"
+echo "run: kms_check scene --frame --term-after-ms 1000: esframe --backend cpu --output drm:zpos=2"
 if "$KMS_CHECK" scene --out "$VM_OUT/drm_sigterm" --occluder-zpos 0 --expect-zpos 2 \
   --expect-rect 752,16,256,128 --frame --frame-images "$frames/f00.ppm" --graph-alpha 160 \
-  --term-after-ms 1000 -- "$ESFRAME" -v --egl gbm --drm-device vkms run \
+  --term-after-ms 1000 -- "$ESFRAME" -v --egl gbm --drm-device vkms run --backend cpu \
   --source "$frames/long*.ppm" --output jsonl --output drm:zpos=2 >"$VM_OUT/drm_sigterm.check" 2>&1; then
   pass "drm_sigterm: every kms_check check passed"
 else

@@ -439,10 +439,13 @@ int runModeset(const Options& o) {
   std::set<std::pair<int, int>> modes_with_graph;
   uint32_t graph_plane = 0;
   while (!child.poll(&status)) {
+    // The mode read before and after the planes: esframe's first commit and its restore change
+    // mode and plane at once, so a sample is kept only when no commit fell between the reads.
+    const std::pair<int, int> mode_before = card.crtcMode(pipe.crtc_id);
     for (const KmsPlaneState& p : card.planes(pipe.crtc_index))
       if (p.id != primary.id && p.fb_id != 0) {
         graph_plane = p.id;
-        modes_with_graph.insert(card.crtcMode(pipe.crtc_id));
+        if (card.crtcMode(pipe.crtc_id) == mode_before) modes_with_graph.insert(mode_before);
       }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
