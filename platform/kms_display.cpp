@@ -4,10 +4,12 @@
 #include <poll.h>
 #include <xf86drm.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "esframe/base/log.hpp"
+#include "platform/gl_fence.hpp"
 
 namespace esf {
 namespace {
@@ -39,6 +41,16 @@ std::string modeName(const drmModeModeInfo& m) {
 }
 
 }  // namespace
+
+KmsRect cornerRect(uint32_t mode_width, uint32_t mode_height) {
+  constexpr uint32_t kMargin = 16;
+  uint32_t w = std::max<uint32_t>(16, mode_width / 4 / 16 * 16);
+  w = std::min(w, mode_width);
+  uint32_t h = std::min(std::max<uint32_t>(1, w / 2), mode_height);
+  int32_t x = mode_width >= w + kMargin ? int32_t(mode_width - w - kMargin) : 0;
+  int32_t y = mode_height >= h + 2 * kMargin ? int32_t(kMargin) : 0;
+  return KmsRect{x, y, w, h};
+}
 
 Status KmsDisplay::chooseOutput(const KmsDisplayOptions& o) {
   const KmsDevice& d = *device_;
@@ -92,7 +104,8 @@ Status KmsDisplay::chooseOutput(const KmsDisplayOptions& o) {
   std::optional<drmModeModeInfo> now = currentMode(d.fd(), *crtc);
   needs_modeset_ = current != crtc->id || !now || !sameTimings(*now, mode_);
 
-  rect_ = o.rect.value_or(KmsRect{0, 0, mode_.hdisplay, mode_.vdisplay});
+  rect_ = o.rect.value_or(o.frame ? cornerRect(mode_.hdisplay, mode_.vdisplay)
+                                  : KmsRect{0, 0, mode_.hdisplay, mode_.vdisplay});
   if (rect_.width == 0 || rect_.height == 0 || rect_.x < 0 || rect_.y < 0 ||
       rect_.x + rect_.width > mode_.hdisplay || rect_.y + rect_.height > mode_.vdisplay)
     return fail(ErrorCode::kInvalidArgument, "rect ", std::to_string(rect_.x), ",",
@@ -102,21 +115,22 @@ Status KmsDisplay::chooseOutput(const KmsDisplayOptions& o) {
   return {};
 }
 
-Status KmsDisplay::addScene(KmsAtomicRequest& req, const PlaneCandidate& c, uint32_t fb_id,
-                            uint32_t background_fb, bool record) {
+Status KmsDisplay::addScene(KmsAtomicRequest& req, const PlaneCandidate* c, uint32_t fb_id,
+                            uint32_t primary_fb, bool record) {
   auto set = [&](uint32_t object, const KmsPropertyTable& table, const char* name,
                  uint64_t value) -> Status {
     if (record)
       if (const KmsProperty* p = table.find(name)) saved_.push_back({object, p->id, p->value});
     return req.add(object, table, name, value);
   };
-  auto setPlane = [&](const KmsPlane& p, uint32_t fb, const KmsRect& r) -> Status {
+  auto setPlane = [&](const KmsPlane& p, uint32_t fb, const KmsRect& r, uint32_t src_w,
+                      uint32_t src_h) -> Status {
     const std::pair<const char*, uint64_t> values[] = {{"FB_ID", fb},
                                                        {"CRTC_ID", crtc_id_},
                                                        {"SRC_X", 0},
                                                        {"SRC_Y", 0},
-                                                       {"SRC_W", uint64_t(r.width) << 16},
-                                                       {"SRC_H", uint64_t(r.height) << 16},
+                                                       {"SRC_W", uint64_t(src_w) << 16},
+                                                       {"SRC_H", uint64_t(src_h) << 16},
                                                        {"CRTC_X", uint64_t(int64_t(r.x))},
                                                        {"CRTC_Y", uint64_t(int64_t(r.y))},
                                                        {"CRTC_W", r.width},
@@ -137,17 +151,22 @@ Status KmsDisplay::addScene(KmsAtomicRequest& req, const PlaneCandidate& c, uint
       }
   }
   for (const KmsPlane& p : d.planes()) {
-    if (p.id == c.plane_id) {
-      if (Status s = setPlane(p, fb_id, rect_); !s) return s;
-      if (c.set_zpos)
-        if (Status s = set(p.id, p.props, "zpos", c.zpos); !s) return s;
-      if (c.set_alpha)
-        if (Status s = set(p.id, p.props, "alpha", c.alpha); !s) return s;
-    } else if (background_fb && p.type == DRM_PLANE_TYPE_PRIMARY &&
+    if (c && p.id == c->plane_id) {
+      if (Status s = setPlane(p, fb_id, rect_, rect_.width, rect_.height); !s) return s;
+      if (c->set_zpos)
+        if (Status s = set(p.id, p.props, "zpos", c->zpos); !s) return s;
+      if (c->set_alpha)
+        if (Status s = set(p.id, p.props, "alpha", c->alpha); !s) return s;
+    } else if (primary_fb && p.type == DRM_PLANE_TYPE_PRIMARY &&
                (p.possible_crtcs & (1u << crtc_index_))) {
-      KmsRect full{0, 0, mode_.hdisplay, mode_.vdisplay};
-      if (Status s = setPlane(p, background_fb, full); !s) return s;
-      background_fb = 0;  // one primary plane
+      // The whole mode, or with the plane's scaler the frame's own size onto frame_dst_.
+      const bool scaled = frame_src_w_ != 0;
+      const KmsRect dst = scaled ? frame_dst_ : KmsRect{0, 0, mode_.hdisplay, mode_.vdisplay};
+      if (Status s = setPlane(p, primary_fb, dst, scaled ? frame_src_w_ : dst.width,
+                              scaled ? frame_src_h_ : dst.height);
+          !s)
+        return s;
+      primary_fb = 0;  // one primary plane
     }
   }
   return {};
@@ -172,13 +191,15 @@ Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o,
     k->mode_blob_ = DrmBlob(fd, blob_id);
   }
 
-  PlaneRequest request{k->crtc_index_, o.plane_id, o.zpos, o.alpha};
-  PlaneRanking ranking = rankPlanes(k->device_->planes(), request);
   const EglDisplay& egl = gl.display();
   gbm_device* gbm = k->device_->gbm();
+  if (o.frame)
+    if (Status s = k->openFrame(gbm, egl); !s) return s.error();
+  PlaneRequest request{k->crtc_index_, o.plane_id, o.zpos, o.alpha, o.frame};
+  PlaneRanking ranking = rankPlanes(k->device_->planes(), request);
   const KmsRect r = k->rect_;
   // Weston's rule: the kernel has the last word. Each candidate gets a TEST_ONLY commit of the
-  // whole first frame, with a real buffer of its format.
+  // whole first frame (with the frame on the primary plane), with a real buffer of its format.
   auto test = [&](const PlaneCandidate& c) -> Status {
     if (k->buffers_.empty() || k->buffers_.front()->format() != c.format) {
       k->buffers_.clear();
@@ -187,15 +208,15 @@ Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o,
       k->buffers_.push_back(std::move(b.value()));
     }
     k->background_.reset();
-    if (k->needs_modeset_ && c.type != DRM_PLANE_TYPE_PRIMARY) {
+    if (k->needs_modeset_ && c.type != DRM_PLANE_TYPE_PRIMARY && !o.frame) {
       auto b = KmsScanoutBuffer::create(gbm, fd, egl, k->mode_.hdisplay, k->mode_.vdisplay,
                                         DRM_FORMAT_XRGB8888, /*render=*/false);
       if (!b) return b.error();
       k->background_ = std::move(b.value());
     }
     KmsAtomicRequest req;
-    uint32_t bg = k->background_ ? k->background_->fbId() : 0;
-    if (Status s = k->addScene(req, c, k->buffers_.front()->fbId(), bg, false); !s) return s;
+    if (Status s = k->addScene(req, &c, k->buffers_.front()->fbId(), k->primaryFb(0), false); !s)
+      return s;
     uint32_t flags =
         DRM_MODE_ATOMIC_TEST_ONLY | (k->needs_modeset_ ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0);
     Status s = req.commit(fd, flags, nullptr, "plane " + std::to_string(c.plane_id));
@@ -215,14 +236,97 @@ Result<std::unique_ptr<KmsDisplay>> KmsDisplay::open(const KmsDisplayOptions& o,
     if (!b) return b.error();
     k->buffers_.push_back(std::move(b.value()));
   }
+  while (o.frame && k->frame_buffers_.size() < k->buffers_.size()) {
+    auto b = KmsScanoutBuffer::create(gbm, fd, egl, k->mode_.hdisplay, k->mode_.vdisplay,
+                                      DRM_FORMAT_XRGB8888);
+    if (!b) return b.error();
+    k->frame_buffers_.push_back(std::move(b.value()));
+  }
   logInfo("KMS: " + k->device_->node().path + " " + k->connector_name_ + " " + modeName(k->mode_) +
           (k->needs_modeset_ ? " (modeset)" : "") + ", " + planeTypeName(k->plane_.type) +
           " plane " + std::to_string(k->plane_.plane_id) + " " + drmFormatName(k->plane_.format) +
           " zpos " + std::to_string(k->plane_.zpos) + " at " + std::to_string(r.x) + "," +
           std::to_string(r.y) + " " + std::to_string(r.width) + "x" + std::to_string(r.height) +
-          ", " + std::to_string(o.buffers) + " buffers; " + std::to_string(k->rejected_.size()) +
+          (o.frame ? ", the frame on primary plane " + std::to_string(k->primary_id_) : "") + ", " +
+          std::to_string(o.buffers) + " buffers; " + std::to_string(k->rejected_.size()) +
           " planes passed over (-vv says why)");
   return k;
+}
+
+Status KmsDisplay::openFrame(gbm_device* gbm, const EglDisplay& egl) {
+  const std::string where = "KMS output on " + device_->node().path + " " + connector_name_;
+  const KmsPlane* primary = nullptr;
+  for (const KmsPlane& p : device_->planes())
+    if (!primary && p.type == DRM_PLANE_TYPE_PRIMARY && (p.possible_crtcs & (1u << crtc_index_)))
+      primary = &p;
+  if (!primary)
+    return fail(ErrorCode::kUnsupported, where, ": no primary plane for CRTC ",
+                std::to_string(crtc_id_), " to show the frame (frame=off shows the graph alone)");
+  if (std::find(primary->formats.begin(), primary->formats.end(), DRM_FORMAT_XRGB8888) ==
+      primary->formats.end())
+    return fail(ErrorCode::kUnsupported, where, ": primary plane ", std::to_string(primary->id),
+                " does not take XRGB8888 for the frame (frame=off shows the graph alone)");
+  auto b = KmsScanoutBuffer::create(gbm, device_->fd(), egl, mode_.hdisplay, mode_.vdisplay,
+                                    DRM_FORMAT_XRGB8888);
+  if (!b) return b.error();
+  frame_buffers_.push_back(std::move(b.value()));
+  primary_id_ = primary->id;
+  // The primary plane alone first, so that a refusal names the right plane; the pair is tested
+  // with each graph plane candidate.
+  KmsAtomicRequest req;
+  if (Status s = addScene(req, nullptr, 0, primaryFb(0), false); !s) return s;
+  uint32_t flags = DRM_MODE_ATOMIC_TEST_ONLY | (needs_modeset_ ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0);
+  if (Status s = req.commit(device_->fd(), flags, nullptr, "frame"); !s)
+    return fail(s.error().code, where, ": primary plane ", std::to_string(primary->id),
+                " refused the ", modeName(mode_),
+                " XRGB8888 frame in a TEST_ONLY commit: ", std::strerror(req.lastErrno()),
+                " (frame=off shows the graph alone)");
+  return {};
+}
+
+uint32_t KmsDisplay::primaryFb(int index) const {
+  if (!frame_buffers_.empty()) return frame_buffers_[size_t(index)]->fbId();
+  return background_ ? background_->fbId() : 0;
+}
+
+Result<bool> KmsDisplay::scaleFrameOnPlane(uint32_t width, uint32_t height, const KmsRect& dst) {
+  if (!showsFrame() || shown_ || (width == mode_.hdisplay && height == mode_.vdisplay))
+    return false;
+  std::vector<std::unique_ptr<KmsScanoutBuffer>> scaled;
+  while (scaled.size() < frame_buffers_.size()) {
+    auto b = KmsScanoutBuffer::create(device_->gbm(), device_->fd(), gl_->display(), width, height,
+                                      DRM_FORMAT_XRGB8888);
+    if (!b) return b.error();
+    scaled.push_back(std::move(b.value()));
+  }
+  frame_src_w_ = width;
+  frame_src_h_ = height;
+  frame_dst_ = dst;
+  KmsAtomicRequest req;
+  Status s = addScene(req, &plane_, buffers_.front()->fbId(), scaled.front()->fbId(), false);
+  const uint32_t flags =
+      DRM_MODE_ATOMIC_TEST_ONLY | (needs_modeset_ ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0);
+  if (s) s = req.commit(device_->fd(), flags, nullptr, "scaled frame");
+  const std::string what = "primary plane " + std::to_string(primary_id_) + " scaling the " +
+                           std::to_string(width) + "x" + std::to_string(height) + " frame to " +
+                           std::to_string(dst.width) + "x" + std::to_string(dst.height) + " at " +
+                           std::to_string(dst.x) + "," + std::to_string(dst.y);
+  if (!s) {
+    frame_src_w_ = frame_src_h_ = 0;
+    logInfo("KMS: " + what + " refused in a TEST_ONLY commit (" +
+            (req.lastErrno() ? std::string(std::strerror(req.lastErrno())) : s.error().message) +
+            "): the GPU draws the frame scaled into a mode-sized buffer");
+    return false;
+  }
+  frame_buffers_ = std::move(scaled);
+  logInfo("KMS: " + what + " (the plane's scaler; the GPU copies the frame unscaled)");
+  return true;
+}
+
+KmsScanoutBuffer* KmsDisplay::frameBuffer(const KmsScanoutBuffer* graph) const {
+  for (size_t i = 0; i < buffers_.size() && i < frame_buffers_.size(); ++i)
+    if (buffers_[i].get() == graph) return frame_buffers_[i].get();
+  return nullptr;
 }
 
 Result<KmsScanoutBuffer*> KmsDisplay::nextBuffer() {
@@ -262,19 +366,25 @@ Status KmsDisplay::present(KmsScanoutBuffer* buffer) {
     if (buffers_[i].get() == buffer) index = i;
   if (index < 0 || index == front_ || index == pending_)
     return fail(ErrorCode::kInternal, "present: not a free buffer of this display");
-  // kms_swrast has no implicit fences: the pixels must be in memory before the flip.
-  glFinish();
+  // kms_swrast has no implicit fences: the pixels must be in memory before the flip. A bounded
+  // wait: a hung GPU becomes kGpuHang instead of a kiosk frozen forever.
+  GlFence drawn = GlFence::insert("drawing into the scanout buffer of plane " +
+                                  std::to_string(plane_.plane_id));
+  if (Status s = drawn.wait(kGpuWatchdog); !s) return s;
   if (Status s = waitFlip(); !s) return s;
   KmsAtomicRequest req;
   uint32_t flags = DRM_MODE_PAGE_FLIP_EVENT;
   if (!shown_) {
-    uint32_t bg = background_ ? background_->fbId() : 0;
-    if (Status s = addScene(req, plane_, buffer->fbId(), bg, true); !s) return s;
+    if (Status s = addScene(req, &plane_, buffer->fbId(), primaryFb(index), true); !s) return s;
     if (needs_modeset_) flags |= DRM_MODE_ATOMIC_ALLOW_MODESET;
   } else {
-    for (const KmsPlane& p : device_->planes())
-      if (p.id == plane_.plane_id)
-        if (Status s = req.add(p.id, p.props, "FB_ID", buffer->fbId()); !s) return s;
+    for (const KmsPlane& p : device_->planes()) {
+      uint32_t fb = p.id == plane_.plane_id ? buffer->fbId()
+                    : p.id == primary_id_   ? primaryFb(index)
+                                            : 0;
+      if (fb)
+        if (Status s = req.add(p.id, p.props, "FB_ID", fb); !s) return s;
+    }
     flags |= DRM_MODE_ATOMIC_NONBLOCK;
   }
   if (Status s = req.commit(device_->fd(), flags, &flip_seen_,
@@ -305,11 +415,14 @@ Status KmsDisplay::close() {
   saved_.clear();
   // The buffers go only after the restore commit no longer shows them.
   buffers_.clear();
+  frame_buffers_.clear();
   background_.reset();
   mode_blob_.reset();
   if (!restored) return restored;
   if (shown_)
-    logInfo("KMS: plane " + std::to_string(plane_.plane_id) + " released, display restored");
+    logInfo("KMS: plane " + std::to_string(plane_.plane_id) +
+            (primary_id_ ? " and primary plane " + std::to_string(primary_id_) : "") +
+            " released, display restored");
   return flip;
 }
 

@@ -28,9 +28,17 @@ struct KmsDisplayOptions {
   std::optional<uint32_t> plane_id;
   std::optional<uint64_t> zpos;
   std::optional<uint64_t> alpha;
-  std::optional<KmsRect> rect;  // on the CRTC; default: the whole mode
-  int buffers = 3;              // 2 = double, 3 = triple buffering
+  // On the CRTC. Default: the whole mode; with `frame`, a corner (kiosk default: a quarter of the
+  // mode's width, multiple of 16, 2:1, 16 pixels from the top right).
+  std::optional<KmsRect> rect;
+  int buffers = 3;  // 2 = double, 3 = triple buffering
+  // The primary plane shows a full-mode XRGB8888 frame buffer under the graph; both planes flip
+  // together. Off: the graph alone (black primary after a modeset).
+  bool frame = false;
 };
+
+// The kiosk default rect of the graph over the frame: see KmsDisplayOptions::rect.
+KmsRect cornerRect(uint32_t mode_width, uint32_t mode_height);
 
 class KmsDisplay {
  public:
@@ -43,6 +51,14 @@ class KmsDisplay {
   // A buffer that is neither on screen nor waiting for its flip; waits for a flip if needed.
   // Draw into its framebuffer() at (0, 0, width, height), then present() it.
   Result<KmsScanoutBuffer*> nextBuffer();
+  // With KmsDisplayOptions::frame: the primary plane's buffer (mode-sized, XRGB8888) that flips
+  // together with the graph buffer `graph` from nextBuffer(); draw the frame into it.
+  KmsScanoutBuffer* frameBuffer(const KmsScanoutBuffer* graph) const;
+  // With frame, before the first present(): asks the kernel with a TEST_ONLY commit (both planes)
+  // whether the primary plane can scale a width x height buffer onto `dst`. true: the frame
+  // buffers are now width x height and the plane scales; false (refused, or the frame is the
+  // mode's size): they stay mode-sized and the caller draws the frame scaled.
+  Result<bool> scaleFrameOnPlane(uint32_t width, uint32_t height, const KmsRect& dst);
   // Finishes GL work on `buffer` and queues it for the next vblank (nonblocking flip).
   Status present(KmsScanoutBuffer* buffer);
   // Waits for the pending flip, puts back what was there before, frees the planes.
@@ -54,14 +70,19 @@ class KmsDisplay {
   const drmModeModeInfo& mode() const { return mode_; }
   const KmsRect& rect() const { return rect_; }
   uint32_t format() const { return plane_.format; }
+  bool showsFrame() const { return primary_id_ != 0; }
+  uint32_t primaryPlaneId() const { return primary_id_; }
   const std::vector<PlaneRejection>& rejectedPlanes() const { return rejected_; }
   int fd() const { return device_->fd(); }
 
  private:
   KmsDisplay() = default;
   Status chooseOutput(const KmsDisplayOptions& options);
-  Status addScene(KmsAtomicRequest& req, const PlaneCandidate& plane, uint32_t fb_id,
-                  uint32_t background_fb, bool record);
+  // The graph plane (when `plane`) and the primary plane under it (when `primary_fb`).
+  Status addScene(KmsAtomicRequest& req, const PlaneCandidate* plane, uint32_t fb_id,
+                  uint32_t primary_fb, bool record);
+  Status openFrame(gbm_device* gbm, const EglDisplay& egl);
+  uint32_t primaryFb(int index) const;
   Status waitFlip();
   Status restore();
 
@@ -83,6 +104,10 @@ class KmsDisplay {
   std::vector<PlaneRejection> rejected_;
   std::unique_ptr<KmsScanoutBuffer> background_;  // black primary under an overlay after a modeset
   std::vector<std::unique_ptr<KmsScanoutBuffer>> buffers_;
+  uint32_t primary_id_ = 0;  // with frame: the primary plane, showing frame_buffers_
+  std::vector<std::unique_ptr<KmsScanoutBuffer>> frame_buffers_;  // paired with buffers_
+  uint32_t frame_src_w_ = 0, frame_src_h_ = 0;  // nonzero: the plane scales them onto frame_dst_
+  KmsRect frame_dst_;
   std::vector<SavedProperty> saved_;
   int front_ = -1, pending_ = -1;  // indices into buffers_
   bool shown_ = false, closed_ = false;

@@ -25,6 +25,8 @@ std::string judge(const KmsPlane& p, uint64_t implied_zpos, const PlaneRequest& 
   if (r.plane_id && *r.plane_id != p.id)
     return "not the requested plane=" + std::to_string(*r.plane_id);
   if (p.type == DRM_PLANE_TYPE_CURSOR && !r.plane_id) return "cursor plane (only by plane=ID)";
+  if (p.type == DRM_PLANE_TYPE_PRIMARY && r.primary_taken)
+    return "primary plane: it shows the frame (frame=off puts the graph there)";
   // A primary plane showing someone's picture is taken over and given back on exit; an overlay
   // showing one belongs to that client's scene.
   if (p.type != DRM_PLANE_TYPE_PRIMARY && p.props.value("FB_ID") != 0)

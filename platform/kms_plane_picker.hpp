@@ -18,6 +18,7 @@ struct PlaneRequest {
   std::optional<uint32_t> plane_id;  // plane=ID: only this plane
   std::optional<uint64_t> zpos;      // zpos=N: the stacking position
   std::optional<uint64_t> alpha;     // alpha=A (0..65535): plane-wide opacity
+  bool primary_taken = false;        // the primary plane shows the camera frame
 };
 
 struct PlaneCandidate {

@@ -129,7 +129,7 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
 Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
   // rect=X,Y,W,H carries its own commas: its three other numbers are the next items.
   const KeyValueListRules rules{{"device", "connector", "plane", "zpos", "alpha", "rect", "buffers",
-                                 "mode", "scale", "decor"},
+                                 "mode", "scale", "decor", "frame"},
                                 {"rect"}};
   Result<std::vector<KeyValue>> items = parseKeyValueList(text, kDrm, rules);
   if (!items) return items.error();
@@ -141,6 +141,10 @@ Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
       o.connector = value;
     } else if (key == "mode" || key == "scale" || key == "decor") {
       if (Status s = parseGraphOption(key, value, kDrm, o.graph); !s) return s.error();
+    } else if (key == "frame") {
+      if (value != "on" && value != "off")
+        return fail(ErrorCode::kInvalidArgument, kDrm, ": frame=", value, ": expected on or off");
+      o.frame = value == "on";
     } else if (key == "rect") {
       Result<DrmRect> r = parseRect(value);
       if (!r) return r.error();

@@ -97,9 +97,8 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     if (!spec) usageError(spec.error().message);
     if (spec->writesStdout()) ++to_stdout;
     if (spec->kind == OutputSpec::Kind::kDrm) {
-      if (p.pipeline.backend != Backend::kGles && p.pipeline.backend != Backend::kAuto)
-        usageError("--output drm draws with GLES: it needs --backend gles");
-      p.pipeline.backend = Backend::kGles;  // auto: the plane needs the GPU whatever it is
+      // auto: the plane needs the GPU whatever it is; cpu/reference: the sink uploads each frame
+      if (p.pipeline.backend == Backend::kAuto) p.pipeline.backend = Backend::kGles;
     }
     spec->mqtt.required = o.output_required;
     p.outputs.push_back(spec.value());
@@ -224,7 +223,7 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--output", o->outputs,
                   "Repeatable: jsonl (default), csv[:bins], bin, "
                   "png:DIR[,every=N,mode=M,scale=S,decor=D], "
-                  "drm[:connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
+                  "drm[:frame=on|off,connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
                   "mqtt://HOST[:PORT]/TOPIC[,qos=0|1,every=N,retain,...], "
                   "prom:PATH[,every=SECONDS]");
   cmd->add_flag("--output-required", o->output_required,

@@ -1,8 +1,12 @@
 #include "core/outputs/drm_output.hpp"
 
+#include <bit>
 #include <string_view>
 #include <vector>
 
+#include <drm_fourcc.h>
+
+#include "core/stages/scale_reference.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
@@ -13,14 +17,16 @@ constexpr std::string_view kWhat = "DRM output";
 }  // namespace
 
 Status DrmOutput::write(const FrameResult& frame) {
-  if (!frame.gpu)
-    return fail(ErrorCode::kUnsupported, kWhat,
-                ": the frame has no GPU histogram (it needs the GLES backend)");
-  const GpuFrameView& gpu = *frame.gpu;
+  Result<GpuFrameView> uploaded =
+      frame.gpu ? Result<GpuFrameView>(*frame.gpu) : uploadCpuFrame(frame);
+  if (!uploaded) return uploaded.error();
+  const GpuFrameView& gpu = uploaded.value();
   const KmsRect& r = display_->rect();
   if (!graph_) {
+    const bool translucent = display_->showsFrame() && display_->format() == DRM_FORMAT_ARGB8888;
     Result<GraphRenderer> g =
-        GraphRenderer::create(gpu.bins, frame.hist.channels, int(r.width), int(r.height), options_);
+        GraphRenderer::create(gpu.bins, frame.hist.channels, int(r.width), int(r.height), options_,
+                              translucent ? kDrmGraphBackgroundAlpha : uint8_t(255));
     if (!g) return g.error();
     graph_.emplace(std::move(g.value()));
     graph_read_fbo_ = makeFramebuffer();
@@ -31,6 +37,28 @@ Status DrmOutput::write(const FrameResult& frame) {
   }
   Result<KmsScanoutBuffer*> buffer = display_->nextBuffer();
   if (!buffer) return buffer.error();
+  if (KmsScanoutBuffer* primary = display_->frameBuffer(*buffer)) {
+    if (!gpu.image_texture)
+      return fail(ErrorCode::kUnsupported, kWhat, ": the frame has no GPU image to show");
+    if (!frame_scaler_) {
+      // The plane's own scaler where the kernel takes it; else the GPU scales (vkms cannot).
+      const drmModeModeInfo& m = display_->mode();
+      const FitRect fit = fitRect(gpu.width, gpu.height, m.hdisplay, m.vdisplay);
+      Result<bool> plane_scales = display_->scaleFrameOnPlane(
+          uint32_t(gpu.width), uint32_t(gpu.height),
+          KmsRect{fit.x, fit.y, uint32_t(fit.width), uint32_t(fit.height)});
+      if (!plane_scales) return plane_scales.error();
+      primary = display_->frameBuffer(*buffer);  // frame-sized now if the plane scales
+      Result<FrameScaler> f = FrameScaler::create();
+      if (!f) return f.error();
+      frame_scaler_.emplace(std::move(f.value()));
+    }
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, primary->framebuffer());
+    Status s = frame_scaler_->draw(gpu.image_texture, gpu.width, gpu.height, int(primary->width()),
+                                   int(primary->height()));
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    if (!s) return s;
+  }
   if (Status s = graph_->render(gpu.histogram_buffer, gpu.scale_buffer,
                                 graphLabels(frame.hist, frame.stats));
       !s)
@@ -47,6 +75,47 @@ Status DrmOutput::write(const FrameResult& frame) {
   return display_->present(*buffer);
 }
 
+Result<GpuFrameView> DrmOutput::uploadCpuFrame(const FrameResult& frame) {
+  if (!frame.image)
+    return fail(ErrorCode::kUnsupported, kWhat, ": the frame has neither GPU objects nor an image");
+  const HistogramData& h = frame.hist;
+  const RgbaImage& image = *frame.image;
+  const int channels = int(h.channels.size());
+  if (!cpu_counts_) {
+    cpu_counts_ = makeBuffer();
+    cpu_scales_ = makeBuffer();
+  }
+  // The scale stage's buffer layout (core/stages/scale.hpp), from the same CPU reference the
+  // CPU backends use: { maxCount, numerator, denominator, float scale } per channel.
+  std::vector<uint32_t> scale_words;
+  for (const ChannelScale& s :
+       scaleReference(h.counts, h.bins, channels, uint64_t(image.width) * image.height))
+    scale_words.insert(scale_words.end(),
+                       {s.max_count, s.numerator, s.denominator, std::bit_cast<uint32_t>(s.scale)});
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cpu_counts_.get());
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(h.counts.size() * 4), h.counts.data(),
+               GL_STREAM_DRAW);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cpu_scales_.get());
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(scale_words.size() * 4), scale_words.data(),
+               GL_STREAM_DRAW);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  if (!cpu_image_ || cpu_image_width_ != image.width || cpu_image_height_ != image.height) {
+    cpu_image_ = makeTexture();
+    glBindTexture(GL_TEXTURE_2D, cpu_image_.get());
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, image.width, image.height);
+    cpu_image_width_ = image.width;
+    cpu_image_height_ = image.height;
+  }
+  glBindTexture(GL_TEXTURE_2D, cpu_image_.get());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // RGBA rows are whole words
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.width, image.height, GL_RGBA, GL_UNSIGNED_BYTE,
+                  image.pixels.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  if (Status s = checkGl("DRM output: uploading the CPU backend's frame"); !s) return s.error();
+  return GpuFrameView{cpu_image_.get(),  image.width, image.height, cpu_counts_.get(),
+                      cpu_scales_.get(), h.bins,      channels};
+}
+
 Status DrmOutput::finish() {
   return display_->close();
 }
@@ -54,7 +123,11 @@ Status DrmOutput::finish() {
 DrmOutput::~DrmOutput() {
   // GL objects go while the context is still current; the display restores on its own close.
   graph_.reset();
+  frame_scaler_.reset();
   graph_read_fbo_.reset();
+  cpu_counts_.reset();
+  cpu_scales_.reset();
+  cpu_image_.reset();
 }
 
 }  // namespace esf

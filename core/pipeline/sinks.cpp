@@ -13,6 +13,7 @@
 #include "core/outputs/mqtt_output.hpp"
 #include "core/outputs/png_output.hpp"
 #include "core/outputs/prom_output.hpp"
+#include "core/pipeline/backend_choice.hpp"
 #include "core/pipeline/pipeline_impl.hpp"
 #include "platform/kms_display.hpp"
 
@@ -52,9 +53,19 @@ Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options) 
 Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
                                                  const DrmSinkOptions& options) {
   GlContext* gl = pipeline.impl().gl.get();
-  if (!gl)
-    return fail(ErrorCode::kUnsupported,
-                "DRM sink: draws with GLES, and this pipeline runs on the CPU backend");
+  std::unique_ptr<GlContext> own_gl;
+  if (!gl) {
+    // The CPU backends have no GL context: the sink makes its own on the configured EGL device
+    // (the display's card) and uploads each frame's image and histogram to draw them.
+    Result<std::unique_ptr<GlContext>> made =
+        GlContext::create(glContextOptions(pipeline.impl().config));
+    if (!made)
+      return fail(made.error().code, "DRM sink: the ", backendName(pipeline.impl().config.backend),
+                  " backend has no GL context, and none could be made to draw the display: ",
+                  made.error().message);
+    own_gl = std::move(made.value());
+    gl = own_gl.get();
+  }
   KmsDisplayOptions o;
   o.device = options.device;
   o.connector = options.connector;
@@ -64,9 +75,11 @@ Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
   if (options.rect)
     o.rect = KmsRect{options.rect->x, options.rect->y, options.rect->width, options.rect->height};
   o.buffers = options.buffers;
+  o.frame = options.frame;
   Result<std::unique_ptr<KmsDisplay>> display = KmsDisplay::open(o, *gl);
   if (!display) return display.error();
-  return std::unique_ptr<FrameSink>(new DrmOutput(std::move(display.value()), options.graph));
+  return std::unique_ptr<FrameSink>(
+      new DrmOutput(std::move(display.value()), options.graph, std::move(own_gl)));
 }
 
 Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options) {

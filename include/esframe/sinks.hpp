@@ -50,14 +50,19 @@ struct DrmSinkOptions {
   std::optional<uint32_t> plane_id;
   std::optional<uint64_t> zpos;
   std::optional<uint64_t> alpha;
-  std::optional<DrmRect> rect;  // on the CRTC; default: the whole mode
-  int buffers = 3;              // 2: double, 3: triple buffering
+  // On the CRTC. Default: a corner over the frame (a quarter of the mode's width, 2:1, 16 pixels
+  // from the top right), or the whole mode with frame = false.
+  std::optional<DrmRect> rect;
+  int buffers = 3;  // 2: double, 3: triple buffering
   // The graph drawn (mode=, scale=, decor=). Decorations default off here: the plane shows the
   // seed's picture unless decor=on.
   GraphOptions graph{GraphMode::kOverlay, false, false};
+  // The processed frame on the primary plane under the graph (frame=off: the graph alone).
+  bool frame = true;
 };
-// The histogram graph on a DRM/KMS plane. Draws with the pipeline's GL context, which must run
-// on the display's card (EglPlatform::kGbm with that card): kUnsupported on the CPU backend.
+// The processed frame and the histogram graph on DRM/KMS planes. Draws with the pipeline's GL
+// context, which must run on the display's card (EglPlatform::kGbm with that card); on the CPU
+// backends the sink makes its own context from the pipeline's EGL options and uploads each frame.
 Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline, const DrmSinkOptions& options);
 
 // Never blocks the pipeline: messages wait in a bounded queue for a worker thread; each carries

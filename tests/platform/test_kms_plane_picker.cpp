@@ -3,6 +3,7 @@
 #include <drm_fourcc.h>
 #include <gtest/gtest.h>
 
+#include "platform/kms_display.hpp"
 #include "platform/kms_plane_picker.hpp"
 
 namespace esf {
@@ -118,6 +119,28 @@ TEST(KmsPlanePicker, BusyAndYuvOnlyOverlaysFallBackToThePrimary) {
   EXPECT_TRUE(rejectedWith(r, 33, "takes neither ARGB8888 nor XRGB8888 (formats: NV12 YUYV)"));
 }
 
+// With the frame on the primary plane the graph needs an overlay: the same table as above then
+// has no candidate, and the primary's reason says why.
+TEST(KmsPlanePicker, PrimaryTakenByTheFrameLeavesOnlyOverlays) {
+  PlaneRequest frame;
+  frame.primary_taken = true;
+  PlaneRanking r = rankPlanes(vkmsPlanes(), frame);
+  ASSERT_FALSE(r.candidates.empty());
+  for (const PlaneCandidate& c : r.candidates) EXPECT_EQ(c.type, DRM_PLANE_TYPE_OVERLAY);
+  EXPECT_TRUE(rejectedWith(r, 31, "primary plane: it shows the frame"));
+  std::vector<KmsPlane> planes = vkmsPlanes();
+  planes.resize(3);
+  planes[1].props.set("FB_ID", property(2, 77));
+  planes[2].formats = {DRM_FORMAT_NV12};
+  r = rankPlanes(planes, frame);
+  EXPECT_TRUE(r.candidates.empty());
+  Result<PlaneCandidate> picked = pickPlane(r, [](const PlaneCandidate&) { return Status{}; });
+  ASSERT_FALSE(picked.ok());
+  EXPECT_NE(picked.error().message.find("plane 31: primary plane: it shows the frame"),
+            std::string::npos)
+      << picked.error().message;
+}
+
 TEST(KmsPlanePicker, PlanesOfOtherCrtcsAreSkipped) {
   std::vector<KmsPlane> planes = vkmsPlanes();
   planes[1].possible_crtcs = 2;  // CRTC index 1 only
@@ -184,6 +207,26 @@ TEST(KmsPlanePicker, TestOnlyRefusalsAreRecordedAndTheNextCandidateWins) {
   EXPECT_NE(none.error().message.find("plane 31: TEST_ONLY commit refused: EINVAL"),
             std::string::npos);
   EXPECT_NE(none.error().message.find("plane 40: cursor plane"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace esf
+
+namespace esf {
+namespace {
+
+// The graph's default place over the frame: a quarter of the mode's width rounded down to a
+// multiple of 16, half as tall, 16 pixels from the top right; small modes clamp.
+TEST(KmsCornerRect, HandWorkedModes) {
+  auto same = [](const KmsRect& a, const KmsRect& b) {
+    return a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height;
+  };
+  EXPECT_TRUE(same(cornerRect(1024, 768), KmsRect{752, 16, 256, 128}));    // 1024 - 256 - 16
+  EXPECT_TRUE(same(cornerRect(1920, 1080), KmsRect{1424, 16, 480, 240}));  // 1920 / 4 = 480
+  EXPECT_TRUE(same(cornerRect(800, 600), KmsRect{592, 16, 192, 96}));      // 200 -> 192 (x 16)
+  EXPECT_TRUE(same(cornerRect(64, 48), KmsRect{32, 16, 16, 8}));
+  EXPECT_TRUE(same(cornerRect(16, 8), KmsRect{0, 0, 16, 8}));  // no room for margins
+  EXPECT_TRUE(same(cornerRect(8, 4), KmsRect{0, 0, 8, 4}));    // smaller than 16: the mode
 }
 
 }  // namespace

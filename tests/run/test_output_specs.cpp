@@ -14,6 +14,17 @@ TEST(DrmOutputOptions, EmptyMeansDefaults) {
   EXPECT_TRUE(o->connector.empty());
   EXPECT_FALSE(o->plane_id || o->zpos || o->alpha || o->rect);
   EXPECT_EQ(o->buffers, 3);
+  EXPECT_TRUE(o->frame);  // the kiosk default: the camera frame under the graph
+}
+
+TEST(DrmOutputOptions, FrameOnOff) {
+  Result<DrmSinkOptions> off = parseDrmSpec("frame=off,zpos=2");
+  ASSERT_TRUE(off.ok()) << off.error().message;
+  EXPECT_FALSE(off->frame);
+  Result<DrmSinkOptions> on = parseDrmSpec("rect=0,0,64,32,frame=on");
+  ASSERT_TRUE(on.ok()) << on.error().message;
+  EXPECT_TRUE(on->frame);
+  EXPECT_EQ(on->rect->width, 64u);
 }
 
 TEST(DrmOutputOptions, EveryKey) {
@@ -65,6 +76,7 @@ TEST(DrmOutputOptions, BadInputIsNamed) {
   expectError("buffers=4", "--output drm: buffers=4: expected 2 or 3");
   expectError("connector=", "--output drm: connector= needs a value");
   expectError("zpos=1,,alpha=2", "--output drm: empty item");
+  expectError("frame=yes", "--output drm: frame=yes: expected on or off");
   EXPECT_FALSE(parseDrmSpec("plane=").ok());
   EXPECT_TRUE(parseDrmSpec("zpos=2,rect=0,0,64,32").ok());
 }

@@ -80,7 +80,8 @@ uint32_t backgroundPixel(uint32_t x, uint32_t y) {
 }
 
 DumbBuffer::DumbBuffer(int fd, uint32_t width, uint32_t height, uint32_t format) : fd_(fd) {
-  if (drmModeCreateDumbBuffer(fd, width, height, 32, 0, &handle_, &pitch_, &size_) != 0)
+  const uint32_t bpp = format == DRM_FORMAT_XRGB16161616 ? 64 : 32;
+  if (drmModeCreateDumbBuffer(fd, width, height, bpp, 0, &handle_, &pitch_, &size_) != 0)
     die("cannot create a dumb buffer: " + std::string(std::strerror(errno)));
   uint64_t offset = 0;
   if (drmModeMapDumbBuffer(fd, handle_, &offset) != 0) die("cannot map a dumb buffer");
@@ -216,6 +217,12 @@ void Card::addPlane(KmsAtomicRequest& req, const KmsPlaneState& plane, const Pip
                                                      {"CRTC_H", r.h}};
   for (const auto& [name, value] : values)
     if (Status s = req.add(plane.id, plane.props, name, value); !s) die(s.error().message);
+}
+
+void Card::addPlaneOff(KmsAtomicRequest& req, const KmsPlaneState& plane) {
+  Status s = req.add(plane.id, plane.props, "FB_ID", 0);
+  if (s) s = req.add(plane.id, plane.props, "CRTC_ID", 0);
+  if (!s) die(s.error().message);
 }
 
 void Card::commit(const KmsAtomicRequest& req, uint32_t flags, const std::string& what) {

@@ -48,6 +48,10 @@ class DumbBuffer {
   uint32_t& px(uint32_t x, uint32_t y) {
     return *reinterpret_cast<uint32_t*>(map_ + size_t(y) * pitch_ + size_t(x) * 4);
   }
+  // XRGB16161616 buffers: one 64-bit word per pixel (b in bits 0..15, g, r, x).
+  uint64_t& px64(uint32_t x, uint32_t y) {
+    return *reinterpret_cast<uint64_t*>(map_ + size_t(y) * pitch_ + size_t(x) * 8);
+  }
 
  private:
   int fd_;
@@ -92,6 +96,7 @@ class Card {
   void addModeset(KmsAtomicRequest& req, Pipe& pipe);
   void addPlane(KmsAtomicRequest& req, const KmsPlaneState& plane, const Pipe& pipe, uint32_t fb,
                 const Rect& r);
+  void addPlaneOff(KmsAtomicRequest& req, const KmsPlaneState& plane);  // FB_ID and CRTC_ID 0
   void commit(const KmsAtomicRequest& req, uint32_t flags, const std::string& what);
   // Reads the CRTC's output once through the writeback connector (XRGB8888, row by row).
   std::vector<uint32_t> writeback(const Pipe& pipe);
