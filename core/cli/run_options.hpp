@@ -30,6 +30,7 @@ struct RunOptions {
   std::optional<std::string> auto_exposure;  // --auto-exposure[=KEY=VALUE,...]
   bool overwrite = false;  // png and dump-raw files may replace files already there
   double timeout_s = 2;    // a camera that delivers no frame for this long is an error
+  std::string raw;         // --raw black=N,white=N,wb=R,B ("" for the defaults)
 };
 
 // "bins=N,channels=rgbl,strategy=NAME|auto" into `config` (keys not given keep their values).
@@ -37,5 +38,7 @@ Status parseHistogramOption(const std::string& text, HistogramConfig& config);
 // "TAPS[:ITERATIONS]"; taps must be odd (an even filter shifts the picture by half a pixel).
 Result<BlurConfig> parseBlurOption(const std::string& text);
 Result<Size> parseResizeOption(const std::string& text);
+// "black=N,white=N,wb=R,B" (any subset, integers; gains in 1/256: 256 = 1.0) into `config`.
+Status parseRawOption(const std::string& text, RawConfig& config);
 
 }  // namespace esf::cli
