@@ -39,6 +39,10 @@ struct BayerRowLayout {
 // fills the unused high bits).
 void unpackBayerRow(const uint8_t* row, int width, const BayerRowLayout& layout, uint16_t* out);
 
+// The inverse: `width` values (each below 2^bit_depth) into one row of the layout. Unused high
+// bits of 16-bit words are zero, as V4L2 has them.
+void packBayerRow(const uint16_t* values, int width, const BayerRowLayout& layout, uint8_t* row);
+
 // A whole frame: `height` rows `stride` bytes apart -> width * height values.
 Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int stride, int width,
                                           int height, const BayerRowLayout& layout);

@@ -111,6 +111,19 @@ Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& img, PixelFormat format
     put(info.a, channel(3));
     return out;
   }
+  if (info.colour == ColourFamily::kBayer) {
+    // Each site keeps its own colour's channel, scaled from 8 bits to the sensor's depth
+    // (rounded): what an ideal sensor behind the CFA would read.
+    const BayerRowLayout bayer = bayerRowLayout(info);
+    const uint32_t top = (1u << info.bit_depth) - 1;
+    std::vector<uint16_t> values(static_cast<size_t>(w));
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x)
+        values[size_t(x)] = uint16_t((img.at(x, y)[cfaColour(info.cfa, x, y)] * top + 127) / 255);
+      packBayerRow(values.data(), w, bayer, planes[0] + size_t(y) * (*layout)[0].bytes_per_row);
+    }
+    return out;
+  }
   if (info.colour == ColourFamily::kGrey) {
     // GREY is plain luminance bytes, full range.
     const ForwardMatrix full = forwardMatrix({colorimetry.encoding, true});

@@ -39,7 +39,8 @@ constexpr PixelFormatInfo rgb(PixelFormat f, const char* name, uint32_t fourcc, 
           at(0, b),
           a < 0 ? kNone : at(0, a),
           0,
-          ""};
+          "",
+          CfaOrder::kRGGB};
 }
 
 // A Y'CbCr format with chroma subsampled sx x sy.
@@ -48,11 +49,56 @@ constexpr PixelFormatInfo yuv(PixelFormat f, const char* name, uint32_t fourcc, 
                               std::array<PlaneInfo, 3> plane_info, ComponentLocation y,
                               ComponentLocation cb, ComponentLocation cr,
                               uint32_t mplane_fourcc = 0, const char* mplane_name = "") {
-  return {f,          name,       fourcc,    alias, ColourFamily::kYuv,
-          packing,    8,          alignment, sx,    sy,
-          planes,     plane_info, y,         cb,    cr,
-          kNone,      kNone,      kNone,     kNone, mplane_fourcc,
-          mplane_name};
+  return {f,
+          name,
+          fourcc,
+          alias,
+          ColourFamily::kYuv,
+          packing,
+          8,
+          alignment,
+          sx,
+          sy,
+          planes,
+          plane_info,
+          y,
+          cb,
+          cr,
+          kNone,
+          kNone,
+          kNone,
+          kNone,
+          mplane_fourcc,
+          mplane_name,
+          CfaOrder::kRGGB};
+}
+
+// A Bayer format: one plane whose sample holds `pixels` values in `bytes` bytes (bayer.hpp); a
+// width must fill whole samples.
+constexpr PixelFormatInfo bayer(PixelFormat f, const char* name, uint32_t fourcc, CfaOrder cfa,
+                                int bits, int bytes, int pixels) {
+  return {f,
+          name,
+          fourcc,
+          "",
+          ColourFamily::kBayer,
+          Packing::kPacked,
+          bits,
+          pixels,
+          1,
+          1,
+          1,
+          {{{bytes, pixels, 1}}},
+          kNone,
+          kNone,
+          kNone,
+          kNone,
+          kNone,
+          kNone,
+          kNone,
+          0,
+          "",
+          cfa};
 }
 
 // Sample sizes as V4L2 documents each layout (Documentation/userspace-api/media/v4l).
@@ -99,7 +145,8 @@ constexpr PixelFormatInfo kFormats[] = {
      kNone,
      kNone,
      0,
-     ""},
+     "",
+     CfaOrder::kRGGB},
     {PixelFormat::kMJPEG,
      "MJPEG",
      V4L2_PIX_FMT_MJPEG,
@@ -120,12 +167,37 @@ constexpr PixelFormatInfo kFormats[] = {
      kNone,
      kNone,
      0,
-     ""},
+     "",
+     CfaOrder::kRGGB},
     yuv(PixelFormat::kYUV422P, "YUV422P", V4L2_PIX_FMT_YUV422P, "I422", Packing::kPlanar, 1, 2, 1,
         3, {{{1, 1, 1}, {1, 2, 1}, {1, 2, 1}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0),
         V4L2_PIX_FMT_YUV422M, "YUV422M"),
     yuv(PixelFormat::kYUV444P, "YUV444P", V4L2_PIX_FMT_YUV444M, "I444", Packing::kPlanar, 1, 1, 1,
         3, {{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}}}, at(0, 0), chromaAt(1, 0), chromaAt(2, 0)),
+    bayer(PixelFormat::kSBGGR8, "SBGGR8", V4L2_PIX_FMT_SBGGR8, CfaOrder::kBGGR, 8, 1, 1),
+    bayer(PixelFormat::kSGBRG8, "SGBRG8", V4L2_PIX_FMT_SGBRG8, CfaOrder::kGBRG, 8, 1, 1),
+    bayer(PixelFormat::kSGRBG8, "SGRBG8", V4L2_PIX_FMT_SGRBG8, CfaOrder::kGRBG, 8, 1, 1),
+    bayer(PixelFormat::kSRGGB8, "SRGGB8", V4L2_PIX_FMT_SRGGB8, CfaOrder::kRGGB, 8, 1, 1),
+    bayer(PixelFormat::kSBGGR10, "SBGGR10", V4L2_PIX_FMT_SBGGR10, CfaOrder::kBGGR, 10, 2, 1),
+    bayer(PixelFormat::kSGBRG10, "SGBRG10", V4L2_PIX_FMT_SGBRG10, CfaOrder::kGBRG, 10, 2, 1),
+    bayer(PixelFormat::kSGRBG10, "SGRBG10", V4L2_PIX_FMT_SGRBG10, CfaOrder::kGRBG, 10, 2, 1),
+    bayer(PixelFormat::kSRGGB10, "SRGGB10", V4L2_PIX_FMT_SRGGB10, CfaOrder::kRGGB, 10, 2, 1),
+    bayer(PixelFormat::kSBGGR12, "SBGGR12", V4L2_PIX_FMT_SBGGR12, CfaOrder::kBGGR, 12, 2, 1),
+    bayer(PixelFormat::kSGBRG12, "SGBRG12", V4L2_PIX_FMT_SGBRG12, CfaOrder::kGBRG, 12, 2, 1),
+    bayer(PixelFormat::kSGRBG12, "SGRBG12", V4L2_PIX_FMT_SGRBG12, CfaOrder::kGRBG, 12, 2, 1),
+    bayer(PixelFormat::kSRGGB12, "SRGGB12", V4L2_PIX_FMT_SRGGB12, CfaOrder::kRGGB, 12, 2, 1),
+    bayer(PixelFormat::kSBGGR16, "SBGGR16", V4L2_PIX_FMT_SBGGR16, CfaOrder::kBGGR, 16, 2, 1),
+    bayer(PixelFormat::kSGBRG16, "SGBRG16", V4L2_PIX_FMT_SGBRG16, CfaOrder::kGBRG, 16, 2, 1),
+    bayer(PixelFormat::kSGRBG16, "SGRBG16", V4L2_PIX_FMT_SGRBG16, CfaOrder::kGRBG, 16, 2, 1),
+    bayer(PixelFormat::kSRGGB16, "SRGGB16", V4L2_PIX_FMT_SRGGB16, CfaOrder::kRGGB, 16, 2, 1),
+    bayer(PixelFormat::kSBGGR10P, "SBGGR10P", V4L2_PIX_FMT_SBGGR10P, CfaOrder::kBGGR, 10, 5, 4),
+    bayer(PixelFormat::kSGBRG10P, "SGBRG10P", V4L2_PIX_FMT_SGBRG10P, CfaOrder::kGBRG, 10, 5, 4),
+    bayer(PixelFormat::kSGRBG10P, "SGRBG10P", V4L2_PIX_FMT_SGRBG10P, CfaOrder::kGRBG, 10, 5, 4),
+    bayer(PixelFormat::kSRGGB10P, "SRGGB10P", V4L2_PIX_FMT_SRGGB10P, CfaOrder::kRGGB, 10, 5, 4),
+    bayer(PixelFormat::kSBGGR12P, "SBGGR12P", V4L2_PIX_FMT_SBGGR12P, CfaOrder::kBGGR, 12, 3, 2),
+    bayer(PixelFormat::kSGBRG12P, "SGBRG12P", V4L2_PIX_FMT_SGBRG12P, CfaOrder::kGBRG, 12, 3, 2),
+    bayer(PixelFormat::kSGRBG12P, "SGRBG12P", V4L2_PIX_FMT_SGRBG12P, CfaOrder::kGRBG, 12, 3, 2),
+    bayer(PixelFormat::kSRGGB12P, "SRGGB12P", V4L2_PIX_FMT_SRGGB12P, CfaOrder::kRGGB, 12, 3, 2),
 };
 
 std::string upper(std::string s) {
@@ -156,8 +228,14 @@ const std::vector<PixelFormat>& allPixelFormats() {
 
 Result<PixelFormat> parsePixelFormat(const std::string& name) {
   const std::string u = upper(name);
+  // Fourccs with lower-case letters ('pgAA' SGRBG10P, 'pGAA' SGBRG10P) differ only in case: those
+  // must be given exactly; all-upper-case ones ("rgb3") are taken in any case.
+  auto fourccMatches = [&](uint32_t fourcc) {
+    const std::string f = fourccString(fourcc);
+    return name == f || (f == upper(f) && u == f);
+  };
   for (const auto& i : kFormats) {
-    if (u == i.name || u == i.alias || u == upper(fourccString(i.v4l2_fourcc))) return i.format;
+    if (u == i.name || u == i.alias || fourccMatches(i.v4l2_fourcc)) return i.format;
     if (i.v4l2_mplane_fourcc && (u == i.mplane_name || u == fourccString(i.v4l2_mplane_fourcc)))
       return i.format;
   }
@@ -249,6 +327,25 @@ bool isCompressed(PixelFormat f) {
   return pixelFormatInfo(f).packing == Packing::kCompressed;
 }
 
+bool isBayer(PixelFormat f) {
+  return pixelFormatInfo(f).colour == ColourFamily::kBayer;
+}
+
+BayerRowLayout bayerRowLayout(const PixelFormatInfo& info) {
+  return {info.bit_depth, info.planes[0].bytes_per_sample, info.planes[0].horizontal_subsampling};
+}
+
+Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame) {
+  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+  if (info.colour != ColourFamily::kBayer)
+    return fail(ErrorCode::kInvalidArgument, formatName(frame.format), " is not a Bayer format");
+  const FramePlane& p = frame.planes[0];
+  if (frame.plane_count < 1 || !p.data)
+    return fail(ErrorCode::kInvalidArgument, "a ", info.name,
+                " frame needs its values in CPU memory (no zero-copy for Bayer)");
+  return unpackBayer(p.data, p.size, p.stride, frame.width, frame.height, bayerRowLayout(info));
+}
+
 bool allowsOddWidth(PixelFormat f) {
   return pixelFormatInfo(f).width_alignment == 1;
 }
@@ -297,7 +394,9 @@ std::vector<PlaneSlice> v4l2PlaneSlices(PixelFormat format, int height, int byte
   size_t offset = 0;
   for (int i = 0; i < info.plane_count; ++i) {
     const PlaneInfo& plane = info.planes[size_t(i)];
-    const int stride = bytes_per_line * plane.bytes_per_sample /
+    // Relative to plane 0's bytes per pixel (a 10P sample holds 4 pixels in 5 bytes).
+    const int stride = bytes_per_line * plane.bytes_per_sample *
+                       info.planes[0].horizontal_subsampling /
                        (plane.horizontal_subsampling * info.planes[0].bytes_per_sample);
     const size_t size = size_t(stride) * size_t(planeRows(info, i, height));
     slices.push_back({offset, stride, size});

@@ -10,15 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "capture/bayer.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
 
 namespace esf {
 
 enum class ColourFamily {
-  kRgb,   // R'G'B'(A) bytes
-  kYuv,   // Y'CbCr: colorimetry applies
-  kGrey,  // luma only, full range
+  kRgb,    // R'G'B'(A) bytes
+  kYuv,    // Y'CbCr: colorimetry applies
+  kGrey,   // luma only, full range
+  kBayer,  // raw sensor values behind a colour filter array (the row's `cfa`), bit_depth bits
 };
 
 enum class Packing {
@@ -68,6 +70,9 @@ struct PixelFormatInfo {
   // (NV12M, NV21M, YUV420M, YUV422M); 0 when there is none.
   uint32_t v4l2_mplane_fourcc;
   const char* mplane_name;  // "NV12M", or ""
+  // Bayer rows: the colour filter array's order (others: unused). Plane 0's sample is the
+  // storage unit (bayer.hpp): 1 byte per value, 2, or 5 bytes per 4 values (10P), 3 per 2 (12P).
+  CfaOrder cfa;
 };
 
 // The row of `format`. Every PixelFormat has one.
@@ -92,6 +97,11 @@ std::optional<PixelFormat> fromDrmFourcc(uint32_t fourcc);
 
 bool isYuv(PixelFormat format);  // uncompressed Y'CbCr formats: colorimetry applies
 bool isCompressed(PixelFormat format);
+bool isBayer(PixelFormat format);
+// How a Bayer row stores its values (bayer.hpp), from the row's columns.
+BayerRowLayout bayerRowLayout(const PixelFormatInfo& info);
+// The sensor values of a Bayer frame with CPU-visible plane 0: width * height values.
+Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame);
 // Widths a format cannot hold: YUYV/UYVY pack two pixels per 4 bytes, so widths must be even.
 bool allowsOddWidth(PixelFormat format);
 

@@ -229,7 +229,9 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
   const int count = std::clamp(o.buffers, 2, 32);
   IoMode mode = o.io;
   DmabufAllocator* allocator = o.dmabuf_allocator;
-  if (mode == IoMode::kAuto) mode = allocator ? IoMode::kDmabuf : IoMode::kMmap;
+  // Bayer frames are unpacked on the CPU (core/pipeline/bayer_frame.hpp): mapped buffers.
+  if (mode == IoMode::kAuto)
+    mode = allocator && !isBayer(format_) ? IoMode::kDmabuf : IoMode::kMmap;
   if (mode == IoMode::kDmabuf && !allocator)
     return fail(ErrorCode::kUnsupported, info_.path,
                 ": dmabuf I/O needs a buffer allocator on the GPU's DRM device (GBM); none was "

@@ -89,6 +89,9 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     p.pipeline.resize = r.value();
   }
   p.pipeline.luma = o.luma == "source" ? LumaSource::kSource : LumaSource::kRgb;
+  if (!o.raw.empty()) {
+    if (Status s = parseRawOption(o.raw, p.pipeline.raw); !s) usageError(s.error().message);
+  }
   const std::vector<std::string> specs =
       o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
   int to_stdout = 0;
@@ -245,6 +248,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->expected(0, 1);
   cmd->add_flag("--overwrite", o->overwrite,
                 "Let PNG and --dump-raw files replace files already there (default: an error)");
+  cmd->add_option("--raw", o->raw,
+                  "Bayer sensors: black=N,white=N,wb=R,B (integers; gains in 1/256, 256 = 1.0)");
   cmd->add_option("--timeout", o->timeout_s, "Seconds without a camera frame before giving up")
       ->capture_default_str();
   cmd->callback([&global, o]() { runPipeline(global, *o); });

@@ -96,4 +96,41 @@ Status checkSourceSpec(const std::string& spec) {
   return Status::success();
 }
 
+Status parseRawOption(const std::string& text, RawConfig& raw) {
+  constexpr const char* kKeys = " (black=N, white=N, wb=R,B with gains in 1/256: 256 = 1.0)";
+  std::vector<std::string> parts;
+  for (size_t start = 0; start <= text.size();) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    parts.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const size_t eq = parts[i].find('=');
+    if (eq == std::string::npos)
+      return fail(ErrorCode::kInvalidArgument, "--raw: expected KEY=VALUE, got '", parts[i], "'",
+                  kKeys);
+    const std::string key = parts[i].substr(0, eq), value = parts[i].substr(eq + 1);
+    if (key == "black" || key == "white") {
+      Result<int> level = parseInt("--raw: " + key, value, key == "black" ? 0 : 1, 65535);
+      if (!level) return level.error();
+      (key == "black" ? raw.black : raw.white) = uint32_t(level.value());
+    } else if (key == "wb") {  // its value holds a comma: R, then B in the next part
+      if (i + 1 >= parts.size())
+        return fail(ErrorCode::kInvalidArgument, "--raw: wb needs two gains, R,B", kKeys);
+      Result<int> r = parseInt("--raw: wb red gain", value, 1, 4096);
+      if (!r) return r.error();
+      Result<int> b = parseInt("--raw: wb blue gain", parts[++i], 1, 4096);
+      if (!b) return b.error();
+      raw.gain_r = uint32_t(r.value()), raw.gain_b = uint32_t(b.value());
+    } else {
+      return fail(ErrorCode::kInvalidArgument, "--raw: unknown key '", key, "'", kKeys);
+    }
+  }
+  if (raw.white != 0 && raw.white <= raw.black)
+    return fail(ErrorCode::kInvalidArgument, "--raw: white ", std::to_string(raw.white),
+                " must be above black ", std::to_string(raw.black));
+  return Status::success();
+}
+
 }  // namespace esf::cli

@@ -30,6 +30,7 @@ struct RunOptions {
   std::optional<std::string> auto_exposure;  // --auto-exposure[=KEY=VALUE,...]
   bool overwrite = false;  // png and dump-raw files may replace files already there
   double timeout_s = 2;    // a camera that delivers no frame for this long is an error
+  std::string raw;         // --raw black=N,white=N,wb=R,B ("" for the defaults)
 };
 
 // "bins=N,channels=rgbl,strategy=NAME|auto" into `config` (keys not given keep their values).
@@ -40,5 +41,8 @@ Result<Size> parseResizeOption(const std::string& text);
 // --source's spec where the spec alone shows it cannot work: "libcamera" in a build without
 // libcamera support, "libcamera:" without a camera id.
 Status checkSourceSpec(const std::string& spec);
+
+// "black=N,white=N,wb=R,B" (any subset, integers; gains in 1/256: 256 = 1.0) into `config`.
+Status parseRawOption(const std::string& text, RawConfig& config);
 
 }  // namespace esf::cli

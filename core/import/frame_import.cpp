@@ -253,6 +253,9 @@ FrameImporter::~FrameImporter() = default;
 
 Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOptions& options) {
   State& s = *state_;
+  if (isBayer(input.format))  // they need the run's levels: core/pipeline/bayer_frame.hpp
+    return fail(ErrorCode::kUnsupported, "import: ", formatName(input.format),
+                " frames are demosaiced by the pipeline, not the importer");
   std::optional<DecodedFrame> decoded;
   const Frame* frame = &input;
   if (isCompressed(input.format)) {

@@ -50,6 +50,9 @@ void yuvToRgb(const YuvCoefficients& k, int y, int cb, int cr, uint8_t* rgb) {
 }
 
 Status checkCpuFrame(const Frame& f) {
+  if (isBayer(f.format))
+    return fail(ErrorCode::kUnsupported, "import: ", formatName(f.format),
+                " frames are demosaiced by the pipeline (core/pipeline/bayer_frame.hpp)");
   auto layout = planeLayout(f.format, f.width, f.height);
   if (!layout) return layout.error();
   if (f.plane_count != int(layout->size()))

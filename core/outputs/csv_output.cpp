@@ -43,6 +43,15 @@ std::string csvHeader(const FrameResult& f, bool with_bins) {
       for (int b = 0; b < f.hist.bins; ++b)
         h += std::string(",") + f.hist.channels[size_t(c)] + "_bin" + std::to_string(b);
   }
+  if (f.raw) {  // Bayer frames: the levels, per-site clipped and crushed fractions, then bins
+    h += ",raw_bits,raw_black,raw_white";
+    for (const char* kind : {"clipped", "crushed"})
+      for (const char* site : kRawSiteNames) h += std::string(",raw_") + kind + "_" + site;
+    if (with_bins)
+      for (const char* site : kRawSiteNames)
+        for (int b = 0; b < f.raw->bins; ++b)
+          h += std::string(",raw_") + site + "_bin" + std::to_string(b);
+  }
   return h + "\n";
 }
 
@@ -68,6 +77,16 @@ std::string csvRow(const FrameResult& f, bool with_bins) {
   if (with_bins) {
     for (int c = 0; c < f.hist.channelCount(); ++c)
       for (int b = 0; b < f.hist.bins; ++b) r += "," + std::to_string(f.hist.at(b, c));
+  }
+  if (f.raw) {
+    const RawHistogramData& raw = *f.raw;
+    r += "," + std::to_string(raw.bit_depth) + "," + std::to_string(raw.black) + "," +
+         std::to_string(raw.white);
+    for (size_t s = 0; s < 4; ++s) r += "," + number(rawFraction(raw.clipped[s], raw.pixels[s]));
+    for (size_t s = 0; s < 4; ++s) r += "," + number(rawFraction(raw.crushed[s], raw.pixels[s]));
+    if (with_bins)
+      for (const auto& counts : raw.counts)
+        for (uint32_t c : counts) r += "," + std::to_string(c);
   }
   return r + "\n";
 }

@@ -59,8 +59,9 @@ Status DrmOutput::write(const FrameResult& frame) {
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     if (!s) return s;
   }
-  if (Status s = graph_->render(gpu.histogram_buffer, gpu.scale_buffer,
-                                graphLabels(frame.hist, frame.stats));
+  if (Status s =
+          graph_->render(gpu.histogram_buffer, gpu.scale_buffer,
+                         graphLabels(frame.hist, frame.stats, frame.raw ? &*frame.raw : nullptr));
       !s)
     return s;
   // GL's row 0 is the graph's bottom; scanout row 0 is the top of the screen: blit flipped.

@@ -25,4 +25,8 @@ std::optional<double> frameEvHint(const FrameResult& frame) {
   return evHint(l->msv);
 }
 
+double rawFraction(uint64_t count, uint64_t pixels) {
+  return pixels ? double(count) / double(pixels) : 0.0;
+}
+
 }  // namespace esf

@@ -16,4 +16,9 @@ std::optional<SignalStats> signalStats(const FrameResult& frame);
 // ev_hint from the 'l' channel's msv; nullopt without luma or without pixels.
 std::optional<double> frameEvHint(const FrameResult& frame);
 
+// Bayer frames' raw statistics, as every format names them: raw_r, raw_gr, raw_gb, raw_b.
+inline constexpr const char* kRawSiteNames[4] = {"r", "gr", "gb", "b"};
+// counts / pixels of one site (0 for a site with no pixels: a 1-pixel-wide frame has no Gr).
+double rawFraction(uint64_t count, uint64_t pixels);
+
 }  // namespace esf

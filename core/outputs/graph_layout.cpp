@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/outputs/bitmap_font.hpp"
+#include "core/outputs/frame_summary.hpp"
 #include "core/stats/exposure_stats.hpp"
 
 namespace esf {
@@ -62,7 +63,8 @@ uint32_t logQ8(uint32_t v) {
   return (uint32_t(exponent) << 8) + fraction;
 }
 
-GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStats>& stats) {
+GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStats>& stats,
+                        const RawHistogramData* raw) {
   GraphLabels labels;
   if (hist.channelCount() == 0 || hist.bins == 0) return labels;
   const int c = clipChannel(hist.channels);
@@ -75,10 +77,22 @@ GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStat
   char ev_text[16] = "-";
   if (ev) std::snprintf(ev_text, sizeof ev_text, "%+.1f", *ev);
   char text[160];
-  std::snprintf(text, sizeof text, "%c MEAN %.1f P10 %u P50 %u P90 %u EV %s CLIP %.2f%%/%.2f%%",
+  std::snprintf(text, sizeof text, "%c MEAN %.1f P10 %u P50 %u P90 %u EV %s",
                 std::toupper(static_cast<unsigned char>(s.channel)), s.mean, s.p10, s.p50, s.p90,
-                ev_text, 100.0 * s.clip_low, 100.0 * s.clip_high);
+                ev_text);
   labels.caption = text;
+  if (!raw) {
+    std::snprintf(text, sizeof text, " CLIP %.2f%%/%.2f%%", 100.0 * s.clip_low,
+                  100.0 * s.clip_high);
+    labels.caption += text;
+  } else {  // the sensor's own clipping says more than the 8-bit image's, and fits the strip
+    std::snprintf(text, sizeof text, " RAW CLIP %.1f/%.1f/%.1f/%.1f%%",
+                  100.0 * rawFraction(raw->clipped[0], raw->pixels[0]),
+                  100.0 * rawFraction(raw->clipped[1], raw->pixels[1]),
+                  100.0 * rawFraction(raw->clipped[2], raw->pixels[2]),
+                  100.0 * rawFraction(raw->clipped[3], raw->pixels[3]));
+    labels.caption += text;
+  }
   return labels;
 }
 

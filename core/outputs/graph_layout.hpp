@@ -46,7 +46,11 @@ struct GraphLabels {
 };
 // caption: "L MEAN 118.2 P10 40 P50 120 P90 200 EV +0.3 CLIP 0.10%/2.35%" from the clip
 // channel's stats (core/stats/exposure_stats.hpp); EV is "-" when the channel is empty.
-GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStats>& stats);
+// Bayer frames (raw non-null) end with " RAW CLIP r/gr/gb/b%" instead of CLIP: each site's
+// clipped fraction against the sensor's white level, in percent with one decimal
+// ("RAW CLIP 0.0/0.1/0.1/2.4%"), which the caption strip of a 512-pixel graph still holds.
+GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStats>& stats,
+                        const RawHistogramData* raw = nullptr);
 
 struct GraphLayout {
   int text_scale = 1;  // glyph pixels are text_scale x text_scale

@@ -63,6 +63,20 @@ std::string jsonlLine(const FrameResult& f) {
                           {"target", f.auto_exposure->target},
                           {"converged", f.auto_exposure->converged}};
   }
+  if (f.raw) {  // Bayer frames: docs/output-formats.md, "Raw statistics"
+    const RawHistogramData& raw = *f.raw;
+    j["raw_bits"] = raw.bit_depth;
+    j["raw_black"] = raw.black;
+    j["raw_white"] = raw.white;
+    Json clipped = Json::object(), crushed = Json::object();
+    for (size_t s = 0; s < 4; ++s) {
+      j[std::string("raw_") + kRawSiteNames[s]] = raw.counts[s];
+      clipped[kRawSiteNames[s]] = rawFraction(raw.clipped[s], raw.pixels[s]);
+      crushed[kRawSiteNames[s]] = rawFraction(raw.crushed[s], raw.pixels[s]);
+    }
+    j["raw_clipped"] = clipped;
+    j["raw_crushed"] = crushed;
+  }
   j["timing_ms"] = timing;
   j["timing_clock"] = clocks;
   return j.dump() + "\n";

@@ -47,7 +47,7 @@ Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& opt
 }
 
 Result<RgbaImage> PngOutput::graphImage(const FrameResult& f) {
-  const GraphLabels labels = graphLabels(f.hist, f.stats);
+  const GraphLabels labels = graphLabels(f.hist, f.stats, f.raw ? &*f.raw : nullptr);
   if (!f.gpu) {
     if (options_.graph.mode == GraphMode::kLuma && f.hist.channels.find('l') == std::string::npos)
       return fail(ErrorCode::kInvalidArgument, kWhat,

@@ -5,6 +5,7 @@
 #include "capture/pixel_format.hpp"
 #include "core/import/import_reference.hpp"
 #include "core/pipeline/backend_common.hpp"
+#include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/blur_reference.hpp"
@@ -27,7 +28,7 @@ class CpuBackend : public PipelineBackend {
   Result<FrameResult> process(const Frame& frame) override {
     FrameResult r;
     WallTimer import_timer;
-    Result<RgbaImage> rgba = convertToRgbaCpu(frame);
+    Result<RgbaImage> rgba = importReference(frame, r);
     if (!rgba) return rgba.error();
     image_ = std::move(rgba.value());
     std::optional<RgbaImage> luma;
@@ -78,6 +79,15 @@ class CpuBackend : public PipelineBackend {
   }
 
  private:
+  // Bayer frames: the plain demosaic, and the raw statistics into r.raw.
+  Result<RgbaImage> importReference(const Frame& frame, FrameResult& r) const {
+    if (!isBayer(frame.format)) return convertToRgbaCpu(frame);
+    Result<BayerInput> bayer = prepareBayer(frame, o_);
+    if (!bayer) return bayer.error();
+    r.raw = std::move(bayer->stats);
+    return demosaicReference(bayer->values, frame.width, frame.height, bayer->demosaic);
+  }
+
   HistogramData count(int bins, const RgbaImage* luma) const {
     const std::string& channels = o_.histogram.channels;
     if (!luma) {

@@ -5,11 +5,13 @@
 #include <optional>
 
 #include "capture/pixel_format.hpp"
+#include "core/cpu/cpu_bayer.hpp"
 #include "core/cpu/cpu_blur.hpp"
 #include "core/cpu/cpu_histogram.hpp"
 #include "core/cpu/cpu_import.hpp"
 #include "core/cpu/cpu_resize.hpp"
 #include "core/pipeline/backend_common.hpp"
+#include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stats/exposure_stats.hpp"
@@ -37,12 +39,12 @@ class CpuExecutorBackend : public PipelineBackend {
       WallTimer timer;
       std::vector<HistogramCounter> counters(size_t(pool_.threads()),
                                              HistogramCounter(rgb_channels, kLuma));
-      Status s = importCpu(frame, image_, pool_,
-                           [&](int, const uint8_t* rgba, const uint8_t* luma, int band) {
-                             HistogramCounter& counter = counters[size_t(band)];
-                             counter.countRgba(rgba, frame.width);
-                             if (source_luma) counter.countLuma(luma, frame.width);
-                           });
+      Status s =
+          importFrame(frame, r, [&](int, const uint8_t* rgba, const uint8_t* luma, int band) {
+            HistogramCounter& counter = counters[size_t(band)];
+            counter.countRgba(rgba, frame.width);
+            if (source_luma) counter.countLuma(luma, frame.width);
+          });
       if (!s) return s.error();
       r.timings.push_back({"import", timer.ms(), false});  // the counting included
       WallTimer drain_timer;
@@ -70,6 +72,16 @@ class CpuExecutorBackend : public PipelineBackend {
   }
 
  private:
+  // importCpu, or for Bayer frames the demosaic (its raw statistics into r.raw).
+  Status importFrame(const Frame& frame, FrameResult& r, const ImportedRow& on_row) {
+    if (!isBayer(frame.format)) return importCpu(frame, image_, pool_, on_row);
+    Result<BayerInput> bayer = prepareBayer(frame, o_);
+    if (!bayer) return bayer.error();
+    r.raw = std::move(bayer->stats);
+    return demosaicCpu(bayer->values, frame.width, frame.height, bayer->demosaic, image_, pool_,
+                       on_row);
+  }
+
   // LumaSource::kSource with an L channel and a frame that has a luma plane; otherwise L comes
   // from RGB, said once (as the reference backend says it).
   bool usesSourceLuma(const Frame& frame) {
@@ -90,13 +102,12 @@ class CpuExecutorBackend : public PipelineBackend {
   Status importBlurResize(const Frame& frame, bool source_luma, FrameResult& r) {
     WallTimer import_timer;
     if (source_luma) luma_ = RgbaImage(frame.width, frame.height);
-    Status s =
-        importCpu(frame, image_, pool_, [&](int y, const uint8_t*, const uint8_t* luma, int) {
-          if (!source_luma) return;
-          uint8_t* out = luma_.at(0, y);
-          for (int x = 0; x < frame.width; ++x, out += 4)
-            out[0] = out[1] = out[2] = luma[x], out[3] = 255;
-        });
+    Status s = importFrame(frame, r, [&](int y, const uint8_t*, const uint8_t* luma, int) {
+      if (!source_luma) return;
+      uint8_t* out = luma_.at(0, y);
+      for (int x = 0; x < frame.width; ++x, out += 4)
+        out[0] = out[1] = out[2] = luma[x], out[3] = 255;
+    });
     if (!s) return s;
     r.timings.push_back({"import", import_timer.ms(), false});
     if (o_.blur) {

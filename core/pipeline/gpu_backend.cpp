@@ -5,9 +5,11 @@
 #include "capture/pixel_format.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
+#include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/histogram_counter.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
+#include "core/stages/demosaic.hpp"
 #include "core/stages/histogram.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/scale.hpp"
@@ -72,6 +74,7 @@ class GpuBackend : public PipelineBackend {
     return s;
   }
   Status stage(std::optional<GpuImage>& in, std::optional<GpuImage>& out, bool blur);
+  Result<ImportedFrame> importBayer(const Frame& frame, FrameResult& r);
 
   GlContext& gl_;
   PipelineConfig o_;
@@ -81,6 +84,7 @@ class GpuBackend : public PipelineBackend {
   FrameTimer timer_;
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
+  std::optional<Demosaic> demosaic_;  // made at the first Bayer frame
   HistogramCounter binned_, values_;
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
@@ -160,6 +164,27 @@ Status GpuBackend::configure(int w, int h) {
   return Status::success();
 }
 
+// Bayer frames: the values unpacked on the CPU (with the raw statistics into r.raw), uploaded,
+// demosaiced into the stage image.
+Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame, FrameResult& r) {
+  WallTimer upload_timer;
+  Result<BayerInput> bayer = prepareBayer(frame, o_);
+  if (!bayer) return bayer.error();
+  r.raw = std::move(bayer->stats);
+  if (!demosaic_) {
+    Result<Demosaic> d = Demosaic::create(gl_);
+    if (!d) return d.error();
+    demosaic_.emplace(std::move(d.value()));
+  }
+  if (Status s = demosaic_->upload(bayer->values, frame.width, frame.height); !s) return s.error();
+  ImportedFrame out;
+  out.upload_ms = upload_timer.ms();
+  if (Status s = demosaic_->run(bayer->demosaic, *imported_[0]); !s) return s.error();
+  out.rgba = imported_[0]->texture();
+  out.width = frame.width, out.height = frame.height;
+  return out;
+}
+
 Status GpuBackend::submit(const Frame& frame) {
   submitted_.reset();
   if (frame.width != in_w_ || frame.height != in_h_) {
@@ -182,7 +207,8 @@ Status GpuBackend::submit(const Frame& frame) {
       if (Status s = ensureImage(imported_[1], frame.width, frame.height); !s) return s;
       io.target_luma = imported_[1]->texture();
     }
-    Result<ImportedFrame> f = importer_->import(frame, io);
+    Result<ImportedFrame> f =
+        isBayer(frame.format) ? importBayer(frame, r) : importer_->import(frame, io);
     if (!f) return f.error();
     imported = f.value();
     // The source may requeue a zero-copy buffer once submit() returns: fence the import's

@@ -64,6 +64,14 @@ Status PipelineConfig::validate() const {
       (resize->width < 1 || resize->height < 1 || resize->width > 65536 || resize->height > 65536))
     return fail(ErrorCode::kInvalidArgument, "resize size must be in [1, 65536] each way, got ",
                 std::to_string(resize->width), "x", std::to_string(resize->height));
+  if (raw.white != 0 && raw.white <= raw.black)
+    return fail(ErrorCode::kInvalidArgument, "raw white level ", std::to_string(raw.white),
+                " must be above the black level ", std::to_string(raw.black));
+  if (raw.black > 65535 || raw.white > 65535)
+    return fail(ErrorCode::kInvalidArgument, "raw levels must be at most 65535");
+  if (raw.gain_r < 1 || raw.gain_r > 4096 || raw.gain_b < 1 || raw.gain_b > 4096)
+    return fail(ErrorCode::kInvalidArgument,
+                "raw white balance gains must be in 1..4096 (256 = 1.0)");
   return Status::success();
 }
 

@@ -24,6 +24,8 @@ Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, in
                 " values for a ", std::to_string(width), "x", std::to_string(height), " frame");
   RawSiteHistograms h;
   h.bins = bins;
+  h.bit_depth = bit_depth;
+  h.black = black, h.white = white;
   for (auto& c : h.counts) c.assign(size_t(bins), 0);
   const uint64_t span = uint64_t(white - black) + 1;
   for (int y = 0; y < height; ++y)

@@ -11,6 +11,7 @@
 
 #include "capture/bayer.hpp"
 #include "esframe/base/result.hpp"
+#include "esframe/histogram_data.hpp"
 
 namespace esf {
 
@@ -19,11 +20,8 @@ struct RawLevels {
   uint32_t white = 0;  // 0: 2^bit_depth - 1
 };
 
-struct RawSiteHistograms {
-  int bins = 0;
-  std::array<std::vector<uint32_t>, 4> counts;  // indexed by CfaSite: R, Gr, Gb, B
-  std::array<uint64_t, 4> pixels{}, crushed{}, clipped{};
-};
+// Indexed by CfaSite: R, Gr, Gb, B; the levels as used (white resolved from the bit depth).
+using RawSiteHistograms = RawHistogramData;
 
 // `raw`: width * height values below 2^bit_depth. bins: 1..256.
 Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, int width, int height,

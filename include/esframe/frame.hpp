@@ -28,6 +28,33 @@ enum class PixelFormat {
   kMJPEG,
   kYUV422P,  // '422P': planar 4:2:2 (Y4M "C422")
   kYUV444P,  // 'YM24' contiguous: planar 4:4:4 (Y4M "C444")
+  // Bayer raw: the CFA order as V4L2 names it, then the bit depth. 8: a byte per value; 10, 12,
+  // 16: a little-endian 16-bit word per value; 10P/12P: MIPI CSI-2 packed (4 values in 5 bytes,
+  // 2 in 3). Imported through the demosaic (preview-grade, core/stages/demosaic_reference.hpp).
+  kSBGGR8,
+  kSGBRG8,
+  kSGRBG8,
+  kSRGGB8,
+  kSBGGR10,
+  kSGBRG10,
+  kSGRBG10,
+  kSRGGB10,
+  kSBGGR12,
+  kSGBRG12,
+  kSGRBG12,
+  kSRGGB12,
+  kSBGGR16,
+  kSGBRG16,
+  kSGRBG16,
+  kSRGGB16,
+  kSBGGR10P,
+  kSGBRG10P,
+  kSGRBG10P,
+  kSRGGB10P,
+  kSBGGR12P,
+  kSGBRG12P,
+  kSGRBG12P,
+  kSRGGB12P,
 };
 
 // "YUYV", "NV12", "RGB24", ... as V4L2 names them. parsePixelFormat also takes V4L2 fourccs

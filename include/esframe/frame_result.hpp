@@ -67,6 +67,7 @@ struct FrameResult {
   const GpuFrameView* gpu = nullptr;  // null on the CPU backend
   const RgbaImage* image = nullptr;   // the processed image in CPU memory, when there is one
   std::optional<AutoExposureState> auto_exposure;  // set by the auto-exposure sink
+  std::optional<RawHistogramData> raw;             // Bayer frames: per-site raw statistics
 };
 
 }  // namespace esf

@@ -2,6 +2,7 @@
 // A histogram as read back from the GPU (or from the CPU reference): `bins` bins for each of
 // the channels named in `channels` ("rgbl", "l", "rg"...), counts interleaved per bin as the
 // histogram stage writes them: counts[bin * channels.size() + c].
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,6 +26,19 @@ struct HistogramData {
     return out;
   }
   bool operator==(const HistogramData&) const = default;
+};
+
+// Raw statistics of a Bayer frame, straight from the sensor values before demosaicing: one
+// histogram per CFA site (core/stats/raw_histogram.hpp has the binning), with the levels used.
+struct RawHistogramData {
+  int bins = 0;
+  int bit_depth = 0;
+  uint32_t black = 0, white = 0;
+  std::array<std::vector<uint32_t>, 4> counts;  // R, Gr, Gb, B (CfaSite order), bins each
+  std::array<uint64_t, 4> pixels{};             // sites of each kind
+  std::array<uint64_t, 4> crushed{};            // values <= black
+  std::array<uint64_t, 4> clipped{};            // values >= white
+  bool operator==(const RawHistogramData&) const = default;
 };
 
 }  // namespace esf

@@ -1,6 +1,7 @@
 #pragma once
 // The typed configuration of a Pipeline (esframe/pipeline.hpp): which backend, which GPU, and
 // what the stages do. Enums and structs, validated once by Pipeline::create().
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,6 +74,15 @@ struct Size {
   bool operator==(const Size&) const = default;
 };
 
+// Bayer frames (--raw): the sensor's levels and a white balance, for the raw statistics and the
+// demosaic. Integers: gains in 1/256 (256 = 1.0).
+struct RawConfig {
+  uint32_t black = 0;
+  uint32_t white = 0;  // 0: 2^bit_depth - 1 of the frame's format
+  uint32_t gain_r = 256;
+  uint32_t gain_b = 256;
+};
+
 struct PipelineConfig {
   Backend backend = Backend::kAuto;
   GpuConfig gpu;    // kGles (and kAuto's probe)
@@ -81,6 +91,7 @@ struct PipelineConfig {
   std::optional<BlurConfig> blur;  // separable box blur before counting
   std::optional<Size> resize;      // area-average downscale before counting
   LumaSource luma = LumaSource::kRgb;
+  RawConfig raw;  // Bayer frames only
 
   // Everything checkable without a device: bins, channels, taps, sizes. One-line errors with
   // ErrorCode::kInvalidArgument that name the field.

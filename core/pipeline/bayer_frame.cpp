@@ -1,0 +1,31 @@
+#include "core/pipeline/bayer_frame.hpp"
+
+#include "capture/pixel_format.hpp"
+#include "core/stats/raw_histogram.hpp"
+
+namespace esf {
+
+Result<BayerInput> prepareBayer(const Frame& frame, const PipelineConfig& config) {
+  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+  BayerInput in;
+  DemosaicParams& d = in.demosaic;
+  d.order = info.cfa;
+  d.bit_depth = info.bit_depth;
+  d.black = config.raw.black;
+  d.white = config.raw.white ? config.raw.white : (1u << info.bit_depth) - 1;
+  d.gain_r = config.raw.gain_r;
+  d.gain_b = config.raw.gain_b;
+  if (Status s = d.validate(frame.width, frame.height); !s)
+    return fail(s.error().code, info.name, " ", s.error().message);
+  Result<std::vector<uint16_t>> values = unpackBayerFrame(frame);
+  if (!values) return values.error();
+  in.values = std::move(values.value());
+  Result<RawSiteHistograms> stats =
+      rawSiteHistograms(in.values, frame.width, frame.height, d.order, d.bit_depth,
+                        RawLevels{d.black, d.white}, config.histogram.bins);
+  if (!stats) return stats.error();
+  in.stats = std::move(stats.value());
+  return in;
+}
+
+}  // namespace esf
