@@ -9,63 +9,82 @@
 namespace esf {
 namespace {
 
-// Alpha is not blurred: each output pixel keeps its input's.
-void copyAlpha(const uint8_t* in, uint8_t* out, int width) {
-  for (int x = 0; x < width; ++x) out[4 * x + 3] = in[4 * x + 3];
-}
+// Sums of up to 257 bytes fit u16 (255 * 257 = 65535): twice the lanes of u32, which wider
+// windows take.
+constexpr int kMaxU16Taps = 257;
 
-// Each row is copied with `half` edge pixels repeated on both sides, so the window slides over
-// plain memory: the same taps as the reference's clamped coordinates.
-void horizontalPass(const RgbaImage& in, RgbaImage& out, int filter_dim, RowPool& pool) {
-  const int half = (filter_dim - 1) / 2, w = in.width;
+// Each row is widened with `half` edge pixels repeated on both sides (the same taps as the
+// reference's clamped coordinates), then summed along x with the doubling window kernel.
+template <typename Sum>
+void horizontalPass(const RgbaImage& in, RgbaImage& out, int taps, RowPool& pool) {
+  const int half = (taps - 1) / 2, w = in.width, n = 4 * w;
+  const size_t padded_len = size_t(n) + size_t(taps - 1) * 4;
   pool.forEachBand(in.height, [&](int begin, int end, int) {
-    std::vector<uint32_t> sums(size_t(w) * 4);
-    std::vector<uint8_t> padded(size_t(w + 2 * half + 1) * 4);
+    std::vector<Sum> padded(padded_len), scratch0(padded_len), scratch1(padded_len);
+    std::vector<Sum> sums(static_cast<size_t>(n));
     for (int y = begin; y < end; ++y) {
       const uint8_t* row = in.at(0, y);
-      for (int x = -half; x < w + half + 1; ++x)
-        std::memcpy(&padded[4 * size_t(x + half)], row + 4 * std::clamp(x, 0, w - 1), 4);
-      const uint8_t* p = padded.data();  // p[4 (x + half) + c] is the clamped pixel x
-      uint32_t s0 = 0, s1 = 0, s2 = 0;
-      for (int f = 0; f < filter_dim; ++f) s0 += p[4 * f], s1 += p[4 * f + 1], s2 += p[4 * f + 2];
-      uint32_t* o = sums.data();
-      for (int x = 0; x < w; ++x, o += 4) {
-        o[0] = s0, o[1] = s1, o[2] = s2;
-        const uint8_t* add = p + 4 * size_t(x + filter_dim);  // pixel x + half + 1
-        const uint8_t* sub = p + 4 * size_t(x);               // pixel x - half
-        s0 += uint32_t(add[0]) - sub[0];
-        s1 += uint32_t(add[1]) - sub[1];
-        s2 += uint32_t(add[2]) - sub[2];
-      }
-      simd::divideRounded(sums.data(), uint32_t(filter_dim), 4 * w, out.at(0, y));
-      copyAlpha(row, out.at(0, y), w);
+      for (int x = 0; x < half; ++x)
+        for (int c = 0; c < 4; ++c) {
+          padded[4 * size_t(x) + size_t(c)] = row[c];
+          padded[4 * size_t(half + w + x) + size_t(c)] = row[4 * (w - 1) + c];
+        }
+      simd::widen(row, n, padded.data() + 4 * half);
+      simd::windowSums(padded.data(), n, taps, 4, sums.data(), scratch0.data(), scratch1.data());
+      simd::divideRounded(sums.data(), uint32_t(taps), n, out.at(0, y));
+      simd::copyAlpha(row, out.at(0, y), w);  // alpha is not blurred: each pixel keeps its own
     }
   });
 }
 
-void verticalPass(const RgbaImage& in, RgbaImage& out, int filter_dim, RowPool& pool) {
-  const int half = (filter_dim - 1) / 2, h = in.height, n = in.width * 4;
+// A sliding window of row sums down each band.
+template <typename Sum>
+void verticalPass(const RgbaImage& in, RgbaImage& out, int taps, RowPool& pool) {
+  const int half = (taps - 1) / 2, h = in.height, n = in.width * 4;
   pool.forEachBand(h, [&](int begin, int end, int) {
     auto row = [&](int y) { return in.at(0, std::clamp(y, 0, h - 1)); };
-    std::vector<uint32_t> sums(size_t(n), 0);
+    std::vector<Sum> sums(size_t(n), 0);
     for (int f = -half; f <= half; ++f) simd::addBytes(sums.data(), row(begin + f), n);
     for (int y = begin; y < end; ++y) {
-      simd::divideRounded(sums.data(), uint32_t(filter_dim), n, out.at(0, y));
-      copyAlpha(in.at(0, y), out.at(0, y), in.width);
+      simd::divideRounded(sums.data(), uint32_t(taps), n, out.at(0, y));
+      simd::copyAlpha(in.at(0, y), out.at(0, y), in.width);
       if (y + 1 < end) simd::slideSums(sums.data(), row(y + half + 1), row(y - half), n);
     }
   });
 }
 
+template <typename Sum>
+void blurWith(const RgbaImage& in, int taps, int iterations, RowPool& pool, RgbaImage& out,
+              RgbaImage& scratch) {
+  horizontalPass<Sum>(in, scratch, taps, pool);
+  verticalPass<Sum>(scratch, out, taps, pool);
+  for (int i = 1; i < iterations; ++i) {
+    horizontalPass<Sum>(out, scratch, taps, pool);
+    verticalPass<Sum>(scratch, out, taps, pool);
+  }
+}
+
+void sizeLike(const RgbaImage& in, RgbaImage& image) {
+  if (image.width != in.width || image.height != in.height)
+    image = RgbaImage(in.width, in.height);
+}
+
 }  // namespace
 
+void blurCpu(const RgbaImage& in, int filter_dim, int iterations, RowPool& pool, RgbaImage& out,
+             RgbaImage& scratch) {
+  sizeLike(in, out);
+  sizeLike(in, scratch);
+  if (filter_dim <= kMaxU16Taps)
+    blurWith<uint16_t>(in, filter_dim, iterations, pool, out, scratch);
+  else
+    blurWith<uint32_t>(in, filter_dim, iterations, pool, out, scratch);
+}
+
 RgbaImage blurCpu(const RgbaImage& in, int filter_dim, int iterations, RowPool& pool) {
-  RgbaImage image = in, scratch(in.width, in.height);
-  for (int i = 0; i < iterations; ++i) {
-    horizontalPass(image, scratch, filter_dim, pool);
-    verticalPass(scratch, image, filter_dim, pool);
-  }
-  return image;
+  RgbaImage out, scratch;
+  blurCpu(in, filter_dim, iterations, pool, out, scratch);
+  return out;
 }
 
 }  // namespace esf
