@@ -15,8 +15,18 @@ constexpr int kMaxU16Taps = 257;
 
 // Each row is widened with `half` edge pixels repeated on both sides (the same taps as the
 // reference's clamped coordinates), then summed along x with the doubling window kernel.
+// The divisor of the u16 sums as a multiply where one is exact; u32 sums divide by the taps.
 template <typename Sum>
-void horizontalPass(const RgbaImage& in, RgbaImage& out, int taps, RowPool& pool) {
+auto divisorFor(int taps) {
+  if constexpr (sizeof(Sum) == 2)
+    return simd::u16Divider(uint32_t(taps));
+  else
+    return uint32_t(taps);
+}
+
+template <typename Sum, typename Divisor>
+void horizontalPass(const RgbaImage& in, RgbaImage& out, int taps, const Divisor& divisor,
+                    RowPool& pool) {
   const int half = (taps - 1) / 2, w = in.width, n = 4 * w;
   const size_t padded_len = size_t(n) + size_t(taps - 1) * 4;
   pool.forEachBand(in.height, [&](int begin, int end, int) {
@@ -31,22 +41,23 @@ void horizontalPass(const RgbaImage& in, RgbaImage& out, int taps, RowPool& pool
         }
       simd::widen(row, n, padded.data() + 4 * half);
       simd::windowSums(padded.data(), n, taps, 4, sums.data(), scratch0.data(), scratch1.data());
-      simd::divideRounded(sums.data(), uint32_t(taps), n, out.at(0, y));
+      simd::divideRounded(sums.data(), divisor, n, out.at(0, y));
       simd::copyAlpha(row, out.at(0, y), w);  // alpha is not blurred: each pixel keeps its own
     }
   });
 }
 
 // A sliding window of row sums down each band.
-template <typename Sum>
-void verticalPass(const RgbaImage& in, RgbaImage& out, int taps, RowPool& pool) {
+template <typename Sum, typename Divisor>
+void verticalPass(const RgbaImage& in, RgbaImage& out, int taps, const Divisor& divisor,
+                  RowPool& pool) {
   const int half = (taps - 1) / 2, h = in.height, n = in.width * 4;
   pool.forEachBand(h, [&](int begin, int end, int) {
     auto row = [&](int y) { return in.at(0, std::clamp(y, 0, h - 1)); };
     std::vector<Sum> sums(size_t(n), 0);
     for (int f = -half; f <= half; ++f) simd::addBytes(sums.data(), row(begin + f), n);
     for (int y = begin; y < end; ++y) {
-      simd::divideRounded(sums.data(), uint32_t(taps), n, out.at(0, y));
+      simd::divideRounded(sums.data(), divisor, n, out.at(0, y));
       simd::copyAlpha(in.at(0, y), out.at(0, y), in.width);
       if (y + 1 < end) simd::slideSums(sums.data(), row(y + half + 1), row(y - half), n);
     }
@@ -56,11 +67,12 @@ void verticalPass(const RgbaImage& in, RgbaImage& out, int taps, RowPool& pool) 
 template <typename Sum>
 void blurWith(const RgbaImage& in, int taps, int iterations, RowPool& pool, RgbaImage& out,
               RgbaImage& scratch) {
-  horizontalPass<Sum>(in, scratch, taps, pool);
-  verticalPass<Sum>(scratch, out, taps, pool);
+  const auto divisor = divisorFor<Sum>(taps);
+  horizontalPass<Sum>(in, scratch, taps, divisor, pool);
+  verticalPass<Sum>(scratch, out, taps, divisor, pool);
   for (int i = 1; i < iterations; ++i) {
-    horizontalPass<Sum>(out, scratch, taps, pool);
-    verticalPass<Sum>(scratch, out, taps, pool);
+    horizontalPass<Sum>(out, scratch, taps, divisor, pool);
+    verticalPass<Sum>(scratch, out, taps, divisor, pool);
   }
 }
 

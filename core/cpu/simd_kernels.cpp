@@ -121,6 +121,23 @@ void DivideRounded16(const uint16_t* sums, uint32_t divisor, int n, uint8_t* out
   for (; i < n; ++i) out[i] = uint8_t((uint32_t(sums[i]) + divisor / 2) / divisor);
 }
 
+// ((s + d/2) * mul) >> 16 >> shift in u16 lanes: one multiply per 16 lanes (AVX2) instead of
+// the float path's conversions on 8. u16Divider() checked the pair exact over the whole range.
+void DivideRoundedFixed16(const uint16_t* sums, const U16Divider& by, int n, uint8_t* out) {
+  const hn::ScalableTag<uint16_t> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const int lanes = int(hn::Lanes(d));
+  const auto half = hn::Set(d, uint16_t(by.divisor / 2)), mul = hn::Set(d, by.mul);
+  int i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto q = hn::ShiftRightSame(hn::MulHigh(hn::Add(hn::LoadU(d, sums + i), half), mul),
+                                      by.shift);
+    hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di, q)), d8, out + i);
+  }
+  for (; i < n; ++i) out[i] = uint8_t((uint32_t(sums[i]) + by.divisor / 2) / by.divisor);
+}
+
 // u16 sums: the same steps as the u32 ones above (wrapping arithmetic; exact while every true
 // sum is below 65536).
 void SlideSums16(uint16_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
@@ -259,6 +276,7 @@ HWY_EXPORT(AddBytes);
 HWY_EXPORT(AddWeighted);
 HWY_EXPORT(DivideRounded);
 HWY_EXPORT(DivideRounded16);
+HWY_EXPORT(DivideRoundedFixed16);
 HWY_EXPORT(SlideSums16);
 HWY_EXPORT(AddBytes16);
 HWY_EXPORT(Widen16);
@@ -286,6 +304,24 @@ void divideRounded(const uint32_t* sums, uint32_t divisor, int n, uint8_t* out) 
 }
 void divideRounded(const uint16_t* sums, uint32_t divisor, int n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(DivideRounded16)(sums, divisor, n, out);
+}
+U16Divider u16Divider(uint32_t divisor) {
+  U16Divider by{divisor, 0, 0, false};
+  if (divisor < 3 || divisor > 255) return by;  // 1, 2: no u16 multiplier; > 255: s + d/2 overflows
+  by.shift = std::bit_width(divisor) - 1;       // 2^shift < divisor (odd or not a power of two)
+  const uint32_t mul = uint32_t(((uint64_t(1) << (16 + by.shift)) + divisor - 1) / divisor);
+  if (mul > 0xffff) return by;
+  by.mul = uint16_t(mul);
+  for (uint32_t x = divisor / 2; x <= 255 * divisor + divisor / 2; ++x)
+    if (((x * mul) >> 16 >> by.shift) != x / divisor) return by;
+  by.exact = true;
+  return by;
+}
+void divideRounded(const uint16_t* sums, const U16Divider& by, int n, uint8_t* out) {
+  if (by.exact)
+    HWY_DYNAMIC_DISPATCH(DivideRoundedFixed16)(sums, by, n, out);
+  else
+    HWY_DYNAMIC_DISPATCH(DivideRounded16)(sums, by.divisor, n, out);
 }
 void slideSums(uint16_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
   HWY_DYNAMIC_DISPATCH(SlideSums16)(sums, add, sub, n);

@@ -23,6 +23,17 @@ void divideRounded(const uint32_t* sums, uint32_t divisor, int n, uint8_t* out);
 
 // The same on u16 sums (a window of at most 257 bytes: 255 * 257 < 65536), twice the lanes.
 void divideRounded(const uint16_t* sums, uint32_t divisor, int n, uint8_t* out);
+// (s + divisor/2) / divisor for s in [0, 255 divisor] as a u16 multiply and shift, when one is
+// exact over that whole range (checked exhaustively here: a few ten thousand steps, so once per
+// image, not per row); exact = false: divideRounded takes the float path.
+struct U16Divider {
+  uint32_t divisor = 1;
+  uint16_t mul = 0;
+  int shift = 0;
+  bool exact = false;
+};
+U16Divider u16Divider(uint32_t divisor);
+void divideRounded(const uint16_t* sums, const U16Divider& by, int n, uint8_t* out);
 void slideSums(uint16_t* sums, const uint8_t* add, const uint8_t* sub, int n);
 void addBytes(uint16_t* sums, const uint8_t* add, int n);
 

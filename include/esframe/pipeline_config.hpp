@@ -81,6 +81,9 @@ struct PipelineConfig {
   std::optional<BlurConfig> blur;  // separable box blur before counting
   std::optional<Size> resize;      // area-average downscale before counting
   LumaSource luma = LumaSource::kRgb;
+  // false: no sink reads FrameResult::image, so the CPU executor may skip the RGBA working image
+  // where no stage needs it (an L-only histogram of the source's Y bytes); image is then null.
+  bool image_needed = true;
 
   // Everything checkable without a device: bins, channels, taps, sizes. One-line errors with
   // ErrorCode::kInvalidArgument that name the field.
