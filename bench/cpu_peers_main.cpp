@@ -69,7 +69,7 @@ int benchMain(const Args& a) {
   const std::string k = std::to_string(a.blur_taps);
   const std::string blur = "blur " + k + " H+V";
   rows.push_back(executorRow(
-      label, blur, pool, m, bytes * 2, px, 
+      label, blur, pool, m, bytes * 2, px,
       [&]() -> const RgbaImage& {
         blurCpu(*frame, a.blur_taps, 1, pool, blurred, scratch);
         return blurred;
@@ -81,7 +81,7 @@ int benchMain(const Args& a) {
   const int rw = a.width / 2, rh = a.height / 2;
   const std::string resize = "resize area to " + std::to_string(rw) + "x" + std::to_string(rh);
   rows.push_back(executorRow(
-      label, resize, pool, m, bytes * 1.25, px, 
+      label, resize, pool, m, bytes * 1.25, px,
       [&]() -> const RgbaImage& {
         resizeCpu(*frame, rw, rh, pool, resized);
         return resized;

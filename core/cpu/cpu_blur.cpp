@@ -77,8 +77,7 @@ void blurWith(const RgbaImage& in, int taps, int iterations, RowPool& pool, Rgba
 }
 
 void sizeLike(const RgbaImage& in, RgbaImage& image) {
-  if (image.width != in.width || image.height != in.height)
-    image = RgbaImage(in.width, in.height);
+  if (image.width != in.width || image.height != in.height) image = RgbaImage(in.width, in.height);
 }
 
 }  // namespace

@@ -131,8 +131,8 @@ void DivideRoundedFixed16(const uint16_t* sums, const U16Divider& by, int n, uin
   const auto half = hn::Set(d, uint16_t(by.divisor / 2)), mul = hn::Set(d, by.mul);
   int i = 0;
   for (; i + lanes <= n; i += lanes) {
-    const auto q = hn::ShiftRightSame(hn::MulHigh(hn::Add(hn::LoadU(d, sums + i), half), mul),
-                                      by.shift);
+    const auto q =
+        hn::ShiftRightSame(hn::MulHigh(hn::Add(hn::LoadU(d, sums + i), half), mul), by.shift);
     hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di, q)), d8, out + i);
   }
   for (; i < n; ++i) out[i] = uint8_t((uint32_t(sums[i]) + by.divisor / 2) / by.divisor);
@@ -168,11 +168,16 @@ void WidenT(const uint8_t* in, int n, Sum* out) {
   const hn::Rebind<uint8_t, decltype(d)> d8;
   const int lanes = int(hn::Lanes(d));
   int i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(hn::PromoteTo(d, hn::LoadU(d8, in + i)), d, out + i);
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(hn::PromoteTo(d, hn::LoadU(d8, in + i)), d, out + i);
   for (; i < n; ++i) out[i] = in[i];
 }
-void Widen16(const uint8_t* in, int n, uint16_t* out) { WidenT(in, n, out); }
-void Widen32(const uint8_t* in, int n, uint32_t* out) { WidenT(in, n, out); }
+void Widen16(const uint8_t* in, int n, uint16_t* out) {
+  WidenT(in, n, out);
+}
+void Widen32(const uint8_t* in, int n, uint32_t* out) {
+  WidenT(in, n, out);
+}
 
 // out[i] = sum of in[i + f stride] for f in [0, taps), by doubling: level k holds sums of 2^k
 // terms (one vector add per element from the level before), and the set bits of `taps` pick the
@@ -249,7 +254,8 @@ void HalveRgbaRow(const uint8_t* row0, const uint8_t* row1, int out_w, uint8_t* 
     hn::Vec<decltype(d)> a0, a1, b0, b1;
     hn::LoadInterleaved2(d, a + 2 * x, a0, a1);
     hn::LoadInterleaved2(d, b + 2 * x, b0, b1);
-    const auto e = hn::Add(hn::Add(hn::Add(even(a0), even(a1)), hn::Add(even(b0), even(b1))), round);
+    const auto e =
+        hn::Add(hn::Add(hn::Add(even(a0), even(a1)), hn::Add(even(b0), even(b1))), round);
     const auto od = hn::Add(hn::Add(hn::Add(odd(a0), odd(a1)), hn::Add(odd(b0), odd(b1))), round);
     const auto px = hn::Or(hn::And(hn::ShiftRight<2>(e), even_mask),
                            hn::ShiftLeft<8>(hn::And(hn::ShiftRight<2>(od), even_mask)));
@@ -257,8 +263,8 @@ void HalveRgbaRow(const uint8_t* row0, const uint8_t* row1, int out_w, uint8_t* 
   }
   for (; x < out_w; ++x)
     for (int c = 0; c < 4; ++c) {
-      const uint32_t sum = uint32_t(row0[8 * x + c]) + row0[8 * x + 4 + c] + row1[8 * x + c] +
-                           row1[8 * x + 4 + c];
+      const uint32_t sum =
+          uint32_t(row0[8 * x + c]) + row0[8 * x + 4 + c] + row1[8 * x + c] + row1[8 * x + 4 + c];
       out[4 * x + c] = uint8_t((sum + 2) >> 2);
     }
 }
@@ -329,14 +335,18 @@ void slideSums(uint16_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
 void addBytes(uint16_t* sums, const uint8_t* add, int n) {
   HWY_DYNAMIC_DISPATCH(AddBytes16)(sums, add, n);
 }
-void widen(const uint8_t* in, int n, uint16_t* out) { HWY_DYNAMIC_DISPATCH(Widen16)(in, n, out); }
-void widen(const uint8_t* in, int n, uint32_t* out) { HWY_DYNAMIC_DISPATCH(Widen32)(in, n, out); }
-void windowSums(const uint16_t* in, int n, int taps, int stride, uint16_t* out,
-                uint16_t* scratch0, uint16_t* scratch1) {
+void widen(const uint8_t* in, int n, uint16_t* out) {
+  HWY_DYNAMIC_DISPATCH(Widen16)(in, n, out);
+}
+void widen(const uint8_t* in, int n, uint32_t* out) {
+  HWY_DYNAMIC_DISPATCH(Widen32)(in, n, out);
+}
+void windowSums(const uint16_t* in, int n, int taps, int stride, uint16_t* out, uint16_t* scratch0,
+                uint16_t* scratch1) {
   HWY_DYNAMIC_DISPATCH(WindowSums16)(in, n, taps, stride, out, scratch0, scratch1);
 }
-void windowSums(const uint32_t* in, int n, int taps, int stride, uint32_t* out,
-                uint32_t* scratch0, uint32_t* scratch1) {
+void windowSums(const uint32_t* in, int n, int taps, int stride, uint32_t* out, uint32_t* scratch0,
+                uint32_t* scratch1) {
   HWY_DYNAMIC_DISPATCH(WindowSums32)(in, n, taps, stride, out, scratch0, scratch1);
 }
 void copyAlpha(const uint8_t* in, uint8_t* out, int pixels) {

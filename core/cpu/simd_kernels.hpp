@@ -44,10 +44,10 @@ void widen(const uint8_t* in, int n, uint32_t* out);
 // out[i] = in[i] + in[i + stride] + ... + in[i + (taps - 1) stride] for i in [0, n): a box
 // window along a row of interleaved channels (stride 4 for RGBA). `in` holds
 // n + (taps - 1) stride elements; the two scratch buffers as many each.
-void windowSums(const uint16_t* in, int n, int taps, int stride, uint16_t* out,
-                uint16_t* scratch0, uint16_t* scratch1);
-void windowSums(const uint32_t* in, int n, int taps, int stride, uint32_t* out,
-                uint32_t* scratch0, uint32_t* scratch1);
+void windowSums(const uint16_t* in, int n, int taps, int stride, uint16_t* out, uint16_t* scratch0,
+                uint16_t* scratch1);
+void windowSums(const uint32_t* in, int n, int taps, int stride, uint32_t* out, uint32_t* scratch0,
+                uint32_t* scratch1);
 
 // out[4x + 3] = in[4x + 3] for x in [0, pixels), the other bytes of `out` kept.
 void copyAlpha(const uint8_t* in, uint8_t* out, int pixels);

@@ -48,8 +48,8 @@ class CpuExecutorBackend : public PipelineBackend {
         if (rgba) counter.countRgba(rgba, frame.width);
         if (source_luma) counter.countLuma(luma, frame.width);
       };
-      Status s = luma_only ? importLumaCpu(frame, pool_, count)
-                           : importCpu(frame, image_, pool_, count);
+      Status s =
+          luma_only ? importLumaCpu(frame, pool_, count) : importCpu(frame, image_, pool_, count);
       if (!s) return s.error();
       r.timings.push_back({"import", timer.ms(), false});  // the counting included
       WallTimer drain_timer;
