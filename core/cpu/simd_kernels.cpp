@@ -138,6 +138,29 @@ void DivideRoundedFixed16(const uint16_t* sums, const U16Divider& by, int n, uin
   for (; i < n; ++i) out[i] = uint8_t((uint32_t(sums[i]) + by.divisor / 2) / by.divisor);
 }
 
+void LumaOfRgba(const uint8_t* rgba, int n, const LumaWeightsU32& w, uint8_t* out) {
+  const hn::ScalableTag<uint32_t> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const int lanes = int(hn::Lanes(d));
+  const auto byte = hn::Set(d, 0xffu), wr = hn::Set(d, w.r), wg = hn::Set(d, w.g),
+             wb = hn::Set(d, w.b), round = hn::Set(d, w.round);
+  const uint32_t* px = reinterpret_cast<const uint32_t*>(rgba);
+  int i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto p = hn::LoadU(d, px + i);
+    const auto r = hn::And(p, byte), g = hn::And(hn::ShiftRight<8>(p), byte),
+               b = hn::And(hn::ShiftRight<16>(p), byte);
+    const auto sum =
+        hn::Add(hn::Add(hn::Mul(r, wr), hn::Mul(g, wg)), hn::Add(hn::Mul(b, wb), round));
+    hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di, hn::ShiftRightSame(sum, w.shift))), d8, out + i);
+  }
+  for (; i < n; ++i) {
+    const uint8_t* p = rgba + 4 * size_t(i);
+    out[i] = uint8_t((w.r * p[0] + w.g * p[1] + w.b * p[2] + w.round) >> w.shift);
+  }
+}
+
 // u16 sums: the same steps as the u32 ones above (wrapping arithmetic; exact while every true
 // sum is below 65536).
 void SlideSums16(uint16_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
@@ -291,6 +314,7 @@ HWY_EXPORT(WindowSums16);
 HWY_EXPORT(WindowSums32);
 HWY_EXPORT(CopyAlpha);
 HWY_EXPORT(HalveRgbaRow);
+HWY_EXPORT(LumaOfRgba);
 
 void yuvRowToRgba(const YuvCoefficients& k, const uint8_t* y, const uint8_t* cb, const uint8_t* cr,
                   int n, uint8_t* rgba) {
@@ -351,6 +375,9 @@ void windowSums(const uint32_t* in, int n, int taps, int stride, uint32_t* out, 
 }
 void copyAlpha(const uint8_t* in, uint8_t* out, int pixels) {
   HWY_DYNAMIC_DISPATCH(CopyAlpha)(in, out, pixels);
+}
+void lumaOfRgba(const uint8_t* rgba, int n, const LumaWeightsU32& weights, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(LumaOfRgba)(rgba, n, weights, out);
 }
 void halveRgbaRow(const uint8_t* row0, const uint8_t* row1, int out_w, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(HalveRgbaRow)(row0, row1, out_w, out);

@@ -52,6 +52,14 @@ void windowSums(const uint32_t* in, int n, int taps, int stride, uint32_t* out, 
 // out[4x + 3] = in[4x + 3] for x in [0, pixels), the other bytes of `out` kept.
 void copyAlpha(const uint8_t* in, uint8_t* out, int pixels);
 
+// out[x] = (r R + g G + b B + round) >> shift of RGBA pixel x, for x in [0, n): the integer luma
+// of core/stages/channels.hpp (weights summing below 2^16, so each sum fits u32 lanes).
+struct LumaWeightsU32 {
+  uint32_t r, g, b, round;
+  int shift;
+};
+void lumaOfRgba(const uint8_t* rgba, int n, const LumaWeightsU32& weights, uint8_t* out);
+
 // out[4x + c] = (row0[8x + c] + row0[8x + 4 + c] + row1[8x + c] + row1[8x + 4 + c] + 2) >> 2
 // for x in [0, out_w), c in [0, 4): an exact 2:1 area downscale of two RGBA rows.
 void halveRgbaRow(const uint8_t* row0, const uint8_t* row1, int out_w, uint8_t* out);
