@@ -2,9 +2,9 @@
 // data to stdout. SIGINT/SIGTERM finish the current frame and exit 0; a closed stdout exits 0
 // quietly; a vanished camera exits 3 after delivering every frame it produced; input that ends
 // inside a frame exits 5 after the whole frames.
-#include <algorithm>
 #include <signal.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <memory>
@@ -106,9 +106,10 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     p.outputs.push_back(spec.value());
   }
   // Only PNG frames read the CPU image (DRM draws the GPU's): without one the executor may skip it.
-  p.pipeline.image_needed = std::any_of(p.outputs.begin(), p.outputs.end(), [](const OutputSpec& s) {
-    return s.kind == OutputSpec::Kind::kPng || s.kind == OutputSpec::Kind::kDrm;
-  });
+  p.pipeline.image_needed =
+      std::any_of(p.outputs.begin(), p.outputs.end(), [](const OutputSpec& s) {
+        return s.kind == OutputSpec::Kind::kPng || s.kind == OutputSpec::Kind::kDrm;
+      });
   if (to_stdout > 1) usageError("--output: only one of jsonl, csv and bin can write to stdout");
   if (!o.size.empty()) {
     Result<ParsedSize> s = parseSize(o.size, "--size");
