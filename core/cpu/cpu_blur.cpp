@@ -1,7 +1,6 @@
 #include "core/cpu/cpu_blur.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "core/cpu/simd_kernels.hpp"
@@ -13,8 +12,6 @@ namespace {
 // windows take.
 constexpr int kMaxU16Taps = 257;
 
-// Each row is widened with `half` edge pixels repeated on both sides (the same taps as the
-// reference's clamped coordinates), then summed along x with the doubling window kernel.
 // The divisor of the u16 sums as a multiply where one is exact; u32 sums divide by the taps.
 template <typename Sum>
 auto divisorFor(int taps) {
@@ -24,55 +21,79 @@ auto divisorFor(int taps) {
     return uint32_t(taps);
 }
 
+// One thread's horizontal pass of single rows: the row widened with `half` edge pixels repeated
+// on both sides (the reference's clamped coordinates), summed along x by the doubling window
+// kernel, divided; alpha kept.
 template <typename Sum, typename Divisor>
-void horizontalPass(const RgbaImage& in, RgbaImage& out, int taps, const Divisor& divisor,
-                    RowPool& pool) {
-  const int half = (taps - 1) / 2, w = in.width, n = 4 * w;
-  const size_t padded_len = size_t(n) + size_t(taps - 1) * 4;
-  pool.forEachBand(in.height, [&](int begin, int end, int) {
-    std::vector<Sum> padded(padded_len), scratch0(padded_len), scratch1(padded_len);
-    std::vector<Sum> sums(static_cast<size_t>(n));
-    for (int y = begin; y < end; ++y) {
-      const uint8_t* row = in.at(0, y);
-      for (int x = 0; x < half; ++x)
-        for (int c = 0; c < 4; ++c) {
-          padded[4 * size_t(x) + size_t(c)] = row[c];
-          padded[4 * size_t(half + w + x) + size_t(c)] = row[4 * (w - 1) + c];
-        }
-      simd::widen(row, n, padded.data() + 4 * half);
-      simd::windowSums(padded.data(), n, taps, 4, sums.data(), scratch0.data(), scratch1.data());
-      simd::divideRounded(sums.data(), divisor, n, out.at(0, y));
-      simd::copyAlpha(row, out.at(0, y), w);  // alpha is not blurred: each pixel keeps its own
-    }
-  });
-}
+class HorizontalRows {
+ public:
+  HorizontalRows(int width, int taps, const Divisor& divisor)
+      : w_(width), taps_(taps), divisor_(divisor) {
+    const size_t padded_len = 4 * size_t(width) + size_t(taps - 1) * 4;
+    padded_.resize(padded_len), scratch0_.resize(padded_len), scratch1_.resize(padded_len);
+    sums_.resize(4 * size_t(width));
+  }
+  void run(const uint8_t* row, uint8_t* out) {
+    const int half = (taps_ - 1) / 2, n = 4 * w_;
+    for (int x = 0; x < half; ++x)
+      for (int c = 0; c < 4; ++c) {
+        padded_[4 * size_t(x) + size_t(c)] = row[c];
+        padded_[4 * size_t(half + w_ + x) + size_t(c)] = row[4 * (w_ - 1) + c];
+      }
+    simd::widen(row, n, padded_.data() + 4 * half);
+    simd::windowSums(padded_.data(), n, taps_, 4, sums_.data(), scratch0_.data(), scratch1_.data());
+    simd::divideRounded(sums_.data(), divisor_, n, out);
+    simd::copyAlpha(row, out, w_);  // alpha is not blurred: each pixel keeps its own
+  }
 
-// A sliding window of row sums down each band.
+ private:
+  int w_, taps_;
+  Divisor divisor_;
+  std::vector<Sum> padded_, scratch0_, scratch1_, sums_;
+};
+
+// One iteration, both passes fused per band: each thread keeps the horizontal results of the
+// last taps + 1 rows in a ring (so no full-frame intermediate goes through memory) and slides
+// the vertical window of row sums over them. Ring slot of row index i (unclamped): i mod
+// (taps + 1), holding the horizontal pass of row clamp(i).
 template <typename Sum, typename Divisor>
-void verticalPass(const RgbaImage& in, RgbaImage& out, int taps, const Divisor& divisor,
-                  RowPool& pool) {
-  const int half = (taps - 1) / 2, h = in.height, n = in.width * 4;
+void blurOnce(const RgbaImage& in, RgbaImage& out, int taps, const Divisor& divisor,
+              RowPool& pool) {
+  const int half = (taps - 1) / 2, h = in.height, n = in.width * 4, slots = taps + 1;
   pool.forEachBand(h, [&](int begin, int end, int) {
-    auto row = [&](int y) { return in.at(0, std::clamp(y, 0, h - 1)); };
+    HorizontalRows<Sum, Divisor> horizontal(in.width, taps, divisor);
+    std::vector<uint8_t> ring(size_t(slots) * size_t(n));
+    auto slot = [&](int i) { return ring.data() + size_t(((i % slots) + slots) % slots) * n; };
+    auto fill = [&](int i) { horizontal.run(in.at(0, std::clamp(i, 0, h - 1)), slot(i)); };
     std::vector<Sum> sums(size_t(n), 0);
-    for (int f = -half; f <= half; ++f) simd::addBytes(sums.data(), row(begin + f), n);
+    for (int i = begin - half; i <= begin + half; ++i) {
+      fill(i);
+      simd::addBytes(sums.data(), slot(i), n);
+    }
     for (int y = begin; y < end; ++y) {
       simd::divideRounded(sums.data(), divisor, n, out.at(0, y));
       simd::copyAlpha(in.at(0, y), out.at(0, y), in.width);
-      if (y + 1 < end) simd::slideSums(sums.data(), row(y + half + 1), row(y - half), n);
+      if (y + 1 < end) {
+        fill(y + half + 1);
+        simd::slideSums(sums.data(), slot(y + half + 1), slot(y - half), n);
+      }
     }
   });
 }
 
+// Iterations alternate between out and scratch, ending in out; a pass never reads the image it
+// writes.
 template <typename Sum>
 void blurWith(const RgbaImage& in, int taps, int iterations, RowPool& pool, RgbaImage& out,
               RgbaImage& scratch) {
   const auto divisor = divisorFor<Sum>(taps);
-  horizontalPass<Sum>(in, scratch, taps, divisor, pool);
-  verticalPass<Sum>(scratch, out, taps, divisor, pool);
-  for (int i = 1; i < iterations; ++i) {
-    horizontalPass<Sum>(out, scratch, taps, divisor, pool);
-    verticalPass<Sum>(scratch, out, taps, divisor, pool);
+  RgbaImage copy;
+  const RgbaImage* source = &in;
+  for (int i = 0; i < iterations; ++i) {
+    RgbaImage& target = (iterations - 1 - i) % 2 == 0 ? out : scratch;
+    if (source == &target) source = &(copy = *source);  // `in` given as `out`
+    blurOnce<Sum>(*source, target, taps, divisor, pool);
+    source = &target;
   }
 }
 
@@ -84,8 +105,8 @@ void sizeLike(const RgbaImage& in, RgbaImage& image) {
 
 void blurCpu(const RgbaImage& in, int filter_dim, int iterations, RowPool& pool, RgbaImage& out,
              RgbaImage& scratch) {
-  sizeLike(in, out);
-  sizeLike(in, scratch);
+  if (&in != &out) sizeLike(in, out);
+  if (iterations > 1) sizeLike(in, scratch);
   if (filter_dim <= kMaxU16Taps)
     blurWith<uint16_t>(in, filter_dim, iterations, pool, out, scratch);
   else
