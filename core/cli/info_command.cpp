@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text_parse.hpp"
 #include "core/cli/cli_common.hpp"
 #include "core/cli/commands.hpp"
 #include "core/cpu/row_pool.hpp"
@@ -90,6 +91,9 @@ void printText(const json& info) {
   const json& b = info["backend"];
   line("backend auto: " + b["auto"].get<std::string>() + ", " + b["reason"].get<std::string>() +
        " (cpu executor: " + b["cpu_threads"].dump() + " threads)");
+  for (const json& t : b["tuned"])
+    line("  " + t["chain"].get<std::string>() + " at " + t["size_class"].get<std::string>() + ": " +
+         t["backend"].get<std::string>() + ", " + t["reason"].get<std::string>());
   line("DRM devices:");
   if (info["drm_devices"].empty()) line("  none");
   for (const auto& n : info["drm_devices"])
@@ -99,6 +103,34 @@ void printText(const json& info) {
     if (info.contains(section.key)) out += section.print_text(info[section.key]);
   }
   std::fputs(out.c_str(), stdout);
+}
+
+// The tuning cache's backend records for this GPU (esframe tune --stages backend): what auto
+// picks, per stage chain, for frames of each tuned size class instead of the rule.
+json tunedBackends(const GlContext& gl) {
+  std::string warning;
+  const TuningCache cache = TuningCache::load(TuningCache::defaultPath(), &warning);
+  const DeviceKey device = DeviceKey::of(gl);
+  json tuned = json::array();
+  for (const CacheEntry& e : cache.entries()) {
+    if (!(e.device == device) || e.stage.rfind("backend:", 0) != 0) continue;
+    PipelineConfig config;
+    const std::string chain = e.stage.substr(8);
+    if (chain.find("blur") != std::string::npos) config.blur = BlurConfig{1, 1};
+    if (chain.find("resize") != std::string::npos) config.resize = Size{1, 1};
+    if (stageChainOf(config) != chain) continue;  // not a chain this version makes
+    Result<ParsedSize> size =
+        e.size_class == "larger" ? ParsedSize{7680, 4320} : parseSize(e.size_class, "size class");
+    if (!size) continue;  // not a size class: never matched
+    const BackendChoice c =
+        chooseTunedBackend({}, cache, device, config, size->width, size->height);
+    if (c.reason.rfind("the tuning cache", 0) != 0) continue;  // a malformed record
+    tuned.push_back({{"chain", chain},
+                     {"size_class", e.size_class},
+                     {"backend", backendName(c.backend)},
+                     {"reason", c.reason}});
+  }
+  return tuned;
 }
 
 }  // namespace
@@ -118,7 +150,8 @@ void addInfoCommand(CLI::App& app, GlobalOptions& global) {
     const BackendChoice choice = chooseAutoBackend(ctx);
     info["backend"] = {{"auto", backendName(choice.backend)},
                        {"reason", choice.reason},
-                       {"cpu_threads", RowPool::defaultThreads()}};
+                       {"cpu_threads", RowPool::defaultThreads()},
+                       {"tuned", ctx ? tunedBackends(*ctx.value()) : json::array()}};
     info["drm_devices"] = drmInfo();
     for (const auto& section : extraInfoSections()) info[section.key] = section.collect(global);
     if (*json_flag)

@@ -4,6 +4,7 @@
 // inside a frame exits 5 after the whole frames.
 #include <signal.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <memory>
@@ -106,6 +107,11 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     spec->mqtt.required = o.output_required;
     p.outputs.push_back(spec.value());
   }
+  // Only PNG frames read the CPU image (DRM draws the GPU's): without one the executor may skip it.
+  p.pipeline.image_needed =
+      std::any_of(p.outputs.begin(), p.outputs.end(), [](const OutputSpec& s) {
+        return s.kind == OutputSpec::Kind::kPng || s.kind == OutputSpec::Kind::kDrm;
+      });
   if (to_stdout > 1) usageError("--output: only one of jsonl, csv and bin can write to stdout");
   if (!o.size.empty()) {
     Result<ParsedSize> s = parseSize(o.size, "--size");

@@ -6,15 +6,18 @@
 #include <nlohmann/json.hpp>
 
 #include "base/text_parse.hpp"
+#include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
 #include "core/cli/cli_common.hpp"
 #include "core/cli/commands.hpp"
 #include "core/tuning/auto_params.hpp"
+#include "core/tuning/backend_comparison.hpp"
 #include "core/tuning/sweep.hpp"
 #include "core/tuning/synthetic_frames.hpp"
 #include "core/tuning/tuned_params.hpp"
 #include "core/tuning/tuning_cache.hpp"
 #include "esframe/base/log.hpp"
+#include "esframe/pipeline.hpp"
 
 namespace esf::cli {
 namespace {
@@ -48,6 +51,47 @@ void printCache(const TuningCache& cache, bool as_json) {
   }
 }
 
+// Stage "backend": each stage chain as whole frames through Pipeline::process on the GLES stages
+// and on the CPU executor (blur 15 taps, resize to half size: the chains' usual costs), the
+// faster stored per chain for this size class; --backend auto follows it.
+Status compareBackendsOnChains(const GlobalOptions& global, const RgbaImage& image,
+                               PixelFormat format, const MeasureOptions& m, const DeviceKey& device,
+                               TuningCache& cache) {
+  Result<std::vector<uint8_t>> bytes = encodeRgba(image, format, {});
+  if (!bytes) return bytes.error();
+  Frame frame;
+  frame.format = format, frame.width = image.width, frame.height = image.height;
+  if (Status s = attachTightPlanes(frame, bytes->data(), bytes->size()); !s) return s;
+  Result<GpuConfig> gpu = gpuConfig(global);
+  if (!gpu) return gpu.error();
+  for (auto [blur, resize] : {std::pair{false, false}, {true, false}, {false, true}}) {
+    PipelineConfig config;
+    config.gpu = gpu.value();
+    if (blur) config.blur = BlurConfig{15, 1};
+    if (resize) config.resize = Size{std::max(1, image.width / 2), std::max(1, image.height / 2)};
+    std::unique_ptr<Pipeline> on[2];
+    for (int i = 0; i < 2; ++i) {
+      config.backend = i == 0 ? Backend::kGles : Backend::kCpu;
+      Result<std::unique_ptr<Pipeline>> p = Pipeline::create(config);
+      if (!p) return p.error();
+      on[i] = std::move(p.value());
+    }
+    auto runOn = [&](Pipeline& p) {
+      return [&frame, &p]() -> Status {
+        Result<FrameResult> r = p.process(frame);
+        return r ? Status::success() : Status(r.error());
+      };
+    };
+    Result<BackendRecord> r = compareBackends(m, runOn(*on[0]), runOn(*on[1]));
+    if (!r) return r.error();
+    const std::string chain = stageChain(blur, resize);
+    cache.put(backendEntry(device, chain, image.width, image.height, r.value()));
+    std::printf("  backend:%-22s gles %8.3f ms, cpu %8.3f ms median per frame: %s\n", chain.c_str(),
+                r->gles_ms, r->cpu_ms, r->backend.c_str());
+  }
+  return {};
+}
+
 // Runs the sweeps and stores the winners; the result table goes to stdout.
 Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& path) {
   Result<ParsedSize> size = parseSize(a.size, "--size", 16384);
@@ -57,7 +101,7 @@ Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& p
   if (!format) return fail(ErrorCode::kInvalidArgument, "--format: ", format.error().message);
   Result<FrameContent> content = parseFrameContent(a.content);
   if (!content) return fail(ErrorCode::kInvalidArgument, "--content: ", content.error().message);
-  bool do_hist = false, do_blur = false;
+  bool do_hist = false, do_blur = false, do_backend = false;
   for (size_t pos = 0; pos <= a.stages.size();) {
     size_t comma = a.stages.find(',', pos);
     std::string s =
@@ -66,9 +110,11 @@ Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& p
       do_hist = true;
     else if (s == "blur")
       do_blur = true;
+    else if (s == "backend")
+      do_backend = true;
     else
       return fail(ErrorCode::kInvalidArgument, "--stages: unknown stage '", s,
-                  "' (histogram, blur)");
+                  "' (histogram, blur, backend)");
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }
@@ -119,6 +165,11 @@ Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& p
     store("blur", tunedFieldsToJson(r.value().best), r.value().best_stats,
           describe(r.value().best));
   }
+  if (do_backend) {
+    if (Status s = compareBackendsOnChains(global, frame, format.value(), o.measure, device, cache);
+        !s)
+      return s;
+  }
   if (Status s = cache.save(); !s) return s;
   std::printf("saved to %s\n", path.c_str());
   return {};
@@ -133,7 +184,10 @@ void addTuneCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--size", a->size, "Frame size WIDTHxHEIGHT")->capture_default_str();
   cmd->add_option("--format", a->format, "Source pixel format (the stages see RGBA either way)")
       ->capture_default_str();
-  cmd->add_option("--stages", a->stages, "Stages to tune: histogram,blur")->capture_default_str();
+  cmd->add_option("--stages", a->stages,
+                  "Stages to tune: histogram,blur; backend: GLES against the CPU executor per "
+                  "stage chain (--backend auto follows it)")
+      ->capture_default_str();
   cmd->add_option("--content", a->content, "Frame content: natural, random, flat, gradient")
       ->capture_default_str();
   cmd->add_option("--iterations", a->iterations, "Timed runs per configuration")

@@ -2,13 +2,13 @@
 
 #include <cstring>
 
+#include "core/cpu/simd_kernels.hpp"
+
 namespace esf {
 namespace {
 
 // The integer luma of channels.hpp as weights: L = (wr R + wg G + wb B + round) >> shift.
-struct LumaFormula {
-  uint32_t wr, wg, wb, round, shift;
-};
+using LumaFormula = simd::LumaWeightsU32;
 constexpr LumaFormula formulaOf(LumaWeights w) {
   return w == LumaWeights::kBt709 ? LumaFormula{13933, 46871, 4732, 32768, 16}
                                   : LumaFormula{77, 150, 29, 128, 8};
@@ -19,17 +19,15 @@ static_assert(lumaBt601(200, 100, 50) == ((77u * 200 + 150u * 100 + 29u * 50 + 1
 
 using Tables = std::array<std::array<std::array<uint32_t, 256>, 4>, 4>;
 
-// One loop per channel combination, so the inner loop has no per-channel branches. Pixel i goes
-// to replica i % 4.
-template <bool kR, bool kG, bool kB, bool kL>
-void countPixels(const uint8_t* rgba, int pixels, const LumaFormula& f, Tables& t) {
+// One loop per combination of R, G and B, so the inner loop has no per-channel branches. Pixel i
+// goes to replica i % 4. (L is computed in vector lanes and counted apart: countRgba.)
+template <bool kR, bool kG, bool kB>
+void countPixels(const uint8_t* rgba, int pixels, Tables& t) {
   auto one = [&](uint32_t px, int replica) {
     const uint32_t r = px & 0xff, g = (px >> 8) & 0xff, b = (px >> 16) & 0xff;
     if constexpr (kR) ++t[0][size_t(replica)][r];
     if constexpr (kG) ++t[1][size_t(replica)][g];
     if constexpr (kB) ++t[2][size_t(replica)][b];
-    if constexpr (kL)
-      ++t[3][size_t(replica)][(f.wr * r + f.wg * g + f.wb * b + f.round) >> f.shift];
   };
   int i = 0;
   for (; i + 4 <= pixels; i += 4) {
@@ -47,16 +45,16 @@ void countPixels(const uint8_t* rgba, int pixels, const LumaFormula& f, Tables& 
   }
 }
 
-using CountFn = void (*)(const uint8_t*, int, const LumaFormula&, Tables&);
+using CountFn = void (*)(const uint8_t*, int, Tables&);
 template <int kMask>
 constexpr CountFn countFor() {
-  return &countPixels<bool(kMask & 1), bool(kMask & 2), bool(kMask & 4), bool(kMask & 8)>;
+  return &countPixels<bool(kMask & 1), bool(kMask & 2), bool(kMask & 4)>;
 }
 template <int... kMasks>
-constexpr std::array<CountFn, 16> countTable(std::integer_sequence<int, kMasks...>) {
+constexpr std::array<CountFn, 8> countTable(std::integer_sequence<int, kMasks...>) {
   return {countFor<kMasks>()...};
 }
-constexpr std::array<CountFn, 16> kCountByMask = countTable(std::make_integer_sequence<int, 16>());
+constexpr std::array<CountFn, 8> kCountByMask = countTable(std::make_integer_sequence<int, 8>());
 
 }  // namespace
 
@@ -81,10 +79,14 @@ HistogramCounter::HistogramCounter(ChannelSet channels, LumaWeights luma)
     : channels_(channels), luma_(luma) {}
 
 void HistogramCounter::countRgba(const uint8_t* rgba, int pixels) {
-  const int mask =
-      int(channels_.r) | int(channels_.g) << 1 | int(channels_.b) << 2 | int(channels_.l) << 3;
+  const int rgb_mask = int(channels_.r) | int(channels_.g) << 1 | int(channels_.b) << 2;
   // uint32 tables: a replica sees a quarter of a band, under 2^32 for any image up to 65536^2.
-  kCountByMask[size_t(mask)](rgba, pixels, formulaOf(luma_), tables_);
+  if (rgb_mask) kCountByMask[size_t(rgb_mask)](rgba, pixels, tables_);
+  if (channels_.l) {  // L of the row in vector lanes first, then counted like source luma
+    luma_row_.resize(size_t(pixels));
+    simd::lumaOfRgba(rgba, pixels, formulaOf(luma_), luma_row_.data());
+    countLuma(luma_row_.data(), pixels);
+  }
 }
 
 void HistogramCounter::countLuma(const uint8_t* values, int n) {

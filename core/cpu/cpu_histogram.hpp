@@ -44,6 +44,7 @@ class HistogramCounter {
   ChannelSet channels_;
   LumaWeights luma_;
   std::array<Table, 4> tables_{};
+  std::vector<uint8_t> luma_row_;  // countRgba's L values of the row
 };
 
 // Folds value counts to `bins` bins in the order of `channels`: counts[bin * channels.size() + c]

@@ -105,6 +105,20 @@ void importPacked(const Frame& f, const RgbOrder& o, bool grey, RgbaImage& out, 
 
 }  // namespace
 
+Status importLumaCpu(const Frame& frame, RowPool& pool, const ImportedRow& on_row) {
+  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+  if (isCompressed(frame.format) || !info.y.present())
+    return fail(ErrorCode::kInvalidArgument, "cpu import: ", formatName(frame.format),
+                " frames have no luma plane to read alone");
+  if (Status s = checkCpuFrame(frame); !s) return s;
+  const ComponentRows y(frame, info, info.y);
+  pool.forEachBand(frame.height, [&](int begin, int end, int band) {
+    std::vector<uint8_t> scratch(size_t(frame.width));
+    for (int row = begin; row < end; ++row) on_row(row, nullptr, y.row(row, scratch.data()), band);
+  });
+  return Status::success();
+}
+
 Status importCpu(const Frame& frame, RgbaImage& out, RowPool& pool, const ImportedRow& on_row) {
   if (isCompressed(frame.format)) {
     Result<DecodedFrame> decoded = decodeMjpeg(frame);

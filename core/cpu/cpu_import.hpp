@@ -23,4 +23,9 @@ using ImportedRow = std::function<void(int y, const uint8_t* rgba, const uint8_t
 // reference refuses (missing planes, planes not in CPU memory, undecodable MJPEG).
 Status importCpu(const Frame& frame, RgbaImage& out, RowPool& pool, const ImportedRow& on_row = {});
 
+// Hands each row's own Y bytes to `on_row` (rgba = null) without converting anything: for a
+// pipeline whose only work is on the source luma. The frame must be YUV or GREY, uncompressed;
+// refused like importCpu otherwise.
+Status importLumaCpu(const Frame& frame, RowPool& pool, const ImportedRow& on_row);
+
 }  // namespace esf

@@ -1,7 +1,6 @@
 #include "core/cpu/cpu_resize.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -43,40 +42,21 @@ void sumAlongX(const uint8_t* row, const std::vector<Footprint>& xs, uint32_t* r
   }
 }
 
-// The common exact halving (2x2 blocks, weights 1, n = 4): the four bytes of each channel
-// summed two channels at a time in one 32-bit word (R and B in the even bytes' 16-bit halves,
-// G and A in the odd ones: at most 4 * 255 + 2 each, no carry between halves), then
-// (sum + 2) >> 2 per half: the reference's (sum + n/2) / n.
-void halveRow(const uint8_t* row0, const uint8_t* row1, int out_w, uint8_t* out) {
-  constexpr uint32_t kEven = 0x00ff00ffu, kRound = 0x00020002u;
-  for (int ox = 0; ox < out_w; ++ox) {
-    uint32_t p[4];
-    std::memcpy(p, row0 + 8 * size_t(ox), 8);
-    std::memcpy(p + 2, row1 + 8 * size_t(ox), 8);
-    const uint32_t even =
-        (p[0] & kEven) + (p[1] & kEven) + (p[2] & kEven) + (p[3] & kEven) + kRound;
-    const uint32_t odd = ((p[0] >> 8) & kEven) + ((p[1] >> 8) & kEven) + ((p[2] >> 8) & kEven) +
-                         ((p[3] >> 8) & kEven) + kRound;
-    const uint32_t px = ((even >> 2) & kEven) | (((odd >> 2) & kEven) << 8);
-    std::memcpy(out + 4 * size_t(ox), &px, 4);
-  }
-}
-
 }  // namespace
 
-RgbaImage resizeCpu(const RgbaImage& in, int out_w, int out_h, RowPool& pool) {
+void resizeCpu(const RgbaImage& in, int out_w, int out_h, RowPool& pool, RgbaImage& out) {
+  if (out.width != out_w || out.height != out_h) out = RgbaImage(out_w, out_h);
+  if (in.width == 2 * out_w && in.height == 2 * out_h) {  // 2x2 boxes, weights 1, n = 4
+    pool.forEachBand(out_h, [&](int begin, int end, int) {
+      for (int oy = begin; oy < end; ++oy)
+        simd::halveRgbaRow(in.at(0, 2 * oy), in.at(0, 2 * oy + 1), out_w, out.at(0, oy));
+    });
+    return;
+  }
   const std::vector<Footprint> xs = footprints(in.width, out_w), ys = footprints(in.height, out_h);
   const uint32_t n = uint32_t(in.width / std::gcd(in.width, out_w)) *
                      uint32_t(in.height / std::gcd(in.height, out_h));
   const int values = out_w * 4;
-  RgbaImage out(out_w, out_h);
-  if (in.width == 2 * out_w && in.height == 2 * out_h) {
-    pool.forEachBand(out_h, [&](int begin, int end, int) {
-      for (int oy = begin; oy < end; ++oy)
-        halveRow(in.at(0, 2 * oy), in.at(0, 2 * oy + 1), out_w, out.at(0, oy));
-    });
-    return out;
-  }
   pool.forEachBand(out_h, [&](int begin, int end, int) {
     std::vector<uint32_t> row_sums(static_cast<size_t>(values)), total(static_cast<size_t>(values));
     for (int oy = begin; oy < end; ++oy) {
@@ -89,6 +69,11 @@ RgbaImage resizeCpu(const RgbaImage& in, int out_w, int out_h, RowPool& pool) {
       simd::divideRounded(total.data(), n, values, out.at(0, oy));
     }
   });
+}
+
+RgbaImage resizeCpu(const RgbaImage& in, int out_w, int out_h, RowPool& pool) {
+  RgbaImage out;
+  resizeCpu(in, out_w, out_h, pool, out);
   return out;
 }
 

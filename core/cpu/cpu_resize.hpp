@@ -10,5 +10,8 @@ namespace esf {
 
 // The sizes must pass checkResizeSize (core/stages/resize.hpp).
 RgbaImage resizeCpu(const RgbaImage& in, int out_w, int out_h, RowPool& pool);
+// The same into `out` (given the output size; its storage reused when it has it). `out` must
+// not be `in`. An exact 2:1 in both directions takes its own vector kernel.
+void resizeCpu(const RgbaImage& in, int out_w, int out_h, RowPool& pool, RgbaImage& out);
 
 }  // namespace esf

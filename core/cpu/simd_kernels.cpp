@@ -6,6 +6,7 @@
 // clang-format: the Highway includes must stay in this order.
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "core/cpu/simd_kernels.hpp"
@@ -100,6 +101,196 @@ void DivideRounded(const uint32_t* sums, uint32_t divisor, int n, uint8_t* out) 
   }
   for (; i < n; ++i) out[i] = uint8_t((sums[i] + divisor / 2) / divisor);
 }
+void DivideRounded16(const uint16_t* sums, uint32_t divisor, int n, uint8_t* out) {
+  int i = 0;
+  if (divisor <= 4096) {
+    const hn::ScalableTag<float> df;
+    const hn::RebindToSigned<decltype(df)> di;
+    const hn::RebindToUnsigned<decltype(df)> du;
+    const hn::Rebind<uint16_t, decltype(du)> ds;
+    const hn::Rebind<uint8_t, decltype(di)> d8;
+    const int lanes = int(hn::Lanes(df));
+    const auto inv = hn::Set(df, 1.0f / float(divisor));
+    const auto bias = hn::Set(df, float(divisor / 2) + 0.5f);
+    for (; i + lanes <= n; i += lanes) {
+      const auto wide = hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(ds, sums + i)));
+      const auto q = hn::ConvertTo(di, hn::Mul(hn::Add(hn::ConvertTo(df, wide), bias), inv));
+      hn::StoreU(hn::DemoteTo(d8, q), d8, out + i);
+    }
+  }
+  for (; i < n; ++i) out[i] = uint8_t((uint32_t(sums[i]) + divisor / 2) / divisor);
+}
+
+// ((s + d/2) * mul) >> 16 >> shift in u16 lanes: one multiply per 16 lanes (AVX2) instead of
+// the float path's conversions on 8. u16Divider() checked the pair exact over the whole range.
+void DivideRoundedFixed16(const uint16_t* sums, const U16Divider& by, int n, uint8_t* out) {
+  const hn::ScalableTag<uint16_t> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const int lanes = int(hn::Lanes(d));
+  const auto half = hn::Set(d, uint16_t(by.divisor / 2)), mul = hn::Set(d, by.mul);
+  int i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto q =
+        hn::ShiftRightSame(hn::MulHigh(hn::Add(hn::LoadU(d, sums + i), half), mul), by.shift);
+    hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di, q)), d8, out + i);
+  }
+  for (; i < n; ++i) out[i] = uint8_t((uint32_t(sums[i]) + by.divisor / 2) / by.divisor);
+}
+
+void LumaOfRgba(const uint8_t* rgba, int n, const LumaWeightsU32& w, uint8_t* out) {
+  const hn::ScalableTag<uint32_t> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const int lanes = int(hn::Lanes(d));
+  const auto byte = hn::Set(d, 0xffu), wr = hn::Set(d, w.r), wg = hn::Set(d, w.g),
+             wb = hn::Set(d, w.b), round = hn::Set(d, w.round);
+  const uint32_t* px = reinterpret_cast<const uint32_t*>(rgba);
+  int i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto p = hn::LoadU(d, px + i);
+    const auto r = hn::And(p, byte), g = hn::And(hn::ShiftRight<8>(p), byte),
+               b = hn::And(hn::ShiftRight<16>(p), byte);
+    const auto sum =
+        hn::Add(hn::Add(hn::Mul(r, wr), hn::Mul(g, wg)), hn::Add(hn::Mul(b, wb), round));
+    hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di, hn::ShiftRightSame(sum, w.shift))), d8, out + i);
+  }
+  for (; i < n; ++i) {
+    const uint8_t* p = rgba + 4 * size_t(i);
+    out[i] = uint8_t((w.r * p[0] + w.g * p[1] + w.b * p[2] + w.round) >> w.shift);
+  }
+}
+
+// u16 sums: the same steps as the u32 ones above (wrapping arithmetic; exact while every true
+// sum is below 65536).
+void SlideSums16(uint16_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
+  const hn::ScalableTag<uint16_t> d;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const int lanes = int(hn::Lanes(d));
+  int i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto s = hn::Add(hn::LoadU(d, sums + i), hn::PromoteTo(d, hn::LoadU(d8, add + i)));
+    hn::StoreU(hn::Sub(s, hn::PromoteTo(d, hn::LoadU(d8, sub + i))), d, sums + i);
+  }
+  for (; i < n; ++i) sums[i] = uint16_t(sums[i] + add[i] - sub[i]);
+}
+void AddBytes16(uint16_t* sums, const uint8_t* add, int n) {
+  const hn::ScalableTag<uint16_t> d;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const int lanes = int(hn::Lanes(d));
+  int i = 0;
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(hn::Add(hn::LoadU(d, sums + i), hn::PromoteTo(d, hn::LoadU(d8, add + i))), d,
+               sums + i);
+  for (; i < n; ++i) sums[i] = uint16_t(sums[i] + add[i]);
+}
+
+template <typename Sum>
+void WidenT(const uint8_t* in, int n, Sum* out) {
+  const hn::ScalableTag<Sum> d;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const int lanes = int(hn::Lanes(d));
+  int i = 0;
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(hn::PromoteTo(d, hn::LoadU(d8, in + i)), d, out + i);
+  for (; i < n; ++i) out[i] = in[i];
+}
+void Widen16(const uint8_t* in, int n, uint16_t* out) {
+  WidenT(in, n, out);
+}
+void Widen32(const uint8_t* in, int n, uint32_t* out) {
+  WidenT(in, n, out);
+}
+
+// out[i] = sum of in[i + f stride] for f in [0, taps), by doubling: level k holds sums of 2^k
+// terms (one vector add per element from the level before), and the set bits of `taps` pick the
+// levels that make up the window, at consecutive offsets. O(log taps) adds per output.
+template <typename T>
+void AddShifted(const T* a, const T* b, int n, T* out) {
+  const hn::ScalableTag<T> d;
+  const int lanes = int(hn::Lanes(d));
+  int i = 0;
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(hn::Add(hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, out + i);
+  for (; i < n; ++i) out[i] = T(a[i] + b[i]);
+}
+template <typename T>
+void WindowSumsT(const T* in, int n, int taps, int stride, T* out, T* scratch0, T* scratch1) {
+  int len = n + (taps - 1) * stride;  // valid elements of the current level
+  const T* level = in;
+  T* next = scratch0;
+  bool first = true;
+  int offset = 0;
+  for (int span = 1; span <= taps; span *= 2) {
+    if (taps & span) {
+      if (first)
+        std::copy(level + offset, level + offset + n, out);
+      else
+        AddShifted(out, level + offset, n, out);
+      first = false;
+      offset += span * stride;
+    }
+    if (2 * span > taps) break;
+    len -= span * stride;
+    AddShifted(level, level + span * stride, len, next);
+    level = next;
+    next = next == scratch0 ? scratch1 : scratch0;
+  }
+}
+void WindowSums16(const uint16_t* in, int n, int taps, int stride, uint16_t* out, uint16_t* s0,
+                  uint16_t* s1) {
+  WindowSumsT(in, n, taps, stride, out, s0, s1);
+}
+void WindowSums32(const uint32_t* in, int n, int taps, int stride, uint32_t* out, uint32_t* s0,
+                  uint32_t* s1) {
+  WindowSumsT(in, n, taps, stride, out, s0, s1);
+}
+
+// out pixel alpha = in pixel alpha, for `pixels` RGBA pixels.
+void CopyAlpha(const uint8_t* in, uint8_t* out, int pixels) {
+  const hn::ScalableTag<uint32_t> d;
+  const int lanes = int(hn::Lanes(d));
+  const auto alpha = hn::Set(d, 0xff000000u);
+  int i = 0;
+  for (; i + lanes <= pixels; i += lanes) {
+    uint32_t* o = reinterpret_cast<uint32_t*>(out) + i;
+    const auto a = hn::And(hn::LoadU(d, reinterpret_cast<const uint32_t*>(in) + i), alpha);
+    hn::StoreU(hn::Or(hn::AndNot(alpha, hn::LoadU(d, o)), a), d, o);
+  }
+  for (; i < pixels; ++i) out[4 * i + 3] = in[4 * i + 3];
+}
+
+// The 2x2 box of each output pixel, per channel (sum + 2) >> 2: two channels at a time in one
+// u32 lane (R and B in the even bytes' 16-bit halves, G and A in the odd ones: at most
+// 4 * 255 + 2 each, so no carry crosses a half).
+void HalveRgbaRow(const uint8_t* row0, const uint8_t* row1, int out_w, uint8_t* out) {
+  const hn::ScalableTag<uint32_t> d;
+  const int lanes = int(hn::Lanes(d));
+  const auto even_mask = hn::Set(d, 0x00ff00ffu), round = hn::Set(d, 0x00020002u);
+  const uint32_t* a = reinterpret_cast<const uint32_t*>(row0);
+  const uint32_t* b = reinterpret_cast<const uint32_t*>(row1);
+  uint32_t* o = reinterpret_cast<uint32_t*>(out);
+  auto even = [&](auto v) { return hn::And(v, even_mask); };
+  auto odd = [&](auto v) { return hn::And(hn::ShiftRight<8>(v), even_mask); };
+  int x = 0;
+  for (; x + lanes <= out_w; x += lanes) {
+    hn::Vec<decltype(d)> a0, a1, b0, b1;
+    hn::LoadInterleaved2(d, a + 2 * x, a0, a1);
+    hn::LoadInterleaved2(d, b + 2 * x, b0, b1);
+    const auto e =
+        hn::Add(hn::Add(hn::Add(even(a0), even(a1)), hn::Add(even(b0), even(b1))), round);
+    const auto od = hn::Add(hn::Add(hn::Add(odd(a0), odd(a1)), hn::Add(odd(b0), odd(b1))), round);
+    const auto px = hn::Or(hn::And(hn::ShiftRight<2>(e), even_mask),
+                           hn::ShiftLeft<8>(hn::And(hn::ShiftRight<2>(od), even_mask)));
+    hn::StoreU(px, d, o + x);
+  }
+  for (; x < out_w; ++x)
+    for (int c = 0; c < 4; ++c) {
+      const uint32_t sum =
+          uint32_t(row0[8 * x + c]) + row0[8 * x + 4 + c] + row1[8 * x + c] + row1[8 * x + 4 + c];
+      out[4 * x + c] = uint8_t((sum + 2) >> 2);
+    }
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace esf::simd
@@ -113,6 +304,17 @@ HWY_EXPORT(SlideSums);
 HWY_EXPORT(AddBytes);
 HWY_EXPORT(AddWeighted);
 HWY_EXPORT(DivideRounded);
+HWY_EXPORT(DivideRounded16);
+HWY_EXPORT(DivideRoundedFixed16);
+HWY_EXPORT(SlideSums16);
+HWY_EXPORT(AddBytes16);
+HWY_EXPORT(Widen16);
+HWY_EXPORT(Widen32);
+HWY_EXPORT(WindowSums16);
+HWY_EXPORT(WindowSums32);
+HWY_EXPORT(CopyAlpha);
+HWY_EXPORT(HalveRgbaRow);
+HWY_EXPORT(LumaOfRgba);
 
 void yuvRowToRgba(const YuvCoefficients& k, const uint8_t* y, const uint8_t* cb, const uint8_t* cr,
                   int n, uint8_t* rgba) {
@@ -129,6 +331,56 @@ void addWeighted(uint32_t* acc, const uint32_t* row, uint32_t weight, int n) {
 }
 void divideRounded(const uint32_t* sums, uint32_t divisor, int n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(DivideRounded)(sums, divisor, n, out);
+}
+void divideRounded(const uint16_t* sums, uint32_t divisor, int n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(DivideRounded16)(sums, divisor, n, out);
+}
+U16Divider u16Divider(uint32_t divisor) {
+  U16Divider by{divisor, 0, 0, false};
+  if (divisor < 3 || divisor > 255) return by;  // 1, 2: no u16 multiplier; > 255: s + d/2 overflows
+  by.shift = std::bit_width(divisor) - 1;       // 2^shift < divisor (odd or not a power of two)
+  const uint32_t mul = uint32_t(((uint64_t(1) << (16 + by.shift)) + divisor - 1) / divisor);
+  if (mul > 0xffff) return by;
+  by.mul = uint16_t(mul);
+  for (uint32_t x = divisor / 2; x <= 255 * divisor + divisor / 2; ++x)
+    if (((x * mul) >> 16 >> by.shift) != x / divisor) return by;
+  by.exact = true;
+  return by;
+}
+void divideRounded(const uint16_t* sums, const U16Divider& by, int n, uint8_t* out) {
+  if (by.exact)
+    HWY_DYNAMIC_DISPATCH(DivideRoundedFixed16)(sums, by, n, out);
+  else
+    HWY_DYNAMIC_DISPATCH(DivideRounded16)(sums, by.divisor, n, out);
+}
+void slideSums(uint16_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
+  HWY_DYNAMIC_DISPATCH(SlideSums16)(sums, add, sub, n);
+}
+void addBytes(uint16_t* sums, const uint8_t* add, int n) {
+  HWY_DYNAMIC_DISPATCH(AddBytes16)(sums, add, n);
+}
+void widen(const uint8_t* in, int n, uint16_t* out) {
+  HWY_DYNAMIC_DISPATCH(Widen16)(in, n, out);
+}
+void widen(const uint8_t* in, int n, uint32_t* out) {
+  HWY_DYNAMIC_DISPATCH(Widen32)(in, n, out);
+}
+void windowSums(const uint16_t* in, int n, int taps, int stride, uint16_t* out, uint16_t* scratch0,
+                uint16_t* scratch1) {
+  HWY_DYNAMIC_DISPATCH(WindowSums16)(in, n, taps, stride, out, scratch0, scratch1);
+}
+void windowSums(const uint32_t* in, int n, int taps, int stride, uint32_t* out, uint32_t* scratch0,
+                uint32_t* scratch1) {
+  HWY_DYNAMIC_DISPATCH(WindowSums32)(in, n, taps, stride, out, scratch0, scratch1);
+}
+void copyAlpha(const uint8_t* in, uint8_t* out, int pixels) {
+  HWY_DYNAMIC_DISPATCH(CopyAlpha)(in, out, pixels);
+}
+void lumaOfRgba(const uint8_t* rgba, int n, const LumaWeightsU32& weights, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(LumaOfRgba)(rgba, n, weights, out);
+}
+void halveRgbaRow(const uint8_t* row0, const uint8_t* row1, int out_w, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(HalveRgbaRow)(row0, row1, out_w, out);
 }
 
 }  // namespace esf::simd

@@ -1,5 +1,9 @@
 #include "core/pipeline/backend_choice.hpp"
 
+#include <cstdio>
+
+#include "core/tuning/backend_comparison.hpp"
+
 namespace esf {
 
 bool isSoftwareRenderer(std::string_view gl_renderer) {
@@ -14,6 +18,27 @@ BackendChoice chooseAutoBackend(const Result<std::unique_ptr<GlContext>>& gl) {
   if (isSoftwareRenderer(renderer))
     return {Backend::kCpu, "the GL renderer " + renderer + " is software"};
   return {Backend::kGles, "the GL renderer " + renderer + " is a GPU with GLES 3.1 compute"};
+}
+
+std::string stageChainOf(const PipelineConfig& config) {
+  return stageChain(config.blur.has_value(), config.resize.has_value());
+}
+
+BackendChoice chooseTunedBackend(const BackendChoice& rule, const TuningCache& cache,
+                                 const DeviceKey& device, const PipelineConfig& config, int width,
+                                 int height) {
+  const std::string chain = stageChainOf(config);
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  const std::optional<BackendRecord> record =
+      findBackendRecord(cache, device, chain, width, height);
+  if (!record)
+    return {rule.backend, rule.reason + " (the tuning cache has no " + chain + " record for " +
+                              size + "'s size class " + sizeClass(width, height) + ")"};
+  char times[96];
+  std::snprintf(times, sizeof times, "cpu %.2f ms, gles %.2f ms", record->cpu_ms, record->gles_ms);
+  return {record->backend == "cpu" ? Backend::kCpu : Backend::kGles,
+          "the tuning cache: " + chain + " on " + record->frame + " frames took " + times +
+              " here (esframe tune, " + record->tuned_at + ")"};
 }
 
 GlContextOptions glContextOptions(const PipelineConfig& config) {

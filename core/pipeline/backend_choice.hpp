@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/tuning/tuning_cache.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/pipeline_config.hpp"
 #include "platform/gl_context.hpp"
@@ -24,6 +25,16 @@ bool isSoftwareRenderer(std::string_view gl_renderer);
 
 // What kAuto picks given the result of opening the GPU.
 BackendChoice chooseAutoBackend(const Result<std::unique_ptr<GlContext>>& gl);
+
+// The stage chain of a configuration, as `esframe tune --stages backend` keys its records.
+std::string stageChainOf(const PipelineConfig& config);
+
+// kAuto after `esframe tune --stages backend` (core/tuning/backend_comparison.hpp): the record of
+// this GPU, the configuration's stage chain and the frame's size class decides; without one,
+// `rule` (chooseAutoBackend) stands and the reason says that no record matched.
+BackendChoice chooseTunedBackend(const BackendChoice& rule, const TuningCache& cache,
+                                 const DeviceKey& device, const PipelineConfig& config, int width,
+                                 int height);
 
 // The GL context options of a pipeline configuration.
 GlContextOptions glContextOptions(const PipelineConfig& config);

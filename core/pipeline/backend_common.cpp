@@ -50,13 +50,18 @@ void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& 
 }
 
 void finishCpuFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
-                          const RgbaImage& image) {
+                          int width, int height) {
   WallTimer scale_timer;
-  for (const ChannelScale& s :
-       scaleReference(r.hist.counts, r.hist.bins, r.hist.channelCount(), image.pixelCount()))
+  for (const ChannelScale& s : scaleReference(r.hist.counts, r.hist.bins, r.hist.channelCount(),
+                                              size_t(width) * size_t(height)))
     r.scale.push_back(s.scale);
   r.timings.push_back({"scale", scale_timer.ms(), false});
-  finishFrameResult(r, frame, values, image.width, image.height);
+  finishFrameResult(r, frame, values, width, height);
+}
+
+void finishCpuFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
+                          const RgbaImage& image) {
+  finishCpuFrameResult(r, frame, values, image.width, image.height);
   r.image = &image;
 }
 

@@ -28,6 +28,10 @@ void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& 
 // r.hist, then finishFrameResult, with r.image = &image.
 void finishCpuFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
                           const RgbaImage& image);
+// The same for a frame processed without an image (r.image null): the counts are of
+// width x height pixels.
+void finishCpuFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
+                          int width, int height);
 
 // Milliseconds of CPU wall time since construction.
 class WallTimer {

@@ -1,7 +1,8 @@
 // Backend::kCpu: the CPU executor (core/cpu). Without blur or resize, import and histogram are
 // one pass: each thread converts a band of rows and counts each row while it is in cache. The
 // counts are of all 256 values per channel, so the configured bins and the 256-value histogram
-// of the stats both fold from the same pass. Results equal the references' bit for bit.
+// of the stats both fold from the same pass. With only L from the source's Y bytes and no sink
+// that reads the image, nothing is converted at all. Results equal the references' bit for bit.
 #include <optional>
 
 #include "capture/pixel_format.hpp"
@@ -33,30 +34,37 @@ class CpuExecutorBackend : public PipelineBackend {
     const bool source_luma = usesSourceLuma(frame);
     ChannelSet rgb_channels = ChannelSet::of(o_.histogram.channels);
     if (source_luma) rgb_channels.l = false;  // L from the Y bytes instead
+    const bool fused = !o_.blur && !o_.resize;
+    // Only L, from the Y bytes, and nobody reads the image: no conversion at all.
+    const bool luma_only = fused && source_luma && !o_.image_needed && !rgb_channels.r &&
+                           !rgb_channels.g && !rgb_channels.b;
     ValueCounts values;
     double fold_ms = 0;  // the fused pass's remaining histogram work: summing and folding
-    if (!o_.blur && !o_.resize) {
+    const RgbaImage* image = &image_;
+    if (fused) {
       WallTimer timer;
       std::vector<HistogramCounter> counters(size_t(pool_.threads()),
                                              HistogramCounter(rgb_channels, kLuma));
+      auto count = [&](int, const uint8_t* rgba, const uint8_t* luma, int band) {
+        HistogramCounter& counter = counters[size_t(band)];
+        if (rgba) counter.countRgba(rgba, frame.width);
+        if (source_luma) counter.countLuma(luma, frame.width);
+      };
       Status s =
-          importFrame(frame, r, [&](int, const uint8_t* rgba, const uint8_t* luma, int band) {
-            HistogramCounter& counter = counters[size_t(band)];
-            counter.countRgba(rgba, frame.width);
-            if (source_luma) counter.countLuma(luma, frame.width);
-          });
+          luma_only ? importLumaCpu(frame, pool_, count) : importFrame(frame, r, count);
       if (!s) return s.error();
       r.timings.push_back({"import", timer.ms(), false});  // the counting included
       WallTimer drain_timer;
       for (HistogramCounter& counter : counters) counter.drainInto(values);
       fold_ms = drain_timer.ms();
     } else {
-      Status s = importBlurResize(frame, source_luma, r);
-      if (!s) return s.error();
+      Result<const RgbaImage*> processed = importBlurResize(frame, source_luma, r);
+      if (!processed) return processed.error();
+      image = processed.value();
       WallTimer timer;
-      values = countValues(image_, rgb_channels, kLuma, pool_);
+      values = countValues(*image, rgb_channels, kLuma, pool_);
       if (source_luma)
-        values.counts[3] = countValues(luma_, ChannelSet::of("l"), kLuma, pool_).counts[3];
+        values.counts[3] = countValues(*luma_image_, ChannelSet::of("l"), kLuma, pool_).counts[3];
       r.timings.push_back({"histogram", timer.ms(), false});
     }
 
@@ -65,9 +73,11 @@ class CpuExecutorBackend : public PipelineBackend {
     const int bins = o_.histogram.bins;
     r.hist = HistogramData{bins, channels, foldBins(values, bins, channels)};
     const HistogramData values256{kValueCount, channels, foldBins(values, kValueCount, channels)};
-    if (!o_.blur && !o_.resize)
-      r.timings.push_back({"histogram", fold_ms + fold_timer.ms(), false});
-    finishCpuFrameResult(r, frame, values256, image_);
+    if (fused) r.timings.push_back({"histogram", fold_ms + fold_timer.ms(), false});
+    if (luma_only)
+      finishCpuFrameResult(r, frame, values256, frame.width, frame.height);
+    else
+      finishCpuFrameResult(r, frame, values256, *image);
     return r;
   }
 
@@ -98,38 +108,52 @@ class CpuExecutorBackend : public PipelineBackend {
   }
 
   // The unfused path: import (keeping the Y bytes as a grey image when L comes from the source),
-  // then blur and resize both images.
-  Status importBlurResize(const Frame& frame, bool source_luma, FrameResult& r) {
+  // then blur and resize both images. Returns the processed RGBA image; luma_image_ points to the
+  // processed grey one. The images are members, reused from frame to frame.
+  Result<const RgbaImage*> importBlurResize(const Frame& frame, bool source_luma, FrameResult& r) {
     WallTimer import_timer;
-    if (source_luma) luma_ = RgbaImage(frame.width, frame.height);
+    if (source_luma && (luma_.width != frame.width || luma_.height != frame.height))
+      luma_ = RgbaImage(frame.width, frame.height);
     Status s = importFrame(frame, r, [&](int y, const uint8_t*, const uint8_t* luma, int) {
       if (!source_luma) return;
       uint8_t* out = luma_.at(0, y);
       for (int x = 0; x < frame.width; ++x, out += 4)
         out[0] = out[1] = out[2] = luma[x], out[3] = 255;
     });
-    if (!s) return s;
+    if (!s) return s.error();
     r.timings.push_back({"import", import_timer.ms(), false});
+    const RgbaImage* image = &image_;
+    luma_image_ = &luma_;
     if (o_.blur) {
       WallTimer t;
-      image_ = blurCpu(image_, o_.blur->taps, o_.blur->iterations, pool_);
-      if (source_luma) luma_ = blurCpu(luma_, o_.blur->taps, o_.blur->iterations, pool_);
+      blurCpu(image_, o_.blur->taps, o_.blur->iterations, pool_, blurred_, scratch_);
+      image = &blurred_;
+      if (source_luma) {
+        blurCpu(luma_, o_.blur->taps, o_.blur->iterations, pool_, luma_blurred_, scratch_);
+        luma_image_ = &luma_blurred_;
+      }
       r.timings.push_back({"blur", t.ms(), false});
     }
     if (o_.resize) {
       const auto [w, h] = *o_.resize;
-      if (Status c = checkResizeSize(image_.width, image_.height, w, h); !c) return c;
+      if (Status c = checkResizeSize(image->width, image->height, w, h); !c) return c.error();
       WallTimer t;
-      image_ = resizeCpu(image_, w, h, pool_);
-      if (source_luma) luma_ = resizeCpu(luma_, w, h, pool_);
+      resizeCpu(*image, w, h, pool_, resized_);
+      image = &resized_;
+      if (source_luma) {
+        resizeCpu(*luma_image_, w, h, pool_, luma_resized_);
+        luma_image_ = &luma_resized_;
+      }
       r.timings.push_back({"resize", t.ms(), false});
     }
-    return Status::success();
+    return image;
   }
 
   PipelineConfig o_;
   RowPool pool_;
-  RgbaImage image_, luma_;
+  RgbaImage image_, luma_;  // imported
+  RgbaImage blurred_, luma_blurred_, scratch_, resized_, luma_resized_;
+  const RgbaImage* luma_image_ = &luma_;
   bool warned_no_source_luma_ = false;
 };
 

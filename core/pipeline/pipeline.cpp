@@ -8,6 +8,7 @@
 #include "core/pipeline/backend_choice.hpp"
 #include "core/pipeline/pipeline_impl.hpp"
 #include "core/stages/channels.hpp"
+#include "core/tuning/backend_comparison.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/version.hpp"
 
@@ -93,7 +94,29 @@ void logAutoChoiceOnce(const BackendChoice& choice) {
     logWarning(line);
 }
 
+Result<std::unique_ptr<PipelineBackend>> createBackend(Pipeline::Impl& impl) {
+  return impl.backend_kind == Backend::kGles  ? createGpuBackend(*impl.gl, impl.config)
+         : impl.backend_kind == Backend::kCpu ? createCpuExecutorBackend(impl.config)
+                                              : createReferenceBackend(impl.config);
+}
+
 }  // namespace
+
+Status ensureBackend(Pipeline::Impl& impl, const Frame& frame) {
+  if (impl.backend) return Status::success();
+  const BackendChoice choice =
+      chooseTunedBackend({impl.backend_kind, impl.choice_reason}, *impl.tuning,
+                         DeviceKey::of(*impl.gl), impl.config, frame.width, frame.height);
+  logAutoChoiceOnce(choice);
+  impl.backend_kind = choice.backend;
+  impl.choice_reason = choice.reason;
+  impl.tuning.reset();
+  Result<std::unique_ptr<PipelineBackend>> backend = createBackend(impl);
+  if (!backend) return backend.error();
+  impl.backend = std::move(backend.value());
+  if (impl.backend_kind != Backend::kGles && !impl.dmabuf_allocator) impl.gl.reset();
+  return Status::success();
+}
 
 Result<std::unique_ptr<Pipeline>> Pipeline::create(const PipelineConfig& config) {
   if (Status s = config.validate(); !s) return s.error();
@@ -103,19 +126,24 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const PipelineConfig& config)
   if (config.backend == Backend::kAuto) {
     Result<std::unique_ptr<GlContext>> gl = GlContext::create(glContextOptions(config));
     const BackendChoice choice = chooseAutoBackend(gl);
-    logAutoChoiceOnce(choice);
     impl->backend_kind = choice.backend;
     impl->choice_reason = choice.reason;
+    std::string warning;
+    TuningCache cache = TuningCache::load(TuningCache::defaultPath(), &warning);
+    if (gl && hasBackendRecords(cache, DeviceKey::of(*gl.value()), stageChainOf(config))) {
+      if (!warning.empty()) logWarning(warning);
+      impl->gl = std::move(gl.value());  // the first frame decides (ensureBackend)
+      impl->tuning = std::move(cache);
+      return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
+    }
+    logAutoChoiceOnce(choice);
     if (choice.backend == Backend::kGles) impl->gl = std::move(gl.value());
   } else if (config.backend == Backend::kGles) {
     Result<std::unique_ptr<GlContext>> gl = GlContext::create(glContextOptions(config));
     if (!gl) return gl.error();
     impl->gl = std::move(gl.value());
   }
-  Result<std::unique_ptr<PipelineBackend>> backend =
-      impl->backend_kind == Backend::kGles  ? createGpuBackend(*impl->gl, config)
-      : impl->backend_kind == Backend::kCpu ? createCpuExecutorBackend(config)
-                                            : createReferenceBackend(config);
+  Result<std::unique_ptr<PipelineBackend>> backend = createBackend(*impl);
   if (!backend) return backend.error();
   impl->backend = std::move(backend.value());
   return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
@@ -130,7 +158,11 @@ Backend Pipeline::backend() const {
 }
 
 std::string Pipeline::deviceDescription() const {
-  if (impl_->gl) return "gles: " + impl_->gl->renderer() + ", " + impl_->gl->version();
+  if (!impl_->backend)
+    return "auto: the tuning cache decides at the first frame (without a record: " +
+           std::string(backendName(impl_->backend_kind)) + ")";
+  if (impl_->gl && impl_->backend_kind == Backend::kGles)
+    return "gles: " + impl_->gl->renderer() + ", " + impl_->gl->version();
   if (impl_->backend_kind == Backend::kCpu)
     return "cpu: the executor, " + std::to_string(impl_->backend->threads()) + " threads";
   return "reference: the plain CPU references";
@@ -146,7 +178,9 @@ Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spe
                                                           const SourceConfig& config) {
   SourceOptions options;
   static_cast<SourceConfig&>(options) = config;
-  if (impl_->gl && config.io != IoMode::kMmap && !impl_->dmabuf_allocator &&
+  // Zero-copy buffers only for a decided GPU backend: the executor reads frames in CPU memory.
+  if (impl_->gl && impl_->backend && impl_->backend_kind == Backend::kGles &&
+      config.io != IoMode::kMmap && !impl_->dmabuf_allocator &&
       (isV4l2Spec(spec) || isLibcameraSpec(spec))) {
     Result<std::unique_ptr<DmabufAllocator>> allocator = createGbmDmabufAllocator(*impl_->gl);
     if (allocator)
@@ -171,16 +205,20 @@ Status makeCurrent(Pipeline::Impl& impl) {
 
 Result<FrameResult> Pipeline::process(const Frame& frame) {
   if (Status s = makeCurrent(*impl_); !s) return s.error();
+  if (Status s = ensureBackend(*impl_, frame); !s) return s.error();
   return impl_->backend->process(frame);
 }
 
 Status submitFrame(Pipeline& pipeline, const Frame& frame) {
   if (Status s = makeCurrent(pipeline.impl()); !s) return s;
+  if (Status s = ensureBackend(pipeline.impl(), frame); !s) return s;
   return pipeline.impl().backend->submit(frame);
 }
 
 Result<FrameResult> collectFrame(Pipeline& pipeline) {
   if (Status s = makeCurrent(pipeline.impl()); !s) return s.error();
+  if (!pipeline.impl().backend)
+    return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
   return pipeline.impl().backend->collect();
 }
 

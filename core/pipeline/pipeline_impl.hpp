@@ -1,9 +1,11 @@
 #pragma once
 // What a Pipeline owns. Internal: sinks inside the library (the DRM sink) draw with its GL context.
 #include <memory>
+#include <optional>
 
 #include "capture/dmabuf_allocator.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
+#include "core/tuning/tuning_cache.hpp"
 #include "esframe/pipeline.hpp"
 #include "platform/gl_context.hpp"
 
@@ -17,7 +19,14 @@ struct Pipeline::Impl {
   // Zero-copy capture buffers on the GPU's device, made when a camera first asks for them.
   std::unique_ptr<DmabufAllocator> dmabuf_allocator;
   std::unique_ptr<PipelineBackend> backend;
+  // kAuto with backend records in the tuning cache for this GPU and stage chain: the backend is
+  // made at the first frame, whose size picks the record (backend_choice.hpp). Until then
+  // `backend` is null and backend_kind / choice_reason hold the rule's provisional choice.
+  std::optional<TuningCache> tuning;
 };
+
+// Makes the backend if kAuto left it to the first frame (Impl::tuning).
+Status ensureBackend(Pipeline::Impl& impl, const Frame& frame);
 
 // Pipeline::process() in its two halves (PipelineBackend::submit/collect), for esf::run().
 Status submitFrame(Pipeline& pipeline, const Frame& frame);

@@ -36,13 +36,16 @@ class Pipeline {
   // Validates the configuration, opens the GPU (kGles: a headless EGL context, current on this
   // thread) and compiles the stages. kAuto opens the GPU and keeps it when it is a hardware GPU
   // with GLES 3.1 compute, else takes the CPU executor; it logs the decision once per process.
+  // When the tuning cache holds `esframe tune --stages backend` records for this GPU and the
+  // configured stage chain, kAuto decides at the first frame instead, by that frame's size class.
   static Result<std::unique_ptr<Pipeline>> create(const PipelineConfig& config);
   ~Pipeline();
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
   const PipelineConfig& config() const;
-  // The backend the stages run on (kAuto resolved: kGles or kCpu).
+  // The backend the stages run on (kAuto resolved: kGles or kCpu; before the first frame of a
+  // tuning-cache decision, the renderer rule's provisional choice).
   Backend backend() const;
   // What the stages run on: "gles: <GL_RENDERER>, <GL_VERSION>", "cpu: the executor, N threads"
   // or "reference: the plain CPU references".

@@ -92,6 +92,9 @@ struct PipelineConfig {
   std::optional<Size> resize;      // area-average downscale before counting
   LumaSource luma = LumaSource::kRgb;
   RawConfig raw;  // Bayer frames only
+  // false: no sink reads FrameResult::image, so the CPU executor may skip the RGBA working image
+  // where no stage needs it (an L-only histogram of the source's Y bytes); image is then null.
+  bool image_needed = true;
 
   // Everything checkable without a device: bins, channels, taps, sizes. One-line errors with
   // ErrorCode::kInvalidArgument that name the field.

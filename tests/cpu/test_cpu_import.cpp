@@ -84,6 +84,41 @@ TEST_P(CpuImportEveryFormat, EqualsReference) {
     }
 }
 
+TEST(CpuImportLuma, RowsAreTheYPlaneOfEveryYuvAndGreyFormat) {
+  // importLumaCpu hands over the Y bytes alone (no RGBA): equal to extractLumaPlane, each row
+  // exactly once; formats without a luma plane are refused.
+  uint32_t seed = 7;
+  for (PixelFormat f : allPixelFormats()) {
+    for (auto [w, h] : test::importSizes(f))
+      for (int threads : test::kThreadCounts) {
+        test::TestFrame t = test::randomFrame(f, w, h, 13, kColorimetries[0], seed++);
+        RowPool pool(threads);
+        std::vector<uint8_t> luma(size_t(w) * size_t(h), 0xA5);
+        std::vector<int> seen(size_t(h), 0);
+        std::mutex mutex;
+        Status s =
+            importLumaCpu(t.frame, pool, [&](int y, const uint8_t* rgba, const uint8_t* row, int) {
+              std::lock_guard lock(mutex);
+              EXPECT_EQ(rgba, nullptr);
+              ++seen[size_t(y)];
+              std::copy(row, row + w, luma.begin() + ptrdiff_t(y) * w);
+            });
+        const std::string what = std::string(formatName(f)) + " " + std::to_string(w) + "x" +
+                                 std::to_string(h) + " " + std::to_string(threads) + " threads";
+        Result<std::vector<uint8_t>> want = extractLumaPlane(t.frame);
+        if (!want || isCompressed(f)) {
+          ASSERT_FALSE(s.ok()) << what << ": no luma plane, so refused";
+          EXPECT_EQ(s.error().code, ErrorCode::kInvalidArgument);
+          EXPECT_EQ(seen, std::vector<int>(size_t(h), 0)) << what;
+          continue;
+        }
+        ASSERT_TRUE(s.ok()) << what << ": " << s.error().message;
+        EXPECT_EQ(seen, std::vector<int>(size_t(h), 1)) << what;
+        EXPECT_EQ(luma, *want) << what;
+      }
+  }
+}
+
 std::vector<PixelFormat> rawFormats() {
   std::vector<PixelFormat> v;
   for (PixelFormat f : allPixelFormats())

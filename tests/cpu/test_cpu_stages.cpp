@@ -7,6 +7,7 @@
 #include "core/cpu/cpu_histogram.hpp"
 #include "core/cpu/cpu_reduce.hpp"
 #include "core/cpu/cpu_resize.hpp"
+#include "core/cpu/simd_kernels.hpp"
 #include "core/stages/blur_reference.hpp"
 #include "core/stages/histogram_reference.hpp"
 #include "core/stages/reduce_reference.hpp"
@@ -105,13 +106,75 @@ TEST(CpuBlur, EqualsReference) {
     }
 }
 
+TEST(CpuBlur, IntoReusedImagesEqualsReference) {
+  // The per-frame form: out and scratch kept from an earlier, other-sized call and poisoned; in
+  // may be out. 255 and 257: the last u16 windows (the multiply divider stops at 255), 259 the
+  // first u32 one.
+  RowPool pool(2);
+  RgbaImage out = test::poisonedImage(5, 3), scratch = test::poisonedImage(700, 2);
+  for (int taps : {3, 15, 255, 257, 259})
+    for (auto [w, h] : {test::Size{257, 3}, test::Size{1, 1}, test::Size{300, 7}}) {
+      const RgbaImage img = test::makeImage(w, h, Content::kRandom, uint32_t(taps + w));
+      const RgbaImage want = blurReference(img, taps, 2);
+      blurCpu(img, taps, 2, pool, out, scratch);
+      ASSERT_EQ(out, want) << test::describe(w, h, Content::kRandom) << " taps " << taps;
+      scratch = test::poisonedImage(w, h);
+      out = img;
+      blurCpu(out, taps, 1, pool, out, scratch);
+      ASSERT_EQ(out, blurReference(img, taps, 1)) << "in place, taps " << taps;
+    }
+}
+
+TEST(CpuBlur, U16DividerIsExactOrDeclines) {
+  // Every divisor the u16 sums can meet, against integer division over the whole range.
+  for (uint32_t d = 1; d <= 257; ++d) {
+    const simd::U16Divider by = simd::u16Divider(d);
+    std::vector<uint16_t> sums;
+    for (uint32_t s = 0; s <= 255 * d; ++s) sums.push_back(uint16_t(s));
+    std::vector<uint8_t> got(sums.size(), 0xA5);
+    simd::divideRounded(sums.data(), by, int(sums.size()), got.data());
+    for (size_t s = 0; s < sums.size(); ++s)
+      ASSERT_EQ(int(got[s]), int((s + d / 2) / d)) << "divisor " << d << " sum " << s;
+    // Every odd window up to 201 taps gets the fast path (a few wider ones fall back to float).
+    if (d >= 3 && d <= 201 && d % 2 == 1) {
+      EXPECT_TRUE(by.exact) << "odd taps " << d;
+    }
+  }
+}
+
+TEST(CpuResize, IntoAPoisonedImageOfAnotherSize) {
+  RowPool pool(2);
+  RgbaImage out = test::poisonedImage(3, 3);
+  for (auto [w, h] : {test::Size{640, 480}, test::Size{257, 3}, test::Size{64, 48}}) {
+    const RgbaImage img = test::makeImage(2 * w, 2 * h, Content::kRandom, uint32_t(w));
+    resizeCpu(img, w, h, pool, out);
+    ASSERT_EQ(out, resizeReference(img, w, h)) << w << "x" << h;
+    out = test::poisonedImage(w, h);  // the same size: written over in place
+    resizeCpu(img, w, h, pool, out);
+    ASSERT_EQ(out, resizeReference(img, w, h)) << w << "x" << h << " reused";
+  }
+}
+
 TEST(CpuResize, EqualsReference) {
   struct Case {
     int in_w, in_h, out_w, out_h;
   };
-  const Case cases[] = {{1, 1, 1, 1},       {257, 3, 1, 1},        {257, 3, 128, 2},
-                        {257, 3, 257, 3},   {640, 480, 320, 240},  {640, 480, 213, 97},
-                        {127, 129, 50, 51}, {1920, 1080, 960, 540}};
+  const Case cases[] = {{1, 1, 1, 1},
+                        {257, 3, 1, 1},
+                        {257, 3, 128, 2},
+                        {257, 3, 257, 3},
+                        {640, 480, 320, 240},
+                        {640, 480, 213, 97},
+                        {127, 129, 50, 51},
+                        {1920, 1080, 960, 540},
+                        // 2:1 both ways (the halving kernel; 17 and 1: vector tails only), and
+                        // odd sources next to it, which take the general path.
+                        {34, 6, 17, 3},
+                        {2, 2, 1, 1},
+                        {514, 6, 257, 3},
+                        {257, 6, 128, 3},
+                        {514, 7, 257, 3},
+                        {35, 6, 17, 3}};
   for (const Case& c : cases)
     for (Content content : test::kAllContents) {
       const RgbaImage img = test::makeImage(c.in_w, c.in_h, content, uint32_t(c.in_w));

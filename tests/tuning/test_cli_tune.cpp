@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -71,6 +73,65 @@ TEST_F(CliTune, QuickTuneStoresEntriesThatInfoReports) {
   EXPECT_NE(why.find("tuned"), std::string::npos) << why;
   why = info["tuning"]["strategy_auto"][3]["histogram"];  // 3840x2160: not tuned
   EXPECT_NE(why.find("no tuning cache entry"), std::string::npos) << why;
+}
+
+// The JSON lines without their timings (they differ run to run and backend to backend).
+std::string withoutTimings(const std::string& jsonl) {
+  std::string out;
+  std::istringstream in(jsonl);
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    j.erase("timing_ms");
+    j.erase("timing_clock");
+    out += j.dump() + "\n";
+  }
+  return out;
+}
+
+TEST_F(CliTune, AutoFollowsTheBackendRecordsAndInfoSaysSo) {
+  test::CommandResult r = esframe("tune --quick --size 64x48 --iterations 1 --stages backend");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("backend:histogram"), std::string::npos) << r.out;
+  // Flip every measured winner: auto must follow the record, not the renderer rule.
+  std::ifstream cache_file(cache_);
+  nlohmann::json cache = nlohmann::json::parse(cache_file);
+  cache_file.close();
+  std::map<std::string, std::string> flipped;
+  for (auto& e : cache["entries"]) {
+    const std::string stage = e["stage"];
+    if (stage.rfind("backend:", 0) != 0) continue;
+    const std::string won = e["params"]["backend"];
+    e["params"]["backend"] = won == "cpu" ? "gles" : "cpu";
+    flipped[stage.substr(8)] = e["params"]["backend"];
+  }
+  ASSERT_EQ(flipped.size(), 3u) << cache.dump();
+  std::ofstream(cache_) << cache.dump();
+
+  const std::string run = "run --source pattern --size 64x48 --frames 2";
+  r = esframe("-v " + run + " --blur 3");  // -v: a GPU choice is an info line
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("backend auto: " + flipped["blur+histogram"] + ", the tuning cache"),
+            std::string::npos)
+      << r.err;
+  const test::CommandResult reference = esframe(run + " --blur 3 --backend reference");
+  ASSERT_EQ(reference.exit_code, 0) << reference.err;
+  EXPECT_EQ(withoutTimings(r.out), withoutTimings(reference.out));
+
+  // Another size class has no record: the rule stands, and says the cache had none.
+  r = esframe("run --source pattern --size 1280x720 --frames 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("has no histogram record for 1280x720's size class 1280x720"),
+            std::string::npos)
+      << r.err;
+
+  r = esframe("info --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json tuned = nlohmann::json::parse(r.out)["backend"]["tuned"];
+  ASSERT_EQ(tuned.size(), 3u) << r.out;
+  for (const auto& t : tuned) {
+    EXPECT_EQ(t["size_class"], "640x480");
+    EXPECT_EQ(t["backend"], flipped[t["chain"]]) << t.dump();
+  }
 }
 
 TEST_F(CliTune, BadArgumentsFailWithOneLine) {
