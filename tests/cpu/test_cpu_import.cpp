@@ -89,6 +89,7 @@ TEST(CpuImportLuma, RowsAreTheYPlaneOfEveryYuvAndGreyFormat) {
   // exactly once; formats without a luma plane are refused.
   uint32_t seed = 7;
   for (PixelFormat f : allPixelFormats()) {
+    if (isBayer(f)) continue;  // no luma plane; Bayer frames: test_cpu_bayer, test_bayer_backends
     for (auto [w, h] : test::importSizes(f))
       for (int threads : test::kThreadCounts) {
         test::TestFrame t = test::randomFrame(f, w, h, 13, kColorimetries[0], seed++);
