@@ -86,17 +86,24 @@ bool pnmComplete(std::span<const uint8_t> b) {
 
 // stb_image writes past its 257-entry Huffman size table when a DHT table declares more than
 // 256 codes (found by fuzzing; undefined behaviour inside stb): refuse those tables first. A
-// DHT marker (FF C4) cannot occur inside entropy-coded data (FF is followed by 00 or RSTn
-// there), so every FF C4 in the file starts a DHT segment.
+// DHT marker (FF C4, after any FF fill bytes) cannot occur inside entropy-coded data (FF is
+// followed by 00 or RSTn there), so checking every FF C4 in the file covers every DHT segment
+// stb reads. Each is walked as stb_image's DHT reader walks it: tables while the declared
+// length lasts, even past the end of the file, where stb reads zeros (a fuzzed file ended in a
+// table cut short whose visible counts alone came to 392).
 bool jpegHuffmanTablesValid(std::span<const uint8_t> b) {
-  for (size_t i = 2; i + 3 < b.size(); ++i) {
+  auto byteAt = [&b](size_t i) -> size_t { return i < b.size() ? b[i] : 0; };
+  for (size_t i = 2; i + 1 < b.size(); ++i) {
     if (b[i] != 0xFF || b[i + 1] != 0xC4) continue;
-    const size_t end = std::min(b.size(), i + 2 + (size_t(b[i + 2]) << 8 | b[i + 3]));
-    for (size_t t = i + 4; t + 17 <= end;) {
+    long left = long(byteAt(i + 2) << 8 | byteAt(i + 3)) - 2;
+    for (size_t t = i + 4; left > 0;) {
+      const size_t table_class = byteAt(t) >> 4, table_id = byteAt(t) & 15;
+      if (table_class > 1 || table_id > 3) break;  // stb stops there ("bad DHT header")
       size_t codes = 0;
-      for (size_t k = 1; k <= 16; ++k) codes += b[t + k];
+      for (size_t k = 1; k <= 16; ++k) codes += byteAt(t + k);
       if (codes > 256) return false;
       t += 17 + codes;
+      left -= long(17 + codes);
     }
   }
   return true;

@@ -116,6 +116,25 @@ TEST(StillImage, JpegHuffmanTableOfOver256CodesIsRefused) {
   EXPECT_FALSE(decodeStillImage(found, "found.jpg").ok());
 }
 
+// Found by fuzzing (a third run): the DHT segment declares more bytes than the file holds. stb
+// reads zeros past the end and goes on parsing tables, so a last table cut short counts too.
+TEST(StillImage, JpegHuffmanTableCutShortByTheEndOfFileIsRefused) {
+  std::vector<uint8_t> jpg = {0xFF, 0xD8, 0xFF, 0xC4, 0x01, 0x00,  // SOI; DHT of 256 bytes
+                              0x00};                               // table DC 0:
+  for (int length = 1; length <= 15; ++length) jpg.push_back(0);   //   no codes of 1..15 bits,
+  jpg.push_back(6);                                                //   6 of 16 bits; values:
+  for (uint8_t v : {0xFF, 0xDA, 0x00, 0xFF, 0xD9, 0x00}) jpg.push_back(v);  // (SOS, EOI bytes)
+  jpg.insert(jpg.end(), {0x00, 0xFF, 0xFF});  // table DC 0 again, cut short: 255 + 255 codes
+  auto r = decodeStillImage(jpg, "tail.jpg");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "tail.jpg: corrupt JPEG (a Huffman table of over 256 codes)");
+  // The same file whose last table declares 255 codes only is no longer refused for its tables.
+  jpg.back() = 0x00;
+  auto fine = decodeStillImage(jpg, "tail.jpg");
+  EXPECT_TRUE(fine.ok() || fine.error().message.find("Huffman") == std::string::npos)
+      << fine.error().message;
+}
+
 // Found by fuzzing: a PGM header number past int made stb_image's parser overflow (UBSan).
 TEST(StillImage, PnmHeaderNumberPastIntIsRefused) {
   const std::string pgm = "P5 2 2222222222222222222222 255\n" + std::string(64, 'x');
