@@ -1,6 +1,7 @@
 // Still images: PNG, JPEG, BMP, PGM and PPM decode; truncated and corrupt files fail with one
 // line naming the file; directories, globs and lists are sequences.
 #include <gtest/gtest.h>
+#include <cstring>
 
 #include <random>
 
@@ -133,6 +134,39 @@ TEST(StillImage, JpegHuffmanTableCutShortByTheEndOfFileIsRefused) {
   auto fine = decodeStillImage(jpg, "tail.jpg");
   EXPECT_TRUE(fine.ok() || fine.error().message.find("Huffman") == std::string::npos)
       << fine.error().message;
+}
+
+// A real photo (bench's) carries FF C4 inside its EXIF block: no DHT, stb skips the block by its
+// length. Checking every FF C4 in the file refused it; the check walks the segments as stb does.
+TEST(StillImage, FfC4InsideAnAppSegmentIsNoHuffmanTable) {
+  Rgb img;
+  std::vector<uint8_t> jpg = encode(img, "jpg");
+  std::vector<uint8_t> app1 = {0xFF, 0xE1, 0x00, 0x18, 0xFF, 0xC4, 0x00, 0x08, 0x00};
+  app1.resize(2 + 0x18, 0x20);  // 16 "code counts" of 32: 512 codes, if it were a table
+  jpg.insert(jpg.begin() + 2, app1.begin(), app1.end());
+  auto r = decodeStillImage(jpg, "exif.jpg");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->pixels, decodeStillImage(encode(img, "jpg"), "plain.jpg")->pixels);
+}
+
+// Found by fuzzing: a PNG chunk declaring 1.2 GB in a 130-byte file made stb_image allocate
+// 2 GiB for it before finding the file short.
+TEST(StillImage, PngChunkLongerThanTheFileIsRefused) {
+  Rgb img;
+  std::vector<uint8_t> png = encode(img, "png");
+  ASSERT_TRUE(decodeStillImage(png, "ok.png").ok());
+  size_t idat = 0;
+  for (size_t i = 8; i + 4 <= png.size() && !idat; ++i)
+    if (std::memcmp(&png[i], "IDAT", 4) == 0) idat = i - 4;
+  ASSERT_NE(idat, 0u);
+  // One byte more than the rest of the file holds, and the fuzzer's 1.2 GB.
+  for (const size_t declared : {png.size() - idat - 12 + 1, size_t(0x48000010)}) {
+    std::vector<uint8_t> bad = png;
+    for (int k = 0; k < 4; ++k) bad[idat + size_t(k)] = uint8_t(declared >> (24 - 8 * k));
+    auto r = decodeStillImage(bad, "long.png");
+    ASSERT_FALSE(r.ok()) << declared;
+    EXPECT_EQ(r.error().message, "long.png: corrupt PNG (a chunk longer than the file)");
+  }
 }
 
 // Found by fuzzing: a PGM header number past int made stb_image's parser overflow (UBSan).
