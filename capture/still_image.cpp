@@ -39,8 +39,12 @@ bool bmpComplete(std::span<const uint8_t> b) {
   const int32_t width = int32_t(le32(&b[18]));
   int32_t height = int32_t(le32(&b[22]));
   const int bpp = b[28] | b[29] << 8;
+  const uint32_t header_size = le32(&b[14]);
   const uint32_t compression = b.size() >= 34 ? le32(&b[30]) : 0;
-  if (compression != 0 && compression != 3) return true;  // RLE: stb checks as it decodes
+  // stb_image decodes uncompressed and bit-field BMPs only; it refuses RLE, but took any other
+  // value as uncompressed, so a fuzzed 59-byte file declaring 15104x14591 and compression
+  // 0xDBFFFFFF made it allocate and fill 880 MB: refuse what it cannot decode.
+  if (header_size >= 40 && compression != 0 && compression != 3) return false;
   if (width <= 0 || height == 0 || height == std::numeric_limits<int32_t>::min()) return false;
   if (height < 0) height = -height;
   const uint64_t row = (uint64_t(width) * uint64_t(bpp) + 31) / 32 * 4;

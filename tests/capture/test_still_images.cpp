@@ -169,6 +169,27 @@ TEST(StillImage, PngChunkLongerThanTheFileIsRefused) {
   }
 }
 
+// Found by fuzzing: stb_image took a BMP compression it does not know as none, so 59 bytes
+// declaring 15104x14591 pixels made it allocate and fill 880 MB.
+TEST(StillImage, BmpOfACompressionStbCannotDecodeIsRefused) {
+  Rgb img;
+  std::vector<uint8_t> bmp = encode(img, "bmp");
+  ASSERT_TRUE(decodeStillImage(bmp, "ok.bmp").ok());
+  for (const uint32_t compression : {1u, 2u, 4u, 0xDBFFFFFFu}) {
+    std::vector<uint8_t> bad = bmp;
+    for (int k = 0; k < 4; ++k) bad[30 + size_t(k)] = uint8_t(compression >> (8 * k));
+    auto r = decodeStillImage(bad, "odd.bmp");
+    ASSERT_FALSE(r.ok()) << compression;
+    EXPECT_EQ(r.error().message, "odd.bmp: truncated or corrupt BMP");
+  }
+  const std::vector<uint8_t> found = {
+      0x42, 0x4d, 0x3e, 0x02, 0x63, 0x00, 0x00, 0x00, 0x00, 0x00, 0x36, 0x00, 0x00, 0x00, 0x28,
+      0x00, 0x00, 0x00, 0x00, 0x3b, 0x00, 0x00, 0xff, 0x38, 0x00, 0x00, 0x01, 0x00, 0x18, 0x00,
+      0xff, 0xff, 0xff, 0xdb, 0x57, 0x57, 0xff, 0x00, 0x00, 0x12, 0x2f, 0xfc, 0xff, 0xda, 0x00,
+      0x00, 0x00, 0x26, 0xff, 0x40, 0x79, 0x79, 0x69, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00};
+  EXPECT_FALSE(decodeStillImage(found, "found.bmp").ok());
+}
+
 // Found by fuzzing: a PGM header number past int made stb_image's parser overflow (UBSan).
 TEST(StillImage, PnmHeaderNumberPastIntIsRefused) {
   const std::string pgm = "P5 2 2222222222222222222222 255\n" + std::string(64, 'x');
