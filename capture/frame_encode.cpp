@@ -74,16 +74,16 @@ void writeJpegBytes(void* context, void* data, int size) {
 
 }  // namespace
 
-Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& img, PixelFormat format,
-                                        const Colorimetry& colorimetry) {
+Status encodeRgbaInto(const RgbaImage& img, PixelFormat format, const Colorimetry& colorimetry,
+                      std::vector<uint8_t>& out) {
   const int w = img.width, h = img.height;
   const PixelFormatInfo& info = pixelFormatInfo(format);
-  std::vector<uint8_t> out;
   if (info.packing == Packing::kCompressed) {
+    out.clear();
     if (!stbi_write_jpg_to_func(writeJpegBytes, &out, w, h, 4, img.pixels.data(), 90))
       return fail(ErrorCode::kInternal, "JPEG encoding of a ", std::to_string(w), "x",
                   std::to_string(h), " image failed");
-    return out;
+    return Status::success();
   }
   auto layout = planeLayout(format, w, h);
   if (!layout) return layout.error();
@@ -109,7 +109,7 @@ Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& img, PixelFormat format
     };
     put(info.r, channel(0)), put(info.g, channel(1)), put(info.b, channel(2));
     put(info.a, channel(3));
-    return out;
+    return Status::success();
   }
   if (info.colour == ColourFamily::kBayer) {
     // Each site keeps its own colour's channel, scaled from 8 bits to the sensor's depth
@@ -128,7 +128,7 @@ Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& img, PixelFormat format
     // GREY is plain luminance bytes, full range.
     const ForwardMatrix full = forwardMatrix({colorimetry.encoding, true});
     put(info.y, [&](int x, int y) { return clamp8((dot(full.y, img.at(x, y)) + 32768) >> 16); });
-    return out;
+    return Status::success();
   }
   const YuvImage yuv = toYuv(img, forwardMatrix(colorimetry));
   const int sx = info.chroma_horizontal_subsampling, sy = info.chroma_vertical_subsampling;
@@ -142,6 +142,13 @@ Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& img, PixelFormat format
     }
   put(info.cb, [&](int x, int y) { return cb[size_t(y / sy) * cw + x / sx]; });
   put(info.cr, [&](int x, int y) { return cr[size_t(y / sy) * cw + x / sx]; });
+  return Status::success();
+}
+
+Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& image, PixelFormat format,
+                                        const Colorimetry& colorimetry) {
+  std::vector<uint8_t> out;
+  if (Status s = encodeRgbaInto(image, format, colorimetry, out); !s) return s.error();
   return out;
 }
 

@@ -15,5 +15,10 @@ namespace esf {
 // quality 90). 4:2:x chroma is the rounded mean of each 2x1 / 2x2 block.
 Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& image, PixelFormat format,
                                         const Colorimetry& colorimetry);
+// The same into `out`, reusing its capacity: a source that encodes every frame keeps one buffer
+// instead of a fresh frame-sized allocation per frame (which fragments malloc's heap over a long
+// run: docs/reliability.md, Soak).
+Status encodeRgbaInto(const RgbaImage& image, PixelFormat format, const Colorimetry& colorimetry,
+                      std::vector<uint8_t>& out);
 
 }  // namespace esf

@@ -10,6 +10,8 @@
 namespace esf {
 
 RgbaImage renderPattern(int width, int height, uint64_t index, uint64_t seed);
+// The same into `image` (its width and height; every byte written), reusing its pixels.
+void renderPattern(RgbaImage& image, uint64_t index, uint64_t seed);
 Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& options);
 
 }  // namespace esf

@@ -39,8 +39,12 @@ bool bmpComplete(std::span<const uint8_t> b) {
   const int32_t width = int32_t(le32(&b[18]));
   int32_t height = int32_t(le32(&b[22]));
   const int bpp = b[28] | b[29] << 8;
+  const uint32_t header_size = le32(&b[14]);
   const uint32_t compression = b.size() >= 34 ? le32(&b[30]) : 0;
-  if (compression != 0 && compression != 3) return true;  // RLE: stb checks as it decodes
+  // stb_image decodes uncompressed and bit-field BMPs only; it refuses RLE, but took any other
+  // value as uncompressed, so a fuzzed 59-byte file declaring 15104x14591 and compression
+  // 0xDBFFFFFF made it allocate and fill 880 MB: refuse what it cannot decode.
+  if (header_size >= 40 && compression != 0 && compression != 3) return false;
   if (width <= 0 || height == 0 || height == std::numeric_limits<int32_t>::min()) return false;
   if (height < 0) height = -height;
   const uint64_t row = (uint64_t(width) * uint64_t(bpp) + 31) / 32 * 4;
@@ -53,6 +57,20 @@ bool pngComplete(std::span<const uint8_t> b) {
   for (size_t i = b.size() >= 8 ? b.size() - 8 : 0; i + 8 <= b.size() && i + 16 > b.size(); --i) {
     if (std::memcmp(&b[i], kIend, 8) == 0) return true;
     if (i == 0) break;
+  }
+  return false;
+}
+
+// stb_image grows its IDAT buffer to the length a chunk declares before it reads the chunk: a
+// fuzzed 130-byte file declared 1.2 GB and made it allocate 2 GiB. Walked as stb walks them
+// (length, type, data, CRC, one after another up to IEND), every chunk must fit in the file.
+bool pngChunksFit(std::span<const uint8_t> b) {
+  for (size_t pos = 8; pos + 12 <= b.size();) {
+    const size_t length =
+        size_t(b[pos]) << 24 | size_t(b[pos + 1]) << 16 | size_t(b[pos + 2]) << 8 | b[pos + 3];
+    if (length > b.size() - pos - 12) return false;
+    if (std::memcmp(&b[pos + 4], "IEND", 4) == 0) return true;
+    pos += 12 + length;
   }
   return false;
 }
@@ -85,19 +103,62 @@ bool pnmComplete(std::span<const uint8_t> b) {
 }
 
 // stb_image writes past its 257-entry Huffman size table when a DHT table declares more than
-// 256 codes (found by fuzzing; undefined behaviour inside stb): refuse those tables first. A
-// DHT marker (FF C4) cannot occur inside entropy-coded data (FF is followed by 00 or RSTn
-// there), so every FF C4 in the file starts a DHT segment.
-bool jpegHuffmanTablesValid(std::span<const uint8_t> b) {
-  for (size_t i = 2; i + 3 < b.size(); ++i) {
-    if (b[i] != 0xFF || b[i + 1] != 0xC4) continue;
-    const size_t end = std::min(b.size(), i + 2 + (size_t(b[i + 2]) << 8 | b[i + 3]));
-    for (size_t t = i + 4; t + 17 <= end;) {
-      size_t codes = 0;
-      for (size_t k = 1; k <= 16; ++k) codes += b[t + k];
-      if (codes > 256) return false;
-      t += 17 + codes;
+// 256 codes (found by fuzzing; undefined behaviour inside stb): refuse those tables first.
+// `at(i)` reads zero past the end of the file, as stb does. A table is walked as stb's DHT reader
+// walks it: tables while the declared length lasts, past the end of the file too (a fuzzed file
+// ended in a table cut short whose visible counts alone came to 392).
+template <class ByteAt>
+bool dhtTablesValid(const ByteAt& at, size_t pos, size_t length) {
+  long left = long(length) - 2;
+  for (size_t t = pos + 2; left > 0;) {
+    const size_t table_class = at(t) >> 4, table_id = at(t) & 15;
+    if (table_class > 1 || table_id > 3) break;  // stb stops there ("bad DHT header")
+    size_t codes = 0;
+    for (size_t k = 1; k <= 16; ++k) codes += at(t + k);
+    if (codes > 256) return false;
+    t += 17 + codes;
+    left -= long(17 + codes);
+  }
+  return true;
+}
+
+// Where entropy-coded data from `pos` ends: at the first FF (after any FF fill) followed by a
+// code other than a stuffed 00 or a restart marker, where stb's bit reader stops.
+size_t entropyCodedEnd(std::span<const uint8_t> b, size_t pos) {
+  while (pos < b.size()) {
+    if (b[pos] != 0xFF) {
+      ++pos;
+      continue;
     }
+    size_t code = pos + 1;
+    while (code < b.size() && b[code] == 0xFF) ++code;
+    if (code >= b.size()) return b.size();
+    if (b[code] != 0x00 && !(b[code] >= 0xD0 && b[code] <= 0xD7)) return pos;
+    pos = code + 1;
+  }
+  return pos;
+}
+
+// Every DHT segment that stb_image reads, found as its marker reader finds them: segment after
+// segment by their declared lengths (stb reads each exactly so, or fails), padding between
+// segments and FF fill bytes before a marker code skipped, and after a scan header the
+// entropy-coded data up to the next marker. An FF C4 inside another segment (an EXIF block, an
+// ICC profile) is no DHT: stb never reads it as one. Markers stb would refuse are stepped over
+// rather than trusted to end the file, so the walk sees at least every DHT that stb sees.
+bool jpegHuffmanTablesValid(std::span<const uint8_t> b, size_t soi) {
+  auto at = [&b](size_t i) -> size_t { return i < b.size() ? b[i] : 0; };
+  size_t pos = soi + 1;
+  while (pos < b.size()) {
+    while (pos < b.size() && b[pos] != 0xFF) ++pos;
+    while (pos < b.size() && b[pos] == 0xFF) ++pos;
+    if (pos >= b.size()) break;
+    const uint8_t marker = b[pos++];
+    if (marker == 0xD9) break;  // end of image
+    if (marker == 0x00 || marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7)) continue;
+    const size_t length = at(pos) << 8 | at(pos + 1);
+    if (marker == 0xC4 && !dhtTablesValid(at, pos, length)) return false;
+    pos += length;
+    if (marker == 0xDA) pos = entropyCodedEnd(b, pos);
   }
   return true;
 }
@@ -136,9 +197,11 @@ Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::st
     return fail(ErrorCode::kCorruptData, name, ": truncated or unsupported PGM/PPM");
   if (png && !pngComplete(bytes))
     return fail(ErrorCode::kCorruptData, name, ": truncated PNG (no IEND chunk at the end)");
+  if (png && !pngChunksFit(bytes))
+    return fail(ErrorCode::kCorruptData, name, ": corrupt PNG (a chunk longer than the file)");
   if (jpeg && !jpegComplete(bytes))
     return fail(ErrorCode::kCorruptData, name, ": truncated JPEG (no end-of-image marker)");
-  if (jpeg && !jpegHuffmanTablesValid(bytes))
+  if (jpeg && !jpegHuffmanTablesValid(bytes, soi))
     return fail(ErrorCode::kCorruptData, name,
                 ": corrupt JPEG (a Huffman table of over 256 codes)");
   if (bmp && !bmpComplete(bytes))

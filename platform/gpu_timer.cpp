@@ -4,12 +4,23 @@
 #include <GLES2/gl2ext.h>
 
 #include <chrono>
+#include <utility>
+
+#include "platform/gl_fence.hpp"
 
 namespace esf {
 namespace {
 
 double nowSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// glFinish with the watchdog: a hung GPU becomes kGpuHang after kGpuWatchdog instead of a
+// process blocked forever. Only the first failure is kept (and waited for): once the GPU is
+// known to hang, the frame's read-back reports it too, without another wait per stage.
+void finishGpu(const char* what, Status& first_failure) {
+  if (!first_failure) return;
+  first_failure = GlFence::insert(what).wait(kGpuWatchdog);
 }
 
 }  // namespace
@@ -30,7 +41,7 @@ void GpuTimer::begin() {
     glBeginQuery(GL_TIME_ELAPSED_EXT, query_.get());
     return;
   }
-  glFinish();
+  finishGpu("the GPU work before a timed span", wait_status_);
   wall_start_s_ = nowSeconds();
 }
 
@@ -39,14 +50,19 @@ void GpuTimer::end() {
     glEndQuery(GL_TIME_ELAPSED_EXT);
     return;
   }
-  glFinish();
+  finishGpu("the timed GPU work", wait_status_);
   wall_end_s_ = nowSeconds();
 }
 
 Result<double> GpuTimer::elapsedMs() {
+  if (Status waited = std::exchange(wait_status_, Status::success()); !waited)
+    return waited.error();
   if (!query_) return (wall_end_s_ - wall_start_s_) * 1e3;
+  // GL_QUERY_RESULT would wait for the GPU without a limit: the fence bounds the wait.
+  if (Status done = GlFence::insert("the timed GPU work").wait(kGpuWatchdog); !done)
+    return done.error();
   GLuint64 ns = 0;
-  query_result64_(query_.get(), GL_QUERY_RESULT, &ns);  // waits for the GPU
+  query_result64_(query_.get(), GL_QUERY_RESULT, &ns);
   GLint disjoint = 0;
   glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
   if (disjoint)
@@ -72,6 +88,7 @@ FrameTimer::FrameTimer(const GlContext& gl) {
 
 void FrameTimer::startFrame() {
   spans_.clear();
+  wait_status_ = Status::success();
   if (query_result64_) {
     GLint disjoint = 0;
     glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);  // reading clears the flag
@@ -85,7 +102,7 @@ void FrameTimer::begin(const char* stage) {
     glBeginQuery(GL_TIME_ELAPSED_EXT, queries_[spans_.size() - 1].get());
     return;
   }
-  glFinish();
+  finishGpu("the GPU work before a timed stage", wait_status_);
   wall_start_s_ = nowSeconds();
 }
 
@@ -94,11 +111,12 @@ void FrameTimer::end() {
     glEndQuery(GL_TIME_ELAPSED_EXT);
     return;
   }
-  glFinish();
+  finishGpu(spans_.back().stage, wait_status_);
   spans_.back().ms = (nowSeconds() - wall_start_s_) * 1e3;
 }
 
 Result<std::vector<FrameTimer::Span>> FrameTimer::collect() {
+  if (!wait_status_) return wait_status_.error();
   if (query_result64_) {
     for (size_t i = 0; i < spans_.size(); ++i) {
       GLuint64 ns = 0;

@@ -370,6 +370,11 @@ Status FrameImporter::readRgbaTexture(GLuint texture, int width, int height, uin
     return fail(ErrorCode::kGpu,
                 "import: cannot read the RGBA image back (framebuffer incomplete)");
   }
+  // glReadPixels would wait for the GPU without a limit: a hung GPU becomes an error here.
+  if (Status done = GlFence::insert("the import's RGBA read-back").wait(kGpuWatchdog); !done) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return done;
+  }
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, out);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);

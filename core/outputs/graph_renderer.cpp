@@ -4,6 +4,7 @@
 
 #include "core/outputs/bitmap_font.hpp"
 #include "platform/gl_context.hpp"
+#include "platform/gl_fence.hpp"
 #include "platform/shader_library.hpp"
 
 namespace esf {
@@ -182,6 +183,11 @@ Result<RgbaImage> readTexture(GLuint texture, int width, int height) {
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
     // Earlier imageStore writes (compute stages) must land before the read.
     glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+    // glReadPixels would wait for the GPU without a limit: a hung GPU becomes an error here.
+    if (Status done = GlFence::insert("the graph's read-back").wait(kGpuWatchdog); !done) {
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      return done.error();
+    }
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, out.pixels.data());
   }

@@ -1,6 +1,7 @@
 // Still images: PNG, JPEG, BMP, PGM and PPM decode; truncated and corrupt files fail with one
 // line naming the file; directories, globs and lists are sequences.
 #include <gtest/gtest.h>
+#include <cstring>
 
 #include <random>
 
@@ -114,6 +115,79 @@ TEST(StillImage, JpegHuffmanTableOfOver256CodesIsRefused) {
       0x13, 0x13, 0xc4, 0xc4, 0xc4, 0xc4, 0xc4, 0xc4, 0xc4, 0xc4, 0xc4, 0xfb, 0x57, 0x57,
       0x57, 0x57, 0x57, 0xff, 0xff, 0xff, 0xd8, 0xff, 0xfa, 0x00, 0x40, 0x7a};
   EXPECT_FALSE(decodeStillImage(found, "found.jpg").ok());
+}
+
+// Found by fuzzing (a third run): the DHT segment declares more bytes than the file holds. stb
+// reads zeros past the end and goes on parsing tables, so a last table cut short counts too.
+TEST(StillImage, JpegHuffmanTableCutShortByTheEndOfFileIsRefused) {
+  std::vector<uint8_t> jpg = {0xFF, 0xD8, 0xFF, 0xC4, 0x01, 0x00,  // SOI; DHT of 256 bytes
+                              0x00};                               // table DC 0:
+  for (int length = 1; length <= 15; ++length) jpg.push_back(0);   //   no codes of 1..15 bits,
+  jpg.push_back(6);                                                //   6 of 16 bits; values:
+  for (uint8_t v : {0xFF, 0xDA, 0x00, 0xFF, 0xD9, 0x00}) jpg.push_back(v);  // (SOS, EOI bytes)
+  jpg.insert(jpg.end(), {0x00, 0xFF, 0xFF});  // table DC 0 again, cut short: 255 + 255 codes
+  auto r = decodeStillImage(jpg, "tail.jpg");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "tail.jpg: corrupt JPEG (a Huffman table of over 256 codes)");
+  // The same file whose last table declares 255 codes only is no longer refused for its tables.
+  jpg.back() = 0x00;
+  auto fine = decodeStillImage(jpg, "tail.jpg");
+  EXPECT_TRUE(fine.ok() || fine.error().message.find("Huffman") == std::string::npos)
+      << fine.error().message;
+}
+
+// A real photo (bench's) carries FF C4 inside its EXIF block: no DHT, stb skips the block by its
+// length. Checking every FF C4 in the file refused it; the check walks the segments as stb does.
+TEST(StillImage, FfC4InsideAnAppSegmentIsNoHuffmanTable) {
+  Rgb img;
+  std::vector<uint8_t> jpg = encode(img, "jpg");
+  std::vector<uint8_t> app1 = {0xFF, 0xE1, 0x00, 0x18, 0xFF, 0xC4, 0x00, 0x08, 0x00};
+  app1.resize(2 + 0x18, 0x20);  // 16 "code counts" of 32: 512 codes, if it were a table
+  jpg.insert(jpg.begin() + 2, app1.begin(), app1.end());
+  auto r = decodeStillImage(jpg, "exif.jpg");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->pixels, decodeStillImage(encode(img, "jpg"), "plain.jpg")->pixels);
+}
+
+// Found by fuzzing: a PNG chunk declaring 1.2 GB in a 130-byte file made stb_image allocate
+// 2 GiB for it before finding the file short.
+TEST(StillImage, PngChunkLongerThanTheFileIsRefused) {
+  Rgb img;
+  std::vector<uint8_t> png = encode(img, "png");
+  ASSERT_TRUE(decodeStillImage(png, "ok.png").ok());
+  size_t idat = 0;
+  for (size_t i = 8; i + 4 <= png.size() && !idat; ++i)
+    if (std::memcmp(&png[i], "IDAT", 4) == 0) idat = i - 4;
+  ASSERT_NE(idat, 0u);
+  // One byte more than the rest of the file holds, and the fuzzer's 1.2 GB.
+  for (const size_t declared : {png.size() - idat - 12 + 1, size_t(0x48000010)}) {
+    std::vector<uint8_t> bad = png;
+    for (int k = 0; k < 4; ++k) bad[idat + size_t(k)] = uint8_t(declared >> (24 - 8 * k));
+    auto r = decodeStillImage(bad, "long.png");
+    ASSERT_FALSE(r.ok()) << declared;
+    EXPECT_EQ(r.error().message, "long.png: corrupt PNG (a chunk longer than the file)");
+  }
+}
+
+// Found by fuzzing: stb_image took a BMP compression it does not know as none, so 59 bytes
+// declaring 15104x14591 pixels made it allocate and fill 880 MB.
+TEST(StillImage, BmpOfACompressionStbCannotDecodeIsRefused) {
+  Rgb img;
+  std::vector<uint8_t> bmp = encode(img, "bmp");
+  ASSERT_TRUE(decodeStillImage(bmp, "ok.bmp").ok());
+  for (const uint32_t compression : {1u, 2u, 4u, 0xDBFFFFFFu}) {
+    std::vector<uint8_t> bad = bmp;
+    for (int k = 0; k < 4; ++k) bad[30 + size_t(k)] = uint8_t(compression >> (8 * k));
+    auto r = decodeStillImage(bad, "odd.bmp");
+    ASSERT_FALSE(r.ok()) << compression;
+    EXPECT_EQ(r.error().message, "odd.bmp: truncated or corrupt BMP");
+  }
+  const std::vector<uint8_t> found = {
+      0x42, 0x4d, 0x3e, 0x02, 0x63, 0x00, 0x00, 0x00, 0x00, 0x00, 0x36, 0x00, 0x00, 0x00, 0x28,
+      0x00, 0x00, 0x00, 0x00, 0x3b, 0x00, 0x00, 0xff, 0x38, 0x00, 0x00, 0x01, 0x00, 0x18, 0x00,
+      0xff, 0xff, 0xff, 0xdb, 0x57, 0x57, 0xff, 0x00, 0x00, 0x12, 0x2f, 0xfc, 0xff, 0xda, 0x00,
+      0x00, 0x00, 0x26, 0xff, 0x40, 0x79, 0x79, 0x69, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00};
+  EXPECT_FALSE(decodeStillImage(found, "found.bmp").ok());
 }
 
 // Found by fuzzing: a PGM header number past int made stb_image's parser overflow (UBSan).

@@ -3,8 +3,11 @@
 // name glIsBuffer/glIsTexture/... accepts below a bound). One CSV line per sample on stdout; the
 // verdict compares the last sample with the first (taken after the first `every` frames, when
 // caches and the driver's pools are warm) and exits 1 on growth past the limits.
-//   esframe_soak --frames N [--size WxH] [--every K] [--rss-growth-kb KB]
+//   esframe_soak --frames N [--size WxH] [--every K] [--rss-growth-kb KB] [--backend gles|cpu]
+// The backend defaults to gles (not auto, which picks cpu on a software renderer): GL objects and
+// the driver's memory are what a long run on a board would leak.
 #include <dirent.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <GLES3/gl31.h>
@@ -25,6 +28,10 @@ struct Sample {
   long rss_kb = 0;
   int fds = 0;
   int gl_objects = 0;
+  // malloc's own view (glibc mallinfo2): bytes handed out and bytes it holds from the kernel.
+  // A leak grows `heap_used`; fragmentation grows `heap_held` (and RSS) with `heap_used` flat.
+  size_t heap_used_kb = 0;
+  size_t heap_held_kb = 0;
 };
 
 long residentKb() {
@@ -59,12 +66,19 @@ int liveGlObjects() {
 }
 
 Sample sample(uint64_t frame) {
-  return {frame, residentKb(), openFds(), liveGlObjects()};
+  const struct mallinfo2 heap = mallinfo2();
+  return {frame,
+          residentKb(),
+          openFds(),
+          liveGlObjects(),
+          (heap.uordblks + heap.hblkhd) / 1024,
+          (heap.arena + heap.hblkhd) / 1024};
 }
 
 int usage() {
   std::fprintf(stderr,
-               "usage: esframe_soak --frames N [--size WxH] [--every K] [--rss-growth-kb KB]\n");
+               "usage: esframe_soak --frames N [--size WxH] [--every K] [--rss-growth-kb KB] "
+               "[--backend gles|cpu]\n");
   return 2;
 }
 
@@ -74,6 +88,8 @@ int main(int argc, char** argv) {
   uint64_t frames = 0, every = 1000;
   int width = 640, height = 480;
   long rss_growth_kb = 1024;
+  esf::PipelineConfig config;
+  config.backend = esf::Backend::kGles;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     const char* value = argv[i + 1];
@@ -83,14 +99,18 @@ int main(int argc, char** argv) {
       every = std::strtoull(value, nullptr, 10);
     else if (key == "--rss-growth-kb")
       rss_growth_kb = std::strtol(value, nullptr, 10);
-    else if (key == "--size" && std::sscanf(value, "%dx%d", &width, &height) == 2)
+    else if (key == "--backend") {
+      auto backend = esf::parseBackend(value);
+      if (!backend) return usage();
+      config.backend = *backend;
+    } else if (key == "--size" && std::sscanf(value, "%dx%d", &width, &height) == 2)
       continue;
     else
       return usage();
   }
   if (frames < 2 * every || every == 0) return usage();
 
-  auto pipeline = esf::Pipeline::create({});
+  auto pipeline = esf::Pipeline::create(config);
   if (!pipeline) return std::fprintf(stderr, "%s\n", pipeline.error().message.c_str()), 1;
   esf::SourceConfig source_config;
   source_config.width = width, source_config.height = height;
@@ -101,7 +121,7 @@ int main(int argc, char** argv) {
   auto sink = esf::createRecordSink(fileno(null_out), {});
   if (!sink) return std::fprintf(stderr, "%s\n", sink.error().message.c_str()), 1;
 
-  std::printf("frame,rss_kb,fds,gl_objects\n");
+  std::printf("frame,rss_kb,fds,gl_objects,heap_used_kb,heap_held_kb\n");
   Sample first, last;
   for (uint64_t n = 1; n <= frames; ++n) {
     auto frame = (*source)->next();
@@ -114,7 +134,8 @@ int main(int argc, char** argv) {
     if (n % every) continue;
     last = sample(n);
     if (n == every) first = last;
-    std::printf("%" PRIu64 ",%ld,%d,%d\n", last.frame, last.rss_kb, last.fds, last.gl_objects);
+    std::printf("%" PRIu64 ",%ld,%d,%d,%zu,%zu\n", last.frame, last.rss_kb, last.fds,
+                last.gl_objects, last.heap_used_kb, last.heap_held_kb);
     std::fflush(stdout);
   }
   (void)(*sink)->finish();

@@ -32,6 +32,25 @@ select_input() {
 # tried on a render node, KMS notes on stderr: those are not esframe's lines.
 esframe_lines() { grep -v -E '^(MESA-LOADER:|failed to load driver:|KMS:)' "$VM_OUT/$1.err"; }
 
+# after_lines <name> <lines> <action> <command...>: runs the command in the background (stdout
+# to $VM_OUT/<name>.out, stderr to .err), runs the shell command `action` once that many frame
+# lines are out (or the command has ended; EGL and shader start-up take seconds under TCG),
+# waits for the command and keeps its exit status in $VM_OUT/<name>.status.
+after_lines() {
+  local name=$1 lines=$2 action=$3
+  shift 3
+  "$@" >"$VM_OUT/$name.out" 2>"$VM_OUT/$name.err" &
+  local pid=$!
+  for _ in $(seq 600); do
+    [ "$(grep -c '"seq"' "$VM_OUT/$name.out")" -ge "$lines" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  eval "$action"
+  wait "$pid"
+  echo $? >"$VM_OUT/$name.status"
+}
+
 # capture_check <format> <WxH> <input> <io>: $frames frames through vivid_capture_check; every frame's
 # GPU histograms (R, G, B; source luma for YUV) equal the CPU histograms of its raw dump.
 capture_check() {

@@ -4,8 +4,9 @@
 # counted and skipped; REQBUFS, QBUF and STREAMON errors and a fatal streaming error give one
 # line and exit 1 and leave the device free for the next run; sequence and timestamp wrap give
 # no false drops; a stream that stops delivering ends after --timeout; vivid's "Disconnect"
-# mid-stream gives exit 3 with whole lines, mmap and dmabuf. v4l2-compliance runs against vivid
-# first, so that a driver problem is told apart from esframe's.
+# mid-stream gives exit 3 with whole lines, mmap and dmabuf; PNG and --dump-raw output on a full
+# filesystem fail cleanly. v4l2-compliance runs against vivid first, so that a driver problem is
+# told apart from esframe's.
 set -u
 source "$VM_LIB"
 source "$ESFRAME_SOURCE_DIR/tests/capture/vm/vivid_lib.sh"
@@ -39,20 +40,11 @@ expect_error_line() {  # <name> <regex>: exactly one esframe line, and it matche
   check "$1: it says '$2'" grep -q -E "$2" "$VM_OUT/$1.err"
 }
 # background <name> <frames> <control> <esframe args...>: sets the control once that many lines
-# are out, then waits; the exit status goes to $VM_OUT/<name>.status.
+# are out; the exit status goes to $VM_OUT/<name>.status.
 background() {
   local name=$1 frames=$2 control=$3
   shift 3
-  "$ESFRAME" "$@" >"$VM_OUT/$name.out" 2>"$VM_OUT/$name.err" &
-  local pid=$!
-  for _ in $(seq 600); do
-    [ "$(grep -c '"seq"' "$VM_OUT/$name.out")" -ge "$frames" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  ctl "$control"
-  wait "$pid"
-  echo $? >"$VM_OUT/$name.status"
+  after_lines "$name" "$frames" "ctl $control" "$ESFRAME" "$@"
 }
 
 # A flagged buffer: the next buffer the driver completes carries V4L2_BUF_FLAG_ERROR.
@@ -113,6 +105,33 @@ check "slow: the camera's drops are counted" \
   test "$(jq -s 'map(.dropped) | add' "$VM_OUT/slow.out")" -gt 0
 check "slow: bounded memory while blocked (VmHWM < 512 MB)" \
   test "$(awk '{print $2}' "$VM_OUT/slow-rss-blocked.txt")" -lt 524288
+
+# A full filesystem (a 64 KiB tmpfs) under PNG and --dump-raw output, the pattern source on the
+# CPU backend (the output path is the same for every source): one line naming the file and the
+# cause, exit 1, the JSON lines printed before it whole, every file there whole, no temporary
+# (.name.XXXXXX) left behind.
+full=/tmp/full
+mkdir -p "$full" && mount -t tmpfs -o size=64k tmpfs "$full" || fail "cannot mount a tmpfs on $full"
+pattern=(run --backend cpu --size 96x64 --frames 40 --histogram bins=16,channels=l)
+expect_full_disk() {  # <name> <folder> <test that a file is whole, given its path>
+  local name=$1 dir=$2 whole=$3
+  expect_error_line "$name" "cannot write $dir/.*: No space left on device"
+  check "$name: JSON lines before it" test "$(grep -c '"seq"' "$VM_OUT/$name.out")" -ge 1
+  expect_whole_lines "$name"
+  check "$name: no temporary file left" test -z "$(find "$dir" -name '.*' -type f)"
+  check "$name: some files written" test -n "$(find "$dir" -type f)"
+  for f in "$dir"/*; do check "$name: $(basename "$f") is whole" "$whole" "$f"; done
+}
+png_whole() { test "$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082; }  # IEND
+raw_whole() { test "$(stat -c %s "$1")" -eq $((96 * 64 * 4)); }                         # RGBA32
+mkdir "$full/png"
+expect_exit 1 full-png "${pattern[@]}" --output jsonl --output "png:$full/png"
+expect_full_disk full-png "$full/png" png_whole
+rm -rf "${full:?}/png"
+mkdir "$full/raw"
+expect_exit 1 full-raw "${pattern[@]}" --dump-raw "$full/raw"
+expect_full_disk full-raw "$full/raw" raw_whole
+umount "$full"
 
 # vivid's "Disconnect" mid-stream, mmap then zero-copy dmabuf (vivid is loaded again between:
 # a disconnected vivid stays gone).

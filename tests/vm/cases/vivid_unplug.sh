@@ -16,21 +16,11 @@ wait_for_video0() {
 }
 
 # unplug_after <frames> <name> <command...>: runs the command, unbinds vivid once that many
-# frames were printed (EGL and shader start-up take seconds under TCG), keeps the exit status
-# in $VM_OUT/<name>.status, binds vivid again.
+# frames were printed, keeps the exit status in $VM_OUT/<name>.status, binds vivid again.
 unplug_after() {
   local frames=$1 name=$2
   shift 2
-  "$@" >"$VM_OUT/$name.out" 2>"$VM_OUT/$name.err" &
-  local pid=$!
-  for _ in $(seq 600); do
-    [ "$(grep -c '"seq"' "$VM_OUT/$name.out")" -ge "$frames" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo vivid.0 >"$driver/unbind"
-  wait "$pid"
-  echo $? >"$VM_OUT/$name.status"
+  after_lines "$name" "$frames" "echo vivid.0 >$driver/unbind" "$@"
   echo vivid.0 >"$driver/bind"
   wait_for_video0 || fail "vivid did not come back after binding it again"
   v4l2-ctl -d /dev/video0 -c osd_text_mode=2 >/dev/null 2>&1 || true
