@@ -122,7 +122,7 @@ Status encodeRgbaInto(const RgbaImage& img, PixelFormat format, const Colorimetr
         values[size_t(x)] = uint16_t((img.at(x, y)[cfaColour(info.cfa, x, y)] * top + 127) / 255);
       packBayerRow(values.data(), w, bayer, planes[0] + size_t(y) * (*layout)[0].bytes_per_row);
     }
-    return out;
+    return Status::success();
   }
   if (info.colour == ColourFamily::kGrey) {
     // GREY is plain luminance bytes, full range.
