@@ -50,8 +50,7 @@ class CpuExecutorBackend : public PipelineBackend {
         if (rgba) counter.countRgba(rgba, frame.width);
         if (source_luma) counter.countLuma(luma, frame.width);
       };
-      Status s =
-          luma_only ? importLumaCpu(frame, pool_, count) : importFrame(frame, r, count);
+      Status s = luma_only ? importLumaCpu(frame, pool_, count) : importFrame(frame, r, count);
       if (!s) return s.error();
       r.timings.push_back({"import", timer.ms(), false});  // the counting included
       WallTimer drain_timer;
