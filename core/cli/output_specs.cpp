@@ -83,8 +83,12 @@ Status parseGraphOption(const std::string& key, const std::string& value, std::s
       graph.mode = GraphMode::kOverlay;
     else if (value == "parade")
       graph.mode = GraphMode::kParade;
-    else if (value == "luma")
+    else if (value == "luma" && graph.source != GraphSource::kRaw)
       graph.mode = GraphMode::kLuma;
+    else if (value == "luma")
+      return fail(ErrorCode::kInvalidArgument, what,
+                  ": mode=luma draws the l channel, which the raw source has not: use overlay or "
+                  "parade");
     else
       return fail(ErrorCode::kInvalidArgument, what, ": mode=", value,
                   ": expected overlay, parade or luma");
@@ -92,6 +96,14 @@ Status parseGraphOption(const std::string& key, const std::string& value, std::s
     if (value != "linear" && value != "log")
       return fail(ErrorCode::kInvalidArgument, what, ": scale=", value, ": expected linear or log");
     graph.log_scale = value == "log";
+  } else if (key == "source") {
+    if (value != "image" && value != "raw")
+      return fail(ErrorCode::kInvalidArgument, what, ": source=", value, ": expected image or raw");
+    graph.source = value == "raw" ? GraphSource::kRaw : GraphSource::kImage;
+    if (graph.source == GraphSource::kRaw && graph.mode == GraphMode::kLuma)
+      return fail(ErrorCode::kInvalidArgument, what,
+                  ": mode=luma draws the l channel, which the raw source has not: use overlay or "
+                  "parade");
   } else {  // decor
     if (value != "on" && value != "off")
       return fail(ErrorCode::kInvalidArgument, what, ": decor=", value, ": expected on or off");
@@ -104,8 +116,9 @@ Status parseGraphOption(const std::string& key, const std::string& value, std::s
 
 Result<PngSinkOptions> parsePngSpec(const std::string& text) {
   Result<PathAndOptions> parts = parsePathAndOptions(
-      text, kPng, "a folder: png:DIR[,every=N][,graph=WxH][,mode=M,scale=S,decor=on|off]",
-      {"every", "graph", "mode", "scale", "decor"});
+      text, kPng,
+      "a folder: png:DIR[,every=N][,graph=WxH][,mode=M,scale=S,decor=on|off,source=image|raw]",
+      {"every", "graph", "mode", "scale", "decor", "source"});
   if (!parts) return parts.error();
   PngSinkOptions o;
   o.dir = parts->path;
@@ -114,7 +127,7 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
       Result<uint64_t> n = parseUnsigned(value, std::string(kPng) + ": every", 1, 1000000);
       if (!n) return n.error();
       o.every = int(*n);
-    } else if (key == "mode" || key == "scale" || key == "decor") {
+    } else if (key == "mode" || key == "scale" || key == "decor" || key == "source") {
       if (Status s = parseGraphOption(key, value, kPng, o.graph); !s) return s.error();
     } else {  // graph
       Result<ParsedSize> size = parseSize(value, std::string(kPng) + ": graph", 1000000);
@@ -129,7 +142,7 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
 Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
   // rect=X,Y,W,H carries its own commas: its three other numbers are the next items.
   const KeyValueListRules rules{{"device", "connector", "plane", "zpos", "alpha", "rect", "buffers",
-                                 "mode", "scale", "decor", "frame"},
+                                 "mode", "scale", "decor", "frame", "source"},
                                 {"rect"}};
   Result<std::vector<KeyValue>> items = parseKeyValueList(text, kDrm, rules);
   if (!items) return items.error();
@@ -139,7 +152,7 @@ Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
       o.device = value;
     } else if (key == "connector") {
       o.connector = value;
-    } else if (key == "mode" || key == "scale" || key == "decor") {
+    } else if (key == "mode" || key == "scale" || key == "decor" || key == "source") {
       if (Status s = parseGraphOption(key, value, kDrm, o.graph); !s) return s.error();
     } else if (key == "frame") {
       if (value != "on" && value != "off")

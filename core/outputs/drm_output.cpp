@@ -22,11 +22,16 @@ Status DrmOutput::write(const FrameResult& frame) {
   if (!uploaded) return uploaded.error();
   const GpuFrameView& gpu = uploaded.value();
   const KmsRect& r = display_->rect();
+  const bool raw_graph = options_.source == GraphSource::kRaw;
+  if (raw_graph && !frame.raw)
+    return fail(ErrorCode::kInvalidArgument, kWhat,
+                ": source=raw needs a Bayer frame (a --format such as SRGGB10)");
   if (!graph_) {
     const bool translucent = display_->showsFrame() && display_->format() == DRM_FORMAT_ARGB8888;
-    Result<GraphRenderer> g =
-        GraphRenderer::create(gpu.bins, frame.hist.channels, int(r.width), int(r.height), options_,
-                              translucent ? kDrmGraphBackgroundAlpha : uint8_t(255));
+    Result<GraphRenderer> g = GraphRenderer::create(
+        raw_graph ? frame.raw->bins : gpu.bins,
+        raw_graph ? std::string(kRawGraphChannels) : frame.hist.channels, int(r.width),
+        int(r.height), options_, translucent ? kDrmGraphBackgroundAlpha : uint8_t(255));
     if (!g) return g.error();
     graph_.emplace(std::move(g.value()));
     graph_read_fbo_ = makeFramebuffer();
@@ -59,9 +64,12 @@ Status DrmOutput::write(const FrameResult& frame) {
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     if (!s) return s;
   }
-  if (Status s =
-          graph_->render(gpu.histogram_buffer, gpu.scale_buffer,
-                         graphLabels(frame.hist, frame.stats, frame.raw ? &*frame.raw : nullptr));
+  if (Status s = raw_graph
+                     ? graph_->renderCounts(rawGraphHistogram(*frame.raw),
+                                            rawGraphScales(*frame.raw), rawGraphLabels(*frame.raw))
+                     : graph_->render(
+                           gpu.histogram_buffer, gpu.scale_buffer,
+                           graphLabels(frame.hist, frame.stats, frame.raw ? &*frame.raw : nullptr));
       !s)
     return s;
   // GL's row 0 is the graph's bottom; scanout row 0 is the top of the screen: blit flipped.

@@ -8,6 +8,7 @@
 
 #include "core/outputs/bitmap_font.hpp"
 #include "core/outputs/frame_summary.hpp"
+#include "core/stages/scale_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
 
 namespace esf {
@@ -40,6 +41,33 @@ int markerRows(uint64_t clipped, uint64_t total, int graph_rows, int text_scale)
 std::array<uint8_t, 4> graphColour(int mask) {
   if (mask >= 8) return {255, 255, 255, 255};  // anything with luma
   return kColours[size_t(mask)];
+}
+
+std::array<uint8_t, 4> rawGraphColour(int mask) {
+  const int green = ((mask & 2) ? 160 : 0) + ((mask & 8) ? 96 : 0);
+  return {uint8_t((mask & 1) ? 255 : 0), uint8_t(std::min(green, 255)),
+          uint8_t((mask & 4) ? 255 : 0), 255};
+}
+
+std::array<uint8_t, 4> graphColour(int mask, GraphSource source) {
+  return source == GraphSource::kRaw ? rawGraphColour(mask) : graphColour(mask);
+}
+
+HistogramData rawGraphHistogram(const RawHistogramData& raw) {
+  HistogramData h;
+  h.bins = raw.bins;
+  h.channels = kRawGraphChannels;
+  h.counts.resize(size_t(raw.bins) * 4);
+  for (size_t site = 0; site < 4; ++site)
+    for (size_t b = 0; b < size_t(raw.bins); ++b) h.counts[b * 4 + site] = raw.counts[site][b];
+  return h;
+}
+
+std::vector<float> rawGraphScales(const RawHistogramData& raw) {
+  std::vector<float> scales;
+  for (size_t site = 0; site < 4; ++site)
+    scales.push_back(scaleReference(raw.counts[site], raw.bins, 1, raw.pixels[site])[0].scale);
+  return scales;
 }
 
 uint32_t graphChannelBit(char letter) {
@@ -93,6 +121,24 @@ GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStat
                   100.0 * rawFraction(raw->clipped[3], raw->pixels[3]));
     labels.caption += text;
   }
+  return labels;
+}
+
+GraphLabels rawGraphLabels(const RawHistogramData& raw) {
+  GraphLabels labels;
+  if (raw.bins == 0) return labels;
+  for (size_t site = 0; site < 4; ++site) {
+    labels.total += raw.pixels[site];
+    labels.clipped_low += raw.counts[site].front();
+    labels.clipped_high += raw.counts[site].back();
+  }
+  char text[96];
+  std::snprintf(text, sizeof text, "RAW R/GR/GB/B CLIP %.1f/%.1f/%.1f/%.1f%%",
+                100.0 * rawFraction(raw.clipped[0], raw.pixels[0]),
+                100.0 * rawFraction(raw.clipped[1], raw.pixels[1]),
+                100.0 * rawFraction(raw.clipped[2], raw.pixels[2]),
+                100.0 * rawFraction(raw.clipped[3], raw.pixels[3]));
+  labels.caption = text;
   return labels;
 }
 

@@ -29,6 +29,18 @@ constexpr int kGraphMaxTextColumns = 512;  // the caption is cut at this many pi
 // drawn at a pixel (r 1, g 2, b 4, l 8): black, red, green, yellow, blue, magenta, cyan,
 // grey 128, and white for every mask with luma. Mask 0 is the background.
 std::array<uint8_t, 4> graphColour(int mask);
+// The raw source's colours (R 1, Gr 2, B 4, Gb 8): red is 255 with R, blue 255 with B, green
+// adds Gr's 160 and Gb's 96 (saturating at 255), so Gr, Gb and both are three greens.
+std::array<uint8_t, 4> rawGraphColour(int mask);
+std::array<uint8_t, 4> graphColour(int mask, GraphSource source);
+// The channel letters of a raw graph histogram, in CfaSite order R, Gr, Gb, B: graphChannelBit
+// gives them the bits above ('G', Gb, gets 8).
+constexpr const char* kRawGraphChannels = "rgGb";
+// The raw per-site counts as a HistogramData with kRawGraphChannels, interleaved as the
+// histogram stage writes them, and each channel's scale from the CPU scale reference (the
+// stage's rule, against that site's own pixel count).
+HistogramData rawGraphHistogram(const RawHistogramData& raw);
+std::vector<float> rawGraphScales(const RawHistogramData& raw);
 // The mask bit of a channel letter: r 1, g 2, b 4, l 8.
 uint32_t graphChannelBit(char letter);
 
@@ -51,6 +63,9 @@ struct GraphLabels {
 // ("RAW CLIP 0.0/0.1/0.1/2.4%"), which the caption strip of a 512-pixel graph still holds.
 GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStats>& stats,
                         const RawHistogramData* raw = nullptr);
+// The raw source's labels: caption "RAW R/GR/GB/B CLIP 0.0/0.1/0.1/2.4%" (each site's clipped
+// fraction against the white level); the markers count all sites' first and last bins.
+GraphLabels rawGraphLabels(const RawHistogramData& raw);
 
 struct GraphLayout {
   int text_scale = 1;  // glyph pixels are text_scale x text_scale

@@ -45,7 +45,7 @@ RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float>
     for (int b = 0; b < hist.bins; ++b) max_count = std::max(max_count, hist.at(b, c));
     log_max[size_t(c)] = logQ8(max_count + 1);
   }
-  std::array<uint8_t, 4> background = graphColour(0);
+  std::array<uint8_t, 4> background = graphColour(0, options.source);
   background[3] = background_alpha;
   const int s = layout.text_scale;
   for (int row = 0; row < height; ++row) {  // row counted from the bottom, as GL does
@@ -79,7 +79,7 @@ RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float>
           if (lit) mask |= graphChannelBit(hist.channels[size_t(c)]);
         }
         if (mask != 0)
-          colour = graphColour(int(mask));
+          colour = graphColour(int(mask), options.source);
         else if (layout.grid && onGrid(px, panel.width, row, layout.graph_rows))
           colour = kGraphGridColour;
       }

@@ -1,6 +1,7 @@
 #include "core/outputs/graph_renderer.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "core/outputs/bitmap_font.hpp"
 #include "platform/gl_context.hpp"
@@ -86,7 +87,8 @@ Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channel
   glUniform1uiv(glGetUniformLocation(p, "channel_bit"), 4, bits);
   float colours[16 * 4];
   for (int m = 0; m < 16; ++m)
-    for (int k = 0; k < 4; ++k) colours[m * 4 + k] = float(graphColour(m)[size_t(k)]) / 255.0f;
+    for (int k = 0; k < 4; ++k)
+      colours[m * 4 + k] = float(graphColour(m, options.source)[size_t(k)]) / 255.0f;
   colours[3] = float(background_alpha) / 255.0f;
   glUniform4fv(glGetUniformLocation(p, "colors"), 16, colours);
   setColour(p, "grid_color", kGraphGridColour);
@@ -119,6 +121,27 @@ Status GraphRenderer::upload(GLuint counts_buffer, GLuint scale_buffer, const Gr
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glBindTexture(GL_TEXTURE_2D, 0);
   return checkGl("graph: copying the histogram, scale and caption");
+}
+
+Status GraphRenderer::renderCounts(const HistogramData& hist, std::span<const float> scales,
+                                   const GraphLabels& labels) {
+  if (!cpu_counts_) {
+    cpu_counts_ = makeBuffer();
+    cpu_scales_ = makeBuffer();
+  }
+  // The scale stage's layout (core/stages/scale.hpp): the graph reads only word 3, the scale.
+  std::vector<uint32_t> scale_words;
+  for (float s : scales)
+    scale_words.insert(scale_words.end(), {0, 0, 0, std::bit_cast<uint32_t>(s)});
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cpu_counts_.get());
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(hist.counts.size() * 4), hist.counts.data(),
+               GL_STREAM_DRAW);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cpu_scales_.get());
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(scale_words.size() * 4), scale_words.data(),
+               GL_STREAM_DRAW);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  if (Status s = checkGl("graph: uploading CPU counts"); !s) return s;
+  return render(cpu_counts_.get(), cpu_scales_.get(), labels);
 }
 
 Status GraphRenderer::renderTo(GLuint counts_buffer, GLuint scale_buffer, int x, int y, int w,

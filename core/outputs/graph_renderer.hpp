@@ -39,6 +39,10 @@ class GraphRenderer {
   // writes.
   // labels: this frame's caption and clipped pixels (graphLabels()).
   Status render(GLuint counts_buffer, GLuint scale_buffer, const GraphLabels& labels = {});
+  // Same from counts on the CPU (interleaved as the histogram stage writes them) and one float
+  // scale per channel, uploaded into the renderer's own buffers: the raw source's path.
+  Status renderCounts(const HistogramData& hist, std::span<const float> scales,
+                      const GraphLabels& labels = {});
   // Same, into the currently bound draw framebuffer at viewport (x, y, w, h) (the DRM output).
   Status renderTo(GLuint counts_buffer, GLuint scale_buffer, int x, int y, int w, int h,
                   const GraphLabels& labels = {});
@@ -59,6 +63,7 @@ class GraphRenderer {
   GlVertexArray vao_;
   GlTexture counts_tex_, scales_tex_, text_tex_, target_;
   GlFramebuffer fbo_;
+  GlBuffer cpu_counts_, cpu_scales_;  // renderCounts()' uploads
 };
 
 // Reads an RGBA8 texture back through a framebuffer; row 0 of the result is texture row 0

@@ -46,7 +46,28 @@ Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& opt
   return std::unique_ptr<PngOutput>(new PngOutput(options));
 }
 
+Result<RgbaImage> PngOutput::rawGraphImage(const FrameResult& f) {
+  if (!f.raw)
+    return fail(ErrorCode::kInvalidArgument, kWhat,
+                ": source=raw needs a Bayer frame (a --format such as SRGGB10)");
+  const HistogramData hist = rawGraphHistogram(*f.raw);
+  const std::vector<float> scales = rawGraphScales(*f.raw);
+  const GraphLabels labels = rawGraphLabels(*f.raw);
+  if (!f.gpu)
+    return renderGraphReference(hist, scales, options_.graph_width, options_.graph_height,
+                                options_.graph, labels);
+  if (!renderer_) {
+    Result<GraphRenderer> r = GraphRenderer::create(hist.bins, hist.channels, options_.graph_width,
+                                                    options_.graph_height, options_.graph);
+    if (!r) return r.error();
+    renderer_.emplace(std::move(r.value()));
+  }
+  if (Status s = renderer_->renderCounts(hist, scales, labels); !s) return s.error();
+  return renderer_->read();
+}
+
 Result<RgbaImage> PngOutput::graphImage(const FrameResult& f) {
+  if (options_.graph.source == GraphSource::kRaw) return rawGraphImage(f);
   const GraphLabels labels = graphLabels(f.hist, f.stats, f.raw ? &*f.raw : nullptr);
   if (!f.gpu) {
     if (options_.graph.mode == GraphMode::kLuma && f.hist.channels.find('l') == std::string::npos)

@@ -38,6 +38,7 @@ class PngOutput : public FrameSink {
 
  private:
   explicit PngOutput(PngOutputOptions options) : options_(std::move(options)) {}
+  Result<RgbaImage> rawGraphImage(const FrameResult& f);
   Result<RgbaImage> graphImage(const FrameResult& frame);
 
   ExistingFile existing() const {

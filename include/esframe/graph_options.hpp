@@ -9,12 +9,20 @@ enum class GraphMode {
   kLuma,     // the l channel alone (needs l in --channels)
 };
 
+// What the bars count: the image's channels (--histogram channels) or, for Bayer frames, the
+// sensor's raw per-site histograms R, Gr, Gb, B (the JSONL/CSV raw fields).
+enum class GraphSource {
+  kImage,
+  kRaw,
+};
+
 struct GraphOptions {
   GraphMode mode = GraphMode::kOverlay;
   bool log_scale = false;  // bar height ~ log2(count + 1) / log2(max + 1) instead of linear
   // A text strip (luma mean, p10/p50/p90, EV hint, clipped fractions), clipping markers at both
   // ends and a faint quarter grid. Off: the bars alone (the seed's picture).
   bool decorations = true;
+  GraphSource source = GraphSource::kImage;
 };
 
 }  // namespace esf
