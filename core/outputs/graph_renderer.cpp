@@ -125,14 +125,23 @@ Status GraphRenderer::upload(GLuint counts_buffer, GLuint scale_buffer, const Gr
 
 Status GraphRenderer::renderCounts(const HistogramData& hist, std::span<const float> scales,
                                    const GraphLabels& labels) {
+  if (hist.channels != channels_ || hist.bins != bins_ || scales.size() != channels_.size())
+    return fail(ErrorCode::kInvalidArgument, "graph: counts for '", hist.channels, "' x ",
+                std::to_string(hist.bins), " bins, the renderer draws '", channels_, "' x ",
+                std::to_string(bins_));
   if (!cpu_counts_) {
     cpu_counts_ = makeBuffer();
     cpu_scales_ = makeBuffer();
   }
-  // The scale stage's layout (core/stages/scale.hpp): the graph reads only word 3, the scale.
+  // The scale stage's layout (core/stages/scale.hpp): the graph reads maxCount (word 0, the log
+  // scale) and the scale (word 3).
   std::vector<uint32_t> scale_words;
-  for (float s : scales)
-    scale_words.insert(scale_words.end(), {0, 0, 0, std::bit_cast<uint32_t>(s)});
+  for (int c = 0; c < hist.channelCount(); ++c) {
+    uint32_t max_count = 0;
+    for (int b = 0; b < hist.bins; ++b) max_count = std::max(max_count, hist.at(b, c));
+    scale_words.insert(scale_words.end(),
+                       {max_count, 0, 0, std::bit_cast<uint32_t>(scales[size_t(c)])});
+  }
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, cpu_counts_.get());
   glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(hist.counts.size() * 4), hist.counts.data(),
                GL_STREAM_DRAW);
