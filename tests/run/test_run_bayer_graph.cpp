@@ -89,8 +89,9 @@ TEST(RunBayerGraph, BadCombinationsAreOneLine) {
   EXPECT_EQ(lineCount(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("source=raw needs a Bayer frame"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path / "graph-00000000.png"));
-  for (const char* spec : {"png:/tmp,source=raw,mode=luma", "png:/tmp,mode=luma,source=raw",
-                           "png:/tmp,source=sensor"}) {
+  for (const char* spec :
+       {"png:/tmp,source=raw,mode=luma", "png:/tmp,mode=luma,source=raw", "png:/tmp,source=sensor",
+        "drm:source=raw,mode=luma", "drm:source=sensor"}) {
     SCOPED_TRACE(spec);
     r = runEsframe({"run", "--frames", "1", "--output", spec});
     EXPECT_EQ(r.exit_code, 2) << r.err;
