@@ -6,7 +6,7 @@
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
-#include "core/pipeline/histogram_counter.hpp"
+#include "core/pipeline/gpu_histogram_counter.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/demosaic.hpp"
@@ -85,7 +85,7 @@ class GpuBackend : public PipelineBackend {
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
   std::optional<Demosaic> demosaic_;  // made at the first Bayer frame
-  HistogramCounter binned_, values_;
+  GpuHistogramCounter binned_, values_;
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
   bool warned_no_source_luma_ = false;

@@ -20,7 +20,7 @@ class GlContext;
 class GpuImage;
 class PackedRgbaBuffer;
 
-class HistogramCounter {
+class GpuHistogramCounter {
  public:
   // split_luma: LumaSource::kSource, so L may be counted on its own image.
   Status configure(const GlContext& gl, const HistogramParams& params, bool split_luma);

@@ -1,4 +1,4 @@
-#include "core/pipeline/histogram_counter.hpp"
+#include "core/pipeline/gpu_histogram_counter.hpp"
 
 #include <utility>
 
@@ -8,8 +8,8 @@
 
 namespace esf {
 
-Status HistogramCounter::configure(const GlContext& gl, const HistogramParams& params,
-                                   bool split_luma) {
+Status GpuHistogramCounter::configure(const GlContext& gl, const HistogramParams& params,
+                                      bool split_luma) {
   params_ = params;
   rgb_.reset();
   rgb_split_.reset();
@@ -41,8 +41,8 @@ Status HistogramCounter::configure(const GlContext& gl, const HistogramParams& p
   return checkGl("histogram buffers");
 }
 
-Status HistogramCounter::dispatch(const GpuImage& rgb, const PackedRgbaBuffer* rgb_packed,
-                                  const GpuImage* luma, const PackedRgbaBuffer* luma_packed) {
+Status GpuHistogramCounter::dispatch(const GpuImage& rgb, const PackedRgbaBuffer* rgb_packed,
+                                     const GpuImage* luma, const PackedRgbaBuffer* luma_packed) {
   pending_ = Pending::kNone;
   if (!luma || !l_) {
     if (Status s = runOne(*rgb_, rgb, rgb_packed); !s) return s;
@@ -73,7 +73,7 @@ Status HistogramCounter::dispatch(const GpuImage& rgb, const PackedRgbaBuffer* r
   return checkGl("histogram: merging the source luma");
 }
 
-Result<HistogramData> HistogramCounter::read() {
+Result<HistogramData> GpuHistogramCounter::read() {
   const Pending pending = std::exchange(pending_, Pending::kNone);
   switch (pending) {
     case Pending::kWhole: {
@@ -98,19 +98,19 @@ Result<HistogramData> HistogramCounter::read() {
   return fail(ErrorCode::kInternal, "histogram: read() without a dispatch()");
 }
 
-double HistogramCounter::takeReadbackMs() {
+double GpuHistogramCounter::takeReadbackMs() {
   return std::exchange(readback_ms_, 0.0);
 }
 
-Result<std::vector<uint32_t>> HistogramCounter::timedRead(const Histogram& h) {
+Result<std::vector<uint32_t>> GpuHistogramCounter::timedRead(const Histogram& h) {
   WallTimer t;
   Result<std::vector<uint32_t>> counts = h.read();
   readback_ms_ += t.ms();
   return counts;
 }
 
-Status HistogramCounter::runOne(Histogram& h, const GpuImage& image,
-                                const PackedRgbaBuffer* packed) {
+Status GpuHistogramCounter::runOne(Histogram& h, const GpuImage& image,
+                                   const PackedRgbaBuffer* packed) {
   if (h.params().source == ImageSource::kPackedBuffer) return h.run(*packed);
   return h.run(image);
 }
