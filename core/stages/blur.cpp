@@ -53,16 +53,26 @@ int64_t BlurParams::streamSharedBytes() const {
   return (2 * (row + row / 32 + 1) + int64_t(filter_dim) * columns) * 4;
 }
 
+namespace {
+
+// filter_dim odd and within the strategy's limit; `context` says whose limit it is.
+Status checkFilterDim(const BlurParams& p, const std::string& context) {
+  if (p.filter_dim % 2 == 1 && p.filter_dim >= 1 && p.filter_dim <= p.maxFilterDim())
+    return Status::success();
+  return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
+              std::to_string(p.maxFilterDim()), "] ", context, ", got ",
+              std::to_string(p.filter_dim),
+              p.filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+}
+
+}  // namespace
+
 Status BlurParams::validate(const ComputeLimits& limits) const {
   if (strategy == BlurStrategy::kStream) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
     if (Status s = checkRange(kStage, "segment", segment, 1, 16); !s) return s;
-    if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
-      return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
-                  std::to_string(maxFilterDim()), "] for the stream strategy, got ",
-                  std::to_string(filter_dim),
-                  filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+    if (Status s = checkFilterDim(*this, "for the stream strategy"); !s) return s;
     return checkWorkgroup(limits, "blur stream", workgroup_size, 1, streamSharedBytes());
   }
   if (strategy == BlurStrategy::kFused || strategy == BlurStrategy::kSplit) {
@@ -70,11 +80,10 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
     if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
     if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
     if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
-    if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
-      return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
-                  std::to_string(maxFilterDim()), "] for the ", blurStrategyName(strategy),
-                  " strategy, got ", std::to_string(filter_dim),
-                  filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+    if (Status s = checkFilterDim(
+            *this, std::string("for the ") + blurStrategyName(strategy) + " strategy");
+        !s)
+      return s;
     if (Status s = checkWorkgroup(limits, "blur fused", workgroup_size, 1, fusedSharedBytes()); !s)
       return s;
     if (strategy == BlurStrategy::kSplit)  // the vertical pass: 64 lines, its ring if it fits
@@ -85,21 +94,14 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
   if (strategy == BlurStrategy::kSliding) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
-    if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
-      return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
-                  std::to_string(maxFilterDim()), "] for the sliding strategy, got ",
-                  std::to_string(filter_dim),
-                  filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+    if (Status s = checkFilterDim(*this, "for the sliding strategy"); !s) return s;
     return checkWorkgroup(limits, "blur sliding", workgroup_size, 1, 0);
   }
   if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
   if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 256); !s) return s;
   if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
-  if (filter_dim % 2 == 0 || filter_dim < 1 || filter_dim > maxFilterDim())
-    return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
-                std::to_string(maxFilterDim()), "] for tile_width ", std::to_string(tile_width),
-                ", got ", std::to_string(filter_dim),
-                filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
+  if (Status s = checkFilterDim(*this, "for tile_width " + std::to_string(tile_width)); !s)
+    return s;
   if (workgroup_size < 1 || tile_width % workgroup_size != 0)
     return fail(ErrorCode::kInvalidArgument, kStage, ": workgroup_size ",
                 std::to_string(workgroup_size), " must divide tile_width ",
