@@ -14,6 +14,7 @@
 #include "base/text_parse.hpp"
 #include "bench/bench_frames.hpp"
 #include "bench/bench_report.hpp"
+#include "bench/floor_rows.hpp"
 #include "bench/peers.hpp"
 #include "bench/stage_rows.hpp"
 #include "bench/svg_plot.hpp"
@@ -248,6 +249,8 @@ int run(const Args& a) {
       if (!others_done) {  // the other stages barely depend on content: once per size
         progress.step(label + " blur, resize, reduce, transfers");
         if (Status s = otherStageRows(gl, frame.value(), label, o, &rows); !s)
+          return logError(label + ": " + s.error().message), 1;
+        if (Status s = floorRows(gl, frame.value(), label, o.gpu, &rows); !s)
           return logError(label + ": " + s.error().message), 1;
         others_done = true;
       }

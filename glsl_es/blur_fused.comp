@@ -30,6 +30,9 @@ layout(local_size_x = WG_X) in;
 uniform highp sampler2D u_image;
 layout(rgba8, binding = 0) writeonly uniform highp image2D u_out;
 
+// Texels of the input tile each invocation loads (the preprocessor's copy of IW * IH / WG_X).
+#define TILE_LOADS \
+  (((TW + FILTER_DIM - 1) * (TH + (1 - H_ONLY) * (FILTER_DIM - 1)) + WG_X - 1) / WG_X)
 const int R = (FILTER_DIM - 1) / 2;
 const int RV = H_ONLY != 0 ? 0 : R;  // the vertical halo
 const int IW = TW + 2 * R;           // input tile with its halo
@@ -54,12 +57,28 @@ void main() {
   int lid = int(gl_LocalInvocationIndex);
 
   // 1. The tile and its halo, clamped to the edge (texelFetch outside the image is undefined).
+#if TILE_LOADS <= 16
+  // A loop of constant trip count, all reads before the first shared store: the compiler can
+  // issue an invocation's reads at once (with a trip count that depends on lid, it waited for
+  // each read in turn). Larger shares would spill the registers, and take the plain loop.
+  uint loaded[TILE_LOADS];
+  for (int j = 0; j < TILE_LOADS; ++j) {
+    int i = min(lid + j * WG_X, IW * IH - 1);
+    int r = i / IW, c = i - r * IW;
+    ivec2 q = clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1);
+    uvec4 t = uvec4(texelFetch(u_image, q, 0) * 255.0 + 0.5);
+    loaded[j] = t.r | (t.g << 8) | (t.b << 16) | (t.a << 24);
+  }
+  for (int j = 0; j < TILE_LOADS; ++j)
+    if (lid + j * WG_X < IW * IH) inp[lid + j * WG_X] = loaded[j];
+#else
   for (int i = lid; i < IW * IH; i += WG_X) {
     int r = i / IW, c = i - r * IW;
     ivec2 q = clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1);
     uvec4 t = uvec4(texelFetch(u_image, q, 0) * 255.0 + 0.5);
     inp[i] = t.r | (t.g << 8) | (t.b << 16) | (t.a << 24);
   }
+#endif
   memoryBarrierShared();
   barrier();
 

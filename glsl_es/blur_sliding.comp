@@ -11,6 +11,9 @@
 // costs one texelFetch (the entering tap) instead of three (entering, leaving, centre): the
 // texture units bound this pass on an H200. The host sets RING 0 where the ring
 // (WG_X * FILTER_DIM words) does not fit the shared memory.
+// PREFETCH (RING 1): the entering taps of PREFETCH outputs are fetched together before they are
+// added, so an invocation has PREFETCH texture reads in flight instead of one: with one, the
+// loop waits a memory latency per output and the pass stays far below the memory's bandwidth.
 #ifndef SEGMENT
 #define SEGMENT 64
 #endif
@@ -22,6 +25,9 @@
 #endif
 #ifndef RING
 #define RING 0
+#endif
+#ifndef PREFETCH
+#define PREFETCH 1
 #endif
 layout(local_size_x = WG_X) in;
 uniform highp sampler2D u_image;
@@ -54,20 +60,28 @@ void main() {
     sum += t.rgb;
   }
   uint slot = 0u;  // the slot of tap x - OFFSET
-  for (int x = x0; x < x1; ++x) {
-    ivec2 q = ivec2(x, line);
-    uint centre_slot = slot + uint(OFFSET);
-    if (centre_slot >= uint(FILTER_DIM)) centre_slot -= uint(FILTER_DIM);
-    uint alpha = ring[base + centre_slot] >> 24;
-    uvec3 rgb = (sum + uint(FILTER_DIM / 2)) / uint(FILTER_DIM);
-    imageStore(u_out, flip ? q.yx : q, vec4(uvec4(rgb, alpha)) / 255.0);
-    ivec2 head = ivec2(min(x + OFFSET + 1, last), line);
-    uvec4 h = uvec4(texelFetch(u_image, flip ? head.yx : head, 0) * 255.0 + 0.5);
-    uint tail = ring[base + slot];
-    sum += h.rgb;  // adding first keeps the unsigned sum from going below zero
-    sum -= uvec3(tail & 255u, (tail >> 8) & 255u, (tail >> 16) & 255u);
-    ring[base + slot] = h.r | (h.g << 8) | (h.b << 16) | (h.a << 24);
-    slot = slot + 1u == uint(FILTER_DIM) ? 0u : slot + 1u;
+  for (int xb = x0; xb < x1; xb += PREFETCH) {
+    uvec4 heads[PREFETCH];  // the taps entering after outputs xb .. xb + PREFETCH - 1
+    for (int u = 0; u < PREFETCH; ++u) {
+      ivec2 head = ivec2(min(xb + u + OFFSET + 1, last), line);
+      heads[u] = uvec4(texelFetch(u_image, flip ? head.yx : head, 0) * 255.0 + 0.5);
+    }
+    for (int u = 0; u < PREFETCH; ++u) {
+      int x = xb + u;
+      if (x >= x1) break;
+      ivec2 q = ivec2(x, line);
+      uint centre_slot = slot + uint(OFFSET);
+      if (centre_slot >= uint(FILTER_DIM)) centre_slot -= uint(FILTER_DIM);
+      uint alpha = ring[base + centre_slot] >> 24;
+      uvec3 rgb = (sum + uint(FILTER_DIM / 2)) / uint(FILTER_DIM);
+      imageStore(u_out, flip ? q.yx : q, vec4(uvec4(rgb, alpha)) / 255.0);
+      uvec4 h = heads[u];
+      uint tail = ring[base + slot];
+      sum += h.rgb;  // adding first keeps the unsigned sum from going below zero
+      sum -= uvec3(tail & 255u, (tail >> 8) & 255u, (tail >> 16) & 255u);
+      ring[base + slot] = h.r | (h.g << 8) | (h.b << 16) | (h.a << 24);
+      slot = slot + 1u == uint(FILTER_DIM) ? 0u : slot + 1u;
+    }
   }
 #else
   // The window of output x0, clamped to the edge (texelFetch outside the image is undefined).

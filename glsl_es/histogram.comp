@@ -43,6 +43,10 @@
 #ifndef RUN_LENGTH
 #define RUN_LENGTH 0
 #endif
+// replicated from the packed buffer: read a step's quads together (see the counting loop).
+#ifndef BATCH_LOADS
+#define BATCH_LOADS 0
+#endif
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
@@ -299,6 +303,18 @@ void main() {
   int x = int((gid * 4u) % w), y = int((gid * 4u) / w);
 #endif
   for (uint base = gid; base < nq; base += threads * uint(QUADS)) {
+#if SOURCE_BUFFER && BATCH_LOADS
+    // The whole step inside the image: every load first, so they are in flight together (the
+    // loop below waits for each: its early exit keeps the compiler from reading ahead).
+    if (base + uint(QUADS - 1) * threads < nq) {
+      uvec4 batch[QUADS];
+      for (int k = 0; k < QUADS; ++k) batch[k] = quads[base + uint(k) * threads];
+      for (int k = 0; k < QUADS; ++k)
+        countQuad(unpackPixel(batch[k].x), unpackPixel(batch[k].y), unpackPixel(batch[k].z),
+                  unpackPixel(batch[k].w), rep);
+      continue;
+    }
+#endif
     for (int k = 0; k < QUADS; ++k) {
       uint q = base + uint(k) * threads;
       if (q >= nq) break;

@@ -47,6 +47,12 @@
 #ifndef ACCUMULATORS
 #define ACCUMULATORS 0
 #endif
+// BATCH_LOADS 1 (SOURCE_BUFFER): a step whose QUADS quads all lie in the image reads them all
+// before reducing any, so an invocation has QUADS loads in flight (the loop below otherwise
+// waits for each load: its early exit keeps the compiler from reading ahead).
+#ifndef BATCH_LOADS
+#define BATCH_LOADS 0
+#endif
 
 layout(local_size_x = WG_X) in;
 
@@ -216,6 +222,19 @@ void main() {
   int x = int((gid * 4u) % w), y = int((gid * 4u) / w);
 #endif
   for (uint base = gid; base < nq; base += threads * uint(QUADS)) {
+#if SOURCE_BUFFER && BATCH_LOADS
+    if (base + uint(QUADS - 1) * threads < nq) {
+      uvec4 batch[QUADS];
+      for (int q = 0; q < QUADS; ++q) batch[q] = quads[base + uint(q) * threads];
+      for (int q = 0; q < QUADS; ++q) {
+        accumulate(unpackPixel(batch[q].x));
+        accumulate(unpackPixel(batch[q].y));
+        accumulate(unpackPixel(batch[q].z));
+        accumulate(unpackPixel(batch[q].w));
+      }
+      continue;
+    }
+#endif
     for (int q = 0; q < QUADS; ++q) {
       uint i = base + uint(q) * threads;
       if (i >= nq) break;

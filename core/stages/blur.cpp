@@ -86,14 +86,17 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
       return s;
     if (Status s = checkWorkgroup(limits, "blur fused", workgroup_size, 1, fusedSharedBytes()); !s)
       return s;
-    if (strategy == BlurStrategy::kSplit)  // the vertical pass: 64 lines, its ring if it fits
+    if (strategy == BlurStrategy::kSplit) {  // the vertical pass: 64 lines, its ring if it fits
+      if (Status s = checkRange(kStage, "prefetch", prefetch, 1, 16); !s) return s;
       return checkWorkgroup(limits, "blur split vertical", std::min(64, limits.work_group_size[0]),
                             1, 0);
+    }
     return {};
   }
   if (strategy == BlurStrategy::kSliding) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
+    if (Status s = checkRange(kStage, "prefetch", prefetch, 1, 16); !s) return s;
     if (Status s = checkFilterDim(*this, "for the sliding strategy"); !s) return s;
     return checkWorkgroup(limits, "blur sliding", workgroup_size, 1, 0);
   }
@@ -148,6 +151,7 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
       Result<GlProgram> v = ShaderLibrary::builtin().compute(
           "blur_sliding.comp", ShaderDefines()
                                    .set("RING", ring ? 1 : 0)
+                                   .set("PREFETCH", ring ? params.prefetch : 1)
                                    .set("SEGMENT", params.segment)
                                    .set("WG_X", lines)
                                    .set("FILTER_DIM", params.filter_dim));
@@ -190,6 +194,7 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
     Result<GlProgram> program = ShaderLibrary::builtin().compute(
         "blur_sliding.comp", ShaderDefines()
                                  .set("RING", ring ? 1 : 0)
+                                 .set("PREFETCH", ring ? params.prefetch : 1)
                                  .set("SEGMENT", params.segment)
                                  .set("WG_X", params.workgroup_size)
                                  .set("FILTER_DIM", params.filter_dim));

@@ -58,6 +58,9 @@ struct BlurParams {
   int tile_rows = 4;
   int workgroup_size = 32;  // tiled: must divide tile_width; sliding: lines per workgroup
   int segment = 64;         // sliding: outputs per invocation, 1 .. 4096
+  // sliding and split's vertical pass: entering taps read together before they are added
+  // (texture reads in flight per invocation), 1 .. 16. 1 reads each when it is needed.
+  int prefetch = 1;
 
   int maxFilterDim() const {
     if (strategy == BlurStrategy::kStream) return 257;

@@ -222,7 +222,8 @@ Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& 
       .set("SHARED_ATOMICS", params.shared_atomics ? 1 : 0)
       .set("REPLICAS", params.replicas)
       .set("RUN_LENGTH", params.run_length ? 1 : 0)
-      .set("PLANAR", params.planar ? 1 : 0);
+      .set("PLANAR", params.planar ? 1 : 0)
+      .set("BATCH_LOADS", params.batch_loads ? 1 : 0);
   for (int k = 0; k < 4; ++k)
     d.set("CHANNEL" + std::to_string(k),
           k < params.channelCount() ? channelCode(params.channels[size_t(k)]) : 0);

@@ -83,6 +83,9 @@ struct HistogramParams {
   int replicas = 4;
   bool run_length = true;
   bool planar = false;  // channel-major sub-histograms in shared memory
+  // replicated from the packed buffer: a step reads all its quads before counting them (its
+  // 16-byte loads in flight together), where the whole step is inside the image.
+  bool batch_loads = false;
 
   // v3d-safe defaults (<=256 invocations, <=32 KB shared, multiples of 16), clamped to this
   // context's limits. Per-vendor tuning (bench/tune) starts from here.

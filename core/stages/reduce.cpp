@@ -150,7 +150,8 @@ Result<GlProgram> ImageReduce::compile(int carry) const {
       .set("QUADS", params_.pixels_per_invocation / 4)
       .set("CARRY", carry < 0 ? 1 : carry)
       .set("SUBGROUP", params_.subgroups ? 1 : 0)
-      .set("ACCUMULATORS", params_.accumulators);
+      .set("ACCUMULATORS", params_.accumulators)
+      .set("BATCH_LOADS", params_.batch_loads ? 1 : 0);
   for (size_t k = 0; k < 4; ++k)
     d.set("CHANNEL" + std::to_string(k),
           k < params_.channels.size() ? channelCode(params_.channels[k]) : 0);

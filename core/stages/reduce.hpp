@@ -39,6 +39,9 @@ struct ReduceParams {
   // them all; N in [1, min(64, workgroup_size)] = atomics into N accumulators (workgroup % N),
   // which the last workgroup empties.
   int accumulators = 0;
+  // Packed buffer only: each grid-stride step reads all its quads before reducing them (every
+  // 16-byte load of the step in flight at once), where the whole step is inside the image.
+  bool batch_loads = false;
 
   static ReduceParams defaultsFor(const GlContext& gl);
   // Whether this context has the subgroup arithmetic the `subgroups` form needs.

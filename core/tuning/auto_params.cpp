@@ -95,6 +95,7 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
   BlurParams p = base;
   p.strategy = d.strategy;
   p.segment = d.segment;
+  p.prefetch = d.prefetch;
   p.tile_width = d.tile_width;
   p.tile_rows = d.tile_rows;
   p.workgroup_size = d.workgroup_size;
@@ -121,6 +122,7 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
     vendor = "stage default";
     p.strategy = d.strategy;
     p.segment = d.segment;
+    p.prefetch = d.prefetch;
     p.tile_width = d.tile_width;
     p.tile_rows = d.tile_rows;
     p.workgroup_size = d.workgroup_size;

@@ -182,13 +182,16 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
   for (int tw : quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256}) {
     for (int th : quick ? std::vector<int>{4} : std::vector<int>{4, 16}) {
       for (int seg : quick ? std::vector<int>{8} : std::vector<int>{16, 32}) {
-        BlurParams p = base;
-        p.strategy = BlurStrategy::kSplit;
-        p.tile_width = tw;
-        p.tile_rows = th;
-        p.segment = seg;
-        p.workgroup_size = quick ? 64 : 256;
-        if (p.validate(limits)) out.push_back(p);
+        for (int prefetch : quick ? std::vector<int>{4} : std::vector<int>{1, 4, 8}) {
+          BlurParams p = base;
+          p.strategy = BlurStrategy::kSplit;
+          p.tile_width = tw;
+          p.tile_rows = th;
+          p.segment = seg;
+          p.prefetch = prefetch;
+          p.workgroup_size = quick ? 64 : 256;
+          if (p.validate(limits)) out.push_back(p);
+        }
       }
     }
   }
@@ -207,14 +210,19 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
       }
     }
   }
-  // sliding: segment length x lines per workgroup.
+  // sliding: segment length x lines per workgroup x taps read ahead (only where a segment holds
+  // several batches of them).
   for (int seg : quick ? std::vector<int>{16, 64} : std::vector<int>{8, 16, 32, 64, 128, 256}) {
     for (int wg : quick ? std::vector<int>{32} : powersOfTwo(16, std::min(max_lines, 256))) {
-      BlurParams p = base;
-      p.strategy = BlurStrategy::kSliding;
-      p.segment = seg;
-      p.workgroup_size = wg;
-      if (p.validate(limits)) out.push_back(p);
+      for (int prefetch : quick ? std::vector<int>{1, 4} : std::vector<int>{1, 4, 8}) {
+        if (prefetch > 1 && seg < 2 * prefetch) continue;
+        BlurParams p = base;
+        p.strategy = BlurStrategy::kSliding;
+        p.segment = seg;
+        p.workgroup_size = wg;
+        p.prefetch = prefetch;
+        if (p.validate(limits)) out.push_back(p);
+      }
     }
   }
   int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
@@ -396,14 +404,19 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
           {}};
       std::vector<HistogramParams> ppis;
       for (int n : o.quick ? std::vector<int>{4, 8} : std::vector<int>{4, 8, 16, 32}) {
-        HistogramParams p = best5.value();
-        p.pixels_per_invocation = n;
-        if (p.validate(limits)) ppis.push_back(p);
+        for (bool batch : {false, true}) {
+          HistogramParams p = best5.value();
+          p.pixels_per_invocation = n;
+          p.batch_loads = batch;
+          if (batch && (p.source != ImageSource::kPackedBuffer || n == 4)) continue;
+          if (p.validate(limits)) ppis.push_back(p);
+        }
       }
       if (o.progress) o.progress->addToTotal(int(ppis.size()));
       for (const HistogramParams& p : ppis) {
         SweepPoint point;
         point.x = p.pixels_per_invocation;
+        point.series = p.batch_loads ? "batched loads" : "loads in turn";
         bench.run(p, point);
         ppi.points.push_back(std::move(point));
       }
@@ -458,7 +471,8 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
     SweepPoint point;
     point.x = double(tiles.points.size());
     if (p.strategy == BlurStrategy::kSliding)
-      point.series = "sliding seg=" + std::to_string(p.segment);
+      point.series = "sliding seg=" + std::to_string(p.segment) +
+                     (p.prefetch > 1 ? " prefetch=" + std::to_string(p.prefetch) : "");
     else if (p.strategy == BlurStrategy::kStream)
       point.series = "stream rows=" + std::to_string(p.tile_rows);
     else if (p.strategy == BlurStrategy::kTiled)
@@ -617,11 +631,18 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
   Sweep ppis{"reduce", "ppi", "pixels per invocation and step (quads x 4)", true, false, {}};
   ps.clear();
   for (int n : o.quick ? std::vector<int>{4, 8} : std::vector<int>{4, 8, 16, 32, 64}) {
-    ReduceParams p = best2.value();
-    p.pixels_per_invocation = n;
-    if (fits(p)) ps.push_back(p);
+    for (bool batch : {false, true}) {
+      ReduceParams p = best2.value();
+      p.pixels_per_invocation = n;
+      p.batch_loads = batch;
+      if (batch && (p.source != ImageSource::kPackedBuffer || n == 4)) continue;
+      if (fits(p)) ps.push_back(p);
+    }
   }
-  sweep(ppis, ps, [&](const ReduceParams& p, SweepPoint& pt) { pt.x = p.pixels_per_invocation; });
+  sweep(ppis, ps, [&](const ReduceParams& p, SweepPoint& pt) {
+    pt.x = p.pixels_per_invocation;
+    pt.series = p.batch_loads ? "batched loads" : "loads in turn";
+  });
   result.sweeps.push_back(std::move(ppis));
 
   const SweepPoint* winner = fastestOf(result.sweeps);

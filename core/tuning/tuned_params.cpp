@@ -39,7 +39,8 @@ json tunedFieldsToJson(const HistogramParams& p) {
           {"shared_atomics", p.shared_atomics},
           {"replicas", p.replicas},
           {"run_length", p.run_length},
-          {"planar", p.planar}};
+          {"planar", p.planar},
+          {"batch_loads", p.batch_loads}};
 }
 
 json tunedFieldsToJson(const BlurParams& p) {
@@ -47,7 +48,8 @@ json tunedFieldsToJson(const BlurParams& p) {
           {"tile_width", p.tile_width},
           {"tile_rows", p.tile_rows},
           {"workgroup_size", p.workgroup_size},
-          {"segment", p.segment}};
+          {"segment", p.segment},
+          {"prefetch", p.prefetch}};
 }
 
 Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
@@ -83,6 +85,12 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
       return fail(ErrorCode::kCorruptData, "tuned parameters: field 'planar' is not a boolean");
     p.planar = r->get<bool>();
   }
+  if (auto r = j.find("batch_loads"); r != j.end()) {  // round 3
+    if (!r->is_boolean())
+      return fail(ErrorCode::kCorruptData,
+                  "tuned parameters: field 'batch_loads' is not a boolean");
+    p.batch_loads = r->get<bool>();
+  }
   Result<HistogramStrategy> st = parseHistogramStrategy(strategy);
   // A name this build does not know, read from stored parameters: the data is bad.
   if (!st) return recode(st.error(), ErrorCode::kCorruptData);
@@ -115,6 +123,11 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
       return fail(ErrorCode::kCorruptData, "tuned parameters: field 'segment' is not an integer");
     p.segment = it->get<int>();
   }
+  if (auto it = j.find("prefetch"); it != j.end()) {  // absent in caches before round 3: 1
+    if (!it->is_number_integer())
+      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'prefetch' is not an integer");
+    p.prefetch = it->get<int>();
+  }
   return p;
 }
 
@@ -132,7 +145,7 @@ std::string describe(const HistogramParams& p) {
       s += " wg=" + std::to_string(p.workgroup_size) + " n=" + std::to_string(p.workgroups) +
            " ppi=" + std::to_string(p.pixels_per_invocation) +
            " replicas=" + std::to_string(p.replicas) + (p.run_length ? " rle" : " no-rle") +
-           (p.planar ? " planar" : "");
+           (p.planar ? " planar" : "") + (p.batch_loads ? " batched" : "");
       break;
     default:
       s += " tile=" + std::to_string(p.tile_width) + "x" + std::to_string(p.tile_height);
@@ -142,17 +155,24 @@ std::string describe(const HistogramParams& p) {
   return s;
 }
 
+namespace {
+std::string prefetchSuffix(const BlurParams& p) {
+  return p.prefetch > 1 ? " prefetch=" + std::to_string(p.prefetch) : "";
+}
+}  // namespace
+
 std::string describe(const BlurParams& p) {
   if (p.strategy == BlurStrategy::kSliding)
     return "sliding segment=" + std::to_string(p.segment) +
-           " wg=" + std::to_string(p.workgroup_size);
+           " wg=" + std::to_string(p.workgroup_size) + prefetchSuffix(p);
   if (p.strategy == BlurStrategy::kStream)
     return "stream rows=" + std::to_string(p.tile_rows) + " columns=" + std::to_string(p.segment) +
            " wg=" + std::to_string(p.workgroup_size);
   if (p.strategy == BlurStrategy::kFused || p.strategy == BlurStrategy::kSplit)
     return std::string(blurStrategyName(p.strategy)) + " tile=" + std::to_string(p.tile_rows) +
            "x" + std::to_string(p.tile_width) + " segment=" + std::to_string(p.segment) +
-           " wg=" + std::to_string(p.workgroup_size);
+           " wg=" + std::to_string(p.workgroup_size) +
+           (p.strategy == BlurStrategy::kSplit ? prefetchSuffix(p) : "");
   return "tile=" + std::to_string(p.tile_rows) + "x" + std::to_string(p.tile_width) +
          " wg=" + std::to_string(p.workgroup_size);
 }
@@ -163,7 +183,8 @@ json tunedFieldsToJson(const ReduceParams& p) {
           {"workgroup_size", p.workgroup_size},
           {"pixels_per_invocation", p.pixels_per_invocation},
           {"subgroups", p.subgroups},
-          {"accumulators", p.accumulators}};
+          {"accumulators", p.accumulators},
+          {"batch_loads", p.batch_loads}};
 }
 
 Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
@@ -186,6 +207,12 @@ Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
                   "tuned parameters: field 'accumulators' is not an integer");
     p.accumulators = a->get<int>();
   }
+  if (auto b = j.find("batch_loads"); b != j.end()) {  // absent in caches before round 3: false
+    if (!b->is_boolean())
+      return fail(ErrorCode::kCorruptData,
+                  "tuned parameters: field 'batch_loads' is not a boolean");
+    p.batch_loads = b->get<bool>();
+  }
   Result<ImageSource> src = parseImageSource(source);
   if (!src) return src.error();
   p.source = src.value();
@@ -196,7 +223,8 @@ std::string describe(const ReduceParams& p) {
   return std::string(imageSourceName(p.source)) + " wg=" + std::to_string(p.workgroup_size) +
          " n=" + std::to_string(p.workgroups) + " ppi=" + std::to_string(p.pixels_per_invocation) +
          (p.subgroups ? " subgroups" : " shared-tree") +
-         (p.accumulators > 0 ? " acc=" + std::to_string(p.accumulators) : " partials");
+         (p.accumulators > 0 ? " acc=" + std::to_string(p.accumulators) : " partials") +
+         (p.batch_loads ? " batched" : "");
 }
 
 }  // namespace esf

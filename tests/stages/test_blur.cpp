@@ -96,11 +96,15 @@ TEST(Blur, SlidingMatchesReferenceForEveryParameter) {
   // Segments shorter and longer than the filter, than the image and not dividing it; lines
   // per workgroup not dividing the height; filters wider than the image (every tap clamps).
   GlContext& gl = test::glContext();
+  // Taps read ahead (prefetch) more than the segment, not dividing it, and up to the limit.
   struct Shape {
-    int segment, wg, filter, iterations;
+    int segment, wg, filter, iterations, prefetch;
   };
-  const Shape shapes[] = {{1, 16, 3, 1},    {7, 16, 15, 2},    {64, 64, 15, 1}, {5, 48, 1, 1},
-                          {300, 32, 31, 2}, {16, 256, 255, 1}, {64, 16, 127, 3}};
+  const Shape shapes[] = {{1, 16, 3, 1, 1},    {7, 16, 15, 2, 1},    {64, 64, 15, 1, 1},
+                          {5, 48, 1, 1, 1},    {300, 32, 31, 2, 1},  {16, 256, 255, 1, 1},
+                          {64, 16, 127, 3, 1}, {1, 16, 3, 1, 4},     {7, 16, 15, 2, 4},
+                          {64, 64, 15, 1, 8},  {300, 32, 31, 2, 16}, {13, 32, 1, 1, 3},
+                          {16, 256, 255, 1, 8}};
   const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
   for (const Shape& sh : shapes) {
     BlurParams p;
@@ -109,6 +113,7 @@ TEST(Blur, SlidingMatchesReferenceForEveryParameter) {
     p.workgroup_size = sh.wg;
     p.filter_dim = sh.filter;
     p.iterations = sh.iterations;
+    p.prefetch = sh.prefetch;
     Result<Blur> blur = Blur::create(gl, p);
     ASSERT_TRUE(blur.ok()) << blur.error().message;
     for (test::Size s : sizes)
@@ -116,7 +121,8 @@ TEST(Blur, SlidingMatchesReferenceForEveryParameter) {
         RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.segment * 7 + sh.filter));
         ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
             << "sliding segment " << sh.segment << " wg " << sh.wg << " filter " << sh.filter
-            << " x" << sh.iterations << " " << test::describe(s.w, s.h, c);
+            << " x" << sh.iterations << " prefetch " << sh.prefetch << " "
+            << test::describe(s.w, s.h, c);
       }
   }
   BlurParams p;
@@ -189,13 +195,12 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   // The tiled horizontal pass without a vertical halo, then the sliding vertical pass.
   GlContext& gl = test::glContext();
   struct Shape {
-    int tw, th, segment, wg, filter, iterations;
+    int tw, th, segment, wg, filter, iterations, prefetch;
   };
-  const Shape shapes[] = {{64, 4, 16, 256, 15, 1},
-                          {7, 3, 5, 16, 3, 2},
-                          {128, 16, 32, 128, 31, 3},
-                          {1, 1, 1, 16, 1, 1},
-                          {16, 2, 64, 64, 61, 1}};
+  const Shape shapes[] = {{64, 4, 16, 256, 15, 1, 1},   {7, 3, 5, 16, 3, 2, 1},
+                          {128, 16, 32, 128, 31, 3, 1}, {1, 1, 1, 16, 1, 1, 1},
+                          {16, 2, 64, 64, 61, 1, 1},    {64, 16, 16, 256, 15, 1, 8},
+                          {7, 3, 5, 16, 3, 2, 4},       {256, 4, 32, 256, 31, 2, 16}};
   const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
   for (const Shape& sh : shapes) {
     BlurParams p;
@@ -206,6 +211,7 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
     p.workgroup_size = sh.wg;
     p.filter_dim = sh.filter;
     p.iterations = sh.iterations;
+    p.prefetch = sh.prefetch;
     Result<Blur> blur = Blur::create(gl, p);
     ASSERT_TRUE(blur.ok()) << blur.error().message;
     for (test::Size s : sizes)
@@ -213,8 +219,8 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
         RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.tw * 3 + sh.filter));
         ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
             << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
-            << " filter " << sh.filter << " x" << sh.iterations << " "
-            << test::describe(s.w, s.h, c);
+            << " filter " << sh.filter << " x" << sh.iterations << " prefetch " << sh.prefetch
+            << " " << test::describe(s.w, s.h, c);
       }
   }
   BlurParams p;
@@ -307,6 +313,13 @@ TEST(Blur, SlidingRefusesBadParameters) {
   b = Blur::create(gl, p);
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.error().message.find("segment must be in [1, 4096]"), std::string::npos);
+  p.segment = 64;
+  p.prefetch = 17;
+  b = Blur::create(gl, p);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("prefetch must be in [1, 16]"), std::string::npos)
+      << b.error().message;
+  p.prefetch = 1;
   p.segment = 4096;
   p.filter_dim = 1023;  // 5121 loop iterations: fine; a longer loop is refused on llvmpipe
   EXPECT_TRUE(Blur::create(gl, p).ok());

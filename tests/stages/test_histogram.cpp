@@ -30,7 +30,7 @@ std::string describe(const HistogramParams& p) {
          " ppi=" + std::to_string(p.pixels_per_invocation) +
          " atomics=" + std::to_string(p.shared_atomics) +
          " replicas=" + std::to_string(p.replicas) + " rle=" + std::to_string(p.run_length) +
-         " planar=" + std::to_string(p.planar);
+         " planar=" + std::to_string(p.planar) + " batch=" + std::to_string(p.batch_loads);
 }
 
 // Compiling is the slow part on llvmpipe: one Histogram per configuration per test binary.
@@ -144,15 +144,18 @@ TEST(Histogram, ReplicatedEveryParameter) {
   // length on and off, quads per step (1, 3, 4) and sizes whose pixel count is no multiple of 4
   // (the tail), on both sources, every content.
   test::glContext();
+  // batch: whole steps' loads first (packed buffer only; the texture source ignores it), with
+  // steps that fit the image and a last one that does not.
   struct Shape {
     int groups, wg, ppi, replicas;
-    bool rle, planar;
+    bool rle, planar, batch;
   };
-  const Shape shapes[] = {{3, 16, 4, 1, false, false},  {3, 64, 12, 3, true, false},
-                          {1, 256, 16, 7, true, true},  {5, 48, 4, 2, true, false},
-                          {2, 32, 8, 4, false, true},   {7, 16, 4, 5, true, true},
-                          {64, 128, 4, 4, true, false}, {1, 16, 68, 2, true, false},
-                          {3, 16, 4, 1, false, true},   {2, 64, 8, 4, false, true}};
+  const Shape shapes[] = {{3, 16, 4, 1, false, false, false}, {3, 64, 12, 3, true, false, false},
+                          {1, 256, 16, 7, true, true, false}, {5, 48, 4, 2, true, false, false},
+                          {2, 32, 8, 4, false, true, false},  {7, 16, 4, 5, true, true, false},
+                          {64, 128, 4, 4, true, false, true}, {1, 16, 68, 2, true, false, true},
+                          {3, 16, 4, 1, false, true, false},  {2, 64, 8, 4, false, true, true},
+                          {3, 64, 12, 3, true, false, true},  {1, 16, 32, 4, false, false, true}};
   const test::Size sizes[] = {{1, 1}, {3, 1}, {5, 1}, {257, 3}, {3, 7}, {127, 129}, {1, 257}};
   for (const Shape& sh : shapes) {
     for (ImageSource src : {ImageSource::kPackedBuffer, ImageSource::kTexture}) {
@@ -165,6 +168,7 @@ TEST(Histogram, ReplicatedEveryParameter) {
       p.replicas = sh.replicas;
       p.run_length = sh.rle;
       p.planar = sh.planar;
+      p.batch_loads = sh.batch;
       for (test::Size s : sizes)
         for (Content c : test::kAllContents)
           expectMatches(p, test::makeImage(s.w, s.h, c, uint32_t(s.w * 13 + s.h)),

@@ -99,11 +99,13 @@ TEST(Reduce, QuadsPerStepSourcesAndOddShapes) {
   struct Config {
     const char* channels;
     int groups, wg, ppi, accumulators;
+    bool batch;  // whole steps' loads first (packed buffer only)
   };
   // accumulators: 0 = partials, 1, 4, 16 and 64 atomic accumulators (64 > groups: some unused).
-  const Config configs[] = {{"rgbl", 7, 48, 4, 0},   {"lbg", 1, 256, 12, 4},
-                            {"r", 3, 16, 16, 16},    {"gl", 64, 512, 68, 1},
-                            {"rgbl", 2, 100, 8, 64}, {"rgbl", 33, 64, 8, 4}};
+  const Config configs[] = {
+      {"rgbl", 7, 48, 4, 0, false},  {"lbg", 1, 256, 12, 4, false},  {"r", 3, 16, 16, 16, false},
+      {"gl", 64, 512, 68, 1, false}, {"rgbl", 2, 100, 8, 64, false}, {"rgbl", 33, 64, 8, 4, false},
+      {"rgbl", 3, 16, 64, 0, true},  {"lbg", 1, 48, 12, 4, true},    {"rgbl", 33, 64, 8, 4, true}};
   const test::Size sizes[] = {{1, 1}, {3, 1}, {257, 3}, {3, 7}, {127, 129}, {1, 257}};
   std::vector<bool> subgroup_forms = {false};
   if (ReduceParams::subgroupsAvailable()) subgroup_forms.push_back(true);
@@ -117,6 +119,7 @@ TEST(Reduce, QuadsPerStepSourcesAndOddShapes) {
         p.workgroup_size = std::min(c.wg, gl.limits().work_group_invocations);
         p.pixels_per_invocation = c.ppi;
         p.accumulators = c.accumulators;
+        p.batch_loads = c.batch;
         p.subgroups = sub;
         p.luma = c.ppi == 12 ? LumaWeights::kBt601 : LumaWeights::kBt709;
         Result<ImageReduce> r = ImageReduce::create(gl, p);
@@ -126,8 +129,8 @@ TEST(Reduce, QuadsPerStepSourcesAndOddShapes) {
             RgbaImage img = test::makeImage(s.w, s.h, content, uint32_t(s.w + 5 * s.h));
             ASSERT_EQ(runReduce(r.value(), img), reduceReference(img, p.channels, p.luma))
                 << c.channels << " wg " << p.workgroup_size << " ppi " << c.ppi << " acc "
-                << c.accumulators << " " << imageSourceName(src) << (sub ? " subgroups " : " ")
-                << test::describe(s.w, s.h, content);
+                << c.accumulators << (c.batch ? " batched " : " ") << imageSourceName(src)
+                << (sub ? " subgroups " : " ") << test::describe(s.w, s.h, content);
           }
         RgbaImage big = test::makeImage(1920, 1080, Content::kGradient, 9);
         ASSERT_EQ(runReduce(r.value(), big), reduceReference(big, p.channels, p.luma));
