@@ -9,6 +9,8 @@
 namespace esf::bench {
 namespace {
 
+using Work = std::function<Status()>;
+
 // Bench-only shaders: they measure the machine, they are no stage.
 constexpr std::string_view kEmpty = R"(layout(local_size_x = 1) in;
 void main() {}
@@ -35,8 +37,33 @@ void main() {
 }
 )";
 
-constexpr std::array<EmbeddedFile, 2> kFiles = {EmbeddedFile{"floor_empty.comp", kEmpty},
-                                                EmbeddedFile{"floor_read.comp", kRead}};
+// One RGBA8 image into another of its size, 16x16 workgroups: through the sampler and an rgba8
+// image (unorm conversions both ways, as the stages do), or as raw 32-bit texels through r32ui
+// images (GLES 3.1 binds an RGBA8 texture to an r32ui image unit: same size class).
+constexpr std::string_view kCopy = R"(layout(local_size_x = 16, local_size_y = 16) in;
+#if RAW
+layout(r32ui, binding = 1) readonly uniform highp uimage2D u_in;
+layout(r32ui, binding = 0) writeonly uniform highp uimage2D u_out;
+#else
+uniform highp sampler2D u_image;
+layout(rgba8, binding = 0) writeonly uniform highp image2D u_out;
+#endif
+uniform ivec2 u_size;
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  if (p.x >= u_size.x || p.y >= u_size.y) return;
+#if RAW
+  imageStore(u_out, p, imageLoad(u_in, p));
+#else
+  uvec4 c = uvec4(texelFetch(u_image, p, 0) * 255.0 + 0.5);
+  imageStore(u_out, p, vec4(c) / 255.0);
+#endif
+}
+)";
+
+constexpr std::array<EmbeddedFile, 3> kFiles = {EmbeddedFile{"floor_empty.comp", kEmpty},
+                                                EmbeddedFile{"floor_read.comp", kRead},
+                                                EmbeddedFile{"floor_copy.comp", kCopy}};
 
 }  // namespace
 
@@ -83,6 +110,42 @@ Status floorRows(const GlContext& gl, const RgbaImage& frame, const std::string&
                            }),
                 bytes, px));
     }
+  }
+  Result<GpuImage> src = GpuImage::fromImage(frame);
+  if (!src) return src.error();
+  Result<GpuImage> dst = GpuImage::create(frame.width, frame.height);
+  if (!dst) return dst.error();
+  for (int raw : {0, 1}) {
+    Result<GlProgram> copy = library.compute("floor_copy.comp", ShaderDefines().set("RAW", raw));
+    if (!copy) return copy.error();
+    const GLuint program = copy.value().get();
+    Work once = [&]() -> Status {
+      glUseProgram(program);
+      glUniform2i(glGetUniformLocation(program, "u_size"), frame.width, frame.height);
+      if (raw) {
+        glBindImageTexture(1, src.value().texture(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32UI);
+        glBindImageTexture(0, dst.value().texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
+      } else {
+        bindSourceImage(program, src.value().texture(), 0);
+        glBindImageTexture(0, dst.value().texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+      }
+      glDispatchCompute(GLuint((frame.width + 15) / 16), GLuint((frame.height + 15) / 16), 1);
+      glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+      return checkGl("image copy");
+    };
+    // Checked like a stage: the copy must be the frame, bit for bit.
+    Status s = once();
+    if (s) {
+      Result<RgbaImage> got = dst.value().download();
+      if (!got) return got.error();
+      if (!(got.value().pixels == frame.pixels))
+        s = fail(ErrorCode::kGpu, "image copy (raw ", std::to_string(raw), ") is not the frame");
+    }
+    std::string variant = raw ? "copy an RGBA8 image as raw r32ui texels (imageLoad/imageStore)"
+                              : "copy an RGBA8 image through the sampler and an rgba8 image";
+    rows->push_back(
+        s ? timed(label, "floor", variant, true, measureGpu(gl, gpu, once), bytes * 2, px)
+          : timed(label, "floor", variant, true, s.error(), 0, 0));
   }
   return Status::success();
 }

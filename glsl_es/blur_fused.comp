@@ -26,9 +26,18 @@
 #ifndef H_ONLY
 #define H_ONLY 0
 #endif
+// OUT_BUFFER 1 (with H_ONLY): the horizontal result goes to a packed buffer, one uint per pixel
+// (blur_columns.comp reads it), instead of the image.
+#ifndef OUT_BUFFER
+#define OUT_BUFFER 0
+#endif
 layout(local_size_x = WG_X) in;
 uniform highp sampler2D u_image;
+#if OUT_BUFFER
+layout(std430, binding = 0) writeonly buffer HRows { uint hrows[]; };
+#else
 layout(rgba8, binding = 0) writeonly uniform highp image2D u_out;
+#endif
 
 // Texels of the input tile each invocation loads (the preprocessor's copy of IW * IH / WG_X).
 #define TILE_LOADS \
@@ -106,9 +115,13 @@ void main() {
     int r = i / TW, c = i - r * TW;
     ivec2 p = origin + ivec2(c, r);
     uint t = hout[i];
+#if OUT_BUFFER
+    if (p.x < dims.x && p.y < dims.y) hrows[p.y * dims.x + p.x] = t;
+#else
     if (p.x < dims.x && p.y < dims.y)
       imageStore(u_out, p, vec4(uvec4(t & 255u, (t >> 8) & 255u, (t >> 16) & 255u, t >> 24)) /
                                255.0);
+#endif
   }
 #else
   // 3. Vertical: output row r of tile column c sums hout rows r .. r + 2R. Neighbouring

@@ -68,6 +68,9 @@ Status checkFilterDim(const BlurParams& p, const std::string& context) {
 }  // namespace
 
 Status BlurParams::validate(const ComputeLimits& limits) const {
+  if (buffer_intermediate && strategy != BlurStrategy::kSplit)
+    return fail(ErrorCode::kInvalidArgument, kStage,
+                ": buffer_intermediate is a parameter of the split strategy only");
   if (strategy == BlurStrategy::kStream) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
@@ -88,6 +91,7 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
       return s;
     if (strategy == BlurStrategy::kSplit) {  // the vertical pass: 64 lines, its ring if it fits
       if (Status s = checkRange(kStage, "prefetch", prefetch, 1, 16); !s) return s;
+      if (buffer_intermediate) return Status::success();  // blur_columns: 64 columns, no ring
       return checkWorkgroup(limits, "blur split vertical", std::min(64, limits.work_group_size[0]),
                             1, 0);
     }
@@ -138,7 +142,8 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
                                .set("SEG", params.segment)
                                .set("WG_X", params.workgroup_size)
                                .set("FILTER_DIM", params.filter_dim)
-                               .set("H_ONLY", params.strategy == BlurStrategy::kSplit ? 1 : 0));
+                               .set("H_ONLY", params.strategy == BlurStrategy::kSplit ? 1 : 0)
+                               .set("OUT_BUFFER", params.buffer_intermediate ? 1 : 0));
     if (!program) return program.error();
     b.program_ = std::move(program.value());
     if (params.strategy == BlurStrategy::kSplit) {
@@ -147,6 +152,16 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
                                          "use a shorter segment");
           !s)
         return s.error();
+      if (params.buffer_intermediate) {
+        Result<GlProgram> v = ShaderLibrary::builtin().compute(
+            "blur_columns.comp", ShaderDefines()
+                                     .set("SEGMENT", params.segment)
+                                     .set("WG_X", lines)
+                                     .set("FILTER_DIM", params.filter_dim));
+        if (!v) return v.error();
+        b.vertical_ = std::move(v.value());
+        return b;
+      }
       const bool ring = int64_t(lines) * params.filter_dim * 4 <= gl.limits().shared_memory_size;
       Result<GlProgram> v = ShaderLibrary::builtin().compute(
           "blur_sliding.comp", ShaderDefines()
@@ -256,6 +271,42 @@ Status Blur::fused(GLuint in, GLuint out, int width, int height) {
   return {};
 }
 
+Status Blur::splitThroughBuffer(const GpuImage& in, GpuImage& out) {
+  const int w = in.width(), h = in.height();
+  const size_t words = size_t(w) * size_t(h);
+  if (rows_words_ != words) {
+    Result<GlBuffer> rows = makeStorageBuffer(words, "blur intermediate buffer");
+    if (!rows) return rows.error();
+    rows_ = std::move(rows.value());
+    rows_words_ = words;
+  }
+  const int lines = std::min(64, gl_->limits().work_group_size[0]);
+  const int64_t hx = (w + params_.tile_width - 1) / params_.tile_width;
+  const int64_t hy = (h + params_.tile_rows - 1) / params_.tile_rows;
+  const int64_t vx = (w + lines - 1) / lines, vy = (h + params_.segment - 1) / params_.segment;
+  if (Status s = checkDispatch(gl_->limits(), kStage, hx, hy); !s) return s;
+  if (Status s = checkDispatch(gl_->limits(), kStage, vx, vy); !s) return s;
+  const GLint size_location = glGetUniformLocation(vertical_.get(), "u_size");
+  for (int i = 0; i < params_.iterations; ++i) {
+    glUseProgram(program_.get());
+    bindSourceImage(program_.get(), i == 0 ? in.texture() : out.texture(), 0);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, rows_.get());
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                    GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    glDispatchCompute(GLuint(hx), GLuint(hy), 1);
+    glUseProgram(vertical_.get());
+    glUniform2i(size_location, w, h);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, rows_.get());
+    // The RGBA8 texture as raw 32-bit texels: GLES 3.1 allows any format of its size class.
+    glBindImageTexture(0, out.texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                    GL_TEXTURE_FETCH_BARRIER_BIT);
+    glDispatchCompute(GLuint(vx), GLuint(vy), 1);
+  }
+  glMemoryBarrier(kImageWrittenBarrier);
+  return checkGl("blur dispatch (split through a buffer)");
+}
+
 Status Blur::stream(GLuint in, GLuint out, int width, int height) {
   const int64_t columns = int64_t(params_.workgroup_size) * params_.segment;
   int64_t gx = (width + columns - 1) / columns;
@@ -282,6 +333,8 @@ Status Blur::run(const GpuImage& in, GpuImage& out) {
     temp_ = std::move(temp.value());
   }
   glUseProgram(program_.get());
+  if (params_.strategy == BlurStrategy::kSplit && params_.buffer_intermediate)
+    return splitThroughBuffer(in, out);
   if (params_.strategy == BlurStrategy::kSplit) {
     // Per iteration: the tiled horizontal pass into temp, the sliding vertical pass into out.
     const int lines = std::min(64, gl_->limits().work_group_size[0]);

@@ -61,9 +61,13 @@ struct BlurParams {
   // sliding and split's vertical pass: entering taps read together before they are added
   // (texture reads in flight per invocation), 1 .. 16. 1 reads each when it is needed.
   int prefetch = 1;
+  // split only: the horizontal pass writes a packed buffer (one uint per pixel) and the
+  // vertical pass reads it as columns and writes raw 32-bit texels (glsl_es/blur_columns.comp);
+  // an image pass costs about 35 us at 3840x2160 on an H200, a buffer read 10. filter_dim <= 257.
+  bool buffer_intermediate = false;
 
   int maxFilterDim() const {
-    if (strategy == BlurStrategy::kStream) return 257;
+    if (strategy == BlurStrategy::kStream || buffer_intermediate) return 257;
     if (strategy != BlurStrategy::kTiled) return 1023;
     return tile_width % 2 == 1 ? tile_width : tile_width - 1;
   }
@@ -86,10 +90,13 @@ class Blur {
   Status pass(GLuint in, GLuint out, int width, int height, bool flip);
   Status fused(GLuint in, GLuint out, int width, int height);
   Status stream(GLuint in, GLuint out, int width, int height);
+  Status splitThroughBuffer(const GpuImage& in, GpuImage& out);
   const GlContext* gl_ = nullptr;
   BlurParams params_;
   GlProgram program_;
-  GlProgram vertical_;  // split: sliding's vertical pass
+  GlProgram vertical_;  // split: sliding's vertical pass, or blur_columns.comp
+  GlBuffer rows_;       // split with buffer_intermediate: the horizontal pass's packed result
+  size_t rows_words_ = 0;
   GLint flip_location_ = -1;
   GpuImage temp_;  // the horizontal pass's output, reused while the size stays
 };

@@ -182,9 +182,11 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
   for (int tw : quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256}) {
     for (int th : quick ? std::vector<int>{4} : std::vector<int>{4, 16}) {
       for (int seg : quick ? std::vector<int>{8} : std::vector<int>{16, 32}) {
-        for (int prefetch : quick ? std::vector<int>{4} : std::vector<int>{1, 4, 8}) {
+        for (int prefetch : quick ? std::vector<int>{4, 0} : std::vector<int>{1, 4, 8, 0}) {
           BlurParams p = base;
           p.strategy = BlurStrategy::kSplit;
+          p.buffer_intermediate = prefetch == 0;  // 0: the columns pass, which reads no ahead
+          prefetch = std::max(prefetch, 1);
           p.tile_width = tw;
           p.tile_rows = th;
           p.segment = seg;

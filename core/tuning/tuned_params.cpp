@@ -49,7 +49,8 @@ json tunedFieldsToJson(const BlurParams& p) {
           {"tile_rows", p.tile_rows},
           {"workgroup_size", p.workgroup_size},
           {"segment", p.segment},
-          {"prefetch", p.prefetch}};
+          {"prefetch", p.prefetch},
+          {"buffer_intermediate", p.buffer_intermediate}};
 }
 
 Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
@@ -128,6 +129,12 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
       return fail(ErrorCode::kCorruptData, "tuned parameters: field 'prefetch' is not an integer");
     p.prefetch = it->get<int>();
   }
+  if (auto it = j.find("buffer_intermediate"); it != j.end()) {  // round 3: absent = false
+    if (!it->is_boolean())
+      return fail(ErrorCode::kCorruptData,
+                  "tuned parameters: field 'buffer_intermediate' is not a boolean");
+    p.buffer_intermediate = it->get<bool>();
+  }
   return p;
 }
 
@@ -172,7 +179,8 @@ std::string describe(const BlurParams& p) {
     return std::string(blurStrategyName(p.strategy)) + " tile=" + std::to_string(p.tile_rows) +
            "x" + std::to_string(p.tile_width) + " segment=" + std::to_string(p.segment) +
            " wg=" + std::to_string(p.workgroup_size) +
-           (p.strategy == BlurStrategy::kSplit ? prefetchSuffix(p) : "");
+           (p.strategy == BlurStrategy::kSplit ? prefetchSuffix(p) : "") +
+           (p.buffer_intermediate ? " via-buffer" : "");
   return "tile=" + std::to_string(p.tile_rows) + "x" + std::to_string(p.tile_width) +
          " wg=" + std::to_string(p.workgroup_size);
 }

@@ -194,13 +194,15 @@ TEST(Blur, FusedMatchesReferenceForEveryParameter) {
 TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   // The tiled horizontal pass without a vertical halo, then the sliding vertical pass.
   GlContext& gl = test::glContext();
+  // prefetch 0: the packed buffer between the passes (buffer_intermediate, blur_columns.comp).
   struct Shape {
     int tw, th, segment, wg, filter, iterations, prefetch;
   };
-  const Shape shapes[] = {{64, 4, 16, 256, 15, 1, 1},   {7, 3, 5, 16, 3, 2, 1},
-                          {128, 16, 32, 128, 31, 3, 1}, {1, 1, 1, 16, 1, 1, 1},
-                          {16, 2, 64, 64, 61, 1, 1},    {64, 16, 16, 256, 15, 1, 8},
-                          {7, 3, 5, 16, 3, 2, 4},       {256, 4, 32, 256, 31, 2, 16}};
+  const Shape shapes[] = {
+      {64, 4, 16, 256, 15, 1, 1}, {7, 3, 5, 16, 3, 2, 1},       {128, 16, 32, 128, 31, 3, 1},
+      {1, 1, 1, 16, 1, 1, 1},     {16, 2, 64, 64, 61, 1, 1},    {64, 16, 16, 256, 15, 1, 8},
+      {7, 3, 5, 16, 3, 2, 4},     {256, 4, 32, 256, 31, 2, 16}, {64, 4, 16, 256, 15, 1, 0},
+      {7, 3, 5, 16, 3, 3, 0},     {16, 2, 64, 64, 257, 1, 0},   {1, 1, 1, 16, 1, 2, 0}};
   const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
   for (const Shape& sh : shapes) {
     BlurParams p;
@@ -211,7 +213,8 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
     p.workgroup_size = sh.wg;
     p.filter_dim = sh.filter;
     p.iterations = sh.iterations;
-    p.prefetch = sh.prefetch;
+    p.prefetch = std::max(sh.prefetch, 1);
+    p.buffer_intermediate = sh.prefetch == 0;
     Result<Blur> blur = Blur::create(gl, p);
     ASSERT_TRUE(blur.ok()) << blur.error().message;
     for (test::Size s : sizes)
@@ -234,6 +237,20 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   ASSERT_TRUE(blur.ok());
   RgbaImage in = test::makeImage(1920, 1080, Content::kRandom, 16);
   ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1));
+  p.buffer_intermediate = true;
+  Result<Blur> through_buffer = Blur::create(gl, p);
+  ASSERT_TRUE(through_buffer.ok());
+  ASSERT_EQ(runBlur(through_buffer.value(), in), blurReference(in, 15, 1));
+  // The 16-bit lanes hold 257 taps of 255 and no more; other strategies refuse the parameter.
+  p.filter_dim = 259;
+  Result<Blur> wide = Blur::create(gl, p);
+  ASSERT_FALSE(wide.ok());
+  EXPECT_NE(wide.error().message.find("[1, 257]"), std::string::npos) << wide.error().message;
+  p.filter_dim = 15;
+  p.strategy = BlurStrategy::kSliding;
+  Result<Blur> sliding = Blur::create(gl, p);
+  ASSERT_FALSE(sliding.ok());
+  EXPECT_NE(sliding.error().message.find("split strategy only"), std::string::npos);
 }
 
 TEST(Blur, StreamMatchesReferenceForEveryParameter) {

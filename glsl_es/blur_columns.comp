@@ -1,0 +1,56 @@
+// The box blur's vertical pass from a packed buffer (core/stages/blur.hpp, strategy "split"
+// with buffer_intermediate): the horizontal pass (blur_fused.comp, H_ONLY, OUT_BUFFER) left its
+// result as one uint per pixel, R in bits 0-7; each invocation owns one column and SEGMENT
+// consecutive rows and keeps a running sum of the FILTER_DIM rows of its window. Neighbouring
+// invocations own neighbouring columns: a warp reads 128 consecutive bytes per row. The sums
+// are two words of 16-bit lanes (R and B, G and A), exact for FILTER_DIM <= 257. The rows that
+// leave and the centre are read again from the buffer (cached: read FILTER_DIM rows earlier).
+// The output is written as raw 32-bit texels through an r32ui image unit bound to the RGBA8
+// texture (the same size class in GLES 3.1): no unorm conversion.
+// Bit-exact with the CPU reference: (sum + FILTER_DIM / 2) / FILTER_DIM per channel, A carried.
+#ifndef SEGMENT
+#define SEGMENT 16
+#endif
+#ifndef WG_X
+#define WG_X 64
+#endif
+#ifndef FILTER_DIM
+#define FILTER_DIM 15
+#endif
+layout(local_size_x = WG_X) in;
+layout(std430, binding = 1) readonly buffer Rows { uint rows[]; };
+layout(r32ui, binding = 0) writeonly uniform highp uimage2D u_out;
+uniform ivec2 u_size;
+
+const int OFFSET = (FILTER_DIM - 1) / 2;
+const uint LANES = 0x00ff00ffu;
+
+uint at(int x, int y) {
+  return rows[clamp(y, 0, u_size.y - 1) * u_size.x + x];
+}
+
+void main() {
+  int x = int(gl_GlobalInvocationID.x);
+  int y0 = int(gl_WorkGroupID.y) * SEGMENT;
+  if (x >= u_size.x || y0 >= u_size.y) return;
+  int y1 = min(y0 + SEGMENT, u_size.y);
+  uint rb = 0u, ga = 0u;  // R and B, G and A of the window, 16-bit lanes
+  for (int f = -OFFSET; f <= OFFSET; ++f) {
+    uint t = at(x, y0 + f);
+    rb += t & LANES;
+    ga += (t >> 8) & LANES;
+  }
+  for (int y = y0; y < y1; ++y) {
+    uint r = ((rb & 0xffffu) + uint(FILTER_DIM / 2)) / uint(FILTER_DIM);
+    uint b = ((rb >> 16) + uint(FILTER_DIM / 2)) / uint(FILTER_DIM);
+    uint g = ((ga & 0xffffu) + uint(FILTER_DIM / 2)) / uint(FILTER_DIM);
+    uint a = at(x, y) & 0xff000000u;
+    imageStore(u_out, ivec2(x, y), uvec4(r | (g << 8) | (b << 16) | a));
+    // Add the row entering before the one leaving: the unsigned lanes never go below zero.
+    uint head = at(x, y + OFFSET + 1), tail = at(x, y - OFFSET);
+    rb += head & LANES;
+    ga += (head >> 8) & LANES;
+    rb -= tail & LANES;
+    ga -= (tail >> 8) & LANES;
+  }
+}
