@@ -125,7 +125,12 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
     // Per invocation: its share of the tile loads, then of the horizontal and the vertical
     // segments (filter_dim taps + segment outputs each).
     const int64_t wg = params.workgroup_size, halo = params.filter_dim - 1;
-    const int64_t seg = params.segment, run = params.filter_dim + seg + 1;
+    // split's horizontal runs: as long as it takes to give every invocation one run of the tile
+    // (`segment` is the vertical pass's); longer runs left most invocations idle in that phase.
+    const int64_t split_run = std::clamp<int64_t>(
+        (int64_t(params.tile_width) * params.tile_rows + wg - 1) / wg, 1, params.tile_width);
+    const int64_t seg = params.strategy == BlurStrategy::kSplit ? split_run : params.segment;
+    const int64_t run = params.filter_dim + seg + 1;
     const int64_t loads = ((params.tile_width + halo) * (params.tile_rows + halo) + wg - 1) / wg;
     const int64_t h =
         ((params.tile_rows + halo) * ((params.tile_width + seg - 1) / seg) + wg - 1) / wg * run;
@@ -139,7 +144,7 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
         "blur_fused.comp", ShaderDefines()
                                .set("TW", params.tile_width)
                                .set("TH", params.tile_rows)
-                               .set("SEG", params.segment)
+                               .set("SEG", seg)
                                .set("WG_X", params.workgroup_size)
                                .set("FILTER_DIM", params.filter_dim)
                                .set("H_ONLY", params.strategy == BlurStrategy::kSplit ? 1 : 0)

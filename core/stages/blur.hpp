@@ -28,7 +28,8 @@
 //            ((tile_width + filter_dim - 1) + tile_width) * (tile_rows + filter_dim - 1) * 4.
 //   split    the horizontal pass as fused's tile without a vertical halo (loads and stores
 //            coalesced along rows; sliding's horizontal pass has neighbouring invocations on
-//            neighbouring rows), then sliding's vertical pass (segment, 64 lines per workgroup).
+//            neighbouring rows; runs of tile_width * tile_rows / workgroup_size outputs, one per
+//            invocation), then sliding's vertical pass (segment, 64 lines per workgroup).
 //   stream   both passes in one dispatch (glsl_es/blur_stream.comp), streaming down the rows: a
 //            workgroup of workgroup_size invocations owns workgroup_size * segment columns and
 //            tile_rows output rows; it reads one source row (plus the halo) at a time into

@@ -180,9 +180,9 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
   }
   // split: the horizontal tile (no vertical halo) x segment of the vertical pass.
   for (int tw : quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256}) {
-    for (int th : quick ? std::vector<int>{4} : std::vector<int>{4, 16}) {
-      for (int seg : quick ? std::vector<int>{8} : std::vector<int>{16, 32}) {
-        for (int prefetch : quick ? std::vector<int>{4, 0} : std::vector<int>{1, 4, 8, 0}) {
+    for (int th : quick ? std::vector<int>{4} : std::vector<int>{4, 8, 16, 32}) {
+      for (int seg : quick ? std::vector<int>{8} : std::vector<int>{8, 16, 32}) {
+        for (int prefetch : quick ? std::vector<int>{4, 0} : std::vector<int>{1, 4, 0}) {
           BlurParams p = base;
           p.strategy = BlurStrategy::kSplit;
           p.buffer_intermediate = prefetch == 0;  // 0: the columns pass, which reads no ahead
