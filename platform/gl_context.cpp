@@ -162,6 +162,7 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &l.max_ssbo_size);
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &l.max_texture_size);
   if (o.debug) enableDebugOutput(c->display_->procs());
+  logDebug("GL context ready: " + c->renderer() + ", " + c->version());  // -vv's timeline
   return c;
 }
 
