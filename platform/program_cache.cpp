@@ -131,6 +131,7 @@ const ProgramBinaries& glProgramBinaries() {
 std::string ProgramCache::directoryFromEnvironment() {
   const char* setting = std::getenv("ESFRAME_PROGRAM_CACHE");
   if (setting && std::string_view(setting) == "0") return "";
+  if (setting && setting[0] == '/') return setting;  // a folder of its own (tests: the build's)
   return esframeCacheDir() + "/programs";
 }
 

@@ -10,8 +10,8 @@
 // A missing, short, corrupt or other-key file, or a binary the driver rejects, is a miss: the
 // caller compiles and stores the program again. Nothing here fails a run: a folder that cannot
 // be written costs the compile time only (logged at debug level). ESFRAME_PROGRAM_CACHE=0 turns
-// the cache off. Drivers that offer no binary format (GL_NUM_PROGRAM_BINARY_FORMATS 0: Mesa
-// with its shader cache disabled) skip it.
+// the cache off; ESFRAME_PROGRAM_CACHE=/absolute/folder puts it there instead. Drivers that offer
+// no binary format (GL_NUM_PROGRAM_BINARY_FORMATS 0: Mesa with its shader cache disabled) skip it.
 #include <GLES3/gl31.h>
 
 #include <cstdint>
@@ -47,7 +47,8 @@ const ProgramBinaries& glProgramBinaries();
 class ProgramCache {
  public:
   // The process's cache: <esframeCacheDir()>/programs with the current context's binaries; off
-  // when the environment says ESFRAME_PROGRAM_CACHE=0 (read once, at first use).
+  // when the environment says ESFRAME_PROGRAM_CACHE=0, in FOLDER when it says =/FOLDER (read
+  // once, at first use).
   static const ProgramCache& shared();
   // The folder shared() uses for this environment; empty when the cache is off.
   static std::string directoryFromEnvironment();

@@ -58,8 +58,10 @@ class CliProgramCache : public ::testing::Test {
   // `esframe -vv run` on the clip with `env` (NAME=VALUE ...) before it.
   test::CommandResult run(const std::string& env, const std::string& backend = "gles") {
     // Mesa's own cache (which its program binaries need) stays put whatever XDG_CACHE_HOME is.
-    return test::runShell("env MESA_SHADER_CACHE_DIR='" + (root_ / "mesa").string() + "' " + env +
-                          " '" + test::esframeBinary() + "' -vv run --backend " + backend +
+    // ctest keeps programs in the build tree (ESFRAME_PROGRAM_CACHE): these runs use XDG's.
+    return test::runShell("env -u ESFRAME_PROGRAM_CACHE MESA_SHADER_CACHE_DIR='" +
+                          (root_ / "mesa").string() + "' " + env + " '" + test::esframeBinary() +
+                          "' -vv run --backend " + backend +
                           " --frames 3 --blur 3 --histogram bins=64 --source '" +
                           (root_ / "clip.y4m").string() + "'");
   }

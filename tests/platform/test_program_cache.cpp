@@ -252,6 +252,10 @@ TEST_F(ProgramCacheTest, OffWhenDisabledOrWithoutABinaryFormat) {
   EXPECT_EQ(ProgramCache::directoryFromEnvironment(), on);
   unsetenv("ESFRAME_PROGRAM_CACHE");
   EXPECT_EQ(ProgramCache::directoryFromEnvironment(), on);
+  setenv("ESFRAME_PROGRAM_CACHE", "/var/cache/esframe-programs", 1);
+  EXPECT_EQ(ProgramCache::directoryFromEnvironment(), "/var/cache/esframe-programs");
+  setenv("ESFRAME_PROGRAM_CACHE", "relative/is/not/a/folder", 1);
+  EXPECT_EQ(ProgramCache::directoryFromEnvironment(), on);
   saved_switch ? setenv("ESFRAME_PROGRAM_CACHE", saved.c_str(), 1)
                : unsetenv("ESFRAME_PROGRAM_CACHE");
   saved_xdg_env ? setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1) : unsetenv("XDG_CACHE_HOME");
