@@ -80,6 +80,7 @@ Status checkGl(const char* what) {
 }
 
 Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) {
+  logDebug("EGL: opening a display");  // -vv's timeline: EGL's start
   Result<std::unique_ptr<EglDisplay>> display = EglDisplay::open(o.egl);
   if (!display) return display.error();
   std::unique_ptr<GlContext> c(new GlContext());
