@@ -115,7 +115,8 @@ class GlBinaries : public ProgramBinaries {
     GLint linked = GL_FALSE;
     glGetProgramiv(program, GL_LINK_STATUS, &linked);
     // A format the driver no longer knows raises GL_INVALID_ENUM: a miss, not a later error.
-    while (glGetError() != GL_NO_ERROR) {
+    // Bounded: a lost context may report an error on every call.
+    for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; ++i) {
     }
     return linked == GL_TRUE;
   }
