@@ -113,8 +113,13 @@ startup() {
       "$([ "$mode" = 1 ] && echo warm || echo off)" \
       "$(printf '%s\n' "${ts[@]}" | median)" "$REPEAT" "${ts[*]}"
   done
-  runbin "$bin" -vv --egl device run --frames 1 --source "$tmp/clip1080.y4m" 2>&1 >/dev/null |
-    grep -E '\] (EGL|GL context|program|run:)' | sed 's/^/    /'
+  t0=$(now)
+  runbin "$bin" -vv --egl device run --frames 1 --source "$tmp/clip1080.y4m" 2>"$tmp/vv.err" \
+    >/dev/null
+  t1=$(now)
+  grep -E '\] (EGL|GL context|program|run:)' "$tmp/vv.err" | sed 's/^/    /'
+  # The timeline counts from libesframe's load: the rest is exec, dynamic linking and exit.
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "    that run: %.1f ms from exec to exit\n", (b - a) * 1e3 }'
 }
 for bin in ${ESFRAME_BINS:-.devrun/esframe}; do startup "$bin"; done
 
