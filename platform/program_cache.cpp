@@ -49,6 +49,10 @@ std::string hex(const KeyHash& k) {
   return s;
 }
 
+std::string entryPath(const std::string& dir, const KeyHash& key) {
+  return dir + "/" + hex(key) + ".bin";
+}
+
 // The whole file, or nullopt with *why.
 std::optional<std::vector<uint8_t>> readFile(const std::string& path, std::string* why) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -149,12 +153,12 @@ bool ProgramCache::usable() const {
 }
 
 std::string ProgramCache::pathFor(std::string_view sources) const {
-  return dir_ + "/" + hex(keyHash(*binaries_, sources)) + ".bin";
+  return entryPath(dir_, keyHash(*binaries_, sources));
 }
 
 GlProgram ProgramCache::load(std::string_view sources, std::string* why) const {
   const KeyHash key = keyHash(*binaries_, sources);
-  const std::string path = dir_ + "/" + hex(key) + ".bin";
+  const std::string path = entryPath(dir_, key);
   auto miss = [&](const std::string& reason) {
     *why = path + ": " + reason;
     return GlProgram();
@@ -204,7 +208,7 @@ bool ProgramCache::store(std::string_view sources, GLuint program, std::string* 
   std::memcpy(p + 24, &format, 4);
   std::memcpy(p + 28, &length, 4);
   std::memcpy(p + 32, &checksum, 8);
-  Status written = writeEntry(dir_, dir_ + "/" + hex(key) + ".bin", header, *binary);
+  Status written = writeEntry(dir_, entryPath(dir_, key), header, *binary);
   if (!written) *why = written.error().message;
   return bool(written);
 }
