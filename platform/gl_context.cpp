@@ -80,6 +80,7 @@ Status checkGl(const char* what) {
 }
 
 Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) {
+  logDebug("EGL: opening a display");  // -vv's timeline: EGL's start
   Result<std::unique_ptr<EglDisplay>> display = EglDisplay::open(o.egl);
   if (!display) return display.error();
   std::unique_ptr<GlContext> c(new GlContext());
@@ -162,6 +163,7 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &l.max_ssbo_size);
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &l.max_texture_size);
   if (o.debug) enableDebugOutput(c->display_->procs());
+  logDebug("GL context ready: " + c->renderer() + ", " + c->version());  // -vv's timeline
   return c;
 }
 

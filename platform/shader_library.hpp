@@ -1,7 +1,9 @@
 #pragma once
 // Compiles the shaders embedded from glsl_es/. Parameters (workgroup size, bins, tile sizes)
 // are #defines in a generated preamble, the way the seed articles inject constants; a
-// "#line 1" after the preamble keeps the driver's line numbers equal to the file's.
+// "#line 1" after the preamble keeps the driver's line numbers equal to the file's. A program
+// already built by an earlier run comes from the program cache (program_cache.hpp) instead;
+// each build is logged at debug level with its time (the start-up timeline of `esframe -vv`).
 #include <span>
 #include <string>
 #include <utility>
@@ -10,6 +12,7 @@
 #include "esframe/base/result.hpp"
 #include "glsl_es/embedded_file.hpp"
 #include "platform/gl_objects.hpp"
+#include "platform/program_cache.hpp"
 
 namespace esf {
 
@@ -30,9 +33,11 @@ class ShaderDefines {
 
 class ShaderLibrary {
  public:
-  // The shaders built into esframe (glsl_es/).
+  // The shaders built into esframe (glsl_es/), programs cached in ProgramCache::shared().
   static const ShaderLibrary& builtin();
-  explicit ShaderLibrary(std::span<const EmbeddedFile> files) : files_(files) {}
+  // `cache`: where built programs are kept across runs (null: none). It must outlive this.
+  explicit ShaderLibrary(std::span<const EmbeddedFile> files, const ProgramCache* cache = nullptr)
+      : files_(files), cache_(cache) {}
 
   Result<std::string_view> source(std::string_view name) const;
   // A compute program from one file. Errors read "glsl_es/NAME:LINE: <driver message>".
@@ -42,8 +47,14 @@ class ShaderLibrary {
                              const ShaderDefines& defines = {}) const;
 
  private:
-  Result<GlShader> compile(GLenum stage, std::string_view name, const ShaderDefines& d) const;
+  struct Stage {
+    GLenum type;
+    std::string_view name;
+  };
+  // Loads from the cache, else compiles, links and stores the program of these stages.
+  Result<GlProgram> build(std::initializer_list<Stage> stages, const ShaderDefines& d) const;
   std::span<const EmbeddedFile> files_;
+  const ProgramCache* cache_ = nullptr;
 };
 
 }  // namespace esf

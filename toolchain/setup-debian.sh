@@ -19,6 +19,7 @@ packages=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
   ffmpeg  # tests/run/test_run_stdin: Y4M piped into `esframe run --source -`
   libcamera-dev  # --source libcamera (ESFRAME_LIBCAMERA=AUTO builds it when found)
+  libxxhash-dev  # the program binary cache's key hash and checksum (header-only use)
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do

@@ -92,6 +92,37 @@ PY
   fi
 }
 
+# Start-up: the whole `esframe run --frames 1` on the 1080p clip (everything but 59 frames),
+# REPEAT times with the program cache off (every program compiled) and warm (loaded: binaries
+# older than the cache compile in both), then one warm run's -vv timeline (milliseconds since
+# start: EGL, GL context, each program, first frame, teardown).
+startup() {
+  local bin=$1 mode t0 t1
+  for mode in 0 1; do
+    local ts=()
+    ESFRAME_PROGRAM_CACHE=$mode runbin "$bin" --egl device run --frames 1 \
+      --source "$tmp/clip1080.y4m" >/dev/null 2>&1  # fills the cache (mode 1)
+    for _ in $(seq "$REPEAT"); do
+      t0=$(now)
+      ESFRAME_PROGRAM_CACHE=$mode runbin "$bin" --egl device run --frames 1 \
+        --source "$tmp/clip1080.y4m" >/dev/null 2>&1
+      t1=$(now)
+      ts+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')")
+    done
+    printf 'start-up %s, program cache %s: --frames 1 in %s s (median of %d: %s)\n' "$bin" \
+      "$([ "$mode" = 1 ] && echo warm || echo off)" \
+      "$(printf '%s\n' "${ts[@]}" | median)" "$REPEAT" "${ts[*]}"
+  done
+  t0=$(now)
+  runbin "$bin" -vv --egl device run --frames 1 --source "$tmp/clip1080.y4m" 2>"$tmp/vv.err" \
+    >/dev/null
+  t1=$(now)
+  grep -E '\] (EGL|GL context|program|run:)' "$tmp/vv.err" | sed 's/^/    /'
+  # The timeline counts from libesframe's load: the rest is exec, dynamic linking and exit.
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "    that run: %.1f ms from exec to exit\n", (b - a) * 1e3 }'
+}
+for bin in ${ESFRAME_BINS:-.devrun/esframe}; do startup "$bin"; done
+
 echo "| binary | input | frames | wall (median of $REPEAT) | fps whole run | fps after the first frame (esframe -v) |"
 echo "|---|---|---|---|---|---|"
 for bin in ${ESFRAME_BINS:-.devrun/esframe}; do

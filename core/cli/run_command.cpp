@@ -195,6 +195,8 @@ void runPipeline(const GlobalOptions& global, const RunOptions& o) {
             std::to_string(report->seconds) + " s; " +
             std::to_string(int(double(report->frames - 1) / report->steady_seconds + 0.5)) +
             " frames per second after the first (start-up and first-frame setup excluded)");
+  pipeline.value().reset();
+  logDebug("run: the pipeline released");  // -vv's timeline: teardown, to the process's exit
 }
 
 }  // namespace

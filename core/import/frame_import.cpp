@@ -115,7 +115,7 @@ Status checkTarget(GLuint texture, int w, int h) {
 
 struct FrameImporter::State {
   GlContext* gl = nullptr;
-  GlProgram yuv, rgb;
+  GlProgram yuv, rgb;  // built at the first frame that needs each (prepare)
   std::array<UploadTexture, 3> uploads;
   UploadTexture out, luma;
   std::vector<CachedImport> imports;
@@ -234,18 +234,24 @@ Result<GLuint> FrameImporter::State::importPlane(const FramePlane& p, const Plan
 Result<std::unique_ptr<FrameImporter>> FrameImporter::create(GlContext& gl, UploadPath upload) {
   auto state = std::make_unique<State>();
   state->gl = &gl;
-  ShaderDefines defines;
-  defines.set("LOCAL_X", kGroup).set("LOCAL_Y", kGroup);
-  auto yuv = ShaderLibrary::builtin().compute("import_yuv.comp", defines);
-  if (!yuv) return yuv.error();
-  auto rgb = ShaderLibrary::builtin().compute("import_rgb.comp", defines);
-  if (!rgb) return rgb.error();
-  state->yuv = std::move(*yuv);
-  state->rgb = std::move(*rgb);
   state->readback = makeFramebuffer();
   state->unpack_buffers =
       upload == UploadPath::kAuto ? !gl.isLlvmpipe() : upload == UploadPath::kUnpackBuffers;
   return std::unique_ptr<FrameImporter>(new FrameImporter(std::move(state)));
+}
+
+Status FrameImporter::prepare(PixelFormat format) {
+  if (isBayer(format)) return Status::success();
+  const bool yuv = isYuv(format);  // MJPEG decodes to RGB24
+  GlProgram& program = yuv ? state_->yuv : state_->rgb;
+  if (program) return Status::success();
+  ShaderDefines defines;
+  defines.set("LOCAL_X", kGroup).set("LOCAL_Y", kGroup);
+  Result<GlProgram> built =
+      ShaderLibrary::builtin().compute(yuv ? "import_yuv.comp" : "import_rgb.comp", defines);
+  if (!built) return built.error();
+  program = std::move(built.value());
+  return Status::success();
 }
 
 FrameImporter::FrameImporter(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -265,6 +271,7 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     frame = &decoded->frame;
   }
   const Frame& f = *frame;
+  if (Status st = prepare(f.format); !st) return st.error();
   auto layout = planeLayout(f.format, f.width, f.height);
   if (!layout) return fail(layout.error().code, "import: ", layout.error().message);
   const bool zero_copy = f.planes[0].dmabuf_fd >= 0;

@@ -59,9 +59,14 @@ enum class UploadPath {
 
 class FrameImporter {
  public:
-  // Compiles the import shaders on the current context.
+  // On the current context. Compiles nothing: each conversion program is built when a frame
+  // first needs it (prepare).
   static Result<std::unique_ptr<FrameImporter>> create(GlContext& gl,
                                                        UploadPath upload = UploadPath::kAuto);
+  // Builds the conversion program `format`'s frames use (YUV, or RGB, which MJPEG decodes to),
+  // if not built yet. import() does it too; a caller that times frames calls it first, so the
+  // first frame's time is not a compile's.
+  Status prepare(PixelFormat format);
   ~FrameImporter();
   FrameImporter(const FrameImporter&) = delete;
   FrameImporter& operator=(const FrameImporter&) = delete;

@@ -49,13 +49,8 @@ Status ensureImage(std::optional<GpuImage>& image, int w, int h) {
 class GpuBackend : public PipelineBackend {
  public:
   GpuBackend(GlContext& gl, const PipelineConfig& o, std::unique_ptr<FrameImporter> importer,
-             RgbaPacker packer, HistogramScale scale)
-      : gl_(gl),
-        o_(o),
-        importer_(std::move(importer)),
-        packer_(std::move(packer)),
-        scale_(std::move(scale)),
-        timer_(gl) {}
+             HistogramScale scale)
+      : gl_(gl), o_(o), importer_(std::move(importer)), scale_(std::move(scale)), timer_(gl) {}
 
   Result<FrameResult> process(const Frame& frame) override {
     if (Status s = submit(frame); !s) return s.error();
@@ -79,7 +74,7 @@ class GpuBackend : public PipelineBackend {
   GlContext& gl_;
   PipelineConfig o_;
   std::unique_ptr<FrameImporter> importer_;
-  RgbaPacker packer_;
+  std::optional<RgbaPacker> packer_;  // made when a histogram reads the packed buffer
   HistogramScale scale_;
   FrameTimer timer_;
   std::optional<Blur> blur_;
@@ -143,6 +138,11 @@ Status GpuBackend::configure(int w, int h) {
     if (Status s = values_.configure(gl_, v, split); !s) return s;
   }
   uses_packed_ = p.source == ImageSource::kPackedBuffer;
+  if (uses_packed_ && !packer_) {
+    Result<RgbaPacker> packer = RgbaPacker::create(gl_);
+    if (!packer) return packer.error();
+    packer_.emplace(std::move(packer.value()));
+  }
   if (o_.blur) {
     BlurParams base_blur;
     base_blur.filter_dim = o_.blur->taps;
@@ -190,6 +190,8 @@ Status GpuBackend::submit(const Frame& frame) {
   if (frame.width != in_w_ || frame.height != in_h_) {
     if (Status s = configure(frame.width, frame.height); !s) return s;
   }
+  // The programs this frame's format needs, built before its time is taken.
+  if (Status s = importer_->prepare(frame.format); !s) return s;
   FrameResult r;
   timer_.startFrame();
   const bool want_source_luma =
@@ -268,7 +270,7 @@ Status GpuBackend::submit(const Frame& frame) {
           if (!p) return p.error();
           packed_[i].emplace(std::move(p.value()));
         }
-        if (Status s = packer_.run(img, *packed_[i]); !s) return s;
+        if (Status s = packer_->run(img, *packed_[i]); !s) return s;
       }
       return Status::success();
     });
@@ -361,13 +363,10 @@ Result<std::unique_ptr<PipelineBackend>> createGpuBackend(GlContext& gl,
   }
   Result<std::unique_ptr<FrameImporter>> importer = FrameImporter::create(gl);
   if (!importer) return importer.error();
-  Result<RgbaPacker> packer = RgbaPacker::create(gl);
-  if (!packer) return packer.error();
   Result<HistogramScale> scale = HistogramScale::create(gl);
   if (!scale) return scale.error();
-  return std::unique_ptr<PipelineBackend>(new GpuBackend(gl, options, std::move(importer.value()),
-                                                         std::move(packer.value()),
-                                                         std::move(scale.value())));
+  return std::unique_ptr<PipelineBackend>(
+      new GpuBackend(gl, options, std::move(importer.value()), std::move(scale.value())));
 }
 
 }  // namespace esf

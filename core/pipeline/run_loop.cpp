@@ -64,7 +64,10 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
     error = deliver(pipeline, sinks, in_flight_read_ms, output_closed);
     if (error) return true;
     ++report.frames;
-    if (!first_delivered) first_delivered = std::chrono::steady_clock::now();
+    if (!first_delivered) {
+      first_delivered = std::chrono::steady_clock::now();
+      logDebug("run: the first frame delivered");  // -vv's timeline: the end of start-up
+    }
     report.steady_seconds = msSince(*first_delivered) / 1e3;
     if (output_closed) report.end = RunReport::End::kOutputClosed;
     return output_closed;

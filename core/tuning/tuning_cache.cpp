@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/cache_dir.hpp"
+
 namespace esf {
 
 using nlohmann::json;
@@ -27,18 +29,6 @@ constexpr SizeClass kSizeClasses[] = {{"640x480", 640LL * 480},
                                       {"1280x720", 1280LL * 720},
                                       {"1920x1080", 1920LL * 1080},
                                       {"3840x2160", 3840LL * 2160}};
-
-// mkdir -p; fails naming the directory.
-Status makeDirectories(const std::string& dir) {
-  for (size_t pos = 1; pos <= dir.size(); ++pos) {
-    if (pos != dir.size() && dir[pos] != '/') continue;
-    std::string part = dir.substr(0, pos);
-    if (mkdir(part.c_str(), 0755) != 0 && errno != EEXIST)
-      return fail(errorCodeFromErrno(errno), "cannot create directory ", part, ": ",
-                  std::strerror(errno));
-  }
-  return {};
-}
 
 Result<CacheEntry> entryFromJson(const json& j) {
   if (!j.is_object()) return fail(ErrorCode::kCorruptData, "entry is not an object");
@@ -93,15 +83,7 @@ std::string sizeClass(int width, int height) {
 }
 
 std::string TuningCache::defaultPath() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  std::string base;
-  if (xdg && xdg[0] == '/') {
-    base = xdg;  // the XDG spec: a relative value is invalid and ignored
-  } else {
-    const char* home = std::getenv("HOME");
-    base = std::string(home && home[0] ? home : "/tmp") + "/.cache";
-  }
-  return base + "/esframe/tuning.json";
+  return esframeCacheDir() + "/tuning.json";
 }
 
 TuningCache TuningCache::load(const std::string& path, std::string* warning) {
