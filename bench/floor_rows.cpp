@@ -147,6 +147,59 @@ Status floorRows(const GlContext& gl, const RgbaImage& frame, const std::string&
         s ? timed(label, "floor", variant, true, measureGpu(gl, gpu, once), bytes * 2, px)
           : timed(label, "floor", variant, true, s.error(), 0, 0));
   }
+  // The two passes of the blur's split-through-a-buffer form (16 x 64 tiles, runs of 4, 256
+  // invocations; columns of 8 rows, 64 per workgroup), each alone: which one bounds the blur.
+  Result<GlBuffer> rows_buf = makeStorageBuffer(frame.pixelCount(), "floor blur rows");
+  if (!rows_buf) return rows_buf.error();
+  Result<GlProgram> horizontal =
+      ShaderLibrary::builtin().compute("blur_fused.comp", ShaderDefines()
+                                                              .set("TW", 64)
+                                                              .set("TH", 16)
+                                                              .set("SEG", 4)
+                                                              .set("WG_X", 256)
+                                                              .set("FILTER_DIM", 15)
+                                                              .set("H_ONLY", 1)
+                                                              .set("OUT_BUFFER", 1));
+  if (!horizontal) return horizontal.error();
+  rows->push_back(timed(
+      label, "floor", "blur 15 horizontal pass alone (split: texture tile -> packed buffer)", true,
+      measureGpu(gl, gpu,
+                 [&]() -> Status {
+                   glUseProgram(horizontal.value().get());
+                   bindSourceImage(horizontal.value().get(), src.value().texture(), 0);
+                   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, rows_buf.value().get());
+                   glDispatchCompute(GLuint((frame.width + 63) / 64),
+                                     GLuint((frame.height + 15) / 16), 1);
+                   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+                   return checkGl("blur horizontal pass");
+                 }),
+      bytes * 2, px));
+  for (int wg : {64, 256}) {
+    Result<GlProgram> vertical = ShaderLibrary::builtin().compute(
+        "blur_columns.comp",
+        ShaderDefines().set("SEGMENT", 8).set("WG_X", wg).set("FILTER_DIM", 15));
+    if (!vertical) return vertical.error();
+    const GLuint program = vertical.value().get();
+    rows->push_back(timed(label, "floor",
+                          "blur 15 vertical pass alone (split: packed buffer -> r32ui image), " +
+                              std::to_string(wg) + " columns per workgroup",
+                          true,
+                          measureGpu(gl, gpu,
+                                     [&]() -> Status {
+                                       glUseProgram(program);
+                                       glUniform2i(glGetUniformLocation(program, "u_size"),
+                                                   frame.width, frame.height);
+                                       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1,
+                                                        rows_buf.value().get());
+                                       glBindImageTexture(0, dst.value().texture(), 0, GL_FALSE, 0,
+                                                          GL_WRITE_ONLY, GL_R32UI);
+                                       glDispatchCompute(GLuint((frame.width + wg - 1) / wg),
+                                                         GLuint((frame.height + 7) / 8), 1);
+                                       glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+                                       return checkGl("blur vertical pass");
+                                     }),
+                          bytes * 2, px));
+  }
   return Status::success();
 }
 

@@ -216,6 +216,7 @@ EglDisplay::~EglDisplay() {
   if (--g_display_refs[display_] == 0) {
     g_display_refs.erase(display_);
     eglTerminate(display_);
+    logDebug("EGL: display terminated");  // -vv's timeline: what teardown costs
   }
 }
 

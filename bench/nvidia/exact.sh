@@ -30,4 +30,5 @@ check y4m_luma --source $tmp/c.y4m --histogram channels=l --luma source
 check y4m_blur --source $tmp/c.y4m --blur 15 --resize 960x540 --histogram bins=64
 check rgba4k --source $tmp/c.rgba --size 3840x2160 --format AB24
 check nv12_odd --source $tmp/c.nv12 --size 1282x722 --format NV12
+check nv12_odd_blur --source $tmp/c.nv12 --size 1282x722 --format NV12 --blur 15 --histogram bins=64
 exit $status

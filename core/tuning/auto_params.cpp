@@ -96,6 +96,7 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
   p.strategy = d.strategy;
   p.segment = d.segment;
   p.prefetch = d.prefetch;
+  p.buffer_intermediate = d.buffer_intermediate;
   p.tile_width = d.tile_width;
   p.tile_rows = d.tile_rows;
   p.workgroup_size = d.workgroup_size;
@@ -108,21 +109,23 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
     p.segment = 32;
     p.workgroup_size = 64;
   } else if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md, round 2): split (tile-coalesced horizontal pass, sliding
-    // vertical pass), 16 x 64 tiles, segments of 16: 105 us at 3840x2160 on two H200s where
-    // sliding took 112-116 us; sliding took 90.5 us on a third (split not measured there).
+    // H200 (bench/RESULTS.md, round 3): split through a packed buffer (the horizontal tile
+    // writes one uint per pixel, blur_columns.comp slides down columns of 8), 16 x 64 tiles:
+    // 90.7-91.6 us at 3840x2160 where split through an image took 103.5 and sliding 105.
     vendor = "NVIDIA default";
     p.strategy = BlurStrategy::kSplit;
     p.tile_width = 64;
     p.tile_rows = 16;
-    p.segment = 16;
+    p.segment = 8;
     p.workgroup_size = 256;
+    p.buffer_intermediate = true;
   }
   if (p.filter_dim > p.maxFilterDim() || !p.validate(gl.limits())) {
     vendor = "stage default";
     p.strategy = d.strategy;
     p.segment = d.segment;
     p.prefetch = d.prefetch;
+    p.buffer_intermediate = d.buffer_intermediate;
     p.tile_width = d.tile_width;
     p.tile_rows = d.tile_rows;
     p.workgroup_size = d.workgroup_size;
@@ -140,17 +143,20 @@ ReduceParams vendorReduceDefaults(const GlContext& gl, const ReduceParams& base,
   p.pixels_per_invocation = d.pixels_per_invocation;
   p.subgroups = false;
   p.accumulators = d.accumulators;
+  p.batch_loads = d.batch_loads;
   std::string vendor = "v3d-safe default";
   if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md, round 2): packed buffer, 64 x 1024, 64 pixels a step, shared
-    // tree, 16 accumulators: 26.2 us at 3840x2160; subgroup arithmetic measured 1-2 us slower.
+    // H200 (bench/RESULTS.md, round 3): packed buffer, 128 x 512, 16 pixels a step with the
+    // step's loads batched, shared tree, 4 accumulators: 24.3-24.6 us at 3840x2160 (round 2's
+    // 64 x 1024 x 64 unbatched: 26.2 us); subgroup arithmetic measured 1-2 us slower.
     vendor = "NVIDIA default";
     p.source = ImageSource::kPackedBuffer;
-    p.workgroup_size = 64;
-    p.workgroups = 1024;
-    p.pixels_per_invocation = 64;
+    p.workgroup_size = 128;
+    p.workgroups = 512;
+    p.pixels_per_invocation = 16;
     p.subgroups = false;
-    p.accumulators = 16;
+    p.accumulators = 4;
+    p.batch_loads = true;
   }
   if (!p.validate(gl.limits())) {
     vendor = "stage default";

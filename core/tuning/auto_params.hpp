@@ -8,7 +8,8 @@
 //             after 65535 loop iterations, so field-facts' "3 ms" single-invocation figure likely
 //             counted only part of the frame; the stage refuses that shape for large frames
 //   NVIDIA    replicated histogram on the packed buffer, 1024 x 256, 4 sub-histograms; the
-//             split blur (16 x 64 tiles); reduce 64 x 1024 on the packed buffer (H200 sweeps)
+//             split blur through a packed buffer (16 x 64 tiles, columns of 8); reduce
+//             128 x 512 on the packed buffer, 16 pixels a step, loads batched (H200 sweeps)
 //   others    the v3d-safe defaults of each stage (<=256 invocations, <=32 KB shared)
 // `why` gets one line saying which and where from, for the log and `esframe info`.
 #include <string>
