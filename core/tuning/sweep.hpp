@@ -12,9 +12,10 @@
 //   5. replicated: workgroup size (64 up to the driver's limit) x workgroup count at the best
 //      point of 4; 6. its pixels per step (4..32);
 //   7. chunk tile shapes, when a chunk strategy won sweep 1.
-// Blur: sliding (segment 8..256 x 16..256 lines per workgroup), then tiled: tile shapes (rows
-// 1..8 x width 32..2048) x workgroup sizes (16 up to the driver's invocation limit), powers of
-// two, whatever fits the shared memory.
+// Blur, one sweep of every strategy: fused tiles; split tiles x vertical segment x prefetch or
+// the packed buffer between the passes; stream shapes; sliding (segment 8..256 x 16..256 lines
+// per workgroup x prefetch 1, 4, 8); tiled: tile shapes (rows 1..8 x width 32..2048) x
+// workgroup sizes, powers of two, whatever fits the shared memory (sweep_candidates.hpp).
 // Every configuration is checked once against the CPU reference before it is timed (a fast
 // wrong answer is worthless); one that fails, or that the driver refuses, stays in the sweep
 // with its error and is never chosen.
@@ -28,6 +29,7 @@
 #include "core/stages/reduce.hpp"
 #include "core/tuning/measure.hpp"
 #include "core/tuning/progress.hpp"
+#include "core/tuning/sweep_candidates.hpp"
 #include "esframe/rgba_image.hpp"
 
 namespace esf {
@@ -86,18 +88,5 @@ struct ReduceTuneResult {
 // them) at 256 x 256; workgroup size x count on the winner; pixels per step 4..64.
 Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
                                     const ReduceParams& base, const TuneOptions& o);
-
-// Powers of two in [lo, hi].
-std::vector<int> powersOfTwo(int lo, int hi);
-// The candidate lists (no GPU needed); each passes validate(limits).
-// Workgroup counts go up to max_workgroups (llvmpipe: 256; GPUs with many cores: 4096).
-std::vector<HistogramParams> persistentCandidates(const HistogramParams& base,
-                                                  const ComputeLimits& limits, bool quick,
-                                                  int max_workgroups = 1024);
-std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimits& limits,
-                                       bool quick);
-// Replica counts x run length for the replicated strategy at base's shape.
-std::vector<HistogramParams> replicatedCandidates(const HistogramParams& base,
-                                                  const ComputeLimits& limits, bool quick);
 
 }  // namespace esf
