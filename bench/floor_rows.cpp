@@ -88,11 +88,10 @@ Status floorRows(const GlContext& gl, const RgbaImage& frame, const std::string&
   if (!sink) return sink.error();
   const uint32_t quads = uint32_t(frame.pixelCount() / 4);
   for (int per : {4, 16}) {
+    Result<GlProgram> read = library.compute("floor_read.comp", ShaderDefines().set("QUADS", per));
+    if (!read) return read.error();
+    const GLuint program = read.value().get();
     for (int groups : {512, 2048}) {
-      Result<GlProgram> read =
-          library.compute("floor_read.comp", ShaderDefines().set("QUADS", per));
-      if (!read) return read.error();
-      const GLuint program = read.value().get();
       std::string variant = "read the packed frame once: " + std::to_string(groups) + " x 256, " +
                             std::to_string(per) + " quads per step";
       rows->push_back(

@@ -55,6 +55,11 @@ int64_t BlurParams::streamSharedBytes() const {
 
 namespace {
 
+// Columns (lines) per workgroup of split's vertical pass, in either form.
+int splitVerticalLines(const ComputeLimits& limits) {
+  return std::min(64, limits.work_group_size[0]);
+}
+
 // filter_dim odd and within the strategy's limit; `context` says whose limit it is.
 Status checkFilterDim(const BlurParams& p, const std::string& context) {
   if (p.filter_dim % 2 == 1 && p.filter_dim >= 1 && p.filter_dim <= p.maxFilterDim())
@@ -89,11 +94,9 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
       return s;
     if (Status s = checkWorkgroup(limits, "blur fused", workgroup_size, 1, fusedSharedBytes()); !s)
       return s;
-    if (strategy == BlurStrategy::kSplit) {  // the vertical pass: 64 lines, its ring if it fits
+    if (strategy == BlurStrategy::kSplit) {  // the vertical pass (either form): 64 lines
       if (Status s = checkRange(kStage, "prefetch", prefetch, 1, 16); !s) return s;
-      if (buffer_intermediate) return Status::success();  // blur_columns: 64 columns, no ring
-      return checkWorkgroup(limits, "blur split vertical", std::min(64, limits.work_group_size[0]),
-                            1, 0);
+      return checkWorkgroup(limits, "blur split vertical", splitVerticalLines(limits), 1, 0);
     }
     return {};
   }
@@ -152,7 +155,7 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
     if (!program) return program.error();
     b.program_ = std::move(program.value());
     if (params.strategy == BlurStrategy::kSplit) {
-      const int lines = std::min(64, gl.limits().work_group_size[0]);
+      const int lines = splitVerticalLines(gl.limits());
       if (Status s = checkLoopIterations(gl, "blur split", params.filter_dim + params.segment + 2,
                                          "use a shorter segment");
           !s)
@@ -285,7 +288,7 @@ Status Blur::splitThroughBuffer(const GpuImage& in, GpuImage& out) {
     rows_ = std::move(rows.value());
     rows_words_ = words;
   }
-  const int lines = std::min(64, gl_->limits().work_group_size[0]);
+  const int lines = splitVerticalLines(gl_->limits());
   const int64_t hx = (w + params_.tile_width - 1) / params_.tile_width;
   const int64_t hy = (h + params_.tile_rows - 1) / params_.tile_rows;
   const int64_t vx = (w + lines - 1) / lines, vy = (h + params_.segment - 1) / params_.segment;
@@ -332,17 +335,18 @@ Status Blur::run(const GpuImage& in, GpuImage& out) {
     return fail(ErrorCode::kInvalidArgument, kStage, ": output is ", std::to_string(out.width()),
                 "x", std::to_string(out.height()), ", input ", std::to_string(in.width()), "x",
                 std::to_string(in.height()));
+  // Through a buffer: no intermediate image (the buffer is its own).
+  if (params_.strategy == BlurStrategy::kSplit && params_.buffer_intermediate)
+    return splitThroughBuffer(in, out);
   if (temp_.width() != in.width() || temp_.height() != in.height()) {
     Result<GpuImage> temp = GpuImage::create(in.width(), in.height());
     if (!temp) return temp.error();
     temp_ = std::move(temp.value());
   }
   glUseProgram(program_.get());
-  if (params_.strategy == BlurStrategy::kSplit && params_.buffer_intermediate)
-    return splitThroughBuffer(in, out);
   if (params_.strategy == BlurStrategy::kSplit) {
     // Per iteration: the tiled horizontal pass into temp, the sliding vertical pass into out.
-    const int lines = std::min(64, gl_->limits().work_group_size[0]);
+    const int lines = splitVerticalLines(gl_->limits());
     for (int i = 0; i < params_.iterations; ++i) {
       glUseProgram(program_.get());
       if (Status s = fused(i == 0 ? in.texture() : out.texture(), temp_.texture(), in.width(),

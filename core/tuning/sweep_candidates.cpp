@@ -84,19 +84,26 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
       }
     }
   }
-  // split: the horizontal tile (no vertical halo) x segment of the vertical pass.
+  // split: the horizontal tile (no vertical halo) x segment of the vertical pass x its form:
+  // sliding with taps read ahead (1, 4, 8), or the columns pass through a packed buffer.
+  struct VerticalForm {
+    int prefetch;
+    bool through_buffer;
+  };
+  const std::vector<VerticalForm> forms =
+      quick ? std::vector<VerticalForm>{{4, false}, {1, true}}
+            : std::vector<VerticalForm>{{1, false}, {4, false}, {1, true}};
   for (int tw : quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256}) {
     for (int th : quick ? std::vector<int>{4} : std::vector<int>{4, 8, 16, 32}) {
       for (int seg : quick ? std::vector<int>{8} : std::vector<int>{8, 16, 32}) {
-        for (int prefetch : quick ? std::vector<int>{4, 0} : std::vector<int>{1, 4, 0}) {
+        for (const VerticalForm& form : forms) {
           BlurParams p = base;
           p.strategy = BlurStrategy::kSplit;
-          p.buffer_intermediate = prefetch == 0;  // 0: the columns pass, which reads no ahead
-          prefetch = std::max(prefetch, 1);
           p.tile_width = tw;
           p.tile_rows = th;
           p.segment = seg;
-          p.prefetch = prefetch;
+          p.prefetch = form.prefetch;
+          p.buffer_intermediate = form.through_buffer;
           p.workgroup_size = quick ? 64 : 256;
           if (p.validate(limits)) out.push_back(p);
         }

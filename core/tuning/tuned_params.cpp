@@ -16,12 +16,41 @@ Status readInt(const json& j, const char* name, int* out) {
   return {};
 }
 
+Status readBool(const json& j, const char* name, bool* out) {
+  auto it = j.find(name);
+  if (it == j.end() || !it->is_boolean())
+    return fail(ErrorCode::kCorruptData, "tuned parameters: field '", name,
+                "' missing or not a boolean");
+  *out = it->get<bool>();
+  return {};
+}
+
 Status readString(const json& j, const char* name, std::string* out) {
   auto it = j.find(name);
   if (it == j.end() || !it->is_string())
     return fail(ErrorCode::kCorruptData, "tuned parameters: field '", name,
                 "' missing or not a string");
   *out = it->get<std::string>();
+  return {};
+}
+
+// Fields added after the first cache format: absent keeps *out (the default older entries
+// were tuned with); present but of another type fails naming the field.
+Status readOptionalInt(const json& j, const char* name, int* out) {
+  auto it = j.find(name);
+  if (it == j.end()) return {};
+  if (!it->is_number_integer())
+    return fail(ErrorCode::kCorruptData, "tuned parameters: field '", name, "' is not an integer");
+  *out = it->get<int>();
+  return {};
+}
+
+Status readOptionalBool(const json& j, const char* name, bool* out) {
+  auto it = j.find(name);
+  if (it == j.end()) return {};
+  if (!it->is_boolean())
+    return fail(ErrorCode::kCorruptData, "tuned parameters: field '", name, "' is not a boolean");
+  *out = it->get<bool>();
   return {};
 }
 
@@ -62,35 +91,16 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
         readInt(j, "tile_width", &p.tile_width), readInt(j, "tile_height", &p.tile_height),
         readInt(j, "sum_workgroup_size", &p.sum_workgroup_size),
         readInt(j, "workgroups", &p.workgroups), readInt(j, "workgroup_size", &p.workgroup_size),
-        readInt(j, "pixels_per_invocation", &p.pixels_per_invocation)}) {
+        readInt(j, "pixels_per_invocation", &p.pixels_per_invocation),
+        readBool(j, "shared_atomics", &p.shared_atomics)}) {
     if (!s) return s.error();
   }
-  auto atomics = j.find("shared_atomics");
-  if (atomics == j.end() || !atomics->is_boolean())
-    return fail(ErrorCode::kCorruptData,
-                "tuned parameters: field 'shared_atomics' missing or not a boolean");
-  p.shared_atomics = atomics->get<bool>();
-  // Added in round 2 (issue 12): optional, so older cache entries stay usable.
-  if (auto r = j.find("replicas"); r != j.end()) {
-    if (!r->is_number_integer())
-      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'replicas' is not an integer");
-    p.replicas = r->get<int>();
-  }
-  if (auto r = j.find("run_length"); r != j.end()) {
-    if (!r->is_boolean())
-      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'run_length' is not a boolean");
-    p.run_length = r->get<bool>();
-  }
-  if (auto r = j.find("planar"); r != j.end()) {
-    if (!r->is_boolean())
-      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'planar' is not a boolean");
-    p.planar = r->get<bool>();
-  }
-  if (auto r = j.find("batch_loads"); r != j.end()) {  // round 3
-    if (!r->is_boolean())
-      return fail(ErrorCode::kCorruptData,
-                  "tuned parameters: field 'batch_loads' is not a boolean");
-    p.batch_loads = r->get<bool>();
+  // Added in rounds 2 and 3 (issue 12): optional, so older cache entries stay usable.
+  for (Status s :
+       {readOptionalInt(j, "replicas", &p.replicas),
+        readOptionalBool(j, "run_length", &p.run_length), readOptionalBool(j, "planar", &p.planar),
+        readOptionalBool(j, "batch_loads", &p.batch_loads)}) {
+    if (!s) return s.error();
   }
   Result<HistogramStrategy> st = parseHistogramStrategy(strategy);
   // A name this build does not know, read from stored parameters: the data is bad.
@@ -119,21 +129,10 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
   } else {
     p.strategy = BlurStrategy::kTiled;
   }
-  if (auto it = j.find("segment"); it != j.end()) {
-    if (!it->is_number_integer())
-      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'segment' is not an integer");
-    p.segment = it->get<int>();
-  }
-  if (auto it = j.find("prefetch"); it != j.end()) {  // absent in caches before round 3: 1
-    if (!it->is_number_integer())
-      return fail(ErrorCode::kCorruptData, "tuned parameters: field 'prefetch' is not an integer");
-    p.prefetch = it->get<int>();
-  }
-  if (auto it = j.find("buffer_intermediate"); it != j.end()) {  // round 3: absent = false
-    if (!it->is_boolean())
-      return fail(ErrorCode::kCorruptData,
-                  "tuned parameters: field 'buffer_intermediate' is not a boolean");
-    p.buffer_intermediate = it->get<bool>();
+  for (Status s :
+       {readOptionalInt(j, "segment", &p.segment), readOptionalInt(j, "prefetch", &p.prefetch),
+        readOptionalBool(j, "buffer_intermediate", &p.buffer_intermediate)}) {
+    if (!s) return s.error();
   }
   return p;
 }
@@ -201,25 +200,13 @@ Result<ReduceParams> reduceFromJson(const json& j, ReduceParams p) {
   std::string source;
   for (Status s : {readString(j, "source", &source), readInt(j, "workgroups", &p.workgroups),
                    readInt(j, "workgroup_size", &p.workgroup_size),
-                   readInt(j, "pixels_per_invocation", &p.pixels_per_invocation)}) {
+                   readInt(j, "pixels_per_invocation", &p.pixels_per_invocation),
+                   readBool(j, "subgroups", &p.subgroups)}) {
     if (!s) return s.error();
   }
-  auto sub = j.find("subgroups");
-  if (sub == j.end() || !sub->is_boolean())
-    return fail(ErrorCode::kCorruptData,
-                "tuned parameters: field 'subgroups' missing or not a boolean");
-  p.subgroups = sub->get<bool>();
-  if (auto a = j.find("accumulators"); a != j.end()) {
-    if (!a->is_number_integer())
-      return fail(ErrorCode::kCorruptData,
-                  "tuned parameters: field 'accumulators' is not an integer");
-    p.accumulators = a->get<int>();
-  }
-  if (auto b = j.find("batch_loads"); b != j.end()) {  // absent in caches before round 3: false
-    if (!b->is_boolean())
-      return fail(ErrorCode::kCorruptData,
-                  "tuned parameters: field 'batch_loads' is not a boolean");
-    p.batch_loads = b->get<bool>();
+  for (Status s : {readOptionalInt(j, "accumulators", &p.accumulators),
+                   readOptionalBool(j, "batch_loads", &p.batch_loads)}) {
+    if (!s) return s.error();
   }
   Result<ImageSource> src = parseImageSource(source);
   if (!src) return src.error();

@@ -194,15 +194,17 @@ TEST(Blur, FusedMatchesReferenceForEveryParameter) {
 TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   // The tiled horizontal pass without a vertical halo, then the sliding vertical pass.
   GlContext& gl = test::glContext();
-  // prefetch 0: the packed buffer between the passes (buffer_intermediate, blur_columns.comp).
+  // buffer: the packed buffer between the passes (buffer_intermediate, blur_columns.comp).
   struct Shape {
     int tw, th, segment, wg, filter, iterations, prefetch;
+    bool buffer;
   };
-  const Shape shapes[] = {
-      {64, 4, 16, 256, 15, 1, 1}, {7, 3, 5, 16, 3, 2, 1},       {128, 16, 32, 128, 31, 3, 1},
-      {1, 1, 1, 16, 1, 1, 1},     {16, 2, 64, 64, 61, 1, 1},    {64, 16, 16, 256, 15, 1, 8},
-      {7, 3, 5, 16, 3, 2, 4},     {256, 4, 32, 256, 31, 2, 16}, {64, 4, 16, 256, 15, 1, 0},
-      {7, 3, 5, 16, 3, 3, 0},     {16, 2, 64, 64, 257, 1, 0},   {1, 1, 1, 16, 1, 2, 0}};
+  const Shape shapes[] = {{64, 4, 16, 256, 15, 1, 1, false},   {7, 3, 5, 16, 3, 2, 1, false},
+                          {128, 16, 32, 128, 31, 3, 1, false}, {1, 1, 1, 16, 1, 1, 1, false},
+                          {16, 2, 64, 64, 61, 1, 1, false},    {64, 16, 16, 256, 15, 1, 8, false},
+                          {7, 3, 5, 16, 3, 2, 4, false},       {256, 4, 32, 256, 31, 2, 16, false},
+                          {64, 4, 16, 256, 15, 1, 1, true},    {7, 3, 5, 16, 3, 3, 1, true},
+                          {16, 2, 64, 64, 257, 1, 1, true},    {1, 1, 1, 16, 1, 2, 1, true}};
   const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
   for (const Shape& sh : shapes) {
     BlurParams p;
@@ -213,8 +215,8 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
     p.workgroup_size = sh.wg;
     p.filter_dim = sh.filter;
     p.iterations = sh.iterations;
-    p.prefetch = std::max(sh.prefetch, 1);
-    p.buffer_intermediate = sh.prefetch == 0;
+    p.prefetch = sh.prefetch;
+    p.buffer_intermediate = sh.buffer;
     Result<Blur> blur = Blur::create(gl, p);
     ASSERT_TRUE(blur.ok()) << blur.error().message;
     for (test::Size s : sizes)
@@ -223,7 +225,7 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
         ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
             << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
             << " filter " << sh.filter << " x" << sh.iterations << " prefetch " << sh.prefetch
-            << " " << test::describe(s.w, s.h, c);
+            << (sh.buffer ? " through a buffer " : " ") << test::describe(s.w, s.h, c);
       }
   }
   BlurParams p;

@@ -203,6 +203,66 @@ TEST(TunedParams, MissingOrMistypedFieldsAreNamed) {
   EXPECT_EQ(blur.error().code, ErrorCode::kCorruptData) << errorCodeName(blur.error().code);
 }
 
+TEST(TunedParams, LaterFieldsRoundTripKeepTheBaseWhenAbsentAndAreNamedWhenMistyped) {
+  // Fields added in rounds 2 and 3: a cache written before them still loads, with the base's
+  // values; a field of the wrong type is corrupt data naming the field.
+  BlurParams tuned;
+  tuned.strategy = BlurStrategy::kSplit;
+  tuned.prefetch = 8;
+  tuned.buffer_intermediate = true;
+  Result<BlurParams> back = blurFromJson(tunedFieldsToJson(tuned), BlurParams{});
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back.value().prefetch, 8);
+  EXPECT_TRUE(back.value().buffer_intermediate);
+  nlohmann::json old_blur = tunedFieldsToJson(tuned);
+  old_blur.erase("prefetch");
+  old_blur.erase("buffer_intermediate");
+  BlurParams base;
+  base.prefetch = 3;
+  back = blurFromJson(old_blur, base);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back.value().prefetch, 3);
+  EXPECT_FALSE(back.value().buffer_intermediate);
+  old_blur["buffer_intermediate"] = 1;
+  back = blurFromJson(old_blur, base);
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("'buffer_intermediate' is not a boolean"), std::string::npos)
+      << back.error().message;
+  EXPECT_EQ(back.error().code, ErrorCode::kCorruptData);
+
+  ReduceParams reduce;
+  reduce.batch_loads = true;
+  reduce.accumulators = 16;
+  nlohmann::json r = tunedFieldsToJson(reduce);
+  Result<ReduceParams> rback = reduceFromJson(r, ReduceParams{});
+  ASSERT_TRUE(rback.ok()) << rback.error().message;
+  EXPECT_TRUE(rback.value().batch_loads);
+  EXPECT_EQ(rback.value().accumulators, 16);
+  r["accumulators"] = "many";
+  rback = reduceFromJson(r, ReduceParams{});
+  ASSERT_FALSE(rback.ok());
+  EXPECT_NE(rback.error().message.find("'accumulators' is not an integer"), std::string::npos)
+      << rback.error().message;
+  r = tunedFieldsToJson(reduce);
+  r.erase("subgroups");  // required since round 2
+  rback = reduceFromJson(r, ReduceParams{});
+  ASSERT_FALSE(rback.ok());
+  EXPECT_NE(rback.error().message.find("'subgroups' missing or not a boolean"), std::string::npos)
+      << rback.error().message;
+
+  HistogramParams h;
+  h.batch_loads = true;
+  nlohmann::json hj = tunedFieldsToJson(h);
+  Result<HistogramParams> hback = histogramFromJson(hj, HistogramParams{});
+  ASSERT_TRUE(hback.ok()) << hback.error().message;
+  EXPECT_TRUE(hback.value().batch_loads);
+  hj["planar"] = "yes";
+  hback = histogramFromJson(hj, HistogramParams{});
+  ASSERT_FALSE(hback.ok());
+  EXPECT_NE(hback.error().message.find("'planar' is not a boolean"), std::string::npos)
+      << hback.error().message;
+}
+
 TEST(TunedParams, UserFieldsComeFromTheBase) {
   HistogramParams base;
   base.bins = 64;
