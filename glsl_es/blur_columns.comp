@@ -6,7 +6,8 @@
 // are two words of 16-bit lanes (R and B, G and A), exact for FILTER_DIM <= 257. The rows that
 // leave and the centre are read again from the buffer (cached: read FILTER_DIM rows earlier).
 // The output is written as raw 32-bit texels through an r32ui image unit bound to the RGBA8
-// texture (the same size class in GLES 3.1): no unorm conversion.
+// texture (the same size class in GLES 3.1): no unorm conversion; with OUT_BUFFER 1, into a
+// packed buffer (PackedRgbaBuffer) instead.
 // Bit-exact with the CPU reference: (sum + FILTER_DIM / 2) / FILTER_DIM per channel, A carried.
 #ifndef SEGMENT
 #define SEGMENT 16
@@ -17,9 +18,16 @@
 #ifndef FILTER_DIM
 #define FILTER_DIM 15
 #endif
+#ifndef OUT_BUFFER
+#define OUT_BUFFER 0
+#endif
 layout(local_size_x = WG_X) in;
 layout(std430, binding = 1) readonly buffer Rows { uint rows[]; };
+#if OUT_BUFFER
+layout(std430, binding = 0) writeonly buffer Destination { uint dst[]; };
+#else
 layout(r32ui, binding = 0) writeonly uniform highp uimage2D u_out;
+#endif
 uniform ivec2 u_size;
 
 const int OFFSET = (FILTER_DIM - 1) / 2;
@@ -45,7 +53,11 @@ void main() {
     uint b = ((rb >> 16) + uint(FILTER_DIM / 2)) / uint(FILTER_DIM);
     uint g = ((ga & 0xffffu) + uint(FILTER_DIM / 2)) / uint(FILTER_DIM);
     uint a = at(x, y) & 0xff000000u;
+#if OUT_BUFFER
+    dst[y * u_size.x + x] = r | (g << 8) | (b << 16) | a;
+#else
     imageStore(u_out, ivec2(x, y), uvec4(r | (g << 8) | (b << 16) | a));
+#endif
     // Add the row entering before the one leaving: the unsigned lanes never go below zero.
     uint head = at(x, y + OFFSET + 1), tail = at(x, y - OFFSET);
     rb += head & LANES;

@@ -31,8 +31,19 @@
 #ifndef OUT_BUFFER
 #define OUT_BUFFER 0
 #endif
+// IN_BUFFER 1 (with H_ONLY): the source is a packed buffer of u_size.x * u_size.y uints (the
+// blur of a packed frame, core/image/gpu_image.hpp's PackedRgbaBuffer): its texels are loaded
+// as they are, without the unorm round trip of a texture fetch.
+#ifndef IN_BUFFER
+#define IN_BUFFER 0
+#endif
 layout(local_size_x = WG_X) in;
+#if IN_BUFFER
+layout(std430, binding = 2) readonly buffer Source { uint src[]; };
+uniform ivec2 u_size;
+#else
 uniform highp sampler2D u_image;
+#endif
 #if OUT_BUFFER
 layout(std430, binding = 0) writeonly buffer HRows { uint hrows[]; };
 #else
@@ -51,6 +62,16 @@ const int VSEGS = (TH + SEG - 1) / SEG;  // vertical segments per tile column
 shared uint inp[IW * IH];                // RGBA8 packed, R in bits 0-7
 shared uint hout[TW * IH];               // the horizontal pass, packed likewise
 
+// The source texel at q (inside the image), RGBA8 packed with R in bits 0-7.
+uint sourceTexel(ivec2 q, ivec2 dims) {
+#if IN_BUFFER
+  return src[q.y * dims.x + q.x];
+#else
+  uvec4 t = uvec4(texelFetch(u_image, q, 0) * 255.0 + 0.5);
+  return t.r | (t.g << 8) | (t.b << 16) | (t.a << 24);
+#endif
+}
+
 uvec3 rgbOf(uint t) {
   return uvec3(t & 255u, (t >> 8) & 255u, (t >> 16) & 255u);
 }
@@ -61,7 +82,11 @@ uint packRounded(uvec3 sum, uint centre) {
 }
 
 void main() {
+#if IN_BUFFER
+  ivec2 dims = u_size;
+#else
   ivec2 dims = textureSize(u_image, 0);
+#endif
   ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(TW, TH);
   int lid = int(gl_LocalInvocationIndex);
 
@@ -74,18 +99,14 @@ void main() {
   for (int j = 0; j < TILE_LOADS; ++j) {
     int i = min(lid + j * WG_X, IW * IH - 1);
     int r = i / IW, c = i - r * IW;
-    ivec2 q = clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1);
-    uvec4 t = uvec4(texelFetch(u_image, q, 0) * 255.0 + 0.5);
-    loaded[j] = t.r | (t.g << 8) | (t.b << 16) | (t.a << 24);
+    loaded[j] = sourceTexel(clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1), dims);
   }
   for (int j = 0; j < TILE_LOADS; ++j)
     if (lid + j * WG_X < IW * IH) inp[lid + j * WG_X] = loaded[j];
 #else
   for (int i = lid; i < IW * IH; i += WG_X) {
     int r = i / IW, c = i - r * IW;
-    ivec2 q = clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1);
-    uvec4 t = uvec4(texelFetch(u_image, q, 0) * 255.0 + 0.5);
-    inp[i] = t.r | (t.g << 8) | (t.b << 16) | (t.a << 24);
+    inp[i] = sourceTexel(clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1), dims);
   }
 #endif
   memoryBarrierShared();

@@ -119,6 +119,43 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
   return checkWorkgroup(limits, kStage, workgroup_size, 1, int64_t(tile_rows) * tile_width * 4);
 }
 
+namespace {
+
+// The horizontal runs of blur_fused.comp: fused's `segment`; split's as long as it takes to give
+// every invocation one run of the tile (`segment` is its vertical pass's): longer runs left most
+// invocations idle in that phase.
+int64_t tileRun(const BlurParams& p) {
+  if (p.strategy != BlurStrategy::kSplit) return p.segment;
+  const int64_t wg = p.workgroup_size;
+  return std::clamp<int64_t>((int64_t(p.tile_width) * p.tile_rows + wg - 1) / wg, 1, p.tile_width);
+}
+
+// blur_fused.comp for fused, or split's horizontal pass (from the image or a packed buffer).
+Result<GlProgram> compileTilePass(const BlurParams& p, bool from_buffer) {
+  return ShaderLibrary::builtin().compute(
+      "blur_fused.comp", ShaderDefines()
+                             .set("TW", p.tile_width)
+                             .set("TH", p.tile_rows)
+                             .set("SEG", tileRun(p))
+                             .set("WG_X", p.workgroup_size)
+                             .set("FILTER_DIM", p.filter_dim)
+                             .set("H_ONLY", p.strategy == BlurStrategy::kSplit ? 1 : 0)
+                             .set("OUT_BUFFER", p.buffer_intermediate ? 1 : 0)
+                             .set("IN_BUFFER", from_buffer ? 1 : 0));
+}
+
+// split's vertical pass through a buffer (blur_columns.comp), into an image or a packed buffer.
+Result<GlProgram> compileColumns(const BlurParams& p, int lines, bool to_buffer) {
+  return ShaderLibrary::builtin().compute("blur_columns.comp",
+                                          ShaderDefines()
+                                              .set("SEGMENT", p.segment)
+                                              .set("WG_X", lines)
+                                              .set("FILTER_DIM", p.filter_dim)
+                                              .set("OUT_BUFFER", to_buffer ? 1 : 0));
+}
+
+}  // namespace
+
 Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
   if (Status s = params.validate(gl.limits()); !s) return s.error();
   Blur b;
@@ -128,11 +165,7 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
     // Per invocation: its share of the tile loads, then of the horizontal and the vertical
     // segments (filter_dim taps + segment outputs each).
     const int64_t wg = params.workgroup_size, halo = params.filter_dim - 1;
-    // split's horizontal runs: as long as it takes to give every invocation one run of the tile
-    // (`segment` is the vertical pass's); longer runs left most invocations idle in that phase.
-    const int64_t split_run = std::clamp<int64_t>(
-        (int64_t(params.tile_width) * params.tile_rows + wg - 1) / wg, 1, params.tile_width);
-    const int64_t seg = params.strategy == BlurStrategy::kSplit ? split_run : params.segment;
+    const int64_t seg = tileRun(params);
     const int64_t run = params.filter_dim + seg + 1;
     const int64_t loads = ((params.tile_width + halo) * (params.tile_rows + halo) + wg - 1) / wg;
     const int64_t h =
@@ -143,15 +176,7 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
                                        "use smaller tiles or more invocations");
         !s)
       return s.error();
-    Result<GlProgram> program = ShaderLibrary::builtin().compute(
-        "blur_fused.comp", ShaderDefines()
-                               .set("TW", params.tile_width)
-                               .set("TH", params.tile_rows)
-                               .set("SEG", seg)
-                               .set("WG_X", params.workgroup_size)
-                               .set("FILTER_DIM", params.filter_dim)
-                               .set("H_ONLY", params.strategy == BlurStrategy::kSplit ? 1 : 0)
-                               .set("OUT_BUFFER", params.buffer_intermediate ? 1 : 0));
+    Result<GlProgram> program = compileTilePass(params, false);
     if (!program) return program.error();
     b.program_ = std::move(program.value());
     if (params.strategy == BlurStrategy::kSplit) {
@@ -161,11 +186,7 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
           !s)
         return s.error();
       if (params.buffer_intermediate) {
-        Result<GlProgram> v = ShaderLibrary::builtin().compute(
-            "blur_columns.comp", ShaderDefines()
-                                     .set("SEGMENT", params.segment)
-                                     .set("WG_X", lines)
-                                     .set("FILTER_DIM", params.filter_dim));
+        Result<GlProgram> v = compileColumns(params, lines, false);
         if (!v) return v.error();
         b.vertical_ = std::move(v.value());
         return b;
@@ -279,8 +300,28 @@ Status Blur::fused(GLuint in, GLuint out, int width, int height) {
   return {};
 }
 
-Status Blur::splitThroughBuffer(const GpuImage& in, GpuImage& out) {
-  const int w = in.width(), h = in.height();
+Result<GLuint> Blur::horizontalProgram(bool from_buffer) {
+  if (!from_buffer) return program_.get();
+  if (!horizontal_from_buffer_.get()) {
+    Result<GlProgram> p = compileTilePass(params_, true);
+    if (!p) return p.error();
+    horizontal_from_buffer_ = std::move(p.value());
+  }
+  return horizontal_from_buffer_.get();
+}
+
+Result<GLuint> Blur::columnsProgram(bool to_buffer) {
+  if (!to_buffer) return vertical_.get();
+  if (!columns_to_buffer_.get()) {
+    Result<GlProgram> p = compileColumns(params_, splitVerticalLines(gl_->limits()), true);
+    if (!p) return p.error();
+    columns_to_buffer_ = std::move(p.value());
+  }
+  return columns_to_buffer_.get();
+}
+
+Status Blur::splitThroughBuffer(End in, End out) {
+  const int w = in.width, h = in.height;
   const size_t words = size_t(w) * size_t(h);
   if (rows_words_ != words) {
     Result<GlBuffer> rows = makeStorageBuffer(words, "blur intermediate buffer");
@@ -294,25 +335,70 @@ Status Blur::splitThroughBuffer(const GpuImage& in, GpuImage& out) {
   const int64_t vx = (w + lines - 1) / lines, vy = (h + params_.segment - 1) / params_.segment;
   if (Status s = checkDispatch(gl_->limits(), kStage, hx, hy); !s) return s;
   if (Status s = checkDispatch(gl_->limits(), kStage, vx, vy); !s) return s;
-  const GLint size_location = glGetUniformLocation(vertical_.get(), "u_size");
+  Result<GLuint> columns = columnsProgram(out.buffer != 0);
+  if (!columns) return columns.error();
   for (int i = 0; i < params_.iterations; ++i) {
-    glUseProgram(program_.get());
-    bindSourceImage(program_.get(), i == 0 ? in.texture() : out.texture(), 0);
+    const End& src = i == 0 ? in : out;  // later iterations blur the last one's result
+    Result<GLuint> horizontal = horizontalProgram(src.buffer != 0);
+    if (!horizontal) return horizontal.error();
+    glUseProgram(horizontal.value());
+    if (src.buffer) {
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, src.buffer);
+      glUniform2i(glGetUniformLocation(horizontal.value(), "u_size"), w, h);
+    } else {
+      bindSourceImage(horizontal.value(), src.texture, 0);
+    }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, rows_.get());
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
                     GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     glDispatchCompute(GLuint(hx), GLuint(hy), 1);
-    glUseProgram(vertical_.get());
-    glUniform2i(size_location, w, h);
+    glUseProgram(columns.value());
+    glUniform2i(glGetUniformLocation(columns.value(), "u_size"), w, h);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, rows_.get());
-    // The RGBA8 texture as raw 32-bit texels: GLES 3.1 allows any format of its size class.
-    glBindImageTexture(0, out.texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
+    if (out.buffer) {
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out.buffer);
+    } else {
+      // The RGBA8 texture as raw 32-bit texels: GLES 3.1 allows any format of its size class.
+      glBindImageTexture(0, out.texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
+    }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
                     GL_TEXTURE_FETCH_BARRIER_BIT);
     glDispatchCompute(GLuint(vx), GLuint(vy), 1);
   }
-  glMemoryBarrier(kImageWrittenBarrier);
+  glMemoryBarrier(out.buffer ? GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT
+                             : kImageWrittenBarrier);
   return checkGl("blur dispatch (split through a buffer)");
+}
+
+Status Blur::checkPackedForm(int in_w, int in_h, int out_w, int out_h, bool same) const {
+  if (params_.strategy != BlurStrategy::kSplit || !params_.buffer_intermediate)
+    return fail(ErrorCode::kInvalidArgument, kStage,
+                ": a packed buffer in or out needs the split strategy through a buffer "
+                "(buffer_intermediate), not ",
+                blurStrategyName(params_.strategy),
+                params_.strategy == BlurStrategy::kSplit ? " through an image" : "");
+  if (same)
+    return fail(ErrorCode::kInvalidArgument, kStage, ": input and output are the same buffer");
+  if (in_w != out_w || in_h != out_h)
+    return fail(ErrorCode::kInvalidArgument, kStage, ": output is ", std::to_string(out_w), "x",
+                std::to_string(out_h), ", input ", std::to_string(in_w), "x", std::to_string(in_h));
+  return {};
+}
+
+Status Blur::run(const GpuImage& in, PackedRgbaBuffer& out) {
+  if (Status s = checkPackedForm(in.width(), in.height(), out.width(), out.height(), false); !s)
+    return s;
+  return splitThroughBuffer({in.texture(), 0, in.width(), in.height()},
+                            {0, out.buffer(), out.width(), out.height()});
+}
+
+Status Blur::run(const PackedRgbaBuffer& in, PackedRgbaBuffer& out) {
+  if (Status s = checkPackedForm(in.width(), in.height(), out.width(), out.height(),
+                                 in.buffer() == out.buffer());
+      !s)
+    return s;
+  return splitThroughBuffer({0, in.buffer(), in.width(), in.height()},
+                            {0, out.buffer(), out.width(), out.height()});
 }
 
 Status Blur::stream(GLuint in, GLuint out, int width, int height) {
@@ -337,7 +423,8 @@ Status Blur::run(const GpuImage& in, GpuImage& out) {
                 std::to_string(in.height()));
   // Through a buffer: no intermediate image (the buffer is its own).
   if (params_.strategy == BlurStrategy::kSplit && params_.buffer_intermediate)
-    return splitThroughBuffer(in, out);
+    return splitThroughBuffer({in.texture(), 0, in.width(), in.height()},
+                              {out.texture(), 0, out.width(), out.height()});
   if (temp_.width() != in.width() || temp_.height() != in.height()) {
     Result<GpuImage> temp = GpuImage::create(in.width(), in.height());
     if (!temp) return temp.error();

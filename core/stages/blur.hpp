@@ -84,19 +84,37 @@ class Blur {
   static Result<Blur> create(const GlContext& gl, const BlurParams& params);
   // `out` must have the size of `in` and be a different image.
   Status run(const GpuImage& in, GpuImage& out);
+  // The packed forms (split with buffer_intermediate only; others are refused): a frame the
+  // next stage reads as a packed buffer (the histogram, reduce) needs no pack pass after the
+  // blur, and a packed frame is blurred without an image at all. `out` has the size of `in`
+  // and is a different buffer.
+  Status run(const GpuImage& in, PackedRgbaBuffer& out);
+  Status run(const PackedRgbaBuffer& in, PackedRgbaBuffer& out);
   const BlurParams& params() const { return params_; }
 
  private:
+  // One end of the split blur through a buffer: an image or a packed buffer.
+  struct End {
+    GLuint texture = 0, buffer = 0;
+    int width = 0, height = 0;
+  };
   Blur() = default;
   Status pass(GLuint in, GLuint out, int width, int height, bool flip);
   Status fused(GLuint in, GLuint out, int width, int height);
   Status stream(GLuint in, GLuint out, int width, int height);
-  Status splitThroughBuffer(const GpuImage& in, GpuImage& out);
+  Status checkPackedForm(int in_w, int in_h, int out_w, int out_h, bool same) const;
+  // The two passes of split through a buffer, for every pairing of image and buffer ends.
+  Status splitThroughBuffer(End in, End out);
+  // blur_fused.comp's horizontal pass into a buffer (from the image or a buffer), and
+  // blur_columns.comp (into an image or a buffer); made at their first use.
+  Result<GLuint> horizontalProgram(bool from_buffer);
+  Result<GLuint> columnsProgram(bool to_buffer);
   const GlContext* gl_ = nullptr;
   BlurParams params_;
   GlProgram program_;
   GlProgram vertical_;  // split: sliding's vertical pass, or blur_columns.comp
-  GlBuffer rows_;       // split with buffer_intermediate: the horizontal pass's packed result
+  GlProgram horizontal_from_buffer_, columns_to_buffer_;  // the packed forms' programs
+  GlBuffer rows_;  // split with buffer_intermediate: the horizontal pass's packed result
   size_t rows_words_ = 0;
   GLint flip_location_ = -1;
   GpuImage temp_;  // the horizontal pass's output, reused while the size stays

@@ -1,6 +1,7 @@
 // Tiled separable box blur against the CPU reference, bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "core/image/gpu_image.hpp"
@@ -18,6 +19,32 @@ RgbaImage runBlur(Blur& blur, const RgbaImage& in) {
   return test::runImageStage(in, in.width, in.height, [&](const GpuImage& src, GpuImage& dst) {
     return blur.run(src, dst);
   });
+}
+
+// The packed forms: `in` from an image (from_image) or a packed buffer into a packed buffer
+// poisoned first, so a texel the blur never wrote shows.
+RgbaImage runPackedBlur(Blur& blur, const RgbaImage& in, bool from_image) {
+  RgbaImage poison(in.width, in.height);
+  std::fill(poison.pixels.begin(), poison.pixels.end(), uint8_t(0xA5));
+  Result<PackedRgbaBuffer> out = PackedRgbaBuffer::fromImage(poison);
+  EXPECT_TRUE(out.ok());
+  if (!out) return poison;
+  Status s;
+  if (from_image) {
+    Result<GpuImage> src = GpuImage::fromImage(in);
+    EXPECT_TRUE(src.ok());
+    if (!src) return poison;
+    s = blur.run(src.value(), out.value());
+  } else {
+    Result<PackedRgbaBuffer> src = PackedRgbaBuffer::fromImage(in);
+    EXPECT_TRUE(src.ok());
+    if (!src) return poison;
+    s = blur.run(src.value(), out.value());
+  }
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  Result<RgbaImage> got = out.value().download();
+  EXPECT_TRUE(got.ok());
+  return got ? got.value() : poison;
 }
 
 TEST(BlurReference, HandExample) {
@@ -222,10 +249,18 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
     for (test::Size s : sizes)
       for (Content c : test::kAllContents) {
         RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.tw * 3 + sh.filter));
-        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
+        const RgbaImage want = blurReference(in, p.filter_dim, p.iterations);
+        ASSERT_EQ(runBlur(blur.value(), in), want)
             << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
             << " filter " << sh.filter << " x" << sh.iterations << " prefetch " << sh.prefetch
             << (sh.buffer ? " through a buffer " : " ") << test::describe(s.w, s.h, c);
+        if (!sh.buffer) continue;
+        // Through a buffer, the packed forms too: image in and buffer in, a packed buffer out.
+        for (bool from_image : {true, false})
+          ASSERT_EQ(runPackedBlur(blur.value(), in, from_image), want)
+              << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " filter "
+              << sh.filter << " x" << sh.iterations << (from_image ? " image" : " buffer")
+              << " -> buffer " << test::describe(s.w, s.h, c);
       }
   }
   BlurParams p;
@@ -243,6 +278,26 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   Result<Blur> through_buffer = Blur::create(gl, p);
   ASSERT_TRUE(through_buffer.ok());
   ASSERT_EQ(runBlur(through_buffer.value(), in), blurReference(in, 15, 1));
+  ASSERT_EQ(runPackedBlur(through_buffer.value(), in, false), blurReference(in, 15, 1));
+  // The packed forms check their buffers: the same one twice, and a size that differs.
+  Result<PackedRgbaBuffer> a = PackedRgbaBuffer::create(5, 3), b = PackedRgbaBuffer::create(3, 5);
+  ASSERT_TRUE(a.ok() && b.ok());
+  Status same = through_buffer.value().run(a.value(), a.value());
+  ASSERT_FALSE(same.ok());
+  EXPECT_NE(same.error().message.find("same buffer"), std::string::npos) << same.error().message;
+  Status mismatched = through_buffer.value().run(a.value(), b.value());
+  ASSERT_FALSE(mismatched.ok());
+  EXPECT_NE(mismatched.error().message.find("output is 3x5, input 5x3"), std::string::npos)
+      << mismatched.error().message;
+  // Only split through a buffer has them: through an image it is refused, naming why.
+  p.buffer_intermediate = false;
+  Result<Blur> through_image = Blur::create(gl, p);
+  ASSERT_TRUE(through_image.ok());
+  Status refused = through_image.value().run(a.value(), b.value());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("split strategy through a buffer"), std::string::npos)
+      << refused.error().message;
+  p.buffer_intermediate = true;
   // The 16-bit lanes hold 257 taps of 255 and no more; other strategies refuse the parameter.
   p.filter_dim = 259;
   Result<Blur> wide = Blur::create(gl, p);
