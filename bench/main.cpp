@@ -15,6 +15,7 @@
 #include "bench/bench_frames.hpp"
 #include "bench/bench_report.hpp"
 #include "bench/floor_rows.hpp"
+#include "bench/packed_blur.hpp"
 #include "bench/peers.hpp"
 #include "bench/stage_rows.hpp"
 #include "bench/svg_plot.hpp"
@@ -151,7 +152,7 @@ int run(const Args& a) {
 
   // Sweeps first: their winners are the "tuned" parameters of the tables at that size.
   std::map<std::pair<int, int>, HistogramParams> tuned_hist;
-  std::map<std::pair<int, int>, BlurParams> tuned_blur;
+  std::map<std::pair<int, int>, BlurParams> tuned_blur, tuned_packed_blur;
   std::map<std::pair<int, int>, ReduceParams> tuned_reduce;
   for (auto [w, h] : sweep_sizes) {
     Result<RgbaImage> sweep_frame = benchFrame(a.sweep_content, w, h, a.photo);
@@ -179,6 +180,10 @@ int run(const Args& a) {
       if (!r) return logError(r.error().message), 1;
       tuned_blur[{w, h}] = r.value().best;
       for (Sweep& s : r.value().sweeps) sweeps.push_back(std::move(s));
+      Result<PackedBlurSweep> packed = sweepPackedBlur(gl, frame, base, o);
+      if (!packed) return logError(packed.error().message), 1;
+      tuned_packed_blur[{w, h}] = packed.value().best;
+      sweeps.push_back(std::move(packed.value().sweep));
     }
     {
       Progress progress("sweep reduce " + size, 0);
@@ -250,6 +255,17 @@ int run(const Args& a) {
         progress.step(label + " blur, resize, reduce, transfers");
         if (Status s = otherStageRows(gl, frame.value(), label, o, &rows); !s)
           return logError(label + ": " + s.error().message), 1;
+        // The packed forms: swept at this size, or the automatic choice where it is one.
+        const auto packed = tuned_packed_blur.find({w, h});
+        if (packed != tuned_packed_blur.end() ||
+            (o.blur.strategy == BlurStrategy::kSplit && o.blur.buffer_intermediate)) {
+          const bool tuned = packed != tuned_packed_blur.end();
+          if (Status s =
+                  packedBlurRows(gl, frame.value(), label, o, tuned ? packed->second : o.blur,
+                                 tuned ? "tuned" : "auto", &rows);
+              !s)
+            return logError(label + ": " + s.error().message), 1;
+        }
         if (Status s = floorRows(gl, frame.value(), label, o.gpu, &rows); !s)
           return logError(label + ": " + s.error().message), 1;
         others_done = true;
@@ -305,8 +321,9 @@ int run(const Args& a) {
       if (r.frame == frame && r.group == "blur 15 H+V" && r.esframe && r.error.empty() &&
           r.t.timer_query) {
         std::snprintf(line, sizeof line,
-                      "- %s: blur 15 H+V %.1f us GPU time (target <= 70 us at 3840x2160)\n",
-                      frame.c_str(), r.t.median_ms * 1000);
+                      "- %s: blur 15 H+V %.1f us GPU time, %s (target <= 70 us at 3840x2160)\n",
+                      frame.c_str(), r.t.median_ms * 1000,
+                      r.variant.substr(0, r.variant.find(':')).c_str());
         targets += line;
       }
   }

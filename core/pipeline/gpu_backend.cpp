@@ -46,6 +46,15 @@ Status ensureImage(std::optional<GpuImage>& image, int w, int h) {
   return Status::success();
 }
 
+// The packed buffer a stage writes for the histogram, kept across frames likewise.
+Status ensurePacked(std::optional<PackedRgbaBuffer>& buffer, int w, int h) {
+  if (buffer && buffer->width() == w && buffer->height() == h) return Status::success();
+  Result<PackedRgbaBuffer> made = PackedRgbaBuffer::create(w, h);
+  if (!made) return made.error();
+  buffer.emplace(std::move(made.value()));
+  return Status::success();
+}
+
 class GpuBackend : public PipelineBackend {
  public:
   GpuBackend(GlContext& gl, const PipelineConfig& o, std::unique_ptr<FrameImporter> importer,
@@ -69,6 +78,13 @@ class GpuBackend : public PipelineBackend {
     return s;
   }
   Status stage(std::optional<GpuImage>& in, std::optional<GpuImage>& out, bool blur);
+  // Whether the blur writes the histogram's packed buffer itself (Blur's packed form): the
+  // histogram reads a packed buffer, no resize follows, no sink reads the blurred image, and
+  // the blur is split through a buffer.
+  bool blurPacks() const {
+    return blur_ && uses_packed_ && !resize_ && !o_.image_needed &&
+           blur_->params().strategy == BlurStrategy::kSplit && blur_->params().buffer_intermediate;
+  }
   Result<ImportedFrame> importBayer(const Frame& frame, FrameResult& r);
 
   GlContext& gl_;
@@ -95,6 +111,9 @@ class GpuBackend : public PipelineBackend {
     Frame frame;  // identity only (seq, timestamps, format): the planes may be reused by now
     FrameResult result;
     const GpuImage* rgb = nullptr;
+    // false: the blur wrote only the packed buffer, and `rgb` is the image before it (the size
+    // is right; no sink reads the pixels: PipelineConfig::image_needed is false then).
+    bool image_is_result = true;
     bool zero_copy = false;
     double upload_ms = 0;
   };
@@ -235,10 +254,16 @@ Status GpuBackend::submit(const Frame& frame) {
     warned_no_source_luma_ = true;
   }
   std::optional<GpuImage>* current[2] = {&imported_[0], &imported_[1]};
+  const bool blur_packs = blurPacks();
   if (blur_) {
     st = timed(r, "blur", [&]() -> Status {
       for (int i = 0; i < (luma ? 2 : 1); ++i) {
         GpuImage& in = **current[i];
+        if (blur_packs) {  // straight into the packed buffer the histogram reads: no pack pass
+          if (Status s = ensurePacked(packed_[i], in.width(), in.height()); !s) return s;
+          if (Status s = blur_->run(in, *packed_[i]); !s) return s;
+          continue;
+        }
         if (Status s = ensureImage(blurred_[i], in.width(), in.height()); !s) return s;
         if (Status s = blur_->run(in, *blurred_[i]); !s) return s;
         current[i] = &blurred_[i];
@@ -260,16 +285,11 @@ Status GpuBackend::submit(const Frame& frame) {
   }
   const GpuImage& rgb = **current[0];
   const GpuImage* luma_image = luma ? &**current[1] : nullptr;
-  if (uses_packed_) {
+  if (uses_packed_ && !blur_packs) {
     st = timed(r, "pack", [&]() -> Status {
       for (int i = 0; i < (luma ? 2 : 1); ++i) {
         const GpuImage& img = **current[i];
-        if (!packed_[i] || packed_[i]->width() != img.width() ||
-            packed_[i]->height() != img.height()) {
-          Result<PackedRgbaBuffer> p = PackedRgbaBuffer::create(img.width(), img.height());
-          if (!p) return p.error();
-          packed_[i].emplace(std::move(p.value()));
-        }
+        if (Status s = ensurePacked(packed_[i], img.width(), img.height()); !s) return s;
         if (Status s = packer_->run(img, *packed_[i]); !s) return s;
       }
       return Status::success();
@@ -309,6 +329,7 @@ Status GpuBackend::submit(const Frame& frame) {
   sub.frame = frame;
   sub.result = std::move(r);
   sub.rgb = &rgb;
+  sub.image_is_result = !blur_packs;
   sub.zero_copy = imported.zero_copy;
   sub.upload_ms = imported.upload_ms;
   submitted_.emplace(std::move(sub));
@@ -345,8 +366,13 @@ Result<FrameResult> GpuBackend::collect() {
   if (!sub.zero_copy) r.timings.insert(r.timings.begin(), {"upload", sub.upload_ms, false});
   r.timings.push_back({"readback", readback_ms, false});
   finishFrameResult(r, sub.frame, values, rgb.width(), rgb.height());
-  view_ = GpuFrameView{rgb.texture(),        rgb.width(), rgb.height(),         binned_.buffer(),
-                       scale_.scaleBuffer(), r.hist.bins, r.hist.channelCount()};
+  view_ = GpuFrameView{sub.image_is_result ? rgb.texture() : 0,
+                       rgb.width(),
+                       rgb.height(),
+                       binned_.buffer(),
+                       scale_.scaleBuffer(),
+                       r.hist.bins,
+                       r.hist.channelCount()};
   r.gpu = &view_;
   return std::move(r);
 }

@@ -2,10 +2,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -141,6 +144,59 @@ TEST_F(CliTune, BadArgumentsFailWithOneLine) {
     EXPECT_NE(r.exit_code, 0) << args;
     EXPECT_EQ(test::lineCount(r.err), 1) << args << ": " << r.err;
     EXPECT_FALSE(fs::exists(cache_)) << args;
+  }
+}
+
+}  // namespace
+}  // namespace esf
+
+namespace esf {
+namespace {
+
+// The stage names in one JSONL line's timing_ms, in order.
+std::vector<std::string> timedStages(const std::string& jsonl) {
+  std::vector<std::string> names;
+  const nlohmann::json line = nlohmann::json::parse(jsonl.substr(0, jsonl.find('\n')));
+  for (const auto& [name, ms] : line["timing_ms"].items()) names.push_back(name);
+  return names;
+}
+
+TEST_F(CliTune, ASplitBlurThroughABufferWritesTheHistogramsPackedFrameItself) {
+  // Tuned records for this GPU: the histogram reads the packed buffer, the blur is split
+  // through a buffer. With no sink reading the image, the blur writes the packed frame itself
+  // (no pack pass); with a PNG output it blurs the image and packs it. Both equal the reference.
+  test::CommandResult r =
+      esframe("tune --quick --size 64x48 --iterations 1 --stages histogram,blur");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream cache_file(cache_);
+  nlohmann::json cache = nlohmann::json::parse(cache_file);
+  cache_file.close();
+  for (auto& e : cache["entries"]) {
+    if (e["stage"] == "histogram") {
+      e["params"]["strategy"] = "persistent";
+      e["params"]["source"] = "buffer";
+    } else if (e["stage"] == "blur") {
+      e["params"] = {{"strategy", "split"},        {"tile_width", 16}, {"tile_rows", 8},
+                     {"workgroup_size", 64},       {"segment", 8},     {"prefetch", 1},
+                     {"buffer_intermediate", true}};
+    }
+  }
+  std::ofstream(cache_) << cache.dump();
+  const fs::path png = xdg_ / "frames";
+  const std::string run = "run --source pattern --size 64x48 --frames 3 --blur 15";
+  const test::CommandResult reference = esframe(run + " --backend reference");
+  ASSERT_EQ(reference.exit_code, 0) << reference.err;
+  for (bool with_png : {false, true}) {
+    r = esframe("-v " + run + " --backend gles" +
+                (with_png ? " --output jsonl --output png:" + png.string() : ""));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("blur: tuned ("), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("via-buffer"), std::string::npos) << r.err;
+    EXPECT_EQ(withoutTimings(r.out), withoutTimings(reference.out)) << (with_png ? "png" : "");
+    const std::vector<std::string> stages = timedStages(r.out);
+    EXPECT_NE(std::find(stages.begin(), stages.end(), "blur"), stages.end());
+    EXPECT_EQ(std::find(stages.begin(), stages.end(), "pack") != stages.end(), with_png)
+        << r.out.substr(0, r.out.find('\n'));
   }
 }
 

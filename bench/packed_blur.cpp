@@ -1,0 +1,121 @@
+#include "bench/packed_blur.hpp"
+
+#include "core/image/gpu_image.hpp"
+#include "core/stages/blur_reference.hpp"
+#include "core/tuning/tuned_params.hpp"
+
+namespace esf::bench {
+namespace {
+
+// Runs `blur` into a poisoned `out` and compares the result with `want`.
+Status checkExact(const std::function<Status()>& blur, PackedRgbaBuffer& out,
+                  const RgbaImage& want) {
+  RgbaImage poison(want.width, want.height);
+  std::fill(poison.pixels.begin(), poison.pixels.end(), uint8_t(0xA5));
+  if (Status s = out.upload(poison); !s) return s;
+  if (Status s = blur(); !s) return s;
+  Result<RgbaImage> got = out.download();
+  if (!got) return got.error();
+  if (!(got.value() == want))
+    return fail(ErrorCode::kInternal, "WRONG: differs from the CPU reference");
+  return {};
+}
+
+}  // namespace
+
+Result<PackedBlurSweep> sweepPackedBlur(const GlContext& gl, const RgbaImage& frame,
+                                        const BlurParams& base, const TuneOptions& o) {
+  Result<PackedRgbaBuffer> src = PackedRgbaBuffer::fromImage(frame);
+  if (!src) return src.error();
+  Result<PackedRgbaBuffer> out = PackedRgbaBuffer::create(frame.width, frame.height);
+  if (!out) return out.error();
+  const RgbaImage want = blurReference(frame, base.filter_dim, base.iterations);
+  PackedBlurSweep result;
+  result.sweep.stage = "blur";
+  result.sweep.name = "packed-tile";
+  result.sweep.x_axis = "configuration (tile width x rows, workgroup, vertical segment)";
+  result.sweep.categorical = true;
+  const std::vector<int> widths =
+      o.quick ? std::vector<int>{16, 64} : std::vector<int>{16, 32, 64, 128, 256};
+  const std::vector<int> heights =
+      o.quick ? std::vector<int>{4, 64} : std::vector<int>{2, 4, 8, 16, 32, 64};
+  const std::vector<int> groups = o.quick ? std::vector<int>{256} : std::vector<int>{128, 256};
+  const std::vector<int> segments = o.quick ? std::vector<int>{8} : std::vector<int>{8, 16, 32};
+  double best_ms = 0;
+  for (int tw : widths)
+    for (int th : heights)
+      for (int wg : groups)
+        for (int seg : segments) {
+          BlurParams p = base;
+          p.strategy = BlurStrategy::kSplit;
+          p.buffer_intermediate = true;
+          p.tile_width = tw;
+          p.tile_rows = th;
+          p.workgroup_size = wg;
+          p.segment = seg;
+          if (!p.validate(gl.limits())) continue;  // past the shared memory or workgroup limit
+          SweepPoint pt;
+          pt.series = "wg=" + std::to_string(wg);
+          pt.x = double(result.sweep.points.size());
+          pt.label = describe(p);
+          pt.params = tunedFieldsToJson(p);
+          if (o.progress) o.progress->step(pt.label);
+          Result<Blur> blur = Blur::create(gl, p);
+          Status s = blur ? Status::success() : Status(blur.error());
+          std::function<Status()> work = [&]() {
+            return blur.value().run(src.value(), out.value());
+          };
+          if (s && o.verify) s = checkExact(work, out.value(), want);
+          if (s) {
+            Result<TimingStats> t = measureGpu(gl, o.measure, work);
+            if (t)
+              pt.stats = t.value();
+            else
+              s = t.error();
+          }
+          if (!s) pt.error = s.error().message;
+          if (s && (best_ms == 0 || pt.stats.median_ms < best_ms)) {
+            best_ms = pt.stats.median_ms;
+            result.best = p;
+          }
+          result.sweep.points.push_back(std::move(pt));
+        }
+  if (best_ms == 0) return fail(ErrorCode::kInternal, "blur packed sweep: no configuration ran");
+  return result;
+}
+
+Status packedBlurRows(const GlContext& gl, const RgbaImage& frame, const std::string& label,
+                      const FrameBenchOptions& o, const BlurParams& p, const std::string& origin,
+                      std::vector<BenchRow>* rows) {
+  const double px = double(frame.pixelCount()), bytes = px * 4;
+  const std::string group = "blur " + std::to_string(p.filter_dim) + " H+V";
+  Result<Blur> blur = Blur::create(gl, p);
+  if (!blur) return blur.error();
+  Result<PackedRgbaBuffer> src = PackedRgbaBuffer::fromImage(frame);
+  if (!src) return src.error();
+  Result<GpuImage> tex = GpuImage::fromImage(frame);
+  if (!tex) return tex.error();
+  Result<PackedRgbaBuffer> out = PackedRgbaBuffer::create(frame.width, frame.height);
+  if (!out) return out.error();
+  const RgbaImage want = blurReference(frame, p.filter_dim, p.iterations);
+  struct Form {
+    const char* name;
+    std::function<Status()> work;
+  };
+  const Form forms[] = {
+      {"packed buffer -> packed buffer",
+       [&]() { return blur.value().run(src.value(), out.value()); }},
+      {"image -> packed buffer", [&]() { return blur.value().run(tex.value(), out.value()); }}};
+  for (const Form& f : forms) {
+    const std::string variant = "esframe " + origin + " (" + f.name + "): " + describe(p);
+    Status s = checkExact(f.work, out.value(), want);
+    BenchRow r = s ? timed(label, group, variant, true, measureGpu(gl, o.gpu, f.work),
+                           bytes * 4 * p.iterations, px)
+                   : timed(label, group, variant, true, s.error(), 0, 0);
+    if (s) r.note = "exact";
+    rows->push_back(r);
+  }
+  return {};
+}
+
+}  // namespace esf::bench
