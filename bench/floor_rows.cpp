@@ -82,7 +82,7 @@ Status floorRows(const GlContext& gl, const RgbaImage& frame, const std::string&
                                      return checkGl("empty dispatch");
                                    }),
                         0, 0));
-  Result<PackedRgbaBuffer> buf = PackedRgbaBuffer::fromImage(frame);
+  Result<PackedRgbaBuffer> buf = RgbaPacker::packOnGpu(gl, frame);
   if (!buf) return buf.error();
   Result<GlBuffer> sink = makeStorageBuffer(1, "floor sink");
   if (!sink) return sink.error();

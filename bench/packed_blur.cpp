@@ -25,7 +25,7 @@ Status checkExact(const std::function<Status()>& blur, PackedRgbaBuffer& out,
 
 Result<PackedBlurSweep> sweepPackedBlur(const GlContext& gl, const RgbaImage& frame,
                                         const BlurParams& base, const TuneOptions& o) {
-  Result<PackedRgbaBuffer> src = PackedRgbaBuffer::fromImage(frame);
+  Result<PackedRgbaBuffer> src = RgbaPacker::packOnGpu(gl, frame);
   if (!src) return src.error();
   Result<PackedRgbaBuffer> out = PackedRgbaBuffer::create(frame.width, frame.height);
   if (!out) return out.error();
@@ -91,7 +91,7 @@ Status packedBlurRows(const GlContext& gl, const RgbaImage& frame, const std::st
   const std::string group = "blur " + std::to_string(p.filter_dim) + " H+V";
   Result<Blur> blur = Blur::create(gl, p);
   if (!blur) return blur.error();
-  Result<PackedRgbaBuffer> src = PackedRgbaBuffer::fromImage(frame);
+  Result<PackedRgbaBuffer> src = RgbaPacker::packOnGpu(gl, frame);
   if (!src) return src.error();
   Result<GpuImage> tex = GpuImage::fromImage(frame);
   if (!tex) return tex.error();

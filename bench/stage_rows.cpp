@@ -33,7 +33,7 @@ Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::str
   const std::string group = "histogram rgbl 256";
   Result<GpuImage> tex = GpuImage::fromImage(frame);
   if (!tex) return tex.error();
-  Result<PackedRgbaBuffer> buf = PackedRgbaBuffer::fromImage(frame);
+  Result<PackedRgbaBuffer> buf = RgbaPacker::packOnGpu(gl, frame);
   if (!buf) return buf.error();
   std::vector<uint32_t> expected = histogramReference(frame, 256, "rgbl", o.histogram.luma);
 
@@ -166,7 +166,8 @@ Status otherStageRows(const GlContext& gl, const RgbaImage& frame, const std::st
 
   // Reduce (min, max, sum of R, G, B, luma): tuned (or auto) and the v3d-safe default; then the
   // histogram scale pass.
-  if (Status s = buf.value().upload(frame); !s) return s;
+  Result<PackedRgbaBuffer> packed = RgbaPacker::packOnGpu(gl, frame);  // as the pipeline has it
+  if (!packed) return packed.error();
   const ReduceParams& rp = o.reduce;
   Result<ImageReduce> reduce = ImageReduce::create(gl, rp);
   if (!reduce) return reduce.error();
@@ -182,7 +183,7 @@ Status otherStageRows(const GlContext& gl, const RgbaImage& frame, const std::st
     }
     Work once = [&]() {
       return params.source == ImageSource::kTexture ? r.value().run(tex.value())
-                                                    : r.value().run(buf.value());
+                                                    : r.value().run(packed.value());
     };
     Status s = r.value().poison(0xDEADBEEFu);
     if (s) s = once();

@@ -168,4 +168,15 @@ Status RgbaPacker::run(const GpuImage& image, PackedRgbaBuffer& out) {
   return checkGl("pack RGBA dispatch");
 }
 
+Result<PackedRgbaBuffer> RgbaPacker::packOnGpu(const GlContext& gl, const RgbaImage& image) {
+  Result<GpuImage> texture = GpuImage::fromImage(image);
+  if (!texture) return texture.error();
+  Result<RgbaPacker> packer = create(gl);
+  if (!packer) return packer.error();
+  Result<PackedRgbaBuffer> packed = PackedRgbaBuffer::create(image.width, image.height);
+  if (!packed) return packed.error();
+  if (Status s = packer.value().run(texture.value(), packed.value()); !s) return s.error();
+  return packed;
+}
+
 }  // namespace esf

@@ -102,7 +102,7 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
                                           const HistogramParams& base, const TuneOptions& o) {
   Result<GpuImage> texture = GpuImage::fromImage(frame);
   if (!texture) return texture.error();
-  Result<PackedRgbaBuffer> buffer = PackedRgbaBuffer::fromImage(frame);
+  Result<PackedRgbaBuffer> buffer = RgbaPacker::packOnGpu(gl, frame);
   if (!buffer) return buffer.error();
   HistogramBench bench{gl, frame, std::move(texture.value()), std::move(buffer.value()), {}, o};
   if (o.verify) bench.expected = histogramReference(frame, base.bins, base.channels, base.luma);
@@ -377,7 +377,7 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
                                     const ReduceParams& base, const TuneOptions& o) {
   Result<GpuImage> texture = GpuImage::fromImage(frame);
   if (!texture) return texture.error();
-  Result<PackedRgbaBuffer> buffer = PackedRgbaBuffer::fromImage(frame);
+  Result<PackedRgbaBuffer> buffer = RgbaPacker::packOnGpu(gl, frame);
   if (!buffer) return buffer.error();
   std::vector<ChannelReduce> expected;
   if (o.verify) expected = reduceReference(frame, base.channels, base.luma);
