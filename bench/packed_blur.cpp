@@ -41,45 +41,49 @@ Result<PackedBlurSweep> sweepPackedBlur(const GlContext& gl, const RgbaImage& fr
       o.quick ? std::vector<int>{4, 64} : std::vector<int>{2, 4, 8, 16, 32, 64};
   const std::vector<int> groups = o.quick ? std::vector<int>{256} : std::vector<int>{128, 256};
   const std::vector<int> segments = o.quick ? std::vector<int>{8} : std::vector<int>{8, 16, 32};
+  const std::vector<bool> quad_forms =
+      o.quick ? std::vector<bool>{true} : std::vector<bool>{false, true};
   double best_ms = 0;
   for (int tw : widths)
     for (int th : heights)
       for (int wg : groups)
-        for (int seg : segments) {
-          BlurParams p = base;
-          p.strategy = BlurStrategy::kSplit;
-          p.buffer_intermediate = true;
-          p.tile_width = tw;
-          p.tile_rows = th;
-          p.workgroup_size = wg;
-          p.segment = seg;
-          if (!p.validate(gl.limits())) continue;  // past the shared memory or workgroup limit
-          SweepPoint pt;
-          pt.series = "wg=" + std::to_string(wg);
-          pt.x = double(result.sweep.points.size());
-          pt.label = describe(p);
-          pt.params = tunedFieldsToJson(p);
-          if (o.progress) o.progress->step(pt.label);
-          Result<Blur> blur = Blur::create(gl, p);
-          Status s = blur ? Status::success() : Status(blur.error());
-          std::function<Status()> work = [&]() {
-            return blur.value().run(src.value(), out.value());
-          };
-          if (s && o.verify) s = checkExact(work, out.value(), want);
-          if (s) {
-            Result<TimingStats> t = measureGpu(gl, o.measure, work);
-            if (t)
-              pt.stats = t.value();
-            else
-              s = t.error();
+        for (int seg : segments)
+          for (bool quads : quad_forms) {
+            BlurParams p = base;
+            p.column_quads = quads;
+            p.strategy = BlurStrategy::kSplit;
+            p.buffer_intermediate = true;
+            p.tile_width = tw;
+            p.tile_rows = th;
+            p.workgroup_size = wg;
+            p.segment = seg;
+            if (!p.validate(gl.limits())) continue;  // past the shared memory or workgroup limit
+            SweepPoint pt;
+            pt.series = "wg=" + std::to_string(wg);
+            pt.x = double(result.sweep.points.size());
+            pt.label = describe(p);
+            pt.params = tunedFieldsToJson(p);
+            if (o.progress) o.progress->step(pt.label);
+            Result<Blur> blur = Blur::create(gl, p);
+            Status s = blur ? Status::success() : Status(blur.error());
+            std::function<Status()> work = [&]() {
+              return blur.value().run(src.value(), out.value());
+            };
+            if (s && o.verify) s = checkExact(work, out.value(), want);
+            if (s) {
+              Result<TimingStats> t = measureGpu(gl, o.measure, work);
+              if (t)
+                pt.stats = t.value();
+              else
+                s = t.error();
+            }
+            if (!s) pt.error = s.error().message;
+            if (s && (best_ms == 0 || pt.stats.median_ms < best_ms)) {
+              best_ms = pt.stats.median_ms;
+              result.best = p;
+            }
+            result.sweep.points.push_back(std::move(pt));
           }
-          if (!s) pt.error = s.error().message;
-          if (s && (best_ms == 0 || pt.stats.median_ms < best_ms)) {
-            best_ms = pt.stats.median_ms;
-            result.best = p;
-          }
-          result.sweep.points.push_back(std::move(pt));
-        }
   if (best_ms == 0) return fail(ErrorCode::kInternal, "blur packed sweep: no configuration ran");
   return result;
 }

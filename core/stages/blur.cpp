@@ -76,6 +76,9 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
   if (buffer_intermediate && strategy != BlurStrategy::kSplit)
     return fail(ErrorCode::kInvalidArgument, kStage,
                 ": buffer_intermediate is a parameter of the split strategy only");
+  if (column_quads && !buffer_intermediate)
+    return fail(ErrorCode::kInvalidArgument, kStage,
+                ": column_quads is a parameter of the split strategy through a buffer only");
   if (strategy == BlurStrategy::kStream) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
@@ -144,14 +147,16 @@ Result<GlProgram> compileTilePass(const BlurParams& p, bool from_buffer) {
                              .set("IN_BUFFER", from_buffer ? 1 : 0));
 }
 
-// split's vertical pass through a buffer (blur_columns.comp), into an image or a packed buffer.
-Result<GlProgram> compileColumns(const BlurParams& p, int lines, bool to_buffer) {
+// split's vertical pass through a buffer (blur_columns.comp), into an image or a packed buffer,
+// a column or a quad of them per invocation.
+Result<GlProgram> compileColumns(const BlurParams& p, int lines, bool to_buffer, bool quads) {
   return ShaderLibrary::builtin().compute("blur_columns.comp",
                                           ShaderDefines()
                                               .set("SEGMENT", p.segment)
                                               .set("WG_X", lines)
                                               .set("FILTER_DIM", p.filter_dim)
-                                              .set("OUT_BUFFER", to_buffer ? 1 : 0));
+                                              .set("OUT_BUFFER", to_buffer ? 1 : 0)
+                                              .set("QUAD", quads ? 1 : 0));
 }
 
 }  // namespace
@@ -186,7 +191,7 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
           !s)
         return s.error();
       if (params.buffer_intermediate) {
-        Result<GlProgram> v = compileColumns(params, lines, false);
+        Result<GlProgram> v = compileColumns(params, lines, false, false);
         if (!v) return v.error();
         b.vertical_ = std::move(v.value());
         return b;
@@ -310,14 +315,16 @@ Result<GLuint> Blur::horizontalProgram(bool from_buffer) {
   return horizontal_from_buffer_.get();
 }
 
-Result<GLuint> Blur::columnsProgram(bool to_buffer) {
-  if (!to_buffer) return vertical_.get();
-  if (!columns_to_buffer_.get()) {
-    Result<GlProgram> p = compileColumns(params_, splitVerticalLines(gl_->limits()), true);
+Result<GLuint> Blur::columnsProgram(bool to_buffer, bool quads) {
+  if (!to_buffer && !quads) return vertical_.get();
+  GlProgram& program = columns_[to_buffer][quads];
+  if (!program.get()) {
+    Result<GlProgram> p =
+        compileColumns(params_, splitVerticalLines(gl_->limits()), to_buffer, quads);
     if (!p) return p.error();
-    columns_to_buffer_ = std::move(p.value());
+    program = std::move(p.value());
   }
-  return columns_to_buffer_.get();
+  return program.get();
 }
 
 Status Blur::splitThroughBuffer(End in, End out) {
@@ -330,12 +337,14 @@ Status Blur::splitThroughBuffer(End in, End out) {
     rows_words_ = words;
   }
   const int lines = splitVerticalLines(gl_->limits());
+  const bool quads = params_.column_quads && w % 4 == 0;
+  const int64_t units = quads ? w / 4 : w;  // the vertical pass's columns
   const int64_t hx = (w + params_.tile_width - 1) / params_.tile_width;
   const int64_t hy = (h + params_.tile_rows - 1) / params_.tile_rows;
-  const int64_t vx = (w + lines - 1) / lines, vy = (h + params_.segment - 1) / params_.segment;
+  const int64_t vx = (units + lines - 1) / lines, vy = (h + params_.segment - 1) / params_.segment;
   if (Status s = checkDispatch(gl_->limits(), kStage, hx, hy); !s) return s;
   if (Status s = checkDispatch(gl_->limits(), kStage, vx, vy); !s) return s;
-  Result<GLuint> columns = columnsProgram(out.buffer != 0);
+  Result<GLuint> columns = columnsProgram(out.buffer != 0, quads);
   if (!columns) return columns.error();
   for (int i = 0; i < params_.iterations; ++i) {
     const End& src = i == 0 ? in : out;  // later iterations blur the last one's result

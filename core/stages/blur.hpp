@@ -66,6 +66,10 @@ struct BlurParams {
   // vertical pass reads it as columns and writes raw 32-bit texels (glsl_es/blur_columns.comp);
   // an image pass costs about 35 us at 3840x2160 on an H200, a buffer read 10. filter_dim <= 257.
   bool buffer_intermediate = false;
+  // with buffer_intermediate: the vertical pass owns 4 neighbouring columns per invocation and
+  // moves them as one uvec4 per row (frames whose width is a multiple of 4; others take the
+  // one-column form).
+  bool column_quads = false;
 
   int maxFilterDim() const {
     if (strategy == BlurStrategy::kStream || buffer_intermediate) return 257;
@@ -108,13 +112,14 @@ class Blur {
   // blur_fused.comp's horizontal pass into a buffer (from the image or a buffer), and
   // blur_columns.comp (into an image or a buffer); made at their first use.
   Result<GLuint> horizontalProgram(bool from_buffer);
-  Result<GLuint> columnsProgram(bool to_buffer);
+  Result<GLuint> columnsProgram(bool to_buffer, bool quads);
   const GlContext* gl_ = nullptr;
   BlurParams params_;
   GlProgram program_;
   GlProgram vertical_;  // split: sliding's vertical pass, or blur_columns.comp
-  GlProgram horizontal_from_buffer_, columns_to_buffer_;  // the packed forms' programs
-  GlBuffer rows_;  // split with buffer_intermediate: the horizontal pass's packed result
+  GlProgram horizontal_from_buffer_;
+  GlProgram columns_[2][2];  // blur_columns.comp [to a buffer][quads], made at first use
+  GlBuffer rows_;            // split with buffer_intermediate: the horizontal pass's packed result
   size_t rows_words_ = 0;
   GLint flip_location_ = -1;
   GpuImage temp_;  // the horizontal pass's output, reused while the size stays

@@ -97,6 +97,7 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
   p.segment = d.segment;
   p.prefetch = d.prefetch;
   p.buffer_intermediate = d.buffer_intermediate;
+  p.column_quads = d.column_quads;
   p.tile_width = d.tile_width;
   p.tile_rows = d.tile_rows;
   p.workgroup_size = d.workgroup_size;
@@ -126,6 +127,7 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
     p.segment = d.segment;
     p.prefetch = d.prefetch;
     p.buffer_intermediate = d.buffer_intermediate;
+    p.column_quads = d.column_quads;
     p.tile_width = d.tile_width;
     p.tile_rows = d.tile_rows;
     p.workgroup_size = d.workgroup_size;

@@ -88,11 +88,12 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
   // sliding with taps read ahead (1, 4, 8), or the columns pass through a packed buffer.
   struct VerticalForm {
     int prefetch;
-    bool through_buffer;
+    bool through_buffer, quads;
   };
   const std::vector<VerticalForm> forms =
-      quick ? std::vector<VerticalForm>{{4, false}, {1, true}}
-            : std::vector<VerticalForm>{{1, false}, {4, false}, {1, true}};
+      quick ? std::vector<VerticalForm>{{4, false, false}, {1, true, true}}
+            : std::vector<VerticalForm>{
+                  {1, false, false}, {4, false, false}, {1, true, false}, {1, true, true}};
   for (int tw : quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256}) {
     for (int th : quick ? std::vector<int>{4} : std::vector<int>{4, 8, 16, 32}) {
       for (int seg : quick ? std::vector<int>{8} : std::vector<int>{8, 16, 32}) {
@@ -104,6 +105,7 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
           p.segment = seg;
           p.prefetch = form.prefetch;
           p.buffer_intermediate = form.through_buffer;
+          p.column_quads = form.quads;
           p.workgroup_size = quick ? 64 : 256;
           if (p.validate(limits)) out.push_back(p);
         }

@@ -79,7 +79,8 @@ json tunedFieldsToJson(const BlurParams& p) {
           {"workgroup_size", p.workgroup_size},
           {"segment", p.segment},
           {"prefetch", p.prefetch},
-          {"buffer_intermediate", p.buffer_intermediate}};
+          {"buffer_intermediate", p.buffer_intermediate},
+          {"column_quads", p.column_quads}};
 }
 
 Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
@@ -131,7 +132,8 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
   }
   for (Status s :
        {readOptionalInt(j, "segment", &p.segment), readOptionalInt(j, "prefetch", &p.prefetch),
-        readOptionalBool(j, "buffer_intermediate", &p.buffer_intermediate)}) {
+        readOptionalBool(j, "buffer_intermediate", &p.buffer_intermediate),
+        readOptionalBool(j, "column_quads", &p.column_quads)}) {
     if (!s) return s.error();
   }
   return p;
@@ -179,7 +181,7 @@ std::string describe(const BlurParams& p) {
            "x" + std::to_string(p.tile_width) + " segment=" + std::to_string(p.segment) +
            " wg=" + std::to_string(p.workgroup_size) +
            (p.strategy == BlurStrategy::kSplit ? prefetchSuffix(p) : "") +
-           (p.buffer_intermediate ? " via-buffer" : "");
+           (p.buffer_intermediate ? " via-buffer" : "") + (p.column_quads ? " quads" : "");
   return "tile=" + std::to_string(p.tile_rows) + "x" + std::to_string(p.tile_width) +
          " wg=" + std::to_string(p.workgroup_size);
 }

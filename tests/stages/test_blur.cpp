@@ -221,18 +221,24 @@ TEST(Blur, FusedMatchesReferenceForEveryParameter) {
 TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   // The tiled horizontal pass without a vertical halo, then the sliding vertical pass.
   GlContext& gl = test::glContext();
-  // buffer: the packed buffer between the passes (buffer_intermediate, blur_columns.comp).
+  // buffer: the packed buffer between the passes (buffer_intermediate, blur_columns.comp);
+  // quads: its vertical pass 4 columns per invocation (widths that are multiples of 4).
   struct Shape {
     int tw, th, segment, wg, filter, iterations, prefetch;
-    bool buffer;
+    bool buffer, quads;
   };
-  const Shape shapes[] = {{64, 4, 16, 256, 15, 1, 1, false},   {7, 3, 5, 16, 3, 2, 1, false},
-                          {128, 16, 32, 128, 31, 3, 1, false}, {1, 1, 1, 16, 1, 1, 1, false},
-                          {16, 2, 64, 64, 61, 1, 1, false},    {64, 16, 16, 256, 15, 1, 8, false},
-                          {7, 3, 5, 16, 3, 2, 4, false},       {256, 4, 32, 256, 31, 2, 16, false},
-                          {64, 4, 16, 256, 15, 1, 1, true},    {7, 3, 5, 16, 3, 3, 1, true},
-                          {16, 2, 64, 64, 257, 1, 1, true},    {1, 1, 1, 16, 1, 2, 1, true}};
-  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
+  const Shape shapes[] = {
+      {64, 4, 16, 256, 15, 1, 1, false, false},   {7, 3, 5, 16, 3, 2, 1, false, false},
+      {128, 16, 32, 128, 31, 3, 1, false, false}, {1, 1, 1, 16, 1, 1, 1, false, false},
+      {16, 2, 64, 64, 61, 1, 1, false, false},    {64, 16, 16, 256, 15, 1, 8, false, false},
+      {7, 3, 5, 16, 3, 2, 4, false, false},       {256, 4, 32, 256, 31, 2, 16, false, false},
+      {64, 4, 16, 256, 15, 1, 1, true, false},    {7, 3, 5, 16, 3, 3, 1, true, false},
+      {16, 2, 64, 64, 257, 1, 1, true, false},    {1, 1, 1, 16, 1, 2, 1, true, false},
+      {64, 4, 16, 256, 15, 1, 1, true, true},     {7, 3, 5, 16, 3, 3, 1, true, true},
+      {16, 2, 64, 64, 257, 1, 1, true, true},     {1, 1, 1, 16, 1, 2, 1, true, true}};
+  // Widths of 4 and 132: the quad form; the others fall back to one column per invocation.
+  const test::Size sizes[] = {{1, 1},   {257, 3}, {3, 7}, {127, 129},
+                              {130, 5}, {2, 131}, {4, 1}, {132, 7}};
   for (const Shape& sh : shapes) {
     BlurParams p;
     p.strategy = BlurStrategy::kSplit;
@@ -244,6 +250,7 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
     p.iterations = sh.iterations;
     p.prefetch = sh.prefetch;
     p.buffer_intermediate = sh.buffer;
+    p.column_quads = sh.quads;
     Result<Blur> blur = Blur::create(gl, p);
     ASSERT_TRUE(blur.ok()) << blur.error().message;
     for (test::Size s : sizes)
@@ -253,14 +260,16 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
         ASSERT_EQ(runBlur(blur.value(), in), want)
             << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
             << " filter " << sh.filter << " x" << sh.iterations << " prefetch " << sh.prefetch
-            << (sh.buffer ? " through a buffer " : " ") << test::describe(s.w, s.h, c);
+            << (sh.buffer ? " through a buffer " : " ") << (sh.quads ? "quads " : "")
+            << test::describe(s.w, s.h, c);
         if (!sh.buffer) continue;
         // Through a buffer, the packed forms too: image in and buffer in, a packed buffer out.
         for (bool from_image : {true, false})
           ASSERT_EQ(runPackedBlur(blur.value(), in, from_image), want)
               << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " filter "
-              << sh.filter << " x" << sh.iterations << (from_image ? " image" : " buffer")
-              << " -> buffer " << test::describe(s.w, s.h, c);
+              << sh.filter << " x" << sh.iterations << (sh.quads ? " quads" : "")
+              << (from_image ? " image" : " buffer") << " -> buffer "
+              << test::describe(s.w, s.h, c);
       }
   }
   BlurParams p;
@@ -279,6 +288,12 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   ASSERT_TRUE(through_buffer.ok());
   ASSERT_EQ(runBlur(through_buffer.value(), in), blurReference(in, 15, 1));
   ASSERT_EQ(runPackedBlur(through_buffer.value(), in, false), blurReference(in, 15, 1));
+  p.column_quads = true;
+  Result<Blur> quads = Blur::create(gl, p);
+  ASSERT_TRUE(quads.ok());
+  ASSERT_EQ(runBlur(quads.value(), in), blurReference(in, 15, 1));
+  ASSERT_EQ(runPackedBlur(quads.value(), in, false), blurReference(in, 15, 1));
+  p.column_quads = false;
   // The packed forms check their buffers: the same one twice, and a size that differs.
   Result<PackedRgbaBuffer> a = PackedRgbaBuffer::create(5, 3), b = PackedRgbaBuffer::create(3, 5);
   ASSERT_TRUE(a.ok() && b.ok());
