@@ -45,7 +45,8 @@ BlurParams BlurParams::defaultsFor(const GlContext&) {
 int64_t BlurParams::fusedSharedBytes() const {
   const int64_t halo = filter_dim - 1,
                 rows = tile_rows + (strategy == BlurStrategy::kSplit ? 0 : halo);
-  return ((tile_width + halo) + tile_width) * rows * 4;
+  // Rows padded to an odd length (blur_fused.comp: bank conflicts).
+  return (((tile_width + halo) | 1) + (tile_width | 1)) * rows * 4;
 }
 
 int64_t BlurParams::streamSharedBytes() const {
