@@ -27,13 +27,12 @@ Result<SharedModule> SharedModule::open(const std::string& file_name, ErrorCode 
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!handle) {
     // dlerror() usually starts with the path itself: said once.
-    std::string why = dlerror() ?: "dlopen failed";
+    const char* error = dlerror();
+    std::string why = error ? error : "dlopen failed";
     if (why.starts_with(path + ": ")) why.erase(0, path.size() + 2);
     return fail(code_if_missing, "cannot load ", path, ": ", why);
   }
-  SharedModule module(handle, std::move(path));
-  module.code_ = code_if_missing;
-  return module;
+  return SharedModule(handle, std::move(path), code_if_missing);
 }
 
 SharedModule::SharedModule(SharedModule&& other) noexcept

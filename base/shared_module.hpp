@@ -26,7 +26,8 @@ class SharedModule {
   const std::string& path() const { return path_; }
 
  private:
-  SharedModule(void* handle, std::string path) : handle_(handle), path_(std::move(path)) {}
+  SharedModule(void* handle, std::string path, ErrorCode code)
+      : handle_(handle), path_(std::move(path)), code_(code) {}
   void* handle_ = nullptr;
   std::string path_;
   ErrorCode code_ = ErrorCode::kUnsupported;
