@@ -3,6 +3,7 @@
 #include <libcamera/property_ids.h>
 
 #include "capture/libcamera_camera.hpp"
+#include "capture/libcamera_module.hpp"
 #include "capture/libcamera_source.hpp"
 #include "capture/pixel_format.hpp"
 
@@ -58,6 +59,8 @@ json describeCamera(libcamera::Camera& camera) {
 
 }  // namespace
 
+namespace libcamera_module {
+
 json describeLibcameraCameras() {
   auto manager = sharedCameraManager();
   if (!manager) return json::object({{"error", manager.error().message}});
@@ -92,5 +95,7 @@ std::string libcameraCamerasText(const json& cameras) {
   }
   return out;
 }
+
+}  // namespace libcamera_module
 
 }  // namespace esf

@@ -2,6 +2,7 @@
 // re-queued once the frame it carried has been used. libcamera completes requests on its own
 // thread; they reach the caller's thread through a locked queue.
 #include "capture/libcamera_source.hpp"
+#include "capture/libcamera_module.hpp"
 
 #include <libcamera/control_ids.h>
 #include <libcamera/framebuffer_allocator.h>
@@ -419,9 +420,7 @@ void LibcameraSource::stop() {
 
 }  // namespace
 
-bool libcameraSupportBuilt() {
-  return true;
-}
+namespace libcamera_module {
 
 Result<std::unique_ptr<FrameSource>> openLibcameraSource(const std::string& spec,
                                                          const SourceOptions& options) {
@@ -432,4 +431,13 @@ Result<std::unique_ptr<FrameSource>> openLibcameraSource(const std::string& spec
   return std::unique_ptr<FrameSource>(std::move(source));
 }
 
+}  // namespace libcamera_module
+
 }  // namespace esf
+
+const esf::LibcameraModule* esf_libcamera_module_v1() {
+  static const esf::LibcameraModule module{esf::libcamera_module::openLibcameraSource,
+                                           esf::libcamera_module::describeLibcameraCameras,
+                                           esf::libcamera_module::libcameraCamerasText};
+  return &module;
+}

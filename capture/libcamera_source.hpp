@@ -12,6 +12,9 @@ namespace esf {
 
 // Whether this build has libcamera support.
 bool libcameraSupportBuilt();
+// Whether libcamera can be used now: built with it, and its module (libesframe-libcamera.so,
+// capture/libcamera_module.hpp) loads. Loads it; kUnsupported saying why not.
+Status loadLibcameraSupport();
 
 // Whether `spec` names a libcamera camera ("libcamera" or "libcamera:ID").
 bool isLibcameraSpec(const std::string& spec);

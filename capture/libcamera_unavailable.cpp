@@ -8,11 +8,16 @@ bool libcameraSupportBuilt() {
   return false;
 }
 
+Status loadLibcameraSupport() {
+  return fail(ErrorCode::kUnsupported,
+              "libcamera support not built (install libcamera-dev and configure with "
+              "-DESFRAME_LIBCAMERA=ON)");
+}
+
 Result<std::unique_ptr<FrameSource>> openLibcameraSource(const std::string& spec,
                                                          const SourceOptions&) {
-  return fail(ErrorCode::kUnsupported, spec,
-              ": libcamera support not built (install libcamera-dev and configure with "
-              "-DESFRAME_LIBCAMERA=ON)");
+  const Status unsupported = loadLibcameraSupport();
+  return fail(unsupported.error().code, spec, ": ", unsupported.error().message);
 }
 
 nlohmann::json describeLibcameraCameras() {

@@ -87,10 +87,8 @@ Result<Size> parseResizeOption(const std::string& text) {
 
 Status checkSourceSpec(const std::string& spec) {
   if (!isLibcameraSpec(spec)) return Status::success();
-  if (!libcameraSupportBuilt())
-    return fail(ErrorCode::kUnsupported, "--source ", spec,
-                ": libcamera support not built (install libcamera-dev and configure with "
-                "-DESFRAME_LIBCAMERA=ON)");
+  if (Status support = loadLibcameraSupport(); !support)
+    return fail(support.error().code, "--source ", spec, ": ", support.error().message);
   Result<std::string> id = libcameraCameraId(spec);
   if (!id) return fail(id.error().code, "--source: ", id.error().message);
   return Status::success();

@@ -315,6 +315,8 @@ class MqttOutput : public FrameSink {
   std::thread worker_;
 };
 
+namespace mqtt_module {
+
 Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& o) {
   static std::once_flag init_once;
   std::call_once(init_once, [] { mosquitto_lib_init(); });
@@ -328,4 +330,11 @@ Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& o) {
   return std::unique_ptr<FrameSink>(std::move(out));
 }
 
+}  // namespace mqtt_module
+
 }  // namespace esf
+
+const esf::MqttModule* esf_mqtt_module_v1() {
+  static const esf::MqttModule module{esf::mqtt_module::openMqttOutput};
+  return &module;
+}

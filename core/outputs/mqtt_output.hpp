@@ -13,6 +13,25 @@ namespace esf {
 
 // Connects in the background; with options.required, waits up to options.connect_timeout_ms for
 // the broker and fails (kNotFound for an unknown host, kTimeout otherwise) when it is not there.
+// The output lives in libesframe-mqtt.so beside libesframe.so (mqtt_output.cpp), which this loads
+// on the first call (mqtt_loader.cpp), so runs without MQTT never load libmosquitto and OpenSSL;
+// a missing module is kUnsupported, as in a build without MQTT.
 Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& options);
 
+// The boundary between libesframe and the module: same compiler, C++ types cross it; errors
+// cross as Result, never as exceptions.
+struct MqttModule {
+  Result<std::unique_ptr<FrameSink>> (*open_output)(const MqttSinkOptions& options);
+};
+inline constexpr const char kMqttModuleFile[] = "libesframe-mqtt.so";
+inline constexpr const char kMqttModuleEntry[] = "esf_mqtt_module_v1";
+
+// The module's openMqttOutput, under a name of its own (its calls must not bind to the loader's).
+namespace mqtt_module {
+Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& options);
+}  // namespace mqtt_module
+
 }  // namespace esf
+
+// The module's one exported entry point: the table above, valid for the process's lifetime.
+extern "C" const esf::MqttModule* esf_mqtt_module_v1();

@@ -66,6 +66,28 @@ if [ "${libesframe##*.}" = so ]; then
   done
 fi
 
+# The optional modules (libesframe-*.so) the build made lie beside the installed libesframe, and
+# the installed esframe loads them from there (no environment): the libcamera section is a list,
+# not an error; an mqtt:// output without a broker is a warning and the run goes on.
+for module in "$build_dir"/libesframe-*.so; do
+  [ -e "$module" ] || continue
+  name=${module##*/}
+  [ -e "$libdir/$name" ] || die "module $name not installed beside $libesframe"
+  case $name in
+  libesframe-libcamera.so)
+    env -u LD_LIBRARY_PATH -u ESFRAME_MODULE_DIR "$prefix/bin/esframe" info --json |
+      python3 -c 'import json, sys; c = json.load(sys.stdin)["libcamera_cameras"]; sys.exit(not isinstance(c, list))' ||
+      die "the installed esframe info: libcamera module not loaded"
+    ;;
+  libesframe-mqtt.so)
+    env -u LD_LIBRARY_PATH -u ESFRAME_MODULE_DIR "$prefix/bin/esframe" run --backend cpu \
+      --frames 1 --size 16x16 --output mqtt://127.0.0.1:1/esframe-package-check >/dev/null ||
+      die "the installed esframe: mqtt module not loaded"
+    ;;
+  esac
+  echo "check-installed-example: $name installed and loaded"
+done
+
 python3 "$reference" write-ppm "$scratch/still.ppm"
 python3 "$reference" image "$scratch/still.ppm" >"$scratch/still.expected"
 env -u LD_LIBRARY_PATH "$prefix/bin/esframe" run --backend reference --frames 1 \

@@ -1,0 +1,80 @@
+#include "base/shared_module.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace esf {
+
+std::string moduleDirectory() {
+  if (const char* dir = std::getenv("ESFRAME_MODULE_DIR"); dir && *dir) return dir;
+  // dladdr on a function of libesframe names the file it was mapped from (the executable for a
+  // static libesframe, where the modules' code is linked in and this is not asked).
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&moduleDirectory), &info) == 0 || !info.dli_fname) return ".";
+  const std::string self = info.dli_fname;
+  const size_t slash = self.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : self.substr(0, slash);
+}
+
+Result<SharedModule> SharedModule::open(const std::string& file_name, ErrorCode code_if_missing) {
+  std::string path = moduleDirectory() + "/" + file_name;
+  // RTLD_NODELETE: a module's libraries (libcamera) start threads and register atexit handlers
+  // that may outlive the handle; its code stays mapped until the process ends.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!handle) {
+    // dlerror() usually starts with the path itself: said once.
+    const char* error = dlerror();
+    std::string why = error ? error : "dlopen failed";
+    if (why.starts_with(path + ": ")) why.erase(0, path.size() + 2);
+    return fail(code_if_missing, "cannot load ", path, ": ", why);
+  }
+  return SharedModule(handle, std::move(path), code_if_missing);
+}
+
+SharedModule::SharedModule(SharedModule&& other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)),
+      path_(std::move(other.path_)),
+      code_(other.code_) {}
+
+SharedModule& SharedModule::operator=(SharedModule&& other) noexcept {
+  if (this != &other) {
+    if (handle_) dlclose(handle_);
+    handle_ = std::exchange(other.handle_, nullptr);
+    path_ = std::move(other.path_);
+    code_ = other.code_;
+  }
+  return *this;
+}
+
+SharedModule::~SharedModule() {
+  if (handle_) dlclose(handle_);
+}
+
+Result<void*> SharedModule::symbol(const char* name) const {
+  dlerror();  // clear a stale error: a symbol's address may legitimately be null
+  void* address = dlsym(handle_, name);
+  if (const char* why = dlerror()) return fail(code_, "cannot load ", path_, ": ", why);
+  if (!address) return fail(code_, "cannot load ", path_, ": ", name, " is null");
+  return address;
+}
+
+Result<const void*> loadModuleEntry(const std::string& file_name, const char* entry,
+                                    ErrorCode code_if_missing) {
+  auto module = SharedModule::open(file_name, code_if_missing);
+  if (!module) return module.error();
+  auto address = module->symbol(entry);
+  if (!address) return address.error();
+  const void* table = reinterpret_cast<const void* (*)()>(*address)();
+  if (!table) return fail(code_if_missing, "cannot load ", module->path(), ": ", entry, " failed");
+  static std::mutex mutex;
+  static std::vector<SharedModule> loaded;  // closed at exit (RTLD_NODELETE: still mapped)
+  std::lock_guard lock(mutex);
+  loaded.push_back(std::move(module.value()));
+  return table;
+}
+
+}  // namespace esf

@@ -1,0 +1,81 @@
+// base/shared_module: where modules are looked for, and each way opening one or finding its entry
+// point fails naming the file and the reason. The CLI's view (one line, exit codes, a copied
+// tree) is tests/modules/test_modules.py.
+#include "base/shared_module.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace esf {
+namespace {
+
+// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() { old_.empty() ? unsetenv(name_) : setenv(name_, old_.c_str(), 1); }
+
+ private:
+  const char* name_;
+  std::string old_;
+};
+
+TEST(SharedModule, LooksBesideLibesframeUnlessTheEnvironmentSaysElsewhere) {
+  ScopedEnv unset("ESFRAME_MODULE_DIR", "");
+  EXPECT_EQ(moduleDirectory(), ESF_TEST_LIBESFRAME_DIR);  // the build's own folder (CMake)
+  ScopedEnv elsewhere("ESFRAME_MODULE_DIR", "/opt/modules");
+  EXPECT_EQ(moduleDirectory(), "/opt/modules");
+}
+
+TEST(SharedModule, AMissingFileIsTheGivenCodeNamingThePathAndTheReason) {
+  ScopedEnv dir("ESFRAME_MODULE_DIR", "/nonexistent-esframe-modules");
+  const auto module = SharedModule::open("libesframe-none.so", ErrorCode::kNotFound);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(module.error().message,
+            "cannot load /nonexistent-esframe-modules/libesframe-none.so: cannot open shared "
+            "object file: No such file or directory");
+  const auto entry = loadModuleEntry("libesframe-none.so", "entry", ErrorCode::kUnsupported);
+  ASSERT_FALSE(entry.ok());
+  EXPECT_EQ(entry.error().code, ErrorCode::kUnsupported);
+}
+
+TEST(SharedModule, ASymbolThatIsNotThereNamesTheModuleAndTheSymbol) {
+  // libesframe itself, opened again as a module: always there in a shared build.
+  const auto module = SharedModule::open("libesframe.so", ErrorCode::kUnsupported);
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  EXPECT_EQ(module->path(), std::string(ESF_TEST_LIBESFRAME_DIR) + "/libesframe.so");
+  const auto missing = module->symbol("esf_no_such_entry_point");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kUnsupported);
+  EXPECT_NE(missing.error().message.find("cannot load " + module->path()), std::string::npos)
+      << missing.error().message;
+  EXPECT_NE(missing.error().message.find("undefined symbol: esf_no_such_entry_point"),
+            std::string::npos)
+      << missing.error().message;
+  const auto entry =
+      loadModuleEntry("libesframe.so", "esf_no_such_entry_point", ErrorCode::kUnsupported);
+  ASSERT_FALSE(entry.ok());
+  EXPECT_NE(entry.error().message.find("esf_no_such_entry_point"), std::string::npos);
+}
+
+#ifdef ESF_TEST_MQTT_MODULE
+TEST(SharedModule, ARealModulesEntryPointGivesItsTable) {
+  auto module = SharedModule::open("libesframe-mqtt.so", ErrorCode::kUnsupported);
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  const auto entry = module->symbol("esf_mqtt_module_v1");
+  ASSERT_TRUE(entry.ok()) << entry.error().message;
+  EXPECT_NE(entry.value(), nullptr);
+  SharedModule moved = std::move(module.value());
+  EXPECT_EQ(moved.path(), std::string(ESF_TEST_LIBESFRAME_DIR) + "/libesframe-mqtt.so");
+  EXPECT_TRUE(moved.symbol("esf_mqtt_module_v1").ok());
+}
+#endif
+
+}  // namespace
+}  // namespace esf
