@@ -59,13 +59,8 @@ const int IW = TW + 2 * R;           // input tile with its halo
 const int IH = TH + 2 * RV;
 const int HSEGS = (TW + SEG - 1) / SEG;  // horizontal segments per tile row
 const int VSEGS = (TH + SEG - 1) / SEG;  // vertical segments per tile column
-// Shared rows padded to an odd length: phase 2 gives neighbouring invocations neighbouring tile
-// rows, so their reads and writes fall in different banks (a run length of 4 along one row put
-// 4 invocations on each bank).
-const int IWP = IW | 1;
-const int TWP = TW | 1;
-shared uint inp[IWP * IH];   // RGBA8 packed, R in bits 0-7
-shared uint hout[TWP * IH];  // the horizontal pass, packed likewise
+shared uint inp[IW * IH];                // RGBA8 packed, R in bits 0-7
+shared uint hout[TW * IH];               // the horizontal pass, packed likewise
 
 // The source texel at q (inside the image), RGBA8 packed with R in bits 0-7.
 uint sourceTexel(ivec2 q, ivec2 dims) {
@@ -106,14 +101,12 @@ void main() {
     int r = i / IW, c = i - r * IW;
     loaded[j] = sourceTexel(clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1), dims);
   }
-  for (int j = 0; j < TILE_LOADS; ++j) {
-    int i = lid + j * WG_X;
-    if (i < IW * IH) inp[i + (i / IW) * (IWP - IW)] = loaded[j];
-  }
+  for (int j = 0; j < TILE_LOADS; ++j)
+    if (lid + j * WG_X < IW * IH) inp[lid + j * WG_X] = loaded[j];
 #else
   for (int i = lid; i < IW * IH; i += WG_X) {
     int r = i / IW, c = i - r * IW;
-    inp[r * IWP + c] = sourceTexel(clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1), dims);
+    inp[i] = sourceTexel(clamp(origin + ivec2(c - R, r - RV), ivec2(0), dims - 1), dims);
   }
 #endif
   memoryBarrierShared();
@@ -121,13 +114,13 @@ void main() {
 
   // 2. Horizontal: output column c of tile row r sums inp columns c .. c + 2R of that row.
   for (int item = lid; item < IH * HSEGS; item += WG_X) {
-    int s = item / IH, r = item - s * IH;
+    int r = item / HSEGS, s = item - r * HSEGS;
     int c0 = s * SEG, c1 = min(c0 + SEG, TW);
-    int row = r * IWP;
+    int row = r * IW;
     uvec3 sum = uvec3(0u);
     for (int f = 0; f <= 2 * R; ++f) sum += rgbOf(inp[row + c0 + f]);
     for (int c = c0; c < c1; ++c) {
-      hout[r * TWP + c] = packRounded(sum, inp[row + c + R]);
+      hout[r * TW + c] = packRounded(sum, inp[row + c + R]);
       if (c + 1 < c1) {
         sum += rgbOf(inp[row + c + 2 * R + 1]);
         sum -= rgbOf(inp[row + c]);
@@ -142,7 +135,7 @@ void main() {
   for (int i = lid; i < TW * TH; i += WG_X) {
     int r = i / TW, c = i - r * TW;
     ivec2 p = origin + ivec2(c, r);
-    uint t = hout[r * TWP + c];
+    uint t = hout[i];
 #if OUT_BUFFER
     if (p.x < dims.x && p.y < dims.y) hrows[p.y * dims.x + p.x] = t;
 #else
@@ -158,16 +151,16 @@ void main() {
     int s = item / TW, c = item - s * TW;
     int r0 = s * SEG, r1 = min(r0 + SEG, TH);
     uvec3 sum = uvec3(0u);
-    for (int f = 0; f <= 2 * R; ++f) sum += rgbOf(hout[(r0 + f) * TWP + c]);
+    for (int f = 0; f <= 2 * R; ++f) sum += rgbOf(hout[(r0 + f) * TW + c]);
     for (int r = r0; r < r1; ++r) {
       ivec2 p = origin + ivec2(c, r);
-      uint t = packRounded(sum, hout[(r + R) * TWP + c]);
+      uint t = packRounded(sum, hout[(r + R) * TW + c]);
       if (p.x < dims.x && p.y < dims.y)
         imageStore(u_out, p, vec4(uvec4(t & 255u, (t >> 8) & 255u, (t >> 16) & 255u, t >> 24)) /
                                  255.0);
       if (r + 1 < r1) {
-        sum += rgbOf(hout[(r + 2 * R + 1) * TWP + c]);
-        sum -= rgbOf(hout[r * TWP + c]);
+        sum += rgbOf(hout[(r + 2 * R + 1) * TW + c]);
+        sum -= rgbOf(hout[r * TW + c]);
       }
     }
   }

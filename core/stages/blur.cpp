@@ -45,8 +45,7 @@ BlurParams BlurParams::defaultsFor(const GlContext&) {
 int64_t BlurParams::fusedSharedBytes() const {
   const int64_t halo = filter_dim - 1,
                 rows = tile_rows + (strategy == BlurStrategy::kSplit ? 0 : halo);
-  // Rows padded to an odd length (blur_fused.comp: bank conflicts).
-  return (((tile_width + halo) | 1) + (tile_width | 1)) * rows * 4;
+  return ((tile_width + halo) + tile_width) * rows * 4;
 }
 
 int64_t BlurParams::streamSharedBytes() const {
