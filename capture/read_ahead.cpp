@@ -1,0 +1,126 @@
+#include "capture/read_ahead.hpp"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace esf {
+namespace {
+
+// The stdio cookie of an InterruptibleFile: the fd read, and the eventfd that interrupts it.
+struct PollingReader {
+  UniqueFd fd;
+  UniqueFd wake;
+};
+
+ssize_t pollingRead(void* cookie, char* buf, size_t size) {
+  auto* reader = static_cast<PollingReader*>(cookie);
+  for (;;) {
+    pollfd fds[2] = {{reader->wake.get(), POLLIN, 0}, {reader->fd.get(), POLLIN, 0}};
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (fds[0].revents != 0) {
+      errno = ECANCELED;
+      return -1;
+    }
+    // Readable, at its end (POLLHUP) or failed (POLLERR): read(2) returns at once and says which.
+    const ssize_t n = ::read(reader->fd.get(), buf, size);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    return n;
+  }
+}
+
+int closePollingReader(void* cookie) {
+  delete static_cast<PollingReader*>(cookie);
+  return 0;
+}
+
+}  // namespace
+
+Result<InterruptibleFile> InterruptibleFile::open(UniqueFd fd, const std::string& name) {
+  UniqueFd wake(::eventfd(0, EFD_CLOEXEC));
+  if (!wake.valid())
+    return fail(errorCodeFromErrno(errno), name, ": eventfd: ", std::strerror(errno));
+  const int wake_fd = wake.get();
+  auto* reader = new PollingReader{std::move(fd), std::move(wake)};
+  const cookie_io_functions_t io = {pollingRead, nullptr, nullptr, closePollingReader};
+  InterruptibleFile file;
+  file.file_.reset(::fopencookie(reader, "rb", io));
+  if (!file.file_) {
+    const int err = errno;
+    delete reader;
+    return fail(errorCodeFromErrno(err), name, ": fopencookie: ", std::strerror(err));
+  }
+  file.wake_fd_ = wake_fd;
+  return file;
+}
+
+void InterruptibleFile::interrupt() const {
+  const uint64_t one = 1;
+  // An eventfd's counter only fails to take 1 when it is near 2^64: it is already signalled.
+  (void)!::write(wake_fd_, &one, sizeof one);
+}
+
+ReadAhead::ReadAhead(Producer produce, std::function<void()> interrupt)
+    : produce_(std::move(produce)), interrupt_(std::move(interrupt)) {}
+
+ReadAhead::~ReadAhead() {
+  if (!reader_.joinable()) return;
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  interrupt_();
+  reader_.join();
+}
+
+Result<const std::vector<uint8_t>*> ReadAhead::next() {
+  if (!reader_.joinable()) reader_ = std::thread([this] { readLoop(); });
+  std::unique_lock lock(mutex_);
+  if (held_ != 0) {  // the caller is done with the frame it held: the reader may refill it
+    held_ = 0;
+    changed_.notify_all();
+  }
+  changed_.wait(lock, [this] { return ready_ > 0 || ended_; });
+  if (ready_ == 0) {
+    if (end_error_) return *end_error_;
+    return nullptr;
+  }
+  const size_t slot = first_ready_;
+  first_ready_ = (first_ready_ + 1) % kSlots;
+  --ready_;
+  held_ = 1;
+  return &slots_[slot];
+}
+
+void ReadAhead::readLoop() {
+  for (;;) {
+    size_t slot;
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [this] { return stop_ || ready_ + held_ < kSlots; });
+      if (stop_) return;
+      slot = (first_ready_ + ready_) % kSlots;
+    }
+    // The slot is the reader's alone until it is counted ready: no lock while reading.
+    Result<bool> more = produce_(slots_[slot]);
+    {
+      std::lock_guard lock(mutex_);
+      if (stop_) return;
+      if (!more)
+        end_error_ = more.error();
+      else if (*more)
+        ++ready_;
+      ended_ = !more || !*more;
+    }
+    changed_.notify_all();
+    if (!more || !*more) return;
+  }
+}
+
+}  // namespace esf

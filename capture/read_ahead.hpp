@@ -1,0 +1,82 @@
+#pragma once
+// Read-ahead for sources that are not live (Y4M and raw files and pipes): a producer thread reads
+// the next frames straight into a small ring of recycled byte buffers while the caller works on
+// the current one, so the wall time a caller waits for a frame is only what the reader is behind.
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "esframe/base/result.hpp"
+#include "esframe/base/unique_fd.hpp"
+
+namespace esf {
+
+// A stdio stream over a file descriptor whose reads a second thread can cut short: every read(2)
+// waits in poll(2) on the fd and on an eventfd, so interrupt() ends a read blocked on a pipe whose
+// writer stalls (the read then fails with ECANCELED, and so does every later one). The fd stays in
+// blocking mode: stdin's open file description is shared with the parent shell.
+class InterruptibleFile {
+ public:
+  // Takes `fd`. Fails when the eventfd or the stream cannot be made; errors name `name`.
+  static Result<InterruptibleFile> open(UniqueFd fd, const std::string& name);
+
+  FILE* get() const { return file_.get(); }
+  // Thread-safe; wakes a read blocked in poll(2) and fails every read after it.
+  void interrupt() const;
+
+ private:
+  UniqueFile file_;  // its cookie owns the fd and the eventfd
+  int wake_fd_ = -1;
+};
+
+class ReadAhead {
+ public:
+  // Frames read ahead, beside the one the caller holds: 3 buffers of a 1080p 4:2:0 frame are 9 MB,
+  // and one frame of slack already hides a read as long as the caller's work on a frame.
+  static constexpr size_t kSlots = 3;
+
+  // Fills its buffer with the next frame (resizing it to the frame's size reuses the buffer's
+  // memory from the second round on): true = a frame, false = the clean end of the stream; an
+  // error ends the stream too. Called on the reader thread only, one call at a time.
+  using Producer = std::function<Result<bool>(std::vector<uint8_t>& slot)>;
+
+  // The reader thread starts at the first next(), so a source opened only to be looked at reads
+  // nothing ahead. `interrupt` is called once, on the destroying thread, to wake a producer
+  // blocked in a read (InterruptibleFile::interrupt); it must make that read return.
+  ReadAhead(Producer produce, std::function<void()> interrupt);
+  // Stops the reader thread, interrupting a blocked read, and joins it.
+  ~ReadAhead();
+  ReadAhead(const ReadAhead&) = delete;
+  ReadAhead& operator=(const ReadAhead&) = delete;
+
+  // The next frame's bytes, valid until the next call or the destructor (the buffer returned
+  // before goes back to the reader now); nullptr at the clean end. After the end or an error,
+  // every later call returns that end or error again, after the frames read before it.
+  Result<const std::vector<uint8_t>*> next();
+
+ private:
+  void readLoop();
+
+  Producer produce_;
+  std::function<void()> interrupt_;
+  std::vector<uint8_t> slots_[kSlots];
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  // Guarded by mutex_. Slot order: [held by the caller][ready ...][free ...], from `first_ready_`
+  // - held_ on, modulo kSlots; the reader fills slot first_ready_ + ready_ when one is free.
+  size_t first_ready_ = 0;
+  size_t ready_ = 0;
+  size_t held_ = 0;
+  bool stop_ = false;
+  bool ended_ = false;  // the reader has stopped: clean end, or `end_error_`
+  std::optional<Error> end_error_;
+  std::thread reader_;  // started by the first next()
+};
+
+}  // namespace esf
