@@ -81,6 +81,7 @@ class Y4mSource : public FrameSource {
         file_(std::move(file)),
         header_(withColorimetry(header, o)),
         read_ahead_(
+            path_,
             [this, read_index = uint64_t(0)](std::vector<uint8_t>& slot) mutable {
               return Y4mReader::readFrame(file_.get(), header_, path_, read_index++, slot);
             },
@@ -117,6 +118,7 @@ class RawSource : public FrameSource {
         file_(std::move(file)),
         options_(o),
         read_ahead_(
+            path_,
             [this, consumed = std::move(consumed),
              read_index = uint64_t(0)](std::vector<uint8_t>& slot) mutable {
               return readRawFrame(file_.get(), *options_.format, options_.width, options_.height,

@@ -1,6 +1,8 @@
 #include "capture/read_ahead.hpp"
 
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 
 #include <cerrno>
@@ -65,8 +67,8 @@ void InterruptibleFile::interrupt() const {
   (void)!::write(wake_fd_, &one, sizeof one);
 }
 
-ReadAhead::ReadAhead(Producer produce, std::function<void()> interrupt)
-    : produce_(std::move(produce)), interrupt_(std::move(interrupt)) {}
+ReadAhead::ReadAhead(std::string name, Producer produce, std::function<void()> interrupt)
+    : name_(std::move(name)), produce_(std::move(produce)), interrupt_(std::move(interrupt)) {}
 
 ReadAhead::~ReadAhead() {
   if (!reader_.joinable()) return;
@@ -79,14 +81,42 @@ ReadAhead::~ReadAhead() {
   reader_.join();
 }
 
+Status ReadAhead::start() {
+  frame_ready_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!frame_ready_.valid())
+    return fail(errorCodeFromErrno(errno), name_, ": eventfd: ", std::strerror(errno));
+  // The thread inherits the signal mask it is created with: every signal blocked.
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  reader_ = std::thread([this] { readLoop(); });
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return {};
+}
+
 Result<const std::vector<uint8_t>*> ReadAhead::next() {
-  if (!reader_.joinable()) reader_ = std::thread([this] { readLoop(); });
+  if (!reader_.joinable())
+    if (Status s = start(); !s) return s.error();
   std::unique_lock lock(mutex_);
   if (held_ != 0) {  // the caller is done with the frame it held: the reader may refill it
     held_ = 0;
+    // Woken after the lock is let go, the reader does not wake only to wait for it.
+    lock.unlock();
     changed_.notify_all();
+    lock.lock();
   }
-  changed_.wait(lock, [this] { return ready_ > 0 || ended_; });
+  while (ready_ == 0 && !ended_) {
+    lock.unlock();
+    pollfd ready = {frame_ready_.get(), POLLIN, 0};
+    if (::poll(&ready, 1, -1) < 0) {
+      if (errno == EINTR)
+        return fail(ErrorCode::kTryAgain, name_, ": interrupted while waiting for a frame");
+      return fail(errorCodeFromErrno(errno), name_, ": poll: ", std::strerror(errno));
+    }
+    uint64_t count;
+    (void)!::read(frame_ready_.get(), &count, sizeof count);  // resets it; EAGAIN if already
+    lock.lock();
+  }
   if (ready_ == 0) {
     if (end_error_) return *end_error_;
     return nullptr;
@@ -118,7 +148,8 @@ void ReadAhead::readLoop() {
         ++ready_;
       ended_ = !more || !*more;
     }
-    changed_.notify_all();
+    const uint64_t one = 1;
+    (void)!::write(frame_ready_.get(), &one, sizeof one);
     if (!more || !*more) return;
   }
 }

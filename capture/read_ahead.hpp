@@ -48,8 +48,9 @@ class ReadAhead {
 
   // The reader thread starts at the first next(), so a source opened only to be looked at reads
   // nothing ahead. `interrupt` is called once, on the destroying thread, to wake a producer
-  // blocked in a read (InterruptibleFile::interrupt); it must make that read return.
-  ReadAhead(Producer produce, std::function<void()> interrupt);
+  // blocked in a read (InterruptibleFile::interrupt); it must make that read return. Errors of
+  // its own name `name` (the source).
+  ReadAhead(std::string name, Producer produce, std::function<void()> interrupt);
   // Stops the reader thread, interrupting a blocked read, and joins it.
   ~ReadAhead();
   ReadAhead(const ReadAhead&) = delete;
@@ -57,17 +58,25 @@ class ReadAhead {
 
   // The next frame's bytes, valid until the next call or the destructor (the buffer returned
   // before goes back to the reader now); nullptr at the clean end. After the end or an error,
-  // every later call returns that end or error again, after the frames read before it.
+  // every later call returns that end or error again, after the frames read before it. A signal
+  // that arrives while it waits (SIGINT, SIGTERM: the CLI's stop) ends the wait with
+  // ErrorCode::kTryAgain, as it ended a read(2) before there was a reader thread; the reader
+  // thread blocks every signal, so that the waiting thread is the one they reach.
   Result<const std::vector<uint8_t>*> next();
 
  private:
   void readLoop();
 
+  Status start();
+
+  std::string name_;
   Producer produce_;
   std::function<void()> interrupt_;
   std::vector<uint8_t> slots_[kSlots];
   std::mutex mutex_;
-  std::condition_variable changed_;
+  std::condition_variable changed_;  // the reader waits on it for a free slot or a stop
+  UniqueFd frame_ready_;  // an eventfd the reader signals for each frame or the end; the caller
+                          // waits in poll(2) on it, which a signal interrupts
   // Guarded by mutex_. Slot order: [held by the caller][ready ...][free ...], from `first_ready_`
   // - held_ on, modulo kSlots; the reader fills slot first_ready_ + ready_ when one is free.
   size_t first_ready_ = 0;

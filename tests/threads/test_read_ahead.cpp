@@ -37,6 +37,7 @@ TEST(ReadAhead, HandsOverEveryFrameInOrderInRecycledBuffersThenTheError) {
   std::atomic<int> refilled_held{0};
   size_t produced = 0;  // the reader thread's alone
   ReadAhead ring(
+      "clip",
       [&](std::vector<uint8_t>& slot) -> Result<bool> {
         if (&slot == held.load()) refilled_held.fetch_add(1);
         if (produced == kFrames) return fail(ErrorCode::kTruncated, "clip: cut at ", "40");
@@ -69,6 +70,7 @@ TEST(ReadAhead, CleanEndAndDestroyingItBeforeAnyRead) {
   int calls = 0;
   {
     ReadAhead ring(
+        "clip",
         [&](std::vector<uint8_t>&) -> Result<bool> {
           ++calls;
           return false;
@@ -82,7 +84,8 @@ TEST(ReadAhead, CleanEndAndDestroyingItBeforeAnyRead) {
     EXPECT_EQ(*again, nullptr);
   }
   EXPECT_EQ(calls, 1);
-  ReadAhead unused([&](std::vector<uint8_t>&) -> Result<bool> { return ++calls, true; }, [] {});
+  ReadAhead unused(
+      "clip", [&](std::vector<uint8_t>&) -> Result<bool> { return ++calls, true; }, [] {});
   EXPECT_EQ(calls, 1) << "the reader starts at the first next()";
 }
 
@@ -191,7 +194,8 @@ TEST(ReadAheadSources, CutAndCorruptFilesFailAtTheirFrameWithTheReadersMessage) 
             "corrupt-data: " + dir + "/corrupt.y4m: bad Y4M frame header at frame 3");
 }
 
-// A pipe(2) opened by its /proc/self/fd path (a named pipe to openSource); `writer` gets the write end.
+// A pipe(2) opened by its /proc/self/fd path (a named pipe to openSource); `writer` gets the write
+// end.
 struct Pipe {
   UniqueFd read_end, write_end;
   Pipe() {
@@ -280,6 +284,43 @@ TEST(ReadAheadSources, DestroyingASourceWhoseRingIsFullReturns) {
   const std::string header = "YUV4MPEG2 W257 H3 F30:1\n";
   const Clip clip = makeClip(header, k257x3, 8, 0, 30);
   expectPromptDestructionOnStall(header, {}, clip.bytes.size());
+}
+
+void onSignal(int) {}
+
+// A signal reaching a thread that waits for a frame ends the wait (the CLI's SIGINT/SIGTERM stop
+// relies on it), as it ended a read(2) from the pipe before there was a reader thread.
+TEST(ReadAheadSources, ASignalEndsTheWaitForAFrameFromAStalledPipe) {
+  struct sigaction sa = {}, previous = {};
+  sa.sa_handler = onSignal;  // no SA_RESTART, as the CLI's handler
+  ASSERT_EQ(::sigaction(SIGUSR1, &sa, &previous), 0);
+  const std::string header = "YUV4MPEG2 W257 H3 F30:1\n";
+  const Clip clip = makeClip(header, k257x3, 2, 0, 40);
+  Pipe pipe;
+  ASSERT_TRUE(writeAll(pipe.write_end.get(), clip.bytes.data(), header.size() + 6 + k257x3));
+  auto s = openSource(pipe.path(), {});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  auto first = (*s)->next();
+  ASSERT_TRUE(first.ok() && first->has_value());
+  std::atomic<bool> returned{false};
+  std::thread waiter([&] {
+    auto second = (*s)->next();  // the writer stalls: it waits until the signal
+    EXPECT_FALSE(second.ok());
+    if (!second.ok()) {
+      EXPECT_EQ(second.error().code, ErrorCode::kTryAgain);
+      EXPECT_EQ(second.error().message, pipe.path() + ": interrupted while waiting for a frame");
+    }
+    returned = true;
+  });
+  // Signalled until it returns (a signal sent before it waits is lost); a minute at most.
+  for (int i = 0; i < 6000 && !returned; ++i) {
+    ::pthread_kill(waiter.native_handle(), SIGUSR1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(returned.load()) << "a signal does not end the wait for a frame";
+  pipe.write_end.reset();  // on failure, the reader sees the end and the waiter returns
+  waiter.join();
+  ::sigaction(SIGUSR1, &previous, nullptr);
 }
 
 }  // namespace
