@@ -25,6 +25,7 @@ namespace {
 using test::bytesOf;
 using test::frameBytes;
 using test::randomBytes;
+using test::readAll;
 
 // Frame i of a producer test: 5 + i % 4 bytes from seed i.
 std::vector<uint8_t> ringFrame(size_t i) {
@@ -91,10 +92,7 @@ TEST(ReadAhead, CleanEndAndDestroyingItBeforeAnyRead) {
 
 // A Y4M or raw clip of `count` random frames of `frame_size` bytes, the last one cut to `tail`
 // bytes when tail > 0.
-struct Clip {
-  std::vector<uint8_t> bytes;
-  std::vector<std::vector<uint8_t>> frames;
-};
+using Clip = test::Stream;
 
 Clip makeClip(const std::string& y4m_header, size_t frame_size, int count, size_t tail,
               uint32_t seed) {
@@ -110,28 +108,6 @@ Clip makeClip(const std::string& y4m_header, size_t frame_size, int count, size_
     if (!cut) c.frames.push_back(std::move(frame));
   }
   return c;
-}
-
-// Reads the source to its end; checks every frame against `clip`. "" at a clean end, else the
-// error as "code: message".
-std::string readAll(FrameSource& source, const Clip& clip) {
-  for (size_t i = 0;; ++i) {
-    auto f = source.next();
-    if (!f) {
-      EXPECT_EQ(i, clip.frames.size()) << "frames before the error";
-      return std::string(errorCodeName(f.error().code)) + ": " + f.error().message;
-    }
-    if (!f->has_value()) {
-      EXPECT_EQ(i, clip.frames.size()) << "frames before the end";
-      return "";
-    }
-    if (i >= clip.frames.size()) {
-      ADD_FAILURE() << "more frames than the clip holds";
-      return "";
-    }
-    EXPECT_EQ((*f)->sequence, i);
-    EXPECT_EQ(frameBytes(**f), clip.frames[i]) << "frame " << i;
-  }
 }
 
 SourceOptions rawOptions(int width, int height) {
