@@ -1,7 +1,7 @@
 #pragma once
 // Read-ahead for sources that are not live (Y4M and raw files and pipes): a producer thread reads
-// the next frames straight into a small ring of recycled byte buffers while the caller works on
-// the current one, so the wall time a caller waits for a frame is only what the reader is behind.
+// the next frames into a small ring of recycled byte buffers while the caller works on the current
+// one, so the wall time a caller waits for a frame is only what the reader is behind.
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -21,6 +21,10 @@ namespace esf {
 // waits in poll(2) on the fd and on an eventfd, so interrupt() ends a read blocked on a pipe whose
 // writer stalls (the read then fails with ECANCELED, and so does every later one). The fd stays in
 // blocking mode: stdin's open file description is shared with the parent shell.
+// Known cost: glibc's fopencookie streams read through their own 8 KiB buffer even for a large
+// fread (its plain file streams read those straight into the caller's memory), so a frame is
+// copied page cache -> stdio buffer -> ring slot, 8 KiB per read(2). Reading a frame's payload
+// straight from the fd into the slot is the step still to do.
 class InterruptibleFile {
  public:
   // Takes `fd`. Fails when the eventfd or the stream cannot be made; errors name `name`.
