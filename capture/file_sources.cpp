@@ -83,7 +83,8 @@ class Y4mSource : public FrameSource {
         read_ahead_(
             path_,
             [this, read_index = uint64_t(0)](std::vector<uint8_t>& slot) mutable {
-              return Y4mReader::readFrame(file_.get(), header_, path_, read_index++, slot);
+              return Y4mReader::readFrame(file_.get(), header_, path_, read_index++, slot,
+                                          file_.directReader());
             },
             [this] { file_.interrupt(); }) {}
 
@@ -122,7 +123,7 @@ class RawSource : public FrameSource {
             [this, consumed = std::move(consumed),
              read_index = uint64_t(0)](std::vector<uint8_t>& slot) mutable {
               return readRawFrame(file_.get(), *options_.format, options_.width, options_.height,
-                                  path_, read_index++, slot, consumed);
+                                  path_, read_index++, slot, consumed, file_.directReader());
             },
             [this] { file_.interrupt(); }) {}
 
@@ -159,18 +160,19 @@ Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
 
 Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
                           const std::string& name, uint64_t index, std::vector<uint8_t>& out,
-                          std::string& consumed) {
+                          std::string& consumed, const ReadBytes& payload) {
   auto size = frameSize(format, width, height);
   if (!size) return fail(size.error().code, name, ": ", size.error().message);
   out.resize(*size);
   const size_t head = std::min(consumed.size(), out.size());
   std::memcpy(out.data(), consumed.data(), head);
   consumed.erase(0, head);
-  const size_t got = head + std::fread(out.data() + head, 1, out.size() - head, in);
-  if (got == 0 && std::feof(in)) return false;
+  bool failed = false;
+  const size_t got = head + readPayload(in, payload, out.data() + head, out.size() - head, failed);
+  if (got == 0 && !failed) return false;
   if (got != out.size())
-    return fail(std::ferror(in) ? ErrorCode::kIo : ErrorCode::kTruncated, name,
-                ": truncated raw frame ", std::to_string(index), " (", std::to_string(got), " of ",
+    return fail(failed ? ErrorCode::kIo : ErrorCode::kTruncated, name, ": truncated raw frame ",
+                std::to_string(index), " (", std::to_string(got), " of ",
                 std::to_string(out.size()), " bytes)");
   return true;
 }

@@ -57,8 +57,26 @@ Result<InterruptibleFile> InterruptibleFile::open(UniqueFd fd, const std::string
     delete reader;
     return fail(errorCodeFromErrno(err), name, ": fopencookie: ", std::strerror(err));
   }
+  // Before any read: unbuffered, so that readDirect never skips bytes held in the stream.
+  if (std::setvbuf(file.file_.get(), nullptr, _IONBF, 0) != 0)
+    return fail(ErrorCode::kInternal, name, ": setvbuf failed");
+  file.reader_ = reader;
   file.wake_fd_ = wake_fd;
   return file;
+}
+
+size_t InterruptibleFile::readDirect(uint8_t* dst, size_t size, bool& failed) const {
+  size_t got = 0;
+  while (got < size) {
+    const ssize_t n = pollingRead(reader_, reinterpret_cast<char*>(dst) + got, size - got);
+    if (n == 0) break;
+    if (n < 0) {
+      failed = true;
+      break;
+    }
+    got += size_t(n);
+  }
+  return got;
 }
 
 void InterruptibleFile::interrupt() const {

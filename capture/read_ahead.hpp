@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "capture/read_bytes.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/base/unique_fd.hpp"
 
@@ -21,21 +22,29 @@ namespace esf {
 // waits in poll(2) on the fd and on an eventfd, so interrupt() ends a read blocked on a pipe whose
 // writer stalls (the read then fails with ECANCELED, and so does every later one). The fd stays in
 // blocking mode: stdin's open file description is shared with the parent shell.
-// Known cost: glibc's fopencookie streams read through their own 8 KiB buffer even for a large
-// fread (its plain file streams read those straight into the caller's memory), so a frame is
-// copied page cache -> stdio buffer -> ring slot, 8 KiB per read(2). Reading a frame's payload
-// straight from the fd into the slot is the step still to do.
+// The stream is unbuffered: glibc's cookie streams copy even a large fread through their buffer,
+// so frame headers are read through it a byte a read(2), and payloads straight from the fd into
+// the caller's memory with readDirect (one copy from the page cache).
 class InterruptibleFile {
  public:
   // Takes `fd`. Fails when the eventfd or the stream cannot be made; errors name `name`.
   static Result<InterruptibleFile> open(UniqueFd fd, const std::string& name);
 
   FILE* get() const { return file_.get(); }
+  // Reads `size` bytes into `dst` from the fd, bypassing the stream (which, unbuffered, holds no
+  // bytes read ahead); fewer at the end of the stream, or on an error, which sets `failed`.
+  size_t readDirect(uint8_t* dst, size_t size, bool& failed) const;
+  // readDirect as a reader's ReadBytes; valid while this object lives.
+  ReadBytes directReader() const {
+    return
+        [this](uint8_t* dst, size_t size, bool& failed) { return readDirect(dst, size, failed); };
+  }
   // Thread-safe; wakes a read blocked in poll(2) and fails every read after it.
   void interrupt() const;
 
  private:
-  UniqueFile file_;  // its cookie owns the fd and the eventfd
+  UniqueFile file_;         // its cookie owns the fd and the eventfd
+  void* reader_ = nullptr;  // that cookie
   int wake_fd_ = -1;
 };
 
