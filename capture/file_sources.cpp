@@ -1,6 +1,7 @@
 // Sources that read files: still-image sequences, Y4M video, headerless raw video; and the same
 // two video kinds from a stream (standard input, a named pipe), which is read once and never
 // rewound.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 
 #include "capture/pixel_format.hpp"
 #include "capture/raw_reader.hpp"
+#include "capture/read_ahead.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/still_image.hpp"
 #include "capture/y4m_reader.hpp"
@@ -17,10 +19,18 @@
 namespace esf {
 namespace {
 
-Result<UniqueFile> openFile(const std::string& path) {
-  UniqueFile f(std::fopen(path.c_str(), "rb"));
-  if (!f) return fail(errorCodeFromErrno(errno), "cannot open ", path, ": ", std::strerror(errno));
-  return f;
+// Video files and pipes are read through an InterruptibleFile, so that their read-ahead thread can
+// be stopped while it waits on a pipe.
+Result<InterruptibleFile> openFile(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid())
+    return fail(errorCodeFromErrno(errno), "cannot open ", path, ": ", std::strerror(errno));
+  return InterruptibleFile::open(std::move(fd), path);
+}
+
+Y4mHeader withColorimetry(Y4mHeader header, const SourceOptions& o) {
+  if (o.colorimetry) header.colorimetry = *o.colorimetry;
+  return header;
 }
 
 class ImageSequenceSource : public FrameSource {
@@ -62,21 +72,30 @@ class ImageSequenceSource : public FrameSource {
   size_t index_ = 0;
 };
 
+// Frames are read ahead on a thread (ReadAhead) into recycled buffers; index_ counts the frames
+// handed out, the reader counts its own for its error messages.
 class Y4mSource : public FrameSource {
  public:
-  Y4mSource(std::string path, UniqueFile file, Y4mHeader header, const SourceOptions& o)
-      : path_(std::move(path)), file_(std::move(file)), header_(header) {
-    if (o.colorimetry) header_.colorimetry = *o.colorimetry;
-  }
+  Y4mSource(std::string path, InterruptibleFile file, Y4mHeader header, const SourceOptions& o)
+      : path_(std::move(path)),
+        file_(std::move(file)),
+        header_(withColorimetry(header, o)),
+        read_ahead_(
+            path_,
+            [this, read_index = uint64_t(0)](std::vector<uint8_t>& slot) mutable {
+              return Y4mReader::readFrame(file_.get(), header_, path_, read_index++, slot,
+                                          file_.directReader());
+            },
+            [this] { file_.interrupt(); }) {}
 
   Result<std::optional<Frame>> next() override {
-    auto more = Y4mReader::readFrame(file_.get(), header_, path_, index_, bytes_);
-    if (!more) return more.error();
-    if (!*more) return std::optional<Frame>();
+    auto bytes = read_ahead_.next();
+    if (!bytes) return bytes.error();
+    if (!*bytes) return std::optional<Frame>();
     const uint64_t ts =
         index_ * 1000000000ull * uint64_t(header_.fps_den) / uint64_t(header_.fps_num);
     return makeTightFrame(header_.format, header_.width, header_.height, header_.colorimetry,
-                          bytes_, index_++, ts, path_);
+                          **bytes, index_++, ts, path_);
   }
   std::string name() const override { return path_; }
   int width() const override { return header_.width; }
@@ -84,31 +103,38 @@ class Y4mSource : public FrameSource {
   PixelFormat format() const override { return header_.format; }
 
  private:
-  std::string path_;
-  UniqueFile file_;
-  Y4mHeader header_;
-  std::vector<uint8_t> bytes_;
+  const std::string path_;
+  InterruptibleFile file_;
+  const Y4mHeader header_;
   uint64_t index_ = 0;
+  ReadAhead read_ahead_;  // last: its thread is joined before the members it reads go
 };
 
 class RawSource : public FrameSource {
  public:
   // `consumed`: the stream's first bytes, already read by the caller looking for a Y4M header.
-  RawSource(std::string path, UniqueFile file, const SourceOptions& o, std::string consumed = "")
+  RawSource(std::string path, InterruptibleFile file, const SourceOptions& o,
+            std::string consumed = "")
       : path_(std::move(path)),
         file_(std::move(file)),
         options_(o),
-        consumed_(std::move(consumed)) {}
+        read_ahead_(
+            path_,
+            [this, consumed = std::move(consumed),
+             read_index = uint64_t(0)](std::vector<uint8_t>& slot) mutable {
+              return readRawFrame(file_.get(), *options_.format, options_.width, options_.height,
+                                  path_, read_index++, slot, consumed, file_.directReader());
+            },
+            [this] { file_.interrupt(); }) {}
 
   Result<std::optional<Frame>> next() override {
-    auto more = readRawFrame(file_.get(), *options_.format, options_.width, options_.height, path_,
-                             index_, bytes_, consumed_);
-    if (!more) return more.error();
-    if (!*more) return std::optional<Frame>();
+    auto bytes = read_ahead_.next();
+    if (!bytes) return bytes.error();
+    if (!*bytes) return std::optional<Frame>();
     const double fps = options_.fps > 0 ? options_.fps : 30.0;
     const uint64_t ts = uint64_t(double(index_) * 1e9 / fps);
     return makeTightFrame(*options_.format, options_.width, options_.height,
-                          options_.colorimetry.value_or(Colorimetry{}), bytes_, index_++, ts,
+                          options_.colorimetry.value_or(Colorimetry{}), **bytes, index_++, ts,
                           path_);
   }
   std::string name() const override { return path_; }
@@ -117,12 +143,11 @@ class RawSource : public FrameSource {
   PixelFormat format() const override { return *options_.format; }
 
  private:
-  std::string path_;
-  UniqueFile file_;
-  SourceOptions options_;
-  std::string consumed_;
-  std::vector<uint8_t> bytes_;
+  const std::string path_;
+  InterruptibleFile file_;
+  const SourceOptions options_;
   uint64_t index_ = 0;
+  ReadAhead read_ahead_;  // last: its thread is joined before the members it reads go
 };
 
 }  // namespace
@@ -135,18 +160,19 @@ Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
 
 Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
                           const std::string& name, uint64_t index, std::vector<uint8_t>& out,
-                          std::string& consumed) {
+                          std::string& consumed, const ReadBytes& payload) {
   auto size = frameSize(format, width, height);
   if (!size) return fail(size.error().code, name, ": ", size.error().message);
   out.resize(*size);
   const size_t head = std::min(consumed.size(), out.size());
   std::memcpy(out.data(), consumed.data(), head);
   consumed.erase(0, head);
-  const size_t got = head + std::fread(out.data() + head, 1, out.size() - head, in);
-  if (got == 0 && std::feof(in)) return false;
+  bool failed = false;
+  const size_t got = head + readPayload(in, payload, out.data() + head, out.size() - head, failed);
+  if (got == 0 && !failed) return false;
   if (got != out.size())
-    return fail(std::ferror(in) ? ErrorCode::kIo : ErrorCode::kTruncated, name,
-                ": truncated raw frame ", std::to_string(index), " (", std::to_string(got), " of ",
+    return fail(failed ? ErrorCode::kIo : ErrorCode::kTruncated, name, ": truncated raw frame ",
+                std::to_string(index), " (", std::to_string(got), " of ",
                 std::to_string(out.size()), " bytes)");
   return true;
 }
@@ -190,36 +216,33 @@ Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
 Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
                                                       const SourceOptions& options) {
   const std::string name = spec == "-" ? "stdin" : spec;
-  UniqueFile file;
+  Result<InterruptibleFile> file = Error{};
   if (spec == "-") {
     // A duplicate, so that closing the source leaves the process's stdin alone.
     UniqueFd in(::dup(STDIN_FILENO));
     if (!in.valid()) return fail(errorCodeFromErrno(errno), "stdin: ", std::strerror(errno));
-    file.reset(::fdopen(in.get(), "rb"));
-    if (!file) return fail(errorCodeFromErrno(errno), "stdin: ", std::strerror(errno));
-    (void)in.release();
+    file = InterruptibleFile::open(std::move(in), name);
   } else {
-    auto opened = openFile(spec);
-    if (!opened) return opened.error();
-    file = std::move(*opened);
+    file = openFile(spec);
   }
+  if (!file) return file.error();
   // Y4M when the stream starts with its magic. The bytes looked at cannot be put back into a
   // pipe, so they are handed to whichever reader takes the stream.
   static const std::string kY4mMagic = "YUV4MPEG2";
   std::string head(kY4mMagic.size(), '\0');
-  head.resize(std::fread(head.data(), 1, head.size(), file.get()));
-  if (std::ferror(file.get()))
+  head.resize(std::fread(head.data(), 1, head.size(), file->get()));
+  if (std::ferror(file->get()))
     return fail(ErrorCode::kIo, name, ": read failed: ", std::strerror(errno));
   if (head == kY4mMagic) {
-    auto header = Y4mReader::readHeader(file.get(), name, head);
+    auto header = Y4mReader::readHeader(file->get(), name, head);
     if (!header) return header.error();
-    return std::unique_ptr<FrameSource>(new Y4mSource(name, std::move(file), *header, options));
+    return std::unique_ptr<FrameSource>(new Y4mSource(name, std::move(*file), *header, options));
   }
   if (!options.format || options.width <= 0)
     return fail(ErrorCode::kInvalidArgument, name,
                 ": not Y4M, and raw frames need a frame size and a pixel format");
   if (Status s = checkRawOptions(name, options); !s) return s.error();
-  return std::unique_ptr<FrameSource>(new RawSource(name, std::move(file), options, head));
+  return std::unique_ptr<FrameSource>(new RawSource(name, std::move(*file), options, head));
 }
 
 }  // namespace esf

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/read_bytes.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
 
@@ -14,9 +15,9 @@ namespace esf {
 Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
                           const std::string& name, uint64_t index, std::vector<uint8_t>& out);
 // The same, taking the frame's first bytes from `consumed` (bytes already read from a stream that
-// cannot be rewound) and removing them from it.
+// cannot be rewound) and removing them from it; the rest through `payload` (default: fread).
 Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
                           const std::string& name, uint64_t index, std::vector<uint8_t>& out,
-                          std::string& consumed);
+                          std::string& consumed, const ReadBytes& payload = {});
 
 }  // namespace esf

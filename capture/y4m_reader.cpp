@@ -96,7 +96,8 @@ Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name,
 }
 
 Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::string& name,
-                                  uint64_t index, std::vector<uint8_t>& out) {
+                                  uint64_t index, std::vector<uint8_t>& out,
+                                  const ReadBytes& payload) {
   const int first = std::fgetc(in);
   if (first == EOF && std::ferror(in))
     return fail(ErrorCode::kIo, name, ": reading Y4M frame ", std::to_string(index), " failed");
@@ -111,10 +112,11 @@ Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::strin
   auto size = frameSize(h.format, h.width, h.height);
   if (!size) return fail(size.error().code, name, ": ", size.error().message);
   out.resize(*size);
-  const size_t got = std::fread(out.data(), 1, out.size(), in);
+  bool failed = false;
+  const size_t got = readPayload(in, payload, out.data(), out.size(), failed);
   if (got != out.size())
-    return fail(std::ferror(in) ? ErrorCode::kIo : ErrorCode::kTruncated, name,
-                ": truncated Y4M frame ", std::to_string(index), " (", std::to_string(got), " of ",
+    return fail(failed ? ErrorCode::kIo : ErrorCode::kTruncated, name, ": truncated Y4M frame ",
+                std::to_string(index), " (", std::to_string(got), " of ",
                 std::to_string(out.size()), " bytes)");
   return true;
 }

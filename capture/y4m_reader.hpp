@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/read_bytes.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
 
@@ -29,9 +30,10 @@ class Y4mReader {
   static Result<Y4mHeader> readHeader(FILE* in, const std::string& name,
                                       const std::string& consumed = "");
   // Reads the next frame's tight planes into `out`. false at a clean end of stream; a stream that
-  // ends inside a frame is ErrorCode::kTruncated.
+  // ends inside a frame is ErrorCode::kTruncated. `payload`: reads the planes (default: fread).
   static Result<bool> readFrame(FILE* in, const Y4mHeader& header, const std::string& name,
-                                uint64_t index, std::vector<uint8_t>& out);
+                                uint64_t index, std::vector<uint8_t>& out,
+                                const ReadBytes& payload = {});
 };
 
 }  // namespace esf

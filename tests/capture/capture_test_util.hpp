@@ -1,6 +1,6 @@
 #pragma once
-// Small helpers for the capture tests: a fresh temporary folder, whole-file writes, seeded bytes
-// and a frame's planes as one byte string.
+// Small helpers for the capture tests: a fresh temporary folder, whole-file writes, seeded bytes,
+// a frame's planes as one byte string, and a source read to its end against the frames expected.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
+#include "esframe/source.hpp"
 
 namespace esf::test {
 
@@ -56,6 +58,34 @@ inline std::vector<uint8_t> frameBytes(const Frame& f) {
   for (int i = 0; i < f.plane_count; ++i)
     out.insert(out.end(), f.planes[i].data, f.planes[i].data + f.planes[i].size);
   return out;
+}
+
+// A Y4M or raw stream's bytes, and the whole frames in it.
+struct Stream {
+  std::vector<uint8_t> bytes;
+  std::vector<std::vector<uint8_t>> frames;
+};
+
+// Reads every frame, checks them (bytes and sequence numbers) against `expect`; returns the error
+// that ended the stream as "code: message", or "" at a clean end.
+inline std::string readAll(FrameSource& source, const Stream& expect) {
+  for (size_t i = 0;; ++i) {
+    auto f = source.next();
+    if (!f) {
+      EXPECT_EQ(i, expect.frames.size()) << "frames before the error";
+      return std::string(errorCodeName(f.error().code)) + ": " + f.error().message;
+    }
+    if (!f->has_value()) {
+      EXPECT_EQ(i, expect.frames.size()) << "frames before the end";
+      return "";
+    }
+    if (i >= expect.frames.size()) {
+      ADD_FAILURE() << "more frames than the stream holds";
+      return "";
+    }
+    EXPECT_EQ((*f)->sequence, i);
+    EXPECT_EQ(frameBytes(**f), expect.frames[i]) << "frame " << i;
+  }
 }
 
 }  // namespace esf::test

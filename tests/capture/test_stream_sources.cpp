@@ -19,6 +19,8 @@ namespace {
 
 using test::frameBytes;
 using test::randomBytes;
+using test::readAll;
+using test::Stream;
 
 // Writes `bytes` to `fd` 7 bytes at a time, then closes it.
 std::thread feed(UniqueFd fd, std::vector<uint8_t> bytes) {
@@ -50,11 +52,6 @@ struct Fifo {
   }
 };
 
-struct Stream {
-  std::vector<uint8_t> bytes;
-  std::vector<std::vector<uint8_t>> frames;  // the whole frames in it
-};
-
 // A 5x3 4:2:0 Y4M stream of `count` frames of 27 bytes, then `tail` bytes of a cut frame.
 Stream y4mStream(int count, size_t tail) {
   Stream s{test::bytesOf("YUV4MPEG2 W5 H3 F30:1 C420jpeg\n"), {}};
@@ -68,27 +65,6 @@ Stream y4mStream(int count, size_t tail) {
     if (whole) s.frames.push_back(frame);
   }
   return s;
-}
-
-// Reads every frame, checks them against `expect`; returns the error that ended the stream, or
-// "" at a clean end.
-std::string readAll(FrameSource& source, const Stream& expect) {
-  for (size_t i = 0;; ++i) {
-    auto f = source.next();
-    if (!f) {
-      EXPECT_EQ(i, expect.frames.size()) << "frames before the error";
-      return std::string(errorCodeName(f.error().code)) + ": " + f.error().message;
-    }
-    if (!f->has_value()) {
-      EXPECT_EQ(i, expect.frames.size()) << "frames before the end";
-      return "";
-    }
-    if (i >= expect.frames.size()) {
-      ADD_FAILURE() << "more frames than the stream holds";
-      return "";
-    }
-    EXPECT_EQ(frameBytes(**f), expect.frames[i]) << "frame " << i;
-  }
 }
 
 TEST(StreamSources, Y4mFromANamedPipe) {

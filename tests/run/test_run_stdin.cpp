@@ -170,5 +170,20 @@ TEST(RunStdin, SignalWhileWaitingForInputExits0) {
   EXPECT_EQ(r.err, "");
 }
 
+// SIGTERM while a stream stalls after its first frame (the read-ahead thread waits in its read,
+// the run loop for the frame): a clean stop, exit 0. The shell holds the pipe open, so only the
+// signal can end the run; timeout(1) turns a hang into exit 124 (137 when TERM is not enough).
+TEST(RunStdin, SignalWhileAStreamStallsMidwayExits0) {
+  const test::CommandResult r = test::runShell(
+      "bash -c " +
+      quoted("d=$(mktemp -d) && mkfifo $d/p || exit 99; timeout -k 5 20 " +
+             quoted(test::esframeBinary()) +
+             " run --backend cpu --source - <$d/p >/dev/null & pid=$!; exec 3>$d/p; "
+             "printf 'YUV4MPEG2 W4 H2 F30:1\\nFRAME\\n' >&3; head -c 12 /dev/zero >&3; "
+             "sleep 1; kill -TERM $pid; wait $pid; rc=$?; exec 3>&-; rm -r $d; exit $rc"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
 }  // namespace
 }  // namespace esf
