@@ -77,6 +77,9 @@ struct UnpackRing {
   std::array<GlFence, 2> read_done;
   size_t bytes = 0;
   int next = 0;
+  // stage(): buffers[next] already holds these bytes of the plane; import() then only copies
+  // it into the texture.
+  const uint8_t* staged = nullptr;
 };
 
 struct CachedImport {
@@ -132,6 +135,9 @@ struct FrameImporter::State {
 
   Result<GLuint> uploadPlane(const FramePlane& p, const PlaneSpec& s, int index);
   Result<GLuint> uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s, int index);
+  // Fills the ring's next buffer of plane `index` with the plane (tight rows).
+  Status fillUnpackBuffer(const FramePlane& p, const PlaneSpec& s, int index);
+  double staged_ms = 0;  // the staged copy's wall time, reported as part of the upload
   Result<GLuint> importPlane(const FramePlane& p, const PlaneSpec& s);
 };
 
@@ -164,11 +170,11 @@ Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const Plan
   return uploads[i].tex.get();
 }
 
-Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s,
-                                                         int i) {
+Status FrameImporter::State::fillUnpackBuffer(const FramePlane& p, const PlaneSpec& s, int i) {
   const size_t row_bytes = size_t(s.width) * s.texel_bytes;
   const size_t bytes = row_bytes * size_t(s.height);  // tight rows: no UNPACK_ROW_LENGTH
   UnpackRing& ring = unpack[size_t(i)];
+  ring.staged = nullptr;
   if (ring.bytes != bytes) {
     for (size_t k = 0; k < ring.buffers.size(); ++k) {
       ring.buffers[k] = makeBuffer();
@@ -179,8 +185,7 @@ Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, co
     ring.bytes = bytes;
   }
   const size_t k = size_t(ring.next);
-  ring.next ^= 1;
-  if (Status done = ring.read_done[k].wait(kGpuWatchdog); !done) return done.error();
+  if (Status done = ring.read_done[k].wait(kGpuWatchdog); !done) return done;
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, ring.buffers[k].get());
   void* dst =
       glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(bytes),
@@ -198,12 +203,30 @@ Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, co
                   p.data + size_t(y) * size_t(p.stride), row_bytes);
   }
   const bool intact = glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER) == GL_TRUE;
-  if (intact)
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, s.width, s.height, s.format, GL_UNSIGNED_BYTE, nullptr);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   if (!intact)  // the driver lost the mapping's contents (GLES 3: a mode switch, a reset)
     return fail(ErrorCode::kGpu, "import: the upload buffer of plane ", std::to_string(i),
                 " was lost while mapped");
+  if (auto st = checkGl("import: filling an upload buffer"); !st) return st;
+  ring.staged = p.data;
+  return {};
+}
+
+Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s,
+                                                         int i) {
+  UnpackRing& ring = unpack[size_t(i)];
+  const size_t bytes = size_t(s.width) * s.texel_bytes * size_t(s.height);
+  // Staged: the buffer already holds this plane (the same memory, which the source keeps
+  // unchanged until its next frame).
+  if (ring.staged != p.data || ring.bytes != bytes) {
+    if (Status st = fillUnpackBuffer(p, s, i); !st) return st.error();
+  }
+  ring.staged = nullptr;
+  const size_t k = size_t(ring.next);
+  ring.next ^= 1;
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, ring.buffers[k].get());
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, s.width, s.height, s.format, GL_UNSIGNED_BYTE, nullptr);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   ring.read_done[k] = GlFence::insert("the copy of upload buffer " + std::to_string(k) +
                                       " of plane " + std::to_string(i) + " into its texture");
   if (auto st = checkGl("import: plane upload through a buffer"); !st) return st.error();
@@ -255,6 +278,38 @@ Status FrameImporter::prepare(PixelFormat format) {
 }
 
 FrameImporter::FrameImporter(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+Status FrameImporter::stage(const Frame& f) {
+  State& s = *state_;
+  s.staged_ms = 0;
+  for (UnpackRing& ring : s.unpack) ring.staged = nullptr;
+  if (!s.unpack_buffers || f.planes[0].dmabuf_fd >= 0 || isBayer(f.format) ||
+      isCompressed(f.format))
+    return {};
+  const int max_size = s.gl->limits().max_texture_size;
+  const auto specs = planeSpecs(f.format, f.width, f.height, max_size);
+  if (f.plane_count != int(specs.size())) return {};  // import() names what is wrong
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const FramePlane& p = f.planes[i];
+    const size_t row_bytes = size_t(specs[i].width) * specs[i].texel_bytes;
+    // What import() refuses is left to it, so the error is its own (uploadPlane's checks).
+    if (!p.data || specs[i].width > max_size || specs[i].height > max_size ||
+        size_t(p.stride) < row_bytes ||
+        p.size < size_t(p.stride) * size_t(specs[i].height - 1) + row_bytes) {
+      for (UnpackRing& ring : s.unpack) ring.staged = nullptr;
+      s.staged_ms = 0;
+      return {};
+    }
+    if (Status st = s.fillUnpackBuffer(f.planes[i], specs[i], int(i)); !st) {
+      for (UnpackRing& ring : s.unpack) ring.staged = nullptr;
+      return st;
+    }
+  }
+  s.staged_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return {};
+}
 FrameImporter::~FrameImporter() = default;
 
 Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOptions& options) {
@@ -293,10 +348,12 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     if (!t) return t.error();
     textures[i] = *t;
   }
-  const double upload_ms = zero_copy ? 0
-                                     : std::chrono::duration<double, std::milli>(
-                                           std::chrono::steady_clock::now() - upload_start)
-                                           .count();
+  const double upload_ms = zero_copy
+                               ? 0
+                               : s.staged_ms + std::chrono::duration<double, std::milli>(
+                                                   std::chrono::steady_clock::now() - upload_start)
+                                                   .count();
+  s.staged_ms = 0;
   if (auto st = checkTarget(options.target_rgba, f.width, f.height); !st) return st.error();
   if (!options.target_rgba) ensureTexture(s.out, GL_RGBA8, f.width, f.height);
   const GLuint out_tex = options.target_rgba ? options.target_rgba : s.out.tex.get();

@@ -78,6 +78,13 @@ class FrameImporter {
   // false: the source may requeue the buffer.
   Result<ImportedFrame> import(const Frame& frame, const ImportOptions& options = {});
 
+  // Copies a host-memory frame's planes into the upload buffers the next import() of the same
+  // frame will use, so that copy can run while the GPU still works on the frame before it
+  // (esf::run: frame N+1 staged before frame N is collected). Only with unpack buffers; a no-op
+  // otherwise (client memory, zero-copy, MJPEG, Bayer). import() of any other frame discards
+  // it. A failure leaves nothing staged: import() then copies, and reports what fails there.
+  Status stage(const Frame& frame);
+
   // Reads the RGBA output back (tests, PNG output).
   Status readRgba(const ImportedFrame& frame, uint8_t* out) const;
   // Reads any WxH RGBA8 texture back (ImportedFrame::luma too), width*height*4 bytes.

@@ -67,6 +67,10 @@ class GpuBackend : public PipelineBackend {
   }
   Status submit(const Frame& frame) override;
   Result<FrameResult> collect() override;
+  Status stage(const Frame& frame) override {
+    if (isBayer(frame.format)) return Status::success();  // unpacked on the CPU first
+    return importer_->stage(frame);
+  }
 
  private:
   Status configure(int w, int h);

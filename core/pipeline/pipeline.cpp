@@ -215,6 +215,12 @@ Status submitFrame(Pipeline& pipeline, const Frame& frame) {
   return pipeline.impl().backend->submit(frame);
 }
 
+Status stageFrame(Pipeline& pipeline, const Frame& frame) {
+  if (!pipeline.impl().backend) return Status::success();  // nothing submitted yet
+  if (Status s = makeCurrent(pipeline.impl()); !s) return s;
+  return pipeline.impl().backend->stage(frame);
+}
+
 Result<FrameResult> collectFrame(Pipeline& pipeline) {
   if (Status s = makeCurrent(pipeline.impl()); !s) return s.error();
   if (!pipeline.impl().backend)

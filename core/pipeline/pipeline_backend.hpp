@@ -36,6 +36,10 @@ class PipelineBackend {
     if (!submitted_->ok()) return submitted_->error();
     return Status::success();
   }
+  // Optional, between submit(N) and collect(N): moves frame N+1's host memory towards the GPU
+  // (the upload buffers) while the GPU works on N. submit(N+1) then skips that copy. The
+  // frame's memory must stay unchanged until submit(N+1).
+  virtual Status stage(const Frame&) { return Status::success(); }
   virtual Result<FrameResult> collect() {
     if (!submitted_) return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
     Result<FrameResult> r = std::move(*submitted_);

@@ -31,5 +31,7 @@ Status ensureBackend(Pipeline::Impl& impl, const Frame& frame);
 // Pipeline::process() in its two halves (PipelineBackend::submit/collect), for esf::run().
 Status submitFrame(Pipeline& pipeline, const Frame& frame);
 Result<FrameResult> collectFrame(Pipeline& pipeline);
+// PipelineBackend::stage for the next frame, while one is in flight.
+Status stageFrame(Pipeline& pipeline, const Frame& frame);
 
 }  // namespace esf

@@ -1,8 +1,9 @@
 // esf::run(): the frame loop every client shares (the CLI's `run`, the tests, applications).
 //
-// Files and pipes overlap: frame N+1 is read while the GPU works on frame N (submit N, read
-// N+1, collect and deliver N, submit N+1...). The stages' images are single-buffered, so N is
-// collected before N+1 is submitted; the overlap is the source's read against the GPU's work.
+// Files and pipes overlap: frame N+1 is read, and staged (copied into the importer's upload
+// buffers), while the GPU works on frame N (submit N, read and stage N+1, collect and deliver
+// N, submit N+1...). The stages' images are single-buffered, so N is collected before N+1 is
+// submitted; the overlap is the source's read and the host copy against the GPU's work.
 // Cameras (isLive) run one frame at a time: their next frame is the next exposure, and a result
 // must not wait for it.
 #include <chrono>
@@ -97,6 +98,12 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
       } else {
         next = **frame;
       }
+    }
+    // The next frame's copy towards the GPU runs while the GPU still works on the one in
+    // flight. A failure here is left to its submit, which tries the copy again and reports it.
+    if (next && in_flight) {
+      if (Status s = stageFrame(pipeline, *next); !s)
+        logDebug("run: staging the next frame failed: " + s.error().message);
     }
     // The frame in flight is delivered whatever happened to the read after it.
     if (in_flight && deliverInFlight()) break;

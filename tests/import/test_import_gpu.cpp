@@ -204,5 +204,46 @@ TEST(Import, ShortPlaneIsAnError) {
   EXPECT_FALSE(importer().import(t.frame).ok());
 }
 
+// stage() then import() of the same frame (esf::run's order: frame N+1 copied into the upload
+// buffers while N computes) gives that frame; importing another frame discards what was staged.
+TEST(ImportStaging, AStagedFrameImportsAsItselfAndAnotherFrameDiscardsIt) {
+  const UploadPath path = UploadPath::kUnpackBuffers;
+  FrameImporter& imp = importer(path);
+  auto stagedThenImported = [&](const Frame& staged, const Frame& imported) {
+    poisonOutput(imported.width, imported.height, path);
+    EXPECT_TRUE(imp.stage(staged).ok());
+    auto r = imp.import(imported);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    std::vector<uint8_t> out(size_t(imported.width) * imported.height * 4);
+    if (r.ok()) {
+      EXPECT_TRUE(imp.readRgba(*r, out.data()).ok());
+    }
+    return out;
+  };
+  uint32_t seed = 700;
+  for (PixelFormat f : {PixelFormat::kYU12, PixelFormat::kNV12, PixelFormat::kRGB24}) {
+    for (auto [w, h] : {std::pair{257, 3}, std::pair{1, 1}, std::pair{64, 48}}) {
+      TestFrame frames[3] = {randomFrame(f, w, h, 13, kColorimetries[0], seed++),
+                             randomFrame(f, w, h, 0, kColorimetries[0], seed++),
+                             randomFrame(f, w, h, 13, kColorimetries[0], seed++)};
+      const std::string what =
+          std::string(formatName(f)) + " " + std::to_string(w) + "x" + std::to_string(h);
+      // Two rounds, so both buffers of each plane's ring have held a staged frame.
+      for (int round = 0; round < 2; ++round)
+        for (int i = 0; i < 3; ++i) {
+          auto cpu = convertToRgbaCpu(frames[i].frame);
+          ASSERT_TRUE(cpu.ok());
+          expectSame(stagedThenImported(frames[i].frame, frames[i].frame), *cpu,
+                     what + " staged frame " + std::to_string(i));
+        }
+      // Staged one frame, imported another: the other one's pixels.
+      auto second = convertToRgbaCpu(frames[1].frame);
+      ASSERT_TRUE(second.ok());
+      expectSame(stagedThenImported(frames[0].frame, frames[1].frame), *second,
+                 what + " another frame than the staged one");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace esf
