@@ -42,7 +42,11 @@ TEST(ReadAhead, HandsOverEveryFrameInOrderInRecycledBuffersThenTheError) {
       [&](std::vector<uint8_t>& slot) -> Result<bool> {
         if (&slot == held.load()) refilled_held.fetch_add(1);
         if (produced == kFrames) return fail(ErrorCode::kTruncated, "clip: cut at ", "40");
-        slot = ringFrame(produced++);
+        // Written into the slot's own memory, as the file readers do (a new vector assigned
+        // here would take new memory whatever the ring does).
+        const std::vector<uint8_t> frame = ringFrame(produced++);
+        slot.reserve(8);  // the largest frame: no reallocation from the first round on
+        slot.assign(frame.begin(), frame.end());
         return true;
       },
       [] {});
