@@ -37,21 +37,13 @@ Status copyTexture(GLuint from, const GpuImage& to) {
   return checkGl("copying the imported frame");
 }
 
-// A stage image kept across frames, reallocated when the size changes.
-Status ensureImage(std::optional<GpuImage>& image, int w, int h) {
-  if (image && image->width() == w && image->height() == h) return Status::success();
-  Result<GpuImage> made = GpuImage::create(w, h);
+// A stage image or packed buffer kept across frames, reallocated when the size changes.
+template <typename T>
+Status ensureSized(std::optional<T>& target, int w, int h) {
+  if (target && target->width() == w && target->height() == h) return Status::success();
+  Result<T> made = T::create(w, h);
   if (!made) return made.error();
-  image.emplace(std::move(made.value()));
-  return Status::success();
-}
-
-// The packed buffer a stage writes for the histogram, kept across frames likewise.
-Status ensurePacked(std::optional<PackedRgbaBuffer>& buffer, int w, int h) {
-  if (buffer && buffer->width() == w && buffer->height() == h) return Status::success();
-  Result<PackedRgbaBuffer> made = PackedRgbaBuffer::create(w, h);
-  if (!made) return made.error();
-  buffer.emplace(std::move(made.value()));
+  target.emplace(std::move(made.value()));
   return Status::success();
 }
 
@@ -226,10 +218,10 @@ Status GpuBackend::submit(const Frame& frame) {
     ImportOptions io;
     io.source_luma = want_source_luma;
     io.wait_for_reads = false;  // the read-backs below wait; import_fence_ proves it
-    if (Status s = ensureImage(imported_[0], frame.width, frame.height); !s) return s;
+    if (Status s = ensureSized(imported_[0], frame.width, frame.height); !s) return s;
     io.target_rgba = imported_[0]->texture();
     if (want_source_luma) {
-      if (Status s = ensureImage(imported_[1], frame.width, frame.height); !s) return s;
+      if (Status s = ensureSized(imported_[1], frame.width, frame.height); !s) return s;
       io.target_luma = imported_[1]->texture();
     }
     Result<ImportedFrame> f =
@@ -244,7 +236,7 @@ Status GpuBackend::submit(const Frame& frame) {
     for (int i = 0; i < 2; ++i) {
       GLuint tex = i == 0 ? imported.rgba : imported.luma;
       if (!tex || (imported_[i] && tex == imported_[i]->texture())) continue;
-      if (Status s = ensureImage(imported_[i], imported.width, imported.height); !s) return s;
+      if (Status s = ensureSized(imported_[i], imported.width, imported.height); !s) return s;
       if (Status s = copyTexture(tex, *imported_[i]); !s) return s;
     }
     return Status::success();
@@ -264,11 +256,11 @@ Status GpuBackend::submit(const Frame& frame) {
       for (int i = 0; i < (luma ? 2 : 1); ++i) {
         GpuImage& in = **current[i];
         if (blur_packs) {  // straight into the packed buffer the histogram reads: no pack pass
-          if (Status s = ensurePacked(packed_[i], in.width(), in.height()); !s) return s;
+          if (Status s = ensureSized(packed_[i], in.width(), in.height()); !s) return s;
           if (Status s = blur_->run(in, *packed_[i]); !s) return s;
           continue;
         }
-        if (Status s = ensureImage(blurred_[i], in.width(), in.height()); !s) return s;
+        if (Status s = ensureSized(blurred_[i], in.width(), in.height()); !s) return s;
         if (Status s = blur_->run(in, *blurred_[i]); !s) return s;
         current[i] = &blurred_[i];
       }
@@ -279,7 +271,7 @@ Status GpuBackend::submit(const Frame& frame) {
   if (resize_) {
     st = timed(r, "resize", [&]() -> Status {
       for (int i = 0; i < (luma ? 2 : 1); ++i) {
-        if (Status s = ensureImage(resized_[i], o_.resize->width, o_.resize->height); !s) return s;
+        if (Status s = ensureSized(resized_[i], o_.resize->width, o_.resize->height); !s) return s;
         if (Status s = resize_->run(**current[i], *resized_[i]); !s) return s;
         current[i] = &resized_[i];
       }
@@ -293,7 +285,7 @@ Status GpuBackend::submit(const Frame& frame) {
     st = timed(r, "pack", [&]() -> Status {
       for (int i = 0; i < (luma ? 2 : 1); ++i) {
         const GpuImage& img = **current[i];
-        if (Status s = ensurePacked(packed_[i], img.width(), img.height()); !s) return s;
+        if (Status s = ensureSized(packed_[i], img.width(), img.height()); !s) return s;
         if (Status s = packer_->run(img, *packed_[i]); !s) return s;
       }
       return Status::success();
