@@ -147,7 +147,8 @@ Status floorRows(const GlContext& gl, const RgbaImage& frame, const std::string&
           : timed(label, "floor", variant, true, s.error(), 0, 0));
   }
   // The two passes of the blur's split-through-a-buffer form (16 x 64 tiles, runs of 4, 256
-  // invocations; columns of 8 rows, 64 per workgroup), each alone: which one bounds the blur.
+  // invocations, or 4 pixels per invocation from registers; columns of 8 rows, 64 per
+  // workgroup, rows read one or 8 at a time), each alone: which one bounds the blur.
   Result<GlBuffer> rows_buf = makeStorageBuffer(frame.pixelCount(), "floor blur rows");
   if (!rows_buf) return rows_buf.error();
   Result<GlProgram> horizontal =
@@ -173,31 +174,61 @@ Status floorRows(const GlContext& gl, const RgbaImage& frame, const std::string&
                    return checkGl("blur horizontal pass");
                  }),
       bytes * 2, px));
-  for (int wg : {64, 256}) {
-    Result<GlProgram> vertical = ShaderLibrary::builtin().compute(
-        "blur_columns.comp",
-        ShaderDefines().set("SEGMENT", 8).set("WG_X", wg).set("FILTER_DIM", 15));
+  if (frame.width % 4 == 0) {
+    // The horizontal pass from registers (row_quads): no tile, no shared memory.
+    Result<GlProgram> rows_pass = ShaderLibrary::builtin().compute(
+        "blur_rows.comp", ShaderDefines().set("WG_X", 64).set("FILTER_DIM", 15));
+    if (!rows_pass) return rows_pass.error();
+    const GLuint program = rows_pass.value().get();
+    rows->push_back(timed(
+        label, "floor",
+        "blur 15 horizontal pass alone (split row-quads: packed buffer -> packed buffer)", true,
+        measureGpu(
+            gl, gpu,
+            [&]() -> Status {
+              glUseProgram(program);
+              glUniform2i(glGetUniformLocation(program, "u_size"), frame.width, frame.height);
+              glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, buf.value().buffer());
+              glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, rows_buf.value().get());
+              glDispatchCompute(GLuint((frame.width / 4 + 63) / 64), GLuint(frame.height), 1);
+              glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+              return checkGl("blur rows pass");
+            }),
+        bytes * 2, px));
+  }
+  struct ColumnsForm {
+    int wg, prefetch;
+  };
+  for (ColumnsForm form : {ColumnsForm{64, 1}, ColumnsForm{256, 1}, ColumnsForm{64, 8}}) {
+    const int wg = form.wg;
+    Result<GlProgram> vertical =
+        ShaderLibrary::builtin().compute("blur_columns.comp", ShaderDefines()
+                                                                  .set("SEGMENT", 8)
+                                                                  .set("WG_X", wg)
+                                                                  .set("FILTER_DIM", 15)
+                                                                  .set("PREFETCH", form.prefetch));
     if (!vertical) return vertical.error();
     const GLuint program = vertical.value().get();
-    rows->push_back(timed(label, "floor",
-                          "blur 15 vertical pass alone (split: packed buffer -> r32ui image), " +
-                              std::to_string(wg) + " columns per workgroup",
-                          true,
-                          measureGpu(gl, gpu,
-                                     [&]() -> Status {
-                                       glUseProgram(program);
-                                       glUniform2i(glGetUniformLocation(program, "u_size"),
-                                                   frame.width, frame.height);
-                                       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1,
-                                                        rows_buf.value().get());
-                                       glBindImageTexture(0, dst.value().texture(), 0, GL_FALSE, 0,
-                                                          GL_WRITE_ONLY, GL_R32UI);
-                                       glDispatchCompute(GLuint((frame.width + wg - 1) / wg),
-                                                         GLuint((frame.height + 7) / 8), 1);
-                                       glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-                                       return checkGl("blur vertical pass");
-                                     }),
-                          bytes * 2, px));
+    rows->push_back(timed(
+        label, "floor",
+        "blur 15 vertical pass alone (split: packed buffer -> r32ui image), " + std::to_string(wg) +
+            " columns per workgroup" +
+            (form.prefetch > 1 ? ", rows read " + std::to_string(form.prefetch) + " at a time"
+                               : std::string()),
+        true,
+        measureGpu(
+            gl, gpu,
+            [&]() -> Status {
+              glUseProgram(program);
+              glUniform2i(glGetUniformLocation(program, "u_size"), frame.width, frame.height);
+              glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, rows_buf.value().get());
+              glBindImageTexture(0, dst.value().texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
+              glDispatchCompute(GLuint((frame.width + wg - 1) / wg), GLuint((frame.height + 7) / 8),
+                                1);
+              glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+              return checkGl("blur vertical pass");
+            }),
+        bytes * 2, px));
   }
   return Status::success();
 }

@@ -42,55 +42,76 @@ Result<PackedBlurSweep> sweepPackedBlur(const GlContext& gl, const RgbaImage& fr
   result.sweep.x_axis = "configuration (tile width x rows, workgroup, vertical segment)";
   result.sweep.categorical = true;
   const std::vector<int> widths =
-      o.quick ? std::vector<int>{16, 64} : std::vector<int>{16, 32, 64, 128, 256};
+      o.quick ? std::vector<int>{16, 64} : std::vector<int>{32, 64, 128};
   const std::vector<int> heights =
-      o.quick ? std::vector<int>{4, 64} : std::vector<int>{2, 4, 8, 16, 32, 64};
+      o.quick ? std::vector<int>{4, 64} : std::vector<int>{8, 16, 32, 64};
   const std::vector<int> groups = o.quick ? std::vector<int>{256} : std::vector<int>{128, 256};
   const std::vector<int> segments = o.quick ? std::vector<int>{8} : std::vector<int>{8, 16, 32};
   const std::vector<bool> quad_forms =
       o.quick ? std::vector<bool>{true} : std::vector<bool>{false, true};
+  const std::vector<int> prefetches = o.quick ? std::vector<int>{8} : std::vector<int>{1, 8};
   double best_ms = 0;
+  auto measure = [&](const BlurParams& p, const std::string& series) {
+    SweepPoint pt;
+    pt.series = series;
+    pt.x = double(result.sweep.points.size());
+    pt.label = describe(p);
+    pt.params = tunedFieldsToJson(p);
+    if (o.progress) o.progress->step(pt.label);
+    Result<Blur> blur = Blur::create(gl, p);
+    Status s = blur ? Status::success() : Status(blur.error());
+    BlurInto work = [&](PackedRgbaBuffer& into) { return blur.value().run(src.value(), into); };
+    if (s && o.verify) s = checkExact(work, checked.value(), want);
+    if (s) {
+      Result<TimingStats> t = measureGpu(gl, o.measure, [&]() { return work(out.value()); });
+      if (t)
+        pt.stats = t.value();
+      else
+        s = t.error();
+    }
+    if (!s) pt.error = s.error().message;
+    if (s && (best_ms == 0 || pt.stats.median_ms < best_ms)) {
+      best_ms = pt.stats.median_ms;
+      result.best = p;
+    }
+    result.sweep.points.push_back(std::move(pt));
+  };
+  BlurParams split = base;
+  split.strategy = BlurStrategy::kSplit;
+  split.buffer_intermediate = true;
+  // The horizontal pass as a shared-memory tile.
   for (int tw : widths)
     for (int th : heights)
       for (int wg : groups)
         for (int seg : segments)
-          for (bool quads : quad_forms) {
-            BlurParams p = base;
-            p.column_quads = quads;
-            p.strategy = BlurStrategy::kSplit;
-            p.buffer_intermediate = true;
-            p.tile_width = tw;
-            p.tile_rows = th;
-            p.workgroup_size = wg;
-            p.segment = seg;
-            if (!p.validate(gl.limits())) continue;  // past the shared memory or workgroup limit
-            SweepPoint pt;
-            pt.series = "wg=" + std::to_string(wg);
-            pt.x = double(result.sweep.points.size());
-            pt.label = describe(p);
-            pt.params = tunedFieldsToJson(p);
-            if (o.progress) o.progress->step(pt.label);
-            Result<Blur> blur = Blur::create(gl, p);
-            Status s = blur ? Status::success() : Status(blur.error());
-            BlurInto work = [&](PackedRgbaBuffer& into) {
-              return blur.value().run(src.value(), into);
-            };
-            if (s && o.verify) s = checkExact(work, checked.value(), want);
-            if (s) {
-              Result<TimingStats> t =
-                  measureGpu(gl, o.measure, [&]() { return work(out.value()); });
-              if (t)
-                pt.stats = t.value();
-              else
-                s = t.error();
+          for (bool quads : quad_forms)
+            for (int prefetch : prefetches) {
+              BlurParams p = split;
+              p.column_quads = quads;
+              p.prefetch = prefetch;
+              p.tile_width = tw;
+              p.tile_rows = th;
+              p.workgroup_size = wg;
+              p.segment = seg;
+              if (!p.validate(gl.limits())) continue;  // past the shared memory or workgroup limit
+              measure(p, "wg=" + std::to_string(wg));
             }
-            if (!s) pt.error = s.error().message;
-            if (s && (best_ms == 0 || pt.stats.median_ms < best_ms)) {
-              best_ms = pt.stats.median_ms;
-              result.best = p;
-            }
-            result.sweep.points.push_back(std::move(pt));
-          }
+  // The horizontal pass from registers, 4 pixels per invocation (no tile).
+  for (int wg : o.quick ? std::vector<int>{64} : std::vector<int>{64, 128, 256})
+    for (int seg : segments)
+      for (bool quads : quad_forms)
+        for (int prefetch : o.quick ? std::vector<int>{8} : std::vector<int>{1, 4, 8}) {
+          BlurParams p = split;
+          p.row_quads = true;
+          p.column_quads = quads;
+          p.prefetch = prefetch;
+          p.tile_width = 64;
+          p.tile_rows = 16;
+          p.workgroup_size = wg;
+          p.segment = seg;
+          if (!p.validate(gl.limits())) continue;
+          measure(p, "row-quads wg=" + std::to_string(wg));
+        }
   if (best_ms == 0) return fail(ErrorCode::kInternal, "blur packed sweep: no configuration ran");
   return result;
 }

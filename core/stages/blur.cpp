@@ -79,6 +79,9 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
   if (column_quads && !buffer_intermediate)
     return fail(ErrorCode::kInvalidArgument, kStage,
                 ": column_quads is a parameter of the split strategy through a buffer only");
+  if (row_quads && !buffer_intermediate)
+    return fail(ErrorCode::kInvalidArgument, kStage,
+                ": row_quads is a parameter of the split strategy through a buffer only");
   if (strategy == BlurStrategy::kStream) {
     if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
     if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
@@ -156,7 +159,17 @@ Result<GlProgram> compileColumns(const BlurParams& p, int lines, bool to_buffer,
                                               .set("WG_X", lines)
                                               .set("FILTER_DIM", p.filter_dim)
                                               .set("OUT_BUFFER", to_buffer ? 1 : 0)
-                                              .set("QUAD", quads ? 1 : 0));
+                                              .set("QUAD", quads ? 1 : 0)
+                                              .set("PREFETCH", p.prefetch));
+}
+
+// split's horizontal pass through a buffer, 4 pixels per invocation (blur_rows.comp).
+Result<GlProgram> compileRows(const BlurParams& p, bool from_buffer) {
+  return ShaderLibrary::builtin().compute("blur_rows.comp",
+                                          ShaderDefines()
+                                              .set("WG_X", p.workgroup_size)
+                                              .set("FILTER_DIM", p.filter_dim)
+                                              .set("IN_BUFFER", from_buffer ? 1 : 0));
 }
 
 }  // namespace
@@ -327,6 +340,16 @@ Result<GLuint> Blur::columnsProgram(bool to_buffer, bool quads) {
   return program.get();
 }
 
+Result<GLuint> Blur::rowsProgram(bool from_buffer) {
+  GlProgram& program = rows_pass_[from_buffer];
+  if (!program.get()) {
+    Result<GlProgram> p = compileRows(params_, from_buffer);
+    if (!p) return p.error();
+    program = std::move(p.value());
+  }
+  return program.get();
+}
+
 Status Blur::splitThroughBuffer(End in, End out) {
   const int w = in.width, h = in.height;
   const size_t words = size_t(w) * size_t(h);
@@ -339,8 +362,10 @@ Status Blur::splitThroughBuffer(End in, End out) {
   const int lines = splitVerticalLines(gl_->limits());
   const bool quads = params_.column_quads && w % 4 == 0;
   const int64_t units = quads ? w / 4 : w;  // the vertical pass's columns
-  const int64_t hx = (w + params_.tile_width - 1) / params_.tile_width;
-  const int64_t hy = (h + params_.tile_rows - 1) / params_.tile_rows;
+  const bool row_quads = params_.row_quads && w % 4 == 0;
+  const int64_t hx = row_quads ? (w / 4 + params_.workgroup_size - 1) / params_.workgroup_size
+                               : (w + params_.tile_width - 1) / params_.tile_width;
+  const int64_t hy = row_quads ? h : (h + params_.tile_rows - 1) / params_.tile_rows;
   const int64_t vx = (units + lines - 1) / lines, vy = (h + params_.segment - 1) / params_.segment;
   if (Status s = checkDispatch(gl_->limits(), kStage, hx, hy); !s) return s;
   if (Status s = checkDispatch(gl_->limits(), kStage, vx, vy); !s) return s;
@@ -348,12 +373,14 @@ Status Blur::splitThroughBuffer(End in, End out) {
   if (!columns) return columns.error();
   for (int i = 0; i < params_.iterations; ++i) {
     const End& src = i == 0 ? in : out;  // later iterations blur the last one's result
-    Result<GLuint> horizontal = horizontalProgram(src.buffer != 0);
+    Result<GLuint> horizontal =
+        row_quads ? rowsProgram(src.buffer != 0) : horizontalProgram(src.buffer != 0);
     if (!horizontal) return horizontal.error();
     glUseProgram(horizontal.value());
+    if (src.buffer || row_quads)
+      glUniform2i(glGetUniformLocation(horizontal.value(), "u_size"), w, h);
     if (src.buffer) {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, src.buffer);
-      glUniform2i(glGetUniformLocation(horizontal.value(), "u_size"), w, h);
     } else {
       bindSourceImage(horizontal.value(), src.texture, 0);
     }

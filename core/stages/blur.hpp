@@ -29,7 +29,9 @@
 //   split    the horizontal pass as fused's tile without a vertical halo (loads and stores
 //            coalesced along rows; sliding's horizontal pass has neighbouring invocations on
 //            neighbouring rows; runs of tile_width * tile_rows / workgroup_size outputs, one per
-//            invocation), then sliding's vertical pass (segment, 64 lines per workgroup).
+//            invocation), then sliding's vertical pass (segment, 64 lines per workgroup);
+//            through a buffer, the horizontal pass can instead run 4 pixels per invocation
+//            from registers (row_quads, glsl_es/blur_rows.comp).
 //   stream   both passes in one dispatch (glsl_es/blur_stream.comp), streaming down the rows: a
 //            workgroup of workgroup_size invocations owns workgroup_size * segment columns and
 //            tile_rows output rows; it reads one source row (plus the halo) at a time into
@@ -59,8 +61,8 @@ struct BlurParams {
   int tile_rows = 4;
   int workgroup_size = 32;  // tiled: must divide tile_width; sliding: lines per workgroup
   int segment = 64;         // sliding: outputs per invocation, 1 .. 4096
-  // sliding and split's vertical pass: entering taps read together before they are added
-  // (texture reads in flight per invocation), 1 .. 16. 1 reads each when it is needed.
+  // sliding and split's vertical pass (either form): entering taps read together before they
+  // are added (reads in flight per invocation), 1 .. 16. 1 reads each when it is needed.
   int prefetch = 1;
   // split only: the horizontal pass writes a packed buffer (one uint per pixel) and the
   // vertical pass reads it as columns and writes raw 32-bit texels (glsl_es/blur_columns.comp);
@@ -70,6 +72,11 @@ struct BlurParams {
   // moves them as one uvec4 per row (frames whose width is a multiple of 4; others take the
   // one-column form).
   bool column_quads = false;
+  // with buffer_intermediate: the horizontal pass owns 4 neighbouring pixels per invocation and
+  // reads its window as uvec4 loads in registers (glsl_es/blur_rows.comp), workgroup_size
+  // invocations per workgroup, no shared memory; tile_width and tile_rows are not used (frames
+  // whose width is a multiple of 4; others take the tile).
+  bool row_quads = false;
 
   int maxFilterDim() const {
     if (strategy == BlurStrategy::kStream || buffer_intermediate) return 257;
@@ -113,12 +120,15 @@ class Blur {
   // blur_columns.comp (into an image or a buffer); made at their first use.
   Result<GLuint> horizontalProgram(bool from_buffer);
   Result<GLuint> columnsProgram(bool to_buffer, bool quads);
+  // blur_rows.comp (from the image or a buffer), made at its first use.
+  Result<GLuint> rowsProgram(bool from_buffer);
   const GlContext* gl_ = nullptr;
   BlurParams params_;
   GlProgram program_;
   GlProgram vertical_;  // split: sliding's vertical pass, or blur_columns.comp
   GlProgram horizontal_from_buffer_;
   GlProgram columns_[2][2];  // blur_columns.comp [to a buffer][quads], made at first use
+  GlProgram rows_pass_[2];   // blur_rows.comp [from a buffer], made at first use
   GlBuffer rows_;            // split with buffer_intermediate: the horizontal pass's packed result
   size_t rows_words_ = 0;
   GLint flip_location_ = -1;

@@ -98,6 +98,7 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
   p.prefetch = d.prefetch;
   p.buffer_intermediate = d.buffer_intermediate;
   p.column_quads = d.column_quads;
+  p.row_quads = d.row_quads;
   p.tile_width = d.tile_width;
   p.tile_rows = d.tile_rows;
   p.workgroup_size = d.workgroup_size;
@@ -128,6 +129,7 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
     p.prefetch = d.prefetch;
     p.buffer_intermediate = d.buffer_intermediate;
     p.column_quads = d.column_quads;
+    p.row_quads = d.row_quads;
     p.tile_width = d.tile_width;
     p.tile_rows = d.tile_rows;
     p.workgroup_size = d.workgroup_size;

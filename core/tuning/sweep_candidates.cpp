@@ -85,15 +85,16 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
     }
   }
   // split: the horizontal tile (no vertical halo) x segment of the vertical pass x its form:
-  // sliding with taps read ahead (1, 4, 8), or the columns pass through a packed buffer.
+  // sliding with taps read ahead (1, 4, 8), or the columns pass through a packed buffer (rows
+  // read ahead 1 or 8, a column or a quad per invocation).
   struct VerticalForm {
     int prefetch;
     bool through_buffer, quads;
   };
   const std::vector<VerticalForm> forms =
       quick ? std::vector<VerticalForm>{{4, false, false}, {1, true, true}}
-            : std::vector<VerticalForm>{
-                  {1, false, false}, {4, false, false}, {1, true, false}, {1, true, true}};
+            : std::vector<VerticalForm>{{1, false, false}, {4, false, false}, {1, true, false},
+                                        {8, true, false},  {1, true, true},   {4, true, true}};
   for (int tw : quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256}) {
     for (int th : quick ? std::vector<int>{4} : std::vector<int>{4, 8, 16, 32}) {
       for (int seg : quick ? std::vector<int>{8} : std::vector<int>{8, 16, 32}) {
@@ -109,6 +110,26 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
           p.workgroup_size = quick ? 64 : 256;
           if (p.validate(limits)) out.push_back(p);
         }
+      }
+    }
+  }
+  // split through a buffer with the horizontal pass from registers (row_quads): no tile, so
+  // workgroup size x segment x the vertical pass's form.
+  for (int wg : quick ? std::vector<int>{64} : std::vector<int>{64, 128, 256}) {
+    for (int seg : quick ? std::vector<int>{8} : std::vector<int>{8, 16, 32}) {
+      for (const VerticalForm& form : forms) {
+        if (!form.through_buffer) continue;
+        BlurParams p = base;
+        p.strategy = BlurStrategy::kSplit;
+        p.tile_width = 64;  // the tile pass's, for widths that are not a multiple of 4
+        p.tile_rows = 16;
+        p.segment = seg;
+        p.prefetch = form.prefetch;
+        p.buffer_intermediate = true;
+        p.column_quads = form.quads;
+        p.row_quads = true;
+        p.workgroup_size = wg;
+        if (p.validate(limits)) out.push_back(p);
       }
     }
   }

@@ -80,7 +80,8 @@ json tunedFieldsToJson(const BlurParams& p) {
           {"segment", p.segment},
           {"prefetch", p.prefetch},
           {"buffer_intermediate", p.buffer_intermediate},
-          {"column_quads", p.column_quads}};
+          {"column_quads", p.column_quads},
+          {"row_quads", p.row_quads}};
 }
 
 Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
@@ -133,7 +134,8 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
   for (Status s :
        {readOptionalInt(j, "segment", &p.segment), readOptionalInt(j, "prefetch", &p.prefetch),
         readOptionalBool(j, "buffer_intermediate", &p.buffer_intermediate),
-        readOptionalBool(j, "column_quads", &p.column_quads)}) {
+        readOptionalBool(j, "column_quads", &p.column_quads),
+        readOptionalBool(j, "row_quads", &p.row_quads)}) {
     if (!s) return s.error();
   }
   return p;
@@ -181,7 +183,8 @@ std::string describe(const BlurParams& p) {
            "x" + std::to_string(p.tile_width) + " segment=" + std::to_string(p.segment) +
            " wg=" + std::to_string(p.workgroup_size) +
            (p.strategy == BlurStrategy::kSplit ? prefetchSuffix(p) : "") +
-           (p.buffer_intermediate ? " via-buffer" : "") + (p.column_quads ? " quads" : "");
+           (p.buffer_intermediate ? " via-buffer" : "") + (p.column_quads ? " quads" : "") +
+           (p.row_quads ? " row-quads" : "");
   return "tile=" + std::to_string(p.tile_rows) + "x" + std::to_string(p.tile_width) +
          " wg=" + std::to_string(p.workgroup_size);
 }

@@ -222,20 +222,26 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   // The tiled horizontal pass without a vertical halo, then the sliding vertical pass.
   GlContext& gl = test::glContext();
   // buffer: the packed buffer between the passes (buffer_intermediate, blur_columns.comp);
-  // quads: its vertical pass 4 columns per invocation (widths that are multiples of 4).
+  // quads: its vertical pass 4 columns per invocation (widths that are multiples of 4);
+  // rows: its horizontal pass 4 pixels per invocation from registers (row_quads, likewise).
   struct Shape {
     int tw, th, segment, wg, filter, iterations, prefetch;
-    bool buffer, quads;
+    bool buffer, quads, rows = false;
   };
   const Shape shapes[] = {
-      {64, 4, 16, 256, 15, 1, 1, false, false},   {7, 3, 5, 16, 3, 2, 1, false, false},
-      {128, 16, 32, 128, 31, 3, 1, false, false}, {1, 1, 1, 16, 1, 1, 1, false, false},
-      {16, 2, 64, 64, 61, 1, 1, false, false},    {64, 16, 16, 256, 15, 1, 8, false, false},
-      {7, 3, 5, 16, 3, 2, 4, false, false},       {256, 4, 32, 256, 31, 2, 16, false, false},
-      {64, 4, 16, 256, 15, 1, 1, true, false},    {7, 3, 5, 16, 3, 3, 1, true, false},
-      {16, 2, 64, 64, 257, 1, 1, true, false},    {1, 1, 1, 16, 1, 2, 1, true, false},
-      {64, 4, 16, 256, 15, 1, 1, true, true},     {7, 3, 5, 16, 3, 3, 1, true, true},
-      {16, 2, 64, 64, 257, 1, 1, true, true},     {1, 1, 1, 16, 1, 2, 1, true, true}};
+      {64, 4, 16, 256, 15, 1, 1, false, false},      {7, 3, 5, 16, 3, 2, 1, false, false},
+      {128, 16, 32, 128, 31, 3, 1, false, false},    {1, 1, 1, 16, 1, 1, 1, false, false},
+      {16, 2, 64, 64, 61, 1, 1, false, false},       {64, 16, 16, 256, 15, 1, 8, false, false},
+      {7, 3, 5, 16, 3, 2, 4, false, false},          {256, 4, 32, 256, 31, 2, 16, false, false},
+      {64, 4, 16, 256, 15, 1, 1, true, false},       {7, 3, 5, 16, 3, 3, 1, true, false},
+      {16, 2, 64, 64, 257, 1, 1, true, false},       {1, 1, 1, 16, 1, 2, 1, true, false},
+      {64, 4, 16, 256, 15, 1, 1, true, true},        {7, 3, 5, 16, 3, 3, 1, true, true},
+      {16, 2, 64, 64, 257, 1, 1, true, true},        {1, 1, 1, 16, 1, 2, 1, true, true},
+      {64, 4, 16, 256, 15, 1, 8, true, false},       {7, 3, 5, 16, 3, 3, 4, true, true},
+      {16, 2, 9, 64, 31, 2, 16, true, false},        {64, 16, 8, 64, 15, 1, 1, true, false, true},
+      {64, 16, 16, 256, 15, 2, 8, true, true, true}, {7, 3, 5, 16, 1, 1, 3, true, false, true},
+      {7, 3, 5, 16, 3, 3, 1, true, true, true},      {16, 2, 64, 64, 257, 1, 1, true, false, true},
+      {16, 2, 13, 128, 29, 1, 5, true, true, true}};
   // Widths of 4 and 132: the quad form; the others fall back to one column per invocation.
   const test::Size sizes[] = {{1, 1},   {257, 3}, {3, 7}, {127, 129},
                               {130, 5}, {2, 131}, {4, 1}, {132, 7}};
@@ -251,6 +257,7 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
     p.prefetch = sh.prefetch;
     p.buffer_intermediate = sh.buffer;
     p.column_quads = sh.quads;
+    p.row_quads = sh.rows;
     Result<Blur> blur = Blur::create(gl, p);
     ASSERT_TRUE(blur.ok()) << blur.error().message;
     for (test::Size s : sizes)
@@ -261,13 +268,14 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
             << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
             << " filter " << sh.filter << " x" << sh.iterations << " prefetch " << sh.prefetch
             << (sh.buffer ? " through a buffer " : " ") << (sh.quads ? "quads " : "")
-            << test::describe(s.w, s.h, c);
+            << (sh.rows ? "row-quads " : "") << test::describe(s.w, s.h, c);
         if (!sh.buffer) continue;
         // Through a buffer, the packed forms too: image in and buffer in, a packed buffer out.
         for (bool from_image : {true, false})
           ASSERT_EQ(runPackedBlur(blur.value(), in, from_image), want)
               << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " filter "
               << sh.filter << " x" << sh.iterations << (sh.quads ? " quads" : "")
+              << (sh.rows ? " row-quads" : "") << " prefetch " << sh.prefetch
               << (from_image ? " image" : " buffer") << " -> buffer "
               << test::describe(s.w, s.h, c);
       }
@@ -293,6 +301,14 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   ASSERT_TRUE(quads.ok());
   ASSERT_EQ(runBlur(quads.value(), in), blurReference(in, 15, 1));
   ASSERT_EQ(runPackedBlur(quads.value(), in, false), blurReference(in, 15, 1));
+  p.row_quads = true;
+  p.prefetch = 4;
+  Result<Blur> row_quads = Blur::create(gl, p);
+  ASSERT_TRUE(row_quads.ok());
+  ASSERT_EQ(runBlur(row_quads.value(), in), blurReference(in, 15, 1));
+  ASSERT_EQ(runPackedBlur(row_quads.value(), in, false), blurReference(in, 15, 1));
+  p.row_quads = false;
+  p.prefetch = 1;
   p.column_quads = false;
   // The packed forms check their buffers: the same one twice, and a size that differs.
   Result<PackedRgbaBuffer> a = PackedRgbaBuffer::create(5, 3), b = PackedRgbaBuffer::create(3, 5);
@@ -323,6 +339,14 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   Result<Blur> sliding = Blur::create(gl, p);
   ASSERT_FALSE(sliding.ok());
   EXPECT_NE(sliding.error().message.find("split strategy only"), std::string::npos);
+  // The horizontal pass from registers writes the buffer between the passes: none, refused.
+  p.strategy = BlurStrategy::kSplit;
+  p.buffer_intermediate = false;
+  p.row_quads = true;
+  Result<Blur> rows_without_buffer = Blur::create(gl, p);
+  ASSERT_FALSE(rows_without_buffer.ok());
+  EXPECT_NE(rows_without_buffer.error().message.find("row_quads"), std::string::npos)
+      << rows_without_buffer.error().message;
 }
 
 TEST(Blur, StreamMatchesReferenceForEveryParameter) {
