@@ -1,5 +1,5 @@
-// The box blur's horizontal pass, 4 pixels per invocation and no shared memory
-// (core/stages/blur.hpp, strategy "split" with buffer_intermediate and row_quads): each
+// The box blur's horizontal pass from a packed buffer, 4 pixels per invocation and no shared
+// memory (core/stages/blur.hpp, strategy "split" with buffer_intermediate and row_quads): each
 // invocation reads its window (its quad plus the filter's halo, rounded out to whole quads) as
 // uvec4 loads of the packed source, sums it in registers and writes its 4 results as one uvec4
 // of the packed intermediate that blur_columns.comp reads. Neighbouring invocations own
@@ -14,16 +14,9 @@
 #ifndef FILTER_DIM
 #define FILTER_DIM 15
 #endif
-// IN_BUFFER 1: the source is a packed buffer (one uint per pixel, R in bits 0-7); 0: a texture.
-#ifndef IN_BUFFER
-#define IN_BUFFER 1
-#endif
 layout(local_size_x = WG_X) in;
-#if IN_BUFFER
+// The source: one uint per pixel, R in bits 0-7 (PackedRgbaBuffer), read a quad at a time.
 layout(std430, binding = 2) readonly buffer Source { uvec4 src[]; };
-#else
-uniform highp sampler2D u_image;
-#endif
 layout(std430, binding = 0) writeonly buffer HRows { uvec4 hrows[]; };
 uniform ivec2 u_size;
 
@@ -32,17 +25,12 @@ const int QR = (R + 3) / 4;         // whole quads of halo on each side
 const int WINDOW = 4 * (2 * QR + 1);  // pixels held: the quads q - QR .. q + QR
 const uint LANES = 0x00ff00ffu;
 
-// Pixel x of row y, x clamped to the row (the edge quads' path, and the texture's).
+// Pixel x of row y, x clamped to the row (the edge quads' path).
 uint pixel(int x, int y) {
   x = clamp(x, 0, u_size.x - 1);
-#if IN_BUFFER
   uvec4 q = src[y * (u_size.x / 4) + x / 4];
   int k = x & 3;
   return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
-#else
-  uvec4 t = uvec4(texelFetch(u_image, ivec2(x, y), 0) * 255.0 + 0.5);
-  return t.r | (t.g << 8) | (t.b << 16) | (t.a << 24);
-#endif
 }
 
 uint rounded(uint rb, uint ga, uint centre) {
@@ -59,7 +47,6 @@ void main() {
   if (q >= quads || y >= u_size.y) return;
   int base = 4 * (q - QR);  // the column of px[0]
   uint px[WINDOW];
-#if IN_BUFFER
   if (q - QR >= 0 && q + QR < quads) {
     // All loads before the first use: the compiler issues them at once.
     for (int k = 0; k < 2 * QR + 1; ++k) {
@@ -72,9 +59,6 @@ void main() {
   } else {
     for (int j = 0; j < WINDOW; ++j) px[j] = pixel(base + j, y);
   }
-#else
-  for (int j = 0; j < WINDOW; ++j) px[j] = pixel(base + j, y);
-#endif
   // Output column 4q + i sums px[4QR - R + i .. 4QR + R + i].
   const int first = 4 * QR - R;
   uint rb = 0u, ga = 0u;

@@ -1,5 +1,7 @@
 #include "core/import/frame_import.hpp"
 
+#include "core/import/staging_copier.hpp"
+
 #include <drm_fourcc.h>
 #include <sys/stat.h>
 
@@ -14,6 +16,7 @@
 #include "core/import/dmabuf_texture.hpp"
 #include "core/import/import_reference.hpp"
 #include "core/import/mjpeg_decode.hpp"
+#include "core/import/staging_copier.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/gl_fence.hpp"
 #include "platform/shader_library.hpp"
@@ -80,6 +83,8 @@ struct UnpackRing {
   // stage(): buffers[next] already holds these bytes of the plane; import() then only copies
   // it into the texture.
   const uint8_t* staged = nullptr;
+  // stage() left buffers[next] mapped while the copier fills it; unmapped by settleStaged().
+  bool mapped = false;
 };
 
 struct CachedImport {
@@ -135,9 +140,20 @@ struct FrameImporter::State {
 
   Result<GLuint> uploadPlane(const FramePlane& p, const PlaneSpec& s, int index);
   Result<GLuint> uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s, int index);
-  // Fills the ring's next buffer of plane `index` with the plane (tight rows).
+  // Fills the ring's next buffer of plane `index` with the plane (tight rows), here and now.
   Status fillUnpackBuffer(const FramePlane& p, const PlaneSpec& s, int index);
+  // Maps the ring's next buffer of plane `index` (`bytes` long) for writing, once the GPU has
+  // finished reading it; nullptr with the error on failure.
+  Result<uint8_t*> mapNextBuffer(size_t bytes, int index);
+  // Unmaps the ring's next buffer of plane `index`; a mapping the driver lost is an error.
+  Status unmapNextBuffer(int index);
+  // Waits for stage()'s copies and unmaps their buffers; a plane whose buffer was lost is no
+  // longer staged (import() copies it again).
+  void settleStaged();
   double staged_ms = 0;  // the staged copy's wall time, reported as part of the upload
+  // stage()'s copies into the mapped buffers; declared after `unpack`, so it is destroyed (and
+  // its copies finished) before the buffers are.
+  StagingCopier copier;
   Result<GLuint> importPlane(const FramePlane& p, const PlaneSpec& s);
 };
 
@@ -170,9 +186,7 @@ Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const Plan
   return uploads[i].tex.get();
 }
 
-Status FrameImporter::State::fillUnpackBuffer(const FramePlane& p, const PlaneSpec& s, int i) {
-  const size_t row_bytes = size_t(s.width) * s.texel_bytes;
-  const size_t bytes = row_bytes * size_t(s.height);  // tight rows: no UNPACK_ROW_LENGTH
+Result<uint8_t*> FrameImporter::State::mapNextBuffer(size_t bytes, int i) {
   UnpackRing& ring = unpack[size_t(i)];
   ring.staged = nullptr;
   if (ring.bytes != bytes) {
@@ -185,31 +199,47 @@ Status FrameImporter::State::fillUnpackBuffer(const FramePlane& p, const PlaneSp
     ring.bytes = bytes;
   }
   const size_t k = size_t(ring.next);
-  if (Status done = ring.read_done[k].wait(kGpuWatchdog); !done) return done;
+  if (Status done = ring.read_done[k].wait(kGpuWatchdog); !done) return done.error();
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, ring.buffers[k].get());
   void* dst =
       glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(bytes),
                        GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT | GL_MAP_UNSYNCHRONIZED_BIT);
-  if (!dst) {
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  if (!dst)
     return fail(ErrorCode::kGpu, "import: cannot map the upload buffer of plane ",
                 std::to_string(i), " (", std::to_string(bytes), " bytes)");
-  }
-  if (size_t(p.stride) == row_bytes) {
-    std::memcpy(dst, p.data, bytes);
-  } else {
-    for (int y = 0; y < s.height; ++y)
-      std::memcpy(static_cast<uint8_t*>(dst) + row_bytes * size_t(y),
-                  p.data + size_t(y) * size_t(p.stride), row_bytes);
-  }
+  return static_cast<uint8_t*>(dst);
+}
+
+Status FrameImporter::State::unmapNextBuffer(int i) {
+  UnpackRing& ring = unpack[size_t(i)];
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, ring.buffers[size_t(ring.next)].get());
   const bool intact = glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER) == GL_TRUE;
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   if (!intact)  // the driver lost the mapping's contents (GLES 3: a mode switch, a reset)
     return fail(ErrorCode::kGpu, "import: the upload buffer of plane ", std::to_string(i),
                 " was lost while mapped");
-  if (auto st = checkGl("import: filling an upload buffer"); !st) return st;
-  ring.staged = p.data;
-  return {};
+  return checkGl("import: filling an upload buffer");
+}
+
+void FrameImporter::State::settleStaged() {
+  copier.wait();
+  for (size_t i = 0; i < unpack.size(); ++i) {
+    UnpackRing& ring = unpack[i];
+    if (!ring.mapped) continue;
+    ring.mapped = false;
+    if (Status st = unmapNextBuffer(int(i)); !st) ring.staged = nullptr;
+  }
+}
+
+Status FrameImporter::State::fillUnpackBuffer(const FramePlane& p, const PlaneSpec& s, int i) {
+  const size_t row_bytes = size_t(s.width) * s.texel_bytes;
+  const size_t bytes = row_bytes * size_t(s.height);  // tight rows: no UNPACK_ROW_LENGTH
+  Result<uint8_t*> dst = mapNextBuffer(bytes, i);
+  if (!dst) return dst.error();
+  StagingCopier::Copy copy{*dst, p.data, row_bytes, size_t(p.stride), s.height};
+  StagingCopier::run(std::vector<StagingCopier::Copy>{copy});
+  return unmapNextBuffer(i);
 }
 
 Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s,
@@ -219,6 +249,7 @@ Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, co
   // Staged: the buffer already holds this plane (the same memory, which the source keeps
   // unchanged until its next frame).
   if (ring.staged != p.data || ring.bytes != bytes) {
+    ring.staged = nullptr;
     if (Status st = fillUnpackBuffer(p, s, i); !st) return st.error();
   }
   ring.staged = nullptr;
@@ -281,6 +312,7 @@ FrameImporter::FrameImporter(std::unique_ptr<State> state) : state_(std::move(st
 
 Status FrameImporter::stage(const Frame& f) {
   State& s = *state_;
+  s.settleStaged();  // a frame staged before and never imported
   s.staged_ms = 0;
   for (UnpackRing& ring : s.unpack) ring.staged = nullptr;
   if (!s.unpack_buffers || f.planes[0].dmabuf_fd >= 0 || isBayer(f.format) ||
@@ -296,20 +328,38 @@ Status FrameImporter::stage(const Frame& f) {
     // What import() refuses is left to it, so the error is its own (uploadPlane's checks).
     if (!p.data || specs[i].width > max_size || specs[i].height > max_size ||
         size_t(p.stride) < row_bytes ||
-        p.size < size_t(p.stride) * size_t(specs[i].height - 1) + row_bytes) {
-      for (UnpackRing& ring : s.unpack) ring.staged = nullptr;
-      s.staged_ms = 0;
+        p.size < size_t(p.stride) * size_t(specs[i].height - 1) + row_bytes)
       return {};
-    }
-    if (Status st = s.fillUnpackBuffer(f.planes[i], specs[i], int(i)); !st) {
-      for (UnpackRing& ring : s.unpack) ring.staged = nullptr;
-      return st;
-    }
   }
+  // Every buffer mapped here; the copies run on the copier's thread while this one goes on
+  // (esf::run collects the frame before), and import() waits for them and unmaps.
+  std::vector<StagingCopier::Copy> copies;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const size_t row_bytes = size_t(specs[i].width) * specs[i].texel_bytes;
+    Result<uint8_t*> dst = s.mapNextBuffer(row_bytes * size_t(specs[i].height), int(i));
+    if (!dst) {
+      for (size_t j = 0; j < i; ++j) {
+        s.unpack[j].mapped = false;
+        s.unpack[j].staged = nullptr;
+        (void)s.unmapNextBuffer(int(j));  // nothing written, nothing staged
+      }
+      return dst.error();
+    }
+    s.unpack[i].mapped = true;
+    s.unpack[i].staged = f.planes[i].data;
+    copies.push_back(
+        {*dst, f.planes[i].data, row_bytes, size_t(f.planes[i].stride), specs[i].height});
+  }
+  s.copier.start(std::move(copies));
   s.staged_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return {};
 }
+
+void FrameImporter::settle() {
+  state_->settleStaged();
+}
+
 FrameImporter::~FrameImporter() = default;
 
 Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOptions& options) {
@@ -326,6 +376,7 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     frame = &decoded->frame;
   }
   const Frame& f = *frame;
+  s.settleStaged();  // before any GL call touches the staged buffers
   if (Status st = prepare(f.format); !st) return st.error();
   auto layout = planeLayout(f.format, f.width, f.height);
   if (!layout) return fail(layout.error().code, "import: ", layout.error().message);

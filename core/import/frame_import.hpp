@@ -83,7 +83,12 @@ class FrameImporter {
   // (esf::run: frame N+1 staged before frame N is collected). Only with unpack buffers; a no-op
   // otherwise (client memory, zero-copy, MJPEG, Bayer). import() of any other frame discards
   // it. A failure leaves nothing staged: import() then copies, and reports what fails there.
+  // The copy itself runs on a worker thread: `frame`'s memory must stay unchanged until the
+  // import() that takes it, or until settle().
   Status stage(const Frame& frame);
+  // Waits for a stage()'s copy still running (before the staged frame's memory goes away
+  // without an import()).
+  void settle();
 
   // Reads the RGBA output back (tests, PNG output).
   Status readRgba(const ImportedFrame& frame, uint8_t* out) const;

@@ -63,6 +63,7 @@ class GpuBackend : public PipelineBackend {
     if (isBayer(frame.format)) return Status::success();  // unpacked on the CPU first
     return importer_->stage(frame);
   }
+  void settle() override { importer_->settle(); }
 
  private:
   Status configure(int w, int h);

@@ -221,6 +221,13 @@ Status stageFrame(Pipeline& pipeline, const Frame& frame) {
   return pipeline.impl().backend->stage(frame);
 }
 
+void settleStagedFrame(Pipeline& pipeline) {
+  if (!pipeline.impl().backend) return;
+  // Waited for even where the context cannot be made current (its unmaps are then lost with it).
+  (void)makeCurrent(pipeline.impl());
+  pipeline.impl().backend->settle();
+}
+
 Result<FrameResult> collectFrame(Pipeline& pipeline) {
   if (Status s = makeCurrent(pipeline.impl()); !s) return s.error();
   if (!pipeline.impl().backend)

@@ -40,6 +40,8 @@ class PipelineBackend {
   // (the upload buffers) while the GPU works on N. submit(N+1) then skips that copy. The
   // frame's memory must stay unchanged until submit(N+1).
   virtual Status stage(const Frame&) { return Status::success(); }
+  // Returns once nothing staged reads the staged frame's memory any more (the frame is dropped).
+  virtual void settle() {}
   virtual Result<FrameResult> collect() {
     if (!submitted_) return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
     Result<FrameResult> r = std::move(*submitted_);

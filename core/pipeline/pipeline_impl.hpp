@@ -33,5 +33,7 @@ Status submitFrame(Pipeline& pipeline, const Frame& frame);
 Result<FrameResult> collectFrame(Pipeline& pipeline);
 // PipelineBackend::stage for the next frame, while one is in flight.
 Status stageFrame(Pipeline& pipeline, const Frame& frame);
+// PipelineBackend::settle: before a staged frame that will not be submitted goes away.
+void settleStagedFrame(Pipeline& pipeline);
 
 }  // namespace esf

@@ -124,6 +124,9 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
     in_flight_read_ms = read_ms;
     if (!overlap && deliverInFlight()) break;  // a camera: its result now, not after the next
   }
+  // A frame staged and then dropped (the run ended in its read's turn): its copy still reads
+  // the source's memory.
+  settleStagedFrame(pipeline);
   report.seconds = msSince(loop_start) / 1e3;
   // Every sink is finished (displays restored, files closed) on every way out.
   for (FrameSink* sink : sinks) {

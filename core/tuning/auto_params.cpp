@@ -111,14 +111,17 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
     p.segment = 32;
     p.workgroup_size = 64;
   } else if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md, round 3): split through a packed buffer (the horizontal tile
-    // writes one uint per pixel, blur_columns.comp slides down columns of 8), 16 x 64 tiles:
-    // 90.7-91.6 us at 3840x2160 where split through an image took 103.5 and sliding 105.
+    // H200 (bench/RESULTS.md, round 5): split through a packed buffer. A packed source's
+    // horizontal pass runs from registers, 4 pixels per invocation (row_quads; an image's takes
+    // the 16 x 64 tile), and blur_columns.comp slides down columns of 32, reading rows 8 at a
+    // time: 60.9 us packed to packed at 3840x2160, where the tile and columns of 8 took 81.
     vendor = "NVIDIA default";
     p.strategy = BlurStrategy::kSplit;
     p.tile_width = 64;
     p.tile_rows = 16;
-    p.segment = 8;
+    p.segment = 32;
+    p.prefetch = 8;
+    p.row_quads = true;
     p.workgroup_size = 256;
     p.buffer_intermediate = true;
   }

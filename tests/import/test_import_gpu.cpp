@@ -241,6 +241,17 @@ TEST(ImportStaging, AStagedFrameImportsAsItselfAndAnotherFrameDiscardsIt) {
       ASSERT_TRUE(second.ok());
       expectSame(stagedThenImported(frames[0].frame, frames[1].frame), *second,
                  what + " another frame than the staged one");
+      // Staged twice (the first never imported, its copy perhaps still running): the second.
+      EXPECT_TRUE(imp.stage(frames[0].frame).ok());
+      expectSame(stagedThenImported(frames[1].frame, frames[1].frame), *second,
+                 what + " staged after another staged frame");
+      // Staged, settled and dropped: its source memory may go; the next import is its own.
+      EXPECT_TRUE(imp.stage(frames[2].frame).ok());
+      imp.settle();
+      for (std::vector<uint8_t>& plane : frames[2].planes)
+        std::fill(plane.begin(), plane.end(), uint8_t(0x5a));
+      expectSame(stagedThenImported(frames[1].frame, frames[1].frame), *second,
+                 what + " after a settled, dropped frame");
     }
   }
 }
