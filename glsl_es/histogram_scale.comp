@@ -3,7 +3,9 @@
 //   scale = numerator / denominator rounded once to the nearest float (ties to even) by integer
 // long division, so every GPU and the CPU reference agree bit for bit.
 // Output per channel: { maxCount, numerator, denominator, floatBits(scale) }.
-layout(local_size_x = 4) in;
+// One workgroup of 256 invocations, one per bin: the maxima are a tree in shared memory (4
+// invocations looping over the bins waited on one load after another: 75 us on an H200).
+layout(local_size_x = 256) in;
 layout(std430, binding = 0) readonly buffer Bins { uint bins[]; };
 layout(std430, binding = 1) writeonly buffer Scale { uint scale[]; };
 uniform uint u_bins;
@@ -43,11 +45,24 @@ uint quotientBits(uint num, uint den) {
   return (uint(e + 127) << 23) | (mant & 0x7fffffu);
 }
 
+shared uint peak[4 * 256];  // [channel][bin], then the tree's partial maxima
+
 void main() {
-  uint k = gl_LocalInvocationIndex;
+  uint b = gl_LocalInvocationIndex;
+  for (uint k = 0u; k < 4u; ++k)
+    peak[k * 256u + b] = (b < u_bins && k < u_channels) ? bins[b * u_channels + k] : 0u;
+  memoryBarrierShared();
+  barrier();
+  for (uint stride = 128u; stride > 0u; stride >>= 1u) {
+    if (b < stride)
+      for (uint k = 0u; k < 4u; ++k)
+        peak[k * 256u + b] = max(peak[k * 256u + b], peak[k * 256u + b + stride]);
+    memoryBarrierShared();
+    barrier();
+  }
+  uint k = b;
   if (k >= u_channels) return;
-  uint m = 0u;
-  for (uint b = 0u; b < u_bins; ++b) m = max(m, bins[b * u_channels + k]);
+  uint m = peak[k * 256u];
   uint hi, lo;
   umulExtended(m, u_bins, hi, lo);
   uint cap = 5u * u_pixels;
