@@ -3,9 +3,17 @@
 //   scale = numerator / denominator rounded once to the nearest float (ties to even) by integer
 // long division, so every GPU and the CPU reference agree bit for bit.
 // Output per channel: { maxCount, numerator, denominator, floatBits(scale) }.
-// One workgroup of 256 invocations, one per bin: the maxima are a tree in shared memory (4
-// invocations looping over the bins waited on one load after another: 75 us on an H200).
+// TREE 1: one workgroup of 256 invocations, one per bin, the maxima a tree in shared memory
+// (GPUs); TREE 0: one invocation per channel loops over the bins (llvmpipe, where barriers
+// cost more than the loop). core/stages/scale.hpp's ScaleForm.
+#ifndef TREE
+#define TREE 1
+#endif
+#if TREE
 layout(local_size_x = 256) in;
+#else
+layout(local_size_x = 4) in;
+#endif
 layout(std430, binding = 0) readonly buffer Bins { uint bins[]; };
 layout(std430, binding = 1) writeonly buffer Scale { uint scale[]; };
 uniform uint u_bins;
@@ -45,24 +53,43 @@ uint quotientBits(uint num, uint den) {
   return (uint(e + 127) << 23) | (mant & 0x7fffffu);
 }
 
+#if TREE
 shared uint peak[4 * 256];  // [channel][bin], then the tree's partial maxima
+
+// One level of the tree. GLSL ES 3.1 allows barrier() only in main() and outside control flow,
+// so the levels are written out rather than looped.
+#define TREE_LEVEL(stride)                                                              \
+  if (b < stride)                                                                      \
+    for (uint k = 0u; k < 4u; ++k)                                                     \
+      peak[k * 256u + b] = max(peak[k * 256u + b], peak[k * 256u + b + stride]);       \
+  memoryBarrierShared();                                                               \
+  barrier();
+#endif
 
 void main() {
   uint b = gl_LocalInvocationIndex;
+#if TREE
   for (uint k = 0u; k < 4u; ++k)
     peak[k * 256u + b] = (b < u_bins && k < u_channels) ? bins[b * u_channels + k] : 0u;
   memoryBarrierShared();
   barrier();
-  for (uint stride = 128u; stride > 0u; stride >>= 1u) {
-    if (b < stride)
-      for (uint k = 0u; k < 4u; ++k)
-        peak[k * 256u + b] = max(peak[k * 256u + b], peak[k * 256u + b + stride]);
-    memoryBarrierShared();
-    barrier();
-  }
+  TREE_LEVEL(128u)
+  TREE_LEVEL(64u)
+  TREE_LEVEL(32u)
+  TREE_LEVEL(16u)
+  TREE_LEVEL(8u)
+  TREE_LEVEL(4u)
+  TREE_LEVEL(2u)
+  TREE_LEVEL(1u)
   uint k = b;
   if (k >= u_channels) return;
-  uint m = peak[k * 256u];
+  uint m = peak[k * 256u];  // channel k's largest count
+#else
+  uint k = b;
+  if (k >= u_channels) return;
+  uint m = 0u;  // channel k's largest count
+  for (uint i = 0u; i < u_bins; ++i) m = max(m, bins[i * u_channels + k]);
+#endif
   uint hi, lo;
   umulExtended(m, u_bins, hi, lo);
   uint cap = 5u * u_pixels;

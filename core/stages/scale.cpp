@@ -13,10 +13,12 @@ bool ChannelScale::operator==(const ChannelScale& o) const {
          std::bit_cast<uint32_t>(scale) == std::bit_cast<uint32_t>(o.scale);
 }
 
-Result<HistogramScale> HistogramScale::create(const GlContext& gl) {
+Result<HistogramScale> HistogramScale::create(const GlContext& gl, ScaleForm form) {
   HistogramScale s;
   s.gl_ = &gl;
-  Result<GlProgram> program = ShaderLibrary::builtin().compute("histogram_scale.comp");
+  if (form == ScaleForm::kAuto) form = gl.isLlvmpipe() ? ScaleForm::kLoop : ScaleForm::kTree;
+  Result<GlProgram> program = ShaderLibrary::builtin().compute(
+      "histogram_scale.comp", ShaderDefines().set("TREE", form == ScaleForm::kTree ? 1 : 0));
   if (!program) return program.error();
   s.program_ = std::move(program.value());
   Result<GlBuffer> buffer = makeStorageBuffer(16, "histogram scale buffer");
