@@ -1,7 +1,5 @@
 #include "core/import/frame_import.hpp"
 
-#include "core/import/staging_copier.hpp"
-
 #include <drm_fourcc.h>
 #include <sys/stat.h>
 
@@ -150,7 +148,9 @@ struct FrameImporter::State {
   // Waits for stage()'s copies and unmaps their buffers; a plane whose buffer was lost is no
   // longer staged (import() copies it again).
   void settleStaged();
-  double staged_ms = 0;  // the staged copy's wall time, reported as part of the upload
+  // stage()'s wall time on the calling thread (the mapping; the copy runs on the copier),
+  // reported as part of the upload
+  double staged_ms = 0;
   // stage()'s copies into the mapped buffers; declared after `unpack`, so it is destroyed (and
   // its copies finished) before the buffers are.
   StagingCopier copier;
@@ -249,7 +249,6 @@ Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, co
   // Staged: the buffer already holds this plane (the same memory, which the source keeps
   // unchanged until its next frame).
   if (ring.staged != p.data || ring.bytes != bytes) {
-    ring.staged = nullptr;
     if (Status st = fillUnpackBuffer(p, s, i); !st) return st.error();
   }
   ring.staged = nullptr;
