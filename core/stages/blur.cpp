@@ -316,35 +316,35 @@ Status Blur::fused(GLuint in, GLuint out, int width, int height) {
   return {};
 }
 
-Result<GLuint> Blur::horizontalProgram(bool from_buffer) {
-  if (!from_buffer) return program_.get();
-  if (!horizontal_from_buffer_.get()) {
-    Result<GlProgram> p = compileTilePass(params_, true);
-    if (!p) return p.error();
-    horizontal_from_buffer_ = std::move(p.value());
-  }
-  return horizontal_from_buffer_.get();
-}
+namespace {
 
-Result<GLuint> Blur::columnsProgram(bool to_buffer, bool quads) {
-  if (!to_buffer && !quads) return vertical_.get();
-  GlProgram& program = columns_[to_buffer][quads];
+// `program`, compiled by `compile` at its first use.
+template <typename Compile>
+Result<GLuint> builtOnce(GlProgram& program, Compile compile) {
   if (!program.get()) {
-    Result<GlProgram> p =
-        compileColumns(params_, splitVerticalLines(gl_->limits()), to_buffer, quads);
+    Result<GlProgram> p = compile();
     if (!p) return p.error();
     program = std::move(p.value());
   }
   return program.get();
 }
 
+}  // namespace
+
+Result<GLuint> Blur::horizontalProgram(bool from_buffer) {
+  if (!from_buffer) return program_.get();
+  return builtOnce(horizontal_from_buffer_, [&] { return compileTilePass(params_, true); });
+}
+
+Result<GLuint> Blur::columnsProgram(bool to_buffer, bool quads) {
+  if (!to_buffer && !quads) return vertical_.get();
+  return builtOnce(columns_[to_buffer][quads], [&] {
+    return compileColumns(params_, splitVerticalLines(gl_->limits()), to_buffer, quads);
+  });
+}
+
 Result<GLuint> Blur::rowsProgram() {
-  if (!rows_pass_.get()) {
-    Result<GlProgram> p = compileRows(params_);
-    if (!p) return p.error();
-    rows_pass_ = std::move(p.value());
-  }
-  return rows_pass_.get();
+  return builtOnce(rows_pass_, [&] { return compileRows(params_); });
 }
 
 Status Blur::splitThroughBuffer(End in, End out) {

@@ -290,26 +290,25 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   Result<Blur> blur = Blur::create(gl, p);
   ASSERT_TRUE(blur.ok());
   RgbaImage in = test::makeImage(1920, 1080, Content::kRandom, 16);
-  ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1));
+  const RgbaImage want = blurReference(in, 15, 1);
+  ASSERT_EQ(runBlur(blur.value(), in), want);
   p.buffer_intermediate = true;
   Result<Blur> through_buffer = Blur::create(gl, p);
   ASSERT_TRUE(through_buffer.ok());
-  ASSERT_EQ(runBlur(through_buffer.value(), in), blurReference(in, 15, 1));
-  ASSERT_EQ(runPackedBlur(through_buffer.value(), in, false), blurReference(in, 15, 1));
-  p.column_quads = true;
-  Result<Blur> quads = Blur::create(gl, p);
-  ASSERT_TRUE(quads.ok());
-  ASSERT_EQ(runBlur(quads.value(), in), blurReference(in, 15, 1));
-  ASSERT_EQ(runPackedBlur(quads.value(), in, false), blurReference(in, 15, 1));
-  p.row_quads = true;
-  p.prefetch = 4;
-  Result<Blur> row_quads = Blur::create(gl, p);
-  ASSERT_TRUE(row_quads.ok());
-  ASSERT_EQ(runBlur(row_quads.value(), in), blurReference(in, 15, 1));
-  ASSERT_EQ(runPackedBlur(row_quads.value(), in, false), blurReference(in, 15, 1));
-  p.row_quads = false;
-  p.prefetch = 1;
-  p.column_quads = false;
+  ASSERT_EQ(runBlur(through_buffer.value(), in), want);
+  ASSERT_EQ(runPackedBlur(through_buffer.value(), in, false), want);
+  // Column quads, then row quads as well with rows read ahead.
+  for (bool row_quads : {false, true}) {
+    BlurParams f = p;
+    f.column_quads = true;
+    f.row_quads = row_quads;
+    f.prefetch = row_quads ? 4 : 1;
+    const char* what = row_quads ? "column and row quads" : "column quads";
+    Result<Blur> b = Blur::create(gl, f);
+    ASSERT_TRUE(b.ok()) << what;
+    ASSERT_EQ(runBlur(b.value(), in), want) << what;
+    ASSERT_EQ(runPackedBlur(b.value(), in, false), want) << what;
+  }
   // The packed forms check their buffers: the same one twice, and a size that differs.
   Result<PackedRgbaBuffer> a = PackedRgbaBuffer::create(5, 3), b = PackedRgbaBuffer::create(3, 5);
   ASSERT_TRUE(a.ok() && b.ok());
