@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -62,10 +64,23 @@ Result<InterruptibleFile> InterruptibleFile::open(UniqueFd fd, const std::string
     return fail(ErrorCode::kInternal, name, ": setvbuf failed");
   file.reader_ = reader;
   file.wake_fd_ = wake_fd;
+  struct stat st;
+  if (::fstat(reader->fd.get(), &st) == 0 && S_ISREG(st.st_mode))
+    file.parallel_ = std::make_unique<ParallelPread>(ParallelPread::defaultHelpers());
   return file;
 }
 
 size_t InterruptibleFile::readDirect(uint8_t* dst, size_t size, bool& failed) const {
+  const int fd = static_cast<PollingReader*>(reader_)->fd.get();
+  if (parallel_ && size >= 2 * ParallelPread::kDefaultMinPart) {
+    // The unbuffered stream holds no bytes ahead: the fd's offset is where the payload starts.
+    const off_t at = ::lseek(fd, 0, SEEK_CUR);
+    if (at >= 0) {
+      const size_t got = parallel_->read(fd, at, dst, size, failed);
+      if (::lseek(fd, at + off_t(got), SEEK_SET) < 0) failed = true;
+      return got;
+    }
+  }
   size_t got = 0;
   while (got < size) {
     const ssize_t n = pollingRead(reader_, reinterpret_cast<char*>(dst) + got, size - got);

@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "capture/parallel_pread.hpp"
 #include "capture/read_bytes.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/base/unique_fd.hpp"
@@ -24,7 +26,8 @@ namespace esf {
 // blocking mode: stdin's open file description is shared with the parent shell.
 // The stream is unbuffered: glibc's cookie streams copy even a large fread through their buffer,
 // so frame headers are read through it a byte a read(2), and payloads straight from the fd into
-// the caller's memory with readDirect (one copy from the page cache).
+// the caller's memory with readDirect (one copy from the page cache, split over threads for a
+// regular file: ParallelPread).
 class InterruptibleFile {
  public:
   // Takes `fd`. Fails when the eventfd or the stream cannot be made; errors name `name`.
@@ -46,6 +49,8 @@ class InterruptibleFile {
   UniqueFile file_;         // its cookie owns the fd and the eventfd
   void* reader_ = nullptr;  // that cookie
   int wake_fd_ = -1;
+  // A regular file's large payloads: never blocks, so no poll, and pread(2) of parts at once.
+  std::unique_ptr<ParallelPread> parallel_;
 };
 
 class ReadAhead {

@@ -143,6 +143,7 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
   if (c->context_ == EGL_NO_CONTEXT)
     return fail(ErrorCode::kUnsupported, "cannot create an OpenGL ES 3.1 context (",
                 eglErrorString(eglGetError()), "): esframe needs GLES 3.1 compute shaders");
+  logDebug("EGL: context created");  // -vv's timeline: the driver's context, before current
   if (Status s = c->makeCurrent(); !s) return s.error();
   pinDriDrivers();
 

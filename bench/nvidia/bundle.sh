@@ -13,12 +13,17 @@ mkdir -p "$(dirname "$exclude")"
 grep -qx '/.devrun/' "$exclude" 2>/dev/null || echo '/.devrun/' >>"$exclude"
 rm -rf "$out"
 mkdir -p "$out/lib"
-for bin in esframe esframe-bench; do
+for bin in esframe esframe-bench esframe-startup-probe; do
   strip -o "$out/$bin" "$build/$bin"
   ldd "$build/$bin" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
     cp -Lu "$lib" "$out/lib/"
   done
 done
+# strace, where this machine has it: e2e.sh traces one whole run with it (where exit's time goes).
+if command -v strace >/dev/null; then
+  cp -L "$(command -v strace)" "$out/"
+  ldd "$out/strace" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do cp -Lu "$lib" "$out/lib/"; done
+fi
 # The optional modules libesframe loads on first use (libcamera, MQTT), with what they load.
 for module in "$build"/libesframe-*.so; do
   [ -f "$module" ] || continue

@@ -117,11 +117,45 @@ startup() {
   runbin "$bin" -vv --egl device run --frames 1 --source "$tmp/clip1080.y4m" 2>"$tmp/vv.err" \
     >/dev/null
   t1=$(now)
-  grep -E '\] (EGL|GL context|program|run:)' "$tmp/vv.err" | sed 's/^/    /'
+  grep -E '\] (EGL|GL context|program|run:|source )' "$tmp/vv.err" | sed 's/^/    /'
   # The timeline counts from libesframe's load: the rest is exec, dynamic linking and exit.
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "    that run: %.1f ms from exec to exit\n", (b - a) * 1e3 }'
 }
 for bin in ${ESFRAME_BINS:-.devrun/esframe}; do startup "$bin"; done
+
+# The driver alone: esframe-startup-probe (bench/startup_probe.cpp) makes the same kind of
+# context, runs 61 dispatches and exits, timing each EGL step from main; the wall clock around
+# it adds exec, loading and exit. Variants: the context's attributes, and whether EGL is
+# terminated before main returns.
+probe() {
+  local variant t0 t1
+  for variant in "plain terminate" "robust terminate" "lose terminate" "lose leave"; do
+    local ts=()
+    for _ in $(seq "$REPEAT"); do
+      t0=$(now)
+      # shellcheck disable=SC2086
+      run .devrun/esframe-startup-probe $variant 2>"$tmp/probe.err"
+      t1=$(now)
+      ts+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) * 1e3 }')")
+    done
+    printf 'probe %s: exec to exit %s ms (median of %d: %s); the last run from main:\n' \
+      "$variant" "$(printf '%s\n' "${ts[@]}" | median)" "$REPEAT" "${ts[*]}"
+    sed 's/^/    /' "$tmp/probe.err"
+  done
+}
+[ -x .devrun/esframe-startup-probe ] && probe
+# One whole 60-frame run under strace (-f: every thread; -tt: wall clock): where the time
+# between the last write and the process's end goes (exit_group to "exited" is the kernel's
+# teardown of the driver's objects).
+if [ -x .devrun/strace ] && [ "${STRACE:-1}" = 1 ]; then
+  first_bin=${ESFRAME_BINS:-.devrun/esframe}
+  first_bin=${first_bin##* }
+  run .devrun/strace -f -tt -T -o "$OUT/strace-1080p.txt" "$PWD/.devrun/lib/ld-linux-x86-64.so.2" \
+    --library-path "$PWD/$first_bin.lib:$libs" "$first_bin" -vv --egl device run --frames 60 \
+    --source "$tmp/clip1080.y4m" >/dev/null 2>"$OUT/strace-1080p-vv.txt" ||
+    echo "strace run failed: $?"
+  grep -E 'exit_group|exited with' "$OUT/strace-1080p.txt" | tail -4
+fi
 
 echo "| binary | input | frames | wall (median of $REPEAT) | fps whole run | fps after the first frame (esframe -v) |"
 echo "|---|---|---|---|---|---|"

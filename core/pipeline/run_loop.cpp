@@ -120,6 +120,8 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
       error = s.error();
       break;
     }
+    if (report.frames == 0 && !in_flight)  // -vv's timeline: the first frame's GPU set-up
+      logDebug("run: the first frame submitted");
     in_flight = true;
     in_flight_read_ms = read_ms;
     if (!overlap && deliverInFlight()) break;  // a camera: its result now, not after the next
