@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -70,6 +72,54 @@ TEST_P(ParallelPreadReads, AnUnreadableFdFails) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Helpers, ParallelPreadReads, ::testing::Values(0, 1, 3, 8));
+
+// A file past 2 GiB (sparse: no disk used), its last bytes written: offsets beyond 32 bits reach
+// them (on a 32-bit target only with 64-bit file offsets, which the build sets). Removed when
+// the test ends.
+struct BigSparseFile {
+  std::string path = test::makeTempDir() + "/big";
+  BigSparseFile(const std::vector<uint8_t>& tail, uint64_t tail_at) {
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+    EXPECT_TRUE(fd.valid());
+    EXPECT_EQ(::pwrite(fd.get(), tail.data(), tail.size(), off_t(tail_at)), ssize_t(tail.size()))
+        << std::strerror(errno);
+  }
+  ~BigSparseFile() { ::unlink(path.c_str()); }
+};
+
+TEST(ParallelPreadLargeFiles, OffsetsPast2GiBReachTheirBytes) {
+  const uint64_t at = (uint64_t(1) << 31) + 4096 * 3 + 11;
+  const std::vector<uint8_t> tail = randomBytes(3 * 8192 + 5, 9);
+  const BigSparseFile file(tail, at);
+  UniqueFd fd(::open(file.path.c_str(), O_RDONLY | O_CLOEXEC));
+  ASSERT_TRUE(fd.valid());
+  ParallelPread reader(2, 8192);
+  std::vector<uint8_t> dst(tail.size() + 100, kPoison);
+  bool failed = false;
+  // From 100 bytes before the tail (sparse zeros) to past the end of the file.
+  const size_t got = reader.read(fd.get(), off_t(at - 100), dst.data(), dst.size(), failed);
+  EXPECT_FALSE(failed) << std::strerror(errno);
+  ASSERT_EQ(got, tail.size() + 100);
+  for (size_t i = 0; i < 100; ++i) ASSERT_EQ(dst[i], 0) << "byte " << i;
+  EXPECT_TRUE(std::equal(tail.begin(), tail.end(), dst.begin() + 100));
+}
+
+TEST(ParallelPreadLargeFiles, ARawFilePast2GiBOpensAndReads) {
+  // 16x16 RGBA frames; the file's last frame is random, everything before it zeros.
+  const size_t frame = 16 * 16 * 4;
+  const uint64_t at = ((uint64_t(1) << 31) / frame + 1) * frame;
+  const std::vector<uint8_t> last = randomBytes(frame, 10);
+  const BigSparseFile file(last, at);
+  SourceOptions o;
+  o.width = 16;
+  o.height = 16;
+  o.format = PixelFormat::kRGBA32;
+  auto s = openSource(file.path, o);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  auto f = (*s)->next();
+  ASSERT_TRUE(f.ok() && f->has_value()) << (f.ok() ? "end" : f.error().message);
+  EXPECT_EQ(frameBytes(**f), std::vector<uint8_t>(frame, 0));
+}
 
 // Frames big enough to be read in parts (InterruptibleFile reads 2 MiB and more through
 // ParallelPread): 3 frames of 1282x1100 4:2:0, 2.1 MB each, with frame headers of several lengths
