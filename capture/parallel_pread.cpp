@@ -1,12 +1,12 @@
 #include "capture/parallel_pread.hpp"
 
-#include <pthread.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <system_error>
+
+#include "base/signal_free_thread.hpp"
 
 namespace esf {
 
@@ -43,16 +43,11 @@ void ParallelPread::readPart(int fd, Part& part) {
 
 bool ParallelPread::startHelpers() {
   if (!threads_.empty() || helpers_failed_) return !threads_.empty();
-  // The threads inherit the signal mask they are created with: every signal blocked, so that
-  // SIGINT and SIGTERM reach the thread that waits for frames.
-  sigset_t all, previous;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &previous);
   try {
-    for (int i = 0; i < helpers_; ++i) threads_.emplace_back([this, i] { helperLoop(size_t(i)); });
+    for (int i = 0; i < helpers_; ++i)
+      threads_.push_back(startSignalFreeThread([this, i] { helperLoop(size_t(i)); }));
   } catch (const std::system_error&) {  // fewer threads than asked: those started take parts
   }
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   helpers_failed_ = threads_.empty();
   return !threads_.empty();
 }
@@ -62,7 +57,7 @@ size_t ParallelPread::read(int fd, off_t offset, uint8_t* dst, size_t size, bool
   if (helpers_ > 0 && size >= 2 * min_part_ && startHelpers())
     count = std::min(size / min_part_, threads_.size() + 1);
   std::vector<Part> parts(count);
-  // Equal parts, rounded to 4 KiB pages so that each thread copies whole pages.
+  // Equal parts in multiples of 4 KiB (the page cache's unit), the last one taking the rest.
   const size_t step = count > 1 ? (size / count + 4095) / 4096 * 4096 : size;
   for (size_t i = 0, at = 0; i < parts.size(); ++i) {
     const size_t n = i + 1 == parts.size() ? size - at : std::min(step, size - at);

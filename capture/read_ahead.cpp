@@ -1,14 +1,15 @@
 #include "capture/read_ahead.hpp"
 
 #include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
+
+#include "base/signal_free_thread.hpp"
 
 namespace esf {
 namespace {
@@ -118,12 +119,11 @@ Status ReadAhead::start() {
   frame_ready_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!frame_ready_.valid())
     return fail(errorCodeFromErrno(errno), name_, ": eventfd: ", std::strerror(errno));
-  // The thread inherits the signal mask it is created with: every signal blocked.
-  sigset_t all, previous;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &previous);
-  reader_ = std::thread([this] { readLoop(); });
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  try {
+    reader_ = startSignalFreeThread([this] { readLoop(); });
+  } catch (const std::system_error& e) {
+    return fail(ErrorCode::kInternal, name_, ": cannot start the reader thread: ", e.what());
+  }
   return {};
 }
 

@@ -1,11 +1,10 @@
 #include "core/import/staging_copier.hpp"
 
-#include <pthread.h>
-#include <signal.h>
-
 #include <cstring>
 #include <system_error>
 #include <utility>
+
+#include "base/signal_free_thread.hpp"
 
 namespace esf {
 
@@ -22,16 +21,10 @@ StagingCopier::~StagingCopier() {
 void StagingCopier::start(std::vector<Copy> copies) {
   wait();
   if (!worker_.joinable()) {
-    // The thread inherits the signal mask it is created with: every signal blocked, so that
-    // SIGINT and SIGTERM reach the thread that waits on the camera or the GPU.
-    sigset_t all, previous;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &previous);
     try {
-      worker_ = std::thread([this] { workerLoop(); });
+      worker_ = startSignalFreeThread([this] { workerLoop(); });
     } catch (const std::system_error&) {  // no thread to be had: the caller copies
     }
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (!worker_.joinable()) {
       run(copies);
       return;
