@@ -72,9 +72,10 @@ Result<InterruptibleFile> InterruptibleFile::open(UniqueFd fd, const std::string
 }
 
 size_t InterruptibleFile::readDirect(uint8_t* dst, size_t size, bool& failed) const {
-  const int fd = static_cast<PollingReader*>(reader_)->fd.get();
-  if (parallel_ && size >= 2 * ParallelPread::kDefaultMinPart) {
-    // The unbuffered stream holds no bytes ahead: the fd's offset is where the payload starts.
+  if (parallel_) {
+    // A regular file never blocks, so no poll; ParallelPread splits only payloads worth it. The
+    // unbuffered stream holds no bytes ahead: the fd's offset is where the payload starts.
+    const int fd = static_cast<PollingReader*>(reader_)->fd.get();
     const off_t at = ::lseek(fd, 0, SEEK_CUR);
     if (at >= 0) {
       const size_t got = parallel_->read(fd, at, dst, size, failed);

@@ -49,7 +49,7 @@ class InterruptibleFile {
   UniqueFile file_;         // its cookie owns the fd and the eventfd
   void* reader_ = nullptr;  // that cookie
   int wake_fd_ = -1;
-  // A regular file's large payloads: never blocks, so no poll, and pread(2) of parts at once.
+  // A regular file's payloads: pread(2), in parts at once where they are large.
   std::unique_ptr<ParallelPread> parallel_;
 };
 

@@ -148,10 +148,10 @@ probe() {
 # between the last write and the process's end goes (exit_group to "exited" is the kernel's
 # teardown of the driver's objects).
 if [ -x .devrun/strace ] && [ "${STRACE:-1}" = 1 ]; then
-  first_bin=${ESFRAME_BINS:-.devrun/esframe}
-  first_bin=${first_bin##* }
+  last_bin=${ESFRAME_BINS:-.devrun/esframe}
+  last_bin=${last_bin##* }  # the newest build of the ones compared
   run .devrun/strace -f -tt -T -o "$OUT/strace-1080p.txt" "$PWD/.devrun/lib/ld-linux-x86-64.so.2" \
-    --library-path "$PWD/$first_bin.lib:$libs" "$first_bin" -vv --egl device run --frames 60 \
+    --library-path "$PWD/$last_bin.lib:$libs" "$last_bin" -vv --egl device run --frames 60 \
     --source "$tmp/clip1080.y4m" >/dev/null 2>"$OUT/strace-1080p-vv.txt" ||
     echo "strace run failed: $?"
   grep -E 'exit_group|exited with' "$OUT/strace-1080p.txt" | tail -4
