@@ -15,9 +15,9 @@ packages=(
   # --output mqtt:// (libmosquitto) and its test's broker and client; promtool (in prometheus:
   # bookworm has no smaller package with it) checks --output prom:.
   libmosquitto-dev mosquitto mosquitto-clients prometheus
-  # The GStreamer plugin (core/gstreamer) and its tests: videotestsrc, gst-inspect-1.0.
+  # The GStreamer plugin (apps/gstreamer) and its tests: videotestsrc, gst-inspect-1.0.
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
-  ffmpeg  # tests/run/test_run_stdin: Y4M piped into `esframe run --source -`
+  ffmpeg  # tests/apps/esframe/test_run_stdin: Y4M piped into `esframe run --source -`
   libcamera-dev  # --source libcamera (ESFRAME_LIBCAMERA=AUTO builds it when found)
   libxxhash-dev  # the program binary cache's key hash and checksum (header-only use)
 )

@@ -49,7 +49,7 @@ void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& 
   r.height = height;
 }
 
-void finishCpuFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
+void finishHostFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
                           int width, int height) {
   WallTimer scale_timer;
   for (const ChannelScale& s : scaleReference(r.hist.counts, r.hist.bins, r.hist.channelCount(),
@@ -59,9 +59,9 @@ void finishCpuFrameResult(FrameResult& r, const Frame& frame, const HistogramDat
   finishFrameResult(r, frame, values, width, height);
 }
 
-void finishCpuFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
+void finishHostFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
                           const RgbaImage& image) {
-  finishCpuFrameResult(r, frame, values, image.width, image.height);
+  finishHostFrameResult(r, frame, values, image.width, image.height);
   r.image = &image;
 }
 

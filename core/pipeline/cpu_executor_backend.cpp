@@ -74,9 +74,9 @@ class CpuExecutorBackend : public PipelineBackend {
     const HistogramData values256{kValueCount, channels, foldBins(values, kValueCount, channels)};
     if (fused) r.timings.push_back({"histogram", fold_ms + fold_timer.ms(), false});
     if (luma_only)
-      finishCpuFrameResult(r, frame, values256, frame.width, frame.height);
+      finishHostFrameResult(r, frame, values256, frame.width, frame.height);
     else
-      finishCpuFrameResult(r, frame, values256, *image);
+      finishHostFrameResult(r, frame, values256, *image);
     return r;
   }
 
@@ -159,7 +159,7 @@ class CpuExecutorBackend : public PipelineBackend {
 }  // namespace
 
 Result<std::unique_ptr<PipelineBackend>> createCpuExecutorBackend(const PipelineConfig& config) {
-  if (Status s = checkCpuBlurTaps(config); !s) return s.error();
+  if (Status s = checkHostBlurTaps(config); !s) return s.error();
   return std::unique_ptr<PipelineBackend>(new CpuExecutorBackend(config));
 }
 

@@ -58,10 +58,10 @@ Result<std::unique_ptr<PipelineBackend>> createGpuBackend(GlContext& gl,
                                                           const PipelineConfig& config);
 // Backend::kCpu (cpu_executor_backend.cpp).
 Result<std::unique_ptr<PipelineBackend>> createCpuExecutorBackend(const PipelineConfig& config);
-// Backend::kReference (cpu_backend.cpp).
+// Backend::kReference (reference_backend.cpp).
 Result<std::unique_ptr<PipelineBackend>> createReferenceBackend(const PipelineConfig& config);
 
-// The CPU backends' check of the blur taps (the GPU checks against its own limits).
-Status checkCpuBlurTaps(const PipelineConfig& config);
+// The host backends' (reference and cpu) check of the blur taps (the GPU checks against its own limits).
+Status checkHostBlurTaps(const PipelineConfig& config);
 
 }  // namespace esf

@@ -7,7 +7,7 @@
 
 #include "capture/libcamera_source.hpp"
 #include "capture/pixel_format.hpp"
-#include "core/cli/run_options.hpp"
+#include "apps/esframe/run_options.hpp"
 
 #ifdef ESFRAME_TEST_LIBCAMERA
 #include <libcamera/control_ids.h>

@@ -25,7 +25,7 @@
 namespace esf {
 namespace {
 
-constexpr int kExitDeviceLost = 3;  // core/cli/cli_common.hpp
+constexpr int kExitDeviceLost = 3;  // apps/esframe/cli_common.hpp
 
 struct Args {
   std::string device = "/dev/video0", format = "YUYV", size = "640x480", io = "mmap", dump;

@@ -4,8 +4,8 @@
 
 #include "base/text_parse.hpp"
 #include "capture/source.hpp"
-#include "core/cli/output_specs.hpp"
-#include "core/cli/run_options.hpp"
+#include "apps/esframe/output_specs.hpp"
+#include "apps/esframe/run_options.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;

@@ -79,7 +79,7 @@ class SystemdUnitTest(unittest.TestCase):
             self.assertIn('esframe_frames_total{source="pattern"} 3\n', open(prom).read())
 
     def test_the_shipped_example_parses(self):
-        with open(os.path.join(SOURCE, "core/cli/systemd/example.conf")) as f:
+        with open(os.path.join(SOURCE, "apps/esframe/systemd/example.conf")) as f:
             example = f.read()
         # The command line overrides the camera and the network outputs, so it runs anywhere.
         r = self.run_installed(example, "--source", "pattern", "--frames", "1", "--output",

@@ -58,8 +58,8 @@ ESFRAME_TEST_DRM_DEVICE=/dev/dri/card0 run_gtest "$ESFRAME_BUILD_DIR/tests/platf
 # Compute stages against their CPU references on GBM over vgem, where the stage suite is part of
 # the tree. Only the cheap GPU tests: under TCG a test runs about 50 times slower than on the
 # host, and the sweeps exercise the same llvmpipe code that the host's run already covers.
-if [ -f "$ESFRAME_SOURCE_DIR/tests/stages/CMakeLists.txt" ]; then
-  run_gtest "$ESFRAME_BUILD_DIR/tests/stages/test_stages" --gtest_filter="$(
+if [ -f "$ESFRAME_SOURCE_DIR/tests/core/stages/CMakeLists.txt" ]; then
+  run_gtest "$ESFRAME_BUILD_DIR/tests/core/stages/test_stages" --gtest_filter="$(
     printf '%s:' ChunkReduce.GpuMatchesPlainSumForNonPowerOfTwoCounts \
       Scale.GpuMatchesReferenceOnRandomAndRealHistograms Histogram.ChunkTilesOfOtherShapes)"
 fi

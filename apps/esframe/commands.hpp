@@ -1,0 +1,27 @@
+#pragma once
+// Each esframe subcommand adds itself to the CLI11 app.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/esframe/cli_common.hpp"
+
+namespace esf::cli {
+
+void addInfoCommand(CLI::App& app, GlobalOptions& global);
+void addRunCommand(CLI::App& app, GlobalOptions& global);
+void addTuneCommand(CLI::App& app, GlobalOptions& global);
+
+// Extra sections of `esframe info` contributed by other parts (capture devices, tuning cache).
+struct InfoSection {
+  std::string key;
+  std::function<nlohmann::json(const GlobalOptions&)> collect;
+  std::function<std::string(const nlohmann::json&)> print_text;
+};
+std::vector<InfoSection> extraInfoSections();
+// The tuning cache and what strategy=auto picks per size class (tune_command.cpp).
+InfoSection tuningInfoSection();
+
+}  // namespace esf::cli

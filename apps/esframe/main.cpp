@@ -1,0 +1,42 @@
+// esframe: offscreen GLES 3.1 compute on camera frames. Data path:
+//   capture/ (sources) -> core/import (to the RGBA working image) -> core/stages -> core/outputs
+#include <CLI/CLI.hpp>
+
+#include "apps/esframe/cli_common.hpp"
+#include "apps/esframe/commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace esf::cli;
+  CLI::App app{"esframe: GLES 3.1 compute histograms, stats and filters on camera frames"};
+  app.set_version_flag("--version", std::string("esframe ") + ESFRAME_VERSION);
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 success (also on SIGINT/SIGTERM and a closed stdout), 1 runtime error, "
+      "2 bad command line, 3 capture device lost mid-stream, 4 GPU hung or lost, 5 input ended "
+      "inside a frame.");
+  GlobalOptions global;
+  addGlobalOptions(app, global);
+  // A service reads its options from a file (systemd's esframe@.service: /etc/esframe/NAME.conf):
+  // "name = value" a line, a command's options under its section ("[run]").
+  app.set_config("--config", "", "Read options from FILE: 'name = value' lines, [run] section");
+  app.allow_config_extras(CLI::config_extras_mode::error);
+  app.parse_complete_callback([&global]() { applyLogLevel(global); });
+  addInfoCommand(app, global);
+  addRunCommand(app, global);
+  addTuneCommand(app, global);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "esframe: error: %s\n", e.what());
+    return kExitUsage;
+  }
+  return kExitOk;
+}

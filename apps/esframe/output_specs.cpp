@@ -1,0 +1,335 @@
+#include "apps/esframe/output_specs.hpp"
+
+#include <unistd.h>
+
+#include <string_view>
+#include <vector>
+
+#include "base/text_parse.hpp"
+
+namespace esf::cli {
+namespace {
+
+constexpr const char* kKinds =
+    "jsonl, csv[:bins], bin, png:DIR[,every=N], drm[:OPTIONS], mqtt://HOST[:PORT]/TOPIC[,...], "
+    "prom:PATH[,every=SECONDS]";
+constexpr std::string_view kPng = "--output png";
+constexpr std::string_view kDrm = "--output drm";
+constexpr std::string_view kMqtt = "--output mqtt";
+constexpr std::string_view kProm = "--output prom";
+
+Result<uint64_t> drmNumber(const std::string& key, std::string_view text, uint64_t max) {
+  return parseUnsigned(text, std::string(kDrm) + ": " + key, 0, max);
+}
+
+Result<DrmRect> parseRect(const std::string& value) {
+  std::vector<std::string_view> parts;
+  std::string_view rest = value;
+  for (size_t comma; (comma = rest.find(',')) != std::string_view::npos;) {
+    parts.push_back(rest.substr(0, comma));
+    rest.remove_prefix(comma + 1);
+  }
+  parts.push_back(rest);
+  if (parts.size() != 4)
+    return fail(ErrorCode::kInvalidArgument, kDrm, ": rect '", value,
+                "': expected X,Y,W,H (four numbers)");
+  uint64_t v[4];
+  for (int k = 0; k < 4; ++k) {
+    Result<uint64_t> n = drmNumber("rect", parts[size_t(k)], 16384);
+    if (!n) return n.error();
+    v[k] = *n;
+  }
+  if (v[2] == 0 || v[3] == 0)
+    return fail(ErrorCode::kInvalidArgument, kDrm, ": rect width and height must be > 0");
+  return DrmRect{int32_t(v[0]), int32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
+}
+
+// The spec of one kind from its parsed options.
+template <typename Options>
+Result<OutputSpec> specOf(Result<Options> options, OutputSpec::Kind kind,
+                          Options OutputSpec::*field) {
+  if (!options) return options.error();
+  OutputSpec spec;
+  spec.kind = kind;
+  spec.*field = std::move(options.value());
+  return spec;
+}
+
+// "PATH[,KEY=VALUE...]": the path first (it may hold '='), then the options, keys from `keys`.
+struct PathAndOptions {
+  std::string path;
+  std::vector<KeyValue> options;
+};
+Result<PathAndOptions> parsePathAndOptions(const std::string& text, std::string_view what,
+                                           const char* needs, std::vector<std::string_view> keys) {
+  const size_t comma = text.find(',');
+  PathAndOptions parts;
+  parts.path = text.substr(0, comma);
+  if (parts.path.empty()) return fail(ErrorCode::kInvalidArgument, what, " needs ", needs);
+  if (comma == std::string::npos) return parts;
+  if (comma + 1 == text.size())
+    return fail(ErrorCode::kInvalidArgument, what, ": empty option after '", parts.path, ",'");
+  Result<std::vector<KeyValue>> items = parseKeyValueList(
+      std::string_view(text).substr(comma + 1), what, KeyValueListRules{std::move(keys), {}});
+  if (!items) return items.error();
+  parts.options = std::move(items.value());
+  return parts;
+}
+
+Status parseGraphOption(const std::string& key, const std::string& value, std::string_view what,
+                        GraphOptions& graph) {
+  if (key == "mode") {
+    if (value == "overlay")
+      graph.mode = GraphMode::kOverlay;
+    else if (value == "parade")
+      graph.mode = GraphMode::kParade;
+    else if (value == "luma" && graph.source != GraphSource::kRaw)
+      graph.mode = GraphMode::kLuma;
+    else if (value == "luma")
+      return fail(ErrorCode::kInvalidArgument, what,
+                  ": mode=luma draws the l channel, which the raw source has not: use overlay or "
+                  "parade");
+    else
+      return fail(ErrorCode::kInvalidArgument, what, ": mode=", value,
+                  ": expected overlay, parade or luma");
+  } else if (key == "scale") {
+    if (value != "linear" && value != "log")
+      return fail(ErrorCode::kInvalidArgument, what, ": scale=", value, ": expected linear or log");
+    graph.log_scale = value == "log";
+  } else if (key == "source") {
+    if (value != "image" && value != "raw")
+      return fail(ErrorCode::kInvalidArgument, what, ": source=", value, ": expected image or raw");
+    graph.source = value == "raw" ? GraphSource::kRaw : GraphSource::kImage;
+    if (graph.source == GraphSource::kRaw && graph.mode == GraphMode::kLuma)
+      return fail(ErrorCode::kInvalidArgument, what,
+                  ": mode=luma draws the l channel, which the raw source has not: use overlay or "
+                  "parade");
+  } else {  // decor
+    if (value != "on" && value != "off")
+      return fail(ErrorCode::kInvalidArgument, what, ": decor=", value, ": expected on or off");
+    graph.decorations = value == "on";
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+Result<PngSinkOptions> parsePngSpec(const std::string& text) {
+  Result<PathAndOptions> parts = parsePathAndOptions(
+      text, kPng,
+      "a folder: png:DIR[,every=N][,graph=WxH][,mode=M,scale=S,decor=on|off,source=image|raw]",
+      {"every", "graph", "mode", "scale", "decor", "source"});
+  if (!parts) return parts.error();
+  PngSinkOptions o;
+  o.dir = parts->path;
+  for (const auto& [key, value] : parts->options) {
+    if (key == "every") {
+      Result<uint64_t> n = parseUnsigned(value, std::string(kPng) + ": every", 1, 1000000);
+      if (!n) return n.error();
+      o.every = int(*n);
+    } else if (key == "mode" || key == "scale" || key == "decor" || key == "source") {
+      if (Status s = parseGraphOption(key, value, kPng, o.graph); !s) return s.error();
+    } else {  // graph
+      Result<ParsedSize> size = parseSize(value, std::string(kPng) + ": graph", 1000000);
+      if (!size) return size.error();
+      o.graph_width = size->width;
+      o.graph_height = size->height;
+    }
+  }
+  return o;
+}
+
+Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
+  // rect=X,Y,W,H carries its own commas: its three other numbers are the next items.
+  const KeyValueListRules rules{{"device", "connector", "plane", "zpos", "alpha", "rect", "buffers",
+                                 "mode", "scale", "decor", "frame", "source"},
+                                {"rect"}};
+  Result<std::vector<KeyValue>> items = parseKeyValueList(text, kDrm, rules);
+  if (!items) return items.error();
+  DrmSinkOptions o;
+  for (const auto& [key, value] : *items) {
+    if (key == "device") {
+      o.device = value;
+    } else if (key == "connector") {
+      o.connector = value;
+    } else if (key == "mode" || key == "scale" || key == "decor" || key == "source") {
+      if (Status s = parseGraphOption(key, value, kDrm, o.graph); !s) return s.error();
+    } else if (key == "frame") {
+      if (value != "on" && value != "off")
+        return fail(ErrorCode::kInvalidArgument, kDrm, ": frame=", value, ": expected on or off");
+      o.frame = value == "on";
+    } else if (key == "rect") {
+      Result<DrmRect> r = parseRect(value);
+      if (!r) return r.error();
+      o.rect = *r;
+    } else {  // plane, zpos, alpha, buffers: numbers
+      Result<uint64_t> v = drmNumber(key, value, key == "plane" ? 0xffffffffu : 0xffff);
+      if (!v) return v.error();
+      if (key == "plane") {
+        if (*v == 0) return fail(ErrorCode::kInvalidArgument, kDrm, ": plane=0 is not a plane id");
+        o.plane_id = uint32_t(*v);
+      } else if (key == "zpos") {
+        o.zpos = *v;
+      } else if (key == "alpha") {
+        o.alpha = *v;
+      } else {
+        if (*v != 2 && *v != 3)
+          return fail(ErrorCode::kInvalidArgument, kDrm, ": buffers=", value, ": expected 2 or 3");
+        o.buffers = int(*v);
+      }
+    }
+  }
+  return o;
+}
+
+Result<MqttSinkOptions> parseMqttSpec(const std::string& text) {
+  // HOST[:PORT]/TOPIC first, then options; "retain" and "insecure" stand alone as mosquitto_pub's
+  // flags do, the others are KEY=VALUE.
+  const size_t comma = text.find(',');
+  const std::string address = text.substr(0, comma);
+  const size_t slash = address.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == address.size())
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": expected mqtt://HOST[:PORT]/TOPIC, got '",
+                "mqtt://", address, "'");
+  MqttSinkOptions o;
+  o.host = address.substr(0, slash);
+  o.topic = address.substr(slash + 1);
+  if (const size_t colon = o.host.rfind(':'); colon != std::string::npos) {
+    Result<uint64_t> port = parseUnsigned(std::string_view(o.host).substr(colon + 1),
+                                          std::string(kMqtt) + ": port", 1, 65535);
+    if (!port) return port.error();
+    o.port = int(*port);
+    o.host.resize(colon);
+  }
+  if (o.host.empty()) return fail(ErrorCode::kInvalidArgument, kMqtt, ": empty host");
+  if (o.topic.find_first_of("+#") != std::string::npos)
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": topic '", o.topic,
+                "' holds a wildcard (+ or #): publish topics cannot");
+  if (comma == std::string::npos) return o;
+  std::string key_values;
+  int other_items = 0;
+  std::string_view rest = std::string_view(text).substr(comma + 1);
+  while (true) {
+    const size_t next = rest.find(',');
+    const std::string_view item = rest.substr(0, next);
+    if (item == "retain") {
+      o.retain = true;
+    } else if (item == "insecure") {
+      o.insecure = true;
+    } else {
+      key_values += (other_items++ ? "," : "") + std::string(item);  // "" stays an empty item
+    }
+    if (next == std::string_view::npos) break;
+    rest.remove_prefix(next + 1);
+  }
+  struct TextKey {
+    std::string_view key;
+    std::string MqttSinkOptions::*field;
+  };
+  static const TextKey kTextKeys[] = {{"id", &MqttSinkOptions::id},
+                                      {"username", &MqttSinkOptions::username},
+                                      {"pw", &MqttSinkOptions::password},
+                                      {"cafile", &MqttSinkOptions::cafile},
+                                      {"capath", &MqttSinkOptions::capath},
+                                      {"cert", &MqttSinkOptions::cert},
+                                      {"key", &MqttSinkOptions::key},
+                                      {"tls-version", &MqttSinkOptions::tls_version},
+                                      {"will-topic", &MqttSinkOptions::will_topic}};
+  struct NumberKey {
+    std::string_view key;
+    int MqttSinkOptions::*field;
+    uint64_t min, max;
+  };
+  static const NumberKey kNumberKeys[] = {{"qos", &MqttSinkOptions::qos, 0, 1},
+                                          {"every", &MqttSinkOptions::every, 1, 1000000},
+                                          {"queue", &MqttSinkOptions::queue, 1, 1000000},
+                                          {"keepalive", &MqttSinkOptions::keepalive, 5, 65535}};
+  KeyValueListRules rules;
+  for (const TextKey& k : kTextKeys) rules.keys.push_back(k.key);
+  for (const NumberKey& k : kNumberKeys) rules.keys.push_back(k.key);
+  Result<std::vector<KeyValue>> items = parseKeyValueList(key_values, kMqtt, rules);
+  if (!items) return items.error();
+  for (const auto& [key, value] : *items) {
+    for (const TextKey& k : kTextKeys)
+      if (k.key == key) o.*k.field = value;
+    for (const NumberKey& k : kNumberKeys) {
+      if (k.key != key) continue;
+      Result<uint64_t> n = parseUnsigned(value, std::string(kMqtt) + ": " + key, k.min, k.max);
+      if (!n) return n.error();
+      o.*k.field = int(*n);
+    }
+  }
+  if ((!o.cert.empty() || !o.key.empty() || !o.tls_version.empty() || o.insecure) &&
+      o.cafile.empty() && o.capath.empty())
+    return fail(ErrorCode::kInvalidArgument, kMqtt,
+                ": cert, key, tls-version and insecure need TLS: give cafile or capath");
+  if (o.cert.empty() != o.key.empty())
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": cert and key go together");
+  return o;
+}
+
+Result<PromSinkOptions> parsePromSpec(const std::string& text) {
+  Result<PathAndOptions> parts = parsePathAndOptions(
+      text, kProm, "a file: prom:PATH[,every=SECONDS] (node_exporter reads *.prom)", {"every"});
+  if (!parts) return parts.error();
+  PromSinkOptions o;
+  o.path = parts->path;
+  for (const KeyValue& item : parts->options) {
+    Result<uint64_t> n = parseUnsigned(item.value, std::string(kProm) + ": every", 0, 86400);
+    if (!n) return n.error();
+    o.every_s = int(*n);
+  }
+  return o;
+}
+
+Result<OutputSpec> parseOutputSpec(const std::string& text) {
+  const size_t colon = text.find(':');
+  const std::string kind = text.substr(0, colon);
+  const bool has_options = colon != std::string::npos;
+  const std::string options = has_options ? text.substr(colon + 1) : "";
+  OutputSpec spec;
+  if (kind == "jsonl" || kind == "bin") {
+    if (has_options)
+      return fail(ErrorCode::kInvalidArgument, "--output ", kind, " takes no options, got '", text,
+                  "'");
+    spec.record.format = kind == "jsonl" ? RecordFormat::kJsonl : RecordFormat::kBinary;
+    return spec;
+  }
+  if (kind == "csv") {
+    if (has_options && options != "bins")
+      return fail(ErrorCode::kInvalidArgument, "--output csv: unknown option '", options,
+                  "' (csv or csv:bins)");
+    spec.record.format = RecordFormat::kCsv;
+    spec.record.csv_bins = has_options;
+    return spec;
+  }
+  if (kind == "png") return specOf(parsePngSpec(options), OutputSpec::Kind::kPng, &OutputSpec::png);
+  if (kind == "drm") return specOf(parseDrmSpec(options), OutputSpec::Kind::kDrm, &OutputSpec::drm);
+  if (kind == "mqtt") {
+    if (options.rfind("//", 0) != 0)
+      return fail(ErrorCode::kInvalidArgument, kMqtt, ": expected mqtt://HOST[:PORT]/TOPIC, got '",
+                  text, "'");
+    return specOf(parseMqttSpec(options.substr(2)), OutputSpec::Kind::kMqtt, &OutputSpec::mqtt);
+  }
+  if (kind == "prom")
+    return specOf(parsePromSpec(options), OutputSpec::Kind::kProm, &OutputSpec::prom);
+  return fail(ErrorCode::kInvalidArgument, "unknown output '", text, "' (", kKinds, ")");
+}
+
+Result<std::unique_ptr<FrameSink>> createSink(const OutputSpec& spec, Pipeline& pipeline) {
+  switch (spec.kind) {
+    case OutputSpec::Kind::kRecord:
+      return createRecordSink(STDOUT_FILENO, spec.record);
+    case OutputSpec::Kind::kPng:
+      return createPngSink(spec.png);
+    case OutputSpec::Kind::kDrm:
+      return createDrmSink(pipeline, spec.drm);
+    case OutputSpec::Kind::kMqtt:
+      return createMqttSink(spec.mqtt);
+    case OutputSpec::Kind::kProm:
+      return createPromSink(spec.prom);
+  }
+  return fail(ErrorCode::kInternal, "output: unknown kind");
+}
+
+}  // namespace esf::cli

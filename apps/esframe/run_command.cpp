@@ -1,0 +1,266 @@
+// `esframe run`: frames from a source through the stages to the outputs. Logs go to stderr,
+// data to stdout. SIGINT/SIGTERM finish the current frame and exit 0; a closed stdout exits 0
+// quietly; a vanished camera exits 3 after delivering every frame it produced; input that ends
+// inside a frame exits 5 after the whole frames.
+#include <signal.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "base/text_parse.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/source.hpp"
+#include "apps/esframe/auto_exposure_option.hpp"
+#include "apps/esframe/cli_common.hpp"
+#include "apps/esframe/commands.hpp"
+#include "apps/esframe/output_specs.hpp"
+#include "apps/esframe/run_options.hpp"
+#include "esframe/base/log.hpp"
+#include "esframe/pipeline.hpp"
+
+namespace esf::cli {
+namespace {
+
+StopToken g_stop;
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+void onStopSignal(int sig) {
+  g_stop_signal = sig;
+  g_stop.requestStop();
+}
+
+// No SA_RESTART: a blocking poll() in a camera source returns EINTR, so a stop is prompt.
+// SIGPIPE is ignored so that a closed stdout shows up as EPIPE on the write.
+void installSignalHandlers() {
+  struct sigaction sa = {};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+[[noreturn]] void usageError(const std::string& message) {
+  throw CLI::ValidationError(message);
+}
+
+ExitCode exitCodeFor(ErrorCode code) {
+  if (code == ErrorCode::kDeviceLost) return kExitDeviceLost;
+  if (code == ErrorCode::kGpuHang || code == ErrorCode::kGpuLost) return kExitGpuLost;
+  if (code == ErrorCode::kTruncated) return kExitTruncated;
+  return kExitFailure;
+}
+
+[[noreturn]] void runtimeError(const Error& error) {
+  logError(error.message);
+  throw CLI::RuntimeError(exitCodeFor(error.code));
+}
+
+// The library's configuration from the text options. Everything checkable before opening
+// anything; errors are usage errors (exit 2).
+struct RunPlan {
+  PipelineConfig pipeline;
+  SourceConfig source;
+  std::vector<OutputSpec> outputs;
+  std::optional<AutoExposureOptions> auto_exposure;
+};
+
+RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
+  RunPlan p;
+  Result<Backend> backend = parseBackend(o.backend);
+  if (!backend) usageError("--backend: " + backend.error().message);
+  p.pipeline.backend = backend.value();
+  p.pipeline.threads = o.threads;
+  Result<GpuConfig> gpu = gpuConfig(global);
+  if (!gpu) usageError(gpu.error().message);
+  p.pipeline.gpu = gpu.value();
+  if (Status s = parseHistogramOption(o.histogram, p.pipeline.histogram); !s)
+    usageError(s.error().message);
+  if (!o.blur.empty()) {
+    Result<BlurConfig> b = parseBlurOption(o.blur);
+    if (!b) usageError(b.error().message);
+    p.pipeline.blur = b.value();
+  }
+  if (!o.resize.empty()) {
+    Result<Size> r = parseResizeOption(o.resize);
+    if (!r) usageError(r.error().message);
+    p.pipeline.resize = r.value();
+  }
+  p.pipeline.luma = o.luma == "source" ? LumaSource::kSource : LumaSource::kRgb;
+  if (!o.raw.empty()) {
+    if (Status s = parseRawOption(o.raw, p.pipeline.raw); !s) usageError(s.error().message);
+  }
+  const std::vector<std::string> specs =
+      o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
+  int to_stdout = 0;
+  for (const std::string& text : specs) {
+    Result<OutputSpec> spec = parseOutputSpec(text);
+    if (!spec) usageError(spec.error().message);
+    if (spec->writesStdout()) ++to_stdout;
+    if (spec->kind == OutputSpec::Kind::kDrm) {
+      // auto: the plane needs the GPU whatever it is; cpu/reference: the sink uploads each frame
+      if (p.pipeline.backend == Backend::kAuto) p.pipeline.backend = Backend::kGles;
+    }
+    spec->mqtt.required = o.output_required;
+    p.outputs.push_back(spec.value());
+  }
+  // Only PNG frames read the CPU image (DRM draws the GPU's): without one the executor may skip it.
+  p.pipeline.image_needed =
+      std::any_of(p.outputs.begin(), p.outputs.end(), [](const OutputSpec& s) {
+        return s.kind == OutputSpec::Kind::kPng || s.kind == OutputSpec::Kind::kDrm;
+      });
+  if (to_stdout > 1) usageError("--output: only one of jsonl, csv and bin can write to stdout");
+  if (!o.size.empty()) {
+    Result<ParsedSize> s = parseSize(o.size, "--size");
+    if (!s) usageError(s.error().message);
+    p.source.width = s->width;
+    p.source.height = s->height;
+  }
+  if (!o.format.empty()) {
+    Result<PixelFormat> f = parsePixelFormat(o.format);
+    if (!f) usageError("--format: " + f.error().message);
+    p.source.format = f.value();
+  }
+  if (Status s = checkSourceSpec(o.source); !s) usageError(s.error().message);
+  p.source.fps = o.fps;
+  if (!(o.timeout_s >= 0.001 && o.timeout_s <= 3600))
+    usageError("--timeout: must be between 0.001 and 3600 seconds");
+  p.source.poll_timeout_ms = int(o.timeout_s * 1000 + 0.5);
+  p.source.dump_raw_dir = o.dump_raw;
+  p.source.dump_raw_overwrite = o.overwrite;
+  for (OutputSpec& spec : p.outputs) spec.png.overwrite = o.overwrite;
+  Result<IoMode> io = parseIoMode(o.io);
+  if (!io) usageError("--io: " + io.error().message);
+  p.source.io = io.value();
+  if (p.source.io == IoMode::kDmabuf || p.source.io == IoMode::kExpbuf) {
+    // Zero-copy capture imports the camera's buffers into EGL: only the GLES backend can.
+    if (p.pipeline.backend != Backend::kGles && p.pipeline.backend != Backend::kAuto)
+      usageError("--io " + o.io + " imports into GLES: it needs --backend gles");
+    p.pipeline.backend = Backend::kGles;
+  }
+  for (const std::string& c : o.ctrls) {
+    Result<std::pair<std::string, std::string>> ctrl = parseCtrl(c);
+    if (!ctrl) usageError("--ctrl: " + ctrl.error().message);
+    p.source.controls.push_back(ctrl.value());
+  }
+  if (o.auto_exposure) {
+    Result<AutoExposureOptions> ae = parseAutoExposureOption(*o.auto_exposure);
+    if (!ae) usageError(ae.error().message);
+    if (p.pipeline.histogram.channels.find('l') == std::string::npos)
+      usageError("--auto-exposure measures the l channel: add l to --histogram channels");
+    p.auto_exposure = ae.value();
+  }
+  return p;
+}
+
+void runPipeline(const GlobalOptions& global, const RunOptions& o) {
+  const RunPlan p = plan(global, o);
+  installSignalHandlers();
+
+  Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(p.pipeline);
+  if (!pipeline) runtimeError(pipeline.error());
+  std::vector<std::unique_ptr<FrameSink>> sinks;
+  for (const OutputSpec& spec : p.outputs) {
+    Result<std::unique_ptr<FrameSink>> sink = createSink(spec, **pipeline);
+    if (!sink) runtimeError(sink.error());
+    sinks.push_back(std::move(sink.value()));
+  }
+  Result<std::unique_ptr<FrameSource>> source = (*pipeline)->openSource(o.source, p.source);
+  if (!source && g_stop_signal) return;  // stopped while waiting for a stream's first bytes
+  if (!source) runtimeError(source.error());
+  FrameSource& src = **source;
+  logInfo("source " + src.name() + ": " + std::to_string(src.width()) + "x" +
+          std::to_string(src.height()) + " " + formatName(src.format()) + " (" +
+          src.ioDescription() + ")");
+
+  if (p.auto_exposure) {
+    if (src.name().rfind("/dev/video", 0) != 0)
+      usageError("--auto-exposure drives a V4L2 camera's controls; the source is " + src.name());
+    Result<std::unique_ptr<FrameSink>> ae = createAutoExposure(src.name(), *p.auto_exposure);
+    if (!ae) runtimeError(ae.error());
+    sinks.insert(sinks.begin(), std::move(ae.value()));
+  }
+  std::vector<FrameSink*> sink_list;
+  for (auto& sink : sinks) sink_list.push_back(sink.get());
+  Result<RunReport> report = run(**pipeline, src, sink_list, g_stop, RunLimits{o.frames});
+  if (g_stop_signal) logInfo(std::string("stopping on ") + strsignal(g_stop_signal));
+  sinks.clear();
+  source.value().reset();  // stop capture before the GL context goes
+  if (!report) runtimeError(report.error());
+  if (report->frames > 1 && report->steady_seconds > 0)  // -v: the frame loop's own rate
+    logInfo("run: " + std::to_string(report->frames) + " frames in " +
+            std::to_string(report->seconds) + " s; " +
+            std::to_string(int(double(report->frames - 1) / report->steady_seconds + 0.5)) +
+            " frames per second after the first (start-up and first-frame setup excluded)");
+  pipeline.value().reset();
+  logDebug("run: the pipeline released");  // -vv's timeline: teardown, to the process's exit
+}
+
+}  // namespace
+
+void addRunCommand(CLI::App& app, GlobalOptions& global) {
+  auto* cmd =
+      app.add_subcommand("run", "Run frames through the stages to stdout, PNG or a display");
+  auto o = std::make_shared<RunOptions>();
+  cmd->add_option("--source", o->source,
+                  "pattern (default), /dev/videoN or a camera name, libcamera[:ID], an image, a "
+                  "Y4M or raw file, a folder or a glob; - for Y4M or raw frames on stdin")
+      ->capture_default_str();
+  cmd->add_option("--size", o->size, "Frame size WxH (source default when absent)");
+  cmd->add_option("--format", o->format, "Pixel format: YUYV, NV12, RGB24, ... (V4L2 names)");
+  cmd->add_option("--fps", o->fps,
+                  "Frames per second to ask the source for; the pattern is then paced like a "
+                  "live camera")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--frames", o->frames, "Stop after N frames (default: until the stream ends)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--blur", o->blur, "Separable box blur: TAPS[:ITERATIONS], TAPS odd");
+  cmd->add_option("--resize", o->resize, "Area-average downscale to WxH");
+  cmd->add_option("--histogram", o->histogram,
+                  "bins=1..256,channels=rgbl,strategy=auto|single|global-atomic|chunk-sum|"
+                  "chunk-reduce|persistent|replicated")
+      ->capture_default_str();
+  cmd->add_option("--backend", o->backend,
+                  "auto (GPU if hardware GLES 3.1, else the CPU executor), gles, cpu (the CPU "
+                  "executor) or reference (the plain CPU references)")
+      ->check(CLI::IsMember({"auto", "gles", "cpu", "reference"}))
+      ->capture_default_str();
+  cmd->add_option("--threads", o->threads, "CPU executor threads (0: one per core)")
+      ->check(CLI::Range(0, 256))
+      ->capture_default_str();
+  cmd->add_option("--output", o->outputs,
+                  "Repeatable: jsonl (default), csv[:bins], bin, "
+                  "png:DIR[,every=N,mode=M,scale=S,decor=D], "
+                  "drm[:frame=on|off,connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
+                  "mqtt://HOST[:PORT]/TOPIC[,qos=0|1,every=N,retain,...], "
+                  "prom:PATH[,every=SECONDS]");
+  cmd->add_flag("--output-required", o->output_required,
+                "Fail (exit 1) when an mqtt:// output cannot reach its broker at start; without "
+                "it, a warning and the run goes on while the sink retries");
+  cmd->add_option("--luma", o->luma,
+                  "L channel from the converted RGB (rgb, default) or the source's Y plane "
+                  "(source; YUV and GREY formats)")
+      ->check(CLI::IsMember({"rgb", "source"}))
+      ->capture_default_str();
+  cmd->add_option("--dump-raw", o->dump_raw, "Keep each frame's raw bytes in this folder");
+  cmd->add_option("--io", o->io, "V4L2 streaming: auto, mmap, dmabuf or expbuf")
+      ->capture_default_str();
+  cmd->add_option("--ctrl", o->ctrls, "V4L2 control NAME=VALUE (repeatable)");
+  cmd->add_option_function<std::string>(
+         "--auto-exposure", [o](const std::string& v) { o->auto_exposure = v; },
+         "Drive the camera's exposure/gain (or control=NAME) toward a target: "
+         "[metric=msv|mean,target=X,band=X,damping=X,settle=N,control=NAME]")
+      ->expected(0, 1);
+  cmd->add_flag("--overwrite", o->overwrite,
+                "Let PNG and --dump-raw files replace files already there (default: an error)");
+  cmd->add_option("--raw", o->raw,
+                  "Bayer sensors: black=N,white=N,wb=R,B (integers; gains in 1/256, 256 = 1.0)");
+  cmd->add_option("--timeout", o->timeout_s, "Seconds without a camera frame before giving up")
+      ->capture_default_str();
+  cmd->callback([&global, o]() { runPipeline(global, *o); });
+}
+
+}  // namespace esf::cli

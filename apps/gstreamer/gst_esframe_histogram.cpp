@@ -1,0 +1,416 @@
+// esframehistogram: an in-place analysis element. Each buffer goes through an esf::Pipeline
+// (histograms and stats on the GPU, or the CPU references) and on unchanged; the results go out
+// as an element message (a GstStructure named "esframe") and, with attach-meta, as a custom meta
+// "GstEsframeMeta" on the buffer. The pipeline lives on a thread of its own (pipeline_thread.hpp)
+// and is made again when the caps or a property change.
+#include <gst/gst.h>
+#include <gst/video/gstvideofilter.h>
+#include <gst/video/video.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "apps/gstreamer/frame_mapping.hpp"
+#include "apps/gstreamer/pipeline_thread.hpp"
+#include "esframe/base/log.hpp"
+#include "esframe/pipeline.hpp"
+
+GST_DEBUG_CATEGORY_STATIC(esframe_debug);
+#define GST_CAT_DEFAULT esframe_debug
+
+G_BEGIN_DECLS
+#define GST_TYPE_ESFRAME_HISTOGRAM (gst_esframe_histogram_get_type())
+G_DECLARE_FINAL_TYPE(GstEsframeHistogram, gst_esframe_histogram, GST, ESFRAME_HISTOGRAM,
+                     GstVideoFilter)
+G_END_DECLS
+
+namespace {
+
+constexpr const char* kMetaName = "GstEsframeMeta";
+
+struct Settings {
+  guint bins = 256;
+  std::string channels = "rgbl";
+  std::string strategy = "auto";
+  std::string luma_source = "rgb";
+  std::string backend = "gles";
+  guint blur_taps = 0;  // 0: no blur
+  guint blur_iterations = 1;
+  guint resize_width = 0, resize_height = 0;  // 0: no resize
+  guint message_interval = 1;                 // every Nth buffer; 0: none
+  bool attach_meta = false;
+};
+
+struct State {
+  esf::gst::PipelineThread gl_thread;  // the only thread that touches `pipeline`
+  std::unique_ptr<esf::Pipeline> pipeline;
+  bool dmabuf_failed = false;  // the device could not import: map the buffers from then on
+  guint64 frames = 0;
+
+  ~State() {
+    gl_thread.run([this] { pipeline.reset(); });
+  }
+};
+
+enum Property {
+  kPropBins = 1,
+  kPropChannels,
+  kPropStrategy,
+  kPropLumaSource,
+  kPropBackend,
+  kPropBlurTaps,
+  kPropBlurIterations,
+  kPropResizeWidth,
+  kPropResizeHeight,
+  kPropMessageInterval,
+  kPropAttachMeta,
+};
+
+}  // namespace
+
+struct _GstEsframeHistogram {
+  GstVideoFilter parent;
+  Settings* settings;  // under the object lock
+  State* state;        // streaming thread only
+  bool dirty;          // settings or caps changed: make the pipeline again (object lock)
+};
+
+G_DEFINE_TYPE(GstEsframeHistogram, gst_esframe_histogram, GST_TYPE_VIDEO_FILTER)
+
+namespace {
+
+esf::Result<esf::PipelineConfig> pipelineConfig(const Settings& s) {
+  esf::PipelineConfig c;
+  if (s.backend != "gles" && s.backend != "cpu")
+    return esf::fail(esf::ErrorCode::kInvalidArgument, "backend '", s.backend,
+                     "': expected gles or cpu");
+  c.backend = s.backend == "cpu" ? esf::Backend::kCpu : esf::Backend::kGles;
+  c.histogram.bins = int(s.bins);
+  c.histogram.channels = s.channels;
+  if (s.strategy != "auto") {
+    esf::Result<esf::HistogramStrategy> strategy = esf::parseHistogramStrategy(s.strategy);
+    if (!strategy) return strategy.error();
+    c.histogram.strategy = *strategy;
+  }
+  if (s.luma_source != "rgb" && s.luma_source != "source")
+    return esf::fail(esf::ErrorCode::kInvalidArgument, "luma-source '", s.luma_source,
+                     "': expected rgb or source");
+  c.luma = s.luma_source == "source" ? esf::LumaSource::kSource : esf::LumaSource::kRgb;
+  if (s.blur_taps > 0) c.blur = esf::BlurConfig{int(s.blur_taps), int(s.blur_iterations)};
+  if (s.resize_width > 0 || s.resize_height > 0)
+    c.resize = esf::Size{int(s.resize_width), int(s.resize_height)};
+  if (esf::Status valid = c.validate(); !valid) return valid.error();
+  return c;
+}
+
+// The pipeline for the current settings, made on first use (on the pipeline thread).
+esf::Result<esf::Pipeline*> currentPipeline(GstEsframeHistogram* self) {
+  GST_OBJECT_LOCK(self);
+  const Settings settings = *self->settings;
+  const bool dirty = self->dirty;
+  self->dirty = false;
+  GST_OBJECT_UNLOCK(self);
+  State& state = *self->state;
+  if (dirty) state.pipeline.reset();
+  if (!state.pipeline) {
+    esf::Result<esf::PipelineConfig> config = pipelineConfig(settings);
+    if (!config) return config.error();
+    esf::Result<std::unique_ptr<esf::Pipeline>> p = esf::Pipeline::create(*config);
+    if (!p) return p.error();
+    GST_INFO_OBJECT(self, "esframe pipeline on %s", (*p)->deviceDescription().c_str());
+    state.pipeline = std::move(p.value());
+  }
+  return state.pipeline.get();
+}
+
+// Zero-copy first when the buffer is dmabuf-backed; a device that cannot import (llvmpipe on
+// EGL surfaceless has no EGL_EXT_image_dma_buf_import) falls back to the mapped bytes for good.
+esf::Result<esf::FrameResult> analyse(GstEsframeHistogram* self, esf::Pipeline& pipeline,
+                                      GstVideoFrame* video) {
+  State& state = *self->state;
+  esf::Frame frame = esf::gst::frameOf(*video, !state.dmabuf_failed);
+  frame.source = GST_OBJECT_NAME(self);
+  if (frame.planes[0].dmabuf_fd >= 0) {
+    esf::Result<esf::FrameResult> zero_copy = pipeline.process(frame);
+    if (zero_copy) return zero_copy;
+    GST_INFO_OBJECT(self, "dmabuf import failed (%s): mapping buffers instead",
+                    zero_copy.error().message.c_str());
+    state.dmabuf_failed = true;
+    frame = esf::gst::frameOf(*video, false);
+    frame.source = GST_OBJECT_NAME(self);
+  }
+  return pipeline.process(frame);
+}
+
+gboolean copyField(GQuark field, const GValue* value, gpointer target) {
+  gst_structure_id_set_value(static_cast<GstStructure*>(target), field, value);
+  return TRUE;
+}
+
+GstFlowReturn transformFrameInPlace(GstVideoFilter* filter, GstVideoFrame* video) {
+  auto* self = GST_ESFRAME_HISTOGRAM(filter);
+  std::optional<esf::Result<esf::Pipeline*>> pipeline;
+  std::optional<esf::Result<esf::FrameResult>> analysed;
+  self->state->gl_thread.run([&] {
+    pipeline = currentPipeline(self);
+    if (*pipeline) analysed = analyse(self, ***pipeline, video);
+  });
+  if (!*pipeline) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("esframe: %s", pipeline->error().message.c_str()),
+                      (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  esf::Result<esf::FrameResult>& result = *analysed;
+  if (!result) {
+    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("esframe: %s", result.error().message.c_str()),
+                      (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  GST_OBJECT_LOCK(self);
+  const guint interval = self->settings->message_interval;
+  const bool attach_meta = self->settings->attach_meta;
+  GST_OBJECT_UNLOCK(self);
+  const GstClockTime pts = GST_BUFFER_PTS(video->buffer);
+  const guint64 index = self->state->frames++;
+  if (attach_meta && gst_buffer_is_writable(video->buffer)) {
+    GstCustomMeta* meta = gst_buffer_add_custom_meta(video->buffer, kMetaName);
+    if (meta) {
+      GstStructure* target = gst_custom_meta_get_structure(meta);
+      GstStructure* source = esf::gst::resultStructure(*result, pts);
+      gst_structure_foreach(source, copyField, target);
+      gst_structure_free(source);
+    }
+  }
+  if (interval > 0 && index % interval == 0) {
+    gst_element_post_message(
+        GST_ELEMENT(self),
+        gst_message_new_element(GST_OBJECT(self), esf::gst::resultStructure(*result, pts)));
+  }
+  return GST_FLOW_OK;
+}
+
+gboolean setInfo(GstVideoFilter* filter, GstCaps*, GstVideoInfo* in_info, GstCaps*, GstVideoInfo*) {
+  auto* self = GST_ESFRAME_HISTOGRAM(filter);
+  if (!esf::gst::pixelFormatOf(GST_VIDEO_INFO_FORMAT(in_info))) return FALSE;
+  GST_OBJECT_LOCK(self);
+  self->dirty = true;
+  self->state->dmabuf_failed = false;
+  GST_OBJECT_UNLOCK(self);
+  return TRUE;
+}
+
+gboolean stop(GstBaseTransform* transform) {
+  auto* self = GST_ESFRAME_HISTOGRAM(transform);
+  State& state = *self->state;
+  state.gl_thread.run([&] { state.pipeline.reset(); });  // streaming has stopped
+  state.frames = 0;
+  return TRUE;
+}
+
+void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* pspec) {
+  auto* self = GST_ESFRAME_HISTOGRAM(object);
+  GST_OBJECT_LOCK(self);
+  Settings& s = *self->settings;
+  switch (Property(id)) {
+    case kPropBins:
+      s.bins = g_value_get_uint(value);
+      break;
+    case kPropChannels:
+      s.channels = g_value_get_string(value);
+      break;
+    case kPropStrategy:
+      s.strategy = g_value_get_string(value);
+      break;
+    case kPropLumaSource:
+      s.luma_source = g_value_get_string(value);
+      break;
+    case kPropBackend:
+      s.backend = g_value_get_string(value);
+      break;
+    case kPropBlurTaps:
+      s.blur_taps = g_value_get_uint(value);
+      break;
+    case kPropBlurIterations:
+      s.blur_iterations = g_value_get_uint(value);
+      break;
+    case kPropResizeWidth:
+      s.resize_width = g_value_get_uint(value);
+      break;
+    case kPropResizeHeight:
+      s.resize_height = g_value_get_uint(value);
+      break;
+    case kPropMessageInterval:
+      s.message_interval = g_value_get_uint(value);
+      break;
+    case kPropAttachMeta:
+      s.attach_meta = g_value_get_boolean(value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+      break;
+  }
+  self->dirty = true;
+  const bool passthrough = !s.attach_meta;
+  GST_OBJECT_UNLOCK(self);
+  // Without meta the buffer is only read: no writable copy is ever needed.
+  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), passthrough);
+}
+
+void getProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
+  auto* self = GST_ESFRAME_HISTOGRAM(object);
+  GST_OBJECT_LOCK(self);
+  const Settings& s = *self->settings;
+  switch (Property(id)) {
+    case kPropBins:
+      g_value_set_uint(value, s.bins);
+      break;
+    case kPropChannels:
+      g_value_set_string(value, s.channels.c_str());
+      break;
+    case kPropStrategy:
+      g_value_set_string(value, s.strategy.c_str());
+      break;
+    case kPropLumaSource:
+      g_value_set_string(value, s.luma_source.c_str());
+      break;
+    case kPropBackend:
+      g_value_set_string(value, s.backend.c_str());
+      break;
+    case kPropBlurTaps:
+      g_value_set_uint(value, s.blur_taps);
+      break;
+    case kPropBlurIterations:
+      g_value_set_uint(value, s.blur_iterations);
+      break;
+    case kPropResizeWidth:
+      g_value_set_uint(value, s.resize_width);
+      break;
+    case kPropResizeHeight:
+      g_value_set_uint(value, s.resize_height);
+      break;
+    case kPropMessageInterval:
+      g_value_set_uint(value, s.message_interval);
+      break;
+    case kPropAttachMeta:
+      g_value_set_boolean(value, s.attach_meta);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+void finalize(GObject* object) {
+  auto* self = GST_ESFRAME_HISTOGRAM(object);
+  delete self->state;
+  delete self->settings;
+  G_OBJECT_CLASS(gst_esframe_histogram_parent_class)->finalize(object);
+}
+
+constexpr auto kRw = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+
+void installProperties(GObjectClass* c) {
+  const Settings d;
+  auto uintProperty = [&](Property id, const char* name, const char* blurb, guint min, guint max,
+                          guint def) {
+    g_object_class_install_property(c, id,
+                                    g_param_spec_uint(name, name, blurb, min, max, def, kRw));
+  };
+  auto stringProperty = [&](Property id, const char* name, const char* blurb,
+                            const std::string& def) {
+    g_object_class_install_property(c, id,
+                                    g_param_spec_string(name, name, blurb, def.c_str(), kRw));
+  };
+  uintProperty(kPropBins, "bins", "Histogram bins (1..256)", 1, 256, d.bins);
+  stringProperty(kPropChannels, "channels", "Channels counted, letters of rgbl", d.channels);
+  stringProperty(kPropStrategy, "strategy",
+                 "auto, single, global-atomic, chunk-sum, chunk-reduce, persistent, replicated",
+                 d.strategy);
+  stringProperty(kPropLumaSource, "luma-source",
+                 "L from the converted RGB (rgb) or the source's Y plane (source)", d.luma_source);
+  stringProperty(kPropBackend, "backend", "gles (GPU) or cpu (the CPU references)", d.backend);
+  uintProperty(kPropBlurTaps, "blur-taps",
+               "Box blur taps on the analysed copy (odd; 0: none); the buffer is not changed", 0,
+               1u << 20, d.blur_taps);
+  uintProperty(kPropBlurIterations, "blur-iterations", "Box blur passes", 1, 100,
+               d.blur_iterations);
+  uintProperty(kPropResizeWidth, "resize-width",
+               "Area-average downscale of the analysed copy (0: none)", 0, 65536, d.resize_width);
+  uintProperty(kPropResizeHeight, "resize-height",
+               "Area-average downscale of the analysed copy (0: none)", 0, 65536, d.resize_height);
+  uintProperty(kPropMessageInterval, "message-interval",
+               "Post an \"esframe\" element message every N buffers (0: none)", 0, G_MAXUINT,
+               d.message_interval);
+  g_object_class_install_property(
+      c, kPropAttachMeta,
+      g_param_spec_boolean("attach-meta", "attach-meta",
+                           "Attach the results as a GstEsframeMeta custom meta on each buffer",
+                           d.attach_meta, kRw));
+}
+
+// esframe's log lines into the GStreamer debug log.
+void logToGst(esf::LogLevel level, std::string_view message, void*) {
+  const GstDebugLevel gst_level = level == esf::LogLevel::kError     ? GST_LEVEL_ERROR
+                                  : level == esf::LogLevel::kWarning ? GST_LEVEL_WARNING
+                                  : level == esf::LogLevel::kInfo    ? GST_LEVEL_INFO
+                                                                     : GST_LEVEL_DEBUG;
+  GST_CAT_LEVEL_LOG(esframe_debug, gst_level, nullptr, "%.*s", int(message.size()), message.data());
+}
+
+}  // namespace
+
+static void gst_esframe_histogram_class_init(GstEsframeHistogramClass* klass) {
+  GObjectClass* object_class = G_OBJECT_CLASS(klass);
+  object_class->set_property = setProperty;
+  object_class->get_property = getProperty;
+  object_class->finalize = finalize;
+  installProperties(object_class);
+
+  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
+  gst_element_class_set_static_metadata(
+      element_class, "esframe histogram", "Filter/Analyzer/Video",
+      "Histograms and exposure statistics of each frame on the GPU (GLES 3.1 compute), posted "
+      "as \"esframe\" element messages; buffers pass through unchanged",
+      "esframe");
+  const std::string formats = esf::gst::capsFormatList();
+  const std::string caps_text = "video/x-raw, format=(string)" + formats +
+                                ", width=(int)[1,65536], height=(int)[1,65536]; "
+                                "video/x-raw(memory:DMABuf), format=(string)" +
+                                formats + ", width=(int)[1,65536], height=(int)[1,65536]";
+  GstCaps* caps = gst_caps_from_string(caps_text.c_str());
+  gst_element_class_add_pad_template(
+      element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template(
+      element_class, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref(caps);
+
+  GST_BASE_TRANSFORM_CLASS(klass)->stop = stop;
+  GstVideoFilterClass* filter_class = GST_VIDEO_FILTER_CLASS(klass);
+  filter_class->set_info = setInfo;
+  filter_class->transform_frame_ip = transformFrameInPlace;
+}
+
+static void gst_esframe_histogram_init(GstEsframeHistogram* self) {
+  self->settings = new Settings;
+  self->state = new State;
+  self->dirty = true;
+  gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
+  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), TRUE);
+}
+
+static gboolean plugin_init(GstPlugin* plugin) {
+  GST_DEBUG_CATEGORY_INIT(esframe_debug, "esframe", 0, "esframe histogram element");
+  esf::setLogHandler(logToGst);
+  const gchar* tags[] = {nullptr};
+  gst_meta_register_custom(kMetaName, tags, nullptr, nullptr, nullptr);
+  return gst_element_register(plugin, "esframehistogram", GST_RANK_NONE,
+                              GST_TYPE_ESFRAME_HISTOGRAM);
+}
+
+// The tree has no licence file yet: "unknown" is the licence string GStreamer accepts for that.
+#define PACKAGE "esframe"
+GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, esframe,
+                  "esframe: GLES 3.1 compute histograms and statistics on video frames",
+                  plugin_init, ESFRAME_VERSION, "unknown", "esframe", "esframe")

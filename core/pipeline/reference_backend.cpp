@@ -1,0 +1,130 @@
+// Backend::kReference: every stage is its plain CPU reference (the same code the GPU tests compare
+// against), so the output equals the gles backend's bit for bit, timings aside.
+#include <optional>
+
+#include "capture/pixel_format.hpp"
+#include "core/import/import_reference.hpp"
+#include "core/pipeline/backend_common.hpp"
+#include "core/pipeline/bayer_frame.hpp"
+#include "core/pipeline/pipeline_backend.hpp"
+#include "core/stages/blur.hpp"
+#include "core/stages/blur_reference.hpp"
+#include "core/stages/channels.hpp"
+#include "core/stages/histogram_reference.hpp"
+#include "core/stages/resize.hpp"
+#include "core/stages/resize_reference.hpp"
+#include "core/stats/exposure_stats.hpp"
+#include "esframe/base/log.hpp"
+
+namespace esf {
+namespace {
+
+constexpr LumaWeights kLuma = LumaWeights::kBt709;
+
+class ReferenceBackend : public PipelineBackend {
+ public:
+  explicit ReferenceBackend(const PipelineConfig& o) : o_(o) {}
+
+  Result<FrameResult> process(const Frame& frame) override {
+    FrameResult r;
+    WallTimer import_timer;
+    Result<RgbaImage> rgba = importReference(frame, r);
+    if (!rgba) return rgba.error();
+    image_ = std::move(rgba.value());
+    std::optional<RgbaImage> luma;
+    if (o_.luma == LumaSource::kSource && o_.histogram.channels.find('l') != std::string::npos) {
+      Result<std::vector<uint8_t>> y = extractLumaPlane(frame);
+      if (y) {
+        luma.emplace(frame.width, frame.height);
+        for (size_t i = 0; i < y->size(); ++i) {
+          uint8_t* p = &luma->pixels[i * 4];
+          p[0] = p[1] = p[2] = y.value()[i];
+          p[3] = 255;
+        }
+      } else if (!warned_no_source_luma_) {
+        logWarning(std::string("source luma: ") + formatName(frame.format) +
+                   " frames have no luma plane; L comes from RGB");
+        warned_no_source_luma_ = true;
+      }
+    }
+    r.timings.push_back({"import", import_timer.ms(), false});
+
+    if (o_.blur) {
+      WallTimer t;
+      image_ = blurReference(image_, o_.blur->taps, o_.blur->iterations);
+      if (luma) luma = blurReference(*luma, o_.blur->taps, o_.blur->iterations);
+      r.timings.push_back({"blur", t.ms(), false});
+    }
+    if (o_.resize) {
+      const auto [w, h] = *o_.resize;
+      if (Status s = checkResizeSize(image_.width, image_.height, w, h); !s) return s.error();
+      WallTimer t;
+      image_ = resizeReference(image_, w, h);
+      if (luma) luma = resizeReference(*luma, w, h);
+      r.timings.push_back({"resize", t.ms(), false});
+    }
+
+    const int bins = o_.histogram.bins;
+    WallTimer hist_timer;
+    r.hist = count(bins, luma ? &*luma : nullptr);
+    r.timings.push_back({"histogram", hist_timer.ms(), false});
+    HistogramData values = r.hist;
+    if (bins != kValueCount) {
+      WallTimer t;
+      values = count(kValueCount, luma ? &*luma : nullptr);
+      r.timings.push_back({"histogram256", t.ms(), false});
+    }
+    finishHostFrameResult(r, frame, values, image_);
+    return r;
+  }
+
+ private:
+  // Bayer frames: the plain demosaic, and the raw statistics into r.raw.
+  Result<RgbaImage> importReference(const Frame& frame, FrameResult& r) const {
+    if (!isBayer(frame.format)) return convertToRgbaCpu(frame);
+    Result<BayerInput> bayer = prepareBayer(frame, o_);
+    if (!bayer) return bayer.error();
+    r.raw = std::move(bayer->stats);
+    return demosaicReference(bayer->values, frame.width, frame.height, bayer->demosaic);
+  }
+
+  HistogramData count(int bins, const RgbaImage* luma) const {
+    const std::string& channels = o_.histogram.channels;
+    if (!luma) {
+      HistogramData h;
+      h.bins = bins;
+      h.channels = channels;
+      h.counts = histogramReference(image_, bins, channels, kLuma);
+      return h;
+    }
+    const std::string rgb = withoutLuma(channels);
+    std::vector<uint32_t> rgb_counts;
+    if (!rgb.empty()) rgb_counts = histogramReference(image_, bins, rgb, kLuma);
+    return mergeLuma(channels, bins, rgb, rgb_counts, histogramReference(*luma, bins, "l", kLuma));
+  }
+
+  PipelineConfig o_;
+  RgbaImage image_;
+  bool warned_no_source_luma_ = false;
+};
+
+}  // namespace
+
+Status checkHostBlurTaps(const PipelineConfig& options) {
+  if (options.blur) {
+    BlurParams p;
+    p.filter_dim = options.blur->taps;
+    p.iterations = options.blur->iterations;
+    if (p.filter_dim > p.maxFilterDim())
+      return fail(ErrorCode::kInvalidArgument, "blur: taps must be at most ",
+                  std::to_string(p.maxFilterDim()), ", got ", std::to_string(p.filter_dim));
+  }
+  return Status::success();
+}
+
+Result<std::unique_ptr<PipelineBackend>> createReferenceBackend(const PipelineConfig& options) {
+  if (Status s = checkHostBlurTaps(options); !s) return s.error();
+  return std::unique_ptr<PipelineBackend>(new ReferenceBackend(options));
+}
+
+}  // namespace esf

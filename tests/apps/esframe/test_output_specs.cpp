@@ -1,0 +1,183 @@
+// The CLI's --output drm option parsing ("drm:..." specs): values, the rect's embedded commas,
+// and one clear error for each kind of bad input.
+#include <gtest/gtest.h>
+
+#include "apps/esframe/output_specs.hpp"
+
+namespace esf::cli {
+namespace {
+
+TEST(DrmOutputOptions, EmptyMeansDefaults) {
+  Result<DrmSinkOptions> o = parseDrmSpec("");
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->device.empty());
+  EXPECT_TRUE(o->connector.empty());
+  EXPECT_FALSE(o->plane_id || o->zpos || o->alpha || o->rect);
+  EXPECT_EQ(o->buffers, 3);
+  EXPECT_TRUE(o->frame);  // the kiosk default: the camera frame under the graph
+}
+
+TEST(DrmOutputOptions, FrameOnOff) {
+  Result<DrmSinkOptions> off = parseDrmSpec("frame=off,zpos=2");
+  ASSERT_TRUE(off.ok()) << off.error().message;
+  EXPECT_FALSE(off->frame);
+  Result<DrmSinkOptions> on = parseDrmSpec("rect=0,0,64,32,frame=on");
+  ASSERT_TRUE(on.ok()) << on.error().message;
+  EXPECT_TRUE(on->frame);
+  EXPECT_EQ(on->rect->width, 64u);
+}
+
+TEST(DrmOutputOptions, EveryKey) {
+  Result<DrmSinkOptions> o = parseDrmSpec(
+      "connector=Virtual-1,plane=35,zpos=4,rect=16,32,257,3,device=vkms,alpha=32768,buffers=2");
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_EQ(o->connector, "Virtual-1");
+  EXPECT_EQ(o->device, "vkms");
+  EXPECT_EQ(*o->plane_id, 35u);
+  EXPECT_EQ(*o->zpos, 4u);
+  EXPECT_EQ(*o->alpha, 32768u);
+  EXPECT_EQ(o->buffers, 2);
+  ASSERT_TRUE(o->rect.has_value());
+  EXPECT_EQ(o->rect->x, 16);
+  EXPECT_EQ(o->rect->y, 32);
+  EXPECT_EQ(o->rect->width, 257u);
+  EXPECT_EQ(o->rect->height, 3u);
+}
+
+TEST(DrmOutputOptions, RectLast) {
+  Result<DrmSinkOptions> o = parseDrmSpec("rect=0,0,1,1");
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->rect->width, 1u);
+  EXPECT_EQ(o->rect->height, 1u);
+}
+
+void expectError(const std::string& spec, const std::string& text) {
+  Result<DrmSinkOptions> o = parseDrmSpec(spec);
+  ASSERT_FALSE(o.ok()) << spec;
+  EXPECT_EQ(o.error().code, ErrorCode::kInvalidArgument) << spec;
+  EXPECT_NE(o.error().message.find(text), std::string::npos) << o.error().message;
+  EXPECT_EQ(o.error().message.find('\n'), std::string::npos);
+  EXPECT_EQ(o.error().message.rfind("--output drm: ", 0), 0u)
+      << "the CLI's errors name its flag: " << o.error().message;
+}
+
+TEST(DrmOutputOptions, BadInputIsNamed) {
+  expectError("colour=red", "--output drm: unknown key 'colour'");
+  expectError("zpos", "--output drm: expected KEY=VALUE, got 'zpos'");
+  expectError("plane=abc", "--output drm: plane 'abc': expected an integer in 0..4294967295");
+  expectError("plane=0", "--output drm: plane=0 is not a plane id");
+  expectError("zpos=-1", "--output drm: zpos '-1': expected an integer");
+  expectError("alpha=65536", "--output drm: alpha '65536': expected an integer in 0..65535");
+  expectError("rect=1,2,3", "--output drm: rect '1,2,3': expected X,Y,W,H");
+  expectError("rect=1,2,3,4,5", "--output drm: rect '1,2,3,4,5': expected X,Y,W,H");
+  expectError("rect=1,2,0,4", "--output drm: rect width and height must be > 0");
+  expectError("rect=1,2,x,4", "--output drm: rect 'x': expected an integer");
+  expectError("zpos=1,zpos=2", "--output drm: zpos= given twice");
+  expectError("buffers=4", "--output drm: buffers=4: expected 2 or 3");
+  expectError("connector=", "--output drm: connector= needs a value");
+  expectError("zpos=1,,alpha=2", "--output drm: empty item");
+  expectError("frame=yes", "--output drm: frame=yes: expected on or off");
+  EXPECT_FALSE(parseDrmSpec("plane=").ok());
+  EXPECT_TRUE(parseDrmSpec("zpos=2,rect=0,0,64,32").ok());
+}
+
+TEST(MqttOutputOptions, AddressAndEveryKey) {
+  Result<OutputSpec> spec = parseOutputSpec(
+      "mqtt://broker.lan:8884/site/cam1,qos=1,every=5,retain,queue=7,id=board-1,keepalive=30,"
+      "username=u,pw=p=w,cafile=/ca.pem,cert=/c.pem,key=/k.pem,tls-version=tlsv1.3,insecure,"
+      "will-topic=site/cam1/alive");
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  ASSERT_EQ(spec->kind, OutputSpec::Kind::kMqtt);
+  const MqttSinkOptions& o = spec->mqtt;
+  EXPECT_EQ(o.host, "broker.lan");
+  EXPECT_EQ(o.port, 8884);
+  EXPECT_EQ(o.topic, "site/cam1");
+  EXPECT_EQ(o.qos, 1);
+  EXPECT_EQ(o.every, 5);
+  EXPECT_TRUE(o.retain);
+  EXPECT_EQ(o.queue, 7);
+  EXPECT_EQ(o.id, "board-1");
+  EXPECT_EQ(o.keepalive, 30);
+  EXPECT_EQ(o.username, "u");
+  EXPECT_EQ(o.password, "p=w");
+  EXPECT_EQ(o.cafile, "/ca.pem");
+  EXPECT_EQ(o.cert, "/c.pem");
+  EXPECT_EQ(o.key, "/k.pem");
+  EXPECT_EQ(o.tls_version, "tlsv1.3");
+  EXPECT_TRUE(o.insecure);
+  EXPECT_EQ(o.will_topic, "site/cam1/alive");
+  EXPECT_FALSE(o.required);
+
+  Result<MqttSinkOptions> plain = parseMqttSpec("localhost/t");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->port, 0);  // the sink picks 1883, or 8883 with TLS
+  EXPECT_EQ(plain->qos, 0);
+  EXPECT_FALSE(plain->retain);
+}
+
+TEST(MqttOutputOptions, BadInputIsNamed) {
+  for (const char* text :
+       {"mqtt:host/t", "mqtt://host", "mqtt://host/", "mqtt:///t", "mqtt://:1883/t", "mqtt://h:0/t",
+        "mqtt://h:70000/t", "mqtt://h:x/t", "mqtt://h/a/+", "mqtt://h/#", "mqtt://h/t,qos=2",
+        "mqtt://h/t,every=0", "mqtt://h/t,queue=0", "mqtt://h/t,color=red", "mqtt://h/t,,qos=1",
+        "mqtt://h/t,cert=/c.pem", "mqtt://h/t,cafile=/a,cert=/c", "mqtt://h/t,qos=1,qos=0"}) {
+    Result<OutputSpec> spec = parseOutputSpec(text);
+    ASSERT_FALSE(spec.ok()) << text;
+    EXPECT_EQ(spec.error().code, ErrorCode::kInvalidArgument) << text;
+    EXPECT_NE(spec.error().message.find("--output mqtt"), std::string::npos)
+        << text << ": " << spec.error().message;
+  }
+}
+
+TEST(PromOutputOptions, PathAndEvery) {
+  Result<OutputSpec> spec = parseOutputSpec("prom:/var/lib/node/esframe.prom,every=15");
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  ASSERT_EQ(spec->kind, OutputSpec::Kind::kProm);
+  EXPECT_EQ(spec->prom.path, "/var/lib/node/esframe.prom");
+  EXPECT_EQ(spec->prom.every_s, 15);
+  Result<PromSinkOptions> plain = parsePromSpec("x.prom");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->every_s, 5);
+  for (const char* text : {"prom", "prom:", "prom:x,every=", "prom:x,every=-1", "prom:x,often=1",
+                           "prom:x,every=86401"}) {
+    Result<OutputSpec> bad = parseOutputSpec(text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_NE(bad.error().message.find("--output prom"), std::string::npos)
+        << text << ": " << bad.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace esf::cli
+
+namespace esf::cli {
+namespace {
+
+// The graph keys, shared by png: and drm: (defaults differ: decorations on in PNG, off on a plane).
+TEST(GraphOutputOptions, ModeScaleDecor) {
+  Result<DrmSinkOptions> drm = parseDrmSpec("");
+  ASSERT_TRUE(drm.ok());
+  EXPECT_EQ(drm->graph.mode, GraphMode::kOverlay);
+  EXPECT_FALSE(drm->graph.decorations);
+  drm = parseDrmSpec("zpos=2,mode=parade,scale=log,decor=on,rect=0,0,64,32");
+  ASSERT_TRUE(drm.ok()) << drm.error().message;
+  EXPECT_EQ(drm->graph.mode, GraphMode::kParade);
+  EXPECT_TRUE(drm->graph.log_scale);
+  EXPECT_TRUE(drm->graph.decorations);
+  EXPECT_EQ(drm->rect->width, 64u);
+  Result<PngSinkOptions> png = parsePngSpec("shots");
+  ASSERT_TRUE(png.ok());
+  EXPECT_TRUE(png->graph.decorations);
+  EXPECT_FALSE(png->graph.log_scale);
+  png = parsePngSpec("shots,mode=luma,decor=off,every=2");
+  ASSERT_TRUE(png.ok()) << png.error().message;
+  EXPECT_EQ(png->graph.mode, GraphMode::kLuma);
+  EXPECT_FALSE(png->graph.decorations);
+  EXPECT_EQ(png->every, 2);
+  Result<DrmSinkOptions> bad = parseDrmSpec("mode=vectorscope");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("--output drm: mode=vectorscope"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace esf::cli
