@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/text_parse.hpp"
 #include "apps/esframe/cli_common.hpp"
 #include "apps/esframe/commands.hpp"
+#include "base/text_parse.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/pipeline/backend_choice.hpp"
 #include "esframe/base/log.hpp"

@@ -1,6 +1,6 @@
 // The sections `esframe info` shows beyond the GPU and DRM devices.
-#include "capture/libcamera_source.hpp"
 #include "apps/esframe/commands.hpp"
+#include "capture/libcamera_source.hpp"
 
 namespace esf::cli {
 

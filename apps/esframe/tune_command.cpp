@@ -5,11 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/esframe/cli_common.hpp"
+#include "apps/esframe/commands.hpp"
 #include "base/text_parse.hpp"
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
-#include "apps/esframe/cli_common.hpp"
-#include "apps/esframe/commands.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "core/tuning/backend_comparison.hpp"
 #include "core/tuning/sweep.hpp"

@@ -50,7 +50,7 @@ void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& 
 }
 
 void finishHostFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
-                          int width, int height) {
+                           int width, int height) {
   WallTimer scale_timer;
   for (const ChannelScale& s : scaleReference(r.hist.counts, r.hist.bins, r.hist.channelCount(),
                                               size_t(width) * size_t(height)))
@@ -60,7 +60,7 @@ void finishHostFrameResult(FrameResult& r, const Frame& frame, const HistogramDa
 }
 
 void finishHostFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
-                          const RgbaImage& image) {
+                           const RgbaImage& image) {
   finishHostFrameResult(r, frame, values, image.width, image.height);
   r.image = &image;
 }

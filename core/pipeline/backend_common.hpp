@@ -27,11 +27,11 @@ void finishFrameResult(FrameResult& r, const Frame& frame, const HistogramData& 
 // The CPU backends' end of a frame: the scale stage (its reference: a few hundred counts) on
 // r.hist, then finishFrameResult, with r.image = &image.
 void finishHostFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
-                          const RgbaImage& image);
+                           const RgbaImage& image);
 // The same for a frame processed without an image (r.image null): the counts are of
 // width x height pixels.
 void finishHostFrameResult(FrameResult& r, const Frame& frame, const HistogramData& values,
-                          int width, int height);
+                           int width, int height);
 
 // Milliseconds of CPU wall time since construction.
 class WallTimer {

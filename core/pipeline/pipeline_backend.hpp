@@ -61,7 +61,8 @@ Result<std::unique_ptr<PipelineBackend>> createCpuExecutorBackend(const Pipeline
 // Backend::kReference (reference_backend.cpp).
 Result<std::unique_ptr<PipelineBackend>> createReferenceBackend(const PipelineConfig& config);
 
-// The host backends' (reference and cpu) check of the blur taps (the GPU checks against its own limits).
+// The host backends' (reference and cpu) check of the blur taps (the GPU checks against its own
+// limits).
 Status checkHostBlurTaps(const PipelineConfig& config);
 
 }  // namespace esf

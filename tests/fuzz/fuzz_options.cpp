@@ -2,10 +2,10 @@
 // parser (--histogram, --output, --blur, --resize, --ctrl, --size), the rest is its value.
 #include <string>
 
-#include "base/text_parse.hpp"
-#include "capture/source.hpp"
 #include "apps/esframe/output_specs.hpp"
 #include "apps/esframe/run_options.hpp"
+#include "base/text_parse.hpp"
+#include "capture/source.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
