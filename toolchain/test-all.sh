@@ -1,15 +1,64 @@
 #!/usr/bin/env bash
-# The whole test suite, as README and CI run it: installs what it needs, then builds and tests
-# the default preset (unit, GPU-on-llvmpipe, CLI and the real-driver VM cases), the installed
-# package's example (tests/package), the asan preset (ASan + UBSan), then the aarch64 and armhf
-# cross builds' tests under qemu-user.
+# The test suite, as README and CI run it (.ci/run):
+#   toolchain/test-all.sh          what CI runs: every test, with the ASan and qemu-user runs
+#                                  trimmed to what they add (below); about 35 minutes on 2 cores
+#   toolchain/test-all.sh --full   the same, plus the whole GPU matrix under ASan and qemu-user
+#                                  and valgrind on the GLES backend
+#
+# Coverage in both: the tree checks (layers, library strings, clang-format); the default preset's
+# whole ctest on llvmpipe (unit, GPU matrix, CLI, services) and the exported-symbol and ABI checks;
+# the real-driver cases in QEMU guests (tests/vm: vivid, vkms, vgem, vimc); the installed package;
+# ASan+UBSan; ThreadSanitizer on the threaded tests; valgrind on a CLI run; libFuzzer on the
+# parsers; the aarch64 and armhf cross builds' tests under qemu-user.
+# What --full adds: the tests listed in tests/gpu-matrix.txt (a stage's whole parameter matrix on
+# llvmpipe, already run natively by the default preset) under ASan and under qemu-user too, and
+# valgrind over the GLES backend's run. Under emulation the matrix costs minutes per stage and
+# exercises the same llvmpipe code; each stage keeps its smaller GPU tests there (its smoke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+full=0
+for arg in "$@"; do
+  case "$arg" in
+    --full) full=1 ;;
+    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "test-all.sh: unknown argument '$arg' (--full, --help)" >&2; exit 2 ;;
+  esac
+done
 
-# Each step prints the seconds since the start, so CI logs show where the time goes.
+# Each step's seconds go into a table printed at the end, also when a step fails.
 start_s=$(date +%s)
-step() { printf '\n== [%4d s] %s ==\n' "$(($(date +%s) - start_s))" "$*"; }
+step_names=() step_secs=() step_name='' step_start=0
+end_step() {
+  [ -n "$step_name" ] || return 0
+  step_names+=("$step_name") step_secs+=($(($(date +%s) - step_start)))
+  step_name=''
+}
+step() {
+  end_step
+  step_name=$*
+  step_start=$(date +%s)
+  printf '\n== [%4d s] %s ==\n' "$((step_start - start_s))" "$*"
+}
+print_table() {
+  local status=$? i
+  end_step
+  printf '\n%-58s %6s\n' "step" "s"
+  for i in "${!step_names[@]}"; do
+    printf '%-58s %6d\n' "${step_names[$i]}" "${step_secs[$i]}"
+  done
+  printf '%-58s %6d\n' "total$([ $full = 1 ] && echo ' (--full)')" "$(($(date +%s) - start_s))"
+  [ "$status" -eq 0 ] || echo "test-all.sh: FAILED in step '${step_names[-1]}'" >&2
+}
+trap print_table EXIT
+
+# The GPU matrix tests as one ctest regex (tests/gpu-matrix.txt: one gtest name pattern a line).
+matrix_regex=$(grep -v '^\s*\(#\|$\)' tests/gpu-matrix.txt | paste -sd'|')
+matrix_regex="^(${matrix_regex})\$"
+
+step "checks: layers, library strings, clang-format"
+command -v clang-format >/dev/null || bash toolchain/setup-debian.sh
+bash toolchain/check-tree
 
 step "setup"
 # "vm": QEMU, a kernel's headers and sources for the real-driver cases (tests/vm, ctest label vm).
@@ -18,35 +67,43 @@ bash toolchain/setup-debian.sh vm fuzz
 step "default preset: build"
 cmake --preset default >/dev/null
 cmake --build --preset default -j"$jobs"
-step "default preset: ctest"
-ctest --preset default -j"$jobs"
+step "default preset: ctest (unit, gpu, cli, services; not vm)"
+ctest --preset default -j"$jobs" -LE 'vm|soak'
+step "exported symbols and ABI (toolchain/check-abi)"
+if [ -f toolchain/check-abi ]; then bash toolchain/check-abi build/default; fi
+step "real drivers in QEMU (ctest -L vm)"
+ctest --preset default -L vm
 # The installed package as a user gets it: the example built against a scratch install with
 # find_package(esframe) and with pkg-config, its output checked against independent references.
 step "installed package: examples/ against cmake --install"
 bash tests/package/check-installed-example.sh build/default
 
-# The asan test preset runs llvmpipe single-threaded (LP_NUM_THREADS=0) and retries a failed
-# test once: LeakSanitizer's tracer once crashed (signal 11) at exit while llvmpipe's worker
-# threads wound down, after the test itself had passed. A real failure fails both tries.
+# ASan+UBSan: everything but the GPU matrix (the matrix's host side is the same code its smaller
+# tests run); --full runs the matrix too. No retries: a failure fails.
 step "asan preset: build"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
-step "asan preset: ctest"
-ctest --preset asan -j"$jobs"
+step "asan preset: ctest$([ $full = 1 ] || echo ' (not tests/gpu-matrix.txt)')"
+if [ $full = 1 ]; then
+  ctest --preset asan -j"$jobs"
+else
+  ctest --preset asan -j"$jobs" -E "$matrix_regex"
+fi
 
-# ThreadSanitizer on the tests labelled threads (only their folder, tests/threads, is built).
-step "tsan preset: build tests/threads, ctest -L threads"
+# ThreadSanitizer on the tests labelled threads (only their folders are built).
+step "tsan preset: build tests/threads and tests/core/cpu, ctest -L threads"
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j"$jobs"
 ctest --preset tsan -j"$jobs"
 
-# valgrind on a short CLI run, on each backend that runs here. llvmpipe's JIT writes and runs
-# code valgrind cannot follow: tests/valgrind/llvmpipe.supp says what is suppressed and why.
-# LP_NUM_THREADS=0 keeps llvmpipe on one thread (valgrind serializes them). --backend cpu, not
-# the default auto: auto picks cpu on llvmpipe after opening a GL context, which the gles run
-# covers; spelled out, the CPU run needs no GL and takes a quarter of the time (21 s, not 82 s).
-step "valgrind: esframe run, 3 small pattern frames"
-for backend in "--backend cpu" "--backend gles"; do
+# valgrind on a short CLI run. llvmpipe's JIT writes and runs code valgrind cannot follow:
+# tests/valgrind/llvmpipe.supp says what is suppressed and why; LP_NUM_THREADS=0 keeps llvmpipe
+# on one thread. The CPU executor's run needs no GL; the GLES run (--full) covers the host-side GL
+# paths that ASan already checks on every run.
+backends=("--backend cpu")
+[ $full = 1 ] && backends+=("--backend gles")
+step "valgrind: esframe run, 3 small pattern frames (${backends[*]})"
+for backend in "${backends[@]}"; do
   # shellcheck disable=SC2086
   LP_NUM_THREADS=0 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
     --suppressions=tests/valgrind/llvmpipe.supp build/default/esframe run --frames 3 \
@@ -68,10 +125,15 @@ for parser in y4m raw still_image options tuning_cache mjpeg; do
   rm -rf "$corpus"
 done
 
-# Cross builds for the boards, unit and GPU tests under qemu-user (toolchain/cross-test).
-# ESFRAME_CROSS_TARGETS="" skips them on a developer's machine.
+# Cross builds for the boards, their tests under qemu-user (toolchain/cross-test): everything the
+# boards run natively (unit, CPU executor, parsers, formats, hostile sizes on 32 bits, each
+# stage's smaller GPU tests); --full adds the GPU matrix. ESFRAME_CROSS_TARGETS="" skips them.
 for target in ${ESFRAME_CROSS_TARGETS-aarch64 armhf}; do
-  step "cross $target: setup, build, ctest under qemu-user"
-  bash toolchain/cross-test "$target"
+  step "cross $target: setup, build, ctest under qemu-user$([ $full = 1 ] || echo ' (not the GPU matrix)')"
+  if [ $full = 1 ]; then
+    bash toolchain/cross-test "$target"
+  else
+    bash toolchain/cross-test "$target" --board
+  fi
 done
 step "done"

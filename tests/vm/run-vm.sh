@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Boots the prepared kernel under QEMU TCG and runs one case script in the guest (see README.md).
+# Boots the prepared kernel under QEMU TCG and runs case scripts in the guest, one after another
+# in the same boot (see README.md).
 #
-#   run-vm.sh --esframe BIN --build-dir DIR --out DIR [--timeout S] [--cache DIR] CASE.sh
+#   run-vm.sh --esframe BIN --build-dir DIR --out DIR [--timeout S] [--cache DIR] [--name N] CASE.sh...
 #
-# Exit status: the case's own status; 124 timed out (guest watchdog, or the host killed QEMU);
+# With several cases each has its own folder under DIR (DIR/<case>/). Exit status: the first
+# failing case's status (0 if all passed); 124 timed out (guest watchdog, or the host killed QEMU);
 # 125 the guest died without leaving a status; 126 harness error on the host.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,7 +13,7 @@ source_dir=$(cd "$here/../.." && pwd)
 
 harness_error() { echo "vm: $*" >&2; exit 126; }
 
-esframe='' build_dir='' out='' timeout_s=240 cache='' case_script=''
+esframe='' build_dir='' out='' timeout_s=240 cache='' boot_name='' case_scripts=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --esframe) esframe=$2; shift 2 ;;
@@ -19,14 +21,17 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --cache) cache=$2; shift 2 ;;
+    --name) boot_name=$2; shift 2 ;;
     -*) harness_error "unknown option '$1'" ;;
-    *) [ -z "$case_script" ] || harness_error "one case script only"; case_script=$1; shift ;;
+    *) case_scripts+=("$1"); shift ;;
   esac
 done
-[ -n "$esframe" ] && [ -n "$build_dir" ] && [ -n "$out" ] && [ -n "$case_script" ] ||
-  harness_error "usage: run-vm.sh --esframe BIN --build-dir DIR --out DIR [--timeout S] [--cache DIR] CASE.sh"
+[ -n "$esframe" ] && [ -n "$build_dir" ] && [ -n "$out" ] && [ ${#case_scripts[@]} -gt 0 ] ||
+  harness_error "usage: run-vm.sh --esframe BIN --build-dir DIR --out DIR [--timeout S] [--cache DIR] [--name N] CASE.sh..."
 [ -x "$esframe" ] || harness_error "esframe binary '$esframe' is not executable"
-[ -f "$case_script" ] || harness_error "case script '$case_script' not found"
+for case_script in "${case_scripts[@]}"; do
+  [ -f "$case_script" ] || harness_error "case script '$case_script' not found"
+done
 case "$timeout_s" in '' | *[!0-9]*) harness_error "timeout '$timeout_s' is not a number of seconds" ;; esac
 
 if [ -z "$cache" ]; then
@@ -38,18 +43,25 @@ done
 
 # Absolute paths: the guest sees the host's tree at the same paths.
 abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
-esframe=$(abs "$esframe") case_script=$(abs "$case_script")
+esframe=$(abs "$esframe")
+# Each case's own "# vm-timeout: <seconds>" bounds it inside the guest.
+case_timeouts=''
+for i in "${!case_scripts[@]}"; do
+  case_scripts[$i]=$(abs "${case_scripts[$i]}")
+  own=$(sed -n 's/^# vm-timeout: *\([0-9][0-9]*\).*/\1/p' "${case_scripts[$i]}" | head -n1)
+  case_timeouts+="$(basename "${case_scripts[$i]}" .sh) ${own:-240};"
+done
 build_dir=$(cd "$build_dir" && pwd)
 mkdir -p "$out" && out=$(cd "$out" && pwd) || harness_error "cannot create '$out'"
-case "$out$case_script$esframe" in *[[:space:]]*) harness_error "paths with spaces are not supported" ;; esac
-case_name=$(basename "$case_script" .sh)
+case "$out${case_scripts[*]}$esframe" in *[[:space:]]*) harness_error "paths with spaces are not supported" ;; esac
+case_name=${boot_name:-$(basename "${case_scripts[0]}" .sh)}
 rm -rf "${out:?}"/* "$out"/.[!.]* 2>/dev/null
 
 abi=$(basename "$cache")
 {
   for v in ESFRAME="$esframe" ESFRAME_BUILD_DIR="$build_dir" ESFRAME_SOURCE_DIR="$source_dir" \
-    VM_OUT="$out" VM_CASE="$case_name" VM_CASE_SCRIPT="$case_script" VM_LIB="$here/guest/lib.sh" \
-    VM_HOST_TIMEOUT="$timeout_s"; do
+    VM_OUT="$out" VM_CASE="$case_name" VM_CASE_SCRIPTS="${case_scripts[*]}" \
+    VM_CASE_TIMEOUTS="$case_timeouts" VM_LIB="$here/guest/lib.sh" VM_HOST_TIMEOUT="$timeout_s"; do
     printf 'export %s=%q\n' "${v%%=*}" "${v#*=}"
   done
 } >"$out/vm-env.sh"
@@ -97,6 +109,12 @@ if [ "$status" = 124 ]; then
   echo "vm: case '$case_name' timed out in the guest (its watchdog, before the host's ${timeout_s} s)" >&2
 else
   echo "vm: case '$case_name' exited with $status (${elapsed} s wall, QEMU used ${cpu_s} s of CPU)" >&2
+fi
+if [ ${#case_scripts[@]} -gt 1 ]; then
+  for script in "${case_scripts[@]}"; do
+    name=$(basename "$script" .sh)
+    echo "vm:   $name: exit $(cat "$out/$name/status" 2>/dev/null || echo 'none (not reached)')" >&2
+  done
 fi
 if [ "$status" -ne 0 ]; then
   show_console

@@ -65,6 +65,47 @@ TEST(BlurReference, HandExample) {
   EXPECT_EQ(blurReference(in, 1, 3), in);  // one tap is the identity
 }
 
+// One odd frame through every strategy and shader of the blur family (tiled, sliding, fused,
+// split with and without the packed buffer, its column and row quads, stream): the smoke that the
+// ASan and qemu-user runs keep when they leave out the parameter matrices below.
+TEST(Blur, SmokeEveryShaderOnAnOddFrame) {
+  GlContext& gl = test::glContext();
+  struct Shape {
+    BlurStrategy strategy;
+    int tw, th, segment, wg;
+    bool buffer = false, quads = false, rows = false;
+  };
+  const Shape shapes[] = {{BlurStrategy::kTiled, 128, 4, 64, 32},
+                          {BlurStrategy::kSliding, 128, 4, 7, 16},
+                          {BlurStrategy::kFused, 64, 32, 16, 256},
+                          {BlurStrategy::kSplit, 64, 4, 16, 256},
+                          {BlurStrategy::kSplit, 64, 16, 16, 256, true, true, true},
+                          {BlurStrategy::kStream, 128, 64, 4, 64}};
+  const RgbaImage in = test::makeImage(132, 37, Content::kRandom, 29);
+  const RgbaImage want = blurReference(in, 5, 2);
+  for (const Shape& sh : shapes) {
+    BlurParams p;
+    p.strategy = sh.strategy;
+    p.tile_width = sh.tw;
+    p.tile_rows = sh.th;
+    p.segment = sh.segment;
+    p.workgroup_size = sh.wg;
+    p.filter_dim = 5;
+    p.iterations = 2;
+    p.buffer_intermediate = sh.buffer;
+    p.column_quads = sh.quads;
+    p.row_quads = sh.rows;
+    Result<Blur> blur = Blur::create(gl, p);
+    ASSERT_TRUE(blur.ok()) << blurStrategyName(sh.strategy) << ": " << blur.error().message;
+    EXPECT_EQ(runBlur(blur.value(), in), want) << blurStrategyName(sh.strategy);
+    if (!sh.buffer) continue;
+    for (bool from_image : {true, false}) {
+      EXPECT_EQ(runPackedBlur(blur.value(), in, from_image), want)
+          << "split through a buffer, packed from " << (from_image ? "an image" : "a buffer");
+    }
+  }
+}
+
 TEST(Blur, MatchesReferenceForEveryFilterAndIterationCount) {
   GlContext& gl = test::glContext();
   const int max_dim = BlurParams{}.maxFilterDim();

@@ -40,6 +40,38 @@ TEST(ReduceReference, HandComputed) {
   EXPECT_EQ(r[2], (ChannelReduce{7, 30, 37}));
 }
 
+// One odd frame through each source and form of the reduce shader (partials, atomic
+// accumulators, batched loads): the smoke that the ASan and qemu-user runs keep when they leave
+// out the matrices below.
+TEST(Reduce, SmokeEveryFormOnAnOddFrame) {
+  GlContext& gl = test::glContext();
+  struct Config {
+    const char* channels;
+    ImageSource source;
+    int groups, wg, ppi, accumulators;
+    bool batch;
+  };
+  const Config configs[] = {{"rgbl", ImageSource::kTexture, 16, 256, 4, 0, false},
+                            {"lg", ImageSource::kPackedBuffer, 3, 48, 12, 4, false},
+                            {"rgbl", ImageSource::kPackedBuffer, 3, 16, 64, 0, true}};
+  const RgbaImage img = test::makeImage(257, 3, Content::kRandom, 31);
+  for (const Config& c : configs) {
+    ReduceParams p;
+    p.channels = c.channels;
+    p.source = c.source;
+    p.workgroups = c.groups;
+    p.workgroup_size = c.wg;
+    p.pixels_per_invocation = c.ppi;
+    p.accumulators = c.accumulators;
+    p.batch_loads = c.batch;
+    Result<ImageReduce> r = ImageReduce::create(gl, p);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(runReduce(r.value(), img), reduceReference(img, p.channels, p.luma))
+        << c.channels << " " << imageSourceName(c.source) << " acc " << c.accumulators
+        << (c.batch ? " batched" : "");
+  }
+}
+
 TEST(Reduce, MatchesReferenceAcrossSizesContentsAndShapes) {
   GlContext& gl = test::glContext();
   struct Config {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 840
+# vm-boot: vivid
 # V4L2 capture against vivid in zero-copy mode (issue 4): GBM buffers on vgem queued as
 # V4L2_MEMORY_DMABUF and imported into EGL plane by plane. 30 frames each of YUYV 640x480, NV12
 # 640x480 and RGB24 320x240; every frame zero-copy, and its GPU histograms equal CPU histograms

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 600
+# vm-boot: vivid
 # Multi-planar V4L2 (issue 14) against vivid multiplanar=2, whose capture node has only the
 # V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE queue: NV12M (two memory planes) and YUV420M (three) in mmap
 # and zero-copy dmabuf modes (one GBM dmabuf per plane), and YUYV, a single-buffer format, on the
