@@ -213,7 +213,7 @@ Status LibcameraSource::createGpuBuffers(DmabufAllocator& allocator, unsigned co
       return fail(ErrorCode::kUnsupported, name_, ": the GPU allocates rows of ",
                   std::to_string(gpu->stride), " bytes, the camera writes rows of ",
                   std::to_string(cfg.stride), " (", cfg.toString(),
-                  "): use --io mmap or a width whose rows need no padding");
+                  "): use io mode mmap, or a width whose rows need no padding");
     // One FrameBuffer plane per format plane, at V4L2's single-buffer offsets in the one dmabuf.
     std::vector<libcamera::FrameBuffer::Plane> planes;
     const libcamera::SharedFD fd(gpu->fd.get());  // dup()s: the FrameBuffer holds its own
@@ -260,8 +260,9 @@ Status LibcameraSource::controlsFor(const SourceOptions& o) {
   }
   if (o.fps > 0) {
     if (available.find(&libcamera::controls::FrameDurationLimits) == available.end()) {
-      logWarning(name_ + ": the camera has no FrameDurationLimits control; --fps " +
-                 std::to_string(o.fps) + " is ignored");
+      logWarning(name_ +
+                 ": the camera has no FrameDurationLimits control; the source's frame rate (" +
+                 std::to_string(o.fps) + " fps) is ignored");
     } else {
       const int64_t us = frameDurationMicroseconds(o.fps);
       const int64_t limits[2] = {us, us};
