@@ -135,7 +135,7 @@ class V4l2Source : public FrameSource {
   Status allocateDmabufBuffers(DmabufAllocator& allocator, int count);
   // REQBUFS, buffers, QBUF of each, STREAMON.
   Status startStreaming(const SourceOptions& o);
-  // Drops the buffers and REQBUFS 0 of the current memory type.
+  // Drops the buffers and, when REQBUFS gave some, REQBUFS 0 of the current memory type.
   Status releaseBuffers();
   Status queue(uint32_t index);
   // A v4l2_buffer of this queue's type and memory; multi-planar ones point at `planes`.
@@ -163,6 +163,7 @@ class V4l2Source : public FrameSource {
   uint64_t corrupted_ = 0;         // error-flagged buffers since the last delivered frame
   bool warned_corrupted_ = false;  // one warning per run, the count is in every frame
   bool warned_sync_ = false;
+  bool requested_ = false;  // REQBUFS gave buffers: REQBUFS 0 releases them
   int poll_timeout_ms_ = 2000;
 };
 
@@ -263,10 +264,21 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
   if (xioctl(fd_.get(), VIDIOC_REQBUFS, &req) != 0)
     return fail(errorCodeFromErrno(errno), info_.path, ": VIDIOC_REQBUFS (", toString(mode),
                 ") failed: ", std::strerror(errno));
+  requested_ = true;
   if (req.count < 2)
     return fail(ErrorCode::kUnsupported, info_.path, ": the driver gave only ",
                 std::to_string(req.count), " buffer(s)");
-  if (mode == IoMode::kDmabuf) return allocateDmabufBuffers(*allocator, int(req.count));
+  if (mode == IoMode::kDmabuf) {
+    Status allocated = allocateDmabufBuffers(*allocator, int(req.count));
+    if (allocated.ok() || o.io != IoMode::kAuto) return allocated;
+    // auto: zero-copy is an optimisation, and a GPU that cannot allocate such buffers is
+    // common (Mesa's software GBM on a render node): fall back to mmap and say why at -v.
+    logInfo(allocated.error().message + "; using mmap");
+    if (auto s = releaseBuffers(); !s) return s;
+    SourceOptions mmap_options = o;
+    mmap_options.io = IoMode::kMmap;
+    return allocateBuffers(mmap_options);
+  }
   for (uint32_t i = 0; i < req.count; ++i) {
     v4l2_plane planes[kMaxMemoryPlanes]{};
     v4l2_buffer vb = emptyBuffer(i, planes);
@@ -374,6 +386,9 @@ Status V4l2Source::startStreaming(const SourceOptions& o) {
 
 Status V4l2Source::releaseBuffers() {
   buffers_.clear();
+  // A driver without dmabuf support refuses even REQBUFS 0 of that memory type: only buffers
+  // it gave are released.
+  if (!std::exchange(requested_, false)) return {};
   v4l2_requestbuffers req{};
   req.type = fmt_.bufferType();
   req.memory = io_ == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
@@ -387,8 +402,8 @@ Status V4l2Source::setup(const SourceOptions& o) {
   poll_timeout_ms_ = o.poll_timeout_ms;
   if (auto s = negotiate(o); !s) return s;
   Status started = startStreaming(o);
-  // auto: zero-copy is an optimisation. A driver that refuses dmabuf buffers (at allocation,
-  // REQBUFS, QBUF or STREAMON) streams through mmap instead, once its dmabuf queue is released.
+  // auto: a driver that refuses dmabuf buffers (at REQBUFS, QBUF or STREAMON) streams through
+  // mmap instead, once its dmabuf queue is released.
   if (!started && o.io == IoMode::kAuto && io_ == IoMode::kDmabuf && !lost_ &&
       started.error().code != ErrorCode::kDeviceLost) {
     if (auto s = releaseBuffers(); !s) return s;
