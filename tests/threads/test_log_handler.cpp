@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -33,16 +34,20 @@ TEST(LogHandler, HandlerAndUserDataNeverTear) {
     loggers.emplace_back([&] {
       while (!stop.load(std::memory_order_relaxed)) logWarning("line");
     });
-  // A fixed number of switches, each between the two pairs: a reader that loads the handler
-  // and the user data apart sees a mixed pair in some of them.
-  for (int i = 0; i < 200000; ++i) {
+  // Switches between the two pairs until each has had a fixed number of calls and a second has
+  // passed (so the loggers ran alongside the switches, however busy the machine): a reader that
+  // loads the handler and the user data apart sees a mixed pair in some of them.
+  constexpr uint64_t kCalls = 300000;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (g_a.calls.load(std::memory_order_relaxed) < kCalls ||
+         g_b.calls.load(std::memory_order_relaxed) < kCalls ||
+         std::chrono::steady_clock::now() < until) {
     setLogHandler(handlerB, &g_b);
     setLogHandler(handlerA, &g_a);
   }
   stop = true;
   for (std::thread& t : loggers) t.join();
   setLogHandler(nullptr);
-  EXPECT_GT(g_a.calls + g_b.calls, 0u);
   EXPECT_EQ(g_a.mismatched.load(), 0u);
   EXPECT_EQ(g_b.mismatched.load(), 0u);
 }

@@ -154,13 +154,13 @@ done
 auto_io_falls_back_to_mmap() {
   local dmabuf_egl name inject
   read -r -a dmabuf_egl <<<"$(egl_for dmabuf)"
-  expect_ok auto-dmabuf -v "${dmabuf_egl[@]}" "${cam[@]}" --frames 2 --io auto
+  expect_ok auto-dmabuf -v "${dmabuf_egl[@]}" "${cam[@]}" --backend gles --frames 2 --io auto
   check "auto-dmabuf: zero-copy when nothing refuses" \
     grep -q -E '^esframe: source /dev/video0: .*\(dmabuf\)$' "$VM_OUT/auto-dmabuf.err"
   for inject in reqbufs qbuf streamon; do
     name="auto-$inject-refused"
     ctl "inject_vidioc_${inject}_error=1"
-    expect_ok "$name" -v "${dmabuf_egl[@]}" "${cam[@]}" --frames 2 --io auto
+    expect_ok "$name" -v "${dmabuf_egl[@]}" "${cam[@]}" --backend gles --frames 2 --io auto
     check "$name: 2 frames" test "$(grep -c '"seq"' "$VM_OUT/$name.out")" -eq 2
     check "$name: one warning of it" test "$(grep -c 'refused dmabuf' "$VM_OUT/$name.err")" -eq 1
     check "$name: it names the device and the refusal" grep -q -E \
