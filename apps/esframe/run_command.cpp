@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
-#include "base/text_parse.hpp"
-#include "capture/pixel_format.hpp"
-#include "capture/source.hpp"
 #include "apps/esframe/auto_exposure_option.hpp"
 #include "apps/esframe/cli_common.hpp"
 #include "apps/esframe/commands.hpp"
 #include "apps/esframe/output_specs.hpp"
 #include "apps/esframe/run_options.hpp"
+#include "base/text_parse.hpp"
+#include "capture/pixel_format.hpp"
+#include "capture/source.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/pipeline.hpp"
 

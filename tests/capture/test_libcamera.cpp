@@ -5,9 +5,9 @@
 
 #include <cctype>
 
+#include "apps/esframe/run_options.hpp"
 #include "capture/libcamera_source.hpp"
 #include "capture/pixel_format.hpp"
-#include "apps/esframe/run_options.hpp"
 
 #ifdef ESFRAME_TEST_LIBCAMERA
 #include <libcamera/control_ids.h>
