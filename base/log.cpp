@@ -5,20 +5,26 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <mutex>
 #include <string>
 
 namespace esf {
 namespace {
 std::atomic<LogLevel> g_level{LogLevel::kWarning};
-std::atomic<LogHandler> g_handler{nullptr};
-std::atomic<void*> g_handler_data{nullptr};
+// The handler and its user data change together: a logging thread must never see one's new
+// value with the other's old one, so both are read and written under one mutex. Held only to
+// copy them: the handler runs unlocked (it may log, or take its own locks).
+std::mutex g_handler_mutex;
+LogHandler g_handler = nullptr;
+void* g_handler_data = nullptr;
 // When the library was loaded: about when the process started, the origin of -vv's timeline.
 const std::chrono::steady_clock::time_point g_loaded = std::chrono::steady_clock::now();
 }  // namespace
 
 void setLogHandler(LogHandler handler, void* user_data) {
-  g_handler_data = user_data;
+  std::lock_guard lock(g_handler_mutex);
   g_handler = handler;
+  g_handler_data = user_data;
 }
 
 void setLogLevel(LogLevel level) {
@@ -30,8 +36,15 @@ LogLevel logLevel() {
 
 void logLine(LogLevel level, std::string_view message) {
   if (level > g_level.load()) return;
-  if (LogHandler handler = g_handler.load()) {
-    handler(level, message, g_handler_data.load());
+  LogHandler handler;
+  void* user_data;
+  {
+    std::lock_guard lock(g_handler_mutex);
+    handler = g_handler;
+    user_data = g_handler_data;
+  }
+  if (handler) {
+    handler(level, message, user_data);
     return;
   }
   static constexpr const char* kPrefix[] = {"error: ", "warning: ", "", "debug: "};

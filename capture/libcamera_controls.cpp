@@ -104,7 +104,7 @@ Result<libcamera::ControlValue> parseByType(libcamera::ControlType type, const s
       return libcamera::ControlValue(*v);
     }
     default:
-      return fail(ErrorCode::kUnsupported, "a type --ctrl cannot set");
+      return fail(ErrorCode::kUnsupported, "a type that cannot be set");
   }
 }
 
@@ -114,9 +114,10 @@ Result<libcamera::ControlValue> parseLibcameraControlValue(const libcamera::Cont
                                                            const libcamera::ControlInfo& info,
                                                            const std::string& text) {
   if (isArrayControl(id))
-    return fail(ErrorCode::kUnsupported, "control ", id.name(),
-                " holds an array, which --ctrl cannot set",
-                &id == &libcamera::controls::FrameDurationLimits ? " (use --fps)" : "");
+    return fail(
+        ErrorCode::kUnsupported, "control ", id.name(),
+        " holds an array: only single values can be set",
+        &id == &libcamera::controls::FrameDurationLimits ? " (set the source's frame rate)" : "");
   Result<libcamera::ControlValue> value = parseByType(id.type(), text);
   if (!value)
     return fail(value.error().code, "control ", id.name(), " (", typeName(id.type()),

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -63,14 +64,19 @@ void mapPlanes(CaptureBuffer& b) {
     b.plane_data.push_back(base.count(p.fd.get()) ? base[p.fd.get()] + p.offset : nullptr);
 }
 
-void syncDmabufs(const libcamera::FrameBuffer& buffer, uint64_t flags) {
-  int last = -1;
+// 0, or the errno of the first DMA_BUF_IOCTL_SYNC that failed.
+int syncDmabufs(const libcamera::FrameBuffer& buffer, uint64_t flags) {
+  int last = -1, err = 0;
   for (const auto& p : buffer.planes()) {
     if (p.fd.get() == last) continue;
     last = p.fd.get();
     dma_buf_sync sync{flags | DMA_BUF_SYNC_READ};
-    ::ioctl(last, DMA_BUF_IOCTL_SYNC, &sync);
+    int r;
+    do r = ::ioctl(last, DMA_BUF_IOCTL_SYNC, &sync);
+    while (r != 0 && (errno == EINTR || errno == EAGAIN));
+    if (r != 0 && err == 0) err = errno;
   }
+  return err;
 }
 
 Colorimetry colorimetryOf(const std::optional<libcamera::ColorSpace>& cs) {
@@ -104,6 +110,8 @@ class LibcameraSource : public FrameSource {
   Status createGpuBuffers(DmabufAllocator& allocator, unsigned count);
   Status controlsFor(const SourceOptions& o);
   Status queue(CaptureBuffer& b);
+  // DMA_BUF_IOCTL_SYNC of the buffer's dmabufs; the first failure of a run is warned about.
+  void syncCpuView(const libcamera::FrameBuffer& buffer, uint64_t flags);
   void completed(libcamera::Request* request);
   Result<std::optional<Frame>> frameOf(CaptureBuffer& b);
   void stop();
@@ -126,6 +134,7 @@ class LibcameraSource : public FrameSource {
   bool have_sequence_ = false;
   uint32_t last_sequence_ = 0;
   uint64_t corrupted_ = 0;
+  bool warned_sync_ = false;
 
   // Shared with libcamera's thread.
   std::mutex mutex_;
@@ -204,7 +213,7 @@ Status LibcameraSource::createGpuBuffers(DmabufAllocator& allocator, unsigned co
       return fail(ErrorCode::kUnsupported, name_, ": the GPU allocates rows of ",
                   std::to_string(gpu->stride), " bytes, the camera writes rows of ",
                   std::to_string(cfg.stride), " (", cfg.toString(),
-                  "): use --io mmap or a width whose rows need no padding");
+                  "): use io mode mmap, or a width whose rows need no padding");
     // One FrameBuffer plane per format plane, at V4L2's single-buffer offsets in the one dmabuf.
     std::vector<libcamera::FrameBuffer::Plane> planes;
     const libcamera::SharedFD fd(gpu->fd.get());  // dup()s: the FrameBuffer holds its own
@@ -251,8 +260,9 @@ Status LibcameraSource::controlsFor(const SourceOptions& o) {
   }
   if (o.fps > 0) {
     if (available.find(&libcamera::controls::FrameDurationLimits) == available.end()) {
-      logWarning(name_ + ": the camera has no FrameDurationLimits control; --fps " +
-                 std::to_string(o.fps) + " is ignored");
+      logWarning(name_ +
+                 ": the camera has no FrameDurationLimits control; the source's frame rate (" +
+                 std::to_string(o.fps) + " fps) is ignored");
     } else {
       const int64_t us = frameDurationMicroseconds(o.fps);
       const int64_t limits[2] = {us, us};
@@ -303,6 +313,15 @@ Status LibcameraSource::open(const std::string& id, const SourceOptions& o) {
   return {};
 }
 
+void LibcameraSource::syncCpuView(const libcamera::FrameBuffer& buffer, uint64_t flags) {
+  // The GPU imports the dmabufs themselves: only the CPU's view (raw dumps, CPU fallbacks) may
+  // be stale, so this is no reason to stop.
+  if (const int err = syncDmabufs(buffer, flags); err != 0 && !std::exchange(warned_sync_, true))
+    logWarning(name_ + ": DMA_BUF_IOCTL_SYNC (" + ((flags & DMA_BUF_SYNC_END) ? "end" : "start") +
+               ") failed: " + std::strerror(err) +
+               "; the CPU's view of this run's frames may be stale");
+}
+
 Status LibcameraSource::queue(CaptureBuffer& b) {
   if (const int rc = camera_->queueRequest(b.request.get()); rc != 0)
     return fail(rc == -ENODEV ? ErrorCode::kDeviceLost : ErrorCode::kIo, name_,
@@ -319,7 +338,7 @@ void LibcameraSource::completed(libcamera::Request* request) {
 
 Result<std::optional<Frame>> LibcameraSource::next() {
   if (held_) {
-    syncDmabufs(*held_->buffer, DMA_BUF_SYNC_END);
+    syncCpuView(*held_->buffer, DMA_BUF_SYNC_END);
     CaptureBuffer& b = *std::exchange(held_, nullptr);
     b.request->reuse(libcamera::Request::ReuseBuffers);
     if (auto s = queue(b); !s) return s.error();
@@ -356,7 +375,7 @@ Result<std::optional<Frame>> LibcameraSource::next() {
 
 Result<std::optional<Frame>> LibcameraSource::frameOf(CaptureBuffer& b) {
   const libcamera::FrameMetadata& meta = b.buffer->metadata();
-  syncDmabufs(*b.buffer, DMA_BUF_SYNC_START);
+  syncCpuView(*b.buffer, DMA_BUF_SYNC_START);
   Frame f;
   f.format = format_;
   f.width = width(), f.height = height();

@@ -18,6 +18,7 @@
 #include "capture/source_kinds.hpp"
 #include "capture/v4l2_device.hpp"
 #include "capture/v4l2_format.hpp"
+#include "capture/v4l2_payload.hpp"
 #include "esframe/base/log.hpp"
 
 namespace esf {
@@ -132,11 +133,18 @@ class V4l2Source : public FrameSource {
   Status negotiate(const SourceOptions& o);
   Status allocateBuffers(const SourceOptions& o);
   Status allocateDmabufBuffers(DmabufAllocator& allocator, int count);
+  // REQBUFS, buffers, QBUF of each, STREAMON.
+  Status startStreaming(const SourceOptions& o);
+  // Drops the buffers and, when REQBUFS gave some, REQBUFS 0 of the current memory type.
+  Status releaseBuffers();
   Status queue(uint32_t index);
   // A v4l2_buffer of this queue's type and memory; multi-planar ones point at `planes`.
   v4l2_buffer emptyBuffer(uint32_t index, v4l2_plane* planes) const;
   Error lostOrFailed(const char* what, int err);
   uint64_t countSequenceGap(uint32_t sequence);
+  void syncDmabuf(const Buffer& b, uint64_t flags);
+  // Counts a buffer that holds no whole frame, warns about the first, and queues it again.
+  Status skipCorrupted(const v4l2_buffer& vb, const std::string& why);
   void stop();
 
   UniqueFd fd_;
@@ -154,6 +162,8 @@ class V4l2Source : public FrameSource {
   uint64_t sequence_epoch_ = 0;    // 2^32 per wrap of the driver's counter: Frame::sequence
   uint64_t corrupted_ = 0;         // error-flagged buffers since the last delivered frame
   bool warned_corrupted_ = false;  // one warning per run, the count is in every frame
+  bool warned_sync_ = false;
+  bool requested_ = false;  // REQBUFS gave buffers: REQBUFS 0 releases them
   int poll_timeout_ms_ = 2000;
 };
 
@@ -254,17 +264,17 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
   if (xioctl(fd_.get(), VIDIOC_REQBUFS, &req) != 0)
     return fail(errorCodeFromErrno(errno), info_.path, ": VIDIOC_REQBUFS (", toString(mode),
                 ") failed: ", std::strerror(errno));
+  requested_ = true;
   if (req.count < 2)
     return fail(ErrorCode::kUnsupported, info_.path, ": the driver gave only ",
                 std::to_string(req.count), " buffer(s)");
   if (mode == IoMode::kDmabuf) {
     Status allocated = allocateDmabufBuffers(*allocator, int(req.count));
     if (allocated.ok() || o.io != IoMode::kAuto) return allocated;
-    // auto: zero-copy is an optimisation; fall back to mmap and say why.
+    // auto: zero-copy is an optimisation, and a GPU that cannot allocate such buffers is
+    // common (Mesa's software GBM on a render node): fall back to mmap and say why at -v.
     logInfo(allocated.error().message + "; using mmap");
-    buffers_.clear();
-    req.count = 0;
-    xioctl(fd_.get(), VIDIOC_REQBUFS, &req);
+    if (auto s = releaseBuffers(); !s) return s;
     SourceOptions mmap_options = o;
     mmap_options.io = IoMode::kMmap;
     return allocateBuffers(mmap_options);
@@ -362,9 +372,7 @@ uint64_t V4l2Source::countSequenceGap(uint32_t sequence) {
   return step - 1;
 }
 
-Status V4l2Source::setup(const SourceOptions& o) {
-  poll_timeout_ms_ = o.poll_timeout_ms;
-  if (auto s = negotiate(o); !s) return s;
+Status V4l2Source::startStreaming(const SourceOptions& o) {
   if (auto s = allocateBuffers(o); !s) return s;
   for (uint32_t i = 0; i < buffers_.size(); ++i)
     if (auto s = queue(i); !s) return s;
@@ -373,6 +381,40 @@ Status V4l2Source::setup(const SourceOptions& o) {
     return fail(errorCodeFromErrno(errno), info_.path,
                 ": VIDIOC_STREAMON failed: ", std::strerror(errno));
   streaming_ = true;
+  return {};
+}
+
+Status V4l2Source::releaseBuffers() {
+  buffers_.clear();
+  // A driver without dmabuf support refuses even REQBUFS 0 of that memory type: only buffers
+  // it gave are released.
+  if (!std::exchange(requested_, false)) return {};
+  v4l2_requestbuffers req{};
+  req.type = fmt_.bufferType();
+  req.memory = io_ == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
+  if (xioctl(fd_.get(), VIDIOC_REQBUFS, &req) != 0)
+    return fail(errorCodeFromErrno(errno), info_.path, ": VIDIOC_REQBUFS 0 (", toString(io_),
+                ") failed: ", std::strerror(errno));
+  return {};
+}
+
+Status V4l2Source::setup(const SourceOptions& o) {
+  poll_timeout_ms_ = o.poll_timeout_ms;
+  if (auto s = negotiate(o); !s) return s;
+  Status started = startStreaming(o);
+  // auto: a driver that refuses dmabuf buffers (at REQBUFS, QBUF or STREAMON) streams through
+  // mmap instead, once its dmabuf queue is released.
+  if (!started && o.io == IoMode::kAuto && io_ == IoMode::kDmabuf && !lost_ &&
+      started.error().code != ErrorCode::kDeviceLost) {
+    if (auto s = releaseBuffers(); !s) return s;
+    std::string why = started.error().message;
+    if (why.rfind(info_.path + ": ", 0) == 0) why.erase(0, info_.path.size() + 2);
+    logWarning(info_.path + ": the driver refused dmabuf buffers (" + why + "), using mmap");
+    SourceOptions mmap_options = o;
+    mmap_options.io = IoMode::kMmap;
+    started = startStreaming(mmap_options);
+  }
+  if (!started) return started;
   logInfo(info_.path + " (" + info_.card + "): " + describe(fmt_) + ", " +
           std::to_string(buffers_.size()) + " " + toString(io_) + " buffers, " +
           colorimetryName(colorimetry_));
@@ -386,20 +428,31 @@ void V4l2Source::stop() {
     streaming_ = false;
   }
   buffers_.clear();
-  if (fd_.valid() && !lost_) {
-    v4l2_requestbuffers req{};
-    req.type = fmt_.bufferType();
-    req.memory = io_ == IoMode::kDmabuf ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
-    xioctl(fd_.get(), VIDIOC_REQBUFS, &req);
-  }
+  if (fd_.valid() && !lost_) (void)releaseBuffers();  // on the way out: nothing to tell
 }
 
-void syncDmabuf(const Buffer& b, uint64_t flags) {
+void V4l2Source::syncDmabuf(const Buffer& b, uint64_t flags) {
   for (const BufferPlane& plane : b.planes) {
     if (plane.dmabufFd() < 0 || !plane.map.data()) continue;
     dma_buf_sync sync{flags | DMA_BUF_SYNC_READ};
-    xioctl(plane.dmabufFd(), DMA_BUF_IOCTL_SYNC, &sync);
+    // The GPU imports the dmabuf itself: only the CPU's view (raw dumps, CPU fallbacks) may be
+    // stale, so this is no reason to stop.
+    if (xioctl(plane.dmabufFd(), DMA_BUF_IOCTL_SYNC, &sync) != 0 &&
+        !std::exchange(warned_sync_, true))
+      logWarning(info_.path + ": DMA_BUF_IOCTL_SYNC (" +
+                 ((flags & DMA_BUF_SYNC_END) ? "end" : "start") + ") failed: " +
+                 std::strerror(errno) + "; the CPU's view of this run's frames may be stale");
   }
+}
+
+Status V4l2Source::skipCorrupted(const v4l2_buffer& vb, const std::string& why) {
+  if (!std::exchange(warned_corrupted_, true))
+    logWarning(info_.path + ": frame " + std::to_string(vb.sequence) + " " + why +
+               ", skipped (this run's further corrupted frames are counted in each frame's " +
+               "\"corrupted\", not warned)");
+  ++corrupted_;
+  countSequenceGap(vb.sequence);  // a skipped buffer is no gap in the sequence
+  return queue(vb.index);
 }
 
 Result<std::optional<Frame>> V4l2Source::next() {
@@ -428,13 +481,15 @@ Result<std::optional<Frame>> V4l2Source::next() {
     if (vb.index >= buffers_.size())
       return fail(ErrorCode::kIo, info_.path, ": driver returned a bad buffer index");
     if (vb.flags & V4L2_BUF_FLAG_ERROR) {
-      if (!std::exchange(warned_corrupted_, true))
-        logWarning(info_.path + ": frame " + std::to_string(vb.sequence) +
-                   " was flagged as corrupted by the driver, skipped (this run's further ones " +
-                   "are counted in each frame's \"corrupted\", not warned)");
-      ++corrupted_;
-      countSequenceGap(vb.sequence);  // a skipped buffer is no gap in the sequence
-      if (auto s = queue(vb.index); !s) return s.error();
+      if (auto s = skipCorrupted(vb, "was flagged as corrupted by the driver"); !s)
+        return s.error();
+      continue;
+    }
+    std::array<uint32_t, kMaxMemoryPlanes> bytesused{};
+    for (int p = 0; p < fmt_.memory_planes; ++p)
+      bytesused[size_t(p)] = fmt_.multi_planar ? planes[p].bytesused : vb.bytesused;
+    if (std::optional<std::string> short_by = v4l2ShortPayload(fmt_, format_, bytesused)) {
+      if (auto s = skipCorrupted(vb, "is incomplete (" + *short_by + ")"); !s) return s.error();
       continue;
     }
     break;

@@ -8,6 +8,9 @@
 #include <csignal>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "apps/esframe/auto_exposure_option.hpp"
@@ -54,8 +57,23 @@ ExitCode exitCodeFor(ErrorCode code) {
   return kExitFailure;
 }
 
+// The library speaks of its own fields; where the way out is a flag, the CLI names the flag.
+std::string inCliTerms(std::string message) {
+  static constexpr std::pair<std::string_view, std::string_view> kFlags[] = {
+      {"io mode mmap", "--io mmap"},
+      {"the histogram's channels", "--histogram channels"},
+      {"a Bayer pixel format", "a --format"},
+      {"set the source's frame rate", "use --fps"},
+  };
+  for (const auto& [field, flag] : kFlags)
+    for (size_t at = message.find(field); at != std::string::npos;
+         at = message.find(field, at + flag.size()))
+      message.replace(at, field.size(), flag);
+  return message;
+}
+
 [[noreturn]] void runtimeError(const Error& error) {
-  logError(error.message);
+  logError(inCliTerms(error.message));
   throw CLI::RuntimeError(exitCodeFor(error.code));
 }
 

@@ -21,7 +21,7 @@ class AutoExposureSink : public FrameSink {
     const size_t l = frame.hist.channels.find('l');
     if (l == std::string::npos || l >= frame.stats.size())
       return fail(ErrorCode::kInvalidArgument, kWhat,
-                  ": needs the l channel (--histogram channels=...l)");
+                  ": needs the l channel in the histogram's channels");
     if (frame.stats[l].count == 0) return Status::success();
     Result<AutoExposureState> state = loop_->step(exposureMeasure(frame.stats[l], metric_));
     if (!state) return state.error();

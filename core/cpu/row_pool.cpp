@@ -1,5 +1,10 @@
 #include "core/cpu/row_pool.hpp"
 
+#include <string>
+#include <system_error>
+
+#include "base/signal_free_thread.hpp"
+
 namespace esf {
 namespace {
 
@@ -18,17 +23,35 @@ int RowPool::defaultThreads() {
 }
 
 RowPool::RowPool(int threads) {
-  threads_ = threads <= 0 ? defaultThreads() : threads;
-  for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
+  const int wanted = threads <= 0 ? defaultThreads() : threads;
+  threads_ = wanted;
+  try {
+    for (int i = 1; i < wanted; ++i)
+      workers_.push_back(startSignalFreeThread([this, i] { workerLoop(i); }));
+  } catch (const std::system_error& e) {
+    // Bands are split by threads_, which the started workers already read: stop them and run
+    // every band on the caller, and say why through status().
+    stopWorkers();
+    threads_ = 1;
+    status_ = fail(ErrorCode::kInternal, "the CPU executor's row pool: cannot start worker ",
+                   std::to_string(workers_.size() + 1), " of ", std::to_string(wanted - 1), ": ",
+                   e.what());
+    workers_.clear();
+  }
 }
 
 RowPool::~RowPool() {
+  stopWorkers();
+}
+
+void RowPool::stopWorkers() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   wake_.notify_all();
-  for (std::thread& t : workers_) t.join();
+  for (std::thread& t : workers_)
+    if (t.joinable()) t.join();
 }
 
 void RowPool::forEachBand(int rows, const Band& band) {

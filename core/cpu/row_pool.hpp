@@ -9,17 +9,23 @@
 #include <thread>
 #include <vector>
 
+#include "esframe/base/result.hpp"
+
 namespace esf {
 
 class RowPool {
  public:
-  // threads <= 0: one per online core.
+  // threads <= 0: one per online core. The workers start with every signal blocked
+  // (base/signal_free_thread.hpp). Never throws: when a worker cannot start, the pool runs
+  // every band on the caller (threads() is 1) and status() says why.
   explicit RowPool(int threads = 0);
   ~RowPool();
   RowPool(const RowPool&) = delete;
   RowPool& operator=(const RowPool&) = delete;
 
   int threads() const { return threads_; }
+  // Why the workers could not start, or success.
+  const Status& status() const { return status_; }
   // What threads <= 0 means: the online cores (at least 1).
   static int defaultThreads();
 
@@ -31,6 +37,7 @@ class RowPool {
 
  private:
   void workerLoop(int index);
+  void stopWorkers();
 
   int threads_ = 1;
   std::vector<std::thread> workers_;
@@ -41,6 +48,7 @@ class RowPool {
   uint64_t generation_ = 0;
   int pending_ = 0;
   bool stopping_ = false;
+  Status status_;
 };
 
 }  // namespace esf

@@ -25,7 +25,7 @@ Status DrmOutput::write(const FrameResult& frame) {
   const bool raw_graph = options_.source == GraphSource::kRaw;
   if (raw_graph && !frame.raw)
     return fail(ErrorCode::kInvalidArgument, kWhat,
-                ": source=raw needs a Bayer frame (a --format such as SRGGB10)");
+                ": source=raw needs a Bayer frame (a Bayer pixel format such as SRGGB10)");
   if (!graph_) {
     const bool translucent = display_->showsFrame() && display_->format() == DRM_FORMAT_ARGB8888;
     Result<GraphRenderer> g = GraphRenderer::create(

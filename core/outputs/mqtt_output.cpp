@@ -11,9 +11,11 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <utility>
 
+#include "base/signal_free_thread.hpp"
 #include "core/outputs/jsonl_output.hpp"
 #include "esframe/base/log.hpp"
 
@@ -97,7 +99,11 @@ class MqttOutput : public FrameSink {
                                      offline.data(), 1, true));
     if (rc != MOSQ_ERR_SUCCESS)
       return fail(ErrorCode::kInvalidArgument, name_, ": ", step, ": ", errorText(rc));
-    worker_ = std::thread([this] { workerLoop(); });
+    try {
+      worker_ = startSignalFreeThread([this] { workerLoop(); });
+    } catch (const std::system_error& e) {
+      return fail(ErrorCode::kInternal, name_, ": cannot start the worker thread: ", e.what());
+    }
     return Status::success();
   }
 

@@ -49,7 +49,7 @@ Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& opt
 Result<RgbaImage> PngOutput::rawGraphImage(const FrameResult& f) {
   if (!f.raw)
     return fail(ErrorCode::kInvalidArgument, kWhat,
-                ": source=raw needs a Bayer frame (a --format such as SRGGB10)");
+                ": source=raw needs a Bayer frame (a Bayer pixel format such as SRGGB10)");
   const HistogramData hist = rawGraphHistogram(*f.raw);
   const std::vector<float> scales = rawGraphScales(*f.raw);
   const GraphLabels labels = rawGraphLabels(*f.raw);
@@ -72,7 +72,7 @@ Result<RgbaImage> PngOutput::graphImage(const FrameResult& f) {
   if (!f.gpu) {
     if (options_.graph.mode == GraphMode::kLuma && f.hist.channels.find('l') == std::string::npos)
       return fail(ErrorCode::kInvalidArgument, kWhat,
-                  ": mode=luma needs the l channel in --histogram channels");
+                  ": mode=luma needs the l channel in the histogram's channels");
     return renderGraphReference(f.hist, f.scale, options_.graph_width, options_.graph_height,
                                 options_.graph, labels);
   }

@@ -28,6 +28,7 @@ class CpuExecutorBackend : public PipelineBackend {
   explicit CpuExecutorBackend(const PipelineConfig& o) : o_(o), pool_(o.threads) {}
 
   int threads() const override { return pool_.threads(); }
+  const Status& poolStatus() const { return pool_.status(); }
 
   Result<FrameResult> process(const Frame& frame) override {
     FrameResult r;
@@ -160,7 +161,9 @@ class CpuExecutorBackend : public PipelineBackend {
 
 Result<std::unique_ptr<PipelineBackend>> createCpuExecutorBackend(const PipelineConfig& config) {
   if (Status s = checkHostBlurTaps(config); !s) return s.error();
-  return std::unique_ptr<PipelineBackend>(new CpuExecutorBackend(config));
+  std::unique_ptr<CpuExecutorBackend> backend(new CpuExecutorBackend(config));
+  if (const Status& started = backend->poolStatus(); !started) return started.error();
+  return std::unique_ptr<PipelineBackend>(std::move(backend));
 }
 
 }  // namespace esf

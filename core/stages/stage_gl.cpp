@@ -35,10 +35,17 @@ Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char*
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
   const void* p =
       glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(words * 4), GL_MAP_READ_BIT);
-  if (p) std::memcpy(out.data(), p, words * 4);
-  glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+  if (!p) {
+    // Nothing is mapped, so nothing to unmap; the GL error the map left is this failure's.
+    const Status why = checkGl("glMapBufferRange");
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    return fail(ErrorCode::kGpu, what, ": ", why ? "glMapBufferRange failed" : why.error().message);
+  }
+  std::memcpy(out.data(), p, words * 4);
+  const bool intact = glUnmapBuffer(GL_SHADER_STORAGE_BUFFER) == GL_TRUE;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  if (!p) return fail(ErrorCode::kGpu, what, ": glMapBufferRange failed");
+  if (!intact)  // GLES 3: the driver lost the mapping's contents (a reset)
+    return fail(ErrorCode::kGpu, what, ": the buffer was lost while mapped");
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "core/tuning/tuning_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,7 +13,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/atomic_file.hpp"
 #include "base/cache_dir.hpp"
+#include "esframe/base/unique_fd.hpp"
 
 namespace esf {
 
@@ -129,31 +133,35 @@ json TuningCache::toJson() const {
   return {{"format", kFormat}, {"entries", list}};
 }
 
-Status TuningCache::save() const {
+Status TuningCache::save() {
   size_t slash = path_.rfind('/');
   if (slash != std::string::npos && slash > 0) {
     if (Status s = makeDirectories(path_.substr(0, slash)); !s) return s;
   }
-  std::string tmp = path_ + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out)
-      return fail(errorCodeFromErrno(errno), "cannot write tuning cache ", tmp, ": ",
-                  std::strerror(errno));
-    out << toJson().dump(2) << "\n";
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return fail(ErrorCode::kIo, "cannot write tuning cache ", tmp, ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path_.c_str()) != 0) {
-    const int err = errno;
-    std::string why = std::strerror(err);
-    std::remove(tmp.c_str());
-    return fail(errorCodeFromErrno(err), "cannot replace tuning cache ", path_, ": ", why);
-  }
-  return {};
+  // Another `esframe tune` may have saved since this cache was loaded: under the lock, read the
+  // file again and put this run's entries into it, so neither run's records are lost.
+  const std::string lock_path = path_ + ".lock";
+  UniqueFd lock(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (!lock.valid())
+    return fail(errorCodeFromErrno(errno), "cannot open the tuning cache's lock ", lock_path, ": ",
+                std::strerror(errno));
+  int locked;
+  do locked = ::flock(lock.get(), LOCK_EX);
+  while (locked != 0 && errno == EINTR);
+  if (locked != 0)
+    return fail(errorCodeFromErrno(errno), "cannot lock the tuning cache's lock ", lock_path, ": ",
+                std::strerror(errno));
+  // A corrupt file was warned about at load and is rewritten: no second warning.
+  TuningCache merged = load(path_, nullptr);
+  for (const CacheEntry& e : put_) merged.put(e);
+  Result<AtomicFile> file = AtomicFile::create(path_, ExistingFile::kReplace);
+  if (!file) return file.error();
+  const std::string text = merged.toJson().dump(2) + "\n";
+  if (Status s = file->write(text.data(), text.size()); !s) return s;
+  if (Status s = file->commit(); !s) return s;
+  entries_ = std::move(merged.entries_);
+  put_.clear();
+  return {};  // the lock goes with its descriptor
 }
 
 Status TuningCache::reset(const std::string& path) {
@@ -171,13 +179,18 @@ const CacheEntry* TuningCache::find(const DeviceKey& device, const std::string& 
 }
 
 void TuningCache::put(CacheEntry entry) {
-  for (CacheEntry& e : entries_) {
+  putInto(put_, entry);
+  putInto(entries_, std::move(entry));
+}
+
+void TuningCache::putInto(std::vector<CacheEntry>& entries, CacheEntry entry) {
+  for (CacheEntry& e : entries) {
     if (e.device == entry.device && e.size_class == entry.size_class && e.stage == entry.stage) {
       e = std::move(entry);
       return;
     }
   }
-  entries_.push_back(std::move(entry));
+  entries.push_back(std::move(entry));
 }
 
 std::string utcTimestamp() {

@@ -48,8 +48,11 @@ class TuningCache {
   // A missing file is an empty cache. A corrupt file is an empty cache and sets *warning
   // (one line naming the file and what is wrong); malformed entries are dropped likewise.
   static TuningCache load(const std::string& path, std::string* warning);
-  // Writes the whole cache atomically (temporary file + rename), creating the directory.
-  Status save() const;
+  // Writes the entries put since loading into the file, creating the directory: under an
+  // exclusive flock of "<path>.lock" it reads the file again, puts them into what it holds, and
+  // replaces it whole (base/atomic_file.hpp), so concurrent `esframe tune` runs keep each
+  // other's records. entries() is then what the file holds.
+  Status save();
   // Removes the cache file; a missing one is not an error.
   static Status reset(const std::string& path);
 
@@ -62,8 +65,11 @@ class TuningCache {
   nlohmann::json toJson() const;
 
  private:
+  static void putInto(std::vector<CacheEntry>& entries, CacheEntry entry);
+
   std::string path_;
   std::vector<CacheEntry> entries_;
+  std::vector<CacheEntry> put_;  // since load(): what save() writes into the file
 };
 
 // The current UTC time as "2026-11-22T01:30:00Z".

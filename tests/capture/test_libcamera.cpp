@@ -141,7 +141,9 @@ TEST(LibcameraControls, ParsedByTypeAndCheckedAgainstTheRange) {
       parseLibcameraControlValue(c::FrameDurationLimits, libcamera::ControlInfo(), "33333");
   ASSERT_FALSE(array.ok());
   EXPECT_EQ(array.error().code, ErrorCode::kUnsupported);
-  EXPECT_NE(array.error().message.find("(use --fps)"), std::string::npos);
+  EXPECT_NE(array.error().message.find("(set the source's frame rate)"), std::string::npos)
+      << array.error().message;
+  EXPECT_EQ(array.error().message.find("--"), std::string::npos) << array.error().message;
   EXPECT_FALSE(parseLibcameraControlValue(c::ColourGains, libcamera::ControlInfo(), "1").ok());
 }
 

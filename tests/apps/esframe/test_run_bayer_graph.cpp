@@ -88,6 +88,8 @@ TEST(RunBayerGraph, BadCombinationsAreOneLine) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(lineCount(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("source=raw needs a Bayer frame"), std::string::npos) << r.err;
+  // The library names a Bayer pixel format; the CLI names its flag.
+  EXPECT_NE(r.err.find("(a --format such as SRGGB10)"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path / "graph-00000000.png"));
   for (const char* spec :
        {"png:/tmp,source=raw,mode=luma", "png:/tmp,mode=luma,source=raw", "png:/tmp,source=sensor",

@@ -2,9 +2,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <thread>
+#include <vector>
 
 #include "core/tuning/tuned_params.hpp"
 #include "core/tuning/tuning_cache.hpp"
@@ -274,6 +278,75 @@ TEST(TunedParams, UserFieldsComeFromTheBase) {
   EXPECT_EQ(p.value().bins, 64);
   EXPECT_EQ(p.value().channels, "l");
   EXPECT_EQ(p.value().workgroups, 3);
+}
+
+}  // namespace
+}  // namespace esf
+
+namespace esf {
+namespace {
+
+TEST_F(TuningCacheTest, ASymlinkAtTheOldTemporaryNameIsNotFollowed) {
+  // save() once wrote "<path>.tmp.<pid>" through whatever was there, then renamed it into
+  // place: a symlink planted at that name made it overwrite the file it points to.
+  fs::create_directories(fs::path(path_).parent_path());
+  const std::string victim = (dir_ / "victim").string();
+  std::ofstream(victim) << "victim";
+  fs::create_symlink(victim, path_ + ".tmp." + std::to_string(getpid()));
+  TuningCache c = TuningCache::load(path_, nullptr);
+  c.put(entry("llvmpipe", "1920x1080", 7));
+  ASSERT_TRUE(c.save().ok());
+  std::ifstream in(victim);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "victim");
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(path_)));
+  EXPECT_EQ(TuningCache::load(path_, nullptr).entries().size(), 1u);
+}
+
+TEST_F(TuningCacheTest, TwoRunsLoadedBeforeEitherSavedKeepBothRecords) {
+  // Two `esframe tune` runs: both load, each tunes its own size class, both save.
+  TuningCache first = TuningCache::load(path_, nullptr);
+  TuningCache second = TuningCache::load(path_, nullptr);
+  first.put(entry("llvmpipe", "640x480", 3));
+  second.put(entry("llvmpipe", "1920x1080", 9));
+  ASSERT_TRUE(first.save().ok());
+  ASSERT_TRUE(second.save().ok());
+  TuningCache back = TuningCache::load(path_, nullptr);
+  ASSERT_EQ(back.entries().size(), 2u);
+  const DeviceKey device{"Mesa", "llvmpipe", "OpenGL ES 3.2 Mesa 22.3.6"};
+  ASSERT_NE(back.find(device, "640x480", "histogram"), nullptr);
+  EXPECT_EQ(back.find(device, "640x480", "histogram")->params["workgroups"], 3);
+  ASSERT_NE(back.find(device, "1920x1080", "histogram"), nullptr);
+  EXPECT_EQ(back.find(device, "1920x1080", "histogram")->params["workgroups"], 9);
+}
+
+TEST_F(TuningCacheTest, ConcurrentWritersKeepEveryRecord) {
+  // Writers on threads at once (flock locks open files, so threads contend as processes do):
+  // each puts its own renderer's records and saves after each one.
+  constexpr int kWriters = 6, kRecords = 4;
+  std::vector<std::thread> writers;
+  std::atomic<int> failed{0};
+  for (int w = 0; w < kWriters; ++w)
+    writers.emplace_back([&, w] {
+      TuningCache c = TuningCache::load(path_, nullptr);
+      for (int r = 0; r < kRecords; ++r) {
+        c.put(entry("gpu" + std::to_string(w), "size" + std::to_string(r), w * 10 + r));
+        if (!c.save().ok()) ++failed;
+      }
+    });
+  for (std::thread& t : writers) t.join();
+  EXPECT_EQ(failed.load(), 0);
+  std::string warning;
+  TuningCache back = TuningCache::load(path_, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(back.entries().size(), size_t(kWriters * kRecords));
+  for (int w = 0; w < kWriters; ++w)
+    for (int r = 0; r < kRecords; ++r) {
+      const CacheEntry* e =
+          back.find({"Mesa", "gpu" + std::to_string(w), "OpenGL ES 3.2 Mesa 22.3.6"},
+                    "size" + std::to_string(r), "histogram");
+      ASSERT_NE(e, nullptr) << w << " " << r;
+      EXPECT_EQ(e->params["workgroups"], w * 10 + r);
+    }
 }
 
 }  // namespace

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# vm-timeout: 360
+# vm-timeout: 480
 # vm-boot: vivid
 # Faults injected by vivid's own controls (issue 17), one boot: a buffer flagged as an error is
 # counted and skipped; REQBUFS, QBUF and STREAMON errors and a fatal streaming error give one
 # line and exit 1 and leave the device free for the next run; sequence and timestamp wrap give
 # no false drops; a stream that stops delivering ends after --timeout; vivid's "Disconnect"
 # mid-stream gives exit 3 with whole lines, mmap and dmabuf; PNG and --dump-raw output on a full
-# filesystem fail cleanly. v4l2-compliance runs against vivid first, so that a driver problem is
-# told apart from esframe's.
+# filesystem fail cleanly; --io auto falls back to mmap when the driver refuses dmabuf buffers.
+# v4l2-compliance runs against vivid first, so that a driver problem is told apart from esframe's.
 set -u
 source "$VM_LIB"
 source "$ESFRAME_SOURCE_DIR/tests/capture/vm/vivid_lib.sh"
@@ -147,4 +147,32 @@ for io in mmap dmabuf; do
   for _ in $(seq 50); do [ -e /dev/video0 ] && break; sleep 0.1; done
   select_input 0
 done
+
+# --io auto where the driver refuses dmabuf buffers at REQBUFS, QBUF or STREAMON (vivid's
+# one-shot injected errors): the dmabuf queue is released and the run streams through mmap,
+# with one warning naming the device and the refusal. Without a refusal auto is zero-copy (so
+# the fallback is what the refusal made); --io dmabuf still fails with one line.
+auto_io_falls_back_to_mmap() {
+  local dmabuf_egl name inject
+  read -r -a dmabuf_egl <<<"$(egl_for dmabuf)"
+  expect_ok auto-dmabuf -v "${dmabuf_egl[@]}" "${cam[@]}" --backend gles --frames 2 --io auto
+  check "auto-dmabuf: zero-copy when nothing refuses" \
+    grep -q -E '^esframe: source /dev/video0: .*\(dmabuf\)$' "$VM_OUT/auto-dmabuf.err"
+  for inject in reqbufs qbuf streamon; do
+    name="auto-$inject-refused"
+    ctl "inject_vidioc_${inject}_error=1"
+    expect_ok "$name" -v "${dmabuf_egl[@]}" "${cam[@]}" --backend gles --frames 2 --io auto
+    check "$name: 2 frames" test "$(grep -c '"seq"' "$VM_OUT/$name.out")" -eq 2
+    check "$name: one warning of it" test "$(grep -c 'refused dmabuf' "$VM_OUT/$name.err")" -eq 1
+    check "$name: it names the device and the refusal" grep -q -E \
+      "^esframe: warning: /dev/video0: the driver refused dmabuf buffers \(VIDIOC_${inject^^}( \(dmabuf\))? failed: .+\), using mmap$" \
+      "$VM_OUT/$name.err"
+    check "$name: streamed through mmap" \
+      grep -q -E '^esframe: source /dev/video0: .*\(mmap\)$' "$VM_OUT/$name.err"
+  done
+  ctl inject_vidioc_streamon_error=1
+  expect_exit 1 dmabuf-streamon-refused "${dmabuf_egl[@]}" "${cam[@]}" --frames 2 --io dmabuf
+  expect_error_line dmabuf-streamon-refused "/dev/video0: VIDIOC_STREAMON failed"
+}
+auto_io_falls_back_to_mmap
 finish
