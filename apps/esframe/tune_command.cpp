@@ -5,11 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/esframe/cli_common.hpp"
+#include "apps/esframe/commands.hpp"
 #include "base/text_parse.hpp"
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
-#include "apps/esframe/cli_common.hpp"
-#include "apps/esframe/commands.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "core/tuning/backend_comparison.hpp"
 #include "core/tuning/sweep.hpp"
@@ -94,7 +94,7 @@ Status compareBackendsOnChains(const GlobalOptions& global, const RgbaImage& ima
 
 // Runs the sweeps and stores the winners; the result table goes to stdout.
 Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& path) {
-  Result<ParsedSize> size = parseSize(a.size, "--size", 16384);
+  Result<ParsedSize> size = parseSize(a.size, "--size");
   if (!size) return size.error();
   const int w = size->width, h = size->height;
   Result<PixelFormat> format = parsePixelFormat(a.format);
