@@ -32,7 +32,7 @@ Refusal runRefused(const std::vector<std::string>& args) {
 TEST(HostileSize, CliSize65536x65536ExitsTwoAtOnce) {
   Refusal r = runRefused({"run", "--size", "65536x65536", "--frames", "1", "--backend", "cpu"});
   EXPECT_EQ(r.exit_code, 2) << r.line;
-  EXPECT_EQ(r.line, "esframe: --size '65536x65536': expected WxH (e.g. 640x480), each 1..16384\n");
+  EXPECT_EQ(r.line, "esframe: error: --size '65536x65536': expected WxH (e.g. 640x480), each 1..16384\n");
   EXPECT_LT(r.seconds, 10.0);  // loose: it parses an option and exits
 }
 
@@ -62,7 +62,7 @@ TEST(HostileSize, CliY4mHeaderOverTheLimitExitsOne) {
   std::ofstream(y4m) << "YUV4MPEG2 W65535 H65535 F25:1 C420jpeg\nFRAME\n";
   Refusal r = runRefused({"run", "--source", y4m, "--frames", "1", "--backend", "cpu"});
   EXPECT_EQ(r.exit_code, 1) << r.line;
-  EXPECT_EQ(r.line, "esframe: " + y4m +
+  EXPECT_EQ(r.line, "esframe: error: " + y4m +
                         ": Y4M header: frame size 65535x65535 is outside 1x1..16384x16384\n");
 }
 
