@@ -37,8 +37,9 @@ std::vector<uint8_t> pngHeaderOnly(uint32_t width, uint32_t height) {
   for (char c : std::string("IHDR")) b.push_back(uint8_t(c));
   putBe32(b, width);
   putBe32(b, height);
-  for (int v : {8, 6, 0, 0, 0}) b.push_back(uint8_t(v));  // depth, RGBA, deflate, filter, no interlace
-  putBe32(b, 0);                                     // CRC (not checked by stb_image)
+  for (int v : {8, 6, 0, 0, 0})
+    b.push_back(uint8_t(v));  // depth, RGBA, deflate, filter, no interlace
+  putBe32(b, 0);              // CRC (not checked by stb_image)
   putBe32(b, 0);
   for (int v : std::initializer_list<int>{'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82})
     b.push_back(uint8_t(v));
