@@ -32,7 +32,8 @@ Refusal runRefused(const std::vector<std::string>& args) {
 TEST(HostileSize, CliSize65536x65536ExitsTwoAtOnce) {
   Refusal r = runRefused({"run", "--size", "65536x65536", "--frames", "1", "--backend", "cpu"});
   EXPECT_EQ(r.exit_code, 2) << r.line;
-  EXPECT_EQ(r.line, "esframe: error: --size '65536x65536': expected WxH (e.g. 640x480), each 1..16384\n");
+  EXPECT_EQ(r.line,
+            "esframe: error: --size '65536x65536': expected WxH (e.g. 640x480), each 1..16384\n");
   EXPECT_LT(r.seconds, 10.0);  // loose: it parses an option and exits
 }
 
