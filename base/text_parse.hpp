@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "esframe/base/result.hpp"
+#include "esframe/base/sizes.hpp"
 
 namespace esf {
 
@@ -19,9 +20,9 @@ struct ParsedSize {
   bool operator==(const ParsedSize&) const = default;
 };
 
-// "640x480" (or "640X480"): both positive and at most `max`. Error: "size '12y4': expected WxH
-// (e.g. 640x480)".
-Result<ParsedSize> parseSize(std::string_view text, std::string_view what, int max = 65536);
+// "640x480" (or "640X480"): both positive and at most `max` (by default the frame limit,
+// esframe/base/sizes.hpp). Error: "size '12y4': expected WxH (e.g. 640x480), each 1..16384".
+Result<ParsedSize> parseSize(std::string_view text, std::string_view what, int max = kMaxFrameSide);
 
 // A decimal integer in [min, max], nothing else (no sign, no spaces, no trailing text).
 Result<uint64_t> parseUnsigned(std::string_view text, std::string_view what, uint64_t min,

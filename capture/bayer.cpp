@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "esframe/base/sizes.hpp"
+
 namespace esf {
 
 int cfaColour(CfaOrder order, int x, int y) {
@@ -89,12 +91,12 @@ Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int 
                                           int height, const BayerRowLayout& layout) {
   if (Status s = layout.validate(width); !s) return s.error();
   const size_t row_bytes = layout.rowBytes(width);
-  if (height < 1 || stride < 0 || size_t(stride) < row_bytes ||
-      size < size_t(stride) * size_t(height - 1) + row_bytes)
+  if (height < 1 || !stridedRowsFit(size, stride, row_bytes, height))
     return fail(ErrorCode::kInvalidArgument, "a ", std::to_string(width), "x",
                 std::to_string(height), " Bayer frame does not fit ", std::to_string(size),
                 " bytes at stride ", std::to_string(stride));
-  std::vector<uint16_t> out(size_t(width) * size_t(height));
+  // The frame fits `size` bytes in memory, so width x height values fit size_t too.
+  std::vector<uint16_t> out(saturatingSize(width, height));
   for (int y = 0; y < height; ++y)
     unpackBayerRow(data + size_t(y) * size_t(stride), width, layout, &out[size_t(y) * width]);
   return out;

@@ -12,6 +12,7 @@
 #include "base/atomic_file.hpp"
 #include "capture/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
+#include "esframe/base/sizes.hpp"
 #include "esframe/base/unique_fd.hpp"
 
 namespace esf {
@@ -38,6 +39,14 @@ Status writeFrame(const Frame& f, const std::string& dir, ExistingFile existing)
                   std::to_string(f.plane_count), " planes, ", formatName(f.format), " has ",
                   std::to_string(layout->size()));
     planes = std::move(*layout);
+    // The rows read below lie within each plane (checked in 64 bits: a driver's stride is
+    // arbitrary), before the file is made.
+    for (size_t i = 0; i < planes.size(); ++i)
+      if (!stridedRowsFit(f.planes[i].size, f.planes[i].stride, planes[i].bytes_per_row,
+                          planes[i].rows))
+        return fail(ErrorCode::kInvalidArgument, "cannot dump ", path, ": plane ",
+                    std::to_string(i), " of ", std::to_string(f.planes[i].size),
+                    " bytes at stride ", std::to_string(f.planes[i].stride), " is too small");
   }
   Result<AtomicFile> out = AtomicFile::create(path, existing);
   if (!out) return out.error();

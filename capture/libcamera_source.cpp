@@ -175,6 +175,17 @@ Status LibcameraSource::configure(const SourceOptions& o) {
     return fail(ErrorCode::kUnsupported, name_, ": pixel format ", cfg.pixelFormat.toString(),
                 " is not supported");
   format_ = *format;
+  // The frame limits (sizes.hpp) before any buffer is asked for: a camera may answer any size.
+  const std::string what = name_ + ": the camera's configuration " + cfg.toString();
+  if (Status s = checkFrameSize(what, cfg.size.width, cfg.size.height, ErrorCode::kUnsupported); !s)
+    return s;
+  if (cfg.frameSize > kMaxFrameBytes || !frameBufferSize(what, cfg.stride, cfg.size.height))
+    return fail(ErrorCode::kUnsupported, what, ": ", std::to_string(cfg.frameSize),
+                " bytes a frame is over the ", std::to_string(kMaxFrameBytes >> 20),
+                " MiB frame buffer limit");
+  if (!isCompressed(format_))
+    if (auto s = v4l2PlaneSlices(format_, int(cfg.size.height), int(cfg.stride)); !s)
+      return fail(s.error().code, what, ": ", s.error().message);
   if (const int rc = camera_->configure(config_.get()); rc != 0)
     return fail(ErrorCode::kIo, name_, ": cannot configure ", cfg.toString(), ": ",
                 std::strerror(-rc));
@@ -217,7 +228,9 @@ Status LibcameraSource::createGpuBuffers(DmabufAllocator& allocator, unsigned co
     // One FrameBuffer plane per format plane, at V4L2's single-buffer offsets in the one dmabuf.
     std::vector<libcamera::FrameBuffer::Plane> planes;
     const libcamera::SharedFD fd(gpu->fd.get());  // dup()s: the FrameBuffer holds its own
-    for (const PlaneSlice& s : v4l2PlaneSlices(format_, int(cfg.size.height), int(cfg.stride)))
+    auto slices = v4l2PlaneSlices(format_, int(cfg.size.height), int(cfg.stride));
+    if (!slices) return fail(slices.error().code, name_, ": ", slices.error().message);
+    for (const PlaneSlice& s : *slices)
       planes.push_back({fd, unsigned(s.offset), unsigned(s.size)});
     CaptureBuffer& b = buffers_.emplace_back();
     b.gpu = std::move(*gpu);
@@ -396,7 +409,9 @@ Result<std::optional<Frame>> LibcameraSource::frameOf(CaptureBuffer& b) {
   }
   // Strides of the other planes follow plane 0's as in V4L2's single-buffer layout; a buffer of
   // one plane for a multi-plane format holds the planes at those offsets.
-  const std::vector<PlaneSlice> slices = v4l2PlaneSlices(format_, f.height, stride);
+  const Result<std::vector<PlaneSlice>> laid_out = v4l2PlaneSlices(format_, f.height, stride);
+  if (!laid_out) return fail(laid_out.error().code, name_, ": ", laid_out.error().message);
+  const std::vector<PlaneSlice>& slices = laid_out.value();
   f.plane_count = int(slices.size());
   for (size_t i = 0; i < slices.size(); ++i) {
     const bool own_plane = planes.size() == slices.size();

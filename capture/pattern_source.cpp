@@ -9,6 +9,7 @@
 
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
+#include "esframe/base/sizes.hpp"
 
 namespace esf {
 namespace {
@@ -126,12 +127,11 @@ class PatternSource : public FrameSource {
 Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& o) {
   const int w = o.width > 0 ? o.width : 640, h = o.height > 0 ? o.height : 480;
   const PixelFormat f = o.format.value_or(PixelFormat::kRGBA32);
-  if (f != PixelFormat::kMJPEG) {
+  // The RGBA image is made before the first frame: refuse a size outside the frame limits first.
+  if (Status s = checkFrameSize("pattern", w, h); !s) return s.error();
+  if (f != PixelFormat::kMJPEG)
     if (auto s = planeLayout(f, w, h); !s)
       return fail(s.error().code, "pattern: ", s.error().message);
-  } else if (w > 65535 || h > 65535) {
-    return fail(ErrorCode::kUnsupported, "pattern: MJPEG frames are limited to 65535x65535");
-  }
   return std::unique_ptr<FrameSource>(new PatternSource(w, h, f, o));
 }
 

@@ -361,9 +361,7 @@ int planeRows(const PixelFormatInfo& info, int plane, int height) {
 }
 
 Result<std::vector<PlaneLayout>> planeLayout(PixelFormat format, int width, int height) {
-  if (width <= 0 || height <= 0 || width > 65536 || height > 65536)
-    return fail(ErrorCode::kInvalidArgument, "bad frame size ", std::to_string(width), "x",
-                std::to_string(height));
+  if (Status s = checkFrameSize("", width, height); !s) return s.error();
   const PixelFormatInfo& info = pixelFormatInfo(format);
   if (width % info.width_alignment != 0)
     return fail(ErrorCode::kInvalidArgument, info.name,
@@ -372,9 +370,24 @@ Result<std::vector<PlaneLayout>> planeLayout(PixelFormat format, int width, int 
                                                 std::to_string(info.width_alignment),
                 ", got ", std::to_string(width));
   std::vector<PlaneLayout> planes;
-  for (int i = 0; i < info.plane_count; ++i)
-    planes.push_back({planeSamplesPerRow(info, i, width) * info.planes[size_t(i)].bytes_per_sample,
-                      planeRows(info, i, height)});
+  uint64_t total = 0;
+  for (int i = 0; i < info.plane_count; ++i) {
+    const int samples = planeSamplesPerRow(info, i, width), rows = planeRows(info, i, height);
+    const int bytes_per_sample = info.planes[size_t(i)].bytes_per_sample;
+    // Called for every frame: the message is made only when the plane is refused.
+    const std::optional<uint64_t> bytes = checkedProduct(samples, bytes_per_sample, rows);
+    if (!bytes || *bytes > kMaxFrameBytes)
+      return frameBufferSize(std::string(info.name) + " plane " + std::to_string(i), samples,
+                             bytes_per_sample, rows)
+          .error();
+    total += *bytes;  // at most three planes of at most 2^30 bytes each
+    // Within kMaxFrameBytes, so the row (at most the plane) fits an int.
+    planes.push_back({samples * bytes_per_sample, rows});
+  }
+  if (total > kMaxFrameBytes)
+    return fail(ErrorCode::kInvalidArgument, info.name, " frame of ", std::to_string(width), "x",
+                std::to_string(height), ": ", std::to_string(total), " bytes is over the ",
+                std::to_string(kMaxFrameBytes >> 20), " MiB frame buffer limit");
   return planes;
 }
 
@@ -383,24 +396,32 @@ Result<size_t> frameSize(PixelFormat format, int width, int height) {
   if (!planes) return planes.error();
   if (planes->empty())
     return fail(ErrorCode::kInvalidArgument, formatName(format), " frames have no fixed size");
-  size_t total = 0;
+  size_t total = 0;  // planeLayout checked the sum against kMaxFrameBytes
   for (const auto& p : *planes) total += p.size();
   return total;
 }
 
-std::vector<PlaneSlice> v4l2PlaneSlices(PixelFormat format, int height, int bytes_per_line) {
+Result<std::vector<PlaneSlice>> v4l2PlaneSlices(PixelFormat format, int height,
+                                                int bytes_per_line) {
   const PixelFormatInfo& info = pixelFormatInfo(format);
   std::vector<PlaneSlice> slices;
-  size_t offset = 0;
+  uint64_t offset = 0;
   for (int i = 0; i < info.plane_count; ++i) {
     const PlaneInfo& plane = info.planes[size_t(i)];
-    // Relative to plane 0's bytes per pixel (a 10P sample holds 4 pixels in 5 bytes).
-    const int stride = bytes_per_line * plane.bytes_per_sample *
-                       info.planes[0].horizontal_subsampling /
-                       (plane.horizontal_subsampling * info.planes[0].bytes_per_sample);
-    const size_t size = size_t(stride) * size_t(planeRows(info, i, height));
-    slices.push_back({offset, stride, size});
-    offset += size;
+    // Relative to plane 0's bytes per pixel (a 10P sample holds 4 pixels in 5 bytes). In 64
+    // bits: a driver's bytesperline near 2^31 times 4 overflows an int.
+    const std::optional<uint64_t> scaled = checkedProduct(bytes_per_line, plane.bytes_per_sample,
+                                                          info.planes[0].horizontal_subsampling);
+    const uint64_t stride =
+        scaled ? *scaled / uint64_t(plane.horizontal_subsampling * info.planes[0].bytes_per_sample)
+               : kMaxFrameBytes + 1;
+    const std::optional<uint64_t> size = checkedProduct(stride, planeRows(info, i, height));
+    if (!size || !checkedSum(offset, *size) || offset + *size > kMaxFrameBytes)
+      return fail(ErrorCode::kUnsupported, info.name, " buffer of ", std::to_string(height),
+                  " rows of ", std::to_string(bytes_per_line), " bytes: over the ",
+                  std::to_string(kMaxFrameBytes >> 20), " MiB frame buffer limit");
+    slices.push_back({size_t(offset), int(stride), size_t(*size)});  // all below 2^30
+    offset += *size;
   }
   return slices;
 }
@@ -437,7 +458,7 @@ Status attachTightPlanes(Frame& frame, const uint8_t* bytes, size_t size) {
   }
   auto planes = planeLayout(frame.format, frame.width, frame.height);
   if (!planes) return planes.error();
-  size_t offset = 0;
+  size_t offset = 0;  // at most kMaxFrameBytes (planeLayout)
   frame.plane_count = int(planes->size());
   for (size_t i = 0; i < planes->size(); ++i) {
     const auto& p = (*planes)[i];

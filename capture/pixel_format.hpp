@@ -12,6 +12,7 @@
 
 #include "capture/bayer.hpp"
 #include "esframe/base/result.hpp"
+#include "esframe/base/sizes.hpp"
 #include "esframe/frame.hpp"
 
 namespace esf {
@@ -109,7 +110,9 @@ bool allowsOddWidth(PixelFormat format);
 struct PlaneLayout {
   int bytes_per_row = 0;  // minimal stride
   int rows = 0;
-  size_t size() const { return size_t(bytes_per_row) * size_t(rows); }
+  // planeLayout keeps this within kMaxFrameBytes; a hand-made layout that overflows saturates
+  // (sizes.hpp), so a buffer of this size is refused rather than made short.
+  size_t size() const { return saturatingSize(bytes_per_row, rows); }
 };
 
 // The samples of plane `plane` of a `width` x `height` frame: per row and rows.
@@ -117,7 +120,9 @@ int planeSamplesPerRow(const PixelFormatInfo& info, int plane, int width);
 int planeRows(const PixelFormatInfo& info, int plane, int height);
 
 // The planes of a WxH frame, tightly packed (4:2:0 chroma is ceil(W/2) x ceil(H/2)).
-// Empty for compressed formats. Fails on a zero size or an odd width the format cannot hold.
+// Empty for compressed formats. Fails on a size outside the frame limits (sizes.hpp: each side
+// 1..kMaxFrameSide, each plane and the whole frame at most kMaxFrameBytes) or an odd width the
+// format cannot hold.
 Result<std::vector<PlaneLayout>> planeLayout(PixelFormat format, int width, int height);
 // Total bytes of a tight frame (sum of planes).
 Result<size_t> frameSize(PixelFormat format, int width, int height);
@@ -134,7 +139,9 @@ struct PlaneSlice {
 // The planes of an uncompressed single-planar V4L2 buffer of `height` rows at `bytes_per_line`
 // (plane 0's pitch): each plane right after the previous one, its pitch scaled from plane 0's by
 // its sample size and subsampling (V4L2's rule: YU12 chroma at half pitch, NV12 CbCr at full).
-std::vector<PlaneSlice> v4l2PlaneSlices(PixelFormat format, int height, int bytes_per_line);
+// Fails (kUnsupported, naming the frame) where a plane or the whole buffer would be over
+// kMaxFrameBytes, so that every offset, stride and size fits 32 bits.
+Result<std::vector<PlaneSlice>> v4l2PlaneSlices(PixelFormat format, int height, int bytes_per_line);
 
 // The byte of `component` for pixel (x, y) within its plane, whose rows are `stride` bytes apart.
 size_t componentOffset(const PixelFormatInfo& info, const ComponentLocation& component, int x,

@@ -7,7 +7,11 @@
 #include <iterator>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
+
+#include "esframe/base/sizes.hpp"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_STATIC
@@ -16,7 +20,10 @@
 #define STBI_ONLY_BMP
 #define STBI_ONLY_PNM
 #define STBI_NO_STDIO
-#define STBI_MAX_DIMENSIONS 16384
+// stb_image's default: its header reader (stbi_info) then reports a larger size instead of
+// failing "too large", and decodeStillImage refuses it against kMaxFrameSide, naming the size,
+// before stbi_load allocates anything.
+#define STBI_MAX_DIMENSIONS (1 << 24)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
 #pragma GCC diagnostic ignored "-Wsign-compare"
@@ -73,6 +80,16 @@ bool pngChunksFit(std::span<const uint8_t> b) {
     pos += 12 + length;
   }
   return false;
+}
+
+// The size a PNG's IHDR declares (it must be the first chunk), read here because stb_image's
+// header reader refuses some large sizes itself ("too large") without saying which.
+std::optional<std::pair<uint32_t, uint32_t>> pngHeaderSize(std::span<const uint8_t> b) {
+  if (b.size() < 24 || std::memcmp(&b[12], "IHDR", 4) != 0) return std::nullopt;
+  auto be32 = [&](size_t i) {
+    return uint32_t(b[i]) << 24 | uint32_t(b[i + 1]) << 16 | uint32_t(b[i + 2]) << 8 | b[i + 3];
+  };
+  return std::pair{be32(16), be32(20)};
 }
 
 // Older stb_image versions zero-fill a short binary PGM/PPM: check the raster fits the file.
@@ -207,6 +224,21 @@ Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::st
   if (bmp && !bmpComplete(bytes))
     return fail(ErrorCode::kCorruptData, name, ": truncated or corrupt BMP");
   int w = 0, h = 0, channels = 0;
+  // The header's size against the frame limits before stb allocates anything.
+  if (png)
+    if (auto size = pngHeaderSize(bytes))
+      if (Status s = checkFrameSize(name + ": image header", size->first, size->second,
+                                    ErrorCode::kUnsupported);
+          !s)
+        return s.error();
+  if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &w, &h, &channels)) {
+    const char* why = stbi_failure_reason();
+    return fail(ErrorCode::kCorruptData, name, ": cannot decode image (",
+                why ? why : "unknown error", ")");
+  }
+  if (Status s = checkFrameSize(name + ": image header", w, h, ErrorCode::kUnsupported); !s)
+    return s.error();
+  const int header_w = w, header_h = h;
   const std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> pixels(
       stbi_load_from_memory(bytes.data(), int(bytes.size()), &w, &h, &channels, 4),
       &stbi_image_free);
@@ -216,6 +248,8 @@ Result<RgbaImage> decodeStillImage(std::span<const uint8_t> bytes, const std::st
                 why ? why : "unknown error", ")");
   }
   if (w <= 0 || h <= 0) return fail(ErrorCode::kCorruptData, name, ": image has no pixels");
+  if (w != header_w || h != header_h)  // the decoder read another header than stbi_info
+    return fail(ErrorCode::kCorruptData, name, ": image header and decoded size differ");
   RgbaImage img(w, h);
   std::memcpy(img.pixels.data(), pixels.get(), img.pixels.size());
   return img;

@@ -97,6 +97,30 @@ Result<V4l2StreamFormat> setV4l2Format(int fd, const std::string& device,
   return fromV4l2(fmt);
 }
 
+Status checkV4l2FrameLimits(const V4l2StreamFormat& f, const std::string& device) {
+  const std::string what = device + ": the driver's format " + describe(f);
+  if (Status s = checkFrameSize(what, f.width, f.height, ErrorCode::kUnsupported); !s) return s;
+  const std::optional<PixelFormat> format = fromV4l2Fourcc(f.pixelformat);
+  const PixelFormatInfo* info = format ? &pixelFormatInfo(*format) : nullptr;
+  for (int i = 0; i < f.memory_planes; ++i) {
+    const size_t p = size_t(i);
+    // Rows of this memory plane: the whole frame's for a single buffer, the plane's own for
+    // one buffer per plane.
+    const int rows = info && f.memory_planes > 1 && i < info->plane_count
+                         ? planeRows(*info, i, int(f.height))
+                         : int(f.height);
+    if (f.sizeimage[p] > kMaxFrameBytes || !frameBufferSize(what, f.bytesperline[p], rows))
+      return fail(ErrorCode::kUnsupported, what, ": plane ", std::to_string(i), " of ",
+                  std::to_string(f.bytesperline[p]), " bytes a row, ",
+                  std::to_string(f.sizeimage[p]), " bytes, is over the ",
+                  std::to_string(kMaxFrameBytes >> 20), " MiB frame buffer limit");
+  }
+  if (info && info->plane_count > 0 && f.memory_planes == 1)
+    if (auto slices = v4l2PlaneSlices(*format, int(f.height), int(f.bytesperline[0])); !slices)
+      return fail(slices.error().code, what, ": ", slices.error().message);
+  return {};
+}
+
 Colorimetry colorimetryOf(const V4l2StreamFormat& f) {
   const auto cs = v4l2_colorspace(f.colorspace);
   uint32_t enc = f.ycbcr_enc;

@@ -37,6 +37,11 @@ Result<V4l2StreamFormat> setV4l2Format(int fd, const std::string& device,
                                        const V4l2StreamFormat& current, int width, int height,
                                        std::optional<PixelFormat> format);
 
+// The frame limits (esframe/base/sizes.hpp) on what a driver set: the size, and every plane's
+// bytesperline x rows and sizeimage within kMaxFrameBytes. kUnsupported naming `device` and the
+// format; checked before any buffer is asked for, since a driver may answer any size.
+Status checkV4l2FrameLimits(const V4l2StreamFormat& format, const std::string& device);
+
 // BT.601/709 and the range from the driver's colorspace fields, their defaults when unset.
 Colorimetry colorimetryOf(const V4l2StreamFormat& format);
 

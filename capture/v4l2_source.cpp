@@ -98,14 +98,17 @@ Status attachV4l2Planes(Frame& f, const V4l2StreamFormat& fmt, const Buffer& b,
                   std::to_string(info.plane_count));
     f.plane_count = info.plane_count;
     for (int i = 0; i < info.plane_count; ++i) {
+      // Within kMaxFrameBytes (checkV4l2FrameLimits at negotiation).
       const int stride = int(fmt.bytesperline[size_t(i)]);
-      const size_t size = size_t(stride) * size_t(planeRows(info, i, f.height));
+      const size_t size = saturatingSize(stride, planeRows(info, i, f.height));
       if (auto s = attach(i, b.planes[size_t(i)], 0, stride, size); !s) return s;
     }
     return {};
   }
-  const std::vector<PlaneSlice> slices =
+  const Result<std::vector<PlaneSlice>> laid_out =
       v4l2PlaneSlices(f.format, f.height, int(fmt.bytesperline[0]));
+  if (!laid_out) return laid_out.error();
+  const std::vector<PlaneSlice>& slices = laid_out.value();
   f.plane_count = int(slices.size());
   for (size_t i = 0; i < slices.size(); ++i)
     if (auto s = attach(int(i), b.planes[0], slices[i].offset, slices[i].stride, slices[i].size);
@@ -187,6 +190,7 @@ Status V4l2Source::negotiate(const SourceOptions& o) {
   if (!f)
     return fail(ErrorCode::kUnsupported, info_.path, ": pixel format ",
                 fourccString(fmt_.pixelformat), " is not supported");
+  if (Status s = checkV4l2FrameLimits(fmt_, info_.path); !s) return s;
   format_ = *f;
   if (fmt_.field != V4L2_FIELD_NONE && fmt_.field != V4L2_FIELD_ANY)
     logWarning(info_.path + ": interlaced field order " + std::to_string(fmt_.field) +

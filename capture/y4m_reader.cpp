@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "capture/pixel_format.hpp"
+#include "esframe/base/sizes.hpp"
 
 namespace esf {
 namespace {
@@ -90,8 +91,9 @@ Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name,
   }
   if (h.width <= 0 || h.height <= 0)
     return fail(ErrorCode::kCorruptData, name, ": Y4M header lacks W or H");
-  if (h.width > 16384 || h.height > 16384)
-    return fail(ErrorCode::kUnsupported, name, ": Y4M frame size too large");
+  if (Status s = checkFrameSize(name + ": Y4M header", h.width, h.height, ErrorCode::kUnsupported);
+      !s)
+    return s.error();
   return h;
 }
 

@@ -130,7 +130,7 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
     } else if (key == "mode" || key == "scale" || key == "decor" || key == "source") {
       if (Status s = parseGraphOption(key, value, kPng, o.graph); !s) return s.error();
     } else {  // graph
-      Result<ParsedSize> size = parseSize(value, std::string(kPng) + ": graph", 1000000);
+      Result<ParsedSize> size = parseSize(value, std::string(kPng) + ": graph");
       if (!size) return size.error();
       o.graph_width = size->width;
       o.graph_height = size->height;

@@ -94,7 +94,7 @@ Status compareBackendsOnChains(const GlobalOptions& global, const RgbaImage& ima
 
 // Runs the sweeps and stores the winners; the result table goes to stdout.
 Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& path) {
-  Result<ParsedSize> size = parseSize(a.size, "--size", 16384);
+  Result<ParsedSize> size = parseSize(a.size, "--size");
   if (!size) return size.error();
   const int w = size->width, h = size->height;
   Result<PixelFormat> format = parsePixelFormat(a.format);

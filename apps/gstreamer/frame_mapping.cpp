@@ -2,6 +2,10 @@
 
 #include <gst/allocators/gstdmabuf.h>
 
+#include <string>
+
+#include "esframe/base/sizes.hpp"
+
 namespace esf::gst {
 namespace {
 
@@ -51,6 +55,17 @@ const char* capsFormatList() {
   return "{ RGBA, RGBx, BGRA, BGRx, ARGB, xRGB, RGB, BGR, YUY2, UYVY, NV12, NV21, I420, GRAY8 }";
 }
 
+Status checkCapsLimits(const GstVideoInfo& info) {
+  const int width = GST_VIDEO_INFO_WIDTH(&info), height = GST_VIDEO_INFO_HEIGHT(&info);
+  const std::string what = "caps " + std::to_string(width) + "x" + std::to_string(height);
+  if (Status s = checkFrameSize(what, width, height, ErrorCode::kUnsupported); !s) return s;
+  if (uint64_t(GST_VIDEO_INFO_SIZE(&info)) > kMaxFrameBytes)
+    return fail(ErrorCode::kUnsupported, what, ": ", std::to_string(GST_VIDEO_INFO_SIZE(&info)),
+                " bytes a frame is over the ", std::to_string(kMaxFrameBytes >> 20),
+                " MiB frame buffer limit");
+  return {};
+}
+
 Frame frameOf(const GstVideoFrame& video, bool use_dmabuf) {
   const GstVideoInfo& info = video.info;
   Frame f;
@@ -67,7 +82,8 @@ Frame frameOf(const GstVideoFrame& video, bool use_dmabuf) {
     p.data = static_cast<const uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&video, i));
     p.stride = GST_VIDEO_FRAME_PLANE_STRIDE(&video, i);
     // Every format of the table keeps component i first in plane i.
-    p.size = size_t(p.stride) * size_t(GST_VIDEO_FRAME_COMP_HEIGHT(&video, i));
+    // Within kMaxFrameBytes: the caps passed checkCapsLimits.
+    p.size = saturatingSize(p.stride, GST_VIDEO_FRAME_COMP_HEIGHT(&video, i));
     if (!use_dmabuf) continue;
     guint index = 0, length = 0;
     gsize skip = 0;

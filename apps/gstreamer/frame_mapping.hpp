@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
 
@@ -15,6 +16,10 @@ namespace esf::gst {
 std::optional<PixelFormat> pixelFormatOf(GstVideoFormat format);
 // The formats of the table, for the pad template: "{ RGBA, RGBx, ... }".
 const char* capsFormatList();
+
+// The frame limits (esframe/base/sizes.hpp) on negotiated caps: a size within kMaxFrameSide each
+// way and a frame of at most kMaxFrameBytes; kUnsupported naming the caps otherwise.
+Status checkCapsLimits(const GstVideoInfo& info);
 
 // A Frame over a mapped video frame's planes (no copy). With `use_dmabuf`, planes that lie in
 // dmabuf memories carry their fd and offset too, for the zero-copy import.

@@ -193,6 +193,11 @@ GstFlowReturn transformFrameInPlace(GstVideoFilter* filter, GstVideoFrame* video
 gboolean setInfo(GstVideoFilter* filter, GstCaps*, GstVideoInfo* in_info, GstCaps*, GstVideoInfo*) {
   auto* self = GST_ESFRAME_HISTOGRAM(filter);
   if (!esf::gst::pixelFormatOf(GST_VIDEO_INFO_FORMAT(in_info))) return FALSE;
+  // The pad template bounds width and height; a stride-padded frame may still be too large.
+  if (esf::Status s = esf::gst::checkCapsLimits(*in_info); !s) {
+    GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("esframe: %s", s.error().message.c_str()), (nullptr));
+    return FALSE;
+  }
   GST_OBJECT_LOCK(self);
   self->dirty = true;
   self->state->dmabuf_failed = false;
@@ -337,9 +342,11 @@ void installProperties(GObjectClass* c) {
   uintProperty(kPropBlurIterations, "blur-iterations", "Box blur passes", 1, 100,
                d.blur_iterations);
   uintProperty(kPropResizeWidth, "resize-width",
-               "Area-average downscale of the analysed copy (0: none)", 0, 65536, d.resize_width);
+               "Area-average downscale of the analysed copy (0: none)", 0, esf::kMaxFrameSide,
+               d.resize_width);
   uintProperty(kPropResizeHeight, "resize-height",
-               "Area-average downscale of the analysed copy (0: none)", 0, 65536, d.resize_height);
+               "Area-average downscale of the analysed copy (0: none)", 0, esf::kMaxFrameSide,
+               d.resize_height);
   uintProperty(kPropMessageInterval, "message-interval",
                "Post an \"esframe\" element message every N buffers (0: none)", 0, G_MAXUINT,
                d.message_interval);
@@ -375,10 +382,11 @@ static void gst_esframe_histogram_class_init(GstEsframeHistogramClass* klass) {
       "as \"esframe\" element messages; buffers pass through unchanged",
       "esframe");
   const std::string formats = esf::gst::capsFormatList();
-  const std::string caps_text = "video/x-raw, format=(string)" + formats +
-                                ", width=(int)[1,65536], height=(int)[1,65536]; "
-                                "video/x-raw(memory:DMABuf), format=(string)" +
-                                formats + ", width=(int)[1,65536], height=(int)[1,65536]";
+  // The frame limit (esframe/base/sizes.hpp): larger caps are refused at negotiation.
+  const std::string side = "(int)[1," + std::to_string(esf::kMaxFrameSide) + "]";
+  const std::string sizes = ", width=" + side + ", height=" + side;
+  const std::string caps_text = "video/x-raw, format=(string)" + formats + sizes +
+                                "; video/x-raw(memory:DMABuf), format=(string)" + formats + sizes;
   GstCaps* caps = gst_caps_from_string(caps_text.c_str());
   gst_element_class_add_pad_template(
       element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/cpu/simd_kernels.hpp"
+#include "esframe/base/sizes.hpp"
 
 namespace esf {
 namespace {
@@ -29,7 +30,7 @@ class HorizontalRows {
  public:
   HorizontalRows(int width, int taps, const Divisor& divisor)
       : w_(width), taps_(taps), divisor_(divisor) {
-    const size_t padded_len = 4 * size_t(width) + size_t(taps - 1) * 4;
+    const size_t padded_len = saturatingSize(int64_t(width) + taps - 1, 4);
     padded_.resize(padded_len), scratch0_.resize(padded_len), scratch1_.resize(padded_len);
     sums_.resize(4 * size_t(width));
   }
@@ -62,7 +63,9 @@ void blurOnce(const RgbaImage& in, RgbaImage& out, int taps, const Divisor& divi
   const int half = (taps - 1) / 2, h = in.height, n = in.width * 4, slots = taps + 1;
   pool.forEachBand(h, [&](int begin, int end, int) {
     HorizontalRows<Sum, Divisor> horizontal(in.width, taps, divisor);
-    std::vector<uint8_t> ring(size_t(slots) * size_t(n));
+    // taps is not bounded by the frame (up to 2^20): saturated, a too large ring is refused
+    // (std::length_error) instead of wrapping on a 32-bit size_t.
+    std::vector<uint8_t> ring(saturatingSize(slots, n));
     auto slot = [&](int i) { return ring.data() + size_t(((i % slots) + slots) % slots) * n; };
     auto fill = [&](int i) { horizontal.run(in.at(0, std::clamp(i, 0, h - 1)), slot(i)); };
     std::vector<Sum> sums(size_t(n), 0);

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "esframe/base/sizes.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/gl_fence.hpp"
 #include "platform/shader_library.hpp"
@@ -18,11 +19,14 @@ Status checkSize(const char* what, int width, int height) {
     return fail(width < 1 || height < 1 ? ErrorCode::kInvalidArgument : ErrorCode::kUnsupported,
                 what, ": size ", std::to_string(width), "x", std::to_string(height),
                 " is outside 1..", std::to_string(max_size));
-  return {};
+  // A driver may offer more than the frame limit (32768 on desktop GPUs): every byte count of
+  // the image below stays within kMaxFrameBytes only inside it.
+  return checkFrameSize(what, width, height);
 }
 
 Status checkSameSize(const char* what, int w, int h, const RgbaImage& image) {
-  if (image.width != w || image.height != h || image.pixels.size() != image.pixelCount() * 4)
+  if (image.width != w || image.height != h ||
+      image.pixels.size() != saturatingSize(image.width, image.height, 4))
     return fail(ErrorCode::kInvalidArgument, what, ": image is ", std::to_string(image.width), "x",
                 std::to_string(image.height), ", expected ", std::to_string(w), "x",
                 std::to_string(h));
@@ -94,16 +98,18 @@ Result<PackedRgbaBuffer> PackedRgbaBuffer::create(int width, int height) {
   if (Status s = checkSize("packed RGBA buffer", width, height); !s) return s.error();
   GLint max_block = 0;  // what one shader may bind as a storage block
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
-  if (int64_t(width) * height * 4 > int64_t(max_block))
+  Result<size_t> bytes = frameBufferSize("packed RGBA buffer", width, height, 4);
+  if (!bytes) return bytes.error();
+  if (uint64_t(*bytes) > uint64_t(max_block))
     return fail(ErrorCode::kUnsupported, "packed RGBA buffer: ", std::to_string(width), "x",
-                std::to_string(height), " needs ", std::to_string(int64_t(width) * height * 4),
+                std::to_string(height), " needs ", std::to_string(*bytes),
                 " bytes, more than GL_MAX_SHADER_STORAGE_BLOCK_SIZE ", std::to_string(max_block));
   PackedRgbaBuffer b;
   b.width_ = width;
   b.height_ = height;
   b.buffer_ = makeBuffer();
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.buffer_.get());
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(b.pixelCount() * 4), nullptr, GL_DYNAMIC_COPY);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(b.byteCount()), nullptr, GL_DYNAMIC_COPY);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   if (Status s = checkGl("glBufferData (packed RGBA buffer)"); !s) return s.error();
   return b;
@@ -122,7 +128,7 @@ Status PackedRgbaBuffer::upload(const RgbaImage& image) {
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer_.get());
   // RgbaImage's bytes R G B A are the packed word's bytes 0..3 on a little-endian host.
   static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "packed RGBA assumes little-endian");
-  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(pixelCount() * 4), image.pixels.data());
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(byteCount()), image.pixels.data());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   return checkGl("glBufferSubData (packed RGBA upload)");
 }
@@ -134,7 +140,7 @@ Result<RgbaImage> PackedRgbaBuffer::download() const {
   RgbaImage out(width_, height_);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer_.get());
   const void* p =
-      glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(pixelCount() * 4), GL_MAP_READ_BIT);
+      glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(byteCount()), GL_MAP_READ_BIT);
   if (!p) {
     // Nothing is mapped, so nothing to unmap; the GL error the map left is this failure's.
     const Status why = checkGl("glMapBufferRange");
@@ -142,7 +148,7 @@ Result<RgbaImage> PackedRgbaBuffer::download() const {
     return fail(ErrorCode::kGpu, "packed RGBA download", ": ",
                 why ? "glMapBufferRange failed" : why.error().message);
   }
-  std::memcpy(out.pixels.data(), p, pixelCount() * 4);
+  std::memcpy(out.pixels.data(), p, byteCount());
   const bool intact = glUnmapBuffer(GL_SHADER_STORAGE_BUFFER) == GL_TRUE;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   if (!intact)  // GLES 3: the driver lost the mapping's contents (a reset)

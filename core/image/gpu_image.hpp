@@ -51,6 +51,9 @@ class PackedRgbaBuffer {
   GLuint buffer() const { return buffer_.get(); }
 
  private:
+  // create() checked width x height x 4 against kMaxFrameBytes: it fits size_t and GLsizeiptr.
+  size_t byteCount() const { return pixelCount() * 4; }
+
   int width_ = 0, height_ = 0;
   GlBuffer buffer_;
 };

@@ -15,6 +15,7 @@
 #include "core/import/import_reference.hpp"
 #include "core/import/mjpeg_decode.hpp"
 #include "core/import/staging_copier.hpp"
+#include "esframe/base/sizes.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/gl_fence.hpp"
 #include "platform/shader_library.hpp"
@@ -162,7 +163,7 @@ Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const Plan
   if (!p.data)
     return fail(ErrorCode::kInvalidArgument, "frame plane ", std::to_string(i),
                 " has neither CPU data nor a dmabuf");
-  if (size_t(p.stride) < row_bytes || p.size < size_t(p.stride) * (s.height - 1) + row_bytes)
+  if (!stridedRowsFit(p.size, p.stride, row_bytes, s.height))
     return fail(ErrorCode::kInvalidArgument, "frame plane ", std::to_string(i),
                 " is smaller than its format needs");
   ensureTexture(uploads[i], s.internal, s.width, s.height);
@@ -174,7 +175,7 @@ Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const Plan
   if (p.stride % s.texel_bytes == 0) {
     row_length = p.stride / s.texel_bytes;
   } else {  // a stride that is not a whole number of texels: repack the rows
-    repack.resize(row_bytes * s.height);
+    repack.resize(saturatingSize(row_bytes, s.height));
     for (int y = 0; y < s.height; ++y)
       std::memcpy(&repack[row_bytes * y], p.data + size_t(y) * p.stride, row_bytes);
     src = repack.data();
@@ -234,7 +235,8 @@ void FrameImporter::State::settleStaged() {
 
 Status FrameImporter::State::fillUnpackBuffer(const FramePlane& p, const PlaneSpec& s, int i) {
   const size_t row_bytes = size_t(s.width) * s.texel_bytes;
-  const size_t bytes = row_bytes * size_t(s.height);  // tight rows: no UNPACK_ROW_LENGTH
+  // Tight rows: no UNPACK_ROW_LENGTH. The plane fits its texture (uploadPlane), far below 2^32.
+  const size_t bytes = saturatingSize(row_bytes, s.height);
   Result<uint8_t*> dst = mapNextBuffer(bytes, i);
   if (!dst) return dst.error();
   StagingCopier::Copy copy{*dst, p.data, row_bytes, size_t(p.stride), s.height};
@@ -245,7 +247,7 @@ Status FrameImporter::State::fillUnpackBuffer(const FramePlane& p, const PlaneSp
 Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s,
                                                          int i) {
   UnpackRing& ring = unpack[size_t(i)];
-  const size_t bytes = size_t(s.width) * s.texel_bytes * size_t(s.height);
+  const size_t bytes = saturatingSize(s.width, s.texel_bytes, s.height);
   // Staged: the buffer already holds this plane (the same memory, which the source keeps
   // unchanged until its next frame).
   if (ring.staged != p.data || ring.bytes != bytes) {
@@ -326,8 +328,7 @@ Status FrameImporter::stage(const Frame& f) {
     const size_t row_bytes = size_t(specs[i].width) * specs[i].texel_bytes;
     // What import() refuses is left to it, so the error is its own (uploadPlane's checks).
     if (!p.data || specs[i].width > max_size || specs[i].height > max_size ||
-        size_t(p.stride) < row_bytes ||
-        p.size < size_t(p.stride) * size_t(specs[i].height - 1) + row_bytes)
+        !stridedRowsFit(p.size, p.stride, row_bytes, specs[i].height))
       return {};
   }
   // Every buffer mapped here; the copies run on the copier's thread while this one goes on
@@ -335,7 +336,7 @@ Status FrameImporter::stage(const Frame& f) {
   std::vector<StagingCopier::Copy> copies;
   for (size_t i = 0; i < specs.size(); ++i) {
     const size_t row_bytes = size_t(specs[i].width) * specs[i].texel_bytes;
-    Result<uint8_t*> dst = s.mapNextBuffer(row_bytes * size_t(specs[i].height), int(i));
+    Result<uint8_t*> dst = s.mapNextBuffer(saturatingSize(row_bytes, specs[i].height), int(i));
     if (!dst) {
       for (size_t j = 0; j < i; ++j) {
         s.unpack[j].mapped = false;

@@ -3,6 +3,9 @@
 #include <gbm.h>
 
 #include <algorithm>
+#include <string>
+
+#include "esframe/base/sizes.hpp"
 
 #include "platform/gbm_device.hpp"
 #include "platform/gl_context.hpp"
@@ -31,6 +34,9 @@ class GbmDmabufAllocator : public DmabufAllocator {
         imports_foreign_(imports_foreign) {}
 
   Result<DmabufBuffer> allocate(size_t bytes_per_row, int rows) override {
+    // A capture buffer holds one frame: within kMaxFrameBytes, so the pitch fits 32 bits.
+    if (Result<size_t> s = frameBufferSize("GBM buffer on " + node_, bytes_per_row, rows); !s)
+      return s.error();
     // R8 is one byte per texel, so the buffer is exactly bytes_per_row wide; drivers without
     // R8 scanout-less buffers take ARGB8888 a quarter as wide.
     const uint32_t pitch = uint32_t(std::max<size_t>(bytes_per_row, 1));
@@ -51,7 +57,9 @@ class GbmDmabufAllocator : public DmabufAllocator {
     if (!b.fd.valid())
       return fail(ErrorCode::kGpu, "GBM on ", node_, ": cannot export a buffer as dmabuf");
     b.stride = gbm_bo_get_stride(bo);
-    b.length = b.stride * size_t(rows);
+    Result<size_t> length = frameBufferSize("GBM buffer on " + node_, b.stride, rows);
+    if (!length) return length.error();
+    b.length = *length;
     b.modifier = gbm_bo_get_modifier(bo);
     return b;
   }

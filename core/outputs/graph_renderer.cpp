@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "core/outputs/bitmap_font.hpp"
+#include "esframe/base/sizes.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/gl_fence.hpp"
 #include "platform/shader_library.hpp"
@@ -26,9 +27,7 @@ Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channel
                 std::to_string(bins));
   if (channels.empty() || channels.size() > 4)
     return fail(ErrorCode::kInvalidArgument, "graph: 1 to 4 channels, got '", channels, "'");
-  if (width < 1 || height < 1)
-    return fail(ErrorCode::kInvalidArgument, "graph: bad size ", std::to_string(width), "x",
-                std::to_string(height));
+  if (Status s = checkFrameSize("graph", width, height); !s) return s.error();
   const size_t luma = channels.find('l');
   if (options.mode == GraphMode::kLuma && luma == std::string::npos)
     return fail(ErrorCode::kInvalidArgument, "graph: mode luma needs the l channel, got '",

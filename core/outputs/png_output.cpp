@@ -10,6 +10,7 @@
 
 #include <stb_image_write.h>
 
+#include "esframe/base/sizes.hpp"
 #include "esframe/base/unique_fd.hpp"
 
 namespace esf {
@@ -35,6 +36,11 @@ Status writePng(const std::string& path, const RgbaImage& image, ExistingFile ex
 }
 
 Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& options) {
+  // Before the folder is made: a graph is an RGBA image within the frame limits.
+  if (Status s =
+          checkFrameSize(std::string(kWhat) + " graph", options.graph_width, options.graph_height);
+      !s)
+    return s.error();
   struct stat st;
   if (::stat(options.dir.c_str(), &st) != 0) {
     if (::mkdir(options.dir.c_str(), 0755) != 0)

@@ -10,6 +10,7 @@
 #include "core/stages/channels.hpp"
 #include "core/tuning/backend_comparison.hpp"
 #include "esframe/base/log.hpp"
+#include "esframe/base/sizes.hpp"
 #include "esframe/version.hpp"
 
 namespace esf {
@@ -61,10 +62,8 @@ Status PipelineConfig::validate() const {
   if (threads < 0 || threads > 256)
     return fail(ErrorCode::kInvalidArgument, "threads must be in [0, 256] (0: one per core), got ",
                 std::to_string(threads));
-  if (resize &&
-      (resize->width < 1 || resize->height < 1 || resize->width > 65536 || resize->height > 65536))
-    return fail(ErrorCode::kInvalidArgument, "resize size must be in [1, 65536] each way, got ",
-                std::to_string(resize->width), "x", std::to_string(resize->height));
+  if (resize)
+    if (Status s = checkFrameSize("resize target", resize->width, resize->height); !s) return s;
   if (raw.white != 0 && raw.white <= raw.black)
     return fail(ErrorCode::kInvalidArgument, "raw white level ", std::to_string(raw.white),
                 " must be above the black level ", std::to_string(raw.black));

@@ -74,7 +74,7 @@ TEST(BayerFormats, TableRowsAsV4l2DocumentsThem) {
     EXPECT_EQ(fromV4l2Fourcc(info.v4l2_fourcc), row.format);
     EXPECT_EQ(frameSize(row.format, 8, 2).value(), row.bytes_8x2);
     // One plane, its pitch kept as the driver gives it (padding included).
-    const std::vector<PlaneSlice> slices = v4l2PlaneSlices(row.format, 2, 40);
+    const std::vector<PlaneSlice> slices = v4l2PlaneSlices(row.format, 2, 40).value();
     ASSERT_EQ(slices.size(), 1u);
     EXPECT_EQ(slices[0].stride, 40);
     EXPECT_EQ(slices[0].size, 80u);

@@ -179,5 +179,17 @@ TEST(GraphOutputOptions, ModeScaleDecor) {
   EXPECT_NE(bad.error().message.find("--output drm: mode=vectorscope"), std::string::npos);
 }
 
+// The graph is an RGBA image: within the frame limit (esframe/base/sizes.hpp). CI also runs the
+// HostileSize suite under qemu-arm.
+TEST(HostileSize, PngGraphSpecStopsAtTheLimit) {
+  Result<PngSinkOptions> huge = parsePngSpec("out,graph=1000000x1000000");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.error().message,
+            "--output png: graph '1000000x1000000': expected WxH (e.g. 640x480), each 1..16384");
+  Result<PngSinkOptions> at = parsePngSpec("out,graph=16384x1");
+  ASSERT_TRUE(at.ok()) << at.error().message;
+  EXPECT_EQ(at->graph_width, 16384);
+}
+
 }  // namespace
 }  // namespace esf::cli

@@ -358,4 +358,29 @@ TEST_F(EsframeElement, BadSettingsAreOneErrorMessage) {
   }
 }
 
+// Caps past the frame limit (16384 a side, esframe/base/sizes.hpp) are refused at negotiation,
+// before a frame is mapped; at the limit a frame is counted. CI also runs the HostileSize suite
+// under qemu-arm.
+TEST(HostileSize, GstCapsOverTheLimitAreRefused) {
+  gst_init(nullptr, nullptr);
+  Observed observed;
+  RunOutcome over;
+  runPipeline(
+      "videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8,width=16385,height=1 ! "
+      "esframehistogram ! fakesink",
+      observed, over);
+  EXPECT_NE(over.error, "");
+  EXPECT_TRUE(over.messages.empty());
+  RunOutcome at;
+  runPipeline(
+      "videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8,width=16384,height=1 ! "
+      "esframehistogram ! fakesink",
+      observed, at);
+  EXPECT_EQ(at.error, "");
+  ASSERT_EQ(at.messages.size(), 1u);
+  int width = 0;
+  ASSERT_TRUE(gst_structure_get_int(at.messages[0], "width", &width));
+  EXPECT_EQ(width, 16384);
+}
+
 }  // namespace

@@ -159,7 +159,7 @@ TEST(PixelFormatTable, V4l2PlaneOffsetsAndPitches) {
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string(formatName(c.f)) + " bytesperline " +
                  std::to_string(c.bytes_per_line));
-    const auto got = v4l2PlaneSlices(c.f, c.height, c.bytes_per_line);
+    const auto got = v4l2PlaneSlices(c.f, c.height, c.bytes_per_line).value();
     ASSERT_EQ(got.size(), c.want.size());
     for (size_t p = 0; p < got.size(); ++p) {
       EXPECT_EQ(got[p].offset, c.want[p].offset) << "plane " << p;

@@ -74,6 +74,20 @@ TEST(PipelineApi, BadConfigIsInvalidArgumentNamingTheField) {
   }
 }
 
+// A resize target is an RGBA image: within the frame limit (esframe/base/sizes.hpp), checked
+// before a backend is made. CI also runs the HostileSize suite under qemu-arm.
+TEST(HostileSize, ResizeTargetOverTheLimitIsRefused) {
+  PipelineConfig config;
+  config.backend = Backend::kCpu;
+  config.resize = Size{16385, 2};
+  Status s = config.validate();
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(s.error().message, "resize target: frame size 16385x2 is outside 1x1..16384x16384");
+  config.resize = Size{16384, 1};
+  EXPECT_TRUE(config.validate().ok());
+}
+
 // kAuto keeps the GPU only when GL_RENDERER is not a software renderer, and says why.
 TEST(PipelineApi, AutoTakesTheExecutorOnASoftwareRendererAndSaysWhy) {
   PipelineConfig gles_config;

@@ -1,0 +1,88 @@
+// `esframe run` with sizes past the frame limit (esframe/base/sizes.hpp): each is refused at
+// once with one line naming the option (exit 2) or the file (exit 1), before anything is made or
+// rendered; sizes just at the limit run. Suite HostileSize: CI also runs these under qemu-arm.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "tests/apps/esframe/run_test_util.hpp"
+
+namespace esf {
+namespace {
+
+using test::runEsframe;
+
+struct Refusal {
+  int exit_code;
+  std::string line;  // stderr, the whole of it
+  double seconds;
+};
+
+Refusal runRefused(const std::vector<std::string>& args) {
+  const auto start = std::chrono::steady_clock::now();
+  // 60 s at most: before the limit, 65536x65536 tried to render 16 GiB and never answered.
+  test::CommandResult r = runEsframe(args, "", 60);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.out, "") << "nothing half-written on stdout";
+  EXPECT_EQ(test::lineCount(r.err), 1) << r.err;
+  return {r.exit_code, r.err, s};
+}
+
+TEST(HostileSize, CliSize65536x65536ExitsTwoAtOnce) {
+  Refusal r = runRefused({"run", "--size", "65536x65536", "--frames", "1", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 2) << r.line;
+  EXPECT_EQ(r.line,
+            "esframe: error: --size '65536x65536': expected WxH (e.g. 640x480), each 1..16384\n");
+  EXPECT_LT(r.seconds, 10.0);  // loose: it parses an option and exits
+}
+
+TEST(HostileSize, CliSizeAtTheLimit16384x1Runs) {
+  test::CommandResult r =
+      runEsframe({"run", "--size", "16384x1", "--frames", "1", "--backend", "cpu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<test::OrderedJson> lines = test::parseJsonLines(r.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0]["width"], 16384);
+  EXPECT_EQ(lines[0]["height"], 1);
+}
+
+TEST(HostileSize, CliRawSourceWithAHostileSize) {
+  test::ScratchDir dir;
+  const std::string raw = (dir.path / "clip.raw").string();
+  std::ofstream(raw) << "0123456789ab";
+  Refusal r = runRefused({"run", "--source", raw, "--format", "RGB24", "--size", "32768x32768",
+                          "--frames", "1", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 2) << r.line;
+  EXPECT_NE(r.line.find("--size '32768x32768'"), std::string::npos) << r.line;
+}
+
+TEST(HostileSize, CliY4mHeaderOverTheLimitExitsOne) {
+  test::ScratchDir dir;
+  const std::string y4m = (dir.path / "huge.y4m").string();
+  std::ofstream(y4m) << "YUV4MPEG2 W65535 H65535 F25:1 C420jpeg\nFRAME\n";
+  Refusal r = runRefused({"run", "--source", y4m, "--frames", "1", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 1) << r.line;
+  EXPECT_EQ(r.line, "esframe: error: " + y4m +
+                        ": Y4M header: frame size 65535x65535 is outside 1x1..16384x16384\n");
+}
+
+TEST(HostileSize, CliPngGraphOf1000000x1000000ExitsTwo) {
+  test::ScratchDir dir;
+  const std::filesystem::path out = dir.path / "graphs";
+  Refusal r = runRefused({"run", "--frames", "1", "--backend", "cpu", "--output",
+                          "png:" + out.string() + ",graph=1000000x1000000"});
+  EXPECT_EQ(r.exit_code, 2) << r.line;
+  EXPECT_NE(r.line.find("--output png: graph '1000000x1000000'"), std::string::npos) << r.line;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "the folder was made before the refusal";
+}
+
+TEST(HostileSize, CliResizeOverTheLimitExitsTwo) {
+  Refusal r = runRefused(
+      {"run", "--size", "64x48", "--resize", "16385x2", "--frames", "1", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 2) << r.line;
+  EXPECT_NE(r.line.find("--resize '16385x2'"), std::string::npos) << r.line;
+}
+
+}  // namespace
+}  // namespace esf
