@@ -17,8 +17,11 @@ std::optional<std::string> v4l2ShortPayload(
       needed[size_t(i)] =
           uint64_t(fmt.bytesperline[size_t(i)]) * uint64_t(planeRows(info, i, int(fmt.height)));
   } else {
-    for (const PlaneSlice& slice :
-         v4l2PlaneSlices(format, int(fmt.height), int(fmt.bytesperline[0])))
+    // Negotiation checked this layout (checkV4l2FrameLimits); a failure here is no whole frame.
+    const Result<std::vector<PlaneSlice>> slices =
+        v4l2PlaneSlices(format, int(fmt.height), int(fmt.bytesperline[0]));
+    if (!slices) return slices.error().message;
+    for (const PlaneSlice& slice : slices.value())
       needed[0] = std::max<uint64_t>(needed[0], uint64_t(slice.offset) + slice.size);
   }
   for (int i = 0; i < fmt.memory_planes && i < kMaxMemoryPlanes; ++i)

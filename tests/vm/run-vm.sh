@@ -53,7 +53,9 @@ for i in "${!case_scripts[@]}"; do
 done
 build_dir=$(cd "$build_dir" && pwd)
 mkdir -p "$out" && out=$(cd "$out" && pwd) || harness_error "cannot create '$out'"
-case "$out${case_scripts[*]}$esframe" in *[[:space:]]*) harness_error "paths with spaces are not supported" ;; esac
+for path in "$out" "${case_scripts[@]}" "$esframe"; do
+  case "$path" in *[[:space:]]*) harness_error "paths with spaces are not supported: '$path'" ;; esac
+done
 case_name=${boot_name:-$(basename "${case_scripts[0]}" .sh)}
 rm -rf "${out:?}"/* "$out"/.[!.]* 2>/dev/null
 
