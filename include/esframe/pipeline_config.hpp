@@ -84,7 +84,7 @@ struct RawConfig {
   uint32_t gain_b = 256;
 };
 
-struct PipelineConfig {
+struct ESF_API PipelineConfig {
   Backend backend = Backend::kAuto;
   GpuConfig gpu;    // kGles (and kAuto's probe)
   int threads = 0;  // kCpu: worker threads, 0 = one per core
@@ -99,7 +99,7 @@ struct PipelineConfig {
 
   // Everything checkable without a device: bins, channels, taps, sizes. One-line errors with
   // ErrorCode::kInvalidArgument that name the field.
-  ESF_API Status validate() const;
+  Status validate() const;
 };
 
 }  // namespace esf
