@@ -38,6 +38,8 @@ const char* errorCodeName(ErrorCode code) {
       return "output-closed";
     case ErrorCode::kInternal:
       return "internal";
+    case ErrorCode::kOutOfMemory:
+      return "out-of-memory";
   }
   return "internal";
 }

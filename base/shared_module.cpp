@@ -3,7 +3,9 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -11,13 +13,25 @@ namespace esf {
 
 std::string moduleDirectory() {
   if (const char* dir = std::getenv("ESFRAME_MODULE_DIR"); dir && *dir) return dir;
-  // dladdr on a function of libesframe names the file it was mapped from (the executable for a
-  // static libesframe, where the modules' code is linked in and this is not asked).
+  // dladdr on a function of libesframe names the file it was mapped from: libesframe.so, or an
+  // executable with the library's objects linked in (the CLI, tests and bench link the static
+  // esframe_internal; a static libesframe links the modules' code in and this is not asked).
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&moduleDirectory), &info) == 0 || !info.dli_fname) return ".";
   const std::string self = info.dli_fname;
   const size_t slash = self.rfind('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : self.substr(0, slash);
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : self.substr(0, slash);
+  // An installed executable lies in bindir and the modules beside libesframe.so in libdir
+  // (ESF_MODULE_DIR_FROM_BINDIR: "../lib", CMake's GNUInstallDirs); in the build tree, and in a
+  // copy of it, the modules lie beside the executable.
+  std::error_code error;
+  if (std::filesystem::equivalent(self, "/proc/self/exe", error)) {
+    const std::string installed = dir + "/" + ESF_MODULE_DIR_FROM_BINDIR;
+    if (std::filesystem::exists(installed + "/libesframe.so", error)) return installed;
+  }
+  return dir;
 }
 
 Result<SharedModule> SharedModule::open(const std::string& file_name, ErrorCode code_if_missing) {
@@ -63,12 +77,12 @@ Result<void*> SharedModule::symbol(const char* name) const {
 }
 
 Result<const void*> loadModuleEntry(const std::string& file_name, const char* entry,
-                                    ErrorCode code_if_missing) {
+                                    const void* host, ErrorCode code_if_missing) {
   auto module = SharedModule::open(file_name, code_if_missing);
   if (!module) return module.error();
   auto address = module->symbol(entry);
   if (!address) return address.error();
-  const void* table = reinterpret_cast<const void* (*)()>(*address)();
+  const void* table = reinterpret_cast<const void* (*)(const void*)>(*address)(host);
   if (!table) return fail(code_if_missing, "cannot load ", module->path(), ": ", entry, " failed");
   static std::mutex mutex;
   static std::vector<SharedModule> loaded;  // closed at exit (RTLD_NODELETE: still mapped)

@@ -7,6 +7,10 @@
 
 #include "esframe/base/result.hpp"
 
+// A module's entry point: exported from the module although everything is compiled with
+// -fvisibility=hidden.
+#define ESF_MODULE_ENTRY __attribute__((visibility("default")))
+
 namespace esf {
 
 class SharedModule {
@@ -33,11 +37,12 @@ class SharedModule {
   ErrorCode code_ = ErrorCode::kUnsupported;
 };
 
-// Opens `file_name` and returns what its entry point `entry` (extern "C" const T* entry())
-// returns. The module stays loaded for the rest of the process: objects it made may live until
-// exit. Each caller keeps the result (a function-local static) so the module is opened once.
+// Opens `file_name` and returns what its entry point `entry` (extern "C" const T* entry(const
+// Host* host)) returns for `host`. The module stays loaded for the rest of the process: objects it
+// made may live until exit. Each caller keeps the result (a function-local static) so the module is
+// opened once.
 Result<const void*> loadModuleEntry(const std::string& file_name, const char* entry,
-                                    ErrorCode code_if_missing);
+                                    const void* host, ErrorCode code_if_missing);
 
 // Where modules are looked for: $ESFRAME_MODULE_DIR when set and not empty, else the folder
 // libesframe itself was loaded from (the build tree, an install's libdir, a cross build's tree).

@@ -9,13 +9,20 @@
 namespace esf {
 namespace {
 
+// What the module calls of libesframe (LibcameraHost says why a table).
+const LibcameraHost kHost{&logLine,          &formatName,
+                          &isCompressed,     &drmFourcc,
+                          &fromDrmFourcc,    &v4l2PlaneSlices,
+                          &colorimetryName,  static_cast<const char* (*)(IoMode)>(&toString),
+                          &libcameraCameraId};
+
 Result<const LibcameraModule*> libcameraModule() {
 #ifdef ESF_MODULES_LINKED
-  return esf_libcamera_module_v1();
+  return esf_libcamera_module_v2(&kHost);
 #else
   // kUnsupported, as in a build without libcamera: this esframe cannot use libcamera.
   static const Result<const void*> table =
-      loadModuleEntry(kLibcameraModuleFile, kLibcameraModuleEntry, ErrorCode::kUnsupported);
+      loadModuleEntry(kLibcameraModuleFile, kLibcameraModuleEntry, &kHost, ErrorCode::kUnsupported);
   if (!table) return table.error();
   return static_cast<const LibcameraModule*>(table.value());
 #endif

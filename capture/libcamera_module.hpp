@@ -8,9 +8,31 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/shared_module.hpp"
+#include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf {
+
+// What the module uses of libesframe, handed to its entry point by the loader. libesframe.so
+// exports its public API only (-fvisibility=hidden), and the module links no libesframe: its
+// calls to these functions go through this table (capture/libcamera_host.cpp), so they reach the
+// one libesframe that loaded it, shared library or an executable's static copy, and its one log
+// state (level and handler). Linking these objects into the module instead would give it a
+// second log state, and dragged in their dependencies.
+struct LibcameraHost {
+  void (*log_line)(LogLevel level, std::string_view message);
+  const char* (*format_name)(PixelFormat format);
+  bool (*is_compressed)(PixelFormat format);
+  uint32_t (*drm_fourcc)(PixelFormat format);
+  std::optional<PixelFormat> (*from_drm_fourcc)(uint32_t fourcc);
+  Result<std::vector<PlaneSlice>> (*v4l2_plane_slices)(PixelFormat format, int height,
+                                                       int bytes_per_line);
+  std::string (*colorimetry_name)(const Colorimetry& c);
+  const char* (*io_mode_name)(IoMode mode);
+  Result<std::string> (*camera_id)(const std::string& spec);
+};
 
 struct LibcameraModule {
   Result<std::unique_ptr<FrameSource>> (*open_source)(const std::string& spec,
@@ -20,7 +42,7 @@ struct LibcameraModule {
 };
 
 inline constexpr const char kLibcameraModuleFile[] = "libesframe-libcamera.so";
-inline constexpr const char kLibcameraModuleEntry[] = "esf_libcamera_module_v1";
+inline constexpr const char kLibcameraModuleEntry[] = "esf_libcamera_module_v2";
 
 // The module's side of capture/libcamera_source.hpp, under names of their own (the module's calls
 // must not bind to libesframe's loader functions of the same name).
@@ -29,9 +51,13 @@ Result<std::unique_ptr<FrameSource>> openLibcameraSource(const std::string& spec
                                                          const SourceOptions& options);
 nlohmann::json describeLibcameraCameras();
 std::string libcameraCamerasText(const nlohmann::json& cameras);
+// The host its entry point was given (libcamera_host.cpp calls through it).
+extern const LibcameraHost* g_host;
 }  // namespace libcamera_module
 
 }  // namespace esf
 
-// The module's one exported entry point: the table above, valid for the process's lifetime.
-extern "C" const esf::LibcameraModule* esf_libcamera_module_v1();
+// The module's one exported entry point: keeps `host` (valid for the process's lifetime) and
+// returns the table above, valid as long.
+extern "C" ESF_MODULE_ENTRY const esf::LibcameraModule* esf_libcamera_module_v2(
+    const esf::LibcameraHost* host);

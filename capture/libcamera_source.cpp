@@ -465,11 +465,14 @@ Result<std::unique_ptr<FrameSource>> openLibcameraSource(const std::string& spec
   return std::unique_ptr<FrameSource>(std::move(source));
 }
 
+const LibcameraHost* g_host = nullptr;
+
 }  // namespace libcamera_module
 
 }  // namespace esf
 
-const esf::LibcameraModule* esf_libcamera_module_v1() {
+const esf::LibcameraModule* esf_libcamera_module_v2(const esf::LibcameraHost* host) {
+  esf::libcamera_module::g_host = host;
   static const esf::LibcameraModule module{esf::libcamera_module::openLibcameraSource,
                                            esf::libcamera_module::describeLibcameraCameras,
                                            esf::libcamera_module::libcameraCamerasText};

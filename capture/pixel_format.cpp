@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/api_guard.hpp"
+
 namespace esf {
 namespace {
 
@@ -227,22 +229,24 @@ const std::vector<PixelFormat>& allPixelFormats() {
 }
 
 Result<PixelFormat> parsePixelFormat(const std::string& name) {
-  const std::string u = upper(name);
-  // Fourccs with lower-case letters ('pgAA' SGRBG10P, 'pGAA' SGBRG10P) differ only in case: those
-  // must be given exactly; all-upper-case ones ("rgb3") are taken in any case.
-  auto fourccMatches = [&](uint32_t fourcc) {
-    const std::string f = fourccString(fourcc);
-    return name == f || (f == upper(f) && u == f);
-  };
-  for (const auto& i : kFormats) {
-    if (u == i.name || u == i.alias || fourccMatches(i.v4l2_fourcc)) return i.format;
-    if (i.v4l2_mplane_fourcc && (u == i.mplane_name || u == fourccString(i.v4l2_mplane_fourcc)))
-      return i.format;
-  }
-  std::string known;
-  for (const auto& i : kFormats) known += std::string(known.empty() ? "" : ", ") + i.name;
-  return fail(ErrorCode::kInvalidArgument, "unknown pixel format '", name, "' (known: ", known,
-              ")");
+  return guard("pixel format name", [&]() -> Result<PixelFormat> {
+    const std::string u = upper(name);
+    // Fourccs with lower-case letters ('pgAA' SGRBG10P, 'pGAA' SGBRG10P) differ only in case: those
+    // must be given exactly; all-upper-case ones ("rgb3") are taken in any case.
+    auto fourccMatches = [&](uint32_t fourcc) {
+      const std::string f = fourccString(fourcc);
+      return name == f || (f == upper(f) && u == f);
+    };
+    for (const auto& i : kFormats) {
+      if (u == i.name || u == i.alias || fourccMatches(i.v4l2_fourcc)) return i.format;
+      if (i.v4l2_mplane_fourcc && (u == i.mplane_name || u == fourccString(i.v4l2_mplane_fourcc)))
+        return i.format;
+    }
+    std::string known;
+    for (const auto& i : kFormats) known += std::string(known.empty() ? "" : ", ") + i.name;
+    return fail(ErrorCode::kInvalidArgument, "unknown pixel format '", name, "' (known: ", known,
+                ")");
+  });
 }
 
 uint32_t v4l2Fourcc(PixelFormat format) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/api_guard.hpp"
 #include "base/text_parse.hpp"
 #include "capture/libcamera_source.hpp"
 #include "capture/pixel_format.hpp"
@@ -32,8 +33,10 @@ const char* toString(IoMode mode) {
 Result<IoMode> parseIoMode(const std::string& s) {
   for (IoMode m : {IoMode::kAuto, IoMode::kMmap, IoMode::kDmabuf, IoMode::kExpbuf})
     if (s == toString(m)) return m;
-  return fail(ErrorCode::kInvalidArgument, "unknown io mode '", s,
-              "' (auto, mmap, dmabuf, expbuf)");
+  return guard("io mode name", [&]() -> Result<IoMode> {
+    return fail(ErrorCode::kInvalidArgument, "unknown io mode '", s,
+                "' (auto, mmap, dmabuf, expbuf)");
+  });
 }
 
 // Both delegate to base/text_parse (one grammar for every caller); kept until their callers use it.

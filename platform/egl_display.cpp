@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "base/api_guard.hpp"
 #include "esframe/base/log.hpp"
 
 namespace esf {
@@ -37,8 +38,10 @@ Result<EglPlatform> parseEglPlatform(const std::string& s) {
   for (EglPlatform p :
        {EglPlatform::kAuto, EglPlatform::kGbm, EglPlatform::kDevice, EglPlatform::kSurfaceless})
     if (s == toString(p)) return p;
-  return fail(ErrorCode::kInvalidArgument, "unknown EGL platform '", s,
-              "' (auto, gbm, device, surfaceless)");
+  return guard("EGL platform name", [&]() -> Result<EglPlatform> {
+    return fail(ErrorCode::kInvalidArgument, "unknown EGL platform '", s,
+                "' (auto, gbm, device, surfaceless)");
+  });
 }
 
 const char* eglErrorString(EGLint e) {

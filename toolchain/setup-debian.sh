@@ -20,6 +20,7 @@ packages=(
   ffmpeg  # tests/apps/esframe/test_run_stdin: Y4M piped into `esframe run --source -`
   libcamera-dev  # --source libcamera (ESFRAME_LIBCAMERA=AUTO builds it when found)
   libxxhash-dev  # the program binary cache's key hash and checksum (header-only use)
+  abigail-tools  # toolchain/check-abi: libesframe.so against abi/libesframe.abi (abidw, abidiff)
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do

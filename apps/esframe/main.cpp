@@ -1,11 +1,16 @@
 // esframe: offscreen GLES 3.1 compute on camera frames. Data path:
 //   capture/ (sources) -> core/import (to the RGBA working image) -> core/stages -> core/outputs
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <new>
 
 #include "apps/esframe/cli_common.hpp"
 #include "apps/esframe/commands.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int runCli(int argc, char** argv) {
   using namespace esf::cli;
   CLI::App app{"esframe: GLES 3.1 compute histograms, stats and filters on camera frames"};
   app.set_version_flag("--version", std::string("esframe ") + ESFRAME_VERSION);
@@ -39,4 +44,21 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   return kExitOk;
+}
+
+}  // namespace
+
+// Nothing escapes main: the library returns errors as values, and what the CLI's own code may
+// still throw (std::bad_alloc building a message or a table) is one line and exit status 1.
+int main(int argc, char** argv) {
+  try {
+    return runCli(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("esframe: error: out of memory\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "esframe: error: %s\n", e.what());
+  } catch (...) {
+    std::fputs("esframe: error: an unexpected exception of an unknown type\n", stderr);
+  }
+  return esf::cli::kExitFailure;
 }

@@ -2,6 +2,7 @@
 // moves the camera's controls and reports them in the frame; finish() restores the camera.
 #include <string_view>
 
+#include "base/api_guard.hpp"
 #include "core/control/exposure_loop.hpp"
 #include "core/control/v4l2_camera_controls.hpp"
 
@@ -37,16 +38,22 @@ class AutoExposureSink : public FrameSink {
   ExposureMetric metric_;
 };
 
-}  // namespace
-
-Result<std::unique_ptr<FrameSink>> createAutoExposure(const std::string& device,
-                                                      const AutoExposureOptions& options) {
+Result<std::unique_ptr<FrameSink>> makeAutoExposure(const std::string& device,
+                                                    const AutoExposureOptions& options) {
   Result<std::unique_ptr<V4l2CameraControls>> camera = V4l2CameraControls::open(device);
   if (!camera) return camera.error();
   Result<std::unique_ptr<ExposureLoop>> loop = ExposureLoop::create(**camera, options);
   if (!loop) return loop.error();
   return std::unique_ptr<FrameSink>(
       new AutoExposureSink(std::move(camera.value()), std::move(loop.value()), options.metric));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<FrameSink>> createAutoExposure(const std::string& device,
+                                                      const AutoExposureOptions& options) {
+  return guardedSink(guard("auto-exposure", [&] { return makeAutoExposure(device, options); }),
+                     "auto-exposure");
 }
 
 }  // namespace esf

@@ -2,17 +2,24 @@
 // the first MQTT output, so runs without one never load libmosquitto, libssl and libcrypto. A
 // static libesframe links the module's code in (ESF_MODULES_LINKED) and calls it directly.
 #include "base/shared_module.hpp"
+#include "core/outputs/jsonl_output.hpp"
 #include "core/outputs/mqtt_output.hpp"
 
 namespace esf {
+namespace {
+
+// What the module calls of libesframe (MqttHost says why a table).
+const MqttHost kHost{&logLine, &jsonlLine};
+
+}  // namespace
 
 Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& options) {
 #ifdef ESF_MODULES_LINKED
-  const MqttModule* module = esf_mqtt_module_v1();
+  const MqttModule* module = esf_mqtt_module_v2(&kHost);
 #else
   // kUnsupported, as in a build without MQTT: this esframe cannot speak MQTT.
   static const Result<const void*> table =
-      loadModuleEntry(kMqttModuleFile, kMqttModuleEntry, ErrorCode::kUnsupported);
+      loadModuleEntry(kMqttModuleFile, kMqttModuleEntry, &kHost, ErrorCode::kUnsupported);
   if (!table)
     return fail(table.error().code, "mqtt://", options.host, "/", options.topic, ": ",
                 table.error().message);

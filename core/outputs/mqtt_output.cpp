@@ -336,11 +336,14 @@ Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& o) {
   return std::unique_ptr<FrameSink>(std::move(out));
 }
 
+const MqttHost* g_host = nullptr;
+
 }  // namespace mqtt_module
 
 }  // namespace esf
 
-const esf::MqttModule* esf_mqtt_module_v1() {
+const esf::MqttModule* esf_mqtt_module_v2(const esf::MqttHost* host) {
+  esf::mqtt_module::g_host = host;
   static const esf::MqttModule module{esf::mqtt_module::openMqttOutput};
   return &module;
 }

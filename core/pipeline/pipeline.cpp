@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "base/api_guard.hpp"
 #include "capture/libcamera_source.hpp"
 #include "capture/source.hpp"
 #include "core/import/gbm_dmabuf_allocator.hpp"
@@ -36,8 +37,10 @@ const char* backendName(Backend backend) {
 Result<Backend> parseBackend(std::string_view name) {
   for (Backend b : {Backend::kAuto, Backend::kGles, Backend::kCpu, Backend::kReference})
     if (name == backendName(b)) return b;
-  return fail(ErrorCode::kInvalidArgument, "unknown backend '", std::string(name),
-              "' (auto, gles, cpu, reference)");
+  return guard("backend name", [&]() -> Result<Backend> {
+    return fail(ErrorCode::kInvalidArgument, "unknown backend '", std::string(name),
+                "' (auto, gles, cpu, reference)");
+  });
 }
 
 const char* lumaSourceName(LumaSource luma) {
@@ -45,34 +48,36 @@ const char* lumaSourceName(LumaSource luma) {
 }
 
 Status PipelineConfig::validate() const {
-  if (histogram.bins < 1 || histogram.bins > 256)
-    return fail(ErrorCode::kInvalidArgument, "histogram bins must be in [1, 256], got ",
-                std::to_string(histogram.bins));
-  if (Status s = validateChannels(histogram.channels); !s)
-    return recode(s.error(), ErrorCode::kInvalidArgument);
-  if (blur) {
-    if (blur->taps < 1 || blur->taps % 2 == 0)
-      return fail(ErrorCode::kInvalidArgument, "blur taps must be odd and positive, got ",
-                  std::to_string(blur->taps),
-                  " (an even filter shifts the picture by half a pixel per pass)");
-    if (blur->iterations < 1 || blur->iterations > 100)
-      return fail(ErrorCode::kInvalidArgument, "blur iterations must be in [1, 100], got ",
-                  std::to_string(blur->iterations));
-  }
-  if (threads < 0 || threads > 256)
-    return fail(ErrorCode::kInvalidArgument, "threads must be in [0, 256] (0: one per core), got ",
-                std::to_string(threads));
-  if (resize)
-    if (Status s = checkFrameSize("resize target", resize->width, resize->height); !s) return s;
-  if (raw.white != 0 && raw.white <= raw.black)
-    return fail(ErrorCode::kInvalidArgument, "raw white level ", std::to_string(raw.white),
-                " must be above the black level ", std::to_string(raw.black));
-  if (raw.black > 65535 || raw.white > 65535)
-    return fail(ErrorCode::kInvalidArgument, "raw levels must be at most 65535");
-  if (raw.gain_r < 1 || raw.gain_r > 4096 || raw.gain_b < 1 || raw.gain_b > 4096)
-    return fail(ErrorCode::kInvalidArgument,
-                "raw white balance gains must be in 1..4096 (256 = 1.0)");
-  return Status::success();
+  return guard("pipeline configuration", [&]() -> Status {
+    if (histogram.bins < 1 || histogram.bins > 256)
+      return fail(ErrorCode::kInvalidArgument, "histogram bins must be in [1, 256], got ",
+                  std::to_string(histogram.bins));
+    if (Status s = validateChannels(histogram.channels); !s)
+      return recode(s.error(), ErrorCode::kInvalidArgument);
+    if (blur) {
+      if (blur->taps < 1 || blur->taps % 2 == 0)
+        return fail(ErrorCode::kInvalidArgument, "blur taps must be odd and positive, got ",
+                    std::to_string(blur->taps),
+                    " (an even filter shifts the picture by half a pixel per pass)");
+      if (blur->iterations < 1 || blur->iterations > 100)
+        return fail(ErrorCode::kInvalidArgument, "blur iterations must be in [1, 100], got ",
+                    std::to_string(blur->iterations));
+    }
+    if (threads < 0 || threads > 256)
+      return fail(ErrorCode::kInvalidArgument,
+                  "threads must be in [0, 256] (0: one per core), got ", std::to_string(threads));
+    if (resize)
+      if (Status s = checkFrameSize("resize target", resize->width, resize->height); !s) return s;
+    if (raw.white != 0 && raw.white <= raw.black)
+      return fail(ErrorCode::kInvalidArgument, "raw white level ", std::to_string(raw.white),
+                  " must be above the black level ", std::to_string(raw.black));
+    if (raw.black > 65535 || raw.white > 65535)
+      return fail(ErrorCode::kInvalidArgument, "raw levels must be at most 65535");
+    if (raw.gain_r < 1 || raw.gain_r > 4096 || raw.gain_b < 1 || raw.gain_b > 4096)
+      return fail(ErrorCode::kInvalidArgument,
+                  "raw white balance gains must be in 1..4096 (256 = 1.0)");
+    return Status::success();
+  });
 }
 
 Pipeline::Pipeline(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -118,34 +123,36 @@ Status ensureBackend(Pipeline::Impl& impl, const Frame& frame) {
 }
 
 Result<std::unique_ptr<Pipeline>> Pipeline::create(const PipelineConfig& config) {
-  if (Status s = config.validate(); !s) return s.error();
-  auto impl = std::make_unique<Impl>();
-  impl->config = config;
-  impl->backend_kind = config.backend;
-  if (config.backend == Backend::kAuto) {
-    Result<std::unique_ptr<GlContext>> gl = GlContext::create(glContextOptions(config));
-    const BackendChoice choice = chooseAutoBackend(gl);
-    impl->backend_kind = choice.backend;
-    impl->choice_reason = choice.reason;
-    std::string warning;
-    TuningCache cache = TuningCache::load(TuningCache::defaultPath(), &warning);
-    if (gl && hasBackendRecords(cache, DeviceKey::of(*gl.value()), stageChainOf(config))) {
-      if (!warning.empty()) logWarning(warning);
-      impl->gl = std::move(gl.value());  // the first frame decides (ensureBackend)
-      impl->tuning = std::move(cache);
-      return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
+  return guard("pipeline create", [&]() -> Result<std::unique_ptr<Pipeline>> {
+    if (Status s = config.validate(); !s) return s.error();
+    auto impl = std::make_unique<Impl>();
+    impl->config = config;
+    impl->backend_kind = config.backend;
+    if (config.backend == Backend::kAuto) {
+      Result<std::unique_ptr<GlContext>> gl = GlContext::create(glContextOptions(config));
+      const BackendChoice choice = chooseAutoBackend(gl);
+      impl->backend_kind = choice.backend;
+      impl->choice_reason = choice.reason;
+      std::string warning;
+      TuningCache cache = TuningCache::load(TuningCache::defaultPath(), &warning);
+      if (gl && hasBackendRecords(cache, DeviceKey::of(*gl.value()), stageChainOf(config))) {
+        if (!warning.empty()) logWarning(warning);
+        impl->gl = std::move(gl.value());  // the first frame decides (ensureBackend)
+        impl->tuning = std::move(cache);
+        return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
+      }
+      logAutoChoiceOnce(choice);
+      if (choice.backend == Backend::kGles) impl->gl = std::move(gl.value());
+    } else if (config.backend == Backend::kGles) {
+      Result<std::unique_ptr<GlContext>> gl = GlContext::create(glContextOptions(config));
+      if (!gl) return gl.error();
+      impl->gl = std::move(gl.value());
     }
-    logAutoChoiceOnce(choice);
-    if (choice.backend == Backend::kGles) impl->gl = std::move(gl.value());
-  } else if (config.backend == Backend::kGles) {
-    Result<std::unique_ptr<GlContext>> gl = GlContext::create(glContextOptions(config));
-    if (!gl) return gl.error();
-    impl->gl = std::move(gl.value());
-  }
-  Result<std::unique_ptr<PipelineBackend>> backend = createBackend(*impl);
-  if (!backend) return backend.error();
-  impl->backend = std::move(backend.value());
-  return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
+    Result<std::unique_ptr<PipelineBackend>> backend = createBackend(*impl);
+    if (!backend) return backend.error();
+    impl->backend = std::move(backend.value());
+    return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
+  });
 }
 
 const PipelineConfig& Pipeline::config() const {
@@ -175,20 +182,24 @@ std::string Pipeline::backendDescription() const {
 
 Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spec,
                                                           const SourceConfig& config) {
-  SourceOptions options;
-  static_cast<SourceConfig&>(options) = config;
-  // Zero-copy buffers only for a decided GPU backend: the executor reads frames in CPU memory.
-  if (impl_->gl && impl_->backend && impl_->backend_kind == Backend::kGles &&
-      config.io != IoMode::kMmap && !impl_->dmabuf_allocator &&
-      (isV4l2Spec(spec) || isLibcameraSpec(spec))) {
-    Result<std::unique_ptr<DmabufAllocator>> allocator = createGbmDmabufAllocator(*impl_->gl);
-    if (allocator)
-      impl_->dmabuf_allocator = std::move(allocator.value());
-    else if (config.io != IoMode::kAuto)  // kAuto falls back to mmap; an explicit mode says why
-      return allocator.error();
-  }
-  options.dmabuf_allocator = impl_->dmabuf_allocator.get();
-  return esf::openSource(spec, options);
+  return guard("open source", [&]() -> Result<std::unique_ptr<FrameSource>> {
+    SourceOptions options;
+    static_cast<SourceConfig&>(options) = config;
+    // Zero-copy buffers only for a decided GPU backend: the executor reads frames in CPU memory.
+    if (impl_->gl && impl_->backend && impl_->backend_kind == Backend::kGles &&
+        config.io != IoMode::kMmap && !impl_->dmabuf_allocator &&
+        (isV4l2Spec(spec) || isLibcameraSpec(spec))) {
+      Result<std::unique_ptr<DmabufAllocator>> allocator = createGbmDmabufAllocator(*impl_->gl);
+      if (allocator)
+        impl_->dmabuf_allocator = std::move(allocator.value());
+      else if (config.io != IoMode::kAuto)  // kAuto falls back to mmap; an explicit mode says why
+        return allocator.error();
+    }
+    options.dmabuf_allocator = impl_->dmabuf_allocator.get();
+    Result<std::unique_ptr<FrameSource>> source = esf::openSource(spec, options);
+    if (!source) return source.error();
+    return std::unique_ptr<FrameSource>(std::make_unique<GuardedSource>(std::move(source.value())));
+  });
 }
 
 namespace {
@@ -203,9 +214,11 @@ Status makeCurrent(Pipeline::Impl& impl) {
 }  // namespace
 
 Result<FrameResult> Pipeline::process(const Frame& frame) {
-  if (Status s = makeCurrent(*impl_); !s) return s.error();
-  if (Status s = ensureBackend(*impl_, frame); !s) return s.error();
-  return impl_->backend->process(frame);
+  return guard("pipeline process", [&]() -> Result<FrameResult> {
+    if (Status s = makeCurrent(*impl_); !s) return s.error();
+    if (Status s = ensureBackend(*impl_, frame); !s) return s.error();
+    return impl_->backend->process(frame);
+  });
 }
 
 Status submitFrame(Pipeline& pipeline, const Frame& frame) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/api_guard.hpp"
 #include "core/pipeline/pipeline_impl.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/pipeline.hpp"
@@ -33,9 +34,10 @@ std::optional<Error> deliver(Pipeline& pipeline, std::span<FrameSink* const> sin
   timings.insert(timings.begin(), StageTiming{"read", read_ms, false});
   // Every sink may add to the frame before any writes it (the auto-exposure loop's controls).
   for (FrameSink* sink : sinks)
-    if (Status s = sink->annotate(result.value()); !s) return s.error();
+    if (Status s = guard("a sink's annotate", [&] { return sink->annotate(result.value()); }); !s)
+      return s.error();
   for (FrameSink* sink : sinks) {
-    Status s = sink->write(result.value());
+    Status s = guard("a sink's write", [&] { return sink->write(result.value()); });
     if (s) continue;
     if (s.error().code == ErrorCode::kOutputClosed) {
       output_closed = true;
@@ -73,66 +75,74 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
     if (output_closed) report.end = RunReport::End::kOutputClosed;
     return output_closed;
   };
-  for (;;) {
-    // The next frame, unless the run ends here.
-    std::optional<Frame> next;
-    std::optional<Error> source_error;
-    double read_ms = 0;
-    if (limits.max_frames >= 0 && report.frames + in_flight >= uint64_t(limits.max_frames)) {
-      report.end = RunReport::End::kFrameLimit;
-    } else if (stop.stopRequested()) {
-      report.end = RunReport::End::kStopped;
-    } else {
-      const auto read_start = std::chrono::steady_clock::now();
-      Result<std::optional<Frame>> frame = source.next();
-      read_ms = msSince(read_start);
-      if (!frame) {
-        if (stop.stopRequested()) {  // interrupted while waiting for a frame
-          report.end = RunReport::End::kStopped;
-        } else {
-          source_error = frame.error();
-          if (source.deviceLost()) source_error->code = ErrorCode::kDeviceLost;
-        }
-      } else if (!frame->has_value()) {
-        report.end = RunReport::End::kEndOfStream;
+  // The frame loop, under guard: an exception out of it (the sources and sinks' own calls are
+  // guarded one by one) ends the run as an error, and the frame staged is still settled and
+  // every sink still finished below.
+  auto frameLoop = [&]() -> Status {
+    for (;;) {
+      // The next frame, unless the run ends here.
+      std::optional<Frame> next;
+      std::optional<Error> source_error;
+      double read_ms = 0;
+      if (limits.max_frames >= 0 && report.frames + in_flight >= uint64_t(limits.max_frames)) {
+        report.end = RunReport::End::kFrameLimit;
+      } else if (stop.stopRequested()) {
+        report.end = RunReport::End::kStopped;
       } else {
-        next = **frame;
+        const auto read_start = std::chrono::steady_clock::now();
+        Result<std::optional<Frame>> frame =
+            guard("reading a frame", [&] { return source.next(); });
+        read_ms = msSince(read_start);
+        if (!frame) {
+          if (stop.stopRequested()) {  // interrupted while waiting for a frame
+            report.end = RunReport::End::kStopped;
+          } else {
+            source_error = frame.error();
+            if (source.deviceLost()) source_error->code = ErrorCode::kDeviceLost;
+          }
+        } else if (!frame->has_value()) {
+          report.end = RunReport::End::kEndOfStream;
+        } else {
+          next = **frame;
+        }
       }
+      // The next frame's copy towards the GPU runs while the GPU still works on the one in
+      // flight. A failure here is left to its submit, which tries the copy again and reports it.
+      if (next && in_flight) {
+        if (Status s = stageFrame(pipeline, *next); !s)
+          logDebug("run: staging the next frame failed: " + s.error().message);
+      }
+      // The frame in flight is delivered whatever happened to the read after it.
+      if (in_flight && deliverInFlight()) break;
+      if (source_error) {
+        error = source_error;
+        break;
+      }
+      if (!next) break;
+      if (stop.stopRequested()) {  // asked during that delivery: the frame read ahead is dropped
+        report.end = RunReport::End::kStopped;
+        break;
+      }
+      if (Status s = submitFrame(pipeline, *next); !s) {
+        error = s.error();
+        break;
+      }
+      if (report.frames == 0 && !in_flight)  // -vv's timeline: the first frame's GPU set-up
+        logDebug("run: the first frame submitted");
+      in_flight = true;
+      in_flight_read_ms = read_ms;
+      if (!overlap && deliverInFlight()) break;  // a camera: its result now, not after the next
     }
-    // The next frame's copy towards the GPU runs while the GPU still works on the one in
-    // flight. A failure here is left to its submit, which tries the copy again and reports it.
-    if (next && in_flight) {
-      if (Status s = stageFrame(pipeline, *next); !s)
-        logDebug("run: staging the next frame failed: " + s.error().message);
-    }
-    // The frame in flight is delivered whatever happened to the read after it.
-    if (in_flight && deliverInFlight()) break;
-    if (source_error) {
-      error = source_error;
-      break;
-    }
-    if (!next) break;
-    if (stop.stopRequested()) {  // asked during that delivery: the frame read ahead is dropped
-      report.end = RunReport::End::kStopped;
-      break;
-    }
-    if (Status s = submitFrame(pipeline, *next); !s) {
-      error = s.error();
-      break;
-    }
-    if (report.frames == 0 && !in_flight)  // -vv's timeline: the first frame's GPU set-up
-      logDebug("run: the first frame submitted");
-    in_flight = true;
-    in_flight_read_ms = read_ms;
-    if (!overlap && deliverInFlight()) break;  // a camera: its result now, not after the next
-  }
+    return Status::success();
+  };
+  if (Status s = guard("run", frameLoop); !s) error = s.error();
   // A frame staged and then dropped (the run ended in its read's turn): its copy still reads
   // the source's memory.
   settleStagedFrame(pipeline);
   report.seconds = msSince(loop_start) / 1e3;
   // Every sink is finished (displays restored, files closed) on every way out.
   for (FrameSink* sink : sinks) {
-    Status s = sink->finish();
+    Status s = guard("a sink's finish", [&] { return sink->finish(); });
     if (!s && s.error().code != ErrorCode::kOutputClosed) {
       if (error)
         logError(s.error().message);

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/api_guard.hpp"
 #include "core/outputs/bin_output.hpp"
 #include "core/outputs/csv_output.hpp"
 #include "core/outputs/drm_output.hpp"
@@ -18,8 +19,9 @@
 #include "platform/kms_display.hpp"
 
 namespace esf {
+namespace {
 
-Result<std::unique_ptr<FrameSink>> createRecordSink(int fd, const RecordSinkOptions& options) {
+Result<std::unique_ptr<FrameSink>> makeRecordSink(int fd, const RecordSinkOptions& options) {
   if (fd < 0)
     return fail(ErrorCode::kInvalidArgument, "record sink: fd ", std::to_string(fd),
                 " is not a file descriptor");
@@ -34,7 +36,7 @@ Result<std::unique_ptr<FrameSink>> createRecordSink(int fd, const RecordSinkOpti
   return fail(ErrorCode::kInvalidArgument, "record sink: unknown record format");
 }
 
-Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options) {
+Result<std::unique_ptr<FrameSink>> makePngSink(const PngSinkOptions& options) {
   if (options.every < 1 || options.graph_width < 1 || options.graph_height < 1)
     return fail(ErrorCode::kInvalidArgument,
                 "PNG sink: every, graph width and graph height must be positive");
@@ -50,8 +52,7 @@ Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options) 
   return std::unique_ptr<FrameSink>(std::move(png.value()));
 }
 
-Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
-                                                 const DrmSinkOptions& options) {
+Result<std::unique_ptr<FrameSink>> makeDrmSink(Pipeline& pipeline, const DrmSinkOptions& options) {
   GlContext* gl = pipeline.impl().gl.get();
   std::unique_ptr<GlContext> own_gl;
   if (!gl) {
@@ -82,7 +83,7 @@ Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
       new DrmOutput(std::move(display.value()), options.graph, std::move(own_gl)));
 }
 
-Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options) {
+Result<std::unique_ptr<FrameSink>> makeMqttSink(const MqttSinkOptions& options) {
   if (options.host.empty() || options.topic.empty())
     return fail(ErrorCode::kInvalidArgument, "MQTT sink: needs a host and a topic");
   if (options.qos < 0 || options.qos > 1 || options.every < 1 || options.queue < 1 ||
@@ -93,7 +94,7 @@ Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options
   return openMqttOutput(options);
 }
 
-Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options) {
+Result<std::unique_ptr<FrameSink>> makePromSink(const PromSinkOptions& options) {
   if (options.path.empty())
     return fail(ErrorCode::kInvalidArgument, "Prometheus sink: needs a file path");
   if (options.every_s < 0)
@@ -107,6 +108,32 @@ Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options
     return fail(errorCodeFromErrno(errno), "Prometheus sink: cannot write in ", dir, ": ",
                 std::strerror(errno));
   return std::unique_ptr<FrameSink>(new PromOutput(options));
+}
+
+}  // namespace
+
+// The API's sinks: made, and their calls, under guard (base/api_guard.hpp).
+Result<std::unique_ptr<FrameSink>> createRecordSink(int fd, const RecordSinkOptions& options) {
+  return guardedSink(guard("record sink", [&] { return makeRecordSink(fd, options); }),
+                     "record sink");
+}
+
+Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options) {
+  return guardedSink(guard("PNG sink", [&] { return makePngSink(options); }), "PNG sink");
+}
+
+Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
+                                                 const DrmSinkOptions& options) {
+  return guardedSink(guard("DRM sink", [&] { return makeDrmSink(pipeline, options); }), "DRM sink");
+}
+
+Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options) {
+  return guardedSink(guard("MQTT sink", [&] { return makeMqttSink(options); }), "MQTT sink");
+}
+
+Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options) {
+  return guardedSink(guard("Prometheus sink", [&] { return makePromSink(options); }),
+                     "Prometheus sink");
 }
 
 }  // namespace esf

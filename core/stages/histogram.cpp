@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "base/api_guard.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stages/stage_limits.hpp"
 #include "platform/shader_library.hpp"
@@ -115,8 +116,10 @@ const char* histogramStrategyName(HistogramStrategy s) {
 Result<HistogramStrategy> parseHistogramStrategy(std::string_view name) {
   for (const StrategyName& n : kStrategies)
     if (name == n.name) return n.strategy;
-  return fail(ErrorCode::kInvalidArgument, "unknown histogram strategy '", name,
-              "' (single, global-atomic, chunk-sum, chunk-reduce, persistent, replicated)");
+  return guard("histogram strategy name", [&]() -> Result<HistogramStrategy> {
+    return fail(ErrorCode::kInvalidArgument, "unknown histogram strategy '", name,
+                "' (single, global-atomic, chunk-sum, chunk-reduce, persistent, replicated)");
+  });
 }
 
 const char* imageSourceName(ImageSource s) {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/sink.hpp"
 
@@ -29,7 +30,7 @@ struct AutoExposureOptions {
 // exposure and gain off, and returns the loop as a sink: it adjusts the controls in annotate()
 // and restores every control it touched in finish() (also on SIGTERM, which ends the run
 // cleanly) or when destroyed.
-Result<std::unique_ptr<FrameSink>> createAutoExposure(const std::string& device,
-                                                      const AutoExposureOptions& options);
+ESF_API Result<std::unique_ptr<FrameSink>> createAutoExposure(const std::string& device,
+                                                              const AutoExposureOptions& options);
 
 }  // namespace esf

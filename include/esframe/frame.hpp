@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
 
 namespace esf {
@@ -59,8 +60,8 @@ enum class PixelFormat {
 
 // "YUYV", "NV12", "RGB24", ... as V4L2 names them. parsePixelFormat also takes V4L2 fourccs
 // ("RGB3", "YU12") and aliases ("I420"); its error names the format.
-const char* formatName(PixelFormat format);
-Result<PixelFormat> parsePixelFormat(const std::string& name);
+ESF_API const char* formatName(PixelFormat format);
+ESF_API Result<PixelFormat> parsePixelFormat(const std::string& name);
 
 enum class YcbcrEncoding { kBt601, kBt709 };
 

@@ -22,6 +22,7 @@
 #include <span>
 #include <string>
 
+#include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
@@ -31,7 +32,7 @@
 
 namespace esf {
 
-class Pipeline {
+class ESF_API Pipeline {
  public:
   // Validates the configuration, opens the GPU (kGles: a headless EGL context, current on this
   // thread) and compiles the stages. kAuto opens the GPU and keeps it when it is a hardware GPU
@@ -105,7 +106,8 @@ struct RunReport {
 // order, until one of RunReport::End, then finishes every sink (on errors too). The first
 // failure of the source, the pipeline or a sink ends the run and is returned with its code
 // (ErrorCode::kDeviceLost for a camera that vanished); frames delivered before it stay delivered.
-Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSink* const> sinks,
-                      const StopToken& stop, const RunLimits& limits = {});
+ESF_API Result<RunReport> run(Pipeline& pipeline, FrameSource& source,
+                              std::span<FrameSink* const> sinks, const StopToken& stop,
+                              const RunLimits& limits = {});
 
 }  // namespace esf

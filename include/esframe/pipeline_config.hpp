@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
 
 namespace esf {
@@ -17,8 +18,8 @@ enum class Backend {
   kCpu,        // the CPU executor: vectorised, multi-threaded, no GPU needed
   kReference,  // the plain CPU references (the tests' oracle): exact, slow
 };
-const char* backendName(Backend backend);  // "auto", "gles", "cpu", "reference"
-Result<Backend> parseBackend(std::string_view name);
+ESF_API const char* backendName(Backend backend);  // "auto", "gles", "cpu", "reference"
+ESF_API Result<Backend> parseBackend(std::string_view name);
 
 // How the histogram stage counts (identical counts; the fastest differs per GPU).
 enum class HistogramStrategy {
@@ -29,15 +30,15 @@ enum class HistogramStrategy {
   kPersistent,
   kReplicated,
 };
-const char* histogramStrategyName(HistogramStrategy s);  // "single", "global-atomic", ...
-Result<HistogramStrategy> parseHistogramStrategy(std::string_view name);
+ESF_API const char* histogramStrategyName(HistogramStrategy s);  // "single", "global-atomic", ...
+ESF_API Result<HistogramStrategy> parseHistogramStrategy(std::string_view name);
 
 // Where the L channel comes from.
 enum class LumaSource {
   kRgb,     // integer BT.709 luma of the converted RGB
   kSource,  // the source's own Y plane (YUV and GREY frames; RGB frames fall back to kRgb)
 };
-const char* lumaSourceName(LumaSource luma);  // "rgb", "source"
+ESF_API const char* lumaSourceName(LumaSource luma);  // "rgb", "source"
 
 // The headless EGL platform the GPU backend opens.
 enum class EglPlatform {
@@ -46,8 +47,8 @@ enum class EglPlatform {
   kDevice,       // EGL_EXT_platform_device (NVIDIA headless)
   kSurfaceless,  // EGL_MESA_platform_surfaceless (Mesa llvmpipe)
 };
-const char* toString(EglPlatform p);  // "auto", "gbm", "device", "surfaceless"
-Result<EglPlatform> parseEglPlatform(const std::string& s);
+ESF_API const char* toString(EglPlatform p);  // "auto", "gbm", "device", "surfaceless"
+ESF_API Result<EglPlatform> parseEglPlatform(const std::string& s);
 
 struct GpuConfig {
   EglPlatform platform = EglPlatform::kAuto;
@@ -83,7 +84,7 @@ struct RawConfig {
   uint32_t gain_b = 256;
 };
 
-struct PipelineConfig {
+struct ESF_API PipelineConfig {
   Backend backend = Backend::kAuto;
   GpuConfig gpu;    // kGles (and kAuto's probe)
   int threads = 0;  // kCpu: worker threads, 0 = one per core

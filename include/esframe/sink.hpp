@@ -1,12 +1,13 @@
 #pragma once
 // A sink takes each processed frame: the built-in ones (esframe/sinks.hpp) write JSONL, CSV,
 // binary records, PNG files or a DRM/KMS plane; an application can add its own.
+#include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/frame_result.hpp"
 
 namespace esf {
 
-class FrameSink {
+class ESF_API FrameSink {
  public:
   virtual ~FrameSink() = default;
   // Delivers one frame. An error stops the run; ErrorCode::kOutputClosed means the reader went

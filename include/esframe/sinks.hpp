@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/graph_options.hpp"
 #include "esframe/sink.hpp"
@@ -27,7 +28,8 @@ struct RecordSinkOptions {
 
 // One record per frame, written whole to `fd`, which stays the caller's (STDOUT_FILENO, a pipe, a
 // file). A reader that went away gives ErrorCode::kOutputClosed: ignore SIGPIPE in the process.
-Result<std::unique_ptr<FrameSink>> createRecordSink(int fd, const RecordSinkOptions& options);
+ESF_API Result<std::unique_ptr<FrameSink>> createRecordSink(int fd,
+                                                            const RecordSinkOptions& options);
 
 struct PngSinkOptions {
   std::string dir;  // created if missing; frame files and graph files are written atomically
@@ -37,7 +39,7 @@ struct PngSinkOptions {
   GraphOptions graph;      // mode, scale, decorations of graph-SEQ.png
   bool overwrite = false;  // replace frame and graph files already there (default: an error)
 };
-Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options);
+ESF_API Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options);
 
 struct DrmRect {
   int32_t x = 0, y = 0;
@@ -63,14 +65,15 @@ struct DrmSinkOptions {
 // The processed frame and the histogram graph on DRM/KMS planes. Draws with the pipeline's GL
 // context, which must run on the display's card (EglPlatform::kGbm with that card); on the CPU
 // backends the sink makes its own context from the pipeline's EGL options and uploads each frame.
-Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline, const DrmSinkOptions& options);
+ESF_API Result<std::unique_ptr<FrameSink>> createDrmSink(Pipeline& pipeline,
+                                                         const DrmSinkOptions& options);
 
 // Never blocks the pipeline: messages wait in a bounded queue for a worker thread; each carries
 // "mqtt_dropped", the messages dropped so far (docs/output-formats.md).
-Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options);
+ESF_API Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options);
 
 // Prometheus textfile-collector metrics: counters, per-channel gauges, stage timings, labelled
 // with the source. Written to PATH.tmp, then renamed over PATH.
-Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options);
+ESF_API Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options);
 
 }  // namespace esf

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
 
@@ -20,8 +21,8 @@ enum class IoMode {
   kDmabuf,  // zero-copy: GBM buffers queued as V4L2_MEMORY_DMABUF, imported into EGL
   kExpbuf,  // V4L2 buffers exported with VIDIOC_EXPBUF, imported into EGL (never auto-picked)
 };
-const char* toString(IoMode mode);
-Result<IoMode> parseIoMode(const std::string& s);
+ESF_API const char* toString(IoMode mode);
+ESF_API Result<IoMode> parseIoMode(const std::string& s);
 
 // What to ask of a source. The spec that names the source is given beside it:
 //   "pattern" (or "")          the synthetic moving pattern
@@ -48,7 +49,7 @@ struct SourceConfig {
   int poll_timeout_ms = 2000;              // V4L2: no frame for this long is an error
 };
 
-class FrameSource {
+class ESF_API FrameSource {
  public:
   virtual ~FrameSource() = default;
 

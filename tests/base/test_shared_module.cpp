@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 namespace esf {
@@ -25,9 +26,13 @@ class ScopedEnv {
   std::string old_;
 };
 
-TEST(SharedModule, LooksBesideLibesframeUnlessTheEnvironmentSaysElsewhere) {
+// This test links the library's objects in (esframe_internal), as the CLI does: it looks beside
+// itself, the executable (not installed: no ../lib/libesframe.so).
+TEST(SharedModule, LooksBesideTheLibrarysCodeUnlessTheEnvironmentSaysElsewhere) {
   ScopedEnv unset("ESFRAME_MODULE_DIR", "");
-  EXPECT_EQ(moduleDirectory(), ESF_TEST_LIBESFRAME_DIR);  // the build's own folder (CMake)
+  const std::string self = std::filesystem::canonical("/proc/self/exe").string();
+  EXPECT_EQ(std::filesystem::canonical(moduleDirectory()).string(),
+            self.substr(0, self.rfind('/')));
   ScopedEnv elsewhere("ESFRAME_MODULE_DIR", "/opt/modules");
   EXPECT_EQ(moduleDirectory(), "/opt/modules");
 }
@@ -40,13 +45,15 @@ TEST(SharedModule, AMissingFileIsTheGivenCodeNamingThePathAndTheReason) {
   EXPECT_EQ(module.error().message,
             "cannot load /nonexistent-esframe-modules/libesframe-none.so: cannot open shared "
             "object file: No such file or directory");
-  const auto entry = loadModuleEntry("libesframe-none.so", "entry", ErrorCode::kUnsupported);
+  const auto entry =
+      loadModuleEntry("libesframe-none.so", "entry", nullptr, ErrorCode::kUnsupported);
   ASSERT_FALSE(entry.ok());
   EXPECT_EQ(entry.error().code, ErrorCode::kUnsupported);
 }
 
 TEST(SharedModule, ASymbolThatIsNotThereNamesTheModuleAndTheSymbol) {
-  // libesframe itself, opened again as a module: always there in a shared build.
+  // libesframe.so, opened as a module: always there in a shared build.
+  ScopedEnv dir("ESFRAME_MODULE_DIR", ESF_TEST_LIBESFRAME_DIR);
   const auto module = SharedModule::open("libesframe.so", ErrorCode::kUnsupported);
   ASSERT_TRUE(module.ok()) << module.error().message;
   EXPECT_EQ(module->path(), std::string(ESF_TEST_LIBESFRAME_DIR) + "/libesframe.so");
@@ -59,21 +66,22 @@ TEST(SharedModule, ASymbolThatIsNotThereNamesTheModuleAndTheSymbol) {
             std::string::npos)
       << missing.error().message;
   const auto entry =
-      loadModuleEntry("libesframe.so", "esf_no_such_entry_point", ErrorCode::kUnsupported);
+      loadModuleEntry("libesframe.so", "esf_no_such_entry_point", nullptr, ErrorCode::kUnsupported);
   ASSERT_FALSE(entry.ok());
   EXPECT_NE(entry.error().message.find("esf_no_such_entry_point"), std::string::npos);
 }
 
 #ifdef ESF_TEST_MQTT_MODULE
 TEST(SharedModule, ARealModulesEntryPointGivesItsTable) {
+  ScopedEnv dir("ESFRAME_MODULE_DIR", ESF_TEST_LIBESFRAME_DIR);
   auto module = SharedModule::open("libesframe-mqtt.so", ErrorCode::kUnsupported);
   ASSERT_TRUE(module.ok()) << module.error().message;
-  const auto entry = module->symbol("esf_mqtt_module_v1");
+  const auto entry = module->symbol("esf_mqtt_module_v2");
   ASSERT_TRUE(entry.ok()) << entry.error().message;
   EXPECT_NE(entry.value(), nullptr);
   SharedModule moved = std::move(module.value());
   EXPECT_EQ(moved.path(), std::string(ESF_TEST_LIBESFRAME_DIR) + "/libesframe-mqtt.so");
-  EXPECT_TRUE(moved.symbol("esf_mqtt_module_v1").ok());
+  EXPECT_TRUE(moved.symbol("esf_mqtt_module_v2").ok());
 }
 #endif
 

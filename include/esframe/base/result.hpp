@@ -3,10 +3,13 @@
 // Error carries a code that callers branch on, and a one-line message for people that names the
 // thing that failed (a device, a file, a stage, a parameter), never a command-line flag: only the
 // CLI speaks of flags. Callers never match message text.
+#include <cassert>
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
+
+#include "esframe/base/export.hpp"
 
 namespace esf {
 
@@ -28,10 +31,12 @@ enum class ErrorCode {
   kGpuHang,          // the GPU did not finish work within its watchdog time
   kGpuLost,          // the GL context was lost (a GPU reset): nothing more can run on it
   kOutputClosed,     // the reader of an output went away (a closed stdout): not a failure
-  kInternal,         // a broken invariant inside esframe
+  kInternal,         // a broken invariant inside esframe (an exception caught at the API)
+  kOutOfMemory,      // an allocation failed (std::bad_alloc caught at the API); last: the values
+                     // before it are part of the ABI
 };
 // "invalid-argument", "unsupported", ...: stable names for logs and tests.
-const char* errorCodeName(ErrorCode code);
+ESF_API const char* errorCodeName(ErrorCode code);
 
 // A failure: its kind, and a one-line, user-facing message that names the thing that failed.
 struct Error {
@@ -39,6 +44,9 @@ struct Error {
   std::string message;
 };
 
+// A value or an Error. value() (and ->, *) on an error, and error() on a value, break a
+// precondition: callers check ok() first. They assert it, and never throw (std::get would throw
+// std::bad_variant_access across the API, which promises no exceptions).
 template <typename T>
 class [[nodiscard]] Result {
  public:
@@ -48,16 +56,30 @@ class [[nodiscard]] Result {
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
+  T& value() & { return *valuePtr(); }
+  const T& value() const& { return *valuePtr(); }
+  T&& value() && { return std::move(*valuePtr()); }
+  T* operator->() { return valuePtr(); }
+  const T* operator->() const { return valuePtr(); }
   T& operator*() & { return value(); }
 
-  const Error& error() const { return std::get<1>(v_); }
+  const Error& error() const {
+    const Error* e = std::get_if<1>(&v_);
+    assert(e && "Result::error() on a value");
+    return *e;
+  }
 
  private:
+  T* valuePtr() {
+    T* v = std::get_if<0>(&v_);
+    assert(v && "Result::value() on an error");
+    return v;
+  }
+  const T* valuePtr() const {
+    const T* v = std::get_if<0>(&v_);
+    assert(v && "Result::value() on an error");
+    return v;
+  }
   std::variant<T, Error> v_;
 };
 
@@ -70,7 +92,11 @@ class [[nodiscard]] Status {
 
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }
-  const Error& error() const { return *error_; }
+  // A precondition, as for Result: only on a failure (asserted, never thrown).
+  const Error& error() const {
+    assert(error_.has_value() && "Status::error() on success");
+    return *error_;
+  }
 
  private:
   std::optional<Error> error_;
@@ -91,6 +117,6 @@ inline Error recode(Error error, ErrorCode code) {
 }
 
 // The code that fits an errno from a failed open/ioctl/read/write.
-ErrorCode errorCodeFromErrno(int err);
+ESF_API ErrorCode errorCodeFromErrno(int err);
 
 }  // namespace esf
