@@ -68,11 +68,14 @@ step "default preset: build"
 cmake --preset default >/dev/null
 cmake --build --preset default -j"$jobs"
 step "default preset: ctest (unit, gpu, cli, services; not vm)"
-ctest --preset default -j"$jobs" -LE 'vm|soak'
+# Not --preset: a test preset's label filter replaces -LE instead of adding to it.
+ctest --test-dir build/default --output-on-failure -j"$jobs" -LE 'vm|soak'
 step "exported symbols and ABI (toolchain/check-abi)"
 if [ -f toolchain/check-abi ]; then bash toolchain/check-abi build/default; fi
-step "real drivers in QEMU (ctest -L vm)"
-ctest --preset default -L vm
+# Each boot (tests/vm: cases that share a "# vm-boot:" group) is one QEMU process that keeps about
+# one core busy under TCG: two at once halve the step.
+step "real drivers in QEMU (ctest -L vm, $jobs boots at once)"
+ctest --preset default -L vm -j"$jobs"
 # The installed package as a user gets it: the example built against a scratch install with
 # find_package(esframe) and with pkg-config, its output checked against independent references.
 step "installed package: examples/ against cmake --install"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 300
-# vm-boot: vivid
+# vm-boot: vivid_faults
 # Device loss mid-stream (issue 4): vivid is unbound through sysfs while frames stream. The
 # capture ends cleanly: every line printed is complete, one error line names the device, and
 # the exit code is 3 (README "Exit codes"). With vivid_capture_check in mmap and in zero-copy

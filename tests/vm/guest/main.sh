@@ -52,6 +52,16 @@ reset_vivid() {
   modprobe -r vivid && modprobe vivid n_devs=1 || note "reloading vivid failed"
   set_osd_text_mode
 }
+# Cases write their scratch files under /tmp by fixed names: what a case leaves there is removed
+# before the next one, so cases that share a boot see the /tmp they would see alone.
+tmp_before=$(ls -A /tmp)
+clean_tmp() {
+  local entry
+  for entry in /tmp/* /tmp/.[!.]*; do
+    [ -e "$entry" ] || continue
+    grep -qxF "${entry#/tmp/}" <<<"$tmp_before" || rm -rf "$entry"
+  done
+}
 read -r -a scripts <<<"$VM_CASE_SCRIPTS"
 group_status=0
 first=1
@@ -61,7 +71,7 @@ for script in "${scripts[@]}"; do
   if [ ${#scripts[@]} -gt 1 ]; then
     case_out=$out/$name
     mkdir -p "$case_out"
-    [ $first = 1 ] || reset_vivid
+    [ $first = 1 ] || { reset_vivid; clean_tmp; }
   fi
   first=0
   # The guest-side watchdog fires before the host's, so a hung case still leaves dmesg behind:
