@@ -8,8 +8,13 @@
 #include "esframe/base/result.hpp"
 
 // A module's entry point: exported from the module although everything is compiled with
-// -fvisibility=hidden.
+// -fvisibility=hidden. Where the module's code is linked into libesframe (a static or sanitizer
+// build: ESF_MODULES_LINKED) it stays hidden like any other internal symbol.
+#if defined(ESF_MODULES_LINKED)
+#define ESF_MODULE_ENTRY
+#else
 #define ESF_MODULE_ENTRY __attribute__((visibility("default")))
+#endif
 
 namespace esf {
 

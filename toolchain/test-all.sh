@@ -60,20 +60,48 @@ step "checks: layers, library strings, clang-format"
 command -v clang-format >/dev/null || bash toolchain/setup-debian.sh
 bash toolchain/check-tree
 
-step "setup"
-# "vm": QEMU, a kernel's headers and sources for the real-driver cases (tests/vm, ctest label vm).
-bash toolchain/setup-debian.sh vm fuzz
+# The packages of the later steps install in the background while the default preset builds:
+# "vm" (QEMU, a kernel's headers and sources for tests/vm), "fuzz" (clang) and the cross targets'
+# compilers, libraries and sysroot. Downloads and unpacking leave the compiler most of the CPU.
+# The default preset needs only the base packages, which the first step installed.
+cross_targets=${ESFRAME_CROSS_TARGETS-aarch64 armhf}
+setup_log=$(mktemp)
+(
+  bash toolchain/setup-debian.sh vm fuzz
+  for target in $cross_targets; do bash toolchain/cross-setup "$target"; done
+) >"$setup_log" 2>&1 &
+setup_pid=$!
+setup_start=$(date +%s)
+wait_for_setup() {
+  [ -n "$setup_pid" ] || return 0
+  end_step
+  local status=0
+  wait "$setup_pid" || status=$?
+  setup_pid=''
+  step_names+=("(background, beside the build) setup: vm, fuzz, cross")
+  step_secs+=($(($(date +%s) - setup_start)))
+  if [ "$status" -ne 0 ]; then
+    cat "$setup_log" >&2
+    echo "test-all.sh: installing the packages of the later steps failed (above)" >&2
+    return "$status"
+  fi
+}
 
 step "default preset: build"
-cmake --preset default >/dev/null
+# CI builds only to test: line tables (-g1) compile faster and keep file:line in its reports.
+default_options=()
+[ "${CI:-}" = true ] && default_options+=(-DESFRAME_LINE_DEBUG_INFO=ON)
+cmake --preset default "${default_options[@]}" >/dev/null
 cmake --build --preset default -j"$jobs"
+# Some tests use tools of the "vm" group (jq, v4l-utils): the setup ends before any test runs.
+wait_for_setup
 step "default preset: ctest (unit, gpu, cli, services; not vm)"
 # Not --preset: a test preset's label filter replaces -LE instead of adding to it.
 ctest --test-dir build/default --output-on-failure -j"$jobs" -LE 'vm|soak'
 step "exported symbols and ABI (toolchain/check-abi)"
 if [ -f toolchain/check-abi ]; then bash toolchain/check-abi build/default; fi
-# Each boot (tests/vm: cases that share a "# vm-boot:" group) is one QEMU process that keeps about
-# one core busy under TCG: two at once halve the step.
+# Each boot (tests/vm: cases that share a "# vm-boot:" group) is one QEMU process whose guest
+# mostly runs one program at a time: two boots at once share the cores better than one alone.
 step "real drivers in QEMU (ctest -L vm, $jobs boots at once)"
 ctest --preset default -L vm -j"$jobs"
 # The installed package as a user gets it: the example built against a scratch install with
@@ -118,8 +146,11 @@ done
 # libFuzzer on the file parsers (tests/fuzz), a few seconds each from the seed corpus, on a
 # scratch copy so the corpus in the tree does not grow.
 step "fuzz: Y4M, raw and still-image parsers, option parsers, tuning cache, MJPEG"
+# File by file, not in unity batches: the one build where a source that leans on another file's
+# includes fails to compile.
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DESFRAME_FUZZ=ON -DESFRAME_BUILD_BENCH=OFF -DESFRAME_LINE_DEBUG_INFO=ON >/dev/null
+  -DESFRAME_FUZZ=ON -DESFRAME_BUILD_BENCH=OFF -DESFRAME_LINE_DEBUG_INFO=ON \
+  -DESFRAME_UNITY_BUILD=OFF >/dev/null
 cmake --build build/fuzz --target fuzz_y4m fuzz_raw fuzz_still_image fuzz_options \
   fuzz_tuning_cache fuzz_mjpeg -j"$jobs"
 root=$PWD
@@ -134,7 +165,7 @@ done
 # boards run natively (unit, CPU executor, parsers, formats, hostile sizes on 32 bits, each
 # stage's smaller GPU tests); --full adds the GPU matrix. ESFRAME_CROSS_TARGETS="" skips them.
 export ESFRAME_LINE_DEBUG_INFO=ON  # toolchain/cross-test passes it on to CMake
-for target in ${ESFRAME_CROSS_TARGETS-aarch64 armhf}; do
+for target in $cross_targets; do
   step "cross $target: setup, build, ctest under qemu-user$([ $full = 1 ] || echo ' (not the GPU matrix)')"
   if [ $full = 1 ]; then
     bash toolchain/cross-test "$target"

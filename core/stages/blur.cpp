@@ -9,7 +9,7 @@
 
 namespace esf {
 namespace {
-constexpr const char* kStage = "blur";
+constexpr const char* kBlurStage = "blur";
 }
 
 const char* blurStrategyName(BlurStrategy s) {
@@ -64,7 +64,7 @@ int splitVerticalLines(const ComputeLimits& limits) {
 Status checkFilterDim(const BlurParams& p, const std::string& context) {
   if (p.filter_dim % 2 == 1 && p.filter_dim >= 1 && p.filter_dim <= p.maxFilterDim())
     return Status::success();
-  return fail(ErrorCode::kInvalidArgument, kStage, ": filter_dim must be odd and in [1, ",
+  return fail(ErrorCode::kInvalidArgument, kBlurStage, ": filter_dim must be odd and in [1, ",
               std::to_string(p.maxFilterDim()), "] ", context, ", got ",
               std::to_string(p.filter_dim),
               p.filter_dim % 2 == 0 ? " (an even tap count shifts the image half a pixel)" : "");
@@ -74,26 +74,26 @@ Status checkFilterDim(const BlurParams& p, const std::string& context) {
 
 Status BlurParams::validate(const ComputeLimits& limits) const {
   if (buffer_intermediate && strategy != BlurStrategy::kSplit)
-    return fail(ErrorCode::kInvalidArgument, kStage,
+    return fail(ErrorCode::kInvalidArgument, kBlurStage,
                 ": buffer_intermediate is a parameter of the split strategy only");
   if (column_quads && !buffer_intermediate)
-    return fail(ErrorCode::kInvalidArgument, kStage,
+    return fail(ErrorCode::kInvalidArgument, kBlurStage,
                 ": column_quads is a parameter of the split strategy through a buffer only");
   if (row_quads && !buffer_intermediate)
-    return fail(ErrorCode::kInvalidArgument, kStage,
+    return fail(ErrorCode::kInvalidArgument, kBlurStage,
                 ": row_quads is a parameter of the split strategy through a buffer only");
   if (strategy == BlurStrategy::kStream) {
-    if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
-    if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
-    if (Status s = checkRange(kStage, "segment", segment, 1, 16); !s) return s;
+    if (Status s = checkRange(kBlurStage, "iterations", iterations, 1, 100); !s) return s;
+    if (Status s = checkRange(kBlurStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
+    if (Status s = checkRange(kBlurStage, "segment", segment, 1, 16); !s) return s;
     if (Status s = checkFilterDim(*this, "for the stream strategy"); !s) return s;
     return checkWorkgroup(limits, "blur stream", workgroup_size, 1, streamSharedBytes());
   }
   if (strategy == BlurStrategy::kFused || strategy == BlurStrategy::kSplit) {
-    if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
-    if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
-    if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
-    if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
+    if (Status s = checkRange(kBlurStage, "iterations", iterations, 1, 100); !s) return s;
+    if (Status s = checkRange(kBlurStage, "tile_width", tile_width, 1, 4096); !s) return s;
+    if (Status s = checkRange(kBlurStage, "tile_rows", tile_rows, 1, 4096); !s) return s;
+    if (Status s = checkRange(kBlurStage, "segment", segment, 1, 4096); !s) return s;
     if (Status s = checkFilterDim(
             *this, std::string("for the ") + blurStrategyName(strategy) + " strategy");
         !s)
@@ -101,28 +101,28 @@ Status BlurParams::validate(const ComputeLimits& limits) const {
     if (Status s = checkWorkgroup(limits, "blur fused", workgroup_size, 1, fusedSharedBytes()); !s)
       return s;
     if (strategy == BlurStrategy::kSplit) {  // the vertical pass (either form): 64 lines
-      if (Status s = checkRange(kStage, "prefetch", prefetch, 1, 16); !s) return s;
+      if (Status s = checkRange(kBlurStage, "prefetch", prefetch, 1, 16); !s) return s;
       return checkWorkgroup(limits, "blur split vertical", splitVerticalLines(limits), 1, 0);
     }
     return {};
   }
   if (strategy == BlurStrategy::kSliding) {
-    if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
-    if (Status s = checkRange(kStage, "segment", segment, 1, 4096); !s) return s;
-    if (Status s = checkRange(kStage, "prefetch", prefetch, 1, 16); !s) return s;
+    if (Status s = checkRange(kBlurStage, "iterations", iterations, 1, 100); !s) return s;
+    if (Status s = checkRange(kBlurStage, "segment", segment, 1, 4096); !s) return s;
+    if (Status s = checkRange(kBlurStage, "prefetch", prefetch, 1, 16); !s) return s;
     if (Status s = checkFilterDim(*this, "for the sliding strategy"); !s) return s;
     return checkWorkgroup(limits, "blur sliding", workgroup_size, 1, 0);
   }
-  if (Status s = checkRange(kStage, "tile_width", tile_width, 1, 4096); !s) return s;
-  if (Status s = checkRange(kStage, "tile_rows", tile_rows, 1, 256); !s) return s;
-  if (Status s = checkRange(kStage, "iterations", iterations, 1, 100); !s) return s;
+  if (Status s = checkRange(kBlurStage, "tile_width", tile_width, 1, 4096); !s) return s;
+  if (Status s = checkRange(kBlurStage, "tile_rows", tile_rows, 1, 256); !s) return s;
+  if (Status s = checkRange(kBlurStage, "iterations", iterations, 1, 100); !s) return s;
   if (Status s = checkFilterDim(*this, "for tile_width " + std::to_string(tile_width)); !s)
     return s;
   if (workgroup_size < 1 || tile_width % workgroup_size != 0)
-    return fail(ErrorCode::kInvalidArgument, kStage, ": workgroup_size ",
+    return fail(ErrorCode::kInvalidArgument, kBlurStage, ": workgroup_size ",
                 std::to_string(workgroup_size), " must divide tile_width ",
                 std::to_string(tile_width));
-  return checkWorkgroup(limits, kStage, workgroup_size, 1, int64_t(tile_rows) * tile_width * 4);
+  return checkWorkgroup(limits, kBlurStage, workgroup_size, 1, int64_t(tile_rows) * tile_width * 4);
 }
 
 namespace {
@@ -265,9 +265,9 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
   }
   // Per invocation: tile_rows x cols loads, then tile_rows x cols outputs of filter_dim taps.
   const int64_t cols = params.tile_width / params.workgroup_size;
-  if (Status s =
-          checkLoopIterations(gl, kStage, params.tile_rows * (cols + 1) * (params.filter_dim + 2),
-                              "use more invocations per tile");
+  if (Status s = checkLoopIterations(gl, kBlurStage,
+                                     params.tile_rows * (cols + 1) * (params.filter_dim + 2),
+                                     "use more invocations per tile");
       !s)
     return s.error();
   Result<GlProgram> program =
@@ -292,7 +292,7 @@ Status Blur::pass(GLuint in, GLuint out, int width, int height, bool flip) {
     gx = (pass_w + params_.blockDim() - 1) / params_.blockDim();
     gy = (pass_h + params_.tile_rows - 1) / params_.tile_rows;
   }
-  if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+  if (Status s = checkDispatch(gl_->limits(), kBlurStage, gx, gy); !s) return s;
   bindSourceImage(program_.get(), in, 0);
   glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glUniform1i(flip_location_, flip ? 1 : 0);
@@ -307,7 +307,7 @@ Status Blur::pass(GLuint in, GLuint out, int width, int height, bool flip) {
 Status Blur::fused(GLuint in, GLuint out, int width, int height) {
   int64_t gx = (width + params_.tile_width - 1) / params_.tile_width;
   int64_t gy = (height + params_.tile_rows - 1) / params_.tile_rows;
-  if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+  if (Status s = checkDispatch(gl_->limits(), kBlurStage, gx, gy); !s) return s;
   bindSourceImage(program_.get(), in, 0);
   glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
@@ -367,10 +367,10 @@ Status Blur::splitThroughBuffer(End in, End out) {
   const int64_t hy = (h + params_.tile_rows - 1) / params_.tile_rows;
   const int64_t rx = (w / 4 + params_.workgroup_size - 1) / params_.workgroup_size;
   const int64_t vx = (units + lines - 1) / lines, vy = (h + params_.segment - 1) / params_.segment;
-  if (Status s = checkDispatch(gl_->limits(), kStage, hx, hy); !s) return s;
+  if (Status s = checkDispatch(gl_->limits(), kBlurStage, hx, hy); !s) return s;
   if (rows_from_buffer)
-    if (Status s = checkDispatch(gl_->limits(), kStage, rx, h); !s) return s;
-  if (Status s = checkDispatch(gl_->limits(), kStage, vx, vy); !s) return s;
+    if (Status s = checkDispatch(gl_->limits(), kBlurStage, rx, h); !s) return s;
+  if (Status s = checkDispatch(gl_->limits(), kBlurStage, vx, vy); !s) return s;
   Result<GLuint> columns = columnsProgram(out.buffer != 0, quads);
   if (!columns) return columns.error();
   for (int i = 0; i < params_.iterations; ++i) {
@@ -412,15 +412,15 @@ Status Blur::splitThroughBuffer(End in, End out) {
 
 Status Blur::checkPackedForm(int in_w, int in_h, int out_w, int out_h, bool same) const {
   if (params_.strategy != BlurStrategy::kSplit || !params_.buffer_intermediate)
-    return fail(ErrorCode::kInvalidArgument, kStage,
+    return fail(ErrorCode::kInvalidArgument, kBlurStage,
                 ": a packed buffer in or out needs the split strategy through a buffer "
                 "(buffer_intermediate), not ",
                 blurStrategyName(params_.strategy),
                 params_.strategy == BlurStrategy::kSplit ? " through an image" : "");
   if (same)
-    return fail(ErrorCode::kInvalidArgument, kStage, ": input and output are the same buffer");
+    return fail(ErrorCode::kInvalidArgument, kBlurStage, ": input and output are the same buffer");
   if (in_w != out_w || in_h != out_h)
-    return fail(ErrorCode::kInvalidArgument, kStage, ": output is ", std::to_string(out_w), "x",
+    return fail(ErrorCode::kInvalidArgument, kBlurStage, ": output is ", std::to_string(out_w), "x",
                 std::to_string(out_h), ", input ", std::to_string(in_w), "x", std::to_string(in_h));
   return {};
 }
@@ -445,7 +445,7 @@ Status Blur::stream(GLuint in, GLuint out, int width, int height) {
   const int64_t columns = int64_t(params_.workgroup_size) * params_.segment;
   int64_t gx = (width + columns - 1) / columns;
   int64_t gy = (height + params_.tile_rows - 1) / params_.tile_rows;
-  if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+  if (Status s = checkDispatch(gl_->limits(), kBlurStage, gx, gy); !s) return s;
   bindSourceImage(program_.get(), in, 0);
   glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
@@ -456,11 +456,11 @@ Status Blur::stream(GLuint in, GLuint out, int width, int height) {
 
 Status Blur::run(const GpuImage& in, GpuImage& out) {
   if (in.texture() == out.texture())
-    return fail(ErrorCode::kInvalidArgument, kStage, ": input and output are the same image");
+    return fail(ErrorCode::kInvalidArgument, kBlurStage, ": input and output are the same image");
   if (in.width() != out.width() || in.height() != out.height())
-    return fail(ErrorCode::kInvalidArgument, kStage, ": output is ", std::to_string(out.width()),
-                "x", std::to_string(out.height()), ", input ", std::to_string(in.width()), "x",
-                std::to_string(in.height()));
+    return fail(ErrorCode::kInvalidArgument, kBlurStage, ": output is ",
+                std::to_string(out.width()), "x", std::to_string(out.height()), ", input ",
+                std::to_string(in.width()), "x", std::to_string(in.height()));
   // Through a buffer: no intermediate image (the buffer is its own).
   if (params_.strategy == BlurStrategy::kSplit && params_.buffer_intermediate)
     return splitThroughBuffer({in.texture(), 0, in.width(), in.height()},
@@ -483,7 +483,7 @@ Status Blur::run(const GpuImage& in, GpuImage& out) {
       glUseProgram(vertical_.get());
       const int64_t gx = (in.width() + lines - 1) / lines;
       const int64_t gy = (in.height() + params_.segment - 1) / params_.segment;
-      if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+      if (Status s = checkDispatch(gl_->limits(), kBlurStage, gx, gy); !s) return s;
       bindSourceImage(vertical_.get(), temp_.texture(), 0);
       glBindImageTexture(0, out.texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
       glUniform1i(flip_location_, 1);

@@ -11,7 +11,7 @@
 namespace esf {
 namespace {
 
-constexpr const char* kStage = "histogram";
+constexpr const char* kHistogramStage = "histogram";
 
 struct StrategyName {
   HistogramStrategy strategy;
@@ -154,9 +154,9 @@ int64_t HistogramParams::sharedBytes() const {
 }
 
 Status HistogramParams::validate(const ComputeLimits& limits) const {
-  if (Status s = checkRange(kStage, "bins", bins, 1, 256); !s) return s;
+  if (Status s = checkRange(kHistogramStage, "bins", bins, 1, 256); !s) return s;
   if (Status s = validateChannels(channels); !s)
-    return fail(s.error().code, kStage, ": ", s.error().message);
+    return fail(s.error().code, kHistogramStage, ": ", s.error().message);
   int64_t shared = sharedBytes();
   switch (strategy) {
     case HistogramStrategy::kSingle:
@@ -171,34 +171,38 @@ Status HistogramParams::validate(const ComputeLimits& limits) const {
         return s;
       return checkWorkgroup(limits, "histogram chunk sum", sum_workgroup_size, 1, 0);
     case HistogramStrategy::kPersistent:
-      if (Status s = checkRange(kStage, "workgroups", workgroups, 1, limits.work_group_count[0]);
+      if (Status s =
+              checkRange(kHistogramStage, "workgroups", workgroups, 1, limits.work_group_count[0]);
           !s)
         return s;
-      if (Status s = checkRange(kStage, "pixels_per_invocation", pixels_per_invocation, 1, 256); !s)
+      if (Status s =
+              checkRange(kHistogramStage, "pixels_per_invocation", pixels_per_invocation, 1, 256);
+          !s)
         return s;
       // The grid-stride step (groups * size * ppi) is a 32-bit uint in the shader.
       if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
-        return fail(ErrorCode::kInvalidArgument, kStage,
+        return fail(ErrorCode::kInvalidArgument, kHistogramStage,
                     ": workgroups * workgroup_size * pixels_per_invocation must stay "
                     "below 2^31");
       if (!shared_atomics && workgroup_size != 1)
-        return fail(ErrorCode::kInvalidArgument, kStage,
+        return fail(ErrorCode::kInvalidArgument, kHistogramStage,
                     ": shared_atomics=false needs workgroup_size 1 (got ",
                     std::to_string(workgroup_size), "): non-atomic shared counts would race");
       return checkWorkgroup(limits, "histogram persistent", workgroup_size, 1, shared);
     case HistogramStrategy::kReplicated:
-      if (Status s = checkRange(kStage, "workgroups", workgroups, 1, limits.work_group_count[0]);
+      if (Status s =
+              checkRange(kHistogramStage, "workgroups", workgroups, 1, limits.work_group_count[0]);
           !s)
         return s;
       if (pixels_per_invocation % 4 != 0 || pixels_per_invocation < 4 ||
           pixels_per_invocation > 256)
-        return fail(ErrorCode::kInvalidArgument, kStage,
+        return fail(ErrorCode::kInvalidArgument, kHistogramStage,
                     ": replicated counts quads of 4 pixels: pixels_per_invocation must be "
                     "a multiple of 4 in [4, 256], got ",
                     std::to_string(pixels_per_invocation));
-      if (Status s = checkRange(kStage, "replicas", replicas, 1, 64); !s) return s;
+      if (Status s = checkRange(kHistogramStage, "replicas", replicas, 1, 64); !s) return s;
       if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
-        return fail(ErrorCode::kUnsupported, kStage,
+        return fail(ErrorCode::kUnsupported, kHistogramStage,
                     ": workgroups * workgroup_size * pixels_per_invocation must stay "
                     "below 2^31");
       return checkWorkgroup(limits, "histogram replicated", workgroup_size, 1, shared);
@@ -267,8 +271,8 @@ Status Histogram::ensureChunks(size_t chunk_count) {
   if (chunk_count <= chunk_capacity_) return {};
   size_t bytes = chunk_count * params_.wordCount() * 4;
   if (bytes > size_t(gl_->limits().max_ssbo_size))
-    return fail(ErrorCode::kUnsupported, kStage, ": ", std::to_string(chunk_count), " chunks need ",
-                std::to_string(bytes),
+    return fail(ErrorCode::kUnsupported, kHistogramStage, ": ", std::to_string(chunk_count),
+                " chunks need ", std::to_string(bytes),
                 " bytes, more than the driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE ",
                 std::to_string(gl_->limits().max_ssbo_size), " (use larger tiles or persistent)");
   Result<GlBuffer> chunks =
@@ -291,14 +295,14 @@ Status Histogram::poison(int width, int height, uint32_t pattern) {
 
 Status Histogram::run(const GpuImage& image) {
   if (params_.source != ImageSource::kTexture)
-    return fail(ErrorCode::kInvalidArgument, kStage,
+    return fail(ErrorCode::kInvalidArgument, kHistogramStage,
                 ": configured for a packed buffer source, given a texture");
   return runImpl(image.width(), image.height(), image.texture(), 0);
 }
 
 Status Histogram::run(const PackedRgbaBuffer& image) {
   if (params_.source != ImageSource::kPackedBuffer)
-    return fail(ErrorCode::kInvalidArgument, kStage,
+    return fail(ErrorCode::kInvalidArgument, kHistogramStage,
                 ": configured for a texture source, given a packed buffer");
   return runImpl(image.width(), image.height(), 0, image.buffer());
 }
@@ -314,7 +318,7 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
              strategy == HistogramStrategy::kReplicated) {
     groups_x = params_.workgroups;
   }
-  if (Status s = checkDispatch(limits, kStage, groups_x, groups_y); !s) return s;
+  if (Status s = checkDispatch(limits, kHistogramStage, groups_x, groups_y); !s) return s;
   const size_t chunk_count = size_t(groups_x * groups_y);
   const char* hint = "";
   int64_t loops = busiestInvocationLoops(params_, width, height, int64_t(chunk_count), hint);

@@ -9,7 +9,7 @@
 
 namespace esf {
 namespace {
-constexpr const char* kStage = "reduce";
+constexpr const char* kReduceStage = "reduce";
 
 bool hasGlExtension(const char* name) {
   GLint n = 0;
@@ -86,25 +86,26 @@ ReduceParams ReduceParams::defaultsFor(const GlContext& gl) {
 
 Status ReduceParams::validate(const ComputeLimits& limits) const {
   if (Status s = validateChannels(channels); !s)
-    return fail(s.error().code, kStage, ": ", s.error().message);
-  if (Status s = checkRange(kStage, "workgroups", workgroups, 1, limits.work_group_count[0]); !s)
+    return fail(s.error().code, kReduceStage, ": ", s.error().message);
+  if (Status s = checkRange(kReduceStage, "workgroups", workgroups, 1, limits.work_group_count[0]);
+      !s)
     return s;
   if (pixels_per_invocation % 4 != 0 || pixels_per_invocation < 4 || pixels_per_invocation > 256)
-    return fail(ErrorCode::kInvalidArgument, kStage,
+    return fail(ErrorCode::kInvalidArgument, kReduceStage,
                 ": pixels_per_invocation must be a multiple of 4 in [4, 256], got ",
                 std::to_string(pixels_per_invocation));
-  if (Status s = checkRange(kStage, "accumulators", accumulators, 0,
+  if (Status s = checkRange(kReduceStage, "accumulators", accumulators, 0,
                             std::min(64, std::max(workgroup_size, 1)));
       !s)
     return s;
   if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
-    return fail(ErrorCode::kUnsupported, kStage,
+    return fail(ErrorCode::kUnsupported, kReduceStage,
                 ": workgroups * workgroup_size * pixels_per_invocation must stay below 2^31");
   // Shared memory: the tree (16 bytes per invocation and channel), and 16 bytes per channel
   // (subgroups).
   int64_t shared = int64_t(workgroup_size) * 16 * int64_t(channels.size()) +
                    (subgroups ? int64_t(channels.size()) * 16 : 0) + 16;  // + the last flag
-  return checkWorkgroup(limits, kStage, workgroup_size, 1, shared);
+  return checkWorkgroup(limits, kReduceStage, workgroup_size, 1, shared);
 }
 
 Result<ImageReduce> ImageReduce::create(const GlContext& gl, const ReduceParams& params) {
@@ -113,7 +114,7 @@ Result<ImageReduce> ImageReduce::create(const GlContext& gl, const ReduceParams&
   r.gl_ = &gl;
   r.params_ = params;
   if (params.subgroups && !ReduceParams::subgroupsAvailable())
-    return fail(ErrorCode::kUnsupported, kStage,
+    return fail(ErrorCode::kUnsupported, kReduceStage,
                 ": subgroups=true needs GL_KHR_shader_subgroup_arithmetic, which ", gl.renderer(),
                 " does not list");
   Result<GlProgram> program = r.compile(-1);
@@ -165,14 +166,14 @@ Status ImageReduce::poison(uint32_t pattern) {
 
 Status ImageReduce::run(const GpuImage& image) {
   if (params_.source != ImageSource::kTexture)
-    return fail(ErrorCode::kInvalidArgument, kStage,
+    return fail(ErrorCode::kInvalidArgument, kReduceStage,
                 ": configured for a packed buffer source, given a texture");
   return runImpl(image.width(), image.height(), image.texture(), 0);
 }
 
 Status ImageReduce::run(const PackedRgbaBuffer& image) {
   if (params_.source != ImageSource::kPackedBuffer)
-    return fail(ErrorCode::kInvalidArgument, kStage,
+    return fail(ErrorCode::kInvalidArgument, kReduceStage,
                 ": configured for a texture source, given a packed buffer");
   return runImpl(image.width(), image.height(), 0, image.buffer());
 }
@@ -193,7 +194,7 @@ Status ImageReduce::runImpl(int width, int height, GLuint texture, GLuint buffer
       tree * (channels + 1) + channels + 2 * channels;  // + the accumulators' two loops
   const int64_t loops =
       steps * (per_step > 16 ? per_step + 1 : 1) + 3 + tree * (channels + 1) + channels + finish;
-  if (Status s = checkLoopIterations(*gl_, kStage, loops,
+  if (Status s = checkLoopIterations(*gl_, kReduceStage, loops,
                                      "raise workgroups * workgroup_size * pixels_per_invocation");
       !s)
     return s;

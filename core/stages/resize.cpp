@@ -10,7 +10,7 @@
 
 namespace esf {
 namespace {
-constexpr const char* kStage = "resize";
+constexpr const char* kResizeStage = "resize";
 constexpr int64_t kMaxUnits = 16843009;  // 2^32 / 255: a * b * 255 fits 32 bits
 }  // namespace
 
@@ -21,18 +21,18 @@ ResizeParams ResizeParams::defaultsFor(const GlContext& gl) {
 }
 
 Status ResizeParams::validate(const ComputeLimits& limits) const {
-  return checkWorkgroup(limits, kStage, workgroup_x, workgroup_y, 0);
+  return checkWorkgroup(limits, kResizeStage, workgroup_x, workgroup_y, 0);
 }
 
 Status checkResizeSize(int in_w, int in_h, int out_w, int out_h) {
   if (out_w < 1 || out_h < 1 || out_w > in_w || out_h > in_h)
-    return fail(ErrorCode::kInvalidArgument, kStage, ": target ", std::to_string(out_w), "x",
+    return fail(ErrorCode::kInvalidArgument, kResizeStage, ": target ", std::to_string(out_w), "x",
                 std::to_string(out_h), " must be between 1x1 and the input's ",
                 std::to_string(in_w), "x", std::to_string(in_h), " (downscale only)");
   int64_t a = in_w / std::gcd(in_w, out_w), b = in_h / std::gcd(in_h, out_h);
   if (a * b > kMaxUnits)
     // Well-formed, but the shader's 32-bit weights cannot represent it.
-    return fail(ErrorCode::kUnsupported, kStage, ": ", std::to_string(in_w), "x",
+    return fail(ErrorCode::kUnsupported, kResizeStage, ": ", std::to_string(in_w), "x",
                 std::to_string(in_h), " -> ", std::to_string(out_w), "x", std::to_string(out_h),
                 " needs ", std::to_string(a * b),
                 " weight units per output pixel, more than the 32-bit "
@@ -55,16 +55,16 @@ Result<Resize> Resize::create(const GlContext& gl, const ResizeParams& params) {
 
 Status Resize::run(const GpuImage& in, GpuImage& out) {
   if (in.texture() == out.texture())
-    return fail(ErrorCode::kInvalidArgument, kStage, ": input and output are the same image");
+    return fail(ErrorCode::kInvalidArgument, kResizeStage, ": input and output are the same image");
   if (Status s = checkResizeSize(in.width(), in.height(), out.width(), out.height()); !s) return s;
   int64_t gx = (out.width() + params_.workgroup_x - 1) / params_.workgroup_x;
   int64_t gy = (out.height() + params_.workgroup_y - 1) / params_.workgroup_y;
-  if (Status s = checkDispatch(gl_->limits(), kStage, gx, gy); !s) return s;
+  if (Status s = checkDispatch(gl_->limits(), kResizeStage, gx, gy); !s) return s;
   const GLuint g_x = GLuint(std::gcd(in.width(), out.width()));
   const GLuint g_y = GLuint(std::gcd(in.height(), out.height()));
   // The largest footprint spans ceil(W / w) + 1 source columns and as many rows + 1.
   const int64_t cols = in.width() / out.width() + 2, rows = in.height() / out.height() + 2;
-  if (Status s = checkLoopIterations(*gl_, kStage, rows * (cols + 1),
+  if (Status s = checkLoopIterations(*gl_, kResizeStage, rows * (cols + 1),
                                      "downscale in steps of at most ~250x per pass");
       !s)
     return s;

@@ -14,7 +14,8 @@
 // The library's one stb_image_write (base/stb_image_write.cpp).
 #include <stb_image_write.h>
 
-namespace esf {
+// A namespace of its own: a test executable's sources compile together in unity batches.
+namespace esf::hostile_sizes_test {
 namespace {
 
 using test::bytesOf;
@@ -209,4 +210,4 @@ TEST(HostileSize, V4l2DriverFormatsOverTheLimit) {
 }
 
 }  // namespace
-}  // namespace esf
+}  // namespace esf::hostile_sizes_test

@@ -18,7 +18,8 @@
 #include "tests/core/outputs/graph_test_util.hpp"
 #include "tests/core/outputs/png_test_util.hpp"
 
-namespace esf {
+// A namespace of its own: a test executable's sources compile together in unity batches.
+namespace esf::graph_modes_test {
 namespace {
 
 constexpr int kBins = 16;
@@ -359,4 +360,4 @@ TEST(GraphLayout, LabelsFromTheLumaChannelStats) {
 }
 
 }  // namespace
-}  // namespace esf
+}  // namespace esf::graph_modes_test

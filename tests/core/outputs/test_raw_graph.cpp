@@ -12,7 +12,8 @@
 #include "core/outputs/graph_renderer.hpp"
 #include "tests/core/outputs/graph_test_util.hpp"
 
-namespace esf {
+// A namespace of its own: a test executable's sources compile together in unity batches.
+namespace esf::raw_graph_test {
 namespace {
 
 constexpr int kBins = 13;
@@ -165,4 +166,4 @@ TEST(RawGraph, DecoratedGpuEqualsTheCpuReference) {
 }
 
 }  // namespace
-}  // namespace esf
+}  // namespace esf::raw_graph_test

@@ -54,13 +54,17 @@ reset_vivid() {
 }
 # Cases write their scratch files under /tmp by fixed names: what a case leaves there is removed
 # before the next one, so cases that share a boot see the /tmp they would see alone.
-tmp_before=$(ls -A /tmp)
+# No process per entry: a case can leave thousands of files, and a fork costs milliseconds under TCG.
+declare -A tmp_before=()
+for entry in /tmp/* /tmp/.[!.]*; do
+  [ -e "$entry" ] && tmp_before[$entry]=1
+done
 clean_tmp() {
-  local entry
+  local entry left=()
   for entry in /tmp/* /tmp/.[!.]*; do
-    [ -e "$entry" ] || continue
-    grep -qxF "${entry#/tmp/}" <<<"$tmp_before" || rm -rf "$entry"
+    [ -e "$entry" ] && [ -z "${tmp_before[$entry]:-}" ] && left+=("$entry")
   done
+  [ ${#left[@]} -eq 0 ] || rm -rf -- "${left[@]}"
 }
 read -r -a scripts <<<"$VM_CASE_SCRIPTS"
 group_status=0
