@@ -1,5 +1,6 @@
 #include "platform/egl_display.hpp"
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -79,6 +80,17 @@ bool hasEglClientExtension(const char* name) {
   return hasToken(eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS), name);
 }
 
+// Mesa 22.3's zink on a CPU Vulkan driver (lavapipe) inlines the uniforms that steer a compute
+// shader's branches and loops into per-value variants, and kept a stale variant after such a
+// uniform changed between dispatches (another YUV layout's conversion, a histogram chunk sum over
+// one chunk). ZINK_INLINE_UNIFORMS=false turns that inlining off; a value the user set stays. Mesa
+// reads it when it creates a screen (a GBM device, eglInitialize); other drivers ignore it.
+namespace {
+void keepZinkUniformsUninlined() {
+  ::setenv("ZINK_INLINE_UNIFORMS", "false", /*overwrite=*/0);
+}
+}  // namespace
+
 struct EglDisplayOpener {
   std::unique_ptr<EglDisplay> d{new EglDisplay()};
 
@@ -86,6 +98,7 @@ struct EglDisplayOpener {
     if (dpy == EGL_NO_DISPLAY)
       return fail(ErrorCode::kGpu, what, ": eglGetPlatformDisplay failed (",
                   eglErrorString(eglGetError()), ")");
+    keepZinkUniformsUninlined();
     if (!eglInitialize(dpy, &d->major_, &d->minor_))
       return fail(ErrorCode::kGpu, what, ": eglInitialize failed (", eglErrorString(eglGetError()),
                   ")");
@@ -97,6 +110,7 @@ struct EglDisplayOpener {
   }
 
   Status tryGbm(const std::string& spec) {
+    keepZinkUniformsUninlined();  // before GBM creates its DRI screen
     Result<OpenedDrmNode> node = Error{};
     if (!spec.empty()) {
       node = openDrmNode(spec);

@@ -12,6 +12,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libhwy-dev  # the CPU executor's vector kernels (Highway, runtime dispatch)
   libegl-mesa0 libgl1-mesa-dri libgbm1 mesa-utils-bin valgrind
+  mesa-vulkan-drivers  # lavapipe: the Vulkan driver under zink, the GPU tests' second driver
   # --output mqtt:// (libmosquitto) and its test's broker and client; promtool (in prometheus:
   # bookworm has no smaller package with it) checks --output prom:.
   libmosquitto-dev mosquitto mosquitto-clients prometheus

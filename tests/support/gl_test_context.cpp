@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 
 namespace esf::test {
 
@@ -20,6 +21,14 @@ GlContext& glContext() {
     Result<std::unique_ptr<GlContext>> c = GlContext::create(o);
     if (!c) {
       std::fprintf(stderr, "no GL context: %s\n", c.error().message.c_str());
+      std::abort();
+    }
+    // A run meant for one driver (toolchain/with-zink) stops when it got another.
+    const char* want = std::getenv("ESFRAME_TEST_RENDERER");
+    const std::string renderer = c.value()->renderer();
+    if (want && renderer.find(want) == std::string::npos) {
+      std::fprintf(stderr, "GL renderer '%s' is not the '%s' that ESFRAME_TEST_RENDERER asks for\n",
+                   renderer.c_str(), want);
       std::abort();
     }
     return std::move(c.value());
