@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test suite, as README and CI run it (.ci/run):
 #   toolchain/test-all.sh          what CI runs: every test, with the ASan and qemu-user runs
-#                                  trimmed to what they add (below); about 35 minutes on 2 cores
+#                                  trimmed to what they add (below); 37 minutes on 2 cores (2026-11-25)
 #   toolchain/test-all.sh --full   the same, plus the whole GPU matrix under ASan and qemu-user,
 #                                  the aarch64 cross build, armhf's GPU and threaded tests, and
 #                                  valgrind on the GLES backend
