@@ -98,7 +98,6 @@ struct EglDisplayOpener {
     if (dpy == EGL_NO_DISPLAY)
       return fail(ErrorCode::kGpu, what, ": eglGetPlatformDisplay failed (",
                   eglErrorString(eglGetError()), ")");
-    keepZinkUniformsUninlined();
     if (!eglInitialize(dpy, &d->major_, &d->minor_))
       return fail(ErrorCode::kGpu, what, ": eglInitialize failed (", eglErrorString(eglGetError()),
                   ")");
@@ -110,7 +109,6 @@ struct EglDisplayOpener {
   }
 
   Status tryGbm(const std::string& spec) {
-    keepZinkUniformsUninlined();  // before GBM creates its DRI screen
     Result<OpenedDrmNode> node = Error{};
     if (!spec.empty()) {
       node = openDrmNode(spec);
@@ -193,6 +191,7 @@ struct EglDisplayOpener {
 };
 
 Result<std::unique_ptr<EglDisplay>> EglDisplay::open(const EglOptions& o) {
+  keepZinkUniformsUninlined();  // before any platform creates a screen
   EglDisplayOpener op;
   switch (o.platform) {
     case EglPlatform::kGbm:

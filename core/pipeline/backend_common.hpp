@@ -4,11 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "core/stages/channels.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/histogram_data.hpp"
 #include "esframe/sink.hpp"
 
 namespace esf {
+
+// The luma weights of every backend's L channel and stats.
+inline constexpr LumaWeights kPipelineLuma = LumaWeights::kBt709;
 
 // The user's channel list without 'l' (counted on the RGB image when L comes from the source).
 std::string withoutLuma(const std::string& channels);

@@ -21,8 +21,6 @@
 namespace esf {
 namespace {
 
-constexpr LumaWeights kExecutorLuma = LumaWeights::kBt709;
-
 class CpuExecutorBackend : public PipelineBackend {
  public:
   explicit CpuExecutorBackend(const PipelineConfig& o) : o_(o), pool_(o.threads) {}
@@ -45,7 +43,7 @@ class CpuExecutorBackend : public PipelineBackend {
     if (fused) {
       WallTimer timer;
       std::vector<HistogramCounter> counters(size_t(pool_.threads()),
-                                             HistogramCounter(rgb_channels, kExecutorLuma));
+                                             HistogramCounter(rgb_channels, kPipelineLuma));
       auto count = [&](int, const uint8_t* rgba, const uint8_t* luma, int band) {
         HistogramCounter& counter = counters[size_t(band)];
         if (rgba) counter.countRgba(rgba, frame.width);
@@ -62,10 +60,10 @@ class CpuExecutorBackend : public PipelineBackend {
       if (!processed) return processed.error();
       image = processed.value();
       WallTimer timer;
-      values = countValues(*image, rgb_channels, kExecutorLuma, pool_);
+      values = countValues(*image, rgb_channels, kPipelineLuma, pool_);
       if (source_luma)
         values.counts[3] =
-            countValues(*luma_image_, ChannelSet::of("l"), kExecutorLuma, pool_).counts[3];
+            countValues(*luma_image_, ChannelSet::of("l"), kPipelineLuma, pool_).counts[3];
       r.timings.push_back({"histogram", timer.ms(), false});
     }
 

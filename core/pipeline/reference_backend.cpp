@@ -19,8 +19,6 @@
 namespace esf {
 namespace {
 
-constexpr LumaWeights kLuma = LumaWeights::kBt709;
-
 class ReferenceBackend : public PipelineBackend {
  public:
   explicit ReferenceBackend(const PipelineConfig& o) : o_(o) {}
@@ -94,13 +92,14 @@ class ReferenceBackend : public PipelineBackend {
       HistogramData h;
       h.bins = bins;
       h.channels = channels;
-      h.counts = histogramReference(image_, bins, channels, kLuma);
+      h.counts = histogramReference(image_, bins, channels, kPipelineLuma);
       return h;
     }
     const std::string rgb = withoutLuma(channels);
     std::vector<uint32_t> rgb_counts;
-    if (!rgb.empty()) rgb_counts = histogramReference(image_, bins, rgb, kLuma);
-    return mergeLuma(channels, bins, rgb, rgb_counts, histogramReference(*luma, bins, "l", kLuma));
+    if (!rgb.empty()) rgb_counts = histogramReference(image_, bins, rgb, kPipelineLuma);
+    return mergeLuma(channels, bins, rgb, rgb_counts,
+                     histogramReference(*luma, bins, "l", kPipelineLuma));
   }
 
   PipelineConfig o_;
