@@ -30,7 +30,7 @@ for extra in "$@"; do
     # The guest kernel's ABI is pinned in tests/vm/kernel-abi (headers build vkms out of tree).
     vm) packages+=(python3 qemu-system-x86 busybox-static kmod cpio xz-utils zstd jq v4l-utils linux-source-6.1
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")"
-                   libcamera-ipa udev) ;;  # vm.libcamera_vimc: vimc's IPA module; udev in the guest
+                   libcamera-ipa udev) ;;  # vm.gbm_libcamera: vimc's IPA module; udev in the guest
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
     *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz)" >&2; exit 2 ;;
   esac

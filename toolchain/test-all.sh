@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test suite, as README and CI run it (.ci/run):
 #   toolchain/test-all.sh          what CI runs: every test, with the ASan and qemu-user runs
-#                                  trimmed to what they add (below); 37 minutes on 2 cores (2026-11-25)
+#                                  trimmed to what they add (below); about 34 minutes on 2 cores (2026-11-25)
 #   toolchain/test-all.sh --full   the same, plus the whole GPU matrix under ASan and qemu-user,
 #                                  the aarch64 cross build, armhf's GPU and threaded tests, and
 #                                  valgrind on the GLES backend
@@ -95,8 +95,9 @@ wait_for_setup() {
 }
 
 step "default preset: build"
-# Full debug info (-g): the ABI check reads libesframe's types from it.
-cmake --preset default >/dev/null
+# libesframe with full debug info (-g): the ABI check reads its types from it; its clients
+# (tests, bench, apps) with line tables only.
+cmake --preset default -DESFRAME_LINE_DEBUG_INFO=CLIENTS >/dev/null
 cmake --build --preset default -j"$jobs"
 # Some tests use tools of the "vm" group (jq, v4l-utils): the setup ends before any test runs.
 wait_for_setup

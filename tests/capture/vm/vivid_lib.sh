@@ -3,7 +3,9 @@
 
 check_bin="$ESFRAME_BUILD_DIR/tests/capture/vivid_capture_check"
 hist_check="$ESFRAME_SOURCE_DIR/tests/capture/vm/check_run_histograms.py"
-frames=${VIVID_FRAMES:-30}  # per check; a case may ask for fewer
+# Frames per check: 10 bring each of the 4 V4L2 buffers back at least twice (a requeued buffer is
+# what a first frame cannot test); under TCG every frame costs about a second.
+frames=${VIVID_FRAMES:-10}
 
 # vgem's card node. Zero-copy runs put EGL there: Mesa's software GBM allocates dumb buffers,
 # which the render node refuses, and llvmpipe cannot import another node's buffers.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 840
+# vm-seconds: 55
 # vm-boot: vivid
 # V4L2 capture against vivid in zero-copy mode (issue 4): GBM buffers on vgem queued as
 # V4L2_MEMORY_DMABUF and imported into EGL plane by plane. 30 frames each of YUYV 640x480, NV12

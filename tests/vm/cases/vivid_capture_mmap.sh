@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 840
+# vm-seconds: 30
 # vm-boot: vivid
 # V4L2 capture against vivid in mmap mode (issue 4): 30 frames each of YUYV 640x480, NV12
 # 640x480 and RGB24 320x240; each frame's GPU histograms equal CPU histograms of the raw bytes

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 600
+# vm-seconds: 48
 # vm-boot: vivid
 # Multi-planar V4L2 (issue 14) against vivid multiplanar=2, whose capture node has only the
 # V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE queue: NV12M (two memory planes) and YUV420M (three) in mmap
@@ -9,7 +10,6 @@
 set -u
 source "$VM_LIB"
 source "$ESFRAME_SOURCE_DIR/tests/capture/vm/vivid_lib.sh"
-VIVID_FRAMES=10 frames=10
 
 modprobe -r vivid && modprobe vivid n_devs=1 multiplanar=2
 v4l2-ctl -d /dev/video0 -c osd_text_mode=2 >/dev/null 2>&1 || true
