@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "esframe/base/log.hpp"
+#include "platform/gl_spec_limits.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <dlfcn.h>
@@ -163,6 +164,15 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &l.ssbo_bindings);
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &l.max_ssbo_size);
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &l.max_texture_size);
+  glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &l.compute_storage_blocks);
+  glGetIntegerv(GL_MAX_COMPUTE_IMAGE_UNIFORMS, &l.compute_image_uniforms);
+  Result<GlLimits> setting = glLimitsSetting();
+  if (!setting) return setting.error();
+  if (setting.value() == GlLimits::kGles31Minimums) {
+    clampToGles31Minimums(l);
+    c->spec_minimums_ = true;
+    logInfo("GL limits: the GLES 3.1 minimums, not the driver's (ESFRAME_GL_LIMITS=gles31-min)");
+  }
   if (o.debug) enableDebugOutput(c->display_->procs());
   logDebug("GL context ready: " + c->renderer() + ", " + c->version());  // -vv's timeline
   return c;

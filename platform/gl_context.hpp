@@ -23,6 +23,8 @@ struct ComputeLimits {
   GLint ssbo_bindings = 0;
   GLint max_ssbo_size = 0;
   GLint max_texture_size = 0;
+  GLint compute_storage_blocks = 0;  // in one compute shader
+  GLint compute_image_uniforms = 0;
 };
 
 class GlContext {
@@ -41,7 +43,10 @@ class GlContext {
   std::string glVendor() const;  // GL_VENDOR
   int glMajor() const { return gl_major_; }
   int glMinor() const { return gl_minor_; }
+  // What esframe may ask of the driver: its own figures, or under ESFRAME_GL_LIMITS=gles31-min
+  // the GLES 3.1 minimums (platform/gl_spec_limits.hpp).
   const ComputeLimits& limits() const { return limits_; }
+  bool specMinimumLimits() const { return spec_minimums_; }
   bool hasGlExtension(const char* name) const;
   bool robustAccess() const { return robust_; }
   // A GPU reset loses this context (EGL_LOSE_CONTEXT_ON_RESET): the reset status reports it.
@@ -56,6 +61,7 @@ class GlContext {
   int gl_major_ = 0, gl_minor_ = 0;
   bool robust_ = false;
   bool lose_context_on_reset_ = false;
+  bool spec_minimums_ = false;
   ComputeLimits limits_;
 };
 

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "esframe/base/log.hpp"
+#include "platform/gl_spec_limits.hpp"
 
 namespace esf {
 namespace {
@@ -129,7 +130,12 @@ Result<std::string_view> ShaderLibrary::source(std::string_view name) const {
 }
 
 Result<GlProgram> ShaderLibrary::compute(std::string_view name, const ShaderDefines& d) const {
-  return build({{GL_COMPUTE_SHADER, name}}, d);
+  Result<GlProgram> program = build({{GL_COMPUTE_SHADER, name}}, d);
+  if (!program) return program;
+  if (Status s = checkProgramWithinGles31Minimums(program->get(), "glsl_es/" + std::string(name));
+      !s)
+    return s.error();
+  return program;
 }
 
 Result<GlProgram> ShaderLibrary::graphics(std::string_view vertex, std::string_view fragment,

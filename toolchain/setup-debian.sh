@@ -22,6 +22,7 @@ packages=(
   libcamera-dev  # --source libcamera (ESFRAME_LIBCAMERA=AUTO builds it when found)
   libxxhash-dev  # the program binary cache's key hash and checksum (header-only use)
   abigail-tools  # toolchain/check-abi: libesframe.so against abi/libesframe.abi (abidw, abidiff)
+  python3-jsonschema  # tests: esframe selftest --json against docs/selftest-report.schema.json
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do

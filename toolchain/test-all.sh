@@ -107,8 +107,15 @@ ctest --test-dir build/default --output-on-failure -j"$jobs" -LE 'vm|soak'
 # The GPU tests again on a second Mesa driver, zink (GLES over Vulkan) on lavapipe: its compiler
 # (NIR to SPIR-V) and buffer mapping are closer to the boards' GPUs than llvmpipe's. The tests
 # stop when the context is not zink (toolchain/with-zink).
-step "zink over lavapipe: ctest -L gpu (toolchain/with-zink)"
-bash toolchain/with-zink ctest --test-dir build/default --output-on-failure -j"$jobs" -L gpu
+# CI: each stage's and strategy family's GPU tests and the selftest (not the parameter matrix of
+# tests/gpu-matrix.txt, the same code at more sizes); --full runs the matrix there too.
+step "zink over lavapipe: ctest -L gpu$([ $full = 1 ] || echo ' (not tests/gpu-matrix.txt)') (toolchain/with-zink)"
+if [ $full = 1 ]; then
+  bash toolchain/with-zink ctest --test-dir build/default --output-on-failure -j"$jobs" -L gpu
+else
+  bash toolchain/with-zink ctest --test-dir build/default --output-on-failure -j"$jobs" -L gpu \
+    -E "$matrix_regex"
+fi
 step "exported symbols and ABI (toolchain/check-abi)"
 if [ -f toolchain/check-abi ]; then bash toolchain/check-abi build/default; fi
 # Each boot (tests/vm: cases that share a "# vm-boot:" group) is one QEMU process whose guest

@@ -9,6 +9,7 @@
 #include "base/text_parse.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/pipeline/backend_choice.hpp"
+#include "core/pipeline/selftest_verdict.hpp"
 #include "esframe/base/log.hpp"
 #include "platform/drm_device.hpp"
 
@@ -40,6 +41,9 @@ json gpuInfo(const GlContext& ctx) {
       {"max_ssbo_bindings", l.ssbo_bindings},
       {"max_ssbo_bytes", l.max_ssbo_size},
       {"max_texture_size", l.max_texture_size},
+      {"max_compute_storage_blocks", l.compute_storage_blocks},
+      {"max_compute_image_uniforms", l.compute_image_uniforms},
+      {"limits", ctx.specMinimumLimits() ? "gles31-min (ESFRAME_GL_LIMITS)" : "driver"},
   };
   json ext = json::object();
   for (const char* e : {"EGL_EXT_image_dma_buf_import", "EGL_EXT_image_dma_buf_import_modifiers",
@@ -76,7 +80,7 @@ void printText(const json& info) {
     line("GL_VERSION:  " + g["gl_version"].get<std::string>());
     line(std::string("robust access: ") + (g["robust_access"].get<bool>() ? "yes" : "no"));
     const json& c = g["compute"];
-    line("compute limits:");
+    line("compute limits (" + c["limits"].get<std::string>() + "):");
     line("  max work group count:       " + c["max_work_group_count"].dump());
     line("  max work group size:        " + c["max_work_group_size"].dump());
     line("  max work group invocations: " + c["max_work_group_invocations"].dump());
@@ -91,6 +95,7 @@ void printText(const json& info) {
   const json& b = info["backend"];
   line("backend auto: " + b["auto"].get<std::string>() + ", " + b["reason"].get<std::string>() +
        " (cpu executor: " + b["cpu_threads"].dump() + " threads)");
+  if (b["selftest"].is_object()) line("selftest: " + b["selftest"]["summary"].get<std::string>());
   for (const json& t : b["tuned"])
     line("  " + t["chain"].get<std::string>() + " at " + t["size_class"].get<std::string>() + ": " +
          t["backend"].get<std::string>() + ", " + t["reason"].get<std::string>());
@@ -147,9 +152,25 @@ void addInfoCommand(CLI::App& app, GlobalOptions& global) {
       info["gpu"] = gpuInfo(*ctx.value());
     else
       info["gpu_error"] = ctx.error().message;
-    const BackendChoice choice = chooseAutoBackend(ctx);
+    BackendChoice choice = chooseAutoBackend(ctx);
+    json selftest = nullptr;  // no GPU: nothing to check
+    if (ctx) {
+      std::string warning;
+      const TuningCache cache = TuningCache::load(TuningCache::defaultPath(), &warning);
+      const std::optional<SelftestVerdict> verdict =
+          findVerdict(cache, DeviceKey::of(*ctx.value()));
+      selftest = verdict ? json{{"passed", verdict->passed},
+                                {"quick", verdict->quick},
+                                {"at", verdict->at},
+                                {"first_failure", verdict->first_failure},
+                                {"summary", describeVerdict(*verdict)}}
+                         : json{{"summary", "not checked by this version (esframe selftest)"}};
+      // What auto makes of the verdict, without running a selftest from `info`.
+      choice = checkAutoChoice(choice, *ctx.value(), false);
+    }
     info["backend"] = {{"auto", backendName(choice.backend)},
                        {"reason", choice.reason},
+                       {"selftest", selftest},
                        {"cpu_threads", RowPool::defaultThreads()},
                        {"tuned", ctx ? tunedBackends(*ctx.value()) : json::array()}};
     info["drm_devices"] = drmInfo();

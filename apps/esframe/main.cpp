@@ -29,6 +29,7 @@ int runCli(int argc, char** argv) {
   addInfoCommand(app, global);
   addRunCommand(app, global);
   addTuneCommand(app, global);
+  addSelftestCommand(app, global);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

@@ -95,6 +95,7 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   Result<GpuConfig> gpu = gpuConfig(global);
   if (!gpu) usageError(gpu.error().message);
   p.pipeline.gpu = gpu.value();
+  p.pipeline.gpu.selftest = !o.no_selftest;
   if (Status s = parseHistogramOption(o.histogram, p.pipeline.histogram); !s)
     usageError(s.error().message);
   if (!o.blur.empty()) {
@@ -276,6 +277,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
                 "Let PNG and --dump-raw files replace files already there (default: an error)");
   cmd->add_option("--raw", o->raw,
                   "Bayer sensors: black=N,white=N,wb=R,B (integers; gains in 1/256, 256 = 1.0)");
+  cmd->add_flag("--no-selftest", o->no_selftest,
+                "--backend auto: use a GPU this version has never checked without the quick "
+                "selftest first (a few seconds once per driver; esframe selftest)");
   cmd->add_option("--timeout", o->timeout_s, "Seconds without a camera frame before giving up")
       ->capture_default_str();
   cmd->callback([&global, o]() { runPipeline(global, *o); });

@@ -28,9 +28,10 @@ struct RunOptions {
   std::string io = "auto";
   std::vector<std::string> ctrls;
   std::optional<std::string> auto_exposure;  // --auto-exposure[=KEY=VALUE,...]
-  bool overwrite = false;  // png and dump-raw files may replace files already there
-  double timeout_s = 2;    // a camera that delivers no frame for this long is an error
-  std::string raw;         // --raw black=N,white=N,wb=R,B ("" for the defaults)
+  bool overwrite = false;    // png and dump-raw files may replace files already there
+  double timeout_s = 2;      // a camera that delivers no frame for this long is an error
+  std::string raw;           // --raw black=N,white=N,wb=R,B ("" for the defaults)
+  bool no_selftest = false;  // --backend auto trusts a GPU never checked (GpuConfig::selftest)
 };
 
 // "bins=N,channels=rgbl,strategy=NAME|auto" into `config` (keys not given keep their values).

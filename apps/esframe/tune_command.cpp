@@ -10,6 +10,7 @@
 #include "base/text_parse.hpp"
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
+#include "core/pipeline/selftest_verdict.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "core/tuning/backend_comparison.hpp"
 #include "core/tuning/sweep.hpp"
@@ -172,6 +173,21 @@ Status tune(const GlobalOptions& global, const TuneArgs& a, const std::string& p
   }
   if (Status s = cache.save(); !s) return s;
   std::printf("saved to %s\n", path.c_str());
+  // What strategy=auto now picks, at the tuned size, against the CPU references: a fast
+  // configuration that counts wrong must not be trusted. The verdict is stored beside it.
+  // The backend comparison's pipelines had their own contexts current: this one again.
+  if (Status s = ctx.value()->makeCurrent(); !s) return s;
+  SelftestOptions check;
+  check.quick = a.quick;
+  check.large = Size{w, h};
+  const SelftestReport report = runSelftest(*ctx.value(), check);
+  cache.put(verdictEntry(report));
+  if (Status s = cache.save(); !s) return s;
+  std::printf("selftest of what auto picks: %s, %zu checks in %.1f s\n",
+              report.passed() ? "passed" : "FAILED", report.checks.size(), report.seconds);
+  if (!report.passed())
+    return fail(ErrorCode::kGpu, "esframe selftest failed on this GPU: ", report.firstFailure(),
+                " (--backend auto will not use it)");
   return {};
 }
 

@@ -71,6 +71,10 @@ Status GpuImage::upload(const RgbaImage& image) {
 }
 
 Result<RgbaImage> GpuImage::download() const {
+  return downloadTexture(texture_.get(), width_, height_);
+}
+
+Result<RgbaImage> GpuImage::downloadTexture(GLuint texture, int width, int height) {
   // imageStore writes become visible to glReadPixels only after this barrier.
   glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                   GL_PIXEL_BUFFER_BARRIER_BIT);
@@ -79,12 +83,12 @@ Result<RgbaImage> GpuImage::download() const {
     return done.error();
   GlFramebuffer fbo = makeFramebuffer();
   glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_.get(), 0);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
   GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-  RgbaImage out(width_, height_);
+  RgbaImage out(width, height);
   if (status == GL_FRAMEBUFFER_COMPLETE) {
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, out.pixels.data());
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, out.pixels.data());
   }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   if (status != GL_FRAMEBUFFER_COMPLETE)

@@ -27,6 +27,8 @@ class GpuImage {
   // Reads the texture back through a framebuffer (GLES has no glGetTexImage). Issues the
   // barrier that makes earlier imageStore writes visible to the read.
   Result<RgbaImage> download() const;
+  // Any RGBA8 texture of that size (a GpuFrameView's image, which the view does not own).
+  static Result<RgbaImage> downloadTexture(GLuint texture, int width, int height);
 
   int width() const { return width_; }
   int height() const { return height_; }

@@ -8,6 +8,7 @@
 #include "core/import/gbm_dmabuf_allocator.hpp"
 #include "core/pipeline/backend_choice.hpp"
 #include "core/pipeline/pipeline_impl.hpp"
+#include "core/pipeline/selftest_verdict.hpp"
 #include "core/stages/channels.hpp"
 #include "core/tuning/backend_comparison.hpp"
 #include "esframe/base/log.hpp"
@@ -108,9 +109,10 @@ Result<std::unique_ptr<PipelineBackend>> createBackend(Pipeline::Impl& impl) {
 
 Status ensureBackend(Pipeline::Impl& impl, const Frame& frame) {
   if (impl.backend) return Status::success();
-  const BackendChoice choice =
+  const BackendChoice choice = checkAutoChoice(
       chooseTunedBackend({impl.backend_kind, impl.choice_reason}, *impl.tuning,
-                         DeviceKey::of(*impl.gl), impl.config, frame.width, frame.height);
+                         DeviceKey::of(*impl.gl), impl.config, frame.width, frame.height),
+      *impl.gl, impl.config.gpu.selftest);
   logAutoChoiceOnce(choice);
   impl.backend_kind = choice.backend;
   impl.choice_reason = choice.reason;
@@ -130,17 +132,20 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const PipelineConfig& config)
     impl->backend_kind = config.backend;
     if (config.backend == Backend::kAuto) {
       Result<std::unique_ptr<GlContext>> gl = GlContext::create(glContextOptions(config));
-      const BackendChoice choice = chooseAutoBackend(gl);
-      impl->backend_kind = choice.backend;
-      impl->choice_reason = choice.reason;
+      BackendChoice choice = chooseAutoBackend(gl);
       std::string warning;
       TuningCache cache = TuningCache::load(TuningCache::defaultPath(), &warning);
       if (gl && hasBackendRecords(cache, DeviceKey::of(*gl.value()), stageChainOf(config))) {
         if (!warning.empty()) logWarning(warning);
+        impl->backend_kind = choice.backend;
+        impl->choice_reason = choice.reason;
         impl->gl = std::move(gl.value());  // the first frame decides (ensureBackend)
         impl->tuning = std::move(cache);
         return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
       }
+      if (gl) choice = checkAutoChoice(choice, *gl.value(), config.gpu.selftest);
+      impl->backend_kind = choice.backend;
+      impl->choice_reason = choice.reason;
       logAutoChoiceOnce(choice);
       if (choice.backend == Backend::kGles) impl->gl = std::move(gl.value());
     } else if (config.backend == Backend::kGles) {

@@ -1,11 +1,15 @@
 #include "core/stages/histogram.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "base/api_guard.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stages/stage_limits.hpp"
+#include "esframe/base/log.hpp"
 #include "platform/shader_library.hpp"
 
 namespace esf {
@@ -251,6 +255,7 @@ Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& 
     if (!reduce) return reduce.error();
     h.reduce_ = std::make_unique<ChunkReduce>(std::move(reduce.value()));
   }
+  if (Status s = h.prepareInjectedFault(); !s) return s.error();
   // Rounded up to whole uvec4s so the buffer also binds as a std140 uniform block.
   Result<GlBuffer> bins =
       makeStorageBuffer((params.wordCount() + 3) / 4 * 4, "histogram output buffer");
@@ -367,8 +372,31 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
   }
+  if (fault_) {  // a test build's deliberately wrong driver (prepareInjectedFault)
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(fault_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bins_.get());
+    glDispatchCompute(1, 1, 1);
+  }
   glMemoryBarrier(kStorageWrittenBarrier);
   return checkGl("histogram dispatch");
+}
+
+// ESFRAME_FAULT_INJECTION builds only: ESFRAME_TEST_GPU_FAULT=histogram makes every run add one
+// count to the output's first word on the GPU, so that the tests can show `esframe selftest`
+// catching a driver that miscounts, and `--backend auto` refusing it. Other builds ignore it.
+Status Histogram::prepareInjectedFault() {
+#if ESF_FAULT_INJECTION
+  const char* fault = std::getenv("ESFRAME_TEST_GPU_FAULT");
+  if (!fault || std::string_view(fault) != "histogram") return {};
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true))
+    logWarning("ESFRAME_TEST_GPU_FAULT=histogram: the GPU histogram miscounts on purpose (a test)");
+  Result<GlProgram> program = ShaderLibrary::builtin().compute("fault_miscount.comp");
+  if (!program) return program.error();
+  fault_ = std::move(program.value());
+#endif
+  return {};
 }
 
 Result<std::vector<uint32_t>> Histogram::read() const {

@@ -123,6 +123,7 @@ class Histogram {
   Histogram() = default;
   Status runImpl(int width, int height, GLuint texture, GLuint buffer);
   Status ensureChunks(size_t chunk_count);
+  Status prepareInjectedFault();
 
   const GlContext* gl_ = nullptr;
   HistogramParams params_;
@@ -133,6 +134,7 @@ class Histogram {
   GlBuffer acc_;  // replicated: the accumulator and its finish counter (histogram.comp)
   GlBuffer chunks_;
   size_t chunk_capacity_ = 0;  // chunks the buffer holds
+  GlProgram fault_;            // ESFRAME_TEST_GPU_FAULT=histogram: a deliberate miscount
 };
 
 }  // namespace esf

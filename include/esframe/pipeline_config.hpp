@@ -55,6 +55,10 @@ struct GpuConfig {
   std::string drm_device;  // gbm: a node path or a driver name ("v3d"); empty: the first working
   std::string egl_device;  // device: an index ("0") or a DRM node; empty: the first hardware one
   bool debug = false;      // GL_KHR_debug messages to the log
+  // kAuto: before trusting a GPU this esframe version has never checked, run the quick selftest
+  // (its stages against the CPU references, a few seconds once per driver: the verdict is kept
+  // in the tuning cache). A GPU whose selftest failed is never used by kAuto.
+  bool selftest = true;
 };
 
 struct HistogramConfig {

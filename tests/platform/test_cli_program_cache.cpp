@@ -16,22 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The JSONL without its timings (which differ run to run), one compact object a line.
-std::string withoutTimings(const std::string& jsonl) {
-  std::string out;
-  size_t start = 0;
-  while (start < jsonl.size()) {
-    size_t end = jsonl.find('\n', start);
-    if (end == std::string::npos) end = jsonl.size();
-    nlohmann::json j = nlohmann::json::parse(jsonl.substr(start, end - start));
-    j.erase("timing_ms");
-    j.erase("timing_clock");
-    out += j.dump() + "\n";
-    start = end + 1;
-  }
-  return out;
-}
-
 int count(const std::string& text, const std::string& what) {
   int n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -72,14 +56,14 @@ class CliProgramCache : public ::testing::Test {
 TEST_F(CliProgramCache, SecondRunLoadsTheProgramsAndWritesTheSameResults) {
   const test::CommandResult reference = run(xdg(root_ / "ref"), "reference");
   ASSERT_EQ(reference.exit_code, 0) << reference.err;
-  const std::string expected = withoutTimings(reference.out);
+  const std::string expected = test::withoutTimings(reference.out);
   ASSERT_EQ(test::lineCount(expected), 3);
 
   const test::CommandResult cold = run(xdg(root_ / "xdg"));
   ASSERT_EQ(cold.exit_code, 0) << cold.err;
   if (cold.err.find("offers no program binary format") != std::string::npos)
     GTEST_SKIP() << "the driver offers no program binary format: the cache is off";
-  EXPECT_EQ(withoutTimings(cold.out), expected);
+  EXPECT_EQ(test::withoutTimings(cold.out), expected);
   const int built = count(cold.err, "compiled and linked");
   EXPECT_GE(built, 3) << "import, scale, histogram, blur:\n" << cold.err;
   EXPECT_EQ(count(cold.err, "stored in the program cache"), built) << cold.err;
@@ -94,7 +78,7 @@ TEST_F(CliProgramCache, SecondRunLoadsTheProgramsAndWritesTheSameResults) {
 
   const test::CommandResult warm = run(xdg(root_ / "xdg"));
   ASSERT_EQ(warm.exit_code, 0) << warm.err;
-  EXPECT_EQ(withoutTimings(warm.out), expected);
+  EXPECT_EQ(test::withoutTimings(warm.out), expected);
   EXPECT_EQ(count(warm.err, "loaded from the program cache"), built) << warm.err;
   EXPECT_EQ(count(warm.err, "compiled and linked"), 0) << warm.err;
   // The timeline: milliseconds since start on every -vv line, the first frame among them.
@@ -105,19 +89,19 @@ TEST_F(CliProgramCache, SecondRunLoadsTheProgramsAndWritesTheSameResults) {
 TEST_F(CliProgramCache, UnusableFolderOrSwitchedOffStillRuns) {
   const test::CommandResult reference = run(xdg(root_ / "ref"), "reference");
   ASSERT_EQ(reference.exit_code, 0) << reference.err;
-  const std::string expected = withoutTimings(reference.out);
+  const std::string expected = test::withoutTimings(reference.out);
   std::ofstream(root_ / "file") << "not a folder\n";
 
   const test::CommandResult under_file = run(xdg(root_ / "file"));
   EXPECT_EQ(under_file.exit_code, 0) << under_file.err;
-  EXPECT_EQ(withoutTimings(under_file.out), expected);
+  EXPECT_EQ(test::withoutTimings(under_file.out), expected);
   EXPECT_EQ(count(under_file.err, "error"), 0) << under_file.err;
   EXPECT_EQ(count(under_file.err, "stored in the program cache"), 0) << under_file.err;
   EXPECT_GE(count(under_file.err, "not stored (cannot create directory"), 3) << under_file.err;
 
   const test::CommandResult off = run(xdg(root_ / "off") + " ESFRAME_PROGRAM_CACHE=0");
   EXPECT_EQ(off.exit_code, 0) << off.err;
-  EXPECT_EQ(withoutTimings(off.out), expected);
+  EXPECT_EQ(test::withoutTimings(off.out), expected);
   EXPECT_EQ(count(off.err, "program cache: off (ESFRAME_PROGRAM_CACHE=0)"), 1) << off.err;
   EXPECT_EQ(count(off.err, "the program cache"), 0) << off.err;
   EXPECT_FALSE(fs::exists(root_ / "off" / "esframe" / "programs"));

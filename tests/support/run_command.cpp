@@ -8,6 +8,9 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 namespace esf::test {
 namespace {
@@ -91,6 +94,18 @@ int lineCount(const std::string& text) {
   for (char c : text) n += c == '\n';
   if (!text.empty() && text.back() != '\n') ++n;
   return n;
+}
+
+std::string withoutTimings(const std::string& jsonl) {
+  std::string out;
+  std::istringstream in(jsonl);
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    j.erase("timing_ms");
+    j.erase("timing_clock");
+    out += j.dump() + "\n";
+  }
+  return out;
 }
 
 }  // namespace esf::test

@@ -21,4 +21,8 @@ std::string esframeBinary();
 // Number of lines in `text` (a trailing partial line counts).
 int lineCount(const std::string& text);
 
+// JSON lines without their timings (timing_ms, timing_clock differ run to run and backend to
+// backend): what two runs must print the same.
+std::string withoutTimings(const std::string& jsonl);
+
 }  // namespace esf::test

@@ -10,25 +10,11 @@
 
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
+#include "core/image/gpu_image.hpp"
 #include "esframe/esframe.hpp"
 
 namespace esf {
 namespace {
-
-std::vector<uint8_t> readTexture(const GpuFrameView& view) {
-  GLuint fbo = 0;
-  glGenFramebuffers(1, &fbo);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, view.image_texture,
-                         0);
-  std::vector<uint8_t> out(size_t(view.width) * size_t(view.height) * 4, 0x5a);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, view.width, view.height, GL_RGBA, GL_UNSIGNED_BYTE, out.data());
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glDeleteFramebuffers(1, &fbo);
-  EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
-  return out;
-}
 
 struct Outcome {
   FrameResult result;
@@ -43,7 +29,9 @@ Outcome process(Pipeline& p, const Frame& frame) {
   if (r->image)
     o.image = r->image->pixels;
   else if (r->gpu)
-    o.image = readTexture(*r->gpu);
+    o.image = GpuImage::downloadTexture(r->gpu->image_texture, r->gpu->width, r->gpu->height)
+                  .value()
+                  .pixels;
   o.result.image = nullptr, o.result.gpu = nullptr;
   o.result.timings.clear();
   return o;

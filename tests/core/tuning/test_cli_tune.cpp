@@ -64,11 +64,19 @@ TEST_F(CliTune, QuickTuneStoresEntriesThatInfoReports) {
   r = esframe("tune --show --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["entries"].size(), 2u);
+  // The two tuned stages, and the selftest's verdict on what auto now picks (size class "any").
+  ASSERT_EQ(j["entries"].size(), 3u);
+  int tuned = 0;
   for (const auto& e : j["entries"]) {
+    if (e["stage"] == "selftest") {
+      EXPECT_EQ(e["params"]["passed"], true) << e.dump();
+      continue;
+    }
+    ++tuned;
     EXPECT_EQ(e["size_class"], "640x480");
     EXPECT_EQ(e["frame"], "64x48");
   }
+  EXPECT_EQ(tuned, 2);
   r = esframe("info --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json info = nlohmann::json::parse(r.out);
@@ -76,19 +84,6 @@ TEST_F(CliTune, QuickTuneStoresEntriesThatInfoReports) {
   EXPECT_NE(why.find("tuned"), std::string::npos) << why;
   why = info["tuning"]["strategy_auto"][3]["histogram"];  // 3840x2160: not tuned
   EXPECT_NE(why.find("no tuning cache entry"), std::string::npos) << why;
-}
-
-// The JSON lines without their timings (they differ run to run and backend to backend).
-std::string withoutTimings(const std::string& jsonl) {
-  std::string out;
-  std::istringstream in(jsonl);
-  for (std::string line; std::getline(in, line);) {
-    nlohmann::json j = nlohmann::json::parse(line);
-    j.erase("timing_ms");
-    j.erase("timing_clock");
-    out += j.dump() + "\n";
-  }
-  return out;
 }
 
 TEST_F(CliTune, AutoFollowsTheBackendRecordsAndInfoSaysSo) {
@@ -118,7 +113,7 @@ TEST_F(CliTune, AutoFollowsTheBackendRecordsAndInfoSaysSo) {
       << r.err;
   const test::CommandResult reference = esframe(run + " --blur 3 --backend reference");
   ASSERT_EQ(reference.exit_code, 0) << reference.err;
-  EXPECT_EQ(withoutTimings(r.out), withoutTimings(reference.out));
+  EXPECT_EQ(test::withoutTimings(r.out), test::withoutTimings(reference.out));
 
   // Another size class has no record: the rule stands, and says the cache had none.
   r = esframe("run --source pattern --size 1280x720 --frames 1");
@@ -192,7 +187,8 @@ TEST_F(CliTune, ASplitBlurThroughABufferWritesTheHistogramsPackedFrameItself) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("blur: tuned ("), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("via-buffer"), std::string::npos) << r.err;
-    EXPECT_EQ(withoutTimings(r.out), withoutTimings(reference.out)) << (with_png ? "png" : "");
+    EXPECT_EQ(test::withoutTimings(r.out), test::withoutTimings(reference.out))
+        << (with_png ? "png" : "");
     const std::vector<std::string> stages = timedStages(r.out);
     EXPECT_NE(std::find(stages.begin(), stages.end(), "blur"), stages.end());
     EXPECT_EQ(std::find(stages.begin(), stages.end(), "pack") != stages.end(), with_png)
