@@ -34,7 +34,7 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$out/lib/"
 # The project's own library comes with debug info from a default build: 45 MB of the 64 MiB
 # that the device tool carries.
 for lib in "$out"/lib/libesframe*.so*; do strip --strip-unneeded "$lib"; done
-for script in run.sh e2e.sh exact.sh; do cp "$root/bench/nvidia/$script" "$out/"; done
+for script in run.sh e2e.sh exact.sh selftest.sh; do cp "$root/bench/nvidia/$script" "$out/"; done
 photo=/usr/share/backgrounds/mate/abstract/Elephants_3840x2160.jpg
 [ -f "$photo" ] && cp "$photo" "$out/photo.jpg"
 du -sh "$out"

@@ -85,8 +85,8 @@ TEST(Resize, RefusesUpscaleAndOverflowingFootprints) {
   GlContext& gl = test::glContext();
   if (gl.isLlvmpipe()) {
     // A 640 x 360 footprint per output pixel passes llvmpipe's 65535-iteration loop limit.
-    Result<Resize> r = Resize::create(gl, ResizeParams{});
-    ASSERT_TRUE(r.ok());
+    Result<Resize> r = Resize::create(gl, ResizeParams::defaultsFor(gl));
+    ASSERT_TRUE(r.ok()) << r.error().message;
     Result<GpuImage> in = GpuImage::create(1920, 1080), out = GpuImage::create(3, 3);
     ASSERT_TRUE(in.ok() && out.ok());
     Status s = r->run(in.value(), out.value());
