@@ -127,12 +127,10 @@ BackendChoice checkAutoChoice(const BackendChoice& choice, GlContext& gl, bool r
     else
       logWarning("selftest: FAILED on " + device.renderer + ": " + report.firstFailure() + " (" +
                  cost + "); " + stored);
-    verdict = findVerdict(cache, device);
-    if (!verdict) {  // the cache refused it: decide from the report itself
-      verdict = SelftestVerdict{
-          report.passed(),           true,          report.at, report.firstFailure(),
-          int(report.checks.size()), report.seconds};
-    }
+    // The report is the verdict: the same whether or not the cache could keep it.
+    verdict =
+        SelftestVerdict{report.passed(),           true,          report.at, report.firstFailure(),
+                        int(report.checks.size()), report.seconds};
   }
   if (!verdict->passed)
     return {Backend::kCpu, "the GL renderer " + device.renderer +
