@@ -190,7 +190,7 @@ root=$PWD
 for parser in y4m raw still_image options tuning_cache mjpeg; do
   corpus=$(mktemp -d)
   cp tests/fuzz/corpus/"$parser"/* "$corpus"/
-  (cd "$corpus" && "$root"/build/fuzz/tests/fuzz/fuzz_"$parser" -max_total_time=5 -max_len=4096 .)
+  (cd "$corpus" && "$root"/build/fuzz/tests/fuzz/fuzz_"$parser" -max_total_time=3 -max_len=4096 .)
   rm -rf "$corpus"
 done
 
