@@ -16,6 +16,7 @@
 #include "apps/esframe/auto_exposure_option.hpp"
 #include "apps/esframe/cli_common.hpp"
 #include "apps/esframe/commands.hpp"
+#include "apps/esframe/health_option.hpp"
 #include "apps/esframe/output_specs.hpp"
 #include "apps/esframe/run_options.hpp"
 #include "base/text_parse.hpp"
@@ -111,6 +112,11 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   p.pipeline.luma = o.luma == "source" ? LumaSource::kSource : LumaSource::kRgb;
   if (!o.raw.empty()) {
     if (Status s = parseRawOption(o.raw, p.pipeline.raw); !s) usageError(s.error().message);
+  }
+  if (o.health) {
+    Result<HealthConfig> h = parseHealthOption(*o.health);
+    if (!h) usageError(h.error().message);
+    p.pipeline.health = h.value();
   }
   const std::vector<std::string> specs =
       o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
@@ -272,6 +278,11 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
          "--auto-exposure", [o](const std::string& v) { o->auto_exposure = v; },
          "Drive the camera's exposure/gain (or control=NAME) toward a target: "
          "[metric=msv|mean,target=X,band=X,damping=X,settle=N,control=NAME]")
+      ->expected(0, 1);
+  cmd->add_option_function<std::string>(
+         "--health", [o](const std::string& v) { o->health = v; },
+         "Camera health figures and events, as ffmpeg's filters define them: "
+         "[pix_th=X,pic_th=X,black_min_duration=S,noise=X|XdB,freeze_duration=S,threshold=X]")
       ->expected(0, 1);
   cmd->add_flag("--overwrite", o->overwrite,
                 "Let PNG and --dump-raw files replace files already there (default: an error)");

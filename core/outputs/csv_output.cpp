@@ -30,6 +30,20 @@ std::string number(double v) {
 constexpr const char* kStatNames[] = {"min", "max", "mean",     "p1",        "p10", "p50",
                                       "p90", "p99", "clip_low", "clip_high", "msv"};
 
+// The health columns (docs/output-formats.md, "Camera health"), in the JSONL object's order.
+constexpr const char* kHealthNames[] = {"black",  "black_pixels", "black_level", "black_picture",
+                                        "ydif",   "scene_mafd",   "scene_score", "freeze_mafd",
+                                        "frozen", "si",           "ti",          "tenengrad",
+                                        "entropy"};
+std::string healthFields(const HealthFigures& h) {
+  std::string r;
+  for (double v : {h.black, double(h.black_pixels), double(h.black_level), double(h.black_picture),
+                   h.ydif, h.scene_mafd, h.scene_score, h.freeze_mafd, double(h.frozen), h.si, h.ti,
+                   h.tenengrad, h.entropy})
+    r += "," + number(v);
+  return r;
+}
+
 }  // namespace
 
 std::string csvHeader(const FrameResult& f, bool with_bins) {
@@ -37,6 +51,8 @@ std::string csvHeader(const FrameResult& f, bool with_bins) {
   for (const ChannelStats& s : f.stats)
     for (const char* name : kStatNames) h += std::string(",") + s.channel + "_" + name;
   h += ",YMIN,YLOW,YAVG,YHIGH,YMAX,ev_hint";
+  if (f.health)
+    for (const char* name : kHealthNames) h += std::string(",health_") + name;
   for (const StageTiming& t : f.timings) h += ",timing_" + t.stage + "_ms";
   if (with_bins) {
     for (int c = 0; c < f.hist.channelCount(); ++c)
@@ -73,6 +89,7 @@ std::string csvRow(const FrameResult& f, bool with_bins) {
   }
   const std::optional<double> ev = frameEvHint(f);
   r += "," + (ev ? number(*ev) : std::string());
+  if (f.health) r += healthFields(*f.health);
   for (const StageTiming& t : f.timings) r += "," + number(t.ms);
   if (with_bins) {
     for (int c = 0; c < f.hist.channelCount(); ++c)

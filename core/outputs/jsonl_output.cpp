@@ -77,13 +77,60 @@ std::string jsonlLine(const FrameResult& f) {
     j["raw_clipped"] = clipped;
     j["raw_crushed"] = crushed;
   }
+  if (f.health) {  // docs/output-formats.md, "Camera health"
+    const HealthFigures& h = *f.health;
+    j["health"] = {{"black", h.black},
+                   {"black_pixels", h.black_pixels},
+                   {"black_level", h.black_level},
+                   {"black_picture", h.black_picture},
+                   {"ydif", h.ydif},
+                   {"scene_mafd", h.scene_mafd},
+                   {"scene_score", h.scene_score},
+                   {"freeze_mafd", h.freeze_mafd},
+                   {"frozen", h.frozen},
+                   {"si", h.si},
+                   {"ti", h.ti},
+                   {"tenengrad", h.tenengrad},
+                   {"entropy", h.entropy}};
+  }
   j["timing_ms"] = timing;
   j["timing_clock"] = clocks;
   return j.dump() + "\n";
 }
 
+std::string jsonlEventLine(const HealthEvent& e) {
+  nlohmann::ordered_json j;
+  j["event"] = healthEventName(e.type);
+  j["seq"] = e.seq;
+  j["ts_ns"] = e.ts_ns;
+  switch (e.type) {
+    case HealthEventType::kBlackStart:
+    case HealthEventType::kFreezeStart:
+      j["start_ns"] = e.start_ns;
+      break;
+    case HealthEventType::kBlackEnd:
+    case HealthEventType::kFreezeEnd:
+      j["start_ns"] = e.start_ns;
+      j["end_ns"] = e.end_ns;
+      j["duration_ns"] = e.end_ns - e.start_ns;
+      break;
+    case HealthEventType::kSceneChange:
+      j["score"] = e.score;
+      break;
+  }
+  return j.dump() + "\n";
+}
+
 Status JsonlOutput::write(const FrameResult& frame) {
-  return writeRecord(fd_, jsonlLine(frame));
+  std::string text = jsonlLine(frame);
+  for (const HealthEvent& e : frame.events) text += jsonlEventLine(e);
+  return writeRecord(fd_, text);
+}
+
+Status JsonlOutput::writeEvents(const std::vector<HealthEvent>& events) {
+  std::string text;
+  for (const HealthEvent& e : events) text += jsonlEventLine(e);
+  return writeRecord(fd_, text);
 }
 
 }  // namespace esf

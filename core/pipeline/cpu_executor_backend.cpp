@@ -13,6 +13,7 @@
 #include "core/cpu/cpu_resize.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
+#include "core/pipeline/host_health.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stats/exposure_stats.hpp"
@@ -23,7 +24,12 @@ namespace {
 
 class CpuExecutorBackend : public PipelineBackend {
  public:
-  explicit CpuExecutorBackend(const PipelineConfig& o) : o_(o), pool_(o.threads) {}
+  explicit CpuExecutorBackend(const PipelineConfig& o) : o_(o), pool_(o.threads) {
+    if (o.health) health_.emplace(*o.health, &pool_);
+  }
+  void endStream(std::vector<HealthEvent>& events) override {
+    if (health_) health_->finish(events);
+  }
 
   int threads() const override { return pool_.threads(); }
   const Status& poolStatus() const { return pool_.status(); }
@@ -52,6 +58,8 @@ class CpuExecutorBackend : public PipelineBackend {
       Status s = luma_only ? importLumaCpu(frame, pool_, count) : importFrame(frame, r, count);
       if (!s) return s.error();
       r.timings.push_back({"import", timer.ms(), false});  // the counting included
+      // Without a conversion (luma_only) the frame's own Y plane is the health luma.
+      if (health_) health_->process(frame, luma_only ? nullptr : &image_, r);
       WallTimer drain_timer;
       for (HistogramCounter& counter : counters) counter.drainInto(values);
       fold_ms = drain_timer.ms();
@@ -121,6 +129,7 @@ class CpuExecutorBackend : public PipelineBackend {
     });
     if (!s) return s.error();
     r.timings.push_back({"import", import_timer.ms(), false});
+    if (health_) health_->process(frame, &image_, r);
     const RgbaImage* image = &image_;
     luma_image_ = &luma_;
     if (o_.blur) {
@@ -154,6 +163,7 @@ class CpuExecutorBackend : public PipelineBackend {
   RgbaImage blurred_, luma_blurred_, scratch_, resized_, luma_resized_;
   const RgbaImage* luma_image_ = &luma_;
   bool warned_no_source_luma_ = false;
+  std::optional<HostHealth> health_;  // declared after pool_, which it uses
 };
 
 }  // namespace

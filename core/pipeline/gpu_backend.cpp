@@ -10,10 +10,13 @@
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/demosaic.hpp"
+#include "core/stages/frame_difference.hpp"
 #include "core/stages/histogram.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/scale.hpp"
+#include "core/stages/sobel.hpp"
 #include "core/stats/exposure_stats.hpp"
+#include "core/stats/health.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "esframe/base/log.hpp"
 #include "platform/gl_fence.hpp"
@@ -51,7 +54,12 @@ class GpuBackend : public PipelineBackend {
  public:
   GpuBackend(GlContext& gl, const PipelineConfig& o, std::unique_ptr<FrameImporter> importer,
              HistogramScale scale)
-      : gl_(gl), o_(o), importer_(std::move(importer)), scale_(std::move(scale)), timer_(gl) {}
+      : gl_(gl), o_(o), importer_(std::move(importer)), scale_(std::move(scale)), timer_(gl) {
+    if (o.health) monitor_.emplace(*o.health);
+  }
+  void endStream(std::vector<HealthEvent>& events) override {
+    if (monitor_) monitor_->finish(events);
+  }
 
   Result<FrameResult> process(const Frame& frame) override {
     if (Status s = submit(frame); !s) return s.error();
@@ -93,6 +101,10 @@ class GpuBackend : public PipelineBackend {
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
   std::optional<Demosaic> demosaic_;  // made at the first Bayer frame
+  // PipelineConfig::health: the two stages and the figures from their sums.
+  std::optional<FrameDifference> difference_;
+  std::optional<Sobel> sobel_;
+  std::optional<HealthMonitor> monitor_;
   GpuHistogramCounter binned_, values_;
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
@@ -113,6 +125,7 @@ class GpuBackend : public PipelineBackend {
     bool image_is_result = true;
     bool zero_copy = false;
     double upload_ms = 0;
+    bool health_full_range = true;  // the health stages ran with this range
   };
   std::optional<Submitted> submitted_;
 };
@@ -177,6 +190,15 @@ Status GpuBackend::configure(int w, int h) {
     if (!r) return r.error();
     resize_.emplace(std::move(r.value()));
   }
+  if (o_.health && !difference_) {
+    Result<FrameDifference> d =
+        FrameDifference::create(gl_, FrameDifferenceParams::defaultsFor(gl_));
+    if (!d) return d.error();
+    difference_.emplace(std::move(d.value()));
+    Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_));
+    if (!s) return s.error();
+    sobel_.emplace(std::move(s.value()));
+  }
   return Status::success();
 }
 
@@ -217,11 +239,12 @@ Status GpuBackend::submit(const Frame& frame) {
   Status st = timed(r, "import", [&]() -> Status {
     // Import straight into the stage images, so no frame is copied on the GPU.
     ImportOptions io;
-    io.source_luma = want_source_luma;
+    // The health stages read the source's Y plane too, whatever the histogram's L reads.
+    io.source_luma = want_source_luma || difference_;
     io.wait_for_reads = false;  // the read-backs below wait; import_fence_ proves it
     if (Status s = ensureSized(imported_[0], frame.width, frame.height); !s) return s;
     io.target_rgba = imported_[0]->texture();
-    if (want_source_luma) {
+    if (io.source_luma) {
       if (Status s = ensureSized(imported_[1], frame.width, frame.height); !s) return s;
       io.target_luma = imported_[1]->texture();
     }
@@ -244,7 +267,17 @@ Status GpuBackend::submit(const Frame& frame) {
   });
   if (!st) return st;
   r.zero_copy = imported.zero_copy;
-  const bool luma = imported.luma != 0;
+  const bool luma = want_source_luma && imported.luma != 0;
+  const bool health_full_range = healthLumaIsFullRange(frame);
+  if (difference_) {
+    st = timed(r, "health", [&]() -> Status {
+      const GpuImage& source = imported.luma ? *imported_[1] : *imported_[0];
+      if (Status s = difference_->run(source, !imported.luma, health_full_range); !s) return s;
+      return sobel_->run(difference_->currentLuma(), source.width(), source.height(),
+                         health_full_range);
+    });
+    if (!st) return st;
+  }
   if (want_source_luma && !luma && !warned_no_source_luma_) {
     logWarning(std::string("source luma: ") + formatName(frame.format) +
                " frames have no luma plane; L comes from RGB");
@@ -329,6 +362,7 @@ Status GpuBackend::submit(const Frame& frame) {
   sub.image_is_result = !blur_packs;
   sub.zero_copy = imported.zero_copy;
   sub.upload_ms = imported.upload_ms;
+  sub.health_full_range = health_full_range;
   submitted_.emplace(std::move(sub));
   return Status::success();
 }
@@ -353,6 +387,22 @@ Result<FrameResult> GpuBackend::collect() {
   if (!scales) return scales.error();
   const double readback_ms = binned_.takeReadbackMs() + values_.takeReadbackMs() + scale_read.ms();
   for (const ChannelScale& s : scales.value()) r.scale.push_back(s.scale);
+  if (difference_) {
+    WallTimer health_read;
+    HealthSums sums;
+    Result<FrameDifferenceSums> d = difference_->read();
+    if (!d) return d.error();
+    Result<SobelSums> so = sobel_->read();
+    if (!so) return so.error();
+    sums.difference = d.value();
+    sums.sobel = so.value();
+    sums.pixels = uint64_t(sub.frame.width) * uint64_t(sub.frame.height);
+    sums.full_range = sub.health_full_range;
+    sums.first = difference_->first();
+    difference_->advance(healthFrozen(sums, *o_.health));
+    r.health = monitor_->update(sums, sub.frame.sequence, sub.frame.timestamp_ns, r.events);
+    r.timings.push_back({"health_readback", health_read.ms(), false});
+  }
   // The read-backs above waited for the GPU: the stage times are ready without another wait.
   // A disjoint event (a GPU clock change mid-frame) voids them: that frame reports none.
   if (Result<std::vector<FrameTimer::Span>> spans = timer_.collect(); spans) {

@@ -1,6 +1,7 @@
 #include "esframe/pipeline.hpp"
 
 #include <atomic>
+#include <cstdio>
 
 #include "base/api_guard.hpp"
 #include "capture/libcamera_source.hpp"
@@ -48,6 +49,38 @@ const char* lumaSourceName(LumaSource luma) {
   return luma == LumaSource::kSource ? "source" : "rgb";
 }
 
+namespace {
+
+std::string formatNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// ffmpeg's ranges for the same options (blackdetect, freezedetect, scdet).
+Status validateHealth(const HealthConfig& h) {
+  struct Range {
+    const char* name;
+    double value, lo, hi;
+  };
+  const Range ranges[] = {
+      {"health pixel_black_th", h.pixel_black_th, 0, 1},
+      {"health picture_black_ratio_th", h.picture_black_ratio_th, 0, 1},
+      {"health black_min_duration", h.black_min_duration, 0, 1e9},
+      {"health freeze_noise", h.freeze_noise, 0, 1},
+      {"health freeze_duration", h.freeze_duration, 0, 1e9},
+      {"health scene_threshold", h.scene_threshold, 0, 100},
+  };
+  for (const Range& r : ranges) {
+    if (!(r.value >= r.lo && r.value <= r.hi))  // NaN fails too
+      return fail(ErrorCode::kInvalidArgument, r.name, " must be in [", formatNumber(r.lo), ", ",
+                  formatNumber(r.hi), "], got ", formatNumber(r.value));
+  }
+  return Status::success();
+}
+
+}  // namespace
+
 Status PipelineConfig::validate() const {
   return guard("pipeline configuration", [&]() -> Status {
     if (histogram.bins < 1 || histogram.bins > 256)
@@ -77,6 +110,7 @@ Status PipelineConfig::validate() const {
     if (raw.gain_r < 1 || raw.gain_r > 4096 || raw.gain_b < 1 || raw.gain_b > 4096)
       return fail(ErrorCode::kInvalidArgument,
                   "raw white balance gains must be in 1..4096 (256 = 1.0)");
+    if (health) return validateHealth(*health);
     return Status::success();
   });
 }
@@ -217,6 +251,14 @@ Status makeCurrent(Pipeline::Impl& impl) {
 }
 
 }  // namespace
+
+Result<std::vector<HealthEvent>> Pipeline::endStream() {
+  return guard("pipeline end of stream", [&]() -> Result<std::vector<HealthEvent>> {
+    std::vector<HealthEvent> events;
+    if (impl_->backend) impl_->backend->endStream(events);
+    return events;
+  });
+}
 
 Result<FrameResult> Pipeline::process(const Frame& frame) {
   return guard("pipeline process", [&]() -> Result<FrameResult> {

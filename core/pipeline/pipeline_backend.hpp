@@ -10,6 +10,7 @@
 // and resize. RGB frames have no source luma; L then comes from RGB (logged once).
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
@@ -26,6 +27,8 @@ class PipelineBackend {
   virtual Result<FrameResult> process(const Frame& frame) = 0;
   // Worker threads the stages use (1 for the GPU and the references).
   virtual int threads() const { return 1; }
+  // The end of the stream: the health events it gives (PipelineConfig::health).
+  virtual void endStream(std::vector<HealthEvent>& /*events*/) {}
 
   // process() in two halves, for a loop that reads frame N+1 while the GPU works on frame N:
   // submit() queues the work (the frame's memory and buffers may be reused once it returns),

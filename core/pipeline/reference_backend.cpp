@@ -6,6 +6,7 @@
 #include "core/import/import_reference.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
+#include "core/pipeline/host_health.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/blur_reference.hpp"
@@ -21,7 +22,12 @@ namespace {
 
 class ReferenceBackend : public PipelineBackend {
  public:
-  explicit ReferenceBackend(const PipelineConfig& o) : o_(o) {}
+  explicit ReferenceBackend(const PipelineConfig& o) : o_(o) {
+    if (o.health) health_.emplace(*o.health, nullptr);
+  }
+  void endStream(std::vector<HealthEvent>& events) override {
+    if (health_) health_->finish(events);
+  }
 
   Result<FrameResult> process(const Frame& frame) override {
     FrameResult r;
@@ -46,6 +52,7 @@ class ReferenceBackend : public PipelineBackend {
       }
     }
     r.timings.push_back({"import", import_timer.ms(), false});
+    if (health_) health_->process(frame, &image_, r);
 
     if (o_.blur) {
       WallTimer t;
@@ -105,6 +112,7 @@ class ReferenceBackend : public PipelineBackend {
   PipelineConfig o_;
   RgbaImage image_;
   bool warned_no_source_luma_ = false;
+  std::optional<HostHealth> health_;
 };
 
 }  // namespace

@@ -140,6 +140,16 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
   // the source's memory.
   settleStagedFrame(pipeline);
   report.seconds = msSince(loop_start) / 1e3;
+  // The events the end of the stream gives, for every sink that still has a reader.
+  if (!error && report.end != RunReport::End::kOutputClosed) {
+    Result<std::vector<HealthEvent>> tail = pipeline.endStream();
+    if (!tail) error = tail.error();
+    for (FrameSink* sink : sinks) {
+      if (error || !tail || tail->empty()) break;
+      Status s = guard("a sink's writeEvents", [&] { return sink->writeEvents(tail.value()); });
+      if (!s && s.error().code != ErrorCode::kOutputClosed) error = s.error();
+    }
+  }
   // Every sink is finished (displays restored, files closed) on every way out.
   for (FrameSink* sink : sinks) {
     Status s = guard("a sink's finish", [&] { return sink->finish(); });

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "esframe/health.hpp"
 #include "esframe/histogram_data.hpp"
 #include "esframe/rgba_image.hpp"
 
@@ -68,6 +69,8 @@ struct FrameResult {
   const RgbaImage* image = nullptr;   // the processed image in CPU memory, when there is one
   std::optional<AutoExposureState> auto_exposure;  // set by the auto-exposure sink
   std::optional<RawHistogramData> raw;             // Bayer frames: per-site raw statistics
+  std::optional<HealthFigures> health;  // PipelineConfig::health: the camera health figures
+  std::vector<HealthEvent> events;      // health events this frame reports, in order
 };
 
 }  // namespace esf

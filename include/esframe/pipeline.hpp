@@ -21,6 +21,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
@@ -63,6 +64,9 @@ class ESF_API Pipeline {
 
   // Processes one frame. The result's GPU view stays valid until the next call.
   Result<FrameResult> process(const Frame& frame);
+  // The end of the stream: the health events it gives (a black interval still running ends at
+  // the last frame). esf::run() calls it and hands them to FrameSink::writeEvents.
+  Result<std::vector<HealthEvent>> endStream();
 
   struct Impl;  // internal (core/pipeline/pipeline_impl.hpp)
   Impl& impl() { return *impl_; }

@@ -8,6 +8,7 @@
 
 #include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
+#include "esframe/health.hpp"
 
 namespace esf {
 
@@ -97,6 +98,9 @@ struct ESF_API PipelineConfig {
   std::optional<Size> resize;      // area-average downscale before counting
   LumaSource luma = LumaSource::kRgb;
   RawConfig raw;  // Bayer frames only
+  // Camera health figures and events per frame (esframe/health.hpp), on the source's luma before
+  // blur and resize; unset: none.
+  std::optional<HealthConfig> health;
   // false: no sink reads FrameResult::image, so the CPU executor may skip the RGBA working image
   // where no stage needs it (an L-only histogram of the source's Y bytes); image is then null.
   bool image_needed = true;

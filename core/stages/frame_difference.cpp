@@ -1,0 +1,151 @@
+#include "core/stages/frame_difference.hpp"
+
+#include <string>
+
+#include "core/stages/stage_gl.hpp"
+#include "core/stages/stage_limits.hpp"
+#include "platform/shader_library.hpp"
+
+namespace esf {
+namespace {
+constexpr const char* kDifferenceStage = "frame difference";
+constexpr size_t kDifferenceHistogramWords = 256;
+constexpr size_t kDifferencePartialWords = 4;
+}  // namespace
+
+FrameDifferenceParams FrameDifferenceParams::defaultsFor(const GlContext& gl) {
+  FrameDifferenceParams p;
+  if (gl.limits().work_group_invocations < 256) p.workgroup_size = 128;  // the GLES minimum
+  return p;
+}
+
+Status FrameDifferenceParams::validate(const ComputeLimits& limits) const {
+  if (workgroup_size < 64 || workgroup_size > 1024 || (workgroup_size & (workgroup_size - 1)))
+    return fail(ErrorCode::kInvalidArgument, kDifferenceStage,
+                ": workgroup_size must be a power of two in [64, 1024], got ",
+                std::to_string(workgroup_size));
+  // Every 32-bit partial holds a workgroup's pixels: (F(Y) - F(P))^2 <= 65025 each.
+  if (Status s = checkRange(kDifferenceStage, "words_per_invocation", words_per_invocation, 1,
+                            int64_t(0xFFFFFFFFu / 65025u) / 4 / workgroup_size);
+      !s)
+    return s;
+  const int64_t shared = (kDifferenceHistogramWords + 4 * int64_t(workgroup_size)) * 4;
+  return checkWorkgroup(limits, kDifferenceStage, workgroup_size, 1, shared);
+}
+
+Result<FrameDifference> FrameDifference::create(const GlContext& gl,
+                                                const FrameDifferenceParams& params) {
+  if (Status s = params.validate(gl.limits()); !s) return s.error();
+  FrameDifference d;
+  d.gl_ = &gl;
+  d.params_ = params;
+  Result<GlProgram> program = ShaderLibrary::builtin().compute(
+      "frame_difference.comp", ShaderDefines()
+                                   .set("WG_SIZE", params.workgroup_size)
+                                   .set("WORDS", params.words_per_invocation));
+  if (!program) return program.error();
+  d.program_ = std::move(program.value());
+  return d;
+}
+
+Status FrameDifference::allocate(int width, int height) {
+  const uint64_t pixels = uint64_t(width) * uint64_t(height);
+  if (pixels > 0xFFFFFFFFull)  // the shader indexes pixels in 32 bits
+    return fail(ErrorCode::kUnsupported, kDifferenceStage, ": ", std::to_string(width), "x",
+                std::to_string(height), " has more than 2^32 - 1 pixels");
+  const uint64_t words = (pixels + 3) / 4;
+  const int64_t per_workgroup = int64_t(params_.workgroup_size) * params_.words_per_invocation;
+  const int64_t workgroups =
+      int64_t((words + uint64_t(per_workgroup) - 1) / uint64_t(per_workgroup));
+  if (Status s = checkDispatch(gl_->limits(), kDifferenceStage, workgroups, 1); !s) return s;
+  for (GlBuffer& b : luma_) {
+    Result<GlBuffer> made = makeStorageBuffer(size_t(words), "frame difference luma");
+    if (!made) return made.error();
+    b = std::move(made.value());
+  }
+  Result<GlBuffer> result =
+      makeStorageBuffer(kDifferenceHistogramWords + size_t(workgroups) * kDifferencePartialWords,
+                        "frame difference result");
+  if (!result) return result.error();
+  result_ = std::move(result.value());
+  width_ = width;
+  height_ = height;
+  workgroups_ = workgroups;
+  reset();
+  return Status::success();
+}
+
+void FrameDifference::reset() {
+  current_ = 0;
+  previous_ = reference_ = -1;
+}
+
+Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_range) {
+  if (image.width() != width_ || image.height() != height_) {
+    if (Status s = allocate(image.width(), image.height()); !s) return s;
+  }
+  if (Status s =
+          fillBuffer(result_.get(), kDifferenceHistogramWords, 0, "frame difference histogram");
+      !s)
+    return s;
+  const bool first = previous_ < 0;
+  const uint64_t pixels = uint64_t(width_) * uint64_t(height_);
+  GLuint p = program_.get();
+  glUseProgram(p);
+  bindSourceImage(p, image.texture(), 0);
+  glUniform2ui(glGetUniformLocation(p, "u_size"), GLuint(width_), GLuint(height_));
+  glUniform1ui(glGetUniformLocation(p, "u_words"), GLuint((pixels + 3) / 4));
+  glUniform1i(glGetUniformLocation(p, "u_first"), first);
+  glUniform1i(glGetUniformLocation(p, "u_from_rgb"), from_rgb);
+  glUniform1i(glGetUniformLocation(p, "u_full_range"), full_range);
+  // A first frame reads no kept frame: the current buffer stands in for both bindings.
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma_[current_].get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, luma_[first ? current_ : previous_].get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, luma_[first ? current_ : reference_].get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, result_.get());
+  // The kept frames' writes (earlier runs) and the histogram's clear land before the reads.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  glDispatchCompute(GLuint(workgroups_), 1, 1);
+  glMemoryBarrier(kStorageWrittenBarrier);
+  return checkGl("frame difference dispatch");
+}
+
+Result<FrameDifferenceSums> FrameDifference::read() const {
+  if (!workgroups_) return fail(ErrorCode::kInternal, kDifferenceStage, ": read() before a run");
+  Result<std::vector<uint32_t>> words = readWords(
+      result_.get(), kDifferenceHistogramWords + size_t(workgroups_) * kDifferencePartialWords,
+      "frame difference read-back");
+  if (!words) return words.error();
+  const std::vector<uint32_t>& w = words.value();
+  FrameDifferenceSums s;
+  for (size_t b = 0; b < kDifferenceHistogramWords; ++b) s.histogram[b] = w[b];
+  for (int64_t g = 0; g < workgroups_; ++g) {
+    const uint32_t* p = &w[kDifferenceHistogramWords + size_t(g) * kDifferencePartialWords];
+    s.sad_previous += p[0];
+    s.sad_reference += p[1];
+    s.motion_sum += int32_t(p[2]);
+    s.motion_squares += p[3];
+  }
+  return s;
+}
+
+void FrameDifference::advance(bool frozen) {
+  const int kept = current_;
+  previous_ = kept;
+  if (!frozen || reference_ < 0) reference_ = kept;
+  for (int i = 0; i < 3; ++i) {
+    if (i != previous_ && i != reference_) {
+      current_ = i;
+      break;
+    }
+  }
+}
+
+Status FrameDifference::poison(uint32_t pattern) {
+  if (!workgroups_) return Status::success();
+  return fillBuffer(result_.get(),
+                    kDifferenceHistogramWords + size_t(workgroups_) * kDifferencePartialWords,
+                    pattern, "frame difference poison");
+}
+
+}  // namespace esf

@@ -1,0 +1,60 @@
+#pragma once
+// The frame difference: one frame's luma against the previous frame's and the freeze
+// reference's, kept on the GPU, and its 256-value histogram, in one pass (the sums of
+// core/stats/health.hpp: FrameDifferenceSums, for ydif, scdet, freezedetect, siti's TI,
+// blackdetect and entropy).
+//
+// Shape (glsl_es/frame_difference.comp): each invocation takes words_per_invocation words of
+// 4 consecutive pixels, reads the luma from the image (its red channel, or the integer BT.709
+// luma of its RGB), stores it packed into the current frame's buffer, and sums against the
+// kept frames' bytes. A workgroup adds its invocations' sums in shared memory (every sum of a
+// workgroup's 4 * words_per_invocation * workgroup_size pixels fits 32 bits) and stores them as
+// one partial; read() adds the partials in 64 bits. The histogram is counted per workgroup in
+// shared memory and added into the result with atomics.
+//
+// The three packed frames rotate: after read(), advance(frozen) makes the current frame the
+// previous one, and the reference too unless the frame was frozen (freezedetect compares with
+// the freeze's first frame).
+#include "core/image/gpu_image.hpp"
+#include "core/stats/health.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
+
+namespace esf {
+
+struct FrameDifferenceParams {
+  int workgroup_size = 256;  // a power of two
+  int words_per_invocation = 16;
+  static FrameDifferenceParams defaultsFor(const GlContext& gl);
+  Status validate(const ComputeLimits& limits) const;
+};
+
+class FrameDifference {
+ public:
+  static Result<FrameDifference> create(const GlContext& gl, const FrameDifferenceParams& params);
+  // from_rgb: the luma is the BT.709 luma of the image's RGB; else its red channel.
+  Status run(const GpuImage& image, bool from_rgb, bool full_range);
+  Result<FrameDifferenceSums> read() const;
+  void advance(bool frozen);
+  // The next frame is a first frame (no previous, no reference).
+  void reset();
+  bool first() const { return previous_ < 0; }
+  // The last run's luma, packed 4 pixels a word in row order (the Sobel stage's input).
+  GLuint currentLuma() const { return luma_[current_].get(); }
+  const FrameDifferenceParams& params() const { return params_; }
+  Status poison(uint32_t pattern);  // testing aid: fills the result buffer
+
+ private:
+  FrameDifference() = default;
+  Status allocate(int width, int height);
+  const GlContext* gl_ = nullptr;
+  FrameDifferenceParams params_;
+  GlProgram program_;
+  GlBuffer luma_[3];
+  int current_ = 0, previous_ = -1, reference_ = -1;
+  GlBuffer result_;  // 256 histogram words, then 4 words per workgroup
+  int width_ = 0, height_ = 0;
+  int64_t workgroups_ = 0;
+};
+
+}  // namespace esf

@@ -1,0 +1,27 @@
+#include "core/stages/frame_difference_reference.hpp"
+
+#include <cstdlib>
+
+namespace esf {
+
+FrameDifferenceSums frameDifferenceReference(const uint8_t* luma, const uint8_t* previous,
+                                             const uint8_t* reference, int width, int height,
+                                             bool full_range) {
+  FrameDifferenceSums s;
+  if (!previous) previous = luma;
+  if (!reference) reference = luma;
+  const size_t n = size_t(width) * size_t(height);
+  for (size_t i = 0; i < n; ++i) {
+    const int y = luma[i], p = previous[i], r = reference[i];
+    s.sad_previous += uint64_t(std::abs(y - p));
+    s.sad_reference += uint64_t(std::abs(y - r));
+    const int64_t motion =
+        int64_t(fullRangeLuma(uint32_t(y), full_range)) - fullRangeLuma(uint32_t(p), full_range);
+    s.motion_sum += motion;
+    s.motion_squares += uint64_t(motion * motion);
+    ++s.histogram[size_t(y)];
+  }
+  return s;
+}
+
+}  // namespace esf

@@ -1,0 +1,101 @@
+#include "core/stages/sobel.hpp"
+
+#include <string>
+
+#include "core/stages/stage_gl.hpp"
+#include "core/stages/stage_limits.hpp"
+#include "platform/shader_library.hpp"
+
+namespace esf {
+namespace {
+constexpr const char* kSobelStage = "sobel";
+constexpr size_t kSobelPartialWords = 6;
+}  // namespace
+
+SobelParams SobelParams::defaultsFor(const GlContext& gl) {
+  SobelParams p;
+  if (gl.limits().work_group_invocations < 256) p.workgroup_y = 8;  // 16x8 = 128, GLES minimum
+  return p;
+}
+
+Status SobelParams::validate(const ComputeLimits& limits) const {
+  // The per-invocation 32-bit sums hold kRowsPerWorkgroup / workgroup_y pixels; a power of two
+  // keeps the shared-memory tree whole.
+  if (workgroup_y != 4 && workgroup_y != 8 && workgroup_y != 16 && workgroup_y != 32)
+    return fail(ErrorCode::kInvalidArgument, kSobelStage,
+                ": workgroup_y must be 4, 8, 16 or 32, got ", std::to_string(workgroup_y));
+  return checkWorkgroup(limits, kSobelStage, 16, workgroup_y,
+                        int64_t(kSobelPartialWords) * 16 * workgroup_y * 4);
+}
+
+Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params) {
+  if (Status s = params.validate(gl.limits()); !s) return s.error();
+  Sobel so;
+  so.gl_ = &gl;
+  so.params_ = params;
+  Result<GlProgram> program = ShaderLibrary::builtin().compute(
+      "sobel.comp",
+      ShaderDefines().set("WG_Y", params.workgroup_y).set("ROWS", SobelParams::kRowsPerWorkgroup));
+  if (!program) return program.error();
+  so.program_ = std::move(program.value());
+  return so;
+}
+
+Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
+  if (uint64_t(width) * uint64_t(height) > 0xFFFFFFFFull)
+    return fail(ErrorCode::kUnsupported, kSobelStage, ": ", std::to_string(width), "x",
+                std::to_string(height), " has more than 2^32 - 1 pixels");
+  width_ = width;
+  height_ = height;
+  workgroups_ = 0;
+  if (width < 3 || height < 3) return Status::success();  // no interior pixel
+  const int64_t gx = (int64_t(width) - 2 + 15) / 16;
+  const int64_t gy =
+      (int64_t(height) - 2 + SobelParams::kRowsPerWorkgroup - 1) / SobelParams::kRowsPerWorkgroup;
+  if (Status s = checkDispatch(gl_->limits(), kSobelStage, gx, gy); !s) return s;
+  const size_t words = size_t(gx * gy) * kSobelPartialWords;
+  if (words > partial_words_) {
+    Result<GlBuffer> made = makeStorageBuffer(words, "sobel partials");
+    if (!made) return made.error();
+    partials_ = std::move(made.value());
+    partial_words_ = words;
+  }
+  GLuint p = program_.get();
+  glUseProgram(p);
+  glUniform2ui(glGetUniformLocation(p, "u_size"), GLuint(width), GLuint(height));
+  glUniform1i(glGetUniformLocation(p, "u_full_range"), full_range);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, partials_.get());
+  // The luma's writer (the frame difference) and earlier reads of the partials come first.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
+  glMemoryBarrier(kStorageWrittenBarrier);
+  workgroups_ = gx * gy;
+  return checkGl("sobel dispatch");
+}
+
+Result<SobelSums> Sobel::read() const {
+  SobelSums s;
+  if (width_ < 3 || height_ < 3) return s;
+  if (!workgroups_) return fail(ErrorCode::kInternal, kSobelStage, ": read() before a run");
+  s.samples = uint64_t(width_ - 2) * uint64_t(height_ - 2);
+  Result<std::vector<uint32_t>> words =
+      readWords(partials_.get(), size_t(workgroups_) * kSobelPartialWords, "sobel read-back");
+  if (!words) return words.error();
+  for (int64_t g = 0; g < workgroups_; ++g) {
+    const uint32_t* p = &words.value()[size_t(g) * kSobelPartialWords];
+    s.squares += p[0];
+    s.roots += uint64_t(p[1]) | uint64_t(p[2]) << 32;
+    Wide96 part;
+    part.words = {p[3], p[4], p[5]};
+    s.root_squares.add(part);
+  }
+  return s;
+}
+
+Status Sobel::poison(uint32_t pattern) {
+  if (!partial_words_) return Status::success();
+  return fillBuffer(partials_.get(), partial_words_, pattern, "sobel poison");
+}
+
+}  // namespace esf

@@ -1,0 +1,43 @@
+#pragma once
+// The Sobel sums of one luma frame (core/stats/health.hpp: SobelSums, for siti's SI and the
+// Tenengrad focus measure): over the interior pixels of the range-stretched luma, the squared
+// Sobel magnitude m, its fixed-point root q = round(65536 sqrt(m)) computed exactly in
+// integers, and q^2.
+//
+// Shape (glsl_es/sobel.comp): 16 x workgroup_y invocations cover a strip of 16 columns and
+// kRowsPerWorkgroup rows of the packed luma the frame difference stage wrote; each workgroup
+// adds its sums in shared memory (32, 64 and 96 bits) and stores one partial; read() adds them.
+#include "core/stats/health.hpp"
+#include "esframe/base/result.hpp"
+#include "platform/gl_context.hpp"
+
+namespace esf {
+
+struct SobelParams {
+  int workgroup_y = 16;  // 16 x 16 invocations (16 x 8 where the GPU offers fewer than 256)
+  static constexpr int kRowsPerWorkgroup = 128;
+  static SobelParams defaultsFor(const GlContext& gl);
+  Status validate(const ComputeLimits& limits) const;
+};
+
+class Sobel {
+ public:
+  static Result<Sobel> create(const GlContext& gl, const SobelParams& params);
+  // `luma`: width x height bytes packed 4 a word in row order (FrameDifference::currentLuma()).
+  Status run(GLuint luma, int width, int height, bool full_range);
+  Result<SobelSums> read() const;
+  const SobelParams& params() const { return params_; }
+  Status poison(uint32_t pattern);  // testing aid: fills the partials
+
+ private:
+  Sobel() = default;
+  const GlContext* gl_ = nullptr;
+  SobelParams params_;
+  GlProgram program_;
+  GlBuffer partials_;  // 6 words per workgroup
+  int64_t workgroups_ = 0;
+  size_t partial_words_ = 0;
+  int width_ = 0, height_ = 0;
+};
+
+}  // namespace esf

@@ -1,0 +1,99 @@
+#pragma once
+// From the health stages' integer sums (core/stages/frame_difference.hpp, sobel.hpp) to the
+// figures and events of esframe/health.hpp, the same host code for every backend: the backends
+// agree on the sums bit for bit, so they agree on everything here.
+//
+// The figures follow ffmpeg 5.1's filters (docs/output-formats.md, "Camera health"); where a
+// filter keeps floats (siti's gradients, entropy's sum) the sums below keep the exact integer
+// form and the deviation is taken from them in one place.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "esframe/frame.hpp"
+#include "esframe/health.hpp"
+
+namespace esf {
+
+// The luma range the figures see: limited (16-235) YUV is stretched to full range for siti
+// (255 * clamp(Y - 16, 0, 219) / 219, integer division) and sets blackdetect's threshold.
+bool healthLumaIsFullRange(const Frame& frame);
+inline uint32_t fullRangeLuma(uint32_t y, bool full_range) {
+  if (full_range) return y;
+  uint32_t c = y < 16 ? 0 : (y > 235 ? 219 : y - 16);
+  return 255 * c / 219;
+}
+
+// 96-bit unsigned counter as three 32-bit words, low first (the Sobel stage's sum of squared
+// fixed-point roots: up to 2^86 on the largest frames).
+struct Wide96 {
+  std::array<uint32_t, 3> words{};
+  void add(uint64_t v);
+  void add(const Wide96& other);
+  bool operator==(const Wide96&) const = default;
+};
+
+// The frame difference stage's sums over the current luma Y, the previous frame's P and the
+// freeze reference R (for the first frame P = R = Y), F = fullRangeLuma.
+struct FrameDifferenceSums {
+  uint64_t sad_previous = 0;              // sum |Y - P|
+  uint64_t sad_reference = 0;             // sum |Y - R|
+  int64_t motion_sum = 0;                 // sum F(Y) - F(P)
+  uint64_t motion_squares = 0;            // sum (F(Y) - F(P))^2
+  std::array<uint32_t, 256> histogram{};  // of Y
+  bool operator==(const FrameDifferenceSums&) const = default;
+};
+
+// The Sobel stage's sums over the interior pixels (one pixel in from every edge) of F(Y), with
+// gx, gy the 3x3 Sobel responses and m = gx^2 + gy^2:
+struct SobelSums {
+  uint64_t samples = 0;  // (width - 2) * (height - 2), 0 below 3x3
+  uint64_t squares = 0;  // sum m (the Tenengrad sum)
+  uint64_t roots = 0;    // sum q, q = round(65536 * sqrt(m)) (exact: sobelRoot)
+  Wide96 root_squares;   // sum q^2
+  bool operator==(const SobelSums&) const = default;
+};
+// round(65536 * sqrt(m)), exactly (m < 2^22).
+uint32_t sobelRoot(uint32_t m);
+
+struct HealthSums {
+  FrameDifferenceSums difference;
+  SobelSums sobel;
+  uint64_t pixels = 0;
+  bool full_range = true;
+  bool first = true;  // no previous frame: P and R are the frame itself
+};
+
+// Whether a frame with these sums is frozen (freezedetect: MAFD to the reference <= noise). A
+// frame that is not becomes the new reference.
+bool healthFrozen(const HealthSums& sums, const HealthConfig& config);
+
+// The figures and events, frame after frame; one per stream.
+class HealthMonitor {
+ public:
+  explicit HealthMonitor(const HealthConfig& config) : config_(config) {}
+  HealthFigures update(const HealthSums& sums, uint64_t seq, uint64_t ts_ns,
+                       std::vector<HealthEvent>& events);
+  // The end of the stream: a black interval still running ends at the last frame (as
+  // blackdetect ends it); a freeze still running gives nothing (as freezedetect).
+  void finish(std::vector<HealthEvent>& events);
+
+ private:
+  HealthConfig config_;
+  double previous_mafd_ = 0;
+  std::optional<uint64_t> black_start_ns_;  // the black run's first frame
+  bool black_reported_ = false;             // black_start given for the current run
+  uint64_t last_seq_ = 0, last_ts_ns_ = 0;
+  bool any_frame_ = false;
+  uint64_t reference_ns_ = 0;  // the freeze reference's time
+  bool in_freeze_ = false;
+};
+
+// The pure functions behind update(), for tests and the graph.
+double standardDeviation(uint64_t n, int64_t sum, uint64_t squares);  // of integers
+double siFromSobel(const SobelSums& s);
+double entropyOf(const std::array<uint32_t, 256>& histogram, uint64_t pixels);
+uint32_t blackLevel(double pixel_black_th, bool full_range);
+
+}  // namespace esf

@@ -1,0 +1,110 @@
+// The Sobel sums (core/stages/sobel.hpp) over the interior pixels of the range-stretched luma,
+// read from the frame difference stage's packed luma. Workgroup w stores 6 words at 6 w:
+// sum m (m = gx^2 + gy^2, 32 bits for 16 * ROWS pixels), sum q (64 bits, low word first) and
+// sum q^2 (96 bits), q = round(65536 sqrt(m)) exactly.
+#ifndef WG_Y
+#define WG_Y 16
+#endif
+#ifndef ROWS
+#define ROWS 128
+#endif
+layout(local_size_x = 16, local_size_y = WG_Y) in;
+uniform uvec2 u_size;
+uniform bool u_full_range;
+layout(std430, binding = 0) readonly buffer Luma { uint luma[]; };
+layout(std430, binding = 1) writeonly buffer Partials { uint partials[]; };
+
+const uint kInvocations = uint(16 * WG_Y);
+shared uint s_squares[kInvocations];
+shared uint s_roots_lo[kInvocations];
+shared uint s_roots_hi[kInvocations];
+shared uint s_rsq0[kInvocations];
+shared uint s_rsq1[kInvocations];
+shared uint s_rsq2[kInvocations];
+
+int fullAt(uint x, uint y) {
+  uint i = y * u_size.x + x;
+  uint v = (luma[i >> 2] >> (8u * (i & 3u))) & 255u;
+  if (u_full_range) return int(v);
+  return int(255u * (clamp(v, 16u, 235u) - 16u) / 219u);
+}
+
+// round(sqrt(m * 2^32)): the q with q^2 - q < X <= q^2 + q. A float estimate, one correction
+// from its residual, then exact integer steps (64-bit products through umulExtended).
+uint sobelRoot(uint m) {
+  if (m == 0u) return 0u;
+  uint q = uint(sqrt(float(m)) * 65536.0 + 0.5);
+  uint hi, lo;
+  umulExtended(q, q, hi, lo);
+  float residual = float(int(m) - int(hi)) * 4294967296.0 - float(lo);
+  q = uint(int(q) + int(round(residual / (2.0 * float(q)))));
+  for (int step = 0; step < 64; ++step) {
+    umulExtended(q, q, hi, lo);
+    uint carry, borrow;
+    uint lo_plus = uaddCarry(lo, q, carry);
+    if (hi + carry < m) {  // q^2 + q < X
+      q += 1u;
+      continue;
+    }
+    uint lo_minus = usubBorrow(lo, q, borrow);
+    if (hi - borrow >= m) {  // q^2 - q >= X
+      q -= 1u;
+      continue;
+    }
+    break;
+  }
+  return q;
+}
+
+void main() {
+  uint lid = gl_LocalInvocationIndex;
+  uint x = gl_WorkGroupID.x * 16u + gl_LocalInvocationID.x + 1u;
+  uint squares = 0u, roots = 0u, rsq_lo = 0u, rsq_hi = 0u;
+  for (uint r = gl_LocalInvocationID.y; r < uint(ROWS); r += uint(WG_Y)) {
+    uint y = gl_WorkGroupID.y * uint(ROWS) + r + 1u;
+    if (x + 1u >= u_size.x || y + 1u >= u_size.y) continue;
+    int a = fullAt(x - 1u, y - 1u), b = fullAt(x, y - 1u), c = fullAt(x + 1u, y - 1u);
+    int d = fullAt(x - 1u, y), f = fullAt(x + 1u, y);
+    int g = fullAt(x - 1u, y + 1u), h = fullAt(x, y + 1u), k = fullAt(x + 1u, y + 1u);
+    int gx = a + 2 * d + g - c - 2 * f - k;
+    int gy = a + 2 * b + c - g - 2 * h - k;
+    uint m = uint(gx * gx + gy * gy);
+    uint q = sobelRoot(m);
+    squares += m;
+    roots += q;
+    uint hi, lo, carry;
+    umulExtended(q, q, hi, lo);
+    rsq_lo = uaddCarry(rsq_lo, lo, carry);
+    rsq_hi += hi + carry;
+  }
+  s_squares[lid] = squares;
+  s_roots_lo[lid] = roots;
+  s_roots_hi[lid] = 0u;
+  s_rsq0[lid] = rsq_lo;
+  s_rsq1[lid] = rsq_hi;
+  s_rsq2[lid] = 0u;
+  barrier();
+  for (uint stride = kInvocations / 2u; stride > 0u; stride >>= 1) {
+    if (lid < stride) {
+      uint o = lid + stride, carry;
+      s_squares[lid] += s_squares[o];
+      s_roots_lo[lid] = uaddCarry(s_roots_lo[lid], s_roots_lo[o], carry);
+      s_roots_hi[lid] += s_roots_hi[o] + carry;
+      s_rsq0[lid] = uaddCarry(s_rsq0[lid], s_rsq0[o], carry);
+      uint c1, c2;
+      uint mid = uaddCarry(s_rsq1[lid], s_rsq1[o], c1);
+      s_rsq1[lid] = uaddCarry(mid, carry, c2);
+      s_rsq2[lid] += s_rsq2[o] + c1 + c2;
+    }
+    barrier();
+  }
+  if (lid == 0u) {
+    uint w = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 6u;
+    partials[w] = s_squares[0];
+    partials[w + 1u] = s_roots_lo[0];
+    partials[w + 2u] = s_roots_hi[0];
+    partials[w + 3u] = s_rsq0[0];
+    partials[w + 4u] = s_rsq1[0];
+    partials[w + 5u] = s_rsq2[0];
+  }
+}

@@ -1,0 +1,66 @@
+#pragma once
+// Camera health: per-frame figures of the picture's luma that catch a black, frozen, defocused,
+// covered or moved camera, each defined as ffmpeg's filter of the same purpose defines it
+// (docs/output-formats.md, "Camera health", has every formula), and the events a run of them
+// gives (a black or frozen interval starting and ending, a scene change).
+//
+// The luma is the source's own Y plane (YUV and GREY frames) or the integer BT.709 luma of the
+// RGB (other frames), at the source's size, before any blur or resize.
+#include <cstdint>
+#include <string>
+
+#include "esframe/base/export.hpp"
+
+namespace esf {
+
+// The options, with ffmpeg's names and defaults.
+struct HealthConfig {
+  // blackdetect: a pixel is black at or below the threshold pix_th of the luma range (limited
+  // range: 16 + pix_th * 219, full range: pix_th * 255, truncated); a picture is black when at
+  // least pic_th of its pixels are; intervals of at least black_min_duration seconds are events.
+  double pixel_black_th = 0.10;
+  double picture_black_ratio_th = 0.98;
+  double black_min_duration = 2.0;
+  // freezedetect: a frame is frozen when its mean absolute luma difference to the first frame
+  // of the freeze, as a fraction of 256, is at most freeze_noise; a freeze lasting at least
+  // freeze_duration seconds is an event.
+  double freeze_noise = 0.001;
+  double freeze_duration = 2.0;
+  // scdet: a scene change is a frame whose score (0-100) is above scene_threshold.
+  double scene_threshold = 10.0;
+};
+
+// One frame's figures.
+struct HealthFigures {
+  uint64_t pixels = 0;         // width * height of the luma
+  uint32_t black_level = 0;    // the black threshold in luma values
+  uint64_t black_pixels = 0;   // pixels at or below black_level
+  double black = 0;            // black_pixels / pixels (blackdetect's picture_black_ratio)
+  bool black_picture = false;  // black >= picture_black_ratio_th
+  double ydif = 0;             // signalstats YDIF: mean |Y - previous Y|, 0 on the first frame
+  double scene_mafd = 0;       // scdet's mafd: 100 * sum |Y - previous Y| / pixels / 256
+  double scene_score = 0;      // scdet's score: min(mafd, |mafd - previous mafd|), 0-100
+  double freeze_mafd = 0;      // freezedetect's MAFD against the freeze's first frame
+  bool frozen = false;         // freeze_mafd <= freeze_noise (never on the first frame)
+  double si = 0;               // siti: spatial information (the Sobel magnitude's deviation)
+  double ti = 0;               // siti: temporal information (the frame difference's deviation)
+  double tenengrad = 0;        // focus: mean squared Sobel magnitude per interior pixel
+  double entropy = 0;          // entropy (normal mode) of the luma histogram, in bits (0-8)
+};
+
+enum class HealthEventType { kBlackStart, kBlackEnd, kFreezeStart, kFreezeEnd, kSceneChange };
+// "black_start", "black_end", "freeze_start", "freeze_end", "scene_change".
+ESF_API const char* healthEventName(HealthEventType type);
+
+// An event, reported with the frame that shows it. Times are the frames' ts_ns.
+struct HealthEvent {
+  HealthEventType type = HealthEventType::kSceneChange;
+  uint64_t seq = 0;       // the frame that reports it
+  uint64_t ts_ns = 0;     // that frame's time
+  uint64_t start_ns = 0;  // black and freeze: the interval's first frame
+  uint64_t end_ns = 0;    // *_end: the first frame after the interval (black at the end of a
+                          // run: its last frame, as blackdetect ends it)
+  double score = 0;       // scene_change: the scene score
+};
+
+}  // namespace esf

@@ -1,0 +1,96 @@
+// The Sobel stage (GPU and the CPU executor's kernel) against its plain reference, and the
+// reference against siti's kernels written out for one pixel.
+#include <gtest/gtest.h>
+
+#include "core/cpu/cpu_health.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/stages/frame_difference.hpp"
+#include "core/stages/sobel.hpp"
+#include "core/stages/sobel_reference.hpp"
+#include "tests/core/stages/stage_test_images.hpp"
+#include "tests/support/gl_test_context.hpp"
+
+namespace esf {
+namespace {
+
+using test::Content;
+
+TEST(SobelReference, OnePixelBySitisKernels) {
+  // 3x3, full range: the one interior pixel. siti: gx = sum data * {1,0,-1, 2,0,-2, 1,0,-1},
+  // gy = sum data * {1,2,1, 0,0,0, -1,-2,-1}, row by row.
+  const uint8_t f[] = {10, 20, 30, 40, 50, 60, 70, 80, 255};
+  const int gx = 10 - 30 + 2 * 40 - 2 * 60 + 70 - 255;
+  const int gy = 10 + 2 * 20 + 30 - 70 - 2 * 80 - 255;
+  SobelSums s = sobelReference(f, 3, 3, true);
+  EXPECT_EQ(s.samples, 1u);
+  EXPECT_EQ(s.squares, uint64_t(gx * gx + gy * gy));
+  EXPECT_EQ(s.roots, sobelRoot(uint32_t(gx * gx + gy * gy)));
+  EXPECT_EQ(sobelReference(f, 2, 3, true).samples, 0u);  // no interior pixel
+}
+
+TEST(Sobel, MatchesReference) {
+  GlContext& gl = test::glContext();
+  Result<FrameDifference> difference =
+      FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl));
+  ASSERT_TRUE(difference.ok()) << difference.error().message;
+  Result<Sobel> sobel = Sobel::create(gl, SobelParams::defaultsFor(gl));
+  ASSERT_TRUE(sobel.ok()) << sobel.error().message;
+  RowPool pool(3);
+  struct Size {
+    int w, h;
+  };
+  for (Size s : {Size{1, 1}, Size{3, 3}, Size{2, 9}, Size{257, 3}, Size{127, 129}, Size{33, 300},
+                 Size{1920, 1080}})
+    for (Content content : test::kAllContents)
+      for (bool full_range : {false, true}) {
+        if (s.w == 1920 && content != Content::kRandom && content != Content::kGradient) continue;
+        SCOPED_TRACE(testing::Message() << s.w << "x" << s.h << " " << test::contentName(content)
+                                        << (full_range ? " full" : " limited"));
+        const RgbaImage image = test::makeImage(s.w, s.h, content, 9);
+        std::vector<uint8_t> luma(size_t(s.w) * size_t(s.h));
+        for (size_t i = 0; i < luma.size(); ++i) luma[i] = image.pixels[i * 4];
+        const SobelSums want = sobelReference(luma.data(), s.w, s.h, full_range);
+        EXPECT_EQ(sobelCpu(luma.data(), s.w, s.h, full_range, pool), want);
+        Result<GpuImage> gpu = GpuImage::fromImage(image);
+        ASSERT_TRUE(gpu.ok()) << gpu.error().message;
+        ASSERT_TRUE(difference->run(*gpu, false, full_range).ok());
+        ASSERT_TRUE(sobel->poison(test::kPoison).ok());
+        ASSERT_TRUE(sobel->run(difference->currentLuma(), s.w, s.h, full_range).ok());
+        Result<SobelSums> got = sobel->read();
+        ASSERT_TRUE(got.ok()) << got.error().message;
+        EXPECT_EQ(got.value(), want);
+        difference->advance(false);
+      }
+}
+
+TEST(Sobel, LargestGradientsKeepEverySumExact) {
+  // A checkerboard of 0 and 255 in 1-pixel squares gives gx = gy = 0; stripes two pixels wide
+  // give the largest magnitudes: every word of the 96-bit sum is in use on a big frame.
+  GlContext& gl = test::glContext();
+  Result<FrameDifference> difference =
+      FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl));
+  Result<Sobel> sobel = Sobel::create(gl, SobelParams::defaultsFor(gl));
+  ASSERT_TRUE(difference.ok() && sobel.ok());
+  const int w = 2048, h = 1536;
+  RgbaImage image(w, h);
+  std::vector<uint8_t> luma(size_t(w) * size_t(h));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const uint8_t v = ((x / 2 + y / 2) % 2) ? 255 : 0;
+      luma[size_t(y) * w + x] = v;
+      uint8_t* p = image.at(x, y);
+      p[0] = p[1] = p[2] = v, p[3] = 255;
+    }
+  const SobelSums want = sobelReference(luma.data(), w, h, true);
+  EXPECT_NE(want.root_squares.words[2], 0u);
+  Result<GpuImage> gpu = GpuImage::fromImage(image);
+  ASSERT_TRUE(gpu.ok());
+  ASSERT_TRUE(difference->run(*gpu, false, true).ok());
+  ASSERT_TRUE(sobel->run(difference->currentLuma(), w, h, true).ok());
+  Result<SobelSums> got = sobel->read();
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  EXPECT_EQ(got.value(), want);
+}
+
+}  // namespace
+}  // namespace esf
