@@ -132,7 +132,26 @@ GstStructure* resultStructure(const FrameResult& r, GstClockTime pts) {
   for (const StageTiming& t : r.timings)
     gst_structure_set(timing, t.stage.c_str(), G_TYPE_DOUBLE, t.ms, nullptr);
   setStructureField(s, "timing_ms", timing);
+  if (r.health) {  // docs/output-formats.md, "Camera health": the JSONL's names
+    const HealthFigures& h = *r.health;
+    GstStructure* health = gst_structure_new(
+        "health", "black", G_TYPE_DOUBLE, h.black, "black_pixels", G_TYPE_UINT64,
+        guint64(h.black_pixels), "black_level", G_TYPE_UINT, guint(h.black_level), "black_picture",
+        G_TYPE_BOOLEAN, gboolean(h.black_picture), "ydif", G_TYPE_DOUBLE, h.ydif, "scene_mafd",
+        G_TYPE_DOUBLE, h.scene_mafd, "scene_score", G_TYPE_DOUBLE, h.scene_score, "freeze_mafd",
+        G_TYPE_DOUBLE, h.freeze_mafd, "frozen", G_TYPE_BOOLEAN, gboolean(h.frozen), "si",
+        G_TYPE_DOUBLE, h.si, "ti", G_TYPE_DOUBLE, h.ti, "tenengrad", G_TYPE_DOUBLE, h.tenengrad,
+        "entropy", G_TYPE_DOUBLE, h.entropy, nullptr);
+    setStructureField(s, "health", health);
+  }
   return s;
+}
+
+GstStructure* eventStructure(const HealthEvent& e) {
+  return gst_structure_new("esframe-health", "event", G_TYPE_STRING, healthEventName(e.type), "seq",
+                           G_TYPE_UINT64, guint64(e.seq), "ts_ns", G_TYPE_UINT64, guint64(e.ts_ns),
+                           "start_ns", G_TYPE_UINT64, guint64(e.start_ns), "end_ns", G_TYPE_UINT64,
+                           guint64(e.end_ns), "score", G_TYPE_DOUBLE, e.score, nullptr);
 }
 
 }  // namespace esf::gst

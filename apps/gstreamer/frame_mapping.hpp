@@ -29,5 +29,8 @@ Frame frameOf(const GstVideoFrame& video, bool use_dmabuf);
 // source, width, height, format, dropped, bins, hist {channel: counts}, stats {channel: {...}},
 // timing_ms {stage: ms}; plus pts (the buffer's, in ns) and zero_copy.
 GstStructure* resultStructure(const FrameResult& result, GstClockTime pts);
+// A health event as an "esframe-health" structure: the JSONL event line's fields (start_ns and
+// end_ns 0 where the event has none, score 0 but for scene_change).
+GstStructure* eventStructure(const HealthEvent& event);
 
 }  // namespace esf::gst

@@ -40,6 +40,7 @@ struct Settings {
   guint resize_width = 0, resize_height = 0;  // 0: no resize
   guint message_interval = 1;                 // every Nth buffer; 0: none
   bool attach_meta = false;
+  bool health = false;  // camera health figures (esframe/health.hpp) with ffmpeg's defaults
 };
 
 struct State {
@@ -65,6 +66,7 @@ enum Property {
   kPropResizeHeight,
   kPropMessageInterval,
   kPropAttachMeta,
+  kPropHealth,
 };
 
 }  // namespace
@@ -100,6 +102,7 @@ esf::Result<esf::PipelineConfig> pipelineConfig(const Settings& s) {
   if (s.blur_taps > 0) c.blur = esf::BlurConfig{int(s.blur_taps), int(s.blur_iterations)};
   if (s.resize_width > 0 || s.resize_height > 0)
     c.resize = esf::Size{int(s.resize_width), int(s.resize_height)};
+  if (s.health) c.health = esf::HealthConfig{};
   if (esf::Status valid = c.validate(); !valid) return valid.error();
   return c;
 }
@@ -187,6 +190,10 @@ GstFlowReturn transformFrameInPlace(GstVideoFilter* filter, GstVideoFrame* video
         GST_ELEMENT(self),
         gst_message_new_element(GST_OBJECT(self), esf::gst::resultStructure(*result, pts)));
   }
+  // Every health event, whatever message-interval says: they are rare and each one matters.
+  for (const esf::HealthEvent& e : result->events)
+    gst_element_post_message(
+        GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), esf::gst::eventStructure(e)));
   return GST_FLOW_OK;
 }
 
@@ -251,6 +258,9 @@ void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
     case kPropAttachMeta:
       s.attach_meta = g_value_get_boolean(value);
       break;
+    case kPropHealth:
+      s.health = g_value_get_boolean(value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
       break;
@@ -299,6 +309,9 @@ void getProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
       break;
     case kPropAttachMeta:
       g_value_set_boolean(value, s.attach_meta);
+      break;
+    case kPropHealth:
+      g_value_set_boolean(value, s.health);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
@@ -355,6 +368,12 @@ void installProperties(GObjectClass* c) {
       g_param_spec_boolean("attach-meta", "attach-meta",
                            "Attach the results as a GstEsframeMeta custom meta on each buffer",
                            d.attach_meta, kRw));
+  g_object_class_install_property(
+      c, kPropHealth,
+      g_param_spec_boolean("health", "health",
+                           "Camera health figures in the results and an \"esframe-health\" "
+                           "element message per event (black, freeze, scene change)",
+                           d.health, kRw));
 }
 
 // esframe's log lines into the GStreamer debug log.

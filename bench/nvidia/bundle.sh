@@ -34,7 +34,14 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$out/lib/"
 # The project's own library comes with debug info from a default build: 45 MB of the 64 MiB
 # that the device tool carries.
 for lib in "$out"/lib/libesframe*.so*; do strip --strip-unneeded "$lib"; done
-for script in run.sh e2e.sh exact.sh selftest.sh; do cp "$root/bench/nvidia/$script" "$out/"; done
+for script in run.sh e2e.sh exact.sh selftest.sh health.sh; do cp "$root/bench/nvidia/$script" "$out/"; done
+cp "$root/bench/health_cost.py" "$out/"
+# health.sh: the ffmpeg parity test and its oracle, recorded here (the device has no ffmpeg); the
+# recording run checks the reference backend against it on the way.
+strip -o "$out/test_run_health" "$build/tests/apps/esframe/test_run_health"
+ldd "$out/test_run_health" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do cp -Lu "$lib" "$out/lib/"; done
+ESFRAME_BIN="$build/esframe" ESFRAME_HEALTH_ORACLE="$out/health" ESFRAME_HEALTH_BACKENDS=reference \
+  "$out/test_run_health" --gtest_filter='Ranges/*' >/dev/null
 photo=/usr/share/backgrounds/mate/abstract/Elephants_3840x2160.jpg
 [ -f "$photo" ] && cp "$photo" "$out/photo.jpg"
 du -sh "$out"

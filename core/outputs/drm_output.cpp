@@ -69,7 +69,8 @@ Status DrmOutput::write(const FrameResult& frame) {
                                             rawGraphScales(*frame.raw), rawGraphLabels(*frame.raw))
                      : graph_->render(
                            gpu.histogram_buffer, gpu.scale_buffer,
-                           graphLabels(frame.hist, frame.stats, frame.raw ? &*frame.raw : nullptr));
+                           graphLabels(frame.hist, frame.stats, frame.raw ? &*frame.raw : nullptr,
+                                       frame.health ? &*frame.health : nullptr));
       !s)
     return s;
   // GL's row 0 is the graph's bottom; scanout row 0 is the top of the screen: blit flipped.

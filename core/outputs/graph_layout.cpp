@@ -92,7 +92,7 @@ uint32_t logQ8(uint32_t v) {
 }
 
 GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStats>& stats,
-                        const RawHistogramData* raw) {
+                        const RawHistogramData* raw, const HealthFigures* health) {
   GraphLabels labels;
   if (hist.channelCount() == 0 || hist.bins == 0) return labels;
   const int c = clipChannel(hist.channels);
@@ -109,6 +109,8 @@ GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStat
                 std::toupper(static_cast<unsigned char>(s.channel)), s.mean, s.p10, s.p50, s.p90,
                 ev_text);
   labels.caption = text;
+  if (health)
+    labels.caption.insert(0, health->black_picture ? "BLACK " : health->frozen ? "FROZEN " : "OK ");
   if (!raw) {
     std::snprintf(text, sizeof text, " CLIP %.2f%%/%.2f%%", 100.0 * s.clip_low,
                   100.0 * s.clip_high);

@@ -61,8 +61,11 @@ struct GraphLabels {
 // Bayer frames (raw non-null) end with " RAW CLIP r/gr/gb/b%" instead of CLIP: each site's
 // clipped fraction against the sensor's white level, in percent with one decimal
 // ("RAW CLIP 0.0/0.1/0.1/2.4%"), which the caption strip of a 512-pixel graph still holds.
+// With camera health figures the caption begins with the picture's state: "BLACK ", "FROZEN "
+// (a black picture says BLACK) or "OK ".
 GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStats>& stats,
-                        const RawHistogramData* raw = nullptr);
+                        const RawHistogramData* raw = nullptr,
+                        const HealthFigures* health = nullptr);
 // The raw source's labels: caption "RAW R/GR/GB/B CLIP 0.0/0.1/0.1/2.4%" (each site's clipped
 // fraction against the white level); the markers count all sites' first and last bins.
 GraphLabels rawGraphLabels(const RawHistogramData& raw);

@@ -1,6 +1,6 @@
 // The module's side of MqttHost (mqtt_output.hpp), compiled into libesframe-mqtt.so only: the
 // libesframe functions the module calls are defined here, each a call through the table its
-// loader handed to esf_mqtt_module_v2. A static libesframe links the module's code in and binds
+// loader handed to esf_mqtt_module_v3. A static libesframe links the module's code in and binds
 // these calls directly.
 #include "core/outputs/jsonl_output.hpp"
 #include "core/outputs/mqtt_output.hpp"
@@ -14,6 +14,9 @@ void logLine(LogLevel level, std::string_view message) {
 }
 std::string jsonlLine(const FrameResult& frame) {
   return g_host->jsonl_line(frame);
+}
+std::string jsonlEventLine(const HealthEvent& event) {
+  return g_host->jsonl_event_line(event);
 }
 
 }  // namespace esf

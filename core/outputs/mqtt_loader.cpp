@@ -9,13 +9,13 @@ namespace esf {
 namespace {
 
 // What the module calls of libesframe (MqttHost says why a table).
-const MqttHost kHost{&logLine, &jsonlLine};
+const MqttHost kHost{&logLine, &jsonlLine, &jsonlEventLine};
 
 }  // namespace
 
 Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& options) {
 #ifdef ESF_MODULES_LINKED
-  const MqttModule* module = esf_mqtt_module_v2(&kHost);
+  const MqttModule* module = esf_mqtt_module_v3(&kHost);
 #else
   // kUnsupported, as in a build without MQTT: this esframe cannot speak MQTT.
   static const Result<const void*> table =

@@ -40,6 +40,19 @@ std::string errorText(int rc) {
   return text;
 }
 
+// What waits for the worker, in order: a frame's JSONL line (to TOPIC, with "mqtt_dropped"
+// added), a health event's (to TOPIC/events), or the camera's state after the events before it
+// (to TOPIC/health, retained, QoS 1: what a dashboard that connects later is given).
+struct Message {
+  enum class Kind { kFrame, kEvent, kState };
+  std::string line;
+  Kind kind = Kind::kFrame;
+};
+
+const char* healthState(bool black, bool frozen) {
+  return black ? "black" : frozen ? "frozen" : "ok";
+}
+
 // The message for one frame: its JSONL object with "mqtt_dropped": dropped appended.
 std::string mqttPayload(const std::string& jsonl_line, uint64_t dropped) {
   // The JSONL line ends with "}\n": reopen the object for one more member.
@@ -56,6 +69,8 @@ class MqttOutput : public FrameSink {
     port_ = o.port > 0 ? o.port : tls ? 8883 : 1883;
     name_ = "mqtt://" + o.host + ":" + std::to_string(port_) + "/" + o.topic;
     status_topic_ = o.will_topic.empty() ? o.topic + "/status" : o.will_topic;
+    events_topic_ = o.topic + "/events";
+    health_topic_ = o.topic + "/health";
   }
   ~MqttOutput() override { stopWorker(); }
 
@@ -122,14 +137,18 @@ class MqttOutput : public FrameSink {
   }
 
   Status write(const FrameResult& frame) override {
-    if (frames_++ % uint64_t(options_.every) != 0) return Status::success();
-    std::string line = jsonlLine(frame);
+    const bool sampled = frames_++ % uint64_t(options_.every) == 0;
+    std::string line = sampled ? jsonlLine(frame) : std::string();
     std::lock_guard lock(mutex_);
-    if (queue_.size() >= size_t(options_.queue)) {
-      queue_.pop_front();
-      ++dropped_;
-    }
-    queue_.push_back(std::move(line));
+    if (sampled) enqueue(Message{std::move(line), Message::Kind::kFrame});
+    // Events are rare and each one matters: every one goes out, whatever `every` says.
+    if (frame.health) queueEvents(frame.events);
+    return Status::success();
+  }
+
+  Status writeEvents(const std::vector<HealthEvent>& events) override {
+    std::lock_guard lock(mutex_);
+    queueEvents(events);
     return Status::success();
   }
 
@@ -155,6 +174,33 @@ class MqttOutput : public FrameSink {
   }
 
  private:
+  // Under mutex_.
+  void enqueue(Message m) {
+    if (queue_.size() >= size_t(options_.queue)) {
+      queue_.pop_front();
+      ++dropped_;
+    }
+    queue_.push_back(std::move(m));
+  }
+
+  // Under mutex_: the events, then the state they leave when it changed (and at the first frame).
+  void queueEvents(const std::vector<HealthEvent>& events) {
+    for (const HealthEvent& e : events) {
+      std::string line = jsonlEventLine(e);
+      line.pop_back();  // the '\n'
+      enqueue(Message{std::move(line), Message::Kind::kEvent});
+      if (e.type == HealthEventType::kBlackStart) black_ = true;
+      if (e.type == HealthEventType::kBlackEnd) black_ = false;
+      if (e.type == HealthEventType::kFreezeStart) frozen_ = true;
+      if (e.type == HealthEventType::kFreezeEnd) frozen_ = false;
+    }
+    const std::string state = healthState(black_, frozen_);
+    if (state != health_state_) {
+      health_state_ = state;
+      enqueue(Message{state, Message::Kind::kState});
+    }
+  }
+
   void onConnect(int rc) {
     if (rc != 0) {
       {
@@ -203,7 +249,7 @@ class MqttOutput : public FrameSink {
   }
 
   void publishQueued() {
-    std::deque<std::string> batch;
+    std::deque<Message> batch;
     uint64_t dropped = 0;
     {
       std::lock_guard lock(mutex_);
@@ -212,10 +258,18 @@ class MqttOutput : public FrameSink {
       idle_ = batch.empty() && unacknowledged_ == 0;
     }
     while (!batch.empty()) {
-      const std::string payload = mqttPayload(batch.front(), dropped);
-      const int rc =
-          mosquitto_publish(mosq_.get(), nullptr, options_.topic.c_str(), int(payload.size()),
-                            payload.data(), options_.qos, options_.retain);
+      const Message& m = batch.front();
+      int rc = MOSQ_ERR_SUCCESS;
+      if (m.kind == Message::Kind::kFrame) {
+        const std::string payload = mqttPayload(m.line, dropped);
+        rc = mosquitto_publish(mosq_.get(), nullptr, options_.topic.c_str(), int(payload.size()),
+                               payload.data(), options_.qos, options_.retain);
+      } else {
+        const bool state = m.kind == Message::Kind::kState;
+        const std::string& topic = state ? health_topic_ : events_topic_;
+        rc = mosquitto_publish(mosq_.get(), nullptr, topic.c_str(), int(m.line.size()),
+                               m.line.data(), state ? 1 : options_.qos, state);
+      }
       if (rc != MOSQ_ERR_SUCCESS) break;  // not connected after all: keep the rest queued
       ++unacknowledged_;
       batch.pop_front();
@@ -305,11 +359,15 @@ class MqttOutput : public FrameSink {
   int port_ = 0;
   std::string name_;          // mqtt://host:port/topic, for messages
   std::string status_topic_;  // last will and online/offline
+  std::string events_topic_;  // --health: TOPIC/events
+  std::string health_topic_;  // --health: TOPIC/health, retained
   uint64_t frames_ = 0;       // pipeline thread only
 
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::string> queue_;  // JSONL lines waiting for the worker
+  std::deque<Message> queue_;            // JSONL lines waiting for the worker
+  bool black_ = false, frozen_ = false;  // --health: the intervals the events left open
+  std::string health_state_;             // the last state queued for TOPIC/health
   uint64_t dropped_ = 0;
   bool stop_ = false, idle_ = true, fatal_ = false;
   bool ever_connected_ = false, outage_reported_ = false;
@@ -342,7 +400,7 @@ const MqttHost* g_host = nullptr;
 
 }  // namespace esf
 
-const esf::MqttModule* esf_mqtt_module_v2(const esf::MqttHost* host) {
+const esf::MqttModule* esf_mqtt_module_v3(const esf::MqttHost* host) {
   esf::mqtt_module::g_host = host;
   static const esf::MqttModule module{esf::mqtt_module::openMqttOutput};
   return &module;

@@ -29,6 +29,7 @@ Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& options
 struct MqttHost {
   void (*log_line)(LogLevel level, std::string_view message);
   std::string (*jsonl_line)(const FrameResult& frame);
+  std::string (*jsonl_event_line)(const HealthEvent& event);
 };
 
 // The boundary between libesframe and the module: same compiler, C++ types cross it; errors
@@ -37,7 +38,7 @@ struct MqttModule {
   Result<std::unique_ptr<FrameSink>> (*open_output)(const MqttSinkOptions& options);
 };
 inline constexpr const char kMqttModuleFile[] = "libesframe-mqtt.so";
-inline constexpr const char kMqttModuleEntry[] = "esf_mqtt_module_v2";
+inline constexpr const char kMqttModuleEntry[] = "esf_mqtt_module_v3";
 
 // The module's openMqttOutput, under a name of its own (its calls must not bind to the loader's).
 namespace mqtt_module {
@@ -50,4 +51,4 @@ extern const MqttHost* g_host;
 
 // The module's one exported entry point: keeps `host` (valid for the process's lifetime) and
 // returns the table above, valid as long.
-extern "C" ESF_MODULE_ENTRY const esf::MqttModule* esf_mqtt_module_v2(const esf::MqttHost* host);
+extern "C" ESF_MODULE_ENTRY const esf::MqttModule* esf_mqtt_module_v3(const esf::MqttHost* host);

@@ -74,7 +74,8 @@ Result<RgbaImage> PngOutput::rawGraphImage(const FrameResult& f) {
 
 Result<RgbaImage> PngOutput::graphImage(const FrameResult& f) {
   if (options_.graph.source == GraphSource::kRaw) return rawGraphImage(f);
-  const GraphLabels labels = graphLabels(f.hist, f.stats, f.raw ? &*f.raw : nullptr);
+  const GraphLabels labels =
+      graphLabels(f.hist, f.stats, f.raw ? &*f.raw : nullptr, f.health ? &*f.health : nullptr);
   if (!f.gpu) {
     if (options_.graph.mode == GraphMode::kLuma && f.hist.channels.find('l') == std::string::npos)
       return fail(ErrorCode::kInvalidArgument, kWhat,

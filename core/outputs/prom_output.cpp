@@ -51,7 +51,8 @@ class MetricsText {
 
 }  // namespace
 
-std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_dropped) {
+std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_dropped,
+                     const HealthEventCounts& events) {
   MetricsText m(f.source);
   m.family("esframe_frames_total", "counter", "Frames processed since the run started.");
   m.sample(std::to_string(frames));
@@ -100,6 +101,34 @@ std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_drop
          {std::pair{"1", s.p1}, {"10", s.p10}, {"50", s.p50}, {"90", s.p90}, {"99", s.p99}})
       m.sample(std::to_string(value), channel + ",percentile=\"" + percentile + "\"");
   }
+  if (f.health) {  // docs/output-formats.md, "Camera health"
+    const HealthFigures& h = *f.health;
+    const std::pair<const char*, const char*> gauges[] = {
+        {"esframe_health_black_ratio", "Fraction of the luma at or below the black level."},
+        {"esframe_health_black_picture", "1 when the latest frame is black (blackdetect's rule)."},
+        {"esframe_health_ydif", "Mean absolute luma difference to the previous frame."},
+        {"esframe_health_scene_score", "scdet's scene score (0-100) of the latest frame."},
+        {"esframe_health_freeze_mafd", "freezedetect's MAFD to the freeze reference frame."},
+        {"esframe_health_frozen", "1 when the latest frame is frozen (freezedetect's rule)."},
+        {"esframe_health_si", "siti's spatial information of the latest frame."},
+        {"esframe_health_ti", "siti's temporal information of the latest frame."},
+        {"esframe_health_tenengrad", "Mean squared Sobel magnitude (focus) of the latest frame."},
+        {"esframe_health_entropy", "Entropy of the latest frame's luma histogram, in bits."},
+    };
+    const double values[] = {h.black,       double(h.black_picture),
+                             h.ydif,        h.scene_score,
+                             h.freeze_mafd, double(h.frozen),
+                             h.si,          h.ti,
+                             h.tenengrad,   h.entropy};
+    for (size_t i = 0; i < std::size(gauges); ++i) {
+      m.family(gauges[i].first, "gauge", gauges[i].second);
+      m.sample(number(values[i]));
+    }
+    m.family("esframe_health_events_total", "counter", "Health events since the run started.");
+    for (size_t i = 0; i < events.size(); ++i)
+      m.sample(std::to_string(events[i]),
+               std::string("event=\"") + healthEventName(HealthEventType(i)) + "\"");
+  }
   m.family("esframe_stage_duration_seconds", "gauge",
            "Time of each stage on the latest frame (clock: gpu timer query or wall).");
   for (const StageTiming& t : f.timings)
@@ -108,8 +137,15 @@ std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_drop
   return m.text();
 }
 
+Status PromOutput::writeEvents(const std::vector<HealthEvent>& events) {
+  for (const HealthEvent& e : events) ++events_[size_t(e.type)];
+  written_since_last_ = false;
+  return finish();
+}
+
 Status PromOutput::write(const FrameResult& frame) {
   ++frames_;
+  for (const HealthEvent& e : frame.events) ++events_[size_t(e.type)];
   source_dropped_ += frame.dropped;
   last_ = frame;
   last_.gpu = nullptr;  // views into the pipeline, valid only during this call
@@ -130,7 +166,7 @@ Status PromOutput::finish() {
 Status PromOutput::flush() {
   written_since_last_ = true;
   // The collector must never read half a file: a temporary in the same folder, then rename.
-  const std::string text = promText(last_, frames_, source_dropped_);
+  const std::string text = promText(last_, frames_, source_dropped_, events_);
   Result<AtomicFile> file = AtomicFile::create(options_.path, ExistingFile::kReplace);
   if (!file) return file.error();
   if (Status s = file->write(text.data(), text.size()); !s) return s;

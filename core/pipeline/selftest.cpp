@@ -108,6 +108,13 @@ std::string firstDifference(const Outcome& got, const Outcome& want) {
                        a.mean, a.p50, b.mean, b.p50);
   }
   if (g.scale != w.scale) return "the graph scale differs";
+  if (g.health != w.health) {
+    if (!g.health || !w.health) return "health figures missing";
+    return formatted("health: ydif %.6f si %.6f ti %.6f, expected ydif %.6f si %.6f ti %.6f",
+                     g.health->ydif, g.health->si, g.health->ti, w.health->ydif, w.health->si,
+                     w.health->ti);
+  }
+  if (g.events != w.events) return "health events differ";
   return "";
 }
 
@@ -321,6 +328,25 @@ std::vector<Case> casesFor(const GlContext& gl, const SelftestOptions& o, Size l
                  std::max(c.config.resize->height, large.height - 3)}};
     if (!o.quick)
       c.frames.push_back({PixelFormat::kRGBA32, FrameContent::kFlat, large.width, large.height});
+    cases.push_back(c);
+  }
+  {
+    // Camera health: the frame difference (against a previous frame and a freeze reference kept
+    // on the GPU) and the Sobel sums; runs of frames of one size, one repeated (frozen), from
+    // the source's Y plane and from RGB.
+    Case c;
+    c.name = "camera health: frame difference and Sobel";
+    c.config.health = HealthConfig{};
+    for (PixelFormat f : {PixelFormat::kNV12, PixelFormat::kRGBA32}) {
+      // Random frames differ from seed to seed; gradient frames repeat (a freeze). The quick
+      // selftest keeps to a small size (its pixel budget).
+      const int w = o.quick ? 127 : large.width, h = o.quick ? 129 : large.height;
+      const FrameSpec random{f, FrameContent::kRandom, w, h};
+      const FrameSpec gradient{f, FrameContent::kGradient, w, h};
+      c.frames.insert(
+          c.frames.end(),
+          {random, random, gradient, gradient, gradient, {f, FrameContent::kRandom, 257, 3}});
+    }
     cases.push_back(c);
   }
   for (PixelFormat f : {PixelFormat::kSRGGB10, PixelFormat::kSGBRG8}) {

@@ -46,6 +46,7 @@ struct HealthFigures {
   double ti = 0;               // siti: temporal information (the frame difference's deviation)
   double tenengrad = 0;        // focus: mean squared Sobel magnitude per interior pixel
   double entropy = 0;          // entropy (normal mode) of the luma histogram, in bits (0-8)
+  bool operator==(const HealthFigures&) const = default;
 };
 
 enum class HealthEventType { kBlackStart, kBlackEnd, kFreezeStart, kFreezeEnd, kSceneChange };
@@ -61,6 +62,7 @@ struct HealthEvent {
   uint64_t end_ns = 0;    // *_end: the first frame after the interval (black at the end of a
                           // run: its last frame, as blackdetect ends it)
   double score = 0;       // scene_change: the scene score
+  bool operator==(const HealthEvent&) const = default;
 };
 
 }  // namespace esf

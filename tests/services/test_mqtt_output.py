@@ -238,6 +238,43 @@ class MqttOutputTest(unittest.TestCase):
             self.assertEqual(run.returncode, 2, spec)
             self.assertEqual(len(err.splitlines()), 1, err)
 
+    def test_health_events_and_the_retained_state(self):
+        # A clip made by ffmpeg: noise (a picture that changes every frame), black for 1 s, one
+        # noise frame held for 1 s, noise again. --health with half a
+        # second as the minimum: black_start/end and freeze_start/end on TOPIC/events, each the
+        # event's JSONL line, and TOPIC/health retained: ok, black, ok, frozen, ok.
+        clip = os.path.join(self.dir, "clip.y4m")
+        s = "s=64x48:r=10"
+        subprocess.run(["ffmpeg", "-v", "error", "-filter_complex",
+                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[a];color=black:{s}:d=1[b];"
+                        f"color=gray:{s}:d=0.1,noise=alls=30:allf=t,loop=loop=9:size=1[c];"
+                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[d];"
+                        "[a][b][c][d]concat=n=4:v=1:a=0,format=yuv420p", "-y", clip], check=True)
+        run = subprocess.Popen([ESFRAME, "run", "--backend", "cpu", "--source", clip, "--health="
+                                "black_min_duration=0.5,freeze_duration=0.5,threshold=100",
+                                "--output", "jsonl", "--output", self.url(",every=100")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 0, err)
+        printed = [line for line in out.splitlines() if '"event"' in line]
+        self.assertEqual([json.loads(e)["event"] for e in printed],
+                         ["black_start", "freeze_start", "black_end", "freeze_end",
+                          "freeze_start", "freeze_end"])
+        wait_for(lambda: sum(l.startswith("esf/cam/events ") for l in self.sub.lines()) == 6, 10,
+                 "6 events")
+        published = [l.partition(" ")[2] for l in self.sub.lines() if l.startswith("esf/cam/events ")]
+        self.assertEqual(published, printed)
+        wait_for(lambda: "esf/cam/status offline" in self.sub.lines(), 10, "the end of the run")
+        states = [l.partition(" ")[2] for l in self.sub.lines() if l.startswith("esf/cam/health ")]
+        self.assertEqual(states[0], "ok")
+        self.assertEqual(states[-1], "ok")
+        self.assertIn("black", states)
+        self.assertIn("frozen", states)
+        # What a dashboard that connects now is given: the retained state.
+        retained = subprocess.run(["mosquitto_sub", "-p", str(self.port), "-t", "esf/cam/health",
+                                   "-C", "1", "-W", "5"], capture_output=True, text=True)
+        self.assertEqual(retained.stdout.strip(), "ok")
+
 
 if __name__ == "__main__":
     ESFRAME = sys.argv.pop(1)

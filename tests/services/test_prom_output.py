@@ -105,6 +105,41 @@ class PromOutputTest(unittest.TestCase):
         expected = 5 + 6 * len(last["stats"]) + 5 * len(last["stats"]) + len(last["timing_ms"])
         self.assertEqual(len(metrics), expected, "samples besides the ones checked")
 
+    def test_health_gauges_and_event_counters(self):
+        # A clip made by ffmpeg: noise, black for 1 s, noise. The gauges equal the last frame's
+        # JSONL health figures; the counters count the event lines the run printed.
+        clip = os.path.join(self.dir, "clip.y4m")
+        s = "s=64x48:r=10"
+        subprocess.run(["ffmpeg", "-v", "error", "-filter_complex",
+                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[a];color=black:{s}:d=1[b];"
+                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[c];"
+                        "[a][b][c]concat=n=3:v=1:a=0,format=yuv420p", "-y", clip], check=True)
+        run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--source", clip,
+                              "--health=black_min_duration=0.5,freeze_duration=0.5",
+                              "--output", "jsonl", "--output", f"prom:{self.path},every=0"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        checked = promtool_check(self.path)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+        metrics = parse_metrics(open(self.path).read())
+        os.remove(clip)
+        lines = [json.loads(l) for l in run.stdout.splitlines()]
+        events = [l["event"] for l in lines if "event" in l]
+        health = [l for l in lines if "event" not in l][-1]["health"]
+        src = ("source", clip)
+        for event in ["black_start", "black_end", "freeze_start", "freeze_end", "scene_change"]:
+            self.assertEqual(metrics[("esframe_health_events_total",
+                                      frozenset({src, ("event", event)}))],
+                             str(events.count(event)), event)
+        self.assertEqual(events.count("black_start"), 1)
+        for metric, key in [("black_ratio", "black"), ("ydif", "ydif"), ("si", "si"),
+                            ("ti", "ti"), ("scene_score", "scene_score"),
+                            ("freeze_mafd", "freeze_mafd"), ("tenengrad", "tenengrad"),
+                            ("entropy", "entropy"), ("frozen", "frozen"),
+                            ("black_picture", "black_picture")]:
+            self.assertEqual(float(metrics[("esframe_health_" + metric, frozenset({src}))]),
+                             float(health[key]), metric)
+
     def test_unwritable_folder_is_one_line_before_any_frame(self):
         run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--frames", "2", "--output",
                               "prom:/nonexistent-esframe-dir/x.prom"], capture_output=True,

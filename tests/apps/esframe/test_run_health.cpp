@@ -7,9 +7,14 @@
 //   plane alone: extractplanes=y, as esframe's figures are of the luma).
 // blackdetect in ffmpeg 5.1 sets its threshold by pixel format (yuvj* full range, the rest
 // limited) where esframe reads the frame's range: it is compared on the limited-range clip.
+//
+// On a machine without ffmpeg (the NVIDIA device, bench/nvidia/health.sh), ESFRAME_HEALTH_ORACLE
+// names a folder with the clips and ffmpeg's outputs recorded elsewhere (a folder without them
+// is filled: the recording run), and ESFRAME_HEALTH_BACKENDS the backends to compare.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -84,28 +89,35 @@ struct Ffmpeg {
 
 constexpr const char* kHealthOptions = "black_min_duration=1,freeze_duration=1,threshold=10";
 
-Ffmpeg runFfmpeg(const std::filesystem::path& clip, const std::filesystem::path& dir) {
+// Runs ffmpeg on dir/clip.y4m into dir (meta.txt, freeze.txt, ffmpeg.log), unless a recorded
+// run is there already; parses what it printed.
+Ffmpeg runFfmpeg(const std::filesystem::path& dir) {
   Ffmpeg f;
-  const std::string in = "'" + clip.string() + "'";
-  const std::filesystem::path meta = dir / "meta.txt", freeze = dir / "freeze.txt";
-  test::CommandResult a = test::runShell(
-      "ffmpeg -hide_banner -nostats -i " + in +
-      " -vf 'signalstats,siti,scdet=t=10,entropy,blackdetect=d=1:pix_th=0.1:pic_th=0.98,"
-      "metadata=mode=print:file=" +
-      meta.string() + "' -f null -");
-  EXPECT_EQ(a.exit_code, 0) << a.err;
-  test::CommandResult b = test::runShell("ffmpeg -hide_banner -nostats -i " + in +
-                                         " -vf 'extractplanes=y,freezedetect=n=0.001:d=1,"
-                                         "metadata=mode=print:file=" +
-                                         freeze.string() + "' -f null -");
-  EXPECT_EQ(b.exit_code, 0) << b.err;
+  const std::string in = "'" + (dir / "clip.y4m").string() + "'";
+  const std::filesystem::path meta = dir / "meta.txt", freeze = dir / "freeze.txt",
+                              log = dir / "ffmpeg.log";
+  if (!std::filesystem::exists(log)) {
+    test::CommandResult a = test::runShell(
+        "ffmpeg -hide_banner -nostats -i " + in +
+        " -vf 'signalstats,siti,scdet=t=10,entropy,blackdetect=d=1:pix_th=0.1:pic_th=0.98,"
+        "metadata=mode=print:file=" +
+        meta.string() + "' -f null -");
+    EXPECT_EQ(a.exit_code, 0) << a.err;
+    test::CommandResult b =
+        test::runShell("ffmpeg -hide_banner -nostats -i " + in +
+                       " -vf 'extractplanes=y,freezedetect=n=0.001:d=1,metadata=mode=print:file=" +
+                       freeze.string() + "' -f null -");
+    EXPECT_EQ(b.exit_code, 0) << b.err;
+    std::ofstream(log) << a.err;
+  }
+  const std::string err = readFile(log);
   f.frames = parseMetadata(readFile(meta));
   f.freeze = parseMetadata(readFile(freeze));
   const std::regex black(R"(black_start:\S+ black_end:\S+ black_duration:\S+)");
   const std::regex scene(R"(lavfi\.scd\.score: \S+, lavfi\.scd\.time: \S+)");
-  for (std::sregex_iterator i(a.err.begin(), a.err.end(), black), end; i != end; ++i)
+  for (std::sregex_iterator i(err.begin(), err.end(), black), end; i != end; ++i)
     f.black_lines.push_back(i->str());
-  for (std::sregex_iterator i(a.err.begin(), a.err.end(), scene), end; i != end; ++i)
+  for (std::sregex_iterator i(err.begin(), err.end(), scene), end; i != end; ++i)
     f.scene_lines.push_back(i->str());
   return f;
 }
@@ -183,13 +195,26 @@ Counts compare(const Ffmpeg& f, const std::filesystem::path& clip, const std::st
 
 class RunHealth : public testing::TestWithParam<bool> {};
 
+std::vector<std::string> backends() {
+  const char* list = std::getenv("ESFRAME_HEALTH_BACKENDS");
+  std::vector<std::string> out;
+  std::stringstream in(list && *list ? list : "reference,cpu,gles");
+  for (std::string b; std::getline(in, b, ',');) out.push_back(b);
+  return out;
+}
+
 TEST_P(RunHealth, EveryFigureAndEventEqualsFfmpegsOnEveryBackend) {
   const bool full_range = GetParam();
-  test::ScratchDir dir;
-  const std::filesystem::path clip = dir.path / "clip.y4m";
-  makeClip(clip, full_range);
+  test::ScratchDir scratch;
+  std::filesystem::path dir = scratch.path;
+  if (const char* oracle = std::getenv("ESFRAME_HEALTH_ORACLE"); oracle && *oracle) {
+    dir = std::filesystem::path(oracle) / (full_range ? "full" : "limited");
+    std::filesystem::create_directories(dir);
+  }
+  const std::filesystem::path clip = dir / "clip.y4m";
+  if (!std::filesystem::exists(clip)) makeClip(clip, full_range);
   if (HasFatalFailure()) return;
-  const Ffmpeg f = runFfmpeg(clip, dir.path);
+  const Ffmpeg f = runFfmpeg(dir);
   ASSERT_EQ(f.frames.size(), 106u);
   // The clip has what each figure is for: a black interval, a freeze, scene changes.
   if (!full_range) {
@@ -197,10 +222,11 @@ TEST_P(RunHealth, EveryFigureAndEventEqualsFfmpegsOnEveryBackend) {
   }
   EXPECT_GE(f.freeze.size(), 2u);
   EXPECT_GE(f.scene_lines.size(), 3u);
-  for (const char* backend : {"reference", "cpu", "gles"}) {
+  for (const std::string& backend : backends()) {
     const Counts n = compare(f, clip, backend, !full_range);
-    std::printf("%s %s range: %d figures and %d events equal to ffmpeg's\n", backend,
-                full_range ? "full" : "limited", n.figures, n.events);
+    std::printf("%s %s range: %d figures and %d events compared with ffmpeg's%s\n", backend.c_str(),
+                full_range ? "full" : "limited", n.figures, n.events,
+                HasFailure() ? " (failures above)" : ", all equal");
   }
 }
 

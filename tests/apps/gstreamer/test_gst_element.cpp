@@ -343,6 +343,54 @@ TEST_F(EsframeElement, MessageIntervalAndMeta) {
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(message_counts[i], metas.l_counts[2 * i]);
 }
 
+TEST_F(EsframeElement, HealthFiguresAndEventMessages) {
+  // 70 black buffers at 30 fps: a black picture every time, and both a black interval and a
+  // freeze once 2 s (ffmpeg's defaults) have passed, at buffer 60.
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(
+      "videotestsrc num-buffers=70 pattern=black ! "
+      "video/x-raw,format=GRAY8,width=9,height=7,framerate=30/1 ! "
+      "esframehistogram health=true channels=l backend=cpu ! fakesink",
+      &error);
+  ASSERT_TRUE(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  int frames = 0, black_pictures = 0;
+  std::vector<std::pair<std::string, uint64_t>> events;
+  for (;;) {
+    GstMessage* m = gst_bus_timed_pop_filtered(
+        bus, 60 * GST_SECOND,
+        GstMessageType(GST_MESSAGE_ELEMENT | GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    ASSERT_TRUE(m);
+    const bool end = GST_MESSAGE_TYPE(m) != GST_MESSAGE_ELEMENT;
+    EXPECT_NE(GST_MESSAGE_TYPE(m), GST_MESSAGE_ERROR);
+    const GstStructure* st = end ? nullptr : gst_message_get_structure(m);
+    if (st && gst_structure_has_name(st, "esframe")) {
+      ++frames;
+      const GstStructure* health = nullptr;
+      ASSERT_TRUE(gst_structure_get(st, "health", GST_TYPE_STRUCTURE, &health, nullptr));
+      gboolean black = FALSE;
+      EXPECT_TRUE(gst_structure_get_boolean(health, "black_picture", &black));
+      black_pictures += black;
+      gst_structure_free(const_cast<GstStructure*>(health));
+    } else if (st && gst_structure_has_name(st, "esframe-health")) {
+      guint64 seq = 0;
+      EXPECT_TRUE(gst_structure_get_uint64(st, "seq", &seq));
+      events.emplace_back(gst_structure_get_string(st, "event"), seq);
+    }
+    gst_message_unref(m);
+    if (end) break;
+  }
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  EXPECT_EQ(frames, 70);
+  EXPECT_EQ(black_pictures, 70);
+  const std::vector<std::pair<std::string, uint64_t>> want = {{"black_start", 60},
+                                                              {"freeze_start", 60}};
+  EXPECT_EQ(events, want);
+}
+
 TEST_F(EsframeElement, BadSettingsAreOneErrorMessage) {
   for (const char* options :
        {"channels=rgbx", "strategy=fastest", "blur-taps=4", "luma-source=y", "backend=vulkan"}) {

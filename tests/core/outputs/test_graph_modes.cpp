@@ -348,6 +348,13 @@ TEST(GraphLayout, LabelsFromTheLumaChannelStats) {
   EXPECT_EQ(l.clipped_low, 3u);
   EXPECT_EQ(l.clipped_high, 1u);
   EXPECT_EQ(l.total, 4u);
+  // Camera health: the picture's state leads the caption.
+  HealthFigures health;
+  EXPECT_EQ(graphLabels(h, stats, nullptr, &health).caption, "OK " + l.caption);
+  health.frozen = true;
+  EXPECT_EQ(graphLabels(h, stats, nullptr, &health).caption, "FROZEN " + l.caption);
+  health.black_picture = true;
+  EXPECT_EQ(graphLabels(h, stats, nullptr, &health).caption, "BLACK " + l.caption);
   stats[1].count = 0;
   EXPECT_NE(graphLabels(h, stats).caption.find("EV - "), std::string::npos);
   // Markers: at least 3 rows when anything clips, none when nothing does.

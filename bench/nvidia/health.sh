@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# On the device (bash .devrun/health.sh after bundle.sh): `esframe run --health` on the GPU (EGL
+# device platform) and the CPU executor against ffmpeg's figures and events, from the clips and
+# ffmpeg output bundle.sh recorded on the development machine (the device has no ffmpeg):
+# tests/apps/esframe/test_run_health.cpp itself, pointed at the recording.
+set -uo pipefail
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+export XDG_CACHE_HOME=/tmp/esf-cache
+# The test starts esframe by path: a wrapper that starts it through the bundled loader.
+cat >/tmp/esframe-wrapper <<WRAP
+#!/bin/sh
+exec "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" "$PWD/.devrun/esframe" "\$@"
+WRAP
+chmod +x /tmp/esframe-wrapper
+rm -rf /tmp/health-oracle && cp -r .devrun/health /tmp/health-oracle
+ESFRAME_BIN=/tmp/esframe-wrapper ESFRAME_HEALTH_ORACLE=/tmp/health-oracle \
+  ESFRAME_HEALTH_BACKENDS=gles,cpu \
+  "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" .devrun/test_run_health \
+  --gtest_filter='Ranges/*'
+status=$?
+# What --health adds to a frame's GPU time (timer queries), the same run alternating with and
+# without it: 1080p and 4K from the pattern source in memory (bench/health_cost.py).
+esframe_cmd="$PWD/.devrun/lib/ld-linux-x86-64.so.2 --library-path $libs $PWD/.devrun/esframe"
+for size in 1920x1080 3840x2160; do
+  python3 .devrun/health_cost.py --esframe "$esframe_cmd" --backend gles --size "$size" \
+    --frames 110 --repeat 5
+done
+exit $status
