@@ -39,12 +39,16 @@ def frame_times(cmd, args, health):
         stages = gpu if gpu else [s for s in j["timing_ms"] if s != "read"]
         clocks.add("gpu" if gpu else "wall")
         times.append(sum(j["timing_ms"][s] for s in stages))
-        if health and "health" in j["timing_ms"]:
-            times_health.append(j["timing_ms"]["health"])
+        if health:
+            for s in stages:
+                if s.startswith("health"):
+                    per_stage.setdefault(s, []).append(j["timing_ms"][s])
+            times_health.append(sum(j["timing_ms"][s] for s in stages if s.startswith("health")))
     return times, clocks
 
 
 times_health = []
+per_stage = {}
 
 
 def main():
@@ -71,6 +75,8 @@ def main():
     print(f"  frame without --health: median {m0:.4f} ms")
     print(f"  frame with --health:    median {m1:.4f} ms (the health stage alone: "
           f"{statistics.median(times_health):.4f} ms)")
+    for name, values in per_stage.items():
+        print(f"    {name}: median {statistics.median(values):.4f} ms")
     print(f"  ratio {m1 / m0:.3f} (+{100 * (m1 / m0 - 1):.1f}%)")
 
 

@@ -1,13 +1,15 @@
 // The frame difference (core/stages/frame_difference.hpp): the current luma against the previous
 // frame's and the freeze reference's, its packed copy for the next frames, and its histogram.
-//   result[0..255]: the histogram (atomics, cleared by the host before the run);
-//   result[256 + 4 w ..]: workgroup w's sum |Y - P|, sum |Y - R|, sum F(Y) - F(P) (int bits),
-//   sum (F(Y) - F(P))^2, every one within 32 bits for WG_SIZE * WORDS * 4 pixels.
+// Workgroup w writes its partial record at partials[264 w ..]: 256 histogram counts, then
+// sum |Y - P|, sum |Y - R|, sum F(Y) - F(P), sum (F(Y) - F(P))^2 as 64-bit (low, high) pairs (the
+// signed one sign-extended; each fits 32 bits for WG_SIZE * WORDS * 4 pixels).
+// frame_difference_merge.comp adds the records up: no global atomics (on NVIDIA, hundreds of
+// workgroups adding into the same 256 words cost 25 times the pass itself).
 #ifndef WG_SIZE
 #define WG_SIZE 256
 #endif
 #ifndef WORDS
-#define WORDS 16
+#define WORDS 4
 #endif
 layout(local_size_x = WG_SIZE) in;
 uniform highp sampler2D u_image;
@@ -19,7 +21,7 @@ uniform bool u_full_range;
 layout(std430, binding = 0) writeonly buffer Current { uint current_luma[]; };
 layout(std430, binding = 1) readonly buffer Previous { uint previous_luma[]; };
 layout(std430, binding = 2) readonly buffer Reference { uint reference_luma[]; };
-layout(std430, binding = 3) buffer Result { uint result[]; };
+layout(std430, binding = 3) writeonly buffer Partials { uint partials[]; };
 
 shared uint s_hist[256];
 shared uint s_sad_previous[WG_SIZE];
@@ -27,8 +29,7 @@ shared uint s_sad_reference[WG_SIZE];
 shared int s_motion[WG_SIZE];
 shared uint s_squares[WG_SIZE];
 
-uint lumaAt(uint i) {
-  ivec2 p = ivec2(int(i % u_size.x), int(i / u_size.x));
+uint lumaAt(ivec2 p) {
   // unorm8 -> float is c / 255: scaling back and rounding gives c exactly.
   uvec3 c = uvec3(texelFetch(u_image, p, 0).rgb * 255.0 + 0.5);
   if (!u_from_rgb) return c.r;
@@ -55,10 +56,13 @@ void main() {
     uint pw = u_first ? 0u : previous_luma[word];
     uint rw = u_first ? 0u : reference_luma[word];
     uint cw = 0u;
+    // The word's first pixel by one division; the next ones step along (and wrap) the row.
+    uint first = word * 4u;
+    ivec2 at = ivec2(int(first % u_size.x), int(first / u_size.x));
     for (uint j = 0u; j < 4u; ++j) {
-      uint i = word * 4u + j;
-      if (i >= pixels) break;
-      uint y = lumaAt(i);
+      if (first + j >= pixels) break;
+      uint y = lumaAt(at);
+      if (++at.x == int(u_size.x)) at = ivec2(0, at.y + 1);
       uint p = u_first ? y : (pw >> (8u * j)) & 255u;
       uint r = u_first ? y : (rw >> (8u * j)) & 255u;
       cw |= y << (8u * j);
@@ -85,14 +89,16 @@ void main() {
     }
     barrier();
   }
+  uint o = gl_WorkGroupID.x * 264u;
   if (lid == 0u) {
-    uint o = 256u + gl_WorkGroupID.x * 4u;
-    result[o] = s_sad_previous[0];
-    result[o + 1u] = s_sad_reference[0];
-    result[o + 2u] = uint(s_motion[0]);
-    result[o + 3u] = s_squares[0];
+    partials[o + 256u] = s_sad_previous[0];
+    partials[o + 257u] = 0u;
+    partials[o + 258u] = s_sad_reference[0];
+    partials[o + 259u] = 0u;
+    partials[o + 260u] = uint(s_motion[0]);
+    partials[o + 261u] = s_motion[0] < 0 ? 0xFFFFFFFFu : 0u;
+    partials[o + 262u] = s_squares[0];
+    partials[o + 263u] = 0u;
   }
-  for (uint b = lid; b < 256u; b += uint(WG_SIZE)) {
-    if (s_hist[b] != 0u) atomicAdd(result[b], s_hist[b]);
-  }
+  for (uint b = lid; b < 256u; b += uint(WG_SIZE)) partials[o + b] = s_hist[b];
 }

@@ -1,20 +1,22 @@
 // The Sobel sums (core/stages/sobel.hpp) over the interior pixels of the range-stretched luma,
-// read from the frame difference stage's packed luma. Workgroup w stores 6 words at 6 w:
-// sum m (m = gx^2 + gy^2, 32 bits for 16 * ROWS pixels), sum q (64 bits, low word first) and
-// sum q^2 (96 bits), q = round(65536 sqrt(m)) exactly.
+// read from the frame difference stage's packed luma. An invocation takes 4 pixels of a row:
+// the 6 bytes around them in the rows above, at and below, 3 word loads a row. Workgroup w
+// stores 6 words at 6 w: sum m (m = gx^2 + gy^2, 32 bits for 256 x ROWS pixels), sum q (64
+// bits, low word first) and sum q^2 (96 bits), q = round(65536 sqrt(m)) exactly.
 #ifndef WG_Y
-#define WG_Y 16
+#define WG_Y 4
 #endif
 #ifndef ROWS
-#define ROWS 128
+#define ROWS 8
 #endif
-layout(local_size_x = 16, local_size_y = WG_Y) in;
+layout(local_size_x = 64, local_size_y = WG_Y) in;
 uniform uvec2 u_size;
+uniform uint u_words;
 uniform bool u_full_range;
 layout(std430, binding = 0) readonly buffer Luma { uint luma[]; };
 layout(std430, binding = 1) writeonly buffer Partials { uint partials[]; };
 
-const uint kInvocations = uint(16 * WG_Y);
+const uint kInvocations = uint(64 * WG_Y);
 shared uint s_squares[kInvocations];
 shared uint s_roots_lo[kInvocations];
 shared uint s_roots_hi[kInvocations];
@@ -22,11 +24,23 @@ shared uint s_rsq0[kInvocations];
 shared uint s_rsq1[kInvocations];
 shared uint s_rsq2[kInvocations];
 
-int fullAt(uint x, uint y) {
-  uint i = y * u_size.x + x;
-  uint v = (luma[i >> 2] >> (8u * (i & 3u))) & 255u;
+int fullRange(uint v) {
   if (u_full_range) return int(v);
   return int(255u * (clamp(v, 16u, 235u) - 16u) / 219u);
+}
+
+// Bytes x0 - 1 .. x0 + 4 of row y, range-stretched (bytes past the frame's end read as 0; the
+// caller never uses them).
+void loadRow(uint y, uint x0, out int b[6]) {
+  uint i0 = y * u_size.x + x0 - 1u;
+  uint w = i0 >> 2, s = i0 & 3u;
+  uint last = u_words - 1u;
+  uint a0 = luma[min(w, last)], a1 = luma[min(w + 1u, last)], a2 = luma[min(w + 2u, last)];
+  for (uint k = 0u; k < 6u; ++k) {
+    uint t = s + k;
+    uint word = t < 4u ? a0 : (t < 8u ? a1 : a2);
+    b[k] = fullRange((word >> (8u * (t & 3u))) & 255u);
+  }
 }
 
 // round(sqrt(m * 2^32)): the q with q^2 - q < X <= q^2 + q. A float estimate, one correction
@@ -58,24 +72,31 @@ uint sobelRoot(uint m) {
 
 void main() {
   uint lid = gl_LocalInvocationIndex;
-  uint x = gl_WorkGroupID.x * 16u + gl_LocalInvocationID.x + 1u;
+  uint x0 = 1u + gl_WorkGroupID.x * 256u + gl_LocalInvocationID.x * 4u;
   uint squares = 0u, roots = 0u, rsq_lo = 0u, rsq_hi = 0u;
   for (uint r = gl_LocalInvocationID.y; r < uint(ROWS); r += uint(WG_Y)) {
-    uint y = gl_WorkGroupID.y * uint(ROWS) + r + 1u;
-    if (x + 1u >= u_size.x || y + 1u >= u_size.y) continue;
-    int a = fullAt(x - 1u, y - 1u), b = fullAt(x, y - 1u), c = fullAt(x + 1u, y - 1u);
-    int d = fullAt(x - 1u, y), f = fullAt(x + 1u, y);
-    int g = fullAt(x - 1u, y + 1u), h = fullAt(x, y + 1u), k = fullAt(x + 1u, y + 1u);
-    int gx = a + 2 * d + g - c - 2 * f - k;
-    int gy = a + 2 * b + c - g - 2 * h - k;
-    uint m = uint(gx * gx + gy * gy);
-    uint q = sobelRoot(m);
-    squares += m;
-    roots += q;
-    uint hi, lo, carry;
-    umulExtended(q, q, hi, lo);
-    rsq_lo = uaddCarry(rsq_lo, lo, carry);
-    rsq_hi += hi + carry;
+    uint y = 1u + gl_WorkGroupID.y * uint(ROWS) + r;
+    if (x0 + 1u >= u_size.x || y + 1u >= u_size.y) break;
+    int top[6], mid[6], bot[6];
+    loadRow(y - 1u, x0, top);
+    loadRow(y, x0, mid);
+    loadRow(y + 1u, x0, bot);
+    for (uint j = 0u; j < 4u; ++j) {
+      if (x0 + j + 1u >= u_size.x) break;
+      int a = top[j], b = top[j + 1u], c = top[j + 2u];
+      int d = mid[j], f = mid[j + 2u];
+      int g = bot[j], h = bot[j + 1u], k = bot[j + 2u];
+      int gx = a + 2 * d + g - c - 2 * f - k;
+      int gy = a + 2 * b + c - g - 2 * h - k;
+      uint m = uint(gx * gx + gy * gy);
+      uint q = sobelRoot(m);
+      squares += m;
+      roots += q;
+      uint hi, lo, carry;
+      umulExtended(q, q, hi, lo);
+      rsq_lo = uaddCarry(rsq_lo, lo, carry);
+      rsq_hi += hi + carry;
+    }
   }
   s_squares[lid] = squares;
   s_roots_lo[lid] = roots;

@@ -270,9 +270,12 @@ Status GpuBackend::submit(const Frame& frame) {
   const bool luma = want_source_luma && imported.luma != 0;
   const bool health_full_range = healthLumaIsFullRange(frame);
   if (difference_) {
-    st = timed(r, "health", [&]() -> Status {
-      const GpuImage& source = imported.luma ? *imported_[1] : *imported_[0];
-      if (Status s = difference_->run(source, !imported.luma, health_full_range); !s) return s;
+    const GpuImage& source = imported.luma ? *imported_[1] : *imported_[0];
+    st = timed(r, "health_difference", [&]() -> Status {
+      return difference_->run(source, !imported.luma, health_full_range);
+    });
+    if (!st) return st;
+    st = timed(r, "health_sobel", [&]() -> Status {
       return sobel_->run(difference_->currentLuma(), source.width(), source.height(),
                          health_full_range);
     });

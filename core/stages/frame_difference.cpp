@@ -1,5 +1,6 @@
 #include "core/stages/frame_difference.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "core/stages/stage_gl.hpp"
@@ -10,7 +11,9 @@ namespace esf {
 namespace {
 constexpr const char* kDifferenceStage = "frame difference";
 constexpr size_t kDifferenceHistogramWords = 256;
-constexpr size_t kDifferencePartialWords = 4;
+// A record: the histogram and 4 sums of 64 bits (a workgroup's partial, a merge's, the result).
+constexpr size_t kDifferenceRecordWords = 264;
+constexpr int64_t kDifferenceMergeChunk = 16;  // records a merge workgroup adds
 }  // namespace
 
 FrameDifferenceParams FrameDifferenceParams::defaultsFor(const GlContext& gl) {
@@ -45,6 +48,11 @@ Result<FrameDifference> FrameDifference::create(const GlContext& gl,
                                    .set("WORDS", params.words_per_invocation));
   if (!program) return program.error();
   d.program_ = std::move(program.value());
+  Result<GlProgram> merge = ShaderLibrary::builtin().compute(
+      "frame_difference_merge.comp",
+      ShaderDefines().set("WG_SIZE", params.workgroup_size).set("CHUNK", kDifferenceMergeChunk));
+  if (!merge) return merge.error();
+  d.merge_ = std::move(merge.value());
   return d;
 }
 
@@ -63,9 +71,14 @@ Status FrameDifference::allocate(int width, int height) {
     if (!made) return made.error();
     b = std::move(made.value());
   }
-  Result<GlBuffer> result =
-      makeStorageBuffer(kDifferenceHistogramWords + size_t(workgroups) * kDifferencePartialWords,
-                        "frame difference result");
+  // The merges ping-pong between these two: the partials, then each level's records.
+  for (GlBuffer* b : {&partials_, &merged_}) {
+    Result<GlBuffer> made =
+        makeStorageBuffer(size_t(workgroups) * kDifferenceRecordWords, "frame difference partials");
+    if (!made) return made.error();
+    *b = std::move(made.value());
+  }
+  Result<GlBuffer> result = makeStorageBuffer(kDifferenceRecordWords, "frame difference result");
   if (!result) return result.error();
   result_ = std::move(result.value());
   width_ = width;
@@ -84,10 +97,6 @@ Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_rang
   if (image.width() != width_ || image.height() != height_) {
     if (Status s = allocate(image.width(), image.height()); !s) return s;
   }
-  if (Status s =
-          fillBuffer(result_.get(), kDifferenceHistogramWords, 0, "frame difference histogram");
-      !s)
-    return s;
   const bool first = previous_ < 0;
   const uint64_t pixels = uint64_t(width_) * uint64_t(height_);
   GLuint p = program_.get();
@@ -102,30 +111,46 @@ Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_rang
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma_[current_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, luma_[first ? current_ : previous_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, luma_[first ? current_ : reference_].get());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, result_.get());
-  // The kept frames' writes (earlier runs) and the histogram's clear land before the reads.
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, partials_.get());
+  // The kept frames' writes (earlier runs) and the last merge's reads of the partials first.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   glDispatchCompute(GLuint(workgroups_), 1, 1);
+  // Merge levels of kDifferenceMergeChunk records each, down to the one record of the result.
+  GLuint m = merge_.get();
+  glUseProgram(m);
+  const GLint count_at = glGetUniformLocation(m, "u_count");
+  GLuint in = partials_.get(), other = merged_.get();
+  int64_t count = workgroups_;
+  do {
+    const int64_t merged = (count + kDifferenceMergeChunk - 1) / kDifferenceMergeChunk;
+    const GLuint out = merged == 1 ? result_.get() : other;
+    glUniform1ui(count_at, GLuint(count));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, in);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, out);
+    // The level before, and the read-back of the last result, first.
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    glDispatchCompute(GLuint(merged), 1, 1);
+    other = in;
+    in = out;
+    count = merged;
+  } while (count > 1);
   glMemoryBarrier(kStorageWrittenBarrier);
   return checkGl("frame difference dispatch");
 }
 
 Result<FrameDifferenceSums> FrameDifference::read() const {
   if (!workgroups_) return fail(ErrorCode::kInternal, kDifferenceStage, ": read() before a run");
-  Result<std::vector<uint32_t>> words = readWords(
-      result_.get(), kDifferenceHistogramWords + size_t(workgroups_) * kDifferencePartialWords,
-      "frame difference read-back");
+  Result<std::vector<uint32_t>> words =
+      readWords(result_.get(), kDifferenceRecordWords, "frame difference read-back");
   if (!words) return words.error();
   const std::vector<uint32_t>& w = words.value();
+  auto wide = [&](size_t i) { return uint64_t(w[256 + 2 * i]) | uint64_t(w[257 + 2 * i]) << 32; };
   FrameDifferenceSums s;
   for (size_t b = 0; b < kDifferenceHistogramWords; ++b) s.histogram[b] = w[b];
-  for (int64_t g = 0; g < workgroups_; ++g) {
-    const uint32_t* p = &w[kDifferenceHistogramWords + size_t(g) * kDifferencePartialWords];
-    s.sad_previous += p[0];
-    s.sad_reference += p[1];
-    s.motion_sum += int32_t(p[2]);
-    s.motion_squares += p[3];
-  }
+  s.sad_previous = wide(0);
+  s.sad_reference = wide(1);
+  s.motion_sum = int64_t(wide(2));
+  s.motion_squares = wide(3);
   return s;
 }
 
@@ -143,9 +168,7 @@ void FrameDifference::advance(bool frozen) {
 
 Status FrameDifference::poison(uint32_t pattern) {
   if (!workgroups_) return Status::success();
-  return fillBuffer(result_.get(),
-                    kDifferenceHistogramWords + size_t(workgroups_) * kDifferencePartialWords,
-                    pattern, "frame difference poison");
+  return fillBuffer(result_.get(), kDifferenceRecordWords, pattern, "frame difference poison");
 }
 
 }  // namespace esf

@@ -14,18 +14,18 @@ constexpr size_t kSobelPartialWords = 6;
 
 SobelParams SobelParams::defaultsFor(const GlContext& gl) {
   SobelParams p;
-  if (gl.limits().work_group_invocations < 256) p.workgroup_y = 8;  // 16x8 = 128, GLES minimum
+  if (gl.limits().work_group_invocations < 256) p.workgroup_y = 2;  // 64x2 = 128, GLES minimum
   return p;
 }
 
 Status SobelParams::validate(const ComputeLimits& limits) const {
-  // The per-invocation 32-bit sums hold kRowsPerWorkgroup / workgroup_y pixels; a power of two
-  // keeps the shared-memory tree whole.
-  if (workgroup_y != 4 && workgroup_y != 8 && workgroup_y != 16 && workgroup_y != 32)
+  // The per-invocation 32-bit sums hold 4 * kRowsPerWorkgroup / workgroup_y pixels; a power of
+  // two keeps the shared-memory tree whole.
+  if (workgroup_y != 1 && workgroup_y != 2 && workgroup_y != 4 && workgroup_y != 8)
     return fail(ErrorCode::kInvalidArgument, kSobelStage,
-                ": workgroup_y must be 4, 8, 16 or 32, got ", std::to_string(workgroup_y));
-  return checkWorkgroup(limits, kSobelStage, 16, workgroup_y,
-                        int64_t(kSobelPartialWords) * 16 * workgroup_y * 4);
+                ": workgroup_y must be 1, 2, 4 or 8, got ", std::to_string(workgroup_y));
+  return checkWorkgroup(limits, kSobelStage, 64, workgroup_y,
+                        int64_t(kSobelPartialWords) * 64 * workgroup_y * 4);
 }
 
 Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params) {
@@ -49,7 +49,8 @@ Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
   height_ = height;
   workgroups_ = 0;
   if (width < 3 || height < 3) return Status::success();  // no interior pixel
-  const int64_t gx = (int64_t(width) - 2 + 15) / 16;
+  const int64_t gx = (int64_t(width) - 2 + SobelParams::kColumnsPerWorkgroup - 1) /
+                     SobelParams::kColumnsPerWorkgroup;
   const int64_t gy =
       (int64_t(height) - 2 + SobelParams::kRowsPerWorkgroup - 1) / SobelParams::kRowsPerWorkgroup;
   if (Status s = checkDispatch(gl_->limits(), kSobelStage, gx, gy); !s) return s;
@@ -63,6 +64,8 @@ Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
   GLuint p = program_.get();
   glUseProgram(p);
   glUniform2ui(glGetUniformLocation(p, "u_size"), GLuint(width), GLuint(height));
+  glUniform1ui(glGetUniformLocation(p, "u_words"),
+               GLuint((uint64_t(width) * uint64_t(height) + 3) / 4));
   glUniform1i(glGetUniformLocation(p, "u_full_range"), full_range);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, partials_.get());

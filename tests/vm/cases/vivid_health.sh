@@ -18,6 +18,8 @@ black=$(v4l2-ctl -d /dev/video0 -L | sed -n 's/^[[:space:]]*\([0-9]*\): 100% Bla
 check "vivid offers a 100% Black test pattern" test -n "$black"
 ctl horizontal_movement=6  # move right, fast
 
+# The guest starts with its loopback interface down: the broker listens on 127.0.0.1.
+ip link set lo up || fail "cannot bring the loopback interface up"
 port=18830
 conf=/tmp/mosquitto-health.conf
 printf 'listener %s 127.0.0.1\nallow_anonymous true\nuser root\n' "$port" >"$conf"
