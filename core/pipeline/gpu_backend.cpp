@@ -390,6 +390,7 @@ Result<FrameResult> GpuBackend::collect() {
   if (!scales) return scales.error();
   const double readback_ms = binned_.takeReadbackMs() + values_.takeReadbackMs() + scale_read.ms();
   for (const ChannelScale& s : scales.value()) r.scale.push_back(s.scale);
+  double health_read_ms = -1;  // the health sums' read-back, timed after the GPU stages
   if (difference_) {
     WallTimer health_read;
     HealthSums sums;
@@ -404,7 +405,7 @@ Result<FrameResult> GpuBackend::collect() {
     sums.first = difference_->first();
     difference_->advance(healthFrozen(sums, *o_.health));
     r.health = monitor_->update(sums, sub.frame.sequence, sub.frame.timestamp_ns, r.events);
-    r.timings.push_back({"health_readback", health_read.ms(), false});
+    health_read_ms = health_read.ms();
   }
   // The read-backs above waited for the GPU: the stage times are ready without another wait.
   // A disjoint event (a GPU clock change mid-frame) voids them: that frame reports none.
@@ -415,6 +416,7 @@ Result<FrameResult> GpuBackend::collect() {
   // CPU-side costs around the GPU stages: handing host planes to GL, and waiting for results.
   if (!sub.zero_copy) r.timings.insert(r.timings.begin(), {"upload", sub.upload_ms, false});
   r.timings.push_back({"readback", readback_ms, false});
+  if (health_read_ms >= 0) r.timings.push_back({"health_readback", health_read_ms, false});
   finishFrameResult(r, sub.frame, values, rgb.width(), rgb.height());
   view_ = GpuFrameView{sub.image_is_result ? rgb.texture() : 0,
                        rgb.width(),

@@ -16,8 +16,10 @@
 namespace esf {
 
 // The health luma of a frame: its Y plane (YUV and GREY), else the BT.709 integer luma of
-// `imported` (the frame converted to RGBA, before any blur or resize).
-std::vector<uint8_t> healthLumaPlane(const Frame& frame, const RgbaImage* imported);
+// `imported` (the frame converted to RGBA, before any blur or resize): with a pool, through the
+// executor's vector kernel, else the plain loop.
+std::vector<uint8_t> healthLumaPlane(const Frame& frame, const RgbaImage* imported,
+                                     RowPool* pool = nullptr);
 
 class HostHealth {
  public:

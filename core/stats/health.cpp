@@ -105,16 +105,6 @@ bool healthLumaIsFullRange(const Frame& frame) {
   return !isYuv(frame.format) || frame.colorimetry.full_range;
 }
 
-uint32_t sobelRoot(uint32_t m) {
-  // q = round(sqrt(X)), X = m * 2^32, is the integer with q^2 - q < X <= q^2 + q. The double
-  // square root (X < 2^54 is exact in a double) lands within one of it.
-  const uint64_t x = uint64_t(m) << 32;
-  uint64_t q = uint64_t(std::llround(std::sqrt(double(x))));
-  while (q * q + q < x) ++q;
-  while (q > 0 && q * q - q >= x) --q;
-  return uint32_t(q);
-}
-
 double standardDeviation(uint64_t n, int64_t sum, uint64_t squares) {
   const uint32_t square_words[2] = {uint32_t(squares), uint32_t(squares >> 32)};
   const uint64_t abs_sum = sum < 0 ? uint64_t(0) - uint64_t(sum) : uint64_t(sum);
