@@ -55,12 +55,12 @@ uint sobelRoot(uint m) {
   for (int step = 0; step < 64; ++step) {
     umulExtended(q, q, hi, lo);
     uint carry, borrow;
-    uint lo_plus = uaddCarry(lo, q, carry);
+    uaddCarry(lo, q, carry);  // only the carry: X = m * 2^32 has a zero low word
     if (hi + carry < m) {  // q^2 + q < X
       q += 1u;
       continue;
     }
-    uint lo_minus = usubBorrow(lo, q, borrow);
+    usubBorrow(lo, q, borrow);
     if (hi - borrow >= m) {  // q^2 - q >= X
       q -= 1u;
       continue;

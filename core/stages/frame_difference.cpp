@@ -1,7 +1,7 @@
 #include "core/stages/frame_difference.hpp"
 
-#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "core/stages/stage_gl.hpp"
 #include "core/stages/stage_limits.hpp"
@@ -72,9 +72,12 @@ Status FrameDifference::allocate(int width, int height) {
     b = std::move(made.value());
   }
   // The merges ping-pong between these two: the partials, then each level's records.
-  for (GlBuffer* b : {&partials_, &merged_}) {
+  // merged_ takes the first merge level (one record per kDifferenceMergeChunk) and every odd
+  // level after it; partials_ the workgroups' records and every even level.
+  const int64_t first_level = (workgroups + kDifferenceMergeChunk - 1) / kDifferenceMergeChunk;
+  for (auto [b, records] : {std::pair{&partials_, workgroups}, {&merged_, first_level}}) {
     Result<GlBuffer> made =
-        makeStorageBuffer(size_t(workgroups) * kDifferenceRecordWords, "frame difference partials");
+        makeStorageBuffer(size_t(records) * kDifferenceRecordWords, "frame difference partials");
     if (!made) return made.error();
     *b = std::move(made.value());
   }

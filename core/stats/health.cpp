@@ -212,12 +212,11 @@ HealthFigures HealthMonitor::update(const HealthSums& sums, uint64_t seq, uint64
   }
   last_seq_ = seq;
   last_ts_ns_ = ts_ns;
-  any_frame_ = true;
   return f;
 }
 
 void HealthMonitor::finish(std::vector<HealthEvent>& events) {
-  if (!any_frame_ || !black_start_ns_) return;
+  if (!black_start_ns_) return;  // set only by a frame, so last_* are that run's
   const uint64_t start = *black_start_ns_;
   if (!black_reported_ && last_ts_ns_ - start < durationNs(config_.black_min_duration)) return;
   HealthEvent e;

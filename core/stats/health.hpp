@@ -94,7 +94,6 @@ class HealthMonitor {
   std::optional<uint64_t> black_start_ns_;  // the black run's first frame
   bool black_reported_ = false;             // black_start given for the current run
   uint64_t last_seq_ = 0, last_ts_ns_ = 0;
-  bool any_frame_ = false;
   uint64_t reference_ns_ = 0;  // the freeze reference's time
   bool in_freeze_ = false;
 };
