@@ -3,18 +3,53 @@
 // the 6 bytes around them in the rows above, at and below, 3 word loads a row. Workgroup w
 // stores 6 words at 6 w: sum m (m = gx^2 + gy^2, 32 bits for 256 x ROWS pixels), sum q (64
 // bits, low word first) and sum q^2 (96 bits), q = round(65536 sqrt(m)) exactly.
+// Regions (GRID_COLUMNS x GRID_ROWS cells, then ROIS rectangles): a workgroup adds each region's
+// sum m in shared memory (32 bits hold 256 x ROWS pixels), then into 2 words a region (64 bits,
+// low first) at partials[u_regions_at ..], after the workgroups' partials.
 #ifndef WG_Y
 #define WG_Y 4
 #endif
 #ifndef ROWS
 #define ROWS 8
 #endif
+#ifndef GRID_COLUMNS
+#define GRID_COLUMNS 0
+#endif
+#ifndef GRID_ROWS
+#define GRID_ROWS 0
+#endif
+#ifndef ROIS
+#define ROIS 0
+#endif
+#define REGIONS (GRID_COLUMNS * GRID_ROWS + ROIS)
 layout(local_size_x = 64, local_size_y = WG_Y) in;
 uniform uvec2 u_size;
 uniform uint u_words;
 uniform bool u_full_range;
 layout(std430, binding = 0) readonly buffer Luma { uint luma[]; };
+#if REGIONS > 0
+layout(std430, binding = 1) buffer Partials { uint partials[]; };
+uniform uint u_regions_at;
+#if ROIS > 0
+uniform uvec4 u_rois[ROIS];  // x0, y0, x1, y1: columns [x0, x1) of rows [y0, y1)
+#endif
+shared uint s_region_squares[REGIONS];
+
+void addToRegions(uvec2 a, uint m) {
+#if GRID_COLUMNS > 0
+  uint column = a.x * uint(GRID_COLUMNS) / u_size.x, row = a.y * uint(GRID_ROWS) / u_size.y;
+  atomicAdd(s_region_squares[row * uint(GRID_COLUMNS) + column], m);
+#endif
+#if ROIS > 0
+  for (int i = 0; i < ROIS; ++i) {
+    if (all(greaterThanEqual(a, u_rois[i].xy)) && all(lessThan(a, u_rois[i].zw)))
+      atomicAdd(s_region_squares[GRID_COLUMNS * GRID_ROWS + i], m);
+  }
+#endif
+}
+#else
 layout(std430, binding = 1) writeonly buffer Partials { uint partials[]; };
+#endif
 
 const uint kInvocations = uint(64 * WG_Y);
 shared uint s_squares[kInvocations];
@@ -72,6 +107,10 @@ uint sobelRoot(uint m) {
 
 void main() {
   uint lid = gl_LocalInvocationIndex;
+#if REGIONS > 0
+  for (uint r = lid; r < uint(REGIONS); r += kInvocations) s_region_squares[r] = 0u;
+  barrier();
+#endif
   uint x0 = 1u + gl_WorkGroupID.x * 256u + gl_LocalInvocationID.x * 4u;
   uint squares = 0u, roots = 0u, rsq_lo = 0u, rsq_hi = 0u;
   for (uint r = gl_LocalInvocationID.y; r < uint(ROWS); r += uint(WG_Y)) {
@@ -90,6 +129,9 @@ void main() {
       int gy = a + 2 * b + c - g - 2 * h - k;
       uint m = uint(gx * gx + gy * gy);
       uint q = sobelRoot(m);
+#if REGIONS > 0
+      addToRegions(uvec2(x0 + j, y), m);
+#endif
       squares += m;
       roots += q;
       uint hi, lo, carry;
@@ -128,4 +170,14 @@ void main() {
     partials[w + 4u] = s_rsq1[0];
     partials[w + 5u] = s_rsq2[0];
   }
+#if REGIONS > 0
+  // The reduction's barriers came after the last shared add.
+  for (uint r = lid; r < uint(REGIONS); r += kInvocations) {
+    uint v = s_region_squares[r];
+    if (v == 0u) continue;
+    uint at = u_regions_at + 2u * r;
+    uint before = atomicAdd(partials[at], v);
+    if (before + v < before) atomicAdd(partials[at + 1u], 1u);
+  }
+#endif
 }
