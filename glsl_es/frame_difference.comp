@@ -68,9 +68,19 @@ int fullRange(uint y) {
 }
 
 #if REGIONS > 0
-void addToRegion(uint region, uint y, uint changed) {
-  atomicAdd(s_region_luma[region], y);
-  if (changed != 0u) atomicAdd(s_region_changed[region], 1u);
+// An invocation's pixels mostly lie in one cell: it adds them in registers and goes to shared
+// memory when the cell changes and at the end (not one shared add per pixel: a whole workgroup
+// on the same word serializes).
+uint g_cell = 0u, g_cell_luma = 0u, g_cell_changed = 0u;
+#if ROIS > 0
+uint g_roi_luma[ROIS], g_roi_changed[ROIS];
+#endif
+
+void flushCell() {
+  if (g_cell_luma != 0u) atomicAdd(s_region_luma[g_cell], g_cell_luma);
+  if (g_cell_changed != 0u) atomicAdd(s_region_changed[g_cell], g_cell_changed);
+  g_cell_luma = 0u;
+  g_cell_changed = 0u;
 }
 
 void addToRegions(ivec2 at, uint y, uint p) {
@@ -78,12 +88,31 @@ void addToRegions(ivec2 at, uint y, uint p) {
   uvec2 a = uvec2(at);
 #if GRID_COLUMNS > 0
   uint column = a.x * uint(GRID_COLUMNS) / u_size.x, row = a.y * uint(GRID_ROWS) / u_size.y;
-  addToRegion(row * uint(GRID_COLUMNS) + column, y, changed);
+  uint cell = row * uint(GRID_COLUMNS) + column;
+  if (cell != g_cell) {
+    flushCell();
+    g_cell = cell;
+  }
+  g_cell_luma += y;
+  g_cell_changed += changed;
 #endif
 #if ROIS > 0
   for (int i = 0; i < ROIS; ++i) {
-    if (all(greaterThanEqual(a, u_rois[i].xy)) && all(lessThan(a, u_rois[i].zw)))
-      addToRegion(uint(GRID_COLUMNS * GRID_ROWS + i), y, changed);
+    if (all(greaterThanEqual(a, u_rois[i].xy)) && all(lessThan(a, u_rois[i].zw))) {
+      g_roi_luma[i] += y;
+      g_roi_changed[i] += changed;
+    }
+  }
+#endif
+}
+
+void flushRegions() {
+  flushCell();
+#if ROIS > 0
+  for (int i = 0; i < ROIS; ++i) {
+    uint r = uint(GRID_COLUMNS * GRID_ROWS + i);
+    if (g_roi_luma[i] != 0u) atomicAdd(s_region_luma[r], g_roi_luma[i]);
+    if (g_roi_changed[i] != 0u) atomicAdd(s_region_changed[r], g_roi_changed[i]);
   }
 #endif
 }
@@ -103,6 +132,12 @@ void main() {
     s_region_luma[r] = 0u;
     s_region_changed[r] = 0u;
   }
+#if ROIS > 0
+  for (int i = 0; i < ROIS; ++i) {
+    g_roi_luma[i] = 0u;
+    g_roi_changed[i] = 0u;
+  }
+#endif
 #endif
   barrier();
   uint pixels = u_size.x * u_size.y;
@@ -137,6 +172,9 @@ void main() {
     }
     current_luma[word] = cw;
   }
+#if REGIONS > 0
+  flushRegions();
+#endif
   s_sad_previous[lid] = sad_previous;
   s_sad_reference[lid] = sad_reference;
   s_motion[lid] = motion;

@@ -35,16 +35,38 @@ uniform uvec4 u_rois[ROIS];  // x0, y0, x1, y1: columns [x0, x1) of rows [y0, y1
 #endif
 shared uint s_region_squares[REGIONS];
 
+// An invocation's pixels mostly lie in one cell: it adds them in registers and goes to shared
+// memory when the cell changes and at the end (one shared add per pixel, a whole workgroup on the
+// same word, made the pass 20 times slower on an H100).
+uint g_cell = 0u, g_cell_sum = 0u;
+#if ROIS > 0
+uint g_roi_sum[ROIS];
+#endif
+
 void addToRegions(uvec2 a, uint m) {
 #if GRID_COLUMNS > 0
   uint column = a.x * uint(GRID_COLUMNS) / u_size.x, row = a.y * uint(GRID_ROWS) / u_size.y;
-  atomicAdd(s_region_squares[row * uint(GRID_COLUMNS) + column], m);
+  uint cell = row * uint(GRID_COLUMNS) + column;
+  if (cell != g_cell) {
+    if (g_cell_sum != 0u) atomicAdd(s_region_squares[g_cell], g_cell_sum);
+    g_cell = cell;
+    g_cell_sum = 0u;
+  }
+  g_cell_sum += m;
 #endif
 #if ROIS > 0
   for (int i = 0; i < ROIS; ++i) {
     if (all(greaterThanEqual(a, u_rois[i].xy)) && all(lessThan(a, u_rois[i].zw)))
-      atomicAdd(s_region_squares[GRID_COLUMNS * GRID_ROWS + i], m);
+      g_roi_sum[i] += m;
   }
+#endif
+}
+
+void flushRegions() {
+  if (g_cell_sum != 0u) atomicAdd(s_region_squares[g_cell], g_cell_sum);
+#if ROIS > 0
+  for (int i = 0; i < ROIS; ++i)
+    if (g_roi_sum[i] != 0u) atomicAdd(s_region_squares[GRID_COLUMNS * GRID_ROWS + i], g_roi_sum[i]);
 #endif
 }
 #else
@@ -109,6 +131,9 @@ void main() {
   uint lid = gl_LocalInvocationIndex;
 #if REGIONS > 0
   for (uint r = lid; r < uint(REGIONS); r += kInvocations) s_region_squares[r] = 0u;
+#if ROIS > 0
+  for (int i = 0; i < ROIS; ++i) g_roi_sum[i] = 0u;
+#endif
   barrier();
 #endif
   uint x0 = 1u + gl_WorkGroupID.x * 256u + gl_LocalInvocationID.x * 4u;
@@ -140,6 +165,9 @@ void main() {
       rsq_hi += hi + carry;
     }
   }
+#if REGIONS > 0
+  flushRegions();
+#endif
   s_squares[lid] = squares;
   s_roots_lo[lid] = roots;
   s_roots_hi[lid] = 0u;
