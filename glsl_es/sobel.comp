@@ -5,7 +5,7 @@
 // bits, low word first) and sum q^2 (96 bits), q = round(65536 sqrt(m)) exactly.
 // Regions (GRID_COLUMNS x GRID_ROWS cells, then ROIS rectangles): a workgroup adds each region's
 // sum m in shared memory (32 bits hold 256 x ROWS pixels), then into 2 words a region (64 bits,
-// low first) at partials[u_regions_at ..], after the workgroups' partials.
+// low first) of `regions`.
 #ifndef WG_Y
 #define WG_Y 4
 #endif
@@ -27,9 +27,9 @@ uniform uvec2 u_size;
 uniform uint u_words;
 uniform bool u_full_range;
 layout(std430, binding = 0) readonly buffer Luma { uint luma[]; };
+layout(std430, binding = 1) writeonly buffer Partials { uint partials[]; };
 #if REGIONS > 0
-layout(std430, binding = 1) buffer Partials { uint partials[]; };
-uniform uint u_regions_at;
+layout(std430, binding = 2) buffer Regions { uint regions[]; };
 #if ROIS > 0
 uniform uvec4 u_rois[ROIS];  // x0, y0, x1, y1: columns [x0, x1) of rows [y0, y1)
 #endif
@@ -69,8 +69,6 @@ void flushRegions() {
     if (g_roi_sum[i] != 0u) atomicAdd(s_region_squares[GRID_COLUMNS * GRID_ROWS + i], g_roi_sum[i]);
 #endif
 }
-#else
-layout(std430, binding = 1) writeonly buffer Partials { uint partials[]; };
 #endif
 
 const uint kInvocations = uint(64 * WG_Y);
@@ -203,9 +201,8 @@ void main() {
   for (uint r = lid; r < uint(REGIONS); r += kInvocations) {
     uint v = s_region_squares[r];
     if (v == 0u) continue;
-    uint at = u_regions_at + 2u * r;
-    uint before = atomicAdd(partials[at], v);
-    if (before + v < before) atomicAdd(partials[at + 1u], 1u);
+    uint before = atomicAdd(regions[2u * r], v);
+    if (before + v < before) atomicAdd(regions[2u * r + 1u], 1u);
   }
 #endif
 }

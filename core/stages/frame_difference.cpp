@@ -95,7 +95,8 @@ Status FrameDifference::allocate(int width, int height) {
     if (!made) return made.error();
     *b = std::move(made.value());
   }
-  Result<GlBuffer> result = makeStorageBuffer(kDifferenceRecordWords, "frame difference result");
+  Result<GlBuffer> result =
+      makeStorageBuffer(kDifferenceRecordWords + region_words, "frame difference result");
   if (!result) return result.error();
   result_ = std::move(result.value());
   width_ = width;
@@ -162,33 +163,35 @@ Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_rang
     count = merged;
   } while (count > 1);
   glMemoryBarrier(kStorageWrittenBarrier);
+  // The regions' sums after the result's record: one read-back takes both, and the partials,
+  // where the atomics add, are never mapped (NVIDIA may keep a buffer it maps in host memory).
+  if (const size_t region_words = regions_.count() * kDifferenceRegionWords) {
+    copyWords(partials_.get(), size_t(workgroups_) * kDifferenceRecordWords, result_.get(),
+              kDifferenceRecordWords, region_words);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  }
   return checkGl("frame difference dispatch");
 }
 
 Result<FrameDifferenceSums> FrameDifference::read() const {
   if (!workgroups_) return fail(ErrorCode::kInternal, kDifferenceStage, ": read() before a run");
+  const size_t regions = regions_.count();
   Result<std::vector<uint32_t>> words =
-      readWords(result_.get(), kDifferenceRecordWords, "frame difference read-back");
+      readWords(result_.get(), kDifferenceRecordWords + regions * kDifferenceRegionWords,
+                "frame difference read-back");
   if (!words) return words.error();
   const std::vector<uint32_t>& w = words.value();
-  auto wide = [&](size_t i) { return uint64_t(w[256 + 2 * i]) | uint64_t(w[257 + 2 * i]) << 32; };
+  auto wide = [&](size_t i) { return uint64_t(w[i]) | uint64_t(w[i + 1]) << 32; };
   FrameDifferenceSums s;
   for (size_t b = 0; b < kDifferenceHistogramWords; ++b) s.histogram[b] = w[b];
-  s.sad_previous = wide(0);
-  s.sad_reference = wide(1);
-  s.motion_sum = int64_t(wide(2));
-  s.motion_squares = wide(3);
-  if (const size_t regions = regions_.count()) {
-    Result<std::vector<uint32_t>> r = readWords(partials_.get(), regions * kDifferenceRegionWords,
-                                                "frame difference regions read-back",
-                                                size_t(workgroups_) * kDifferenceRecordWords);
-    if (!r) return r.error();
-    const std::vector<uint32_t>& v = r.value();
-    for (size_t i = 0; i < regions; ++i) {
-      const size_t o = i * kDifferenceRegionWords;
-      s.region_luma.push_back(uint64_t(v[o]) | uint64_t(v[o + 1]) << 32);
-      s.region_changed.push_back(uint64_t(v[o + 2]) | uint64_t(v[o + 3]) << 32);
-    }
+  s.sad_previous = wide(256);
+  s.sad_reference = wide(258);
+  s.motion_sum = int64_t(wide(260));
+  s.motion_squares = wide(262);
+  for (size_t i = 0; i < regions; ++i) {
+    const size_t o = kDifferenceRecordWords + i * kDifferenceRegionWords;
+    s.region_luma.push_back(wide(o));
+    s.region_changed.push_back(wide(o + 2));
   }
   return s;
 }
@@ -207,7 +210,9 @@ void FrameDifference::advance(bool frozen) {
 
 Status FrameDifference::poison(uint32_t pattern) {
   if (!workgroups_) return Status::success();
-  return fillBuffer(result_.get(), kDifferenceRecordWords, pattern, "frame difference poison");
+  return fillBuffer(result_.get(),
+                    kDifferenceRecordWords + regions_.count() * kDifferenceRegionWords, pattern,
+                    "frame difference poison");
 }
 
 }  // namespace esf

@@ -59,7 +59,8 @@ class FrameDifference {
   HealthRegionSpec regions_;
   GlBuffer partials_, merged_;  // 264-word records: a workgroup's, then each merge level's;
                                 // the regions' sums after partials_' records
-  GlBuffer result_;             // one record: 256 histogram words, then 4 sums of 2 words
+  GlBuffer result_;             // one record: 256 histogram words, then 4 sums of 2 words;
+                                // then the regions' sums
   int width_ = 0, height_ = 0;
   int64_t workgroups_ = 0;
 };

@@ -41,6 +41,11 @@ Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
   so.gl_ = &gl;
   so.params_ = params;
   so.regions_ = regions;
+  if (regions.count()) {
+    Result<GlBuffer> made = makeStorageBuffer(regions.count() * kSobelRegionWords, "sobel regions");
+    if (!made) return made.error();
+    so.regions_buffer_ = std::move(made.value());
+  }
   Result<GlProgram> program = ShaderLibrary::builtin().compute(
       "sobel.comp", ShaderDefines()
                         .set("WG_Y", params.workgroup_y)
@@ -82,18 +87,21 @@ Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
   glUniform1i(glGetUniformLocation(p, "u_full_range"), full_range);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, partials_.get());
-  if (regions_.count()) {
-    if (Status s = fillBuffer(partials_.get(), regions_.count() * kSobelRegionWords, 0,
-                              "sobel regions", region_at);
-        !s)
+  const size_t region_words = regions_.count() * kSobelRegionWords;
+  if (region_words) {
+    if (Status s = fillBuffer(regions_buffer_.get(), region_words, 0, "sobel regions"); !s)
       return s;
-    glUniform1ui(glGetUniformLocation(p, "u_regions_at"), GLuint(region_at));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, regions_buffer_.get());
     setRoiUniforms(p, regions_, width, height);
   }
   // The luma's writer (the frame difference) and earlier reads of the partials come first.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   glDispatchCompute(GLuint(gx), GLuint(gy), 1);
   glMemoryBarrier(kStorageWrittenBarrier);
+  if (region_words) {  // beside the partials: read() takes both in one read-back
+    copyWords(regions_buffer_.get(), 0, partials_.get(), region_at, region_words);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  }
   workgroups_ = gx * gy;
   return checkGl("sobel dispatch");
 }

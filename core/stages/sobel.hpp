@@ -40,7 +40,10 @@ class Sobel {
   SobelParams params_;
   GlProgram program_;
   HealthRegionSpec regions_;
-  GlBuffer partials_;  // 6 words per workgroup, then 2 per region
+  GlBuffer partials_;  // 6 words per workgroup, then 2 per region (copied from regions_buffer_)
+  // The regions' sums, added with atomics: a buffer the host never maps (NVIDIA may keep a
+  // buffer it maps in host memory, where every atomic crosses the bus).
+  GlBuffer regions_buffer_;
   int64_t workgroups_ = 0;
   size_t partial_words_ = 0;
   int width_ = 0, height_ = 0;

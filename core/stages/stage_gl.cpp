@@ -51,6 +51,15 @@ Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char*
   return out;
 }
 
+void copyWords(GLuint from, size_t from_first, GLuint to, size_t to_first, size_t words) {
+  glBindBuffer(GL_COPY_READ_BUFFER, from);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, to);
+  glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GLintptr(from_first * 4),
+                      GLintptr(to_first * 4), GLsizeiptr(words * 4));
+  glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+}
+
 void setRoiUniforms(GLuint program, const HealthRegionSpec& regions, int width, int height) {
   const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
   for (size_t i = 0; i < regions.rois.size(); ++i) {

@@ -18,6 +18,9 @@ Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what,
 // Maps words [first, first + words) back after a GL_BUFFER_UPDATE_BARRIER_BIT barrier.
 Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what,
                                         size_t first = 0);
+// Copies words [from_first, + words) of `from` to `to` at to_first on the GPU (after the barrier
+// that makes shader writes visible to buffer copies, GL_BUFFER_UPDATE_BARRIER_BIT).
+void copyWords(GLuint from, size_t from_first, GLuint to, size_t to_first, size_t words);
 // Sets the health stages' `u_rois[i]` (x0, y0, x1, y1) to the spans of `regions`' rectangles
 // on a width x height frame.
 void setRoiUniforms(GLuint program, const HealthRegionSpec& regions, int width, int height);
