@@ -23,6 +23,9 @@ packages=(
   libxxhash-dev  # the program binary cache's key hash and checksum (header-only use)
   abigail-tools  # toolchain/check-abi: libesframe.so against abi/libesframe.abi (abidw, abidiff)
   python3-jsonschema  # tests: esframe selftest --json against docs/selftest-report.schema.json
+  # The Python module (apps/python, pybind11) for Debian's python3, and its pytest suite
+  # (tests/python: numpy.bincount is the oracle).
+  python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do

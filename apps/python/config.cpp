@@ -55,13 +55,20 @@ void fromDict(const py::handle& v, const std::string& name, const Setters& sette
   for (auto [key, value] : py::reinterpret_borrow<py::dict>(v)) {
     const std::string k = asString(key, name + " key");
     auto it = setters.find(k);
-    if (it == setters.end()) raise(ErrorCode::kInvalidArgument, name, ": no field '", k, "'");
+    if (it == setters.end()) raise(ErrorCode::kInvalidArgument, name, ": no argument '", k, "'");
     it->second(value, name + "." + k);
   }
 }
 
 using Setter = std::function<void(const py::handle&, const std::string&)>;
 using SetterMap = std::map<std::string, Setter>;
+
+// A source's width or height: 0 takes the source's own.
+int asSide(const py::handle& v, const std::string& name) {
+  const int side = asInt(v, name);
+  if (side < 0) raise(ErrorCode::kInvalidArgument, name, ": ", std::to_string(side), " is negative");
+  return side;
+}
 
 Size asSize(const py::handle& v, const std::string& name) {
   if (!(py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) || py::len(v) != 2)
@@ -172,8 +179,8 @@ SourceConfig sourceConfig(const py::dict& kwargs) {
   Colorimetry colorimetry;
   bool colorimetry_set = false;
   const SetterMap fields = {
-      {"width", [&](auto v, auto n) { c.width = asInt(v, n); }},
-      {"height", [&](auto v, auto n) { c.height = asInt(v, n); }},
+      {"width", [&](auto v, auto n) { c.width = asSide(v, n); }},
+      {"height", [&](auto v, auto n) { c.height = asSide(v, n); }},
       {"format",
        [&](auto v, auto n) {
          if (!v.is_none()) c.format = unwrap(parsePixelFormat(asString(v, n)));
