@@ -30,7 +30,8 @@ int asInt(const py::handle& v, const std::string& name) {
 }
 
 double asDouble(const py::handle& v, const std::string& name) {
-  if (py::isinstance<py::bool_>(v) || !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
+  if (py::isinstance<py::bool_>(v) ||
+      !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
     raise(ErrorCode::kInvalidArgument, name, ": a ", typeName(v), " is not a number");
   return v.cast<double>();
 }
@@ -66,7 +67,8 @@ using SetterMap = std::map<std::string, Setter>;
 // A source's width or height: 0 takes the source's own.
 int asSide(const py::handle& v, const std::string& name) {
   const int side = asInt(v, name);
-  if (side < 0) raise(ErrorCode::kInvalidArgument, name, ": ", std::to_string(side), " is negative");
+  if (side < 0)
+    raise(ErrorCode::kInvalidArgument, name, ": ", std::to_string(side), " is negative");
   return side;
 }
 
@@ -87,7 +89,8 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
       {"pixel_black_th", [&](auto v, auto n) { c.health->pixel_black_th = asDouble(v, n); }},
       {"picture_black_ratio_th",
        [&](auto v, auto n) { c.health->picture_black_ratio_th = asDouble(v, n); }},
-      {"black_min_duration", [&](auto v, auto n) { c.health->black_min_duration = asDouble(v, n); }},
+      {"black_min_duration",
+       [&](auto v, auto n) { c.health->black_min_duration = asDouble(v, n); }},
       {"freeze_noise", [&](auto v, auto n) { c.health->freeze_noise = asDouble(v, n); }},
       {"freeze_duration", [&](auto v, auto n) { c.health->freeze_duration = asDouble(v, n); }},
       {"scene_threshold", [&](auto v, auto n) { c.health->scene_threshold = asDouble(v, n); }},
@@ -99,7 +102,8 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
       {"gain_b", [&](auto v, auto n) { c.raw.gain_b = uint32_t(asInt(v, n)); }},
   };
   const SetterMap gpu_fields = {
-      {"platform", [&](auto v, auto n) { c.gpu.platform = unwrap(parseEglPlatform(asString(v, n))); }},
+      {"platform",
+       [&](auto v, auto n) { c.gpu.platform = unwrap(parseEglPlatform(asString(v, n))); }},
       {"drm_device", [&](auto v, auto n) { c.gpu.drm_device = asString(v, n); }},
       {"egl_device", [&](auto v, auto n) { c.gpu.egl_device = asString(v, n); }},
       {"debug", [&](auto v, auto n) { c.gpu.debug = asBool(v, n); }},
@@ -155,9 +159,9 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
 
 namespace {
 
-const char* const kSourceArguments[] = {"width",   "height",          "format",       "fps",
-                                        "buffers", "io",              "controls",     "seed",
-                                        "colorimetry", "full_range",  "dump_raw_dir", "poll_timeout_ms"};
+const char* const kSourceArguments[] = {
+    "width",    "height", "format",      "fps",        "buffers",      "io",
+    "controls", "seed",   "colorimetry", "full_range", "dump_raw_dir", "poll_timeout_ms"};
 
 bool isSourceArgument(const std::string& name) {
   for (const char* a : kSourceArguments)
@@ -190,7 +194,8 @@ SourceConfig sourceConfig(const py::dict& kwargs) {
       {"io", [&](auto v, auto n) { c.io = unwrap(parseIoMode(asString(v, n))); }},
       {"controls",
        [&](auto v, auto n) {
-         if (!py::isinstance<py::dict>(v)) raise(ErrorCode::kInvalidArgument, n, ": a dict expected");
+         if (!py::isinstance<py::dict>(v))
+           raise(ErrorCode::kInvalidArgument, n, ": a dict expected");
          for (auto [key, value] : py::reinterpret_borrow<py::dict>(v))
            c.controls.emplace_back(asString(key, n + " key"), std::string(py::str(value)));
        }},

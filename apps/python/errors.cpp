@@ -19,8 +19,7 @@ void registerErrors(py::module_& module) {
   if (!g_error_type) throw py::error_already_set();
   module.add_object("Error", py::handle(g_error_type));
   py::list codes;
-  for (int c = 0; c <= int(ErrorCode::kOutOfMemory); ++c)
-    codes.append(errorCodeName(ErrorCode(c)));
+  for (int c = 0; c <= int(ErrorCode::kOutOfMemory); ++c) codes.append(errorCodeName(ErrorCode(c)));
   module.attr("ERROR_CODES") = py::tuple(codes);
   py::register_exception_translator([](std::exception_ptr p) {
     try {

@@ -116,7 +116,8 @@ void checkDtype(const py::buffer_info& b, int item_size, const char* what) {
   const bool u16 = b.itemsize == 2 && (f == "H" || f == "=H" || f == "<H");
   if (item_size == 1 ? !u8 : !u16)
     raise(ErrorCode::kInvalidArgument, what, ": the array holds '", f, "' items of ",
-          std::to_string(b.itemsize), " bytes; the format needs ", item_size == 1 ? "uint8" : "uint16");
+          std::to_string(b.itemsize), " bytes; the format needs ",
+          item_size == 1 ? "uint8" : "uint16");
 }
 
 std::string shapeText(const py::buffer_info& b) {
@@ -133,7 +134,8 @@ class Builder {
   // The buffer of `obj`, copied once to C order when its strides do not fit a frame's rows.
   const py::buffer_info& view(py::object obj, int item_size, const char* what) {
     if (!py::isinstance<py::buffer>(obj))
-      raise(ErrorCode::kInvalidArgument, what, ": a ", std::string(py::str(py::type::of(obj).attr("__name__"))),
+      raise(ErrorCode::kInvalidArgument, what, ": a ",
+            std::string(py::str(py::type::of(obj).attr("__name__"))),
             " is not an array (numpy array or buffer protocol object expected)");
     py::buffer_info info = py::reinterpret_borrow<py::buffer>(obj).request();
     checkDtype(info, item_size, what);
@@ -162,8 +164,7 @@ class Builder {
 };
 
 void requireShape(const py::buffer_info& b, bool ok, const char* what, const std::string& wanted) {
-  if (!ok)
-    raise(ErrorCode::kInvalidArgument, what, ": shape ", shapeText(b), " is not ", wanted);
+  if (!ok) raise(ErrorCode::kInvalidArgument, what, ": shape ", shapeText(b), " is not ", wanted);
 }
 
 int64_t rowStride(const py::buffer_info& b) {
@@ -180,9 +181,9 @@ void packedFrame(Builder& build, InputFrame& out, const py::object& input, const
                  const char* name) {
   const int channels = l.item_size == 1 ? l.bytes_per_pixel : 1;
   const py::buffer_info& b = build.view(input, l.item_size, "frame");
-  const std::string wanted = channels == 1 ? std::string("(height, width) for ") + name
-                                           : "(height, width, " + std::to_string(channels) +
-                                                 ") for " + name;
+  const std::string wanted = channels == 1
+                                 ? std::string("(height, width) for ") + name
+                                 : "(height, width, " + std::to_string(channels) + ") for " + name;
   requireShape(b, channels == 1 ? b.ndim == 2 : (b.ndim == 3 && b.shape[2] == channels), "frame",
                wanted);
   setSize(out, b.shape[1], b.shape[0]);
@@ -205,7 +206,8 @@ void planarFrame(Builder& build, InputFrame& out, const py::object& input, const
     const py::buffer_info& y = build.view(seq[0], 1, "plane 0");
     requireShape(y, y.ndim == 2, "plane 0", "(height, width)");
     setSize(out, y.shape[1], y.shape[0]);
-    const int64_t cw = ceilDiv(int(y.shape[1]), l.chroma_h), ch = ceilDiv(int(y.shape[0]), l.chroma_v);
+    const int64_t cw = ceilDiv(int(y.shape[1]), l.chroma_h),
+                  ch = ceilDiv(int(y.shape[0]), l.chroma_v);
     build.addPlane(y, 0, y.shape[0], y.shape[1], rowStride(y));
     for (int i = 1; i < planes; ++i) {
       const char* what = i == 1 ? "plane 1" : "plane 2";
@@ -213,11 +215,11 @@ void planarFrame(Builder& build, InputFrame& out, const py::object& input, const
       const int64_t row_bytes = planes == 2 ? cw * 2 : cw;
       const bool ok = c.shape[0] == ch && innerBytes(c) == row_bytes &&
                       (c.ndim == 2 || (c.ndim == 3 && planes == 2 && c.shape[2] == 2));
-      requireShape(c, ok, what,
-                   "(" + std::to_string(ch) + ", " + std::to_string(planes == 2 ? cw * 2 : cw) +
-                       ")" + (planes == 2 ? " or (" + std::to_string(ch) + ", " +
-                                                std::to_string(cw) + ", 2)"
-                                          : std::string()));
+      requireShape(
+          c, ok, what,
+          "(" + std::to_string(ch) + ", " + std::to_string(planes == 2 ? cw * 2 : cw) + ")" +
+              (planes == 2 ? " or (" + std::to_string(ch) + ", " + std::to_string(cw) + ", 2)"
+                           : std::string()));
       build.addPlane(c, 0, ch, row_bytes, rowStride(c));
     }
     return;
@@ -279,14 +281,14 @@ InputFrame frameFromBuffer(const py::object& input, const FrameMetadata& meta) {
   }
   const char* name = formatName(f.format);
   const std::optional<FormatLayout> layout = formatLayout(f.format);
-  if (!layout)
-    raise(ErrorCode::kUnsupported, "frame: ", name, " frames have no array layout here");
+  if (!layout) raise(ErrorCode::kUnsupported, "frame: ", name, " frames have no array layout here");
   if (meta.colorimetry == "bt601")
     f.colorimetry.encoding = YcbcrEncoding::kBt601;
   else if (meta.colorimetry == "bt709")
     f.colorimetry.encoding = YcbcrEncoding::kBt709;
   else
-    raise(ErrorCode::kInvalidArgument, "colorimetry '", meta.colorimetry, "' is not bt601 or bt709");
+    raise(ErrorCode::kInvalidArgument, "colorimetry '", meta.colorimetry,
+          "' is not bt601 or bt709");
   f.colorimetry.full_range = meta.full_range;
   f.sequence = meta.seq;
   f.timestamp_ns = meta.ts_ns;

@@ -11,8 +11,8 @@
 #include "apps/python/config.hpp"
 #include "apps/python/errors.hpp"
 #include "apps/python/frame_from_buffer.hpp"
-#include "apps/python/result.hpp"
 #include "apps/python/py_pipeline.hpp"
+#include "apps/python/result.hpp"
 #include "apps/python/run.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/pipeline.hpp"
@@ -83,8 +83,7 @@ A Pipeline is used from the thread that created it. Errors raise esframe.Error.)
       }))
       .def("process", &processArray, py::arg("frame"), py::arg("format") = py::none(),
            py::kw_only(), py::arg("colorimetry") = "bt601", py::arg("full_range") = false,
-           py::arg("seq") = py::none(), py::arg("ts_ns") = py::none(),
-           py::arg("source") = "array",
+           py::arg("seq") = py::none(), py::arg("ts_ns") = py::none(), py::arg("source") = "array",
            R"(Processes one frame and returns an esframe.Result.
 
 frame: a numpy array or buffer protocol object. Shapes by format (format=None picks RGBA32, RGB24
@@ -113,8 +112,9 @@ esframe works. seq defaults to one more than the previous frame's, ts_ns to 0.)"
   m.def(
       "open",
       [](const std::string& source, std::optional<int64_t> max_frames, const py::kwargs& options) {
-        py::object pipeline = py::cast(new PyPipeline(pipelineConfig(selectArguments(options, false))),
-                                       py::return_value_policy::take_ownership);
+        py::object pipeline =
+            py::cast(new PyPipeline(pipelineConfig(selectArguments(options, false))),
+                     py::return_value_policy::take_ownership);
         return openFramesOf(pipeline, source, selectArguments(options, true), max_frames);
       },
       py::arg("source"), py::kw_only(), py::arg("max_frames") = py::none(),

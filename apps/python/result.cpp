@@ -108,10 +108,10 @@ names (docs/output-formats.md); to_dict() is that record.)")
             const HistogramData& h = r.frame->hist;
             const py::ssize_t channels = h.channelCount();
             // counts[bin * channels + c]: channel-major view, no copy; the Result keeps it alive.
-            py::array_t<uint32_t> view({channels, py::ssize_t(h.bins)},
-                                       {py::ssize_t(sizeof(uint32_t)),
-                                        py::ssize_t(sizeof(uint32_t)) * channels},
-                                       h.counts.data(), self);
+            py::array_t<uint32_t> view(
+                {channels, py::ssize_t(h.bins)},
+                {py::ssize_t(sizeof(uint32_t)), py::ssize_t(sizeof(uint32_t)) * channels},
+                h.counts.data(), self);
             view.attr("setflags")(py::arg("write") = false);
             return view;
           },
@@ -125,7 +125,8 @@ names (docs/output-formats.md); to_dict() is that record.)")
           "stats",
           [](const PyResult& r) {
             py::dict d;
-            for (const ChannelStats& s : r.frame->stats) d[py::str(std::string(1, s.channel))] = statsDict(s);
+            for (const ChannelStats& s : r.frame->stats)
+              d[py::str(std::string(1, s.channel))] = statsDict(s);
             return d;
           },
           "Per channel letter: min, max, mean, p1, p10, p50, p90, p99, clip_low, clip_high, msv, "
@@ -155,8 +156,9 @@ names (docs/output-formats.md); to_dict() is that record.)")
             return d;
           },
           "Milliseconds per stage.")
-      .def_property_readonly("health", [](const PyResult& r) { return healthDict(*r.frame); },
-                             "Camera health figures (Pipeline(health=...)), or None.")
+      .def_property_readonly(
+          "health", [](const PyResult& r) { return healthDict(*r.frame); },
+          "Camera health figures (Pipeline(health=...)), or None.")
       .def_property_readonly(
           "events",
           [](const PyResult& r) {
@@ -169,10 +171,12 @@ names (docs/output-formats.md); to_dict() is that record.)")
       .def_property_readonly("seq", [](const PyResult& r) { return r.frame->seq; })
       .def_property_readonly("ts_ns", [](const PyResult& r) { return r.frame->ts_ns; })
       .def_property_readonly("source", [](const PyResult& r) { return r.frame->source; })
-      .def_property_readonly("format", [](const PyResult& r) { return r.frame->format; },
-                             "The input's pixel format as V4L2 names it.")
-      .def_property_readonly("width", [](const PyResult& r) { return r.frame->width; },
-                             "Of the processed image (after resize).")
+      .def_property_readonly(
+          "format", [](const PyResult& r) { return r.frame->format; },
+          "The input's pixel format as V4L2 names it.")
+      .def_property_readonly(
+          "width", [](const PyResult& r) { return r.frame->width; },
+          "Of the processed image (after resize).")
       .def_property_readonly("height", [](const PyResult& r) { return r.frame->height; })
       .def_property_readonly("dropped", [](const PyResult& r) { return r.frame->dropped; })
       .def_property_readonly("corrupted", [](const PyResult& r) { return r.frame->corrupted; })

@@ -184,8 +184,8 @@ py::object openFramesOf(py::object pipeline, const std::string& source,
                   py::return_value_policy::take_ownership);
 }
 
-py::object openFrames(py::object self, const std::string& source,
-                      std::optional<int64_t> max_frames, const py::kwargs& options) {
+py::object openFrames(py::object self, const std::string& source, std::optional<int64_t> max_frames,
+                      const py::kwargs& options) {
   return openFramesOf(std::move(self), source, options, max_frames);
 }
 
