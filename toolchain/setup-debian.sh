@@ -30,7 +30,8 @@ packages=(
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do
   case "$extra" in
-    bench) packages+=(libopencv-dev mate-backgrounds ffmpeg) ;;  # OpenCV peer; a 4K camera photo; ffmpeg signalstats peer (bench/cpu-vs-peers.sh)
+    bench) packages+=(libopencv-dev mate-backgrounds ffmpeg  # OpenCV peer; a 4K camera photo; ffmpeg signalstats peer (bench/cpu-vs-peers.sh)
+                      python3-opencv python3-matplotlib) ;;  # bench/python_histogram.py's cv2 peer; the Python example's plot
     # The guest kernel's ABI is pinned in tests/vm/kernel-abi (headers build vkms out of tree).
     vm) packages+=(python3 qemu-system-x86 busybox-static kmod cpio xz-utils zstd jq v4l-utils linux-source-6.1
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")"
