@@ -1,5 +1,6 @@
 """to_dict() against the CLI's JSONL, error codes, zero copy and the GIL."""
 import threading
+import time
 import tracemalloc
 
 import numpy as np
@@ -131,22 +132,32 @@ def test_contiguous_input_is_not_copied(pipeline_of):
 
 
 def test_the_gil_is_released_while_esframe_works(rng):
-    p = esframe.Pipeline(backend="reference")
+    # The plain references with a blur: a frame of several tenths of a second on any machine.
+    p = esframe.Pipeline(backend="reference", blur=(9, 2))
     frame = rng.integers(0, 256, (1080, 1920, 4), np.uint8)
-    ticks, stop = [0], threading.Event()
+    pauses, stop = [], threading.Event()
 
     def spin():
+        # Every stretch over 1 ms in which this thread did not run: blocked on the GIL or
+        # descheduled.
+        last = time.perf_counter()
         while not stop.is_set():
-            ticks[0] += 1
+            now = time.perf_counter()
+            if now - last > 0.001:
+                pauses.append((last, now))
+            last = now
 
     spinner = threading.Thread(target=spin)
     spinner.start()
     try:
-        # Read with the GIL held on both sides: only a released GIL lets the spinner count.
-        before = ticks[0]
+        time.sleep(0.01)
+        t0 = time.perf_counter()
         p.process(frame)
-        after = ticks[0]
+        t1 = time.perf_counter()
     finally:
         stop.set()
         spinner.join()
-    assert after - before > 1000
+    longest = max([min(b, t1) - max(a, t0) for a, b in pauses] + [0.0])
+    # A held GIL stops the spinner for the whole call (minus a switch interval, 5 ms).
+    assert t1 - t0 > 0.05, "the frame is too small to tell"
+    assert longest < 0.5 * (t1 - t0), f"the spinner stood {longest:.3f} s of {t1 - t0:.3f} s"
