@@ -1,5 +1,9 @@
 """esframe.open and esframe.run against the CLI on the same source."""
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 
@@ -45,3 +49,25 @@ def test_run_writes_the_cli_records(cli, tmp_path):
     lines = run_cli(cli, "--source", "pattern", "--size", "32x16", "--frames", "3",
                     "--backend", "cpu")
     assert [without_timing(r) for r in written] == [without_timing(line) for line in lines]
+
+
+def test_sigint_stops_run_after_whole_records(tmp_path):
+    out = tmp_path / "live.jsonl"
+    script = ("import esframe, sys\n"
+              "try:\n"
+              f"    esframe.run('pattern', jsonl={str(out)!r}, fps=50, width=32, height=16,"
+              " backend='cpu')\n"
+              "except KeyboardInterrupt:\n"
+              "    sys.exit(42)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the paced pattern delivers a frame every 20 ms once running
+    try:
+        child.send_signal(signal.SIGINT)
+        _, stderr = child.communicate(timeout=20)
+    finally:
+        child.kill()  # only when it did not stop: the assertion below says so
+    assert child.returncode == 42, stderr  # the run stopped and raised KeyboardInterrupt
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert records and [r["seq"] for r in records] == list(range(len(records)))
