@@ -104,10 +104,14 @@ int64_t innerBytes(const py::buffer_info& b) {
   return n;
 }
 
-bool fitsStrides(const py::buffer_info& b) {
+// Rows at a positive stride of at least a row (and within a frame buffer: FramePlane::stride is
+// an int); `packed_rows`: exactly a row apart, as one array of planar rows needs.
+bool fitsStrides(const py::buffer_info& b, bool packed_rows) {
   if (b.ndim < 1) return false;
   if (!innerDimsPacked(b)) return false;
-  return b.shape[0] <= 1 || b.strides[0] >= innerBytes(b);
+  if (b.shape[0] <= 1) return true;
+  return packed_rows ? b.strides[0] == innerBytes(b)
+                     : b.strides[0] >= innerBytes(b) && uint64_t(b.strides[0]) <= kMaxFrameBytes;
 }
 
 void checkDtype(const py::buffer_info& b, int item_size, const char* what) {
@@ -132,14 +136,15 @@ class Builder {
   Builder(InputFrame& out) : out_(out) {}
 
   // The buffer of `obj`, copied once to C order when its strides do not fit a frame's rows.
-  const py::buffer_info& view(py::object obj, int item_size, const char* what) {
+  const py::buffer_info& view(py::object obj, int item_size, const char* what,
+                              bool packed_rows = false) {
     if (!py::isinstance<py::buffer>(obj))
       raise(ErrorCode::kInvalidArgument, what, ": a ",
             std::string(py::str(py::type::of(obj).attr("__name__"))),
             " is not an array (numpy array or buffer protocol object expected)");
     py::buffer_info info = py::reinterpret_borrow<py::buffer>(obj).request();
     checkDtype(info, item_size, what);
-    if (!fitsStrides(info)) {
+    if (!fitsStrides(info, packed_rows)) {
       info = py::buffer_info();
       obj = py::module_::import("numpy").attr("ascontiguousarray")(obj);
       info = py::reinterpret_borrow<py::buffer>(obj).request();
@@ -224,7 +229,9 @@ void planarFrame(Builder& build, InputFrame& out, const py::object& input, const
     }
     return;
   }
-  const py::buffer_info& b = build.view(input, 1, "frame");
+  // Planar chroma rows are width / chroma_h bytes, packed two or one to an array row: such an
+  // array is read in place only without row padding.
+  const py::buffer_info& b = build.view(input, 1, "frame", planes == 3);
   // The whole array's rows per picture row, as a fraction: 4:2:0 3/2, 4:2:2 2/1, 4:4:4 3/1.
   const int64_t num = l.chroma_v == 2 ? 3 : (l.chroma_h == 2 ? 2 : 3), den = l.chroma_v;
   requireShape(b, b.ndim == 2 && b.shape[0] % num == 0, "frame",
@@ -243,10 +250,6 @@ void planarFrame(Builder& build, InputFrame& out, const py::object& input, const
     build.addPlane(b, height, height / 2, width, stride);
     return;
   }
-  // Planar chroma rows are width / chroma_h bytes, packed two or one to an array row.
-  if (stride != width && height > 1)
-    raise(ErrorCode::kInvalidArgument, "frame: ", name,
-          " as one array needs rows without padding; give padded planes as a tuple");
   const int64_t cw = width / l.chroma_h, ch = height / l.chroma_v;
   const uint8_t* base = static_cast<const uint8_t*>(b.ptr);
   for (int i = 1; i < 3; ++i) {

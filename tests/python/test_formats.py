@@ -84,6 +84,13 @@ def test_planar_luma_is_the_y_plane(backend, pipeline_of, rng, fmt, size):
         else:
             whole = np.concatenate([y.ravel(), u.ravel(), v.ravel()]).reshape(-1, width)
         np.testing.assert_array_equal(p.process(whole, format=fmt).hist, result.hist)
+        # Padded rows: NV12/NV21 read in place; the planar formats pack two chroma rows to an
+        # array row there, so they are copied.
+        padded = np.zeros((whole.shape[0], width + 8), np.uint8)
+        padded[:, :width] = whole
+        crop = p.process(padded[:, :width], format=fmt)
+        np.testing.assert_array_equal(crop.hist, result.hist)
+        assert crop.input_copied == (fmt in PLANAR)
 
 
 @pytest.mark.parametrize("fmt", ["YUYV", "UYVY"])
