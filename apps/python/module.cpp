@@ -91,8 +91,9 @@ or GREY from the shape): (H, W, 4) uint8 RGBA32 XRGB32 ARGB32 XBGR32 ABGR32; (H,
 RGB24 BGR24; (H, W, 2) uint8 YUYV UYVY; (H, W) uint8 GREY and 8-bit Bayer; (H, W) uint16 Bayer
 10/12/16. NV12 NV21 YU12 YUV422P YUV444P: one (H * 3/2, W), (2H, W) or (3H, W) array of the
 planes' rows (even sizes), or a tuple of the plane arrays. Rows may be strided (a crop of a
-larger frame is read in place); any other layout (a column slice of channels, a transposed or
-flipped view) is copied once to C order (Result.input_copied). The GIL is released while
+larger frame is read in place; YU12 YUV422P YUV444P as one array only without row padding); any
+other layout (a slice of the channels, a transposed or flipped view) is copied once to C order
+(Result.input_copied). The GIL is released while
 esframe works. seq defaults to one more than the previous frame's, ts_ns to 0.)")
       .def("open", &openFrames, py::arg("source"), py::kw_only(),
            py::arg("max_frames") = py::none(),
