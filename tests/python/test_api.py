@@ -167,3 +167,14 @@ def test_the_gil_is_released_while_esframe_works(rng):
     # A held GIL stops the spinner for the whole call (minus a switch interval, 5 ms).
     assert t1 - t0 > 0.05, "the frame is too small to tell"
     assert longest < 0.5 * (t1 - t0), f"the spinner stood {longest:.3f} s of {t1 - t0:.3f} s"
+
+
+def test_blur_resize_and_bins_equal_the_cli(cli, tmp_path, rng):
+    frames = [rng.integers(0, 256, (7, 31, 3), np.uint8) for _ in range(2)]
+    pairs = same_frames_as_cli(cli, tmp_path, frames, "BGR24", (7, 31), "cpu",
+                               ("--blur", "3:2", "--resize", "13x5",
+                                "--histogram", "bins=32,channels=lb"),
+                               blur=(3, 2), resize=(13, 5), bins=32, channels="lb")
+    for result, line in pairs:
+        assert (result.width, result.height, result.bins, result.channels) == (13, 5, 32, "lb")
+        assert without_timing(result.to_dict()) == without_timing(line)
