@@ -79,14 +79,6 @@ int ceilDiv(int a, int b) {
   return (a + b - 1) / b;
 }
 
-// One plane seen as rows of `row_bytes` bytes; stride 0 when the view's inner strides do not
-// pack those bytes (the caller copies).
-struct PlaneView {
-  const uint8_t* data = nullptr;
-  int64_t rows = 0, row_bytes = 0, stride = 0;
-  size_t size = 0;
-};
-
 // The array's dims after the first as packed bytes: the last dim's items adjacent, each dim's
 // stride the product of those inside it. Dims of length 1 have no meaningful stride.
 bool innerDimsPacked(const py::buffer_info& b) {
