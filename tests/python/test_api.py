@@ -131,16 +131,9 @@ def test_contiguous_input_is_not_copied(pipeline_of):
     assert traced_peak(lambda: p.process(flipped)) >= flipped.nbytes
 
 
-def test_the_gil_is_released_while_esframe_works(rng):
-    # The plain references with a blur, on the smallest frame that takes 0.1 s here (an
-    # instrumented build reaches it sooner).
-    p = esframe.Pipeline(backend="reference", blur=(9, 2))
-    for size in ((270, 480), (540, 960), (1080, 1920), (2160, 3840)):
-        frame = rng.integers(0, 256, (*size, 4), np.uint8)
-        start = time.perf_counter()
-        p.process(frame)
-        if time.perf_counter() - start >= 0.1:
-            break
+def assert_gil_released(call):
+    """Runs `call` while another thread spins: a held GIL stops the spinner for the whole call
+    (minus a switch interval, 5 ms); a released one lets it run."""
     pauses, stop = [], threading.Event()
 
     def spin():
@@ -158,15 +151,49 @@ def test_the_gil_is_released_while_esframe_works(rng):
     try:
         time.sleep(0.01)
         t0 = time.perf_counter()
-        p.process(frame)
+        call()
         t1 = time.perf_counter()
     finally:
         stop.set()
         spinner.join()
     longest = max([min(b, t1) - max(a, t0) for a, b in pauses] + [0.0])
-    # A held GIL stops the spinner for the whole call (minus a switch interval, 5 ms).
-    assert t1 - t0 > 0.05, "the frame is too small to tell"
+    assert t1 - t0 > 0.05, "the call is too short to tell"
     assert longest < 0.5 * (t1 - t0), f"the spinner stood {longest:.3f} s of {t1 - t0:.3f} s"
+
+
+def slow_size(call):
+    """The smallest of growing frame sizes on which call(size) takes 0.1 s here (an instrumented
+    build reaches it sooner)."""
+    for size in ((270, 480), (540, 960), (1080, 1920), (2160, 3840)):
+        start = time.perf_counter()
+        call(size)
+        if time.perf_counter() - start >= 0.1:
+            return size
+    return size
+
+
+def test_the_gil_is_released_while_esframe_works(rng):
+    # The plain references with a blur: a slow frame without a large one.
+    p = esframe.Pipeline(backend="reference", blur=(9, 2))
+    frames = {}
+
+    def process(size):
+        frames.setdefault(size, rng.integers(0, 256, (*size, 4), np.uint8))
+        p.process(frames[size])
+
+    size = slow_size(process)
+    assert_gil_released(lambda: process(size))
+
+
+def test_the_gil_is_released_while_a_source_delivers(rng):
+    def frames(size):
+        return esframe.open("pattern", width=size[1], height=size[0], backend="reference",
+                            blur=(9, 2))
+
+    size = slow_size(lambda s: next(frames(s)))
+    source = frames(size)
+    next(source)
+    assert_gil_released(lambda: next(source))
 
 
 def test_blur_resize_and_bins_equal_the_cli(cli, tmp_path, rng):
