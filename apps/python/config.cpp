@@ -94,6 +94,24 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
       {"freeze_noise", [&](auto v, auto n) { c.health->freeze_noise = asDouble(v, n); }},
       {"freeze_duration", [&](auto v, auto n) { c.health->freeze_duration = asDouble(v, n); }},
       {"scene_threshold", [&](auto v, auto n) { c.health->scene_threshold = asDouble(v, n); }},
+      {"grid_columns", [&](auto v, auto n) { c.health->grid_columns = asInt(v, n); }},
+      {"grid_rows", [&](auto v, auto n) { c.health->grid_rows = asInt(v, n); }},
+      {"rois",
+       [&](auto v, auto n) {
+         c.health->rois.clear();
+         for (const py::handle& r : py::reinterpret_borrow<py::iterable>(v)) {
+           if (py::len(r) != 4) raise(ErrorCode::kInvalidArgument, n, ": (x, y, w, h) expected");
+           py::sequence q = py::reinterpret_borrow<py::sequence>(r);
+           c.health->rois.push_back(
+               {asInt(q[0], n), asInt(q[1], n), asInt(q[2], n), asInt(q[3], n)});
+         }
+       }},
+      {"change_level", [&](auto v, auto n) { c.health->change_level = uint32_t(asInt(v, n)); }},
+      {"flat_tenengrad", [&](auto v, auto n) { c.health->flat_tenengrad = asDouble(v, n); }},
+      {"detail_loss", [&](auto v, auto n) { c.health->detail_loss = asDouble(v, n); }},
+      {"covered_ratio", [&](auto v, auto n) { c.health->covered_ratio = asDouble(v, n); }},
+      {"covered_min_duration",
+       [&](auto v, auto n) { c.health->covered_min_duration = asDouble(v, n); }},
   };
   const SetterMap raw_fields = {
       {"black", [&](auto v, auto n) { c.raw.black = uint32_t(asInt(v, n)); }},

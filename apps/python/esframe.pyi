@@ -56,6 +56,14 @@ class HealthConfig(TypedDict, total=False):
     freeze_noise: float
     freeze_duration: float
     scene_threshold: float
+    grid_columns: int
+    grid_rows: int
+    rois: Sequence[Tuple[int, int, int, int]]
+    change_level: int
+    flat_tenengrad: float
+    detail_loss: float
+    covered_ratio: float
+    covered_min_duration: float
 
 class RawConfig(TypedDict, total=False):
     black: int

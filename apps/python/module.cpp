@@ -73,7 +73,9 @@ Keyword arguments, all optional:
   resize    (width, height) area-average downscale before counting; None: none
   luma      "rgb" (BT.709 luma of the RGB) or "source" (the frame's own Y plane)
   health    True or a dict of HealthConfig fields (pixel_black_th, picture_black_ratio_th,
-            black_min_duration, freeze_noise, freeze_duration, scene_threshold); None: off
+            black_min_duration, freeze_noise, freeze_duration, scene_threshold, grid_columns,
+            grid_rows, rois, change_level, flat_tenengrad, detail_loss, covered_ratio,
+            covered_min_duration); None: off
   raw       dict of black, white, gain_r, gain_b for Bayer frames
   gpu       dict of platform ("auto", "gbm", "device", "surfaceless"), drm_device, egl_device,
             debug, selftest

@@ -68,6 +68,19 @@ py::object healthDict(const FrameResult& f) {
   d["ti"] = h.ti;
   d["tenengrad"] = h.tenengrad;
   d["entropy"] = h.entropy;
+  if (!h.regions.empty()) {  // the JSONL's: a grid or rectangles configured
+    d["covered"] = h.covered;
+    py::list regions;
+    for (const RegionFigures& r : h.regions) {
+      py::dict region;
+      region["mean"] = r.mean;
+      region["tenengrad"] = r.tenengrad;
+      region["changed"] = r.changed;
+      region["flat"] = r.flat;
+      regions.append(region);
+    }
+    d["regions"] = regions;
+  }
   return d;
 }
 

@@ -60,6 +60,30 @@ def test_to_dict_with_health_and_yuv_equals_the_cli(cli, tmp_path, rng):
     assert pairs[2][0].health["ydif"] == 0.0 and pairs[1][0].health["ydif"] > 0.0
 
 
+@pytest.mark.parametrize("backend", ["cpu", "gles"])
+def test_health_regions_equal_numpy_and_the_cli(cli, tmp_path, rng, backend):
+    """A 3x2 grid and a rectangle clipped by the frame's edge on GREY frames (the luma is the
+    frame): the regions' means and changed fractions against numpy, the record against the CLI's."""
+    height, width = 13, 17
+    frames = [rng.integers(0, 256, size=(height, width), dtype=np.uint8) for _ in range(2)]
+    pairs = same_frames_as_cli(
+        cli, tmp_path, frames, "GREY", (height, width), backend,
+        ("--health", "grid=3x2,roi=10,8,20,20,change=40", "--histogram", "channels=l"),
+        channels="l",
+        health={"grid_columns": 3, "grid_rows": 2, "rois": [(10, 8, 20, 20)], "change_level": 40})
+    ys, xs = np.indices((height, width))
+    cells = (ys * 2 // height) * 3 + xs * 3 // width
+    masks = [cells == c for c in range(6)] + [(xs >= 10) & (ys >= 8)]
+    for i, (result, line) in enumerate(pairs):
+        assert without_timing(result.to_dict()) == without_timing(line)
+        regions = result.health["regions"]
+        assert len(regions) == 7
+        changed = np.abs(frames[i].astype(int) - frames[i - 1].astype(int)) > 40 if i else None
+        for mask, region in zip(masks, regions):
+            assert region["mean"] == frames[i][mask].sum() / mask.sum()
+            assert region["changed"] == (changed[mask].sum() / mask.sum() if i else 0.0)
+
+
 def error_code(call):
     with pytest.raises(esframe.Error) as caught:
         call()
