@@ -212,6 +212,26 @@ gboolean setInfo(GstVideoFilter* filter, GstCaps*, GstVideoInfo* in_info, GstCap
   return TRUE;
 }
 
+// End of stream: the health intervals still open end with the last frame (a black run as
+// blackdetect ends it), posted before the EOS goes on, so they come before it on the bus.
+gboolean sinkEvent(GstBaseTransform* transform, GstEvent* event) {
+  auto* self = GST_ESFRAME_HISTOGRAM(transform);
+  if (GST_EVENT_TYPE(event) == GST_EVENT_EOS) {
+    State& state = *self->state;
+    std::optional<esf::Result<std::vector<esf::HealthEvent>>> ended;
+    state.gl_thread.run([&] {
+      if (state.pipeline) ended = state.pipeline->endStream();
+    });
+    if (ended && !*ended) GST_WARNING_OBJECT(self, "esframe: %s", ended->error().message.c_str());
+    if (ended && *ended)
+      for (const esf::HealthEvent& e : ended->value())
+        gst_element_post_message(
+            GST_ELEMENT(self),
+            gst_message_new_element(GST_OBJECT(self), esf::gst::eventStructure(e)));
+  }
+  return GST_BASE_TRANSFORM_CLASS(gst_esframe_histogram_parent_class)->sink_event(transform, event);
+}
+
 gboolean stop(GstBaseTransform* transform) {
   auto* self = GST_ESFRAME_HISTOGRAM(transform);
   State& state = *self->state;
@@ -414,6 +434,7 @@ static void gst_esframe_histogram_class_init(GstEsframeHistogramClass* klass) {
   gst_caps_unref(caps);
 
   GST_BASE_TRANSFORM_CLASS(klass)->stop = stop;
+  GST_BASE_TRANSFORM_CLASS(klass)->sink_event = sinkEvent;
   GstVideoFilterClass* filter_class = GST_VIDEO_FILTER_CLASS(klass);
   filter_class->set_info = setInfo;
   filter_class->transform_frame_ip = transformFrameInPlace;

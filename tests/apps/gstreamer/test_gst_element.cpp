@@ -345,7 +345,8 @@ TEST_F(EsframeElement, MessageIntervalAndMeta) {
 
 TEST_F(EsframeElement, HealthFiguresAndEventMessages) {
   // 70 black buffers at 30 fps: a black picture every time, and both a black interval and a
-  // freeze once 2 s (ffmpeg's defaults) have passed, at buffer 60.
+  // freeze once 2 s (ffmpeg's defaults) have passed, at buffer 60; at the end of the stream the
+  // black interval ends with the last buffer (a freeze gives no end, as freezedetect).
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(
       "videotestsrc num-buffers=70 pattern=black ! "
@@ -386,8 +387,8 @@ TEST_F(EsframeElement, HealthFiguresAndEventMessages) {
   gst_object_unref(pipeline);
   EXPECT_EQ(frames, 70);
   EXPECT_EQ(black_pictures, 70);
-  const std::vector<std::pair<std::string, uint64_t>> want = {{"black_start", 60},
-                                                              {"freeze_start", 60}};
+  const std::vector<std::pair<std::string, uint64_t>> want = {
+      {"black_start", 60}, {"freeze_start", 60}, {"black_end", 69}};
   EXPECT_EQ(events, want);
 }
 
