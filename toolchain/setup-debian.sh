@@ -23,6 +23,10 @@ packages=(
   libxxhash-dev  # the program binary cache's key hash and checksum (header-only use)
   abigail-tools  # toolchain/check-abi: libesframe.so against abi/libesframe.abi (abidw, abidiff)
   python3-jsonschema  # tests: esframe selftest --json against docs/selftest-report.schema.json
+  # --output http: the server (libmicrohttpd: connection limit, timeouts, basic auth, TLS) and
+  # the JPEG of /frame.jpg and /stream.mjpg (libturbojpeg); its test decodes PNG and JPEG with
+  # Pillow and fetches with curl.
+  libmicrohttpd-dev libturbojpeg0-dev python3-pil curl
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do
@@ -33,7 +37,8 @@ for extra in "$@"; do
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")"
                    libcamera-ipa udev) ;;  # vm.gbm_libcamera: vimc's IPA module; udev in the guest
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz)" >&2; exit 2 ;;
+    browser) packages+=(chromium) ;;  # http.page: the page at / of --output http in headless Chromium
+    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz, browser)" >&2; exit 2 ;;
   esac
 done
 
