@@ -232,11 +232,11 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpSinkOptions& opt
   if (family == AF_INET6) flags |= MHD_USE_IPv6;
   if (!server->tls_cert_.empty()) flags |= MHD_USE_TLS;
   std::vector<MHD_OptionItem> items = {
+      {MHD_OPTION_EXTERNAL_LOGGER, intptr_t(&logMhd), nullptr},  // first: it covers the others
       {MHD_OPTION_CONNECTION_LIMIT, options.clients, nullptr},
       {MHD_OPTION_CONNECTION_TIMEOUT, options.timeout_s, nullptr},
       {MHD_OPTION_CONNECTION_MEMORY_LIMIT, 32 * 1024, nullptr},
       {MHD_OPTION_NOTIFY_COMPLETED, intptr_t(&completed), server.get()},
-      {MHD_OPTION_EXTERNAL_LOGGER, intptr_t(&logMhd), nullptr},
       {MHD_OPTION_LISTEN_SOCKET, fd->get(), nullptr},
   };
   if (!server->tls_cert_.empty()) {
