@@ -46,8 +46,8 @@ def get(port, path, headers=None, method="GET"):
 class Run:
     """An `esframe run` with --output http:PORT and the extra arguments; stdout is JSONL."""
 
-    def __init__(self, *extra, fps=10, frames=None, http_options="", size=SIZE):
-        self.port = free_port()
+    def __init__(self, *extra, fps=10, frames=None, http_options="", size=SIZE, port=None):
+        self.port = port or free_port()
         args = [ESFRAME, "run", "--backend", "cpu", "--source", "pattern", "--size",
                 f"{size[0]}x{size[1]}", "--fps", str(fps), "--output", "jsonl", "--output",
                 f"http:{self.port}{http_options}", *extra]

@@ -6,7 +6,7 @@
 const colours = { r: [255, 64, 64], g: [64, 220, 64], b: [80, 120, 255], l: [230, 230, 230] };
 const canvas = document.getElementById("graph");
 const context = canvas.getContext("2d");
-const view = { mode: "overlay", log: false, frames: 0, lastSeq: null, frame: null };
+const view = { mode: "overlay", log: false, frames: 0, lastSeq: null, frame: null, connections: 0 };
 window.esframeView = view;  // read by the browser test
 
 function heights(counts, log) {
@@ -86,7 +86,11 @@ function refreshPicture() {
 function connect() {
   const link = document.getElementById("link");
   const events = new EventSource("api/events");
-  events.onopen = () => { link.textContent = "live"; link.className = "state"; };
+  events.onopen = () => {
+    view.connections += 1;
+    link.textContent = "live";
+    link.className = "state";
+  };
   events.onerror = () => { link.textContent = "reconnecting"; link.className = "state down"; };
   events.onmessage = (e) => {
     const record = JSON.parse(e.data);
