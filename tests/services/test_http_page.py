@@ -110,7 +110,8 @@ SNAPSHOT = """(() => {
   const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
   let bin = '';
   for (let i = 0; i < data.length; ++i) bin += String.fromCharCode(data[i]);
-  return {seq: window.esframeView.lastSeq, pixels: btoa(bin)};
+  return {seq: window.esframeView.lastSeq, pixels: btoa(bin),
+          figures: document.getElementById('figures').textContent};
 })()"""
 
 
@@ -177,7 +178,6 @@ class HttpPageTest(unittest.TestCase):
         logged = b.evaluate(SNAPSHOT)
         self.assertEqual(b.evaluate("document.getElementById('health').textContent"), "OK")
         self.assertEqual(b.evaluate("document.getElementById('link').textContent"), "live")
-        figures = b.evaluate("document.getElementById('figures').textContent")
         if SCREENSHOT:  # overlay mode, log scale: the README's picture
             b.evaluate("document.querySelector('input[value=overlay]').click()")
             b.wait_for("document.getElementById('frame').complete && "
@@ -205,7 +205,8 @@ class HttpPageTest(unittest.TestCase):
         self.check_bars(logged, lines, log=True)
         self.assertNotEqual(drawn_first, drawn_second, "the histogram did not change")
         frame = json.loads(lines[logged["seq"]])
-        self.assertIn(f"frame {frame['seq']}  97x61", figures)
+        self.assertTrue(logged["figures"].startswith(f"frame {frame['seq']}  97x61 RGBA32"),
+                        logged["figures"])
 
 
 if __name__ == "__main__":
