@@ -1,5 +1,6 @@
 #include "core/outputs/http_output.hpp"
 
+#include <pthread.h>
 #include <turbojpeg.h>
 
 #include "base/signal_free_thread.hpp"
@@ -45,7 +46,10 @@ Result<std::unique_ptr<HttpOutput>> HttpOutput::create(const HttpSinkOptions& op
   Result<std::unique_ptr<HttpServer>> server = HttpServer::start(options, *out);
   if (!server) return server.error();
   out->server_ = std::move(server.value());
-  out->encoder_ = startSignalFreeThread([o = out.get()] { o->encodeLoop(); });
+  out->encoder_ = startSignalFreeThread([o = out.get()] {
+    pthread_setname_np(pthread_self(), "esf-http-encode");  // named in top and /proc
+    o->encodeLoop();
+  });
   return out;
 }
 

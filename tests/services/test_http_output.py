@@ -46,9 +46,10 @@ def get(port, path, headers=None, method="GET"):
 class Run:
     """An `esframe run` with --output http:PORT and the extra arguments; stdout is JSONL."""
 
-    def __init__(self, *extra, fps=10, frames=None, http_options="", size=SIZE, port=None):
+    def __init__(self, *extra, fps=10, frames=None, http_options="", size=SIZE, port=None,
+                 backend="cpu"):
         self.port = port or free_port()
-        args = [ESFRAME, "run", "--backend", "cpu", "--source", "pattern", "--size",
+        args = [ESFRAME, "run", "--backend", backend, "--source", "pattern", "--size",
                 f"{size[0]}x{size[1]}", "--fps", str(fps), "--output", "jsonl", "--output",
                 f"http:{self.port}{http_options}", *extra]
         if frames is not None:
@@ -158,6 +159,7 @@ class HttpOutputTest(unittest.TestCase):
         self.assertEqual((r.status, r.getheader("Content-Type")), (200, "image/jpeg"))
         picture = Image.open(io.BytesIO(jpeg))
         self.assertEqual((picture.format, picture.size), ("JPEG", SIZE))
+        jpeg_seq = int(r.getheader("X-Esframe-Seq"))
 
         # /stream.mjpg with curl: the first part is a whole JPEG of the frame's size.
         mjpeg = subprocess.run(["curl", "-sS", "-i", "--max-time", "1.5",
@@ -192,6 +194,39 @@ class HttpOutputTest(unittest.TestCase):
             served = Image.open(io.BytesIO(graph))
             self.assertEqual(served.size, expected.size)
             self.assertEqual(served.convert("RGBA").tobytes(), expected.convert("RGBA").tobytes())
+        self.assert_jpeg_shows(jpeg, os.path.join(png_dir, f"frame-{jpeg_seq:08d}.png"))
+
+    def test_graph_and_frame_of_the_gpu_backend(self):
+        # The GL renderer's graph and the texture read back, on the pipeline's thread.
+        png_dir = os.path.join(self.dir, "png")
+        run = self.start("--output", f"png:{png_dir}", frames=30, backend="gles")
+        r, graph = get(run.port, "/graph.png")
+        self.assertEqual(r.status, 200)
+        graph_seq = int(r.getheader("X-Esframe-Seq"))
+        r, jpeg = get(run.port, "/frame.jpg")
+        self.assertEqual(r.status, 200)
+        frame_seq = int(r.getheader("X-Esframe-Seq"))
+        code, _, err = run.finish()
+        self.assertEqual(code, 0, err)
+        with Image.open(os.path.join(png_dir, f"graph-{graph_seq:08d}.png")) as expected:
+            self.assertEqual(Image.open(io.BytesIO(graph)).convert("RGBA").tobytes(),
+                             expected.convert("RGBA").tobytes())
+        self.assert_jpeg_shows(jpeg, os.path.join(png_dir, f"frame-{frame_seq:08d}.png"))
+
+    def assert_jpeg_shows(self, jpeg, png_path):
+        """The JPEG shows the PNG's picture: decoded, within 3 of 255 on average of what Pillow
+        makes of the PNG at the same quality and 4:2:0 (the oracle; a small odd frame of noise
+        loses much more to JPEG itself)."""
+        served = Image.open(io.BytesIO(jpeg))
+        self.assertEqual(served.format, "JPEG")
+        with Image.open(png_path) as expected:
+            encoded = io.BytesIO()
+            expected.convert("RGB").save(encoded, "JPEG", quality=85, subsampling=2)
+            oracle = Image.open(io.BytesIO(encoded.getvalue()))
+            self.assertEqual(served.size, oracle.size)
+            a, b = served.convert("RGB").tobytes(), oracle.convert("RGB").tobytes()
+            error = sum(abs(x - y) for x, y in zip(a, b)) / len(a)
+            self.assertLess(error, 3, png_path)
 
     def test_every_and_health_events_in_the_stream(self):
         run = self.start("--health", "", http_options=",every=3", frames=30)
