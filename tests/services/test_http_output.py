@@ -71,26 +71,30 @@ class Run:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.proc.wait()
-                for t in self.readers:
-                    t.join()
+                self.join_readers()
                 raise AssertionError("esframe did not serve: " + self.err[0].decode())
             time.sleep(0.05)
 
     def auth_header(self):
         return {}
 
-    def finish(self, timeout=60):
-        self.proc.wait(timeout=timeout)
+    def join_readers(self):
         for t in self.readers:
             t.join()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+    def finish(self, timeout=60):
+        self.proc.wait(timeout=timeout)
+        self.join_readers()
         return self.proc.returncode, self.out[0].decode(), self.err[0].decode()
 
     def stop(self):
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
-        for t in self.readers:
-            t.join()
+        if not self.proc.stdout.closed:
+            self.join_readers()
 
 
 def jsonl_by_seq(out):
