@@ -64,7 +64,7 @@ class Run:
         deadline = time.monotonic() + 30
         while True:  # the server answers 503 until the first frame
             try:
-                r, _ = get(self.port, "/api/frame", headers=self.auth_header())
+                r, _ = get(self.port, "/api/frame")
                 if r.status in (200, 401):
                     break
             except OSError:
@@ -74,9 +74,6 @@ class Run:
                 self.join_readers()
                 raise AssertionError("esframe did not serve: " + self.err[0].decode())
             time.sleep(0.05)
-
-    def auth_header(self):
-        return {}
 
     def join_readers(self):
         for t in self.readers:
@@ -365,7 +362,12 @@ class HttpOutputTest(unittest.TestCase):
                                ("other", "s3cret pass"), ("viewer", "")]:
             r, _ = get(run.port, "/metrics", headers=auth(user, password))
             self.assertEqual(r.status, 401, (user, password))
-        r, body = get(run.port, "/metrics", headers=auth("viewer", "s3cret pass"))
+        deadline = time.monotonic() + 30
+        while True:  # 401 came before any frame; /metrics answers 503 until the first
+            r, body = get(run.port, "/metrics", headers=auth("viewer", "s3cret pass"))
+            if r.status != 503 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
         self.assertEqual(r.status, 200)
         self.assertIn(b"esframe_frames_total", body)
 
