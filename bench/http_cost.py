@@ -3,7 +3,7 @@
 time per frame, without the output, with it and no client, and with clients.
 
   bench/http_cost.py [--esframe PATH] [--backend cpu|gles] [--size WxH] [--fps F]
-                     [--seconds S] [--repeat R]
+                     [--seconds S] [--repeat R] [--variants none,idle,sse8+stalled,mjpeg]
 
 Variants, alternating, each `repeat` times: none (no http output), idle (http, no client),
 sse8+stalled (8 clients reading /api/events and one that never reads), mjpeg (one client
@@ -119,20 +119,22 @@ def main():
     p.add_argument("--fps", type=int, default=30)
     p.add_argument("--seconds", type=float, default=8)
     p.add_argument("--repeat", type=int, default=2)
+    p.add_argument("--variants", default="none,idle,sse8+stalled,mjpeg")
     args = p.parse_args()
-    variants = ["none", "idle", "sse8+stalled", "mjpeg"]
+    variants = args.variants.split(",")
     results = {v: [] for v in variants}
     for _ in range(args.repeat):
         for v in variants:
             results[v].append(measure(args, v))
     print(f"{args.backend} {args.size} --fps {args.fps}, {args.seconds} s x {args.repeat}, "
           f"load {os.getloadavg()[0]:.2f}")
-    print("| variant | frames/s | process CPU ms/frame | server threads CPU ms/frame |")
+    print("| variant | frames/s | process CPU ms/frame (runs) | server threads CPU ms/frame |")
     print("|---|---|---|---|")
     for v in variants:
         rows = results[v]
+        runs = " ".join(f"{r['cpu_ms']:.1f}" for r in rows)
         print(f"| {v} | {statistics.median(r['fps'] for r in rows):.2f} | "
-              f"{statistics.median(r['cpu_ms'] for r in rows):.2f} | "
+              f"{statistics.median(r['cpu_ms'] for r in rows):.2f} ({runs}) | "
               f"{statistics.median(r['server_ms'] for r in rows):.3f} |")
 
 
