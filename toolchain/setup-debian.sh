@@ -25,8 +25,8 @@ packages=(
   python3-jsonschema  # tests: esframe selftest --json against docs/selftest-report.schema.json
   # --output http: the server (libmicrohttpd: connection limit, timeouts, basic auth, TLS) and
   # the JPEG of /frame.jpg and /stream.mjpg (libturbojpeg); its test decodes PNG and JPEG with
-  # Pillow and fetches with curl.
-  libmicrohttpd-dev libturbojpeg0-dev python3-pil curl
+  # Pillow, fetches with curl and makes its TLS certificate with openssl.
+  libmicrohttpd-dev libturbojpeg0-dev python3-pil curl openssl
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do

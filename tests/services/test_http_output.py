@@ -371,6 +371,34 @@ class HttpOutputTest(unittest.TestCase):
         self.assertEqual(r.status, 200)
         self.assertIn(b"esframe_frames_total", body)
 
+    def test_tls(self):
+        cert, key = os.path.join(self.dir, "cert.pem"), os.path.join(self.dir, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", key, "-out", cert], check=True, capture_output=True)
+        port = free_port()
+        run = subprocess.Popen([ESFRAME, "run", "--backend", "cpu", "--source", "pattern",
+                                "--fps", "10", "--output", "jsonl", "--output",
+                                f"http:{port},cert={cert},key={key}"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 30
+            while True:  # curl checks the certificate against the one made above
+                r = subprocess.run(["curl", "-sS", "--cacert", cert, "-o", "/dev/null", "-w",
+                                    "%{http_code}", f"https://127.0.0.1:{port}/api/frame"],
+                                   capture_output=True, text=True)
+                if r.stdout == "200" or time.monotonic() > deadline:
+                    break
+                time.sleep(0.1)
+            self.assertEqual(r.stdout, "200", r.stderr)
+            plain = subprocess.run(["curl", "-sS", f"http://127.0.0.1:{port}/api/frame"],
+                                   capture_output=True)
+            self.assertNotEqual(plain.returncode, 0, "plain HTTP answered on a TLS port")
+        finally:
+            run.send_signal(signal.SIGTERM)
+            out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 0, err)
+
     def test_sigterm_with_clients_connected_exits_0_within_a_second(self):
         run = self.start()
         clients = []
