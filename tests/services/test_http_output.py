@@ -4,7 +4,8 @@ running `esframe run --fps 10`. Every endpoint and its content type; the SSE dat
 JSONL lines the same run printed; /metrics passes `promtool check metrics`; /graph.png equals the
 PNG output's graph of the same frame; /frame.jpg decodes at the frame's size. Faults: 100 clients
 connecting and dropping, a client that never reads, malformed and oversized requests, a port in
-use, wrong credentials, SIGTERM with clients connected.
+use, wrong credentials, SIGTERM with clients connected. TLS with a certificate openssl makes, and
+the GPU backend's graph and read-back frame.
 
 usage: test_http_output.py ESFRAME_BINARY
 """
