@@ -58,7 +58,9 @@ function figures(frame) {
 function showHealth(frame) {
   const el = document.getElementById("health");
   if (!frame.health) { el.hidden = true; return; }
-  const state = frame.health.black_picture ? "BLACK" : frame.health.frozen ? "FROZEN" : "OK";
+  // The graph caption's order: black, frozen, covered (with --health regions), else ok.
+  const h = frame.health;
+  const state = h.black_picture ? "BLACK" : h.frozen ? "FROZEN" : h.covered ? "COVERED" : "OK";
   el.hidden = false;
   el.textContent = state;
   el.className = state === "OK" ? "state" : "state bad";
