@@ -103,9 +103,13 @@ class Browser:
         os.close(self.from_browser)
 
 
-# The drawn frame's sequence number and the canvas' RGBA pixels, read in one turn of the page's
-# event loop (no frame can arrive in between).
+# Switches the page to `mode` and `log`, then reads the drawn frame's sequence number, the
+# canvas' RGBA pixels and the figures, all in one turn of the page's event loop (click() redraws
+# at once; no frame can arrive in between).
 SNAPSHOT = """(() => {
+  document.querySelector('input[value=%s]').click();
+  const log = document.getElementById('log');
+  if (log.checked !== %s) log.click();
   const c = document.getElementById('graph');
   const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
   let bin = '';
@@ -113,6 +117,12 @@ SNAPSHOT = """(() => {
   return {seq: window.esframeView.lastSeq, pixels: btoa(bin),
           figures: document.getElementById('figures').textContent};
 })()"""
+
+
+def snapshot(browser, mode, log):
+    shot = browser.evaluate(SNAPSHOT % (mode, "true" if log else "false"))
+    shot.update(mode=mode, log=log)
+    return shot
 
 
 def lit_rows(pixels, x):
@@ -126,11 +136,33 @@ def lit_rows(pixels, x):
     return count
 
 
-def expected_heights(counts, log):
+def column_bars(counts, width, log):
+    """The page's rule, from the histogram: each of `width` columns as high as the highest of the
+    bins that fall in it, in whole pixels."""
     top = max(1, max(counts))
     if log:
-        return [round(math.log2(c + 1) / math.log2(top + 1) * CANVAS_H) for c in counts]
-    return [math.floor(c / top * CANVAS_H + 0.5) for c in counts]
+        h = [math.log2(c + 1) / math.log2(top + 1) for c in counts]
+    else:
+        h = [c / top for c in counts]
+    n, bars = len(counts), []
+    for x in range(width):
+        first = x * n // width
+        end = max(first + 1, (x + 1) * n // width)
+        bars.append(math.floor(max(h[first:end]) * CANVAS_H + 0.5))
+    return bars
+
+
+def expected_columns(frame, mode, log):
+    hist = frame["hist"]  # in the JSONL's channel order, as the page iterates it
+    if mode == "luma":
+        return column_bars(hist["l"], CANVAS_W, log)
+    if mode == "parade":
+        w = CANVAS_W // len(hist)
+        bars = [b for c in hist for b in column_bars(hist[c], w, log)]
+        return bars + [0] * (CANVAS_W - len(bars))
+    # overlay: a pixel is lit where any channel's bar reaches
+    per_channel = [column_bars(hist[c], CANVAS_W, log) for c in hist]
+    return [max(col) for col in zip(*per_channel)]
 
 
 class HttpPageTest(unittest.TestCase):
@@ -146,19 +178,17 @@ class HttpPageTest(unittest.TestCase):
             run.stop()
         shutil.rmtree(self.dir)
 
-    def check_bars(self, snapshot, lines, log):
-        frame = json.loads(lines[snapshot["seq"]])
-        counts = frame["hist"]["l"]
-        self.assertEqual(len(counts), 256)
-        pixels = base64.b64decode(snapshot["pixels"])
-        heights = expected_heights(counts, log)
+    def check_bars(self, shot, lines):
+        frame = json.loads(lines[shot["seq"]])
+        pixels = base64.b64decode(shot["pixels"])
+        want = expected_columns(frame, shot["mode"], shot["log"])
         drawn = [lit_rows(pixels, x) for x in range(CANVAS_W)]
-        for x in range(CANVAS_W):  # two columns a bin
-            want = heights[x // 2]
-            if log:  # JavaScript's and Python's log2 may round a half differently
-                self.assertLessEqual(abs(drawn[x] - want), 1, (x, drawn[x], want))
+        for x in range(CANVAS_W):
+            if shot["log"]:  # JavaScript's and Python's log2 may round a half differently
+                self.assertLessEqual(abs(drawn[x] - want[x]), 1, (shot["mode"], x))
             else:
-                self.assertEqual(drawn[x], want, f"column {x} of frame {snapshot['seq']}")
+                self.assertEqual(drawn[x], want[x],
+                                 f"{shot['mode']}: column {x} of frame {shot['seq']}")
         self.assertGreater(sum(drawn), 0)
         return drawn
 
@@ -170,16 +200,15 @@ class HttpPageTest(unittest.TestCase):
         b.page("Page.enable")
         b.page("Page.navigate", url=f"http://127.0.0.1:{run.port}/")
         b.wait_for("window.esframeView && window.esframeView.frames >= 1")
-        b.evaluate("document.querySelector('input[value=luma]').click()")
-        first = b.evaluate(SNAPSHOT)
+        first = snapshot(b, "luma", False)
         b.wait_for(f"window.esframeView.lastSeq > {first['seq']}")
-        second = b.evaluate(SNAPSHOT)
-        b.evaluate("document.getElementById('log').click()")
-        logged = b.evaluate(SNAPSHOT)
+        shots = [snapshot(b, mode, log) for mode in ("luma", "overlay", "parade")
+                 for log in (False, True)]
+        second = shots[0]
         self.assertEqual(b.evaluate("document.getElementById('health').textContent"), "OK")
         self.assertEqual(b.evaluate("document.getElementById('link').textContent"), "live")
         if SCREENSHOT:  # overlay mode, log scale: the README's picture
-            b.evaluate("document.querySelector('input[value=overlay]').click()")
+            snapshot(b, "overlay", True)
             b.wait_for("document.getElementById('frame').complete && "
                        "document.getElementById('frame').naturalWidth > 0")
             time.sleep(0.5)
@@ -200,13 +229,15 @@ class HttpPageTest(unittest.TestCase):
         b.wait_for(f"window.esframeView.frames > {frames}")
         self.assertEqual(b.evaluate("document.getElementById('link').textContent"), "live")
 
-        drawn_first = self.check_bars(first, lines, log=False)
-        drawn_second = self.check_bars(second, lines, log=False)
-        self.check_bars(logged, lines, log=True)
+        drawn_first = self.check_bars(first, lines)
+        drawn_second = self.check_bars(second, lines)
+        self.assertNotEqual(first["seq"], second["seq"])
         self.assertNotEqual(drawn_first, drawn_second, "the histogram did not change")
-        frame = json.loads(lines[logged["seq"]])
-        self.assertTrue(logged["figures"].startswith(f"frame {frame['seq']}  97x61 RGBA32"),
-                        logged["figures"])
+        for shot in shots[1:]:
+            self.check_bars(shot, lines)
+        frame = json.loads(lines[second["seq"]])
+        self.assertTrue(second["figures"].startswith(f"frame {frame['seq']}  97x61 RGBA32"),
+                        second["figures"])
 
 
 if __name__ == "__main__":

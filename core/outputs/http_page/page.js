@@ -14,14 +14,20 @@ function heights(counts, log) {
   return counts.map((c) => (log ? Math.log2(c + 1) / Math.log2(max + 1) : c / max));
 }
 
+// One channel's bars over `width` columns from x0: each column is as high as the highest bin
+// that falls in it, drawn on whole pixels (no smoothing, so a test can read the heights back).
 function drawBars(channel, counts, x0, width, blend) {
   const h = heights(counts, view.log);
   const [r, g, b] = colours[channel] || colours.l;
   context.fillStyle = `rgba(${r},${g},${b},${blend})`;
-  const w = width / counts.length;
-  for (let i = 0; i < counts.length; ++i) {
-    const bar = Math.round(h[i] * canvas.height);
-    context.fillRect(x0 + i * w, canvas.height - bar, Math.ceil(w), bar);
+  const n = counts.length;
+  for (let x = 0; x < width; ++x) {
+    const first = Math.floor((x * n) / width);
+    const end = Math.max(first + 1, Math.floor(((x + 1) * n) / width));
+    let top = 0;
+    for (let i = first; i < end; ++i) top = Math.max(top, h[i]);
+    const bar = Math.round(top * canvas.height);
+    if (bar > 0) context.fillRect(x0 + x, canvas.height - bar, 1, bar);
   }
 }
 
@@ -32,7 +38,7 @@ function draw(frame) {
   if (view.mode === "luma") {
     if (frame.hist.l) drawBars("l", frame.hist.l, 0, canvas.width, 1);
   } else if (view.mode === "parade") {
-    const w = canvas.width / channels.length;
+    const w = Math.floor(canvas.width / channels.length);
     channels.forEach((c, k) => drawBars(c, frame.hist[c], k * w, w, 1));
   } else {
     context.globalCompositeOperation = "lighter";
