@@ -2,8 +2,10 @@
 """The page at / of `esframe run --output http:PORT` in headless Chromium (Debian's chromium),
 driven over the DevTools protocol on a pipe (--remote-debugging-pipe). The test reads the canvas'
 pixels and checks every column's bar against the histogram of the same frame in the run's own
-JSONL (luma mode, linear and log scale), shows that the drawing changes between two frames, reads
-the health state, and restarts esframe on the same port to see the page reconnect.
+JSONL (luma, overlay and parade; linear and log scale), shows that the drawing changes between two
+frames, reads
+the health state (OK from the pattern, BLACK from black Y4M frames on stdin), and restarts esframe
+on the same port to see the page reconnect.
 
 usage: test_http_page.py ESFRAME_BINARY [--screenshot PNG]
 """
@@ -16,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -238,6 +241,58 @@ class HttpPageTest(unittest.TestCase):
         frame = json.loads(lines[second["seq"]])
         self.assertTrue(second["figures"].startswith(f"frame {frame['seq']}  97x61 RGBA32"),
                         second["figures"])
+
+    def test_a_black_camera_shows_black(self):
+        # Black Y4M frames on stdin, paced like a camera: blackdetect's rule says BLACK.
+        port = test_http_output.free_port()
+        proc = subprocess.Popen(
+            [test_http_output.ESFRAME, "run", "--backend", "cpu", "--source", "-", "--health", "",
+             "--output", "jsonl", "--output", f"http:{port}"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        width, height = 32, 16
+        frame = b"FRAME\n" + bytes([16]) * (width * height) + bytes([128]) * (width * height // 2)
+        stop = threading.Event()
+
+        def feed():
+            try:
+                proc.stdin.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
+                while not stop.is_set():
+                    proc.stdin.write(frame)
+                    proc.stdin.flush()
+                    time.sleep(0.1)
+            except BrokenPipeError:
+                pass
+            finally:
+                proc.stdin.close()
+
+        feeder = threading.Thread(target=feed)
+        feeder.start()
+        try:
+            self.browser = Browser(os.path.join(self.dir, "profile"))
+            b = self.browser
+            deadline = time.monotonic() + 30
+            while True:  # the server is up once esframe has a frame
+                try:
+                    r, _ = test_http_output.get(port, "/api/frame")
+                    if r.status == 200:
+                        break
+                except OSError:
+                    pass
+                self.assertLess(time.monotonic(), deadline, "esframe did not serve")
+                time.sleep(0.05)
+            b.page("Page.navigate", url=f"http://127.0.0.1:{port}/")
+            b.wait_for("window.esframeView && window.esframeView.frames >= 1")
+            self.assertEqual(b.evaluate("document.getElementById('health').textContent"),
+                             "BLACK")
+            self.assertEqual(b.evaluate("document.getElementById('health').className"),
+                             "state bad")
+        finally:
+            stop.set()
+            feeder.join()
+            proc.wait(timeout=30)
+            err = proc.stderr.read().decode()
+            proc.stderr.close()
+        self.assertEqual(proc.returncode, 0, err)
 
 
 if __name__ == "__main__":
