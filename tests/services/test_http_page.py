@@ -3,9 +3,8 @@
 driven over the DevTools protocol on a pipe (--remote-debugging-pipe). The test reads the canvas'
 pixels and checks every column's bar against the histogram of the same frame in the run's own
 JSONL (luma, overlay and parade; linear and log scale), shows that the drawing changes between two
-frames, reads
-the health state (OK from the pattern, BLACK from black Y4M frames on stdin), and restarts esframe
-on the same port to see the page reconnect.
+frames, reads the health state (OK from the pattern, BLACK from black Y4M frames on stdin), and
+restarts esframe on the same port to see the page reconnect.
 
 usage: test_http_page.py ESFRAME_BINARY [--screenshot PNG]
 """
