@@ -40,7 +40,7 @@ struct PromSinkOptions {
 struct HttpSinkOptions {
   std::string address = "127.0.0.1";  // an IPv4 or IPv6 address; "0.0.0.0" or "::" for all
   int port = 0;                       // 0: a free port the kernel picks
-  int clients = 8;                    // concurrent connections; more are refused
+  int clients = 8;                    // concurrent connections; more wait to be accepted
   int every = 1;                      // /api/events: every Nth frame
   int snapshot_every = 1;             // /frame.jpg, /stream.mjpg: a JPEG at most every Nth frame
   int quality = 85;                   // JPEG quality, 1..100

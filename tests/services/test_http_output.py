@@ -316,6 +316,30 @@ class HttpOutputTest(unittest.TestCase):
         self.assertEqual(len(read_sse(port, 3)), 3)
         self.assertIsNone(run.proc.poll())
 
+    def test_clients_limit(self):
+        run = self.start(http_options=",clients=3")
+        streams = []
+        for _ in range(3):
+            conn = http.client.HTTPConnection("127.0.0.1", run.port, timeout=10)
+            conn.request("GET", "/api/events")
+            response = conn.getresponse()  # holds the socket: keep it
+            self.assertEqual(response.status, 200)
+            streams.append((conn, response))
+        # A fourth connection is not taken while three are open: it waits in the listen queue.
+        with socket.create_connection(("127.0.0.1", run.port), timeout=10) as s:
+            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.settimeout(1)
+            with self.assertRaises(socket.timeout):
+                s.recv(100)
+            conn, response = streams.pop()
+            response.close()
+            conn.close()
+            s.settimeout(10)  # taken once a stream has gone (noticed at the next frame)
+            self.assertTrue(s.recv(100).startswith(b"HTTP/1.1 200 OK\r\n"))
+        for conn, response in streams:
+            response.close()
+            conn.close()
+
     def test_a_client_that_never_reads_holds_up_nothing(self):
         # Big frames fill the stalled client's socket in a few frames; its queue is bounded.
         run = self.start(size=(1280, 720), fps=20, frames=60, http_options=",queue=4,timeout=2")
