@@ -296,7 +296,7 @@ class HttpOutputTest(unittest.TestCase):
                     elif k % 3 == 2:
                         s.sendall(b"GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
             except OSError:
-                pass  # refused beyond clients=8: what the limit is for
+                pass  # beyond clients=8 and the listen queue: refused, as the limit means
 
         threads = [threading.Thread(target=hit, args=(k,)) for k in range(100)]
         for t in threads:
