@@ -175,10 +175,10 @@ std::optional<std::string> HttpOutput::metrics() {
   return promText(last_, frames_, source_dropped_, events_);
 }
 
-std::optional<std::string> HttpOutput::frameJson() {
+std::optional<HttpContent::FrameJson> HttpOutput::frameJson() {
   std::lock_guard lock(frame_mutex_);
   if (!have_last_) return std::nullopt;
-  return jsonlLine(last_);
+  return FrameJson{last_.seq, jsonlLine(last_)};
 }
 
 std::optional<uint64_t> HttpOutput::latestSeq() {

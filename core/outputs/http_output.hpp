@@ -37,7 +37,7 @@ class HttpOutput : public FrameSink, private HttpContent {
       : options_(options), painter_(options.graph_width, options.graph_height, options.graph) {}
   // HttpContent, on the server's thread.
   std::optional<std::string> metrics() override;
-  std::optional<std::string> frameJson() override;
+  std::optional<FrameJson> frameJson() override;
   std::optional<uint64_t> latestSeq() override;
   void requestSnapshot(Snapshot which) override;
 

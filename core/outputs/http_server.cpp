@@ -41,8 +41,7 @@ struct HttpClient {
 struct HttpRequest {
   MHD_Connection* connection = nullptr;
   Snapshot which = Snapshot::kGraph;
-  bool waiting = false;  // suspended until publishSnapshot() or stop()
-  bool resumed = false;
+  bool resumed = false;  // was suspended until publishSnapshot() or stop()
 };
 
 namespace {
@@ -271,7 +270,6 @@ void HttpServer::stop() {
     if (stopped_) return;
     stopped_ = true;
     for (HttpRequest* r : waiting_) {
-      r->waiting = false;
       r->resumed = true;
       MHD_resume_connection(r->connection);
     }
@@ -321,9 +319,9 @@ int HttpServer::handle(MHD_Connection* connection, const char* url, const char* 
     return respond(connection, MHD_HTTP_OK, *text, "text/plain; version=0.0.4; charset=utf-8");
   }
   if (path == "/api/frame") {
-    std::optional<std::string> json = content_.frameJson();
-    if (!json) return respondText(connection, MHD_HTTP_SERVICE_UNAVAILABLE, "no frame yet");
-    return respond(connection, MHD_HTTP_OK, *json, "application/json", content_.latestSeq());
+    std::optional<HttpContent::FrameJson> frame = content_.frameJson();
+    if (!frame) return respondText(connection, MHD_HTTP_SERVICE_UNAVAILABLE, "no frame yet");
+    return respond(connection, MHD_HTTP_OK, frame->json, "application/json", frame->seq);
   }
   if (path == "/api/events") return serveStream(connection, true);
   if (path == "/stream.mjpg") return serveStream(connection, false);
@@ -350,7 +348,6 @@ int HttpServer::serveSnapshot(MHD_Connection* connection, Snapshot which, HttpRe
   if (stopped_) return respondText(connection, MHD_HTTP_SERVICE_UNAVAILABLE, "stopping");
   // Made on the pipeline's next frame: wait off the event loop until then.
   request->which = which;
-  request->waiting = true;
   waiting_.push_back(request);
   MHD_suspend_connection(connection);
   lock.unlock();
@@ -421,7 +418,6 @@ void HttpServer::publishSnapshot(Snapshot which, uint64_t seq, std::optional<std
       ++it;
       continue;
     }
-    r->waiting = false;
     r->resumed = true;
     MHD_resume_connection(r->connection);
     it = waiting_.erase(it);

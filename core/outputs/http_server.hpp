@@ -26,9 +26,14 @@ enum class Snapshot { kGraph, kFrame };
 class HttpContent {
  public:
   virtual ~HttpContent() = default;
-  // The Prometheus text and the latest frame's JSON object; nullopt before the first frame.
+  // The Prometheus text, and the latest frame's JSON object with its sequence number (read
+  // together); nullopt before the first frame.
   virtual std::optional<std::string> metrics() = 0;
-  virtual std::optional<std::string> frameJson() = 0;
+  struct FrameJson {
+    uint64_t seq = 0;
+    std::string json;
+  };
+  virtual std::optional<FrameJson> frameJson() = 0;
   // The sequence number of the latest frame delivered (nullopt before the first).
   virtual std::optional<uint64_t> latestSeq() = 0;
   // Someone waits for a snapshot of a frame after `after_seq` (or of any, when nullopt).
