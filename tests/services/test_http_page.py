@@ -43,6 +43,7 @@ class Browser:
 
         self.proc = subprocess.Popen(
             [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-dev-shm-usage",  # containers often have a small /dev/shm
              "--remote-debugging-pipe", f"--user-data-dir={profile}",
              f"--window-size=1200,700", "about:blank"],
             preexec_fn=fds, pass_fds=(3, 4), stdout=subprocess.DEVNULL,
