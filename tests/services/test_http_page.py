@@ -45,7 +45,7 @@ class Browser:
             [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-dev-shm-usage",  # containers often have a small /dev/shm
              "--remote-debugging-pipe", f"--user-data-dir={profile}",
-             f"--window-size=1200,700", "about:blank"],
+             "--window-size=1200,700", "about:blank"],
             preexec_fn=fds, pass_fds=(3, 4), stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL)
         os.close(to_browser_r)
