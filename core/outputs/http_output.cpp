@@ -1,8 +1,8 @@
 #include "core/outputs/http_output.hpp"
 
 #include <pthread.h>
-#include <turbojpeg.h>
 
+#include "base/shared_module.hpp"
 #include "base/signal_free_thread.hpp"
 #include "core/outputs/jsonl_output.hpp"
 #include "esframe/base/log.hpp"
@@ -23,27 +23,28 @@ std::string sseText(const std::string& lines) {
   return text;
 }
 
-Result<std::string> encodeJpeg(const RgbaImage& image, int quality) {
-  std::unique_ptr<void, int (*)(tjhandle)> tj(tjInitCompress(), tjDestroy);
-  if (!tj) return fail(ErrorCode::kOutOfMemory, kOutputWhat, ": cannot start libturbojpeg");
-  unsigned char* jpeg = nullptr;
-  unsigned long size = 0;
-  if (tjCompress2(tj.get(), image.pixels.data(), image.width, image.width * 4, image.height,
-                  TJPF_RGBA, &jpeg, &size, TJSAMP_420, quality, TJFLAG_FASTDCT) != 0) {
-    tjFree(jpeg);
-    return fail(ErrorCode::kInternal, kOutputWhat,
-                ": JPEG encoding failed: ", tjGetErrorStr2(tj.get()));
-  }
-  std::string bytes(reinterpret_cast<const char*>(jpeg), size);
-  tjFree(jpeg);
-  return bytes;
-}
+// What the module calls of libesframe (HttpHost says why a table).
+const HttpHost kHttpHost{&logLine, &errorCodeFromErrno};
 
 }  // namespace
 
+Result<const HttpModule*> httpModule() {
+#ifdef ESF_MODULES_LINKED
+  return esf_http_module_v1(&kHttpHost);
+#else
+  // kUnsupported, as in a build without HTTP: this esframe cannot serve.
+  static const Result<const void*> table =
+      loadModuleEntry(kHttpModuleFile, kHttpModuleEntry, &kHttpHost, ErrorCode::kUnsupported);
+  if (!table) return fail(table.error().code, kOutputWhat, ": ", table.error().message);
+  return static_cast<const HttpModule*>(table.value());
+#endif
+}
+
 Result<std::unique_ptr<HttpOutput>> HttpOutput::create(const HttpSinkOptions& options) {
-  std::unique_ptr<HttpOutput> out(new HttpOutput(options));
-  Result<std::unique_ptr<HttpServer>> server = HttpServer::start(options, *out);
+  Result<const HttpModule*> module = httpModule();
+  if (!module) return module.error();
+  std::unique_ptr<HttpOutput> out(new HttpOutput(options, **module));
+  Result<std::unique_ptr<HttpService>> server = (*module)->start_server(options, *out);
   if (!server) return server.error();
   out->server_ = std::move(server.value());
   out->encoder_ = startSignalFreeThread([o = out.get()] {
@@ -141,7 +142,7 @@ void HttpOutput::encodeLoop() {
     if (frame) {
       std::optional<std::string> bytes;
       if (frame->image) {
-        Result<std::string> jpeg = encodeJpeg(*frame->image, options_.quality);
+        Result<std::string> jpeg = module_.encode_jpeg(*frame->image, options_.quality);
         if (jpeg)
           bytes = std::move(jpeg.value());
         else

@@ -1,5 +1,6 @@
 #pragma once
-// --output http:[ADDR:]PORT: the sink side of the HTTP server (http_server.hpp). The pipeline's
+// --output http:[ADDR:]PORT: the sink side of the HTTP server (http_server.hpp, in the module
+// libesframe-http.so, loaded on the first http output like libesframe-mqtt.so). The pipeline's
 // thread keeps the latest frame's figures and, only while a client waits for them, draws the graph
 // and reads the processed image back; an encoder thread turns those into PNG and JPEG, so no
 // encoding runs on the pipeline's thread and an idle server costs a copy of the figures a frame.
@@ -33,8 +34,10 @@ class HttpOutput : public FrameSink, private HttpContent {
   int port() const { return server_->port(); }
 
  private:
-  explicit HttpOutput(const HttpSinkOptions& options)
-      : options_(options), painter_(options.graph_width, options.graph_height, options.graph) {}
+  HttpOutput(const HttpSinkOptions& options, const HttpModule& module)
+      : options_(options),
+        module_(module),
+        painter_(options.graph_width, options.graph_height, options.graph) {}
   // HttpContent, on the server's thread.
   std::optional<std::string> metrics() override;
   std::optional<FrameJson> frameJson() override;
@@ -45,8 +48,9 @@ class HttpOutput : public FrameSink, private HttpContent {
   void stopEncoder();
 
   HttpSinkOptions options_;
+  const HttpModule& module_;
   GraphPainter painter_;
-  std::unique_ptr<HttpServer> server_;
+  std::unique_ptr<HttpService> server_;
   uint64_t delivered_ = 0;
   std::atomic<bool> graph_wanted_{false}, frame_wanted_{false};
 

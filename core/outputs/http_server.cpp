@@ -198,8 +198,8 @@ const char* pageType(std::string_view name) {
 
 }  // namespace
 
-Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpSinkOptions& options,
-                                                      HttpContent& content) {
+Result<std::unique_ptr<HttpService>> HttpServer::start(const HttpSinkOptions& options,
+                                                       HttpContent& content) {
   std::unique_ptr<HttpServer> server(new HttpServer(options, content));
   if (!options.user.empty()) {
     Result<std::string> text = readFile(options.password_file, "password file");
@@ -257,7 +257,7 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpSinkOptions& opt
   (void)fd->release();  // the daemon closes it when it stops
   logInfo(std::string(kServerWhat) + ": listening on " + (family == AF_INET6 ? "[" : "") +
           options.address + (family == AF_INET6 ? "]" : "") + ":" + std::to_string(server->port_));
-  return server;
+  return std::unique_ptr<HttpService>(std::move(server));
 }
 
 HttpServer::~HttpServer() {

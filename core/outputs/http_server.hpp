@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "base/shared_module.hpp"
+#include "esframe/base/log.hpp"
 #include "esframe/base/result.hpp"
+#include "esframe/rgba_image.hpp"
 #include "esframe/sink_options.hpp"
 
 struct MHD_Daemon;
@@ -40,31 +43,69 @@ class HttpContent {
   virtual void requestSnapshot(Snapshot which) = 0;
 };
 
+// The server as the sink sees it: libesframe-http.so makes it (the sink calls it through these
+// virtual functions only, so libesframe needs none of the module's symbols).
+class HttpService {
+ public:
+  virtual ~HttpService() = default;
+  // The port bound (the one asked for, or the kernel's choice for port 0).
+  virtual int port() const = 0;
+  // One frame's SSE event text ("data: ...\n\n" lines) to every /api/events client.
+  virtual void publishEvents(const std::string& text) = 0;
+  // A snapshot's encoded bytes for the frame `seq` (nullopt: it could not be made) to those
+  // waiting for it and, for frames, to every /stream.mjpg client.
+  virtual void publishSnapshot(Snapshot which, uint64_t seq, std::optional<std::string> bytes) = 0;
+  // Whether any /api/events or /stream.mjpg client is connected (the sink skips their work
+  // otherwise).
+  virtual bool hasEventClients() const = 0;
+  virtual bool hasStreamClients() const = 0;
+  // Ends every stream, answers waiting requests and stops the thread; also done on destruction.
+  virtual void stop() = 0;
+};
+
+// What the module uses of libesframe, handed to its entry point by the loader (as MqttHost:
+// libesframe.so exports its public API only and the module links no libesframe).
+struct HttpHost {
+  void (*log_line)(LogLevel level, std::string_view message);
+  ErrorCode (*error_code_from_errno)(int err);
+};
+
+// The module's table: the server (libmicrohttpd) and the JPEG encoder (libturbojpeg).
+struct HttpModule {
+  // Binds and starts the server's thread; the listening socket's errors name the address.
+  Result<std::unique_ptr<HttpService>> (*start_server)(const HttpSinkOptions& options,
+                                                       HttpContent& content);
+  Result<std::string> (*encode_jpeg)(const RgbaImage& image, int quality);
+};
+inline constexpr const char kHttpModuleFile[] = "libesframe-http.so";
+inline constexpr const char kHttpModuleEntry[] = "esf_http_module_v1";
+
+// The module's table, loaded on the first call (kUnsupported when the module is missing); a
+// static libesframe links the module's code in and returns it directly (http_output.cpp).
+Result<const HttpModule*> httpModule();
+
+namespace http_module {
+extern const HttpHost* g_host;  // the host the entry point was given (http_module.cpp)
+}  // namespace http_module
+
 struct HttpClient;
 struct HttpRequest;
 
-class HttpServer {
+// libmicrohttpd's side, in the module only (http_server.cpp).
+class HttpServer final : public HttpService {
  public:
-  // Binds and starts the thread; the listening socket's errors name the address.
-  static Result<std::unique_ptr<HttpServer>> start(const HttpSinkOptions& options,
-                                                   HttpContent& content);
-  ~HttpServer();
+  static Result<std::unique_ptr<HttpService>> start(const HttpSinkOptions& options,
+                                                    HttpContent& content);
+  ~HttpServer() override;
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // The port bound (the one asked for, or the kernel's choice for port 0).
-  int port() const { return port_; }
-  // One frame's SSE event text ("data: ...\n\n" lines) to every /api/events client.
-  void publishEvents(const std::string& text);
-  // A snapshot's encoded bytes for the frame `seq` (nullopt: it could not be made) to those
-  // waiting for it and, for frames, to every /stream.mjpg client.
-  void publishSnapshot(Snapshot which, uint64_t seq, std::optional<std::string> bytes);
-  // Whether any /api/events or /stream.mjpg client is connected (the sink skips their work
-  // otherwise).
-  bool hasEventClients() const { return event_clients_.load() > 0; }
-  bool hasStreamClients() const { return stream_clients_.load() > 0; }
-  // Ends every stream, answers waiting requests and stops the thread; also done by the destructor.
-  void stop();
+  int port() const override { return port_; }
+  void publishEvents(const std::string& text) override;
+  void publishSnapshot(Snapshot which, uint64_t seq, std::optional<std::string> bytes) override;
+  bool hasEventClients() const override { return event_clients_.load() > 0; }
+  bool hasStreamClients() const override { return stream_clients_.load() > 0; }
+  void stop() override;
 
   // libmicrohttpd's callbacks (http_server.cpp), public for its C trampolines only.
   int handle(MHD_Connection* connection, const char* url, const char* method,
@@ -100,3 +141,7 @@ class HttpServer {
 };
 
 }  // namespace esf
+
+// The module's one exported entry point: keeps `host` (valid for the process's lifetime) and
+// returns the table above, valid as long.
+extern "C" ESF_MODULE_ENTRY const esf::HttpModule* esf_http_module_v1(const esf::HttpHost* host);
