@@ -2,7 +2,7 @@
 """What --health adds to a frame: `esframe run` with and without it, in the same run, alternating.
 
   bench/health_cost.py [--esframe CMD] [--backend gles|cpu] [--source SPEC] [--size WxH]
-                       [--frames N] [--repeat R] [--format FMT]
+                       [--frames N] [--repeat R] [--format FMT] [--health-options KEYS]
 
 Per frame, the time of the frame's stages from its own timing_ms: on the GPU with timer queries
 the GPU stages (timing_clock "gpu"), elsewhere every stage but "read" (the wait for the source);
@@ -28,7 +28,7 @@ def frame_times(cmd, args, health):
     if args.format:
         argv += ["--format", args.format]
     if health:
-        argv.append("--health")
+        argv.append("--health" + ("=" + args.health_options if args.health_options else ""))
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     times, clocks = [], set()
     for line in out.splitlines():
@@ -60,6 +60,7 @@ def main():
     p.add_argument("--format", default="")
     p.add_argument("--frames", type=int, default=60)
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--health-options", default="", help="--health's keys, e.g. grid=8x6")
     a = p.parse_args()
     without, with_health, clocks = [], [], set()
     for _ in range(a.repeat):
@@ -71,6 +72,7 @@ def main():
         clocks |= c
     m0, m1 = statistics.median(without), statistics.median(with_health)
     print(f"health cost, backend {a.backend}, source {a.source} {a.size} {a.format or ''}, "
+          f"--health{'=' + a.health_options if a.health_options else ''}, "
           f"{a.repeat} x {a.frames - WARMUP} frames per variant, clock {'/'.join(sorted(clocks))}")
     print(f"  frame without --health: median {m0:.4f} ms")
     print(f"  frame with --health:    median {m1:.4f} ms (the health stage alone: "

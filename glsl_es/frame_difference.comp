@@ -5,12 +5,26 @@
 // signed one sign-extended; each fits 32 bits for WG_SIZE * WORDS * 4 pixels).
 // frame_difference_merge.comp adds the records up: no global atomics (on NVIDIA, hundreds of
 // workgroups adding into the same 256 words cost 25 times the pass itself).
+// Regions (GRID_COLUMNS x GRID_ROWS cells, then ROIS rectangles): a workgroup adds each region's
+// luma and changed pixels in shared memory, then into 4 words a region after the records at
+// partials[u_regions_at ..] (sum Y and the changed count, 64 bits each, low word first): a
+// workgroup's rows meet a few regions, so few global atomics, each on its region's words.
 #ifndef WG_SIZE
 #define WG_SIZE 256
 #endif
 #ifndef WORDS
 #define WORDS 4
 #endif
+#ifndef GRID_COLUMNS
+#define GRID_COLUMNS 0
+#endif
+#ifndef GRID_ROWS
+#define GRID_ROWS 0
+#endif
+#ifndef ROIS
+#define ROIS 0
+#endif
+#define REGIONS (GRID_COLUMNS * GRID_ROWS + ROIS)
 layout(local_size_x = WG_SIZE) in;
 uniform highp sampler2D u_image;
 uniform uvec2 u_size;
@@ -21,7 +35,18 @@ uniform bool u_full_range;
 layout(std430, binding = 0) writeonly buffer Current { uint current_luma[]; };
 layout(std430, binding = 1) readonly buffer Previous { uint previous_luma[]; };
 layout(std430, binding = 2) readonly buffer Reference { uint reference_luma[]; };
+#if REGIONS > 0
+layout(std430, binding = 3) buffer Partials { uint partials[]; };
+uniform uint u_regions_at;
+uniform uint u_change_level;
+#if ROIS > 0
+uniform uvec4 u_rois[ROIS];  // x0, y0, x1, y1: columns [x0, x1) of rows [y0, y1)
+#endif
+shared uint s_region_luma[REGIONS];
+shared uint s_region_changed[REGIONS];
+#else
 layout(std430, binding = 3) writeonly buffer Partials { uint partials[]; };
+#endif
 
 shared uint s_hist[256];
 shared uint s_sad_previous[WG_SIZE];
@@ -42,9 +67,78 @@ int fullRange(uint y) {
   return int(255u * (clamp(y, 16u, 235u) - 16u) / 219u);
 }
 
+#if REGIONS > 0
+// An invocation's pixels mostly lie in one cell: it adds them in registers and goes to shared
+// memory when the cell changes and at the end (not one shared add per pixel: a whole workgroup
+// on the same word serializes).
+uint g_cell = 0u, g_cell_luma = 0u, g_cell_changed = 0u;
+#if ROIS > 0
+uint g_roi_luma[ROIS], g_roi_changed[ROIS];
+#endif
+
+void flushCell() {
+  if (g_cell_luma != 0u) atomicAdd(s_region_luma[g_cell], g_cell_luma);
+  if (g_cell_changed != 0u) atomicAdd(s_region_changed[g_cell], g_cell_changed);
+  g_cell_luma = 0u;
+  g_cell_changed = 0u;
+}
+
+void addToRegions(ivec2 at, uint y, uint p) {
+  uint changed = uint(abs(int(y) - int(p))) > u_change_level ? 1u : 0u;
+  uvec2 a = uvec2(at);
+#if GRID_COLUMNS > 0
+  uint column = a.x * uint(GRID_COLUMNS) / u_size.x, row = a.y * uint(GRID_ROWS) / u_size.y;
+  uint cell = row * uint(GRID_COLUMNS) + column;
+  if (cell != g_cell) {
+    flushCell();
+    g_cell = cell;
+  }
+  g_cell_luma += y;
+  g_cell_changed += changed;
+#endif
+#if ROIS > 0
+  for (int i = 0; i < ROIS; ++i) {
+    if (all(greaterThanEqual(a, u_rois[i].xy)) && all(lessThan(a, u_rois[i].zw))) {
+      g_roi_luma[i] += y;
+      g_roi_changed[i] += changed;
+    }
+  }
+#endif
+}
+
+void flushRegions() {
+  flushCell();
+#if ROIS > 0
+  for (int i = 0; i < ROIS; ++i) {
+    uint r = uint(GRID_COLUMNS * GRID_ROWS + i);
+    if (g_roi_luma[i] != 0u) atomicAdd(s_region_luma[r], g_roi_luma[i]);
+    if (g_roi_changed[i] != 0u) atomicAdd(s_region_changed[r], g_roi_changed[i]);
+  }
+#endif
+}
+
+// A 64-bit sum as two words: the add that wraps the low word carries into the high one.
+void addWide(uint at, uint v) {
+  uint before = atomicAdd(partials[at], v);
+  if (before + v < before) atomicAdd(partials[at + 1u], 1u);
+}
+#endif
+
 void main() {
   uint lid = gl_LocalInvocationID.x;
   for (uint b = lid; b < 256u; b += uint(WG_SIZE)) s_hist[b] = 0u;
+#if REGIONS > 0
+  for (uint r = lid; r < uint(REGIONS); r += uint(WG_SIZE)) {
+    s_region_luma[r] = 0u;
+    s_region_changed[r] = 0u;
+  }
+#if ROIS > 0
+  for (int i = 0; i < ROIS; ++i) {
+    g_roi_luma[i] = 0u;
+    g_roi_changed[i] = 0u;
+  }
+#endif
+#endif
   barrier();
   uint pixels = u_size.x * u_size.y;
   uint sad_previous = 0u, sad_reference = 0u, squares = 0u;
@@ -62,9 +156,12 @@ void main() {
     for (uint j = 0u; j < 4u; ++j) {
       if (first + j >= pixels) break;
       uint y = lumaAt(at);
-      if (++at.x == int(u_size.x)) at = ivec2(0, at.y + 1);
       uint p = u_first ? y : (pw >> (8u * j)) & 255u;
       uint r = u_first ? y : (rw >> (8u * j)) & 255u;
+#if REGIONS > 0
+      addToRegions(at, y, p);
+#endif
+      if (++at.x == int(u_size.x)) at = ivec2(0, at.y + 1);
       cw |= y << (8u * j);
       sad_previous += uint(abs(int(y) - int(p)));
       sad_reference += uint(abs(int(y) - int(r)));
@@ -75,6 +172,9 @@ void main() {
     }
     current_luma[word] = cw;
   }
+#if REGIONS > 0
+  flushRegions();
+#endif
   s_sad_previous[lid] = sad_previous;
   s_sad_reference[lid] = sad_reference;
   s_motion[lid] = motion;
@@ -101,4 +201,11 @@ void main() {
     partials[o + 263u] = 0u;
   }
   for (uint b = lid; b < 256u; b += uint(WG_SIZE)) partials[o + b] = s_hist[b];
+#if REGIONS > 0
+  // The shared region sums are complete: the reduction's barriers came after the last add.
+  for (uint r = lid; r < uint(REGIONS); r += uint(WG_SIZE)) {
+    if (s_region_luma[r] != 0u) addWide(u_regions_at + 4u * r, s_region_luma[r]);
+    if (s_region_changed[r] != 0u) addWide(u_regions_at + 4u * r + 2u, s_region_changed[r]);
+  }
+#endif
 }

@@ -23,6 +23,9 @@ packages=(
   libxxhash-dev  # the program binary cache's key hash and checksum (header-only use)
   abigail-tools  # toolchain/check-abi: libesframe.so against abi/libesframe.abi (abidw, abidiff)
   python3-jsonschema  # tests: esframe selftest --json against docs/selftest-report.schema.json
+  # The Python module (apps/python, pybind11) for Debian's python3, and its pytest suite
+  # (tests/python: numpy.bincount is the oracle).
+  python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest
   # --output http: the server (libmicrohttpd: connection limit, timeouts, basic auth, TLS) and
   # the JPEG of /frame.jpg and /stream.mjpg (libturbojpeg); its test decodes PNG and JPEG with
   # Pillow, fetches with curl and makes its TLS certificate with openssl.
@@ -31,7 +34,8 @@ packages=(
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do
   case "$extra" in
-    bench) packages+=(libopencv-dev mate-backgrounds ffmpeg) ;;  # OpenCV peer; a 4K camera photo; ffmpeg signalstats peer (bench/cpu-vs-peers.sh)
+    bench) packages+=(libopencv-dev mate-backgrounds ffmpeg  # OpenCV peer; a 4K camera photo; ffmpeg signalstats peer (bench/cpu-vs-peers.sh)
+                      python3-opencv python3-matplotlib) ;;  # bench/python_histogram.py's cv2 peer; the Python example's plot
     # The guest kernel's ABI is pinned in tests/vm/kernel-abi (headers build vkms out of tree).
     vm) packages+=(python3 qemu-system-x86 busybox-static kmod cpio xz-utils zstd jq v4l-utils linux-source-6.1
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")"

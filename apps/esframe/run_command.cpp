@@ -283,7 +283,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option_function<std::string>(
          "--health", [o](const std::string& v) { o->health = v; },
          "Camera health figures and events, as ffmpeg's filters define them: "
-         "[pix_th=X,pic_th=X,black_min_duration=S,noise=X|XdB,freeze_duration=S,threshold=X]")
+         "[pix_th=X,pic_th=X,black_min_duration=S,noise=X|XdB,freeze_duration=S,threshold=X,"
+         "grid=CxR,roi=X,Y,W,H[,...],change=N,flat=X,detail_loss=X,covered=X,covered_min_duration="
+         "S]")
       ->expected(0, 1);
   cmd->add_flag("--overwrite", o->overwrite,
                 "Let PNG and --dump-raw files replace files already there (default: an error)");

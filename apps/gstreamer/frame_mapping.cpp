@@ -142,6 +142,8 @@ GstStructure* resultStructure(const FrameResult& r, GstClockTime pts) {
         G_TYPE_DOUBLE, h.freeze_mafd, "frozen", G_TYPE_BOOLEAN, gboolean(h.frozen), "si",
         G_TYPE_DOUBLE, h.si, "ti", G_TYPE_DOUBLE, h.ti, "tenengrad", G_TYPE_DOUBLE, h.tenengrad,
         "entropy", G_TYPE_DOUBLE, h.entropy, nullptr);
+    if (!h.regions.empty())
+      gst_structure_set(health, "covered", G_TYPE_BOOLEAN, gboolean(h.covered), nullptr);
     setStructureField(s, "health", health);
   }
   return s;

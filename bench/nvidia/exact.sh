@@ -35,4 +35,6 @@ check nv12_odd_blur --source $tmp/c.nv12 --size 1282x722 --format NV12 --blur 15
 check y4m_health --source $tmp/c.y4m --health=freeze_duration=0.1,black_min_duration=0.1
 check rgba4k_health --source $tmp/c.rgba --size 3840x2160 --format AB24 --health
 check nv12_odd_health --source $tmp/c.nv12 --size 1282x722 --format NV12 --health
+# With regions: a 16x9 grid and rectangles, one past the frame's edge.
+check rgba4k_regions --source $tmp/c.rgba --size 3840x2160 --format AB24 --health=grid=16x9,roi=0,0,1,1,1000,500,2000,900,3800,2100,100,100
 exit $status

@@ -24,7 +24,9 @@ status=$?
 # without it: 1080p and 4K from the pattern source in memory (bench/health_cost.py).
 esframe_cmd="$PWD/.devrun/lib/ld-linux-x86-64.so.2 --library-path $libs $PWD/.devrun/esframe"
 for size in 1920x1080 3840x2160; do
-  python3 .devrun/health_cost.py --esframe "$esframe_cmd" --backend gles --size "$size" \
-    --frames 110 --repeat 5
+  for keys in "" grid=8x6 grid=16x16,roi=100,100,400,300,0,0,64,64; do
+    python3 .devrun/health_cost.py --esframe "$esframe_cmd" --backend gles --size "$size" \
+      --frames 110 --repeat 5 --health-options "$keys"
+  done
 done
 exit $status

@@ -11,7 +11,9 @@ namespace esf {
 // previous and reference null: the first frame.
 FrameDifferenceSums frameDifferenceCpu(const uint8_t* luma, const uint8_t* previous,
                                        const uint8_t* reference, int width, int height,
-                                       bool full_range, RowPool& pool);
-SobelSums sobelCpu(const uint8_t* luma, int width, int height, bool full_range, RowPool& pool);
+                                       bool full_range, const HealthRegionSpec& regions,
+                                       RowPool& pool);
+SobelSums sobelCpu(const uint8_t* luma, int width, int height, bool full_range,
+                   const HealthRegionSpec& regions, RowPool& pool);
 
 }  // namespace esf

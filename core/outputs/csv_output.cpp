@@ -41,8 +41,13 @@ std::string healthFields(const HealthFigures& h) {
                    h.ydif, h.scene_mafd, h.scene_score, h.freeze_mafd, double(h.frozen), h.si, h.ti,
                    h.tenengrad, h.entropy})
     r += "," + number(v);
+  if (!h.regions.empty()) r += "," + number(double(h.covered));
+  for (const RegionFigures& g : h.regions)
+    for (double v : {g.mean, g.tenengrad, g.changed, double(g.flat)}) r += "," + number(v);
   return r;
 }
+// With regions: health_covered, then health_region<i>_<name> for each region.
+constexpr const char* kRegionNames[] = {"mean", "tenengrad", "changed", "flat"};
 
 }  // namespace
 
@@ -51,8 +56,12 @@ std::string csvHeader(const FrameResult& f, bool with_bins) {
   for (const ChannelStats& s : f.stats)
     for (const char* name : kStatNames) h += std::string(",") + s.channel + "_" + name;
   h += ",YMIN,YLOW,YAVG,YHIGH,YMAX,ev_hint";
-  if (f.health)
+  if (f.health) {
     for (const char* name : kHealthNames) h += std::string(",health_") + name;
+    if (!f.health->regions.empty()) h += ",health_covered";
+    for (size_t i = 0; i < f.health->regions.size(); ++i)
+      for (const char* name : kRegionNames) h += ",health_region" + std::to_string(i) + "_" + name;
+  }
   for (const StageTiming& t : f.timings) h += ",timing_" + t.stage + "_ms";
   if (with_bins) {
     for (int c = 0; c < f.hist.channelCount(); ++c)

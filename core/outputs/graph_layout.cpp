@@ -110,7 +110,10 @@ GraphLabels graphLabels(const HistogramData& hist, const std::vector<ChannelStat
                 ev_text);
   labels.caption = text;
   if (health)
-    labels.caption.insert(0, health->black_picture ? "BLACK " : health->frozen ? "FROZEN " : "OK ");
+    labels.caption.insert(0, health->black_picture ? "BLACK "
+                             : health->frozen      ? "FROZEN "
+                             : health->covered     ? "COVERED "
+                                                   : "OK ");
   if (!raw) {
     std::snprintf(text, sizeof text, " CLIP %.2f%%/%.2f%%", 100.0 * s.clip_low,
                   100.0 * s.clip_high);

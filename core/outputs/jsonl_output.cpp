@@ -92,6 +92,16 @@ std::string jsonlLine(const FrameResult& f) {
                    {"ti", h.ti},
                    {"tenengrad", h.tenengrad},
                    {"entropy", h.entropy}};
+    if (!h.regions.empty()) {
+      Json regions = Json::array();
+      for (const RegionFigures& r : h.regions)
+        regions.push_back({{"mean", r.mean},
+                           {"tenengrad", r.tenengrad},
+                           {"changed", r.changed},
+                           {"flat", r.flat}});
+      j["health"]["covered"] = h.covered;
+      j["health"]["regions"] = regions;
+    }
   }
   j["timing_ms"] = timing;
   j["timing_clock"] = clocks;
@@ -106,10 +116,12 @@ std::string jsonlEventLine(const HealthEvent& e) {
   switch (e.type) {
     case HealthEventType::kBlackStart:
     case HealthEventType::kFreezeStart:
+    case HealthEventType::kCoveredStart:
       j["start_ns"] = e.start_ns;
       break;
     case HealthEventType::kBlackEnd:
     case HealthEventType::kFreezeEnd:
+    case HealthEventType::kCoveredEnd:
       j["start_ns"] = e.start_ns;
       j["end_ns"] = e.end_ns;
       j["duration_ns"] = e.end_ns - e.start_ns;

@@ -49,8 +49,8 @@ struct Message {
   Kind kind = Kind::kFrame;
 };
 
-const char* healthState(bool black, bool frozen) {
-  return black ? "black" : frozen ? "frozen" : "ok";
+const char* healthState(bool black, bool frozen, bool covered) {
+  return black ? "black" : frozen ? "frozen" : covered ? "covered" : "ok";
 }
 
 // The message for one frame: its JSONL object with "mqtt_dropped": dropped appended.
@@ -193,8 +193,10 @@ class MqttOutput : public FrameSink {
       if (e.type == HealthEventType::kBlackEnd) black_ = false;
       if (e.type == HealthEventType::kFreezeStart) frozen_ = true;
       if (e.type == HealthEventType::kFreezeEnd) frozen_ = false;
+      if (e.type == HealthEventType::kCoveredStart) covered_ = true;
+      if (e.type == HealthEventType::kCoveredEnd) covered_ = false;
     }
-    const std::string state = healthState(black_, frozen_);
+    const std::string state = healthState(black_, frozen_, covered_);
     if (state != health_state_) {
       health_state_ = state;
       enqueue(Message{state, Message::Kind::kState});
@@ -365,9 +367,9 @@ class MqttOutput : public FrameSink {
 
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<Message> queue_;            // JSONL lines waiting for the worker
-  bool black_ = false, frozen_ = false;  // --health: the intervals the events left open
-  std::string health_state_;             // the last state queued for TOPIC/health
+  std::deque<Message> queue_;                              // JSONL lines waiting for the worker
+  bool black_ = false, frozen_ = false, covered_ = false;  // --health: intervals left open
+  std::string health_state_;                               // the last state queued for TOPIC/health
   uint64_t dropped_ = 0;
   bool stop_ = false, idle_ = true, fatal_ = false;
   bool ever_connected_ = false, outage_reported_ = false;

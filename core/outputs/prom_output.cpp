@@ -124,6 +124,26 @@ std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_drop
       m.family(gauges[i].first, "gauge", gauges[i].second);
       m.sample(number(values[i]));
     }
+    if (!h.regions.empty()) {
+      m.family("esframe_health_covered", "gauge",
+               "1 when the grid's cells have lost their detail (flat) in the covered ratio.");
+      m.sample(number(h.covered));
+      const std::pair<const char*, const char*> region_gauges[] = {
+          {"esframe_health_region_mean", "Mean luma of each health region, latest frame."},
+          {"esframe_health_region_tenengrad", "Tenengrad (focus) of each health region."},
+          {"esframe_health_region_changed",
+           "Fraction of each health region's pixels changed from the previous frame."},
+          {"esframe_health_region_flat", "1 when the health region's Tenengrad is below flat."},
+      };
+      for (size_t g = 0; g < std::size(region_gauges); ++g) {
+        m.family(region_gauges[g].first, "gauge", region_gauges[g].second);
+        for (size_t i = 0; i < h.regions.size(); ++i) {
+          const RegionFigures& r = h.regions[i];
+          const double v[] = {r.mean, r.tenengrad, r.changed, double(r.flat)};
+          m.sample(number(v[g]), "region=\"" + std::to_string(i) + "\"");
+        }
+      }
+    }
     m.family("esframe_health_events_total", "counter", "Health events since the run started.");
     for (size_t i = 0; i < events.size(); ++i)
       m.sample(std::to_string(events[i]),

@@ -191,11 +191,12 @@ Status GpuBackend::configure(int w, int h) {
     resize_.emplace(std::move(r.value()));
   }
   if (o_.health && !difference_) {
+    const HealthRegionSpec regions = HealthRegionSpec::of(*o_.health);
     Result<FrameDifference> d =
-        FrameDifference::create(gl_, FrameDifferenceParams::defaultsFor(gl_));
+        FrameDifference::create(gl_, FrameDifferenceParams::defaultsFor(gl_), regions);
     if (!d) return d.error();
     difference_.emplace(std::move(d.value()));
-    Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_));
+    Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_), regions);
     if (!s) return s.error();
     sobel_.emplace(std::move(s.value()));
   }
@@ -401,6 +402,8 @@ Result<FrameResult> GpuBackend::collect() {
     sums.difference = d.value();
     sums.sobel = so.value();
     sums.pixels = uint64_t(sub.frame.width) * uint64_t(sub.frame.height);
+    sums.width = sub.frame.width;
+    sums.height = sub.frame.height;
     sums.full_range = sub.health_full_range;
     sums.first = difference_->first();
     difference_->advance(healthFrozen(sums, *o_.health));

@@ -35,18 +35,20 @@ void HostHealth::process(const Frame& frame, const RgbaImage* imported, FrameRes
   const int w = frame.width, h = frame.height;
   HealthSums sums;
   sums.pixels = uint64_t(w) * uint64_t(h);
+  sums.width = w;
+  sums.height = h;
   sums.full_range = healthLumaIsFullRange(frame);
   sums.first = previous_.empty() || w != width_ || h != height_;
   const uint8_t* previous = sums.first ? nullptr : previous_.data();
   const uint8_t* reference = sums.first ? nullptr : reference_.data();
   if (pool_) {
-    sums.difference =
-        frameDifferenceCpu(luma.data(), previous, reference, w, h, sums.full_range, *pool_);
-    sums.sobel = sobelCpu(luma.data(), w, h, sums.full_range, *pool_);
+    sums.difference = frameDifferenceCpu(luma.data(), previous, reference, w, h, sums.full_range,
+                                         regions_, *pool_);
+    sums.sobel = sobelCpu(luma.data(), w, h, sums.full_range, regions_, *pool_);
   } else {
     sums.difference =
-        frameDifferenceReference(luma.data(), previous, reference, w, h, sums.full_range);
-    sums.sobel = sobelReference(luma.data(), w, h, sums.full_range);
+        frameDifferenceReference(luma.data(), previous, reference, w, h, sums.full_range, regions_);
+    sums.sobel = sobelReference(luma.data(), w, h, sums.full_range, regions_);
   }
   // The frame becomes the previous one, and the reference too unless it was frozen: moved, not
   // copied (the reference keeps its plane while frozen frames pass).

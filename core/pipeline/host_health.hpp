@@ -25,7 +25,7 @@ class HostHealth {
  public:
   // pool null: the plain references.
   HostHealth(const HealthConfig& config, RowPool* pool)
-      : monitor_(config), config_(config), pool_(pool) {}
+      : monitor_(config), config_(config), regions_(HealthRegionSpec::of(config)), pool_(pool) {}
   // Sets r.health and appends r.events; times itself as stage "health".
   void process(const Frame& frame, const RgbaImage* imported, FrameResult& r);
   void finish(std::vector<HealthEvent>& events) { monitor_.finish(events); }
@@ -33,6 +33,7 @@ class HostHealth {
  private:
   HealthMonitor monitor_;
   HealthConfig config_;
+  HealthRegionSpec regions_;
   RowPool* pool_;
   std::vector<uint8_t> previous_, reference_;
   int width_ = 0, height_ = 0;

@@ -11,6 +11,7 @@
 #include "core/pipeline/pipeline_impl.hpp"
 #include "core/pipeline/selftest_verdict.hpp"
 #include "core/stages/channels.hpp"
+#include "core/stats/health_regions.hpp"
 #include "core/tuning/backend_comparison.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/base/sizes.hpp"
@@ -70,11 +71,30 @@ Status validateHealth(const HealthConfig& h) {
       {"health freeze_noise", h.freeze_noise, 0, 1},
       {"health freeze_duration", h.freeze_duration, 0, 1e9},
       {"health scene_threshold", h.scene_threshold, 0, 100},
+      {"health grid_columns", double(h.grid_columns), 0, kMaxHealthGridSide},
+      {"health grid_rows", double(h.grid_rows), 0, kMaxHealthGridSide},
+      {"health change_level", double(h.change_level), 0, 255},
+      {"health flat_tenengrad", h.flat_tenengrad, 0, 1e9},
+      {"health detail_loss", h.detail_loss, 0, 1},
+      {"health covered_ratio", h.covered_ratio, 0, 1},
+      {"health covered_min_duration", h.covered_min_duration, 0, 1e9},
   };
   for (const Range& r : ranges) {
     if (!(r.value >= r.lo && r.value <= r.hi))  // NaN fails too
       return fail(ErrorCode::kInvalidArgument, r.name, " must be in [", formatNumber(r.lo), ", ",
                   formatNumber(r.hi), "], got ", formatNumber(r.value));
+  }
+  if ((h.grid_columns == 0) != (h.grid_rows == 0))
+    return fail(ErrorCode::kInvalidArgument, "health grid ", std::to_string(h.grid_columns), "x",
+                std::to_string(h.grid_rows), " must have both sides or neither");
+  if (h.rois.size() > kMaxHealthRois)
+    return fail(ErrorCode::kInvalidArgument, "health rois: at most ",
+                std::to_string(kMaxHealthRois), ", got ", std::to_string(h.rois.size()));
+  for (const HealthRegion& r : h.rois) {
+    if (r.x < 0 || r.y < 0 || r.width < 1 || r.height < 1)
+      return fail(ErrorCode::kInvalidArgument, "health roi ", std::to_string(r.x), ",",
+                  std::to_string(r.y), ",", std::to_string(r.width), ",", std::to_string(r.height),
+                  ": needs x, y >= 0 and a positive size");
   }
   return Status::success();
 }

@@ -333,10 +333,15 @@ std::vector<Case> casesFor(const GlContext& gl, const SelftestOptions& o, Size l
   {
     // Camera health: the frame difference (against a previous frame and a freeze reference kept
     // on the GPU) and the Sobel sums; runs of frames of one size, one repeated (frozen), from
-    // the source's Y plane and from RGB.
+    // the source's Y plane and from RGB; with a grid and rectangles (one past the frame's edge)
+    // whose sums the workgroups add with shared and global atomics.
     Case c;
-    c.name = "camera health: frame difference and Sobel";
-    c.config.health = HealthConfig{};
+    c.name = "camera health: frame difference and Sobel, with regions";
+    HealthConfig health;
+    health.grid_columns = 5;
+    health.grid_rows = 3;
+    health.rois = {{3, 2, 50, 40}, {100, 0, 100000, 7}};
+    c.config.health = health;
     for (PixelFormat f : {PixelFormat::kNV12, PixelFormat::kRGBA32}) {
       // Random frames differ from seed to seed; gradient frames repeat (a freeze). The quick
       // selftest keeps to a small size (its pixel budget).

@@ -14,6 +14,7 @@ constexpr size_t kDifferenceHistogramWords = 256;
 // A record: the histogram and 4 sums of 64 bits (a workgroup's partial, a merge's, the result).
 constexpr size_t kDifferenceRecordWords = 264;
 constexpr int64_t kDifferenceMergeChunk = 16;  // records a merge workgroup adds
+constexpr size_t kDifferenceRegionWords = 4;   // sum Y and the changed count, 64 bits each
 }  // namespace
 
 FrameDifferenceParams FrameDifferenceParams::defaultsFor(const GlContext& gl) {
@@ -37,15 +38,26 @@ Status FrameDifferenceParams::validate(const ComputeLimits& limits) const {
 }
 
 Result<FrameDifference> FrameDifference::create(const GlContext& gl,
-                                                const FrameDifferenceParams& params) {
+                                                const FrameDifferenceParams& params,
+                                                const HealthRegionSpec& regions) {
   if (Status s = params.validate(gl.limits()); !s) return s.error();
+  const int64_t shared = (kDifferenceHistogramWords + 4 * int64_t(params.workgroup_size) +
+                          2 * int64_t(regions.count())) *
+                         4;
+  if (Status s = checkWorkgroup(gl.limits(), kDifferenceStage, params.workgroup_size, 1, shared);
+      !s)
+    return s.error();
   FrameDifference d;
   d.gl_ = &gl;
   d.params_ = params;
+  d.regions_ = regions;
   Result<GlProgram> program = ShaderLibrary::builtin().compute(
       "frame_difference.comp", ShaderDefines()
                                    .set("WG_SIZE", params.workgroup_size)
-                                   .set("WORDS", params.words_per_invocation));
+                                   .set("WORDS", params.words_per_invocation)
+                                   .set("GRID_COLUMNS", regions.columns)
+                                   .set("GRID_ROWS", regions.rows)
+                                   .set("ROIS", int64_t(regions.rois.size())));
   if (!program) return program.error();
   d.program_ = std::move(program.value());
   Result<GlProgram> merge = ShaderLibrary::builtin().compute(
@@ -75,13 +87,16 @@ Status FrameDifference::allocate(int width, int height) {
   // merged_ takes the first merge level (one record per kDifferenceMergeChunk) and every odd
   // level after it; partials_ the workgroups' records and every even level.
   const int64_t first_level = (workgroups + kDifferenceMergeChunk - 1) / kDifferenceMergeChunk;
-  for (auto [b, records] : {std::pair{&partials_, workgroups}, {&merged_, first_level}}) {
-    Result<GlBuffer> made =
-        makeStorageBuffer(size_t(records) * kDifferenceRecordWords, "frame difference partials");
+  const size_t region_words = regions_.count() * kDifferenceRegionWords;
+  for (auto [b, words] :
+       {std::pair{&partials_, size_t(workgroups) * kDifferenceRecordWords + region_words},
+        {&merged_, size_t(first_level) * kDifferenceRecordWords}}) {
+    Result<GlBuffer> made = makeStorageBuffer(words, "frame difference partials");
     if (!made) return made.error();
     *b = std::move(made.value());
   }
-  Result<GlBuffer> result = makeStorageBuffer(kDifferenceRecordWords, "frame difference result");
+  Result<GlBuffer> result =
+      makeStorageBuffer(kDifferenceRecordWords + region_words, "frame difference result");
   if (!result) return result.error();
   result_ = std::move(result.value());
   width_ = width;
@@ -115,6 +130,16 @@ Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_rang
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, luma_[first ? current_ : previous_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, luma_[first ? current_ : reference_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, partials_.get());
+  if (const size_t regions = regions_.count()) {
+    const size_t at = size_t(workgroups_) * kDifferenceRecordWords;
+    if (Status s = fillBuffer(partials_.get(), regions * kDifferenceRegionWords, 0,
+                              "frame difference regions", at);
+        !s)
+      return s;
+    glUniform1ui(glGetUniformLocation(p, "u_regions_at"), GLuint(at));
+    glUniform1ui(glGetUniformLocation(p, "u_change_level"), regions_.change_level);
+    setRoiUniforms(p, regions_, width_, height_);
+  }
   // The kept frames' writes (earlier runs) and the last merge's reads of the partials first.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   glDispatchCompute(GLuint(workgroups_), 1, 1);
@@ -138,22 +163,36 @@ Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_rang
     count = merged;
   } while (count > 1);
   glMemoryBarrier(kStorageWrittenBarrier);
+  // The regions' sums after the result's record: one read-back takes both, and the partials,
+  // where the atomics add, are never mapped (NVIDIA may keep a buffer it maps in host memory).
+  if (const size_t region_words = regions_.count() * kDifferenceRegionWords) {
+    copyWords(partials_.get(), size_t(workgroups_) * kDifferenceRecordWords, result_.get(),
+              kDifferenceRecordWords, region_words);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  }
   return checkGl("frame difference dispatch");
 }
 
 Result<FrameDifferenceSums> FrameDifference::read() const {
   if (!workgroups_) return fail(ErrorCode::kInternal, kDifferenceStage, ": read() before a run");
+  const size_t regions = regions_.count();
   Result<std::vector<uint32_t>> words =
-      readWords(result_.get(), kDifferenceRecordWords, "frame difference read-back");
+      readWords(result_.get(), kDifferenceRecordWords + regions * kDifferenceRegionWords,
+                "frame difference read-back");
   if (!words) return words.error();
   const std::vector<uint32_t>& w = words.value();
-  auto wide = [&](size_t i) { return uint64_t(w[256 + 2 * i]) | uint64_t(w[257 + 2 * i]) << 32; };
+  auto wide = [&](size_t i) { return uint64_t(w[i]) | uint64_t(w[i + 1]) << 32; };
   FrameDifferenceSums s;
   for (size_t b = 0; b < kDifferenceHistogramWords; ++b) s.histogram[b] = w[b];
-  s.sad_previous = wide(0);
-  s.sad_reference = wide(1);
-  s.motion_sum = int64_t(wide(2));
-  s.motion_squares = wide(3);
+  s.sad_previous = wide(256);
+  s.sad_reference = wide(258);
+  s.motion_sum = int64_t(wide(260));
+  s.motion_squares = wide(262);
+  for (size_t i = 0; i < regions; ++i) {
+    const size_t o = kDifferenceRecordWords + i * kDifferenceRegionWords;
+    s.region_luma.push_back(wide(o));
+    s.region_changed.push_back(wide(o + 2));
+  }
   return s;
 }
 
@@ -171,7 +210,9 @@ void FrameDifference::advance(bool frozen) {
 
 Status FrameDifference::poison(uint32_t pattern) {
   if (!workgroups_) return Status::success();
-  return fillBuffer(result_.get(), kDifferenceRecordWords, pattern, "frame difference poison");
+  return fillBuffer(result_.get(),
+                    kDifferenceRecordWords + regions_.count() * kDifferenceRegionWords, pattern,
+                    "frame difference poison");
 }
 
 }  // namespace esf

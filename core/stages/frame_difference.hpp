@@ -33,7 +33,9 @@ struct FrameDifferenceParams {
 
 class FrameDifference {
  public:
-  static Result<FrameDifference> create(const GlContext& gl, const FrameDifferenceParams& params);
+  // With regions, each region's sums too (FrameDifferenceSums::region_*).
+  static Result<FrameDifference> create(const GlContext& gl, const FrameDifferenceParams& params,
+                                        const HealthRegionSpec& regions = {});
   // from_rgb: the luma is the BT.709 luma of the image's RGB; else its red channel.
   Status run(const GpuImage& image, bool from_rgb, bool full_range);
   Result<FrameDifferenceSums> read() const;
@@ -54,8 +56,11 @@ class FrameDifference {
   GlProgram program_, merge_;
   GlBuffer luma_[3];
   int current_ = 0, previous_ = -1, reference_ = -1;
-  GlBuffer partials_, merged_;  // 264-word records: a workgroup's, then each merge level's
-  GlBuffer result_;             // one record: 256 histogram words, then 4 sums of 2 words
+  HealthRegionSpec regions_;
+  GlBuffer partials_, merged_;  // 264-word records: a workgroup's, then each merge level's;
+                                // the regions' sums after partials_' records
+  GlBuffer result_;             // one record: 256 histogram words, then 4 sums of 2 words;
+                                // then the regions' sums
   int width_ = 0, height_ = 0;
   int64_t workgroups_ = 0;
 };

@@ -6,13 +6,20 @@ namespace esf {
 
 FrameDifferenceSums frameDifferenceReference(const uint8_t* luma, const uint8_t* previous,
                                              const uint8_t* reference, int width, int height,
-                                             bool full_range) {
+                                             bool full_range, const HealthRegionSpec& regions) {
   FrameDifferenceSums s;
   if (!previous) previous = luma;
   if (!reference) reference = luma;
-  const size_t n = size_t(width) * size_t(height);
-  for (size_t i = 0; i < n; ++i) {
+  s.region_luma.assign(regions.count(), 0);
+  s.region_changed.assign(regions.count(), 0);
+  for (size_t i = 0, n = size_t(width) * size_t(height); i < n; ++i) {
     const int y = luma[i], p = previous[i], r = reference[i];
+    forEachRegionAt(regions, width, height, int(i % size_t(width)), int(i / size_t(width)),
+                    [&](size_t region) {
+                      s.region_luma[region] += uint64_t(y);
+                      if (uint32_t(std::abs(y - p)) > regions.change_level)
+                        ++s.region_changed[region];
+                    });
     s.sad_previous += uint64_t(std::abs(y - p));
     s.sad_reference += uint64_t(std::abs(y - r));
     const int64_t motion =

@@ -10,6 +10,6 @@ namespace esf {
 // previous and reference null: the first frame (both are the frame itself).
 FrameDifferenceSums frameDifferenceReference(const uint8_t* luma, const uint8_t* previous,
                                              const uint8_t* reference, int width, int height,
-                                             bool full_range);
+                                             bool full_range, const HealthRegionSpec& regions = {});
 
 }  // namespace esf

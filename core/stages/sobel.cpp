@@ -10,6 +10,7 @@ namespace esf {
 namespace {
 constexpr const char* kSobelStage = "sobel";
 constexpr size_t kSobelPartialWords = 6;
+constexpr size_t kSobelRegionWords = 2;  // sum m, 64 bits
 }  // namespace
 
 SobelParams SobelParams::defaultsFor(const GlContext& gl) {
@@ -28,14 +29,30 @@ Status SobelParams::validate(const ComputeLimits& limits) const {
                         int64_t(kSobelPartialWords) * 64 * workgroup_y * 4);
 }
 
-Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params) {
+Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
+                            const HealthRegionSpec& regions) {
   if (Status s = params.validate(gl.limits()); !s) return s.error();
+  if (Status s = checkWorkgroup(
+          gl.limits(), kSobelStage, 64, params.workgroup_y,
+          (int64_t(kSobelPartialWords) * 64 * params.workgroup_y + int64_t(regions.count())) * 4);
+      !s)
+    return s.error();
   Sobel so;
   so.gl_ = &gl;
   so.params_ = params;
+  so.regions_ = regions;
+  if (regions.count()) {
+    Result<GlBuffer> made = makeStorageBuffer(regions.count() * kSobelRegionWords, "sobel regions");
+    if (!made) return made.error();
+    so.regions_buffer_ = std::move(made.value());
+  }
   Result<GlProgram> program = ShaderLibrary::builtin().compute(
-      "sobel.comp",
-      ShaderDefines().set("WG_Y", params.workgroup_y).set("ROWS", SobelParams::kRowsPerWorkgroup));
+      "sobel.comp", ShaderDefines()
+                        .set("WG_Y", params.workgroup_y)
+                        .set("ROWS", SobelParams::kRowsPerWorkgroup)
+                        .set("GRID_COLUMNS", regions.columns)
+                        .set("GRID_ROWS", regions.rows)
+                        .set("ROIS", int64_t(regions.rois.size())));
   if (!program) return program.error();
   so.program_ = std::move(program.value());
   return so;
@@ -54,7 +71,8 @@ Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
   const int64_t gy =
       (int64_t(height) - 2 + SobelParams::kRowsPerWorkgroup - 1) / SobelParams::kRowsPerWorkgroup;
   if (Status s = checkDispatch(gl_->limits(), kSobelStage, gx, gy); !s) return s;
-  const size_t words = size_t(gx * gy) * kSobelPartialWords;
+  const size_t region_at = size_t(gx * gy) * kSobelPartialWords;
+  const size_t words = region_at + regions_.count() * kSobelRegionWords;
   if (words > partial_words_) {
     Result<GlBuffer> made = makeStorageBuffer(words, "sobel partials");
     if (!made) return made.error();
@@ -69,21 +87,34 @@ Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
   glUniform1i(glGetUniformLocation(p, "u_full_range"), full_range);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, partials_.get());
+  const size_t region_words = regions_.count() * kSobelRegionWords;
+  if (region_words) {
+    if (Status s = fillBuffer(regions_buffer_.get(), region_words, 0, "sobel regions"); !s)
+      return s;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, regions_buffer_.get());
+    setRoiUniforms(p, regions_, width, height);
+  }
   // The luma's writer (the frame difference) and earlier reads of the partials come first.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   glDispatchCompute(GLuint(gx), GLuint(gy), 1);
   glMemoryBarrier(kStorageWrittenBarrier);
+  if (region_words) {  // beside the partials: read() takes both in one read-back
+    copyWords(regions_buffer_.get(), 0, partials_.get(), region_at, region_words);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  }
   workgroups_ = gx * gy;
   return checkGl("sobel dispatch");
 }
 
 Result<SobelSums> Sobel::read() const {
   SobelSums s;
+  s.region_squares.assign(regions_.count(), 0);
   if (width_ < 3 || height_ < 3) return s;
   if (!workgroups_) return fail(ErrorCode::kInternal, kSobelStage, ": read() before a run");
   s.samples = uint64_t(width_ - 2) * uint64_t(height_ - 2);
-  Result<std::vector<uint32_t>> words =
-      readWords(partials_.get(), size_t(workgroups_) * kSobelPartialWords, "sobel read-back");
+  const size_t region_at = size_t(workgroups_) * kSobelPartialWords;
+  Result<std::vector<uint32_t>> words = readWords(
+      partials_.get(), region_at + regions_.count() * kSobelRegionWords, "sobel read-back");
   if (!words) return words.error();
   for (int64_t g = 0; g < workgroups_; ++g) {
     const uint32_t* p = &words.value()[size_t(g) * kSobelPartialWords];
@@ -92,6 +123,10 @@ Result<SobelSums> Sobel::read() const {
     Wide96 part;
     part.words = {p[3], p[4], p[5]};
     s.root_squares.add(part);
+  }
+  for (size_t r = 0; r < regions_.count(); ++r) {
+    const uint32_t* p = &words.value()[region_at + r * kSobelRegionWords];
+    s.region_squares[r] = uint64_t(p[0]) | uint64_t(p[1]) << 32;
   }
   return s;
 }

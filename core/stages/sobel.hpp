@@ -25,7 +25,9 @@ struct SobelParams {
 
 class Sobel {
  public:
-  static Result<Sobel> create(const GlContext& gl, const SobelParams& params);
+  // With regions, each region's sum m too (SobelSums::region_squares).
+  static Result<Sobel> create(const GlContext& gl, const SobelParams& params,
+                              const HealthRegionSpec& regions = {});
   // `luma`: width x height bytes packed 4 a word in row order (FrameDifference::currentLuma()).
   Status run(GLuint luma, int width, int height, bool full_range);
   Result<SobelSums> read() const;
@@ -37,7 +39,11 @@ class Sobel {
   const GlContext* gl_ = nullptr;
   SobelParams params_;
   GlProgram program_;
-  GlBuffer partials_;  // 6 words per workgroup
+  HealthRegionSpec regions_;
+  GlBuffer partials_;  // 6 words per workgroup, then 2 per region (copied from regions_buffer_)
+  // The regions' sums, added with atomics: a buffer the host never maps (NVIDIA may keep a
+  // buffer it maps in host memory, where every atomic crosses the bus).
+  GlBuffer regions_buffer_;
   int64_t workgroups_ = 0;
   size_t partial_words_ = 0;
   int width_ = 0, height_ = 0;

@@ -4,8 +4,10 @@
 
 namespace esf {
 
-SobelSums sobelReference(const uint8_t* luma, int width, int height, bool full_range) {
+SobelSums sobelReference(const uint8_t* luma, int width, int height, bool full_range,
+                         const HealthRegionSpec& regions) {
   SobelSums s;
+  s.region_squares.assign(regions.count(), 0);
   if (width < 3 || height < 3) return s;
   std::vector<uint8_t> f(size_t(width) * size_t(height));
   for (size_t i = 0; i < f.size(); ++i) f[i] = uint8_t(fullRangeLuma(luma[i], full_range));
@@ -17,6 +19,8 @@ SobelSums sobelReference(const uint8_t* luma, int width, int height, bool full_r
       s.squares += m;
       s.roots += q;
       s.root_squares.add(q * q);
+      forEachRegionAt(regions, width, height, x, y,
+                      [&](size_t region) { s.region_squares[region] += m; });
     }
   }
   return s;

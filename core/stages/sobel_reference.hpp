@@ -6,7 +6,8 @@
 
 namespace esf {
 
-SobelSums sobelReference(const uint8_t* luma, int width, int height, bool full_range);
+SobelSums sobelReference(const uint8_t* luma, int width, int height, bool full_range,
+                         const HealthRegionSpec& regions = {});
 
 // The 3x3 Sobel responses' squared magnitude gx^2 + gy^2 at interior pixel (x, y) of a
 // full-range plane (siti's kernels: gx weights columns x-1 and x+1, gy rows y-1 and y+1).

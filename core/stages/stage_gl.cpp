@@ -18,23 +18,25 @@ Result<GlBuffer> makeStorageBuffer(size_t words, const char* what) {
   return b;
 }
 
-Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what) {
+Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what, size_t first) {
   std::vector<uint32_t> data(words, value);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(words * 4), data.data());
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, GLintptr(first * 4), GLsizeiptr(words * 4),
+                  data.data());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   return checkGl(what);
 }
 
-Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what) {
+Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what,
+                                        size_t first) {
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   // glMapBufferRange would wait for the GPU without a limit: a hung GPU becomes an error here.
   if (Status done = GlFence::insert(what).wait(kGpuWatchdog); !done) return done.error();
   std::vector<uint32_t> out(words);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-  const void* p =
-      glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(words * 4), GL_MAP_READ_BIT);
+  const void* p = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, GLintptr(first * 4),
+                                   GLsizeiptr(words * 4), GL_MAP_READ_BIT);
   if (!p) {
     // Nothing is mapped, so nothing to unmap; the GL error the map left is this failure's.
     const Status why = checkGl("glMapBufferRange");
@@ -47,6 +49,25 @@ Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char*
   if (!intact)  // GLES 3: the driver lost the mapping's contents (a reset)
     return fail(ErrorCode::kGpu, what, ": the buffer was lost while mapped");
   return out;
+}
+
+void copyWords(GLuint from, size_t from_first, GLuint to, size_t to_first, size_t words) {
+  glBindBuffer(GL_COPY_READ_BUFFER, from);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, to);
+  glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GLintptr(from_first * 4),
+                      GLintptr(to_first * 4), GLsizeiptr(words * 4));
+  glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+}
+
+void setRoiUniforms(GLuint program, const HealthRegionSpec& regions, int width, int height) {
+  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
+  for (size_t i = 0; i < regions.rois.size(); ++i) {
+    const RegionSpan& r = spans[regions.cells() + i];
+    const std::string name = "u_rois[" + std::to_string(i) + "]";
+    glUniform4ui(glGetUniformLocation(program, name.c_str()), GLuint(r.x0), GLuint(r.y0),
+                 GLuint(r.x1), GLuint(r.y1));
+  }
 }
 
 void bindSourceImage(GLuint program, GLuint texture, GLuint buffer) {

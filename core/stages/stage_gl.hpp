@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/stats/health_regions.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_objects.hpp"
 
@@ -11,11 +12,18 @@ namespace esf {
 
 // An SSBO of `words` uint32, contents undefined.
 Result<GlBuffer> makeStorageBuffer(size_t words, const char* what);
-// Writes `value` into words [0, words) with glBufferSubData, after a barrier that orders it
-// behind earlier shader writes to the buffer.
-Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what);
-// Maps words [0, words) back after a GL_BUFFER_UPDATE_BARRIER_BIT barrier.
-Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what);
+// Writes `value` into words [first, first + words) with glBufferSubData, after a barrier that
+// orders it behind earlier shader writes to the buffer.
+Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what, size_t first = 0);
+// Maps words [first, first + words) back after a GL_BUFFER_UPDATE_BARRIER_BIT barrier.
+Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what,
+                                        size_t first = 0);
+// Copies words [from_first, + words) of `from` to `to` at to_first on the GPU (after the barrier
+// that makes shader writes visible to buffer copies, GL_BUFFER_UPDATE_BARRIER_BIT).
+void copyWords(GLuint from, size_t from_first, GLuint to, size_t to_first, size_t words);
+// Sets the health stages' `u_rois[i]` (x0, y0, x1, y1) to the spans of `regions`' rectangles
+// on a width x height frame.
+void setRoiUniforms(GLuint program, const HealthRegionSpec& regions, int width, int height);
 // Binds the source image for a program that declares `u_image` (texture != 0) or a packed
 // buffer at binding 1 (buffer != 0), after the barrier that makes earlier imageStore / SSBO
 // writes to it visible.

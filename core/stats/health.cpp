@@ -84,6 +84,10 @@ const char* healthEventName(HealthEventType type) {
       return "freeze_end";
     case HealthEventType::kSceneChange:
       return "scene_change";
+    case HealthEventType::kCoveredStart:
+      return "covered_start";
+    case HealthEventType::kCoveredEnd:
+      return "covered_end";
   }
   return "unknown";
 }
@@ -139,8 +143,88 @@ bool healthFrozen(const HealthSums& sums, const HealthConfig& config) {
   return double(sums.difference.sad_reference) / double(sums.pixels) / 256.0 <= config.freeze_noise;
 }
 
+namespace {
+
+HealthEvent makeEvent(HealthEventType type, uint64_t seq, uint64_t ts_ns, uint64_t start,
+                      uint64_t end) {
+  HealthEvent e;
+  e.type = type;
+  e.seq = seq;
+  e.ts_ns = ts_ns;
+  e.start_ns = start;
+  e.end_ns = end;
+  return e;
+}
+
+}  // namespace
+
+void HealthMonitor::step(Run& run, bool on, uint64_t min_ns,
+                         std::vector<HealthEvent>& events) const {
+  // blackdetect's intervals, given live: `start` once the run has lasted the minimum (or, for a
+  // run of exactly the minimum, with its end), `end` at the first frame after it.
+  if (on && !run.start_ns) {
+    run.start_ns = ts_ns_;
+    run.reported = false;
+  }
+  if (!run.start_ns) return;
+  if (!run.reported && ts_ns_ - *run.start_ns >= min_ns) {
+    events.push_back(makeEvent(run.start, seq_, ts_ns_, *run.start_ns, 0));
+    run.reported = true;
+  }
+  if (on) return;
+  if (run.reported) events.push_back(makeEvent(run.end, seq_, ts_ns_, *run.start_ns, ts_ns_));
+  run.start_ns.reset();
+}
+
+void HealthMonitor::finish(Run& run, uint64_t min_ns, std::vector<HealthEvent>& events) const {
+  // A run still going at the end ends at the last frame (set only by a frame, so seq_ and
+  // ts_ns_ are that run's).
+  if (!run.start_ns) return;
+  const uint64_t start = *run.start_ns;
+  run.start_ns.reset();
+  if (!run.reported && ts_ns_ - start < min_ns) return;
+  if (!run.reported) events.push_back(makeEvent(run.start, seq_, ts_ns_, start, 0));
+  events.push_back(makeEvent(run.end, seq_, ts_ns_, start, ts_ns_));
+}
+
+void HealthMonitor::regionFigures(const HealthSums& sums, HealthFigures& f) {
+  const std::vector<uint64_t>& luma = sums.difference.region_luma;
+  if (luma.empty()) return;
+  if (sums.width != spans_width_ || sums.height != spans_height_) {
+    spans_ = healthRegionSpans(HealthRegionSpec::of(config_), sums.width, sums.height);
+    spans_width_ = sums.width;
+    spans_height_ = sums.height;
+    baseline_.clear();
+  }
+  const size_t cells = HealthRegionSpec::of(config_).cells();
+  size_t flat_cells = 0;
+  f.regions.resize(spans_.size());
+  for (size_t i = 0; i < spans_.size(); ++i) {
+    RegionFigures& r = f.regions[i];
+    r.pixels = spanPixels(spans_[i]);
+    const uint64_t interior = spanInteriorPixels(spans_[i], sums.width, sums.height);
+    if (r.pixels) {
+      r.mean = double(luma[i]) / double(r.pixels);
+      r.changed = double(sums.difference.region_changed[i]) / double(r.pixels);
+    }
+    if (interior) {
+      r.tenengrad = double(sums.sobel.region_squares[i]) / double(interior);
+      r.flat = r.tenengrad < config_.flat_tenengrad ||
+               (!baseline_.empty() && r.tenengrad < config_.detail_loss * baseline_[i]);
+    }
+    if (i < cells && r.flat) ++flat_cells;
+  }
+  f.covered = cells && double(flat_cells) >= config_.covered_ratio * double(cells);
+  if (!f.covered) {
+    baseline_.resize(f.regions.size());
+    for (size_t i = 0; i < f.regions.size(); ++i) baseline_[i] = f.regions[i].tenengrad;
+  }
+}
+
 HealthFigures HealthMonitor::update(const HealthSums& sums, uint64_t seq, uint64_t ts_ns,
                                     std::vector<HealthEvent>& events) {
+  seq_ = seq;
+  ts_ns_ = ts_ns;
   HealthFigures f;
   const FrameDifferenceSums& d = sums.difference;
   const double pixels = double(sums.pixels);
@@ -164,73 +248,34 @@ HealthFigures HealthMonitor::update(const HealthSums& sums, uint64_t seq, uint64
   f.si = siFromSobel(sums.sobel);
   if (sums.sobel.samples) f.tenengrad = double(sums.sobel.squares) / double(sums.sobel.samples);
   f.entropy = entropyOf(d.histogram, sums.pixels);
+  regionFigures(sums, f);
 
-  auto event = [&](HealthEventType type, uint64_t start, uint64_t end) {
-    HealthEvent e;
-    e.type = type;
-    e.seq = seq;
-    e.ts_ns = ts_ns;
-    e.start_ns = start;
-    e.end_ns = end;
-    events.push_back(e);
-  };
-  // blackdetect's intervals, given live: black_start once the run has lasted the minimum (or,
-  // for a run of exactly the minimum, with its end), black_end at the first frame after it.
-  const uint64_t black_min_ns = durationNs(config_.black_min_duration);
-  if (f.black_picture) {
-    if (!black_start_ns_) {
-      black_start_ns_ = ts_ns;
-      black_reported_ = false;
-    }
-    if (!black_reported_ && ts_ns - *black_start_ns_ >= black_min_ns) {
-      event(HealthEventType::kBlackStart, *black_start_ns_, 0);
-      black_reported_ = true;
-    }
-  } else if (black_start_ns_) {
-    if (!black_reported_ && ts_ns - *black_start_ns_ >= black_min_ns) {
-      event(HealthEventType::kBlackStart, *black_start_ns_, 0);
-      black_reported_ = true;
-    }
-    if (black_reported_) event(HealthEventType::kBlackEnd, *black_start_ns_, ts_ns);
-    black_start_ns_.reset();
-  }
+  step(black_, f.black_picture, durationNs(config_.black_min_duration), events);
   // freezedetect's state machine, step for step: the duration is counted from the reference
   // (the freeze's first frame) in microseconds, rounded.
   if (!sums.first) {
     const int64_t duration_us = std::llround(double(int64_t(ts_ns - reference_ns_)) / 1000.0);
     const int64_t min_us = std::llround(config_.freeze_duration * 1e6);
     if (duration_us >= min_us) {
-      if (!in_freeze_) event(HealthEventType::kFreezeStart, reference_ns_, 0);
-      if (!f.frozen) event(HealthEventType::kFreezeEnd, reference_ns_, ts_ns);
+      if (!in_freeze_)
+        events.push_back(makeEvent(HealthEventType::kFreezeStart, seq, ts_ns, reference_ns_, 0));
+      if (!f.frozen)
+        events.push_back(makeEvent(HealthEventType::kFreezeEnd, seq, ts_ns, reference_ns_, ts_ns));
       in_freeze_ = f.frozen;
     }
   }
   if (!f.frozen) reference_ns_ = ts_ns;
   if (f.scene_score > config_.scene_threshold) {
-    event(HealthEventType::kSceneChange, 0, 0);
+    events.push_back(makeEvent(HealthEventType::kSceneChange, seq, ts_ns, 0, 0));
     events.back().score = f.scene_score;
   }
-  last_seq_ = seq;
-  last_ts_ns_ = ts_ns;
+  step(covered_, f.covered, durationNs(config_.covered_min_duration), events);
   return f;
 }
 
 void HealthMonitor::finish(std::vector<HealthEvent>& events) {
-  if (!black_start_ns_) return;  // set only by a frame, so last_* are that run's
-  const uint64_t start = *black_start_ns_;
-  if (!black_reported_ && last_ts_ns_ - start < durationNs(config_.black_min_duration)) return;
-  HealthEvent e;
-  e.seq = last_seq_;
-  e.ts_ns = last_ts_ns_;
-  e.start_ns = start;
-  if (!black_reported_) {
-    e.type = HealthEventType::kBlackStart;
-    events.push_back(e);
-  }
-  e.type = HealthEventType::kBlackEnd;
-  e.end_ns = last_ts_ns_;
-  events.push_back(e);
-  black_start_ns_.reset();
+  finish(black_, durationNs(config_.black_min_duration), events);
+  finish(covered_, durationNs(config_.covered_min_duration), events);
 }
 
 }  // namespace esf

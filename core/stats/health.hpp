@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/stats/health_regions.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/health.hpp"
 
@@ -43,16 +44,20 @@ struct FrameDifferenceSums {
   int64_t motion_sum = 0;                 // sum F(Y) - F(P)
   uint64_t motion_squares = 0;            // sum (F(Y) - F(P))^2
   std::array<uint32_t, 256> histogram{};  // of Y
+  // Per region (HealthRegionSpec; empty without regions): sum Y, and the pixels with
+  // |Y - P| > change_level.
+  std::vector<uint64_t> region_luma, region_changed;
   bool operator==(const FrameDifferenceSums&) const = default;
 };
 
 // The Sobel stage's sums over the interior pixels (one pixel in from every edge) of F(Y), with
 // gx, gy the 3x3 Sobel responses and m = gx^2 + gy^2:
 struct SobelSums {
-  uint64_t samples = 0;  // (width - 2) * (height - 2), 0 below 3x3
-  uint64_t squares = 0;  // sum m (the Tenengrad sum)
-  uint64_t roots = 0;    // sum q, q = round(65536 * sqrt(m)) (exact: sobelRoot)
-  Wide96 root_squares;   // sum q^2
+  uint64_t samples = 0;                  // (width - 2) * (height - 2), 0 below 3x3
+  uint64_t squares = 0;                  // sum m (the Tenengrad sum)
+  uint64_t roots = 0;                    // sum q, q = round(65536 * sqrt(m)) (exact: sobelRoot)
+  Wide96 root_squares;                   // sum q^2
+  std::vector<uint64_t> region_squares;  // sum m over each region's interior pixels
   bool operator==(const SobelSums&) const = default;
 };
 // round(65536 * sqrt(m)), exactly (m < 2^22). q = round(sqrt(X)), X = m * 2^32, is the integer
@@ -70,6 +75,7 @@ struct HealthSums {
   FrameDifferenceSums difference;
   SobelSums sobel;
   uint64_t pixels = 0;
+  int width = 0, height = 0;
   bool full_range = true;
   bool first = true;  // no previous frame: P and R are the frame itself
 };
@@ -89,12 +95,26 @@ class HealthMonitor {
   void finish(std::vector<HealthEvent>& events);
 
  private:
+  // A run of frames in a state (black, covered) that is an interval once it lasts min_ns:
+  // `start` given once it has, `end` at the first frame after it.
+  struct Run {
+    HealthEventType start, end;
+    std::optional<uint64_t> start_ns;  // the run's first frame
+    bool reported = false;             // `start` given for the current run
+  };
+  void step(Run& run, bool on, uint64_t min_ns, std::vector<HealthEvent>& events) const;
+  void finish(Run& run, uint64_t min_ns, std::vector<HealthEvent>& events) const;
+  void regionFigures(const HealthSums& sums, HealthFigures& f);
+
   HealthConfig config_;
   double previous_mafd_ = 0;
-  std::optional<uint64_t> black_start_ns_;  // the black run's first frame
-  bool black_reported_ = false;             // black_start given for the current run
-  uint64_t last_seq_ = 0, last_ts_ns_ = 0;
-  uint64_t reference_ns_ = 0;  // the freeze reference's time
+  Run black_{HealthEventType::kBlackStart, HealthEventType::kBlackEnd, {}, false};
+  Run covered_{HealthEventType::kCoveredStart, HealthEventType::kCoveredEnd, {}, false};
+  std::vector<double> baseline_;   // each region's Tenengrad on the last frame not covered
+  std::vector<RegionSpan> spans_;  // of the regions on frames of spans_width_ x spans_height_
+  int spans_width_ = -1, spans_height_ = -1;
+  uint64_t seq_ = 0, ts_ns_ = 0;  // the last frame's
+  uint64_t reference_ns_ = 0;     // the freeze reference's time
   bool in_freeze_ = false;
 };
 

@@ -8,12 +8,19 @@
 // RGB (other frames), at the source's size, before any blur or resize.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "esframe/base/export.hpp"
 
 namespace esf {
 
-// The options, with ffmpeg's names and defaults.
+// A rectangle of the luma in pixels, (x, y) its top-left corner; clipped to each frame.
+struct HealthRegion {
+  int x = 0, y = 0, width = 0, height = 0;
+  bool operator==(const HealthRegion&) const = default;
+};
+
+// The options, with ffmpeg's names and defaults (the regions' own: no ffmpeg filter has them).
 struct HealthConfig {
   // blackdetect: a pixel is black at or below the threshold pix_th of the luma range (limited
   // range: 16 + pix_th * 219, full range: pix_th * 255, truncated); a picture is black when at
@@ -28,6 +35,33 @@ struct HealthConfig {
   double freeze_duration = 2.0;
   // scdet: a scene change is a frame whose score (0-100) is above scene_threshold.
   double scene_threshold = 10.0;
+  // Regions: a grid of grid_columns x grid_rows cells over the frame (cell c of C covers the
+  // columns x with x * C / width == c, rows likewise; 0 x 0: no grid), then each of `rois`.
+  // Each region gets its luma mean, Tenengrad and changed fraction from the same passes.
+  int grid_columns = 0;
+  int grid_rows = 0;
+  std::vector<HealthRegion> rois;
+  // A pixel changed when |Y - previous Y| > change_level.
+  uint32_t change_level = 16;
+  // A region is flat (has lost its detail) when its Tenengrad is below flat_tenengrad, or below
+  // detail_loss times its Tenengrad on the last frame that was not covered; the picture is
+  // covered when at least covered_ratio of the grid's cells are flat, and a covered run of at
+  // least covered_min_duration seconds is an event (as a black interval is).
+  double flat_tenengrad = 100;
+  double detail_loss = 0.2;
+  double covered_ratio = 0.75;
+  double covered_min_duration = 2.0;
+};
+
+// One region's figures (HealthConfig's grid cells in row order, then its rois).
+struct RegionFigures {
+  uint64_t pixels = 0;   // of the region within the frame
+  double mean = 0;       // mean luma
+  double tenengrad = 0;  // mean squared Sobel magnitude over its interior pixels of the frame
+  double changed = 0;    // fraction of its pixels that changed from the previous frame
+  bool flat = false;     // below flat_tenengrad or lost its detail (never without interior
+                         // pixels)
+  bool operator==(const RegionFigures&) const = default;
 };
 
 // One frame's figures.
@@ -46,11 +80,22 @@ struct HealthFigures {
   double ti = 0;               // siti: temporal information (the frame difference's deviation)
   double tenengrad = 0;        // focus: mean squared Sobel magnitude per interior pixel
   double entropy = 0;          // entropy (normal mode) of the luma histogram, in bits (0-8)
+  std::vector<RegionFigures> regions;  // empty without regions
+  bool covered = false;                // covered_ratio of the grid's cells flat (grid only)
   bool operator==(const HealthFigures&) const = default;
 };
 
-enum class HealthEventType { kBlackStart, kBlackEnd, kFreezeStart, kFreezeEnd, kSceneChange };
-// "black_start", "black_end", "freeze_start", "freeze_end", "scene_change".
+enum class HealthEventType {
+  kBlackStart,
+  kBlackEnd,
+  kFreezeStart,
+  kFreezeEnd,
+  kSceneChange,
+  kCoveredStart,
+  kCoveredEnd
+};
+// "black_start", "black_end", "freeze_start", "freeze_end", "scene_change", "covered_start",
+// "covered_end".
 ESF_API const char* healthEventName(HealthEventType type);
 
 // An event, reported with the frame that shows it. Times are the frames' ts_ns.
@@ -58,9 +103,9 @@ struct HealthEvent {
   HealthEventType type = HealthEventType::kSceneChange;
   uint64_t seq = 0;       // the frame that reports it
   uint64_t ts_ns = 0;     // that frame's time
-  uint64_t start_ns = 0;  // black and freeze: the interval's first frame
-  uint64_t end_ns = 0;    // *_end: the first frame after the interval (black at the end of a
-                          // run: its last frame, as blackdetect ends it)
+  uint64_t start_ns = 0;  // black, freeze, covered: the interval's first frame
+  uint64_t end_ns = 0;    // *_end: the first frame after the interval (black and covered at the
+                          // end of a run: its last frame, as blackdetect ends it)
   double score = 0;       // scene_change: the scene score
   bool operator==(const HealthEvent&) const = default;
 };

@@ -112,3 +112,19 @@ for run in "${examples[0]} gles" "${examples[1]} gles" "${examples[0]} cpu"; do
   done
   echo "check-installed-example: ${program##*/} ($backend): pattern and still image match"
 done
+
+# The Python module, when the build made it: installed where Debian's python3 looks under this
+# prefix, it imports with only PYTHONPATH set, loads the installed libesframe, and counts a frame.
+if compgen -G "$build_dir/python/esframe*.so" >/dev/null; then
+  module=$(find "$prefix" -name 'esframe.cpython-*.so' | head -n1)
+  [ -n "$module" ] || die "the Python module is not installed under $prefix"
+  [ -e "$(dirname "$module")/esframe.pyi" ] || die "esframe.pyi is not installed beside $module"
+  env -u LD_LIBRARY_PATH PYTHONPATH="$(dirname "$module")" /usr/bin/python3 -c '
+import sys, numpy, esframe
+loaded = [l.split()[-1] for l in open("/proc/self/maps") if "libesframe.so" in l]
+assert loaded and loaded[0].startswith(sys.argv[1]), f"libesframe from {loaded}, not {sys.argv[1]}"
+hist = esframe.Pipeline(backend="cpu").process(numpy.zeros((1080, 1920, 4), numpy.uint8)).hist
+assert hist.shape == (4, 256) and hist[:, 0].tolist() == [1920 * 1080] * 4, hist[:, 0]
+' "$(realpath "$prefix")" || die "the installed Python module does not import and count"
+  echo "check-installed-example: Python module ${module#"$prefix"/} imports and counts"
+fi

@@ -7,6 +7,7 @@
 #include "core/stages/channels.hpp"
 #include "core/stages/frame_difference.hpp"
 #include "core/stages/frame_difference_reference.hpp"
+#include "core/stats/health_regions.hpp"
 #include "tests/core/stages/stage_test_images.hpp"
 #include "tests/support/gl_test_context.hpp"
 
@@ -39,10 +40,29 @@ TEST(FrameDifferenceReference, HandExample) {
   EXPECT_EQ(frameDifferenceReference(y, nullptr, nullptr, 2, 1, true).sad_previous, 0u);
 }
 
+TEST(FrameDifferenceReference, RegionsHandExample) {
+  // 5x2 in a 2x1 grid: cell 0 is columns 0-2 (x * 2 / 5 == 0), cell 1 columns 3-4; a rectangle
+  // at (4, 1) of 3x3 is clipped to the one pixel (4, 1). Changed: |Y - P| > 5.
+  const uint8_t y[] = {10, 20, 30, 40, 50,  //
+                       60, 70, 80, 90, 100};
+  const uint8_t p[] = {10, 26, 30, 40, 50,  //
+                       60, 70, 74, 90, 90};
+  HealthRegionSpec regions;
+  regions.columns = 2;
+  regions.rows = 1;
+  regions.rois = {{4, 1, 3, 3}};
+  regions.change_level = 5;
+  const FrameDifferenceSums s = frameDifferenceReference(y, p, p, 5, 2, true, regions);
+  EXPECT_EQ(s.region_luma,
+            (std::vector<uint64_t>{10 + 20 + 30 + 60 + 70 + 80, 40 + 50 + 90 + 100, 100}));
+  // 20 vs 26 and 80 vs 74 differ by 6, 100 vs 90 by 10.
+  EXPECT_EQ(s.region_changed, (std::vector<uint64_t>{2, 1, 1}));
+}
+
 // Four frames: two different, one repeated (frozen: the reference stays), one different; the
 // GPU stage and the executor against the reference at every step.
 void checkSequence(FrameDifference& stage, RowPool& pool, int w, int h, Content content,
-                   bool from_rgb, bool full_range) {
+                   bool from_rgb, bool full_range, const HealthRegionSpec& regions = {}) {
   const RgbaImage frames[] = {test::makeImage(w, h, content, 1), test::makeImage(w, h, content, 2),
                               test::makeImage(w, h, content, 2), test::makeImage(w, h, content, 3)};
   std::vector<uint8_t> previous, reference;
@@ -55,8 +75,9 @@ void checkSequence(FrameDifference& stage, RowPool& pool, int w, int h, Content 
     const std::vector<uint8_t> luma = lumaOf(frames[i], from_rgb);
     const uint8_t* p = i ? previous.data() : nullptr;
     const uint8_t* r = i ? reference.data() : nullptr;
-    const FrameDifferenceSums want = frameDifferenceReference(luma.data(), p, r, w, h, full_range);
-    EXPECT_EQ(frameDifferenceCpu(luma.data(), p, r, w, h, full_range, pool), want);
+    const FrameDifferenceSums want =
+        frameDifferenceReference(luma.data(), p, r, w, h, full_range, regions);
+    EXPECT_EQ(frameDifferenceCpu(luma.data(), p, r, w, h, full_range, regions, pool), want);
     Result<GpuImage> image = GpuImage::fromImage(frames[i]);
     ASSERT_TRUE(image.ok()) << image.error().message;
     ASSERT_TRUE(stage.poison(test::kPoison).ok());
@@ -94,6 +115,46 @@ TEST(FrameDifference, MatchesReferenceOverRunsOfFrames) {
         for (bool full_range : {false, true})
           checkSequence(*stage, pool, s.w, s.h, content, from_rgb, full_range);
   checkSequence(*stage, pool, 1920, 1080, Content::kRandom, true, false);
+}
+
+// Regions: a grid whose cells are not multiples of anything, rectangles that overlap it and each
+// other, one clipped by the frame's edge and one outside it.
+HealthRegionSpec testRegions(int columns, int rows) {
+  HealthRegionSpec regions;
+  regions.columns = columns;
+  regions.rows = rows;
+  regions.rois = {{0, 0, 1, 1}, {3, 2, 50, 40}, {10, 1, 100000, 7}, {5000, 5000, 10, 10}};
+  regions.change_level = 7;
+  return regions;
+}
+
+TEST(FrameDifference, RegionsMatchReference) {
+  GlContext& gl = test::glContext();
+  RowPool pool(3);
+  struct Case {
+    int w, h, columns, rows;
+  };
+  for (Case c : {Case{1, 1, 1, 1}, Case{257, 3, 4, 3}, Case{127, 129, 16, 16}, Case{33, 300, 3, 7},
+                 Case{1920, 1080, 8, 6}}) {
+    const HealthRegionSpec regions = testRegions(c.columns, c.rows);
+    Result<FrameDifference> stage =
+        FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl), regions);
+    ASSERT_TRUE(stage.ok()) << stage.error().message;
+    for (Content content : {Content::kRandom, Content::kGradient})
+      checkSequence(*stage, pool, c.w, c.h, content, true, false, regions);
+  }
+}
+
+TEST(FrameDifference, MostRegionsFitTheMinimumLimits) {
+  // 16 x 16 cells and 16 rectangles: the shared sums fit GLES 3.1's 16 KB.
+  GlContext& gl = test::glContext();
+  HealthRegionSpec regions = testRegions(16, 16);
+  while (regions.rois.size() < kMaxHealthRois) regions.rois.push_back({1, 1, 2, 2});
+  Result<FrameDifference> stage =
+      FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl), regions);
+  ASSERT_TRUE(stage.ok()) << stage.error().message;
+  RowPool pool(2);
+  checkSequence(*stage, pool, 97, 55, Content::kRandom, true, true, regions);
 }
 
 TEST(FrameDifference, ParametersOutsideTheirRangeAreRefused) {

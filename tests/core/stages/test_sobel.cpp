@@ -7,6 +7,7 @@
 #include "core/stages/frame_difference.hpp"
 #include "core/stages/sobel.hpp"
 #include "core/stages/sobel_reference.hpp"
+#include "core/stats/health_regions.hpp"
 #include "tests/core/stages/stage_test_images.hpp"
 #include "tests/support/gl_test_context.hpp"
 
@@ -50,7 +51,7 @@ TEST(Sobel, MatchesReference) {
         std::vector<uint8_t> luma(size_t(s.w) * size_t(s.h));
         for (size_t i = 0; i < luma.size(); ++i) luma[i] = image.pixels[i * 4];
         const SobelSums want = sobelReference(luma.data(), s.w, s.h, full_range);
-        EXPECT_EQ(sobelCpu(luma.data(), s.w, s.h, full_range, pool), want);
+        EXPECT_EQ(sobelCpu(luma.data(), s.w, s.h, full_range, {}, pool), want);
         Result<GpuImage> gpu = GpuImage::fromImage(image);
         ASSERT_TRUE(gpu.ok()) << gpu.error().message;
         ASSERT_TRUE(difference->run(*gpu, false, full_range).ok());
@@ -61,6 +62,44 @@ TEST(Sobel, MatchesReference) {
         EXPECT_EQ(got.value(), want);
         difference->advance(false);
       }
+}
+
+TEST(Sobel, RegionSumsMatchReference) {
+  GlContext& gl = test::glContext();
+  RowPool pool(3);
+  struct Case {
+    int w, h, columns, rows;
+  };
+  for (Case c : {Case{1, 1, 1, 1}, Case{3, 3, 3, 3}, Case{257, 3, 4, 3}, Case{127, 129, 16, 16},
+                 Case{33, 300, 3, 7}, Case{1920, 1080, 8, 6}}) {
+    HealthRegionSpec regions;
+    regions.columns = c.columns;
+    regions.rows = c.rows;
+    regions.rois = {{0, 0, 2, 2}, {3, 2, 50, 40}, {10, 1, 100000, 7}, {5000, 5000, 10, 10}};
+    SCOPED_TRACE(testing::Message() << c.w << "x" << c.h << " grid " << c.columns << "x" << c.rows);
+    Result<FrameDifference> difference =
+        FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl), regions);
+    Result<Sobel> sobel = Sobel::create(gl, SobelParams::defaultsFor(gl), regions);
+    ASSERT_TRUE(difference.ok() && sobel.ok());
+    const RgbaImage image = test::makeImage(c.w, c.h, Content::kRandom, 4);
+    std::vector<uint8_t> luma(size_t(c.w) * size_t(c.h));
+    for (size_t i = 0; i < luma.size(); ++i) luma[i] = image.pixels[i * 4];
+    const SobelSums want = sobelReference(luma.data(), c.w, c.h, false, regions);
+    ASSERT_EQ(want.region_squares.size(), regions.count());
+    // The cells split the interior: their sums add up to the frame's.
+    uint64_t cells = 0;
+    for (size_t i = 0; i < regions.cells(); ++i) cells += want.region_squares[i];
+    EXPECT_EQ(cells, want.squares);
+    EXPECT_EQ(sobelCpu(luma.data(), c.w, c.h, false, regions, pool), want);
+    Result<GpuImage> gpu = GpuImage::fromImage(image);
+    ASSERT_TRUE(gpu.ok());
+    ASSERT_TRUE(difference->run(*gpu, false, false).ok());
+    ASSERT_TRUE(sobel->poison(test::kPoison).ok());
+    ASSERT_TRUE(sobel->run(difference->currentLuma(), c.w, c.h, false).ok());
+    Result<SobelSums> got = sobel->read();
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    EXPECT_EQ(got.value(), want);
+  }
 }
 
 TEST(Sobel, LargestGradientsKeepEverySumExact) {

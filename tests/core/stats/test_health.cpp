@@ -124,6 +124,101 @@ HealthSums frameSums(bool black, uint64_t sad, uint64_t sad_ref, bool first) {
 
 constexpr uint64_t kFrameNs = 100000000;  // 10 fps
 
+TEST(HealthRegionSpans, CellsTileTheFrameAndRectanglesClip) {
+  HealthRegionSpec spec;
+  spec.columns = 3;
+  spec.rows = 2;
+  spec.rois = {{5, 1, 100, 2}, {20, 20, 4, 4}};
+  // 10 x 5: columns x * 3 / 10 -> 0-3 | 4-6 | 7-9; rows y * 2 / 5 -> 0-2 | 3-4.
+  const std::vector<RegionSpan> spans = healthRegionSpans(spec, 10, 5);
+  ASSERT_EQ(spans.size(), 8u);
+  const int want[][4] = {{0, 0, 4, 3}, {4, 0, 7, 3},  {7, 0, 10, 3}, {0, 3, 4, 5},
+                         {4, 3, 7, 5}, {7, 3, 10, 5}, {5, 1, 10, 3}, {10, 5, 10, 5}};
+  for (size_t i = 0; i < spans.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(spans[i].x0, want[i][0]);
+    EXPECT_EQ(spans[i].y0, want[i][1]);
+    EXPECT_EQ(spans[i].x1, want[i][2]);
+    EXPECT_EQ(spans[i].y1, want[i][3]);
+  }
+  EXPECT_EQ(spanPixels(spans[0]), 12u);
+  EXPECT_EQ(spanInteriorPixels(spans[0], 10, 5), 6u);  // columns 1-3 of rows 1-2
+  EXPECT_EQ(spanPixels(spans[7]), 0u);                 // outside the frame
+}
+
+// Sums of a 2x1-grid frame of 10 x 10 pixels whose cells have these Sobel sums.
+HealthSums gridSums(uint64_t left_squares, uint64_t right_squares, bool first) {
+  HealthSums s;
+  s.pixels = 100;
+  s.width = 10;
+  s.height = 10;
+  s.first = first;
+  s.difference.histogram[120] = 100;
+  s.difference.region_luma = {50 * 120, 50 * 100};
+  s.difference.region_changed = {5, 0};
+  s.sobel.samples = 64;
+  s.sobel.region_squares = {left_squares, right_squares};
+  return s;
+}
+
+TEST(HealthMonitor, RegionFiguresAndCoveredIntervals) {
+  HealthConfig config;
+  config.grid_columns = 2;
+  config.grid_rows = 1;
+  config.flat_tenengrad = 50;
+  config.detail_loss = 0;  // only flat_tenengrad
+  config.covered_ratio = 1.0;
+  config.covered_min_duration = 0.2;
+  HealthMonitor monitor(config);
+  std::vector<HealthEvent> events;
+  // Each cell has 50 pixels and 32 interior ones (columns 1-4 or 5-8 of rows 1-8).
+  HealthFigures f = monitor.update(gridSums(32 * 400, 32 * 10, true), 0, 0, events);
+  ASSERT_EQ(f.regions.size(), 2u);
+  EXPECT_EQ(f.regions[0].pixels, 50u);
+  EXPECT_EQ(f.regions[0].mean, 120.0);
+  EXPECT_EQ(f.regions[1].mean, 100.0);
+  EXPECT_EQ(f.regions[0].changed, 0.1);
+  EXPECT_EQ(f.regions[0].tenengrad, 400.0);
+  EXPECT_EQ(f.regions[1].tenengrad, 10.0);
+  EXPECT_FALSE(f.regions[0].flat);
+  EXPECT_TRUE(f.regions[1].flat);
+  EXPECT_FALSE(f.covered);  // one cell of two
+  // Both flat from frame 1 to 4 (0.3 s), detail back at 5.
+  for (uint64_t i = 1; i <= 5; ++i) {
+    f = monitor.update(gridSums(i < 5 ? 32 * 49 : 32 * 50, 0, false), i, i * kFrameNs, events);
+    EXPECT_EQ(f.covered, i < 5) << i;
+  }
+  monitor.finish(events);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].type, HealthEventType::kCoveredStart);
+  EXPECT_EQ(events[0].start_ns, 1 * kFrameNs);
+  EXPECT_EQ(events[0].seq, 3u);  // lasted 0.2 s
+  EXPECT_EQ(events[1].type, HealthEventType::kCoveredEnd);
+  EXPECT_EQ(events[1].end_ns, 5 * kFrameNs);
+  EXPECT_STREQ(healthEventName(events[1].type), "covered_end");
+}
+
+TEST(HealthMonitor, CellsThatLoseTheirDetailAtOnceAreFlat) {
+  HealthConfig config;
+  config.grid_columns = 2;
+  config.grid_rows = 1;
+  config.flat_tenengrad = 0;  // only the loss against the last frame that was not covered
+  config.detail_loss = 0.1;
+  config.covered_ratio = 1.0;
+  HealthMonitor monitor(config);
+  std::vector<HealthEvent> events;
+  auto covered = [&](uint64_t left, uint64_t right, uint64_t seq) {
+    return monitor.update(gridSums(32 * left, 32 * right, seq == 0), seq, seq * kFrameNs, events)
+        .covered;
+  };
+  EXPECT_FALSE(covered(1000, 1000, 0));
+  EXPECT_TRUE(covered(99, 99, 1));      // both below a tenth of 1000
+  EXPECT_TRUE(covered(99, 99, 2));      // still against frame 0: covered frames are no baseline
+  EXPECT_FALSE(covered(100, 1000, 3));  // 100 is not below a tenth of 1000
+  EXPECT_FALSE(covered(9, 1000, 4));    // only the left cell lost against frame 3's 100
+  EXPECT_FALSE(covered(9, 100, 5));     // against frame 4: neither is below a tenth
+}
+
 TEST(HealthMonitor, BlackIntervalsOfAtLeastTheMinimumDuration) {
   HealthConfig config;
   config.black_min_duration = 0.5;

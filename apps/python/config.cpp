@@ -1,0 +1,242 @@
+#include "apps/python/config.hpp"
+
+#include <functional>
+#include <map>
+
+#include "apps/python/errors.hpp"
+
+namespace py = pybind11;
+
+namespace esf::python {
+namespace {
+
+std::string typeName(const py::handle& h) {
+  return std::string(py::str(py::type::of(h).attr("__name__")));
+}
+
+template <typename T>
+T as(const py::handle& value, const std::string& name, const char* wanted) {
+  try {
+    return value.cast<T>();
+  } catch (const py::cast_error&) {
+    raise(ErrorCode::kInvalidArgument, name, ": a ", typeName(value), " is not ", wanted);
+  }
+}
+
+int asInt(const py::handle& v, const std::string& name) {
+  if (py::isinstance<py::bool_>(v) || !py::isinstance<py::int_>(v))
+    raise(ErrorCode::kInvalidArgument, name, ": a ", typeName(v), " is not an int");
+  return as<int>(v, name, "an int in the C int range");
+}
+
+double asDouble(const py::handle& v, const std::string& name) {
+  if (py::isinstance<py::bool_>(v) ||
+      !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
+    raise(ErrorCode::kInvalidArgument, name, ": a ", typeName(v), " is not a number");
+  return v.cast<double>();
+}
+
+std::string asString(const py::handle& v, const std::string& name) {
+  if (!py::isinstance<py::str>(v))
+    raise(ErrorCode::kInvalidArgument, name, ": a ", typeName(v), " is not a str");
+  return v.cast<std::string>();
+}
+
+bool asBool(const py::handle& v, const std::string& name) {
+  if (!py::isinstance<py::bool_>(v))
+    raise(ErrorCode::kInvalidArgument, name, ": a ", typeName(v), " is not a bool");
+  return v.cast<bool>();
+}
+
+// A dict's entries by a setter per key; an unknown key is an error naming it.
+template <typename Setters>
+void fromDict(const py::handle& v, const std::string& name, const Setters& setters) {
+  if (!py::isinstance<py::dict>(v))
+    raise(ErrorCode::kInvalidArgument, name, ": a ", typeName(v), " is not a dict");
+  for (auto [key, value] : py::reinterpret_borrow<py::dict>(v)) {
+    const std::string k = asString(key, name + " key");
+    auto it = setters.find(k);
+    if (it == setters.end()) raise(ErrorCode::kInvalidArgument, name, ": no argument '", k, "'");
+    it->second(value, name + "." + k);
+  }
+}
+
+using Setter = std::function<void(const py::handle&, const std::string&)>;
+using SetterMap = std::map<std::string, Setter>;
+
+// A source's width or height: 0 takes the source's own.
+int asSide(const py::handle& v, const std::string& name) {
+  const int side = asInt(v, name);
+  if (side < 0)
+    raise(ErrorCode::kInvalidArgument, name, ": ", std::to_string(side), " is negative");
+  return side;
+}
+
+Size asSize(const py::handle& v, const std::string& name) {
+  if (!(py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) || py::len(v) != 2)
+    raise(ErrorCode::kInvalidArgument, name, ": a (width, height) pair expected");
+  py::sequence s = py::reinterpret_borrow<py::sequence>(v);
+  return Size{asInt(s[0], name + " width"), asInt(s[1], name + " height")};
+}
+
+}  // namespace
+
+PipelineConfig pipelineConfig(const py::dict& kwargs) {
+  PipelineConfig c;
+  c.image_needed = false;  // no Python result reads the RGBA working image
+  HealthConfig health_defaults;
+  const SetterMap health_fields = {
+      {"pixel_black_th", [&](auto v, auto n) { c.health->pixel_black_th = asDouble(v, n); }},
+      {"picture_black_ratio_th",
+       [&](auto v, auto n) { c.health->picture_black_ratio_th = asDouble(v, n); }},
+      {"black_min_duration",
+       [&](auto v, auto n) { c.health->black_min_duration = asDouble(v, n); }},
+      {"freeze_noise", [&](auto v, auto n) { c.health->freeze_noise = asDouble(v, n); }},
+      {"freeze_duration", [&](auto v, auto n) { c.health->freeze_duration = asDouble(v, n); }},
+      {"scene_threshold", [&](auto v, auto n) { c.health->scene_threshold = asDouble(v, n); }},
+      {"grid_columns", [&](auto v, auto n) { c.health->grid_columns = asInt(v, n); }},
+      {"grid_rows", [&](auto v, auto n) { c.health->grid_rows = asInt(v, n); }},
+      {"rois",
+       [&](auto v, auto n) {
+         c.health->rois.clear();
+         for (const py::handle& r : py::reinterpret_borrow<py::iterable>(v)) {
+           if (py::len(r) != 4) raise(ErrorCode::kInvalidArgument, n, ": (x, y, w, h) expected");
+           py::sequence q = py::reinterpret_borrow<py::sequence>(r);
+           c.health->rois.push_back(
+               {asInt(q[0], n), asInt(q[1], n), asInt(q[2], n), asInt(q[3], n)});
+         }
+       }},
+      {"change_level", [&](auto v, auto n) { c.health->change_level = uint32_t(asInt(v, n)); }},
+      {"flat_tenengrad", [&](auto v, auto n) { c.health->flat_tenengrad = asDouble(v, n); }},
+      {"detail_loss", [&](auto v, auto n) { c.health->detail_loss = asDouble(v, n); }},
+      {"covered_ratio", [&](auto v, auto n) { c.health->covered_ratio = asDouble(v, n); }},
+      {"covered_min_duration",
+       [&](auto v, auto n) { c.health->covered_min_duration = asDouble(v, n); }},
+  };
+  const SetterMap raw_fields = {
+      {"black", [&](auto v, auto n) { c.raw.black = uint32_t(asInt(v, n)); }},
+      {"white", [&](auto v, auto n) { c.raw.white = uint32_t(asInt(v, n)); }},
+      {"gain_r", [&](auto v, auto n) { c.raw.gain_r = uint32_t(asInt(v, n)); }},
+      {"gain_b", [&](auto v, auto n) { c.raw.gain_b = uint32_t(asInt(v, n)); }},
+  };
+  const SetterMap gpu_fields = {
+      {"platform",
+       [&](auto v, auto n) { c.gpu.platform = unwrap(parseEglPlatform(asString(v, n))); }},
+      {"drm_device", [&](auto v, auto n) { c.gpu.drm_device = asString(v, n); }},
+      {"egl_device", [&](auto v, auto n) { c.gpu.egl_device = asString(v, n); }},
+      {"debug", [&](auto v, auto n) { c.gpu.debug = asBool(v, n); }},
+      {"selftest", [&](auto v, auto n) { c.gpu.selftest = asBool(v, n); }},
+  };
+  const SetterMap fields = {
+      {"backend", [&](auto v, auto n) { c.backend = unwrap(parseBackend(asString(v, n))); }},
+      {"bins", [&](auto v, auto n) { c.histogram.bins = asInt(v, n); }},
+      {"channels", [&](auto v, auto n) { c.histogram.channels = asString(v, n); }},
+      {"strategy",
+       [&](auto v, auto n) {
+         if (!v.is_none()) c.histogram.strategy = unwrap(parseHistogramStrategy(asString(v, n)));
+       }},
+      {"threads", [&](auto v, auto n) { c.threads = asInt(v, n); }},
+      {"blur",
+       [&](auto v, auto n) {
+         if (v.is_none()) return;
+         if (py::isinstance<py::tuple>(v) && py::len(v) == 2) {
+           py::tuple t = py::reinterpret_borrow<py::tuple>(v);
+           c.blur = BlurConfig{asInt(t[0], n + " taps"), asInt(t[1], n + " iterations")};
+         } else {
+           c.blur = BlurConfig{asInt(v, n), 1};
+         }
+       }},
+      {"resize",
+       [&](auto v, auto n) {
+         if (!v.is_none()) c.resize = asSize(v, n);
+       }},
+      {"luma",
+       [&](auto v, auto n) {
+         const std::string s = asString(v, n);
+         if (s == "rgb")
+           c.luma = LumaSource::kRgb;
+         else if (s == "source")
+           c.luma = LumaSource::kSource;
+         else
+           raise(ErrorCode::kInvalidArgument, n, ": '", s, "' is not rgb or source");
+       }},
+      {"health",
+       [&](auto v, auto n) {
+         if (v.is_none() || (py::isinstance<py::bool_>(v) && !v.template cast<bool>())) return;
+         c.health = health_defaults;
+         if (!py::isinstance<py::bool_>(v)) fromDict(v, n, health_fields);
+       }},
+      {"raw", [&](auto v, auto n) { fromDict(v, n, raw_fields); }},
+      {"gpu", [&](auto v, auto n) { fromDict(v, n, gpu_fields); }},
+      {"image_needed", [&](auto v, auto n) { c.image_needed = asBool(v, n); }},
+  };
+  fromDict(kwargs, "Pipeline", fields);
+  check(c.validate());
+  return c;
+}
+
+namespace {
+
+const char* const kSourceArguments[] = {
+    "width",    "height", "format",      "fps",        "buffers",      "io",
+    "controls", "seed",   "colorimetry", "full_range", "dump_raw_dir", "poll_timeout_ms"};
+
+bool isSourceArgument(const std::string& name) {
+  for (const char* a : kSourceArguments)
+    if (name == a) return true;
+  return false;
+}
+
+}  // namespace
+
+py::dict selectArguments(const py::dict& options, bool source_options) {
+  py::dict out;
+  for (auto [key, value] : options)
+    if (isSourceArgument(asString(key, "argument name")) == source_options) out[key] = value;
+  return out;
+}
+
+SourceConfig sourceConfig(const py::dict& kwargs) {
+  SourceConfig c;
+  Colorimetry colorimetry;
+  bool colorimetry_set = false;
+  const SetterMap fields = {
+      {"width", [&](auto v, auto n) { c.width = asSide(v, n); }},
+      {"height", [&](auto v, auto n) { c.height = asSide(v, n); }},
+      {"format",
+       [&](auto v, auto n) {
+         if (!v.is_none()) c.format = unwrap(parsePixelFormat(asString(v, n)));
+       }},
+      {"fps", [&](auto v, auto n) { c.fps = asDouble(v, n); }},
+      {"buffers", [&](auto v, auto n) { c.buffers = asInt(v, n); }},
+      {"io", [&](auto v, auto n) { c.io = unwrap(parseIoMode(asString(v, n))); }},
+      {"controls",
+       [&](auto v, auto n) {
+         if (!py::isinstance<py::dict>(v))
+           raise(ErrorCode::kInvalidArgument, n, ": a dict expected");
+         for (auto [key, value] : py::reinterpret_borrow<py::dict>(v))
+           c.controls.emplace_back(asString(key, n + " key"), std::string(py::str(value)));
+       }},
+      {"seed", [&](auto v, auto n) { c.seed = uint64_t(as<int64_t>(v, n, "an int")); }},
+      {"colorimetry",
+       [&](auto v, auto n) {
+         const std::string s = asString(v, n);
+         if (s != "bt601" && s != "bt709")
+           raise(ErrorCode::kInvalidArgument, n, ": '", s, "' is not bt601 or bt709");
+         colorimetry.encoding = s == "bt709" ? YcbcrEncoding::kBt709 : YcbcrEncoding::kBt601;
+         colorimetry_set = true;
+       }},
+      {"full_range",
+       [&](auto v, auto n) {
+         colorimetry.full_range = asBool(v, n);
+         colorimetry_set = true;
+       }},
+      {"dump_raw_dir", [&](auto v, auto n) { c.dump_raw_dir = asString(v, n); }},
+      {"poll_timeout_ms", [&](auto v, auto n) { c.poll_timeout_ms = asInt(v, n); }},
+  };
+  fromDict(kwargs, "source", fields);
+  if (colorimetry_set) c.colorimetry = colorimetry;
+  return c;
+}
+
+}  // namespace esf::python

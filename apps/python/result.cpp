@@ -1,0 +1,209 @@
+#include "apps/python/result.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "apps/python/errors.hpp"
+#include "esframe/base/unique_fd.hpp"
+#include "esframe/sinks.hpp"
+
+namespace py = pybind11;
+
+namespace esf::python {
+namespace {
+
+// The JSONL record of the frame as the library's record sink writes it (the CLI's own line),
+// through a memory file.
+std::string jsonlRecord(const FrameResult& frame) {
+  UniqueFd fd(memfd_create("esframe-jsonl", MFD_CLOEXEC));
+  if (!fd.valid()) raise(errorCodeFromErrno(errno), "to_dict: memfd_create failed");
+  auto sink = unwrap(createRecordSink(fd.get(), RecordSinkOptions{}));
+  check(sink->write(frame));
+  check(sink->finish());
+  const off_t end = lseek(fd.get(), 0, SEEK_END);
+  std::string text(size_t(end > 0 ? end : 0), '\0');
+  if (end > 0 && pread(fd.get(), text.data(), text.size(), 0) != ssize_t(text.size()))
+    raise(ErrorCode::kIo, "to_dict: reading the record back failed");
+  return text.substr(0, text.find('\n'));
+}
+
+py::dict toDict(const PyResult& r) {
+  py::object loads = py::module_::import("json").attr("loads");
+  return loads(jsonlRecord(*r.frame));
+}
+
+py::dict statsDict(const ChannelStats& s) {
+  py::dict d;
+  d["min"] = s.min;
+  d["max"] = s.max;
+  d["mean"] = s.mean;
+  d["p1"] = s.p1;
+  d["p10"] = s.p10;
+  d["p50"] = s.p50;
+  d["p90"] = s.p90;
+  d["p99"] = s.p99;
+  d["clip_low"] = s.clip_low;
+  d["clip_high"] = s.clip_high;
+  d["msv"] = s.msv;
+  d["pixels"] = s.count;
+  return d;
+}
+
+py::object healthDict(const FrameResult& f) {
+  if (!f.health) return py::none();
+  const HealthFigures& h = *f.health;
+  py::dict d;
+  d["black"] = h.black;
+  d["black_pixels"] = h.black_pixels;
+  d["black_level"] = h.black_level;
+  d["black_picture"] = h.black_picture;
+  d["ydif"] = h.ydif;
+  d["scene_mafd"] = h.scene_mafd;
+  d["scene_score"] = h.scene_score;
+  d["freeze_mafd"] = h.freeze_mafd;
+  d["frozen"] = h.frozen;
+  d["si"] = h.si;
+  d["ti"] = h.ti;
+  d["tenengrad"] = h.tenengrad;
+  d["entropy"] = h.entropy;
+  if (!h.regions.empty()) {  // the JSONL's: a grid or rectangles configured
+    d["covered"] = h.covered;
+    py::list regions;
+    for (const RegionFigures& r : h.regions) {
+      py::dict region;
+      region["mean"] = r.mean;
+      region["tenengrad"] = r.tenengrad;
+      region["changed"] = r.changed;
+      region["flat"] = r.flat;
+      regions.append(region);
+    }
+    d["regions"] = regions;
+  }
+  return d;
+}
+
+const ChannelStats* lumaStats(const FrameResult& f) {
+  for (const ChannelStats& s : f.stats)
+    if (s.channel == 'l') return &s;
+  return nullptr;
+}
+
+}  // namespace
+
+PyResult makeResult(FrameResult&& frame, bool input_copied) {
+  frame.gpu = nullptr;  // valid only until the pipeline's next frame
+  frame.image = nullptr;
+  return PyResult{std::make_shared<const FrameResult>(std::move(frame)), input_copied};
+}
+
+py::dict eventDict(const HealthEvent& e) {
+  py::dict d;
+  d["event"] = healthEventName(e.type);
+  d["seq"] = e.seq;
+  d["ts_ns"] = e.ts_ns;
+  d["start_ns"] = e.start_ns;
+  d["end_ns"] = e.end_ns;
+  d["score"] = e.score;
+  return d;
+}
+
+void bindResult(py::module_& m) {
+  py::class_<PyResult>(m, "Result", R"(One processed frame: histogram, statistics, health.
+
+Returned by Pipeline.process() and yielded by esframe.open(). Attributes follow the JSONL record's
+names (docs/output-formats.md); to_dict() is that record.)")
+      .def_property_readonly(
+          "hist",
+          [](py::object self) {
+            const PyResult& r = self.cast<const PyResult&>();
+            const HistogramData& h = r.frame->hist;
+            const py::ssize_t channels = h.channelCount();
+            // counts[bin * channels + c]: channel-major view, no copy; the Result keeps it alive.
+            py::array_t<uint32_t> view(
+                {channels, py::ssize_t(h.bins)},
+                {py::ssize_t(sizeof(uint32_t)), py::ssize_t(sizeof(uint32_t)) * channels},
+                h.counts.data(), self);
+            view.attr("setflags")(py::arg("write") = false);
+            return view;
+          },
+          "numpy uint32 array, shape (channels, bins): a read-only view of the read-back counts.")
+      .def_property_readonly(
+          "channels", [](const PyResult& r) { return r.frame->hist.channels; },
+          "The channel letters of hist's rows, e.g. 'rgbl'.")
+      .def_property_readonly(
+          "bins", [](const PyResult& r) { return r.frame->hist.bins; }, "Bins per channel.")
+      .def_property_readonly(
+          "stats",
+          [](const PyResult& r) {
+            py::dict d;
+            for (const ChannelStats& s : r.frame->stats)
+              d[py::str(std::string(1, s.channel))] = statsDict(s);
+            return d;
+          },
+          "Per channel letter: min, max, mean, p1, p10, p50, p90, p99, clip_low, clip_high, msv, "
+          "pixels.")
+      .def_property_readonly(
+          "signalstats",
+          [](const PyResult& r) -> py::object {
+            const ChannelStats* l = lumaStats(*r.frame);
+            if (!l) return py::none();
+            py::dict d;
+            d["YMIN"] = double(l->min);
+            d["YLOW"] = double(l->p10);
+            d["YAVG"] = l->mean;
+            d["YHIGH"] = double(l->p90);
+            d["YMAX"] = double(l->max);
+            return d;
+          },
+          "ffmpeg signalstats names of the l channel (YMIN YLOW YAVG YHIGH YMAX), or None.")
+      .def_property_readonly(
+          "ev_hint", [](const PyResult& r) { return py::object(toDict(r)["ev_hint"]); },
+          "Exposure correction hint in stops from the l channel's msv, or None.")
+      .def_property_readonly(
+          "timing_ms",
+          [](const PyResult& r) {
+            py::dict d;
+            for (const StageTiming& t : r.frame->timings) d[py::str(t.stage)] = t.ms;
+            return d;
+          },
+          "Milliseconds per stage.")
+      .def_property_readonly(
+          "health", [](const PyResult& r) { return healthDict(*r.frame); },
+          "Camera health figures (Pipeline(health=...)), or None.")
+      .def_property_readonly(
+          "events",
+          [](const PyResult& r) {
+            py::list l;
+            for (const HealthEvent& e : r.frame->events) l.append(eventDict(e));
+            return l;
+          },
+          "Health events this frame reports: dicts with event, seq, ts_ns, start_ns, end_ns, "
+          "score.")
+      .def_property_readonly("seq", [](const PyResult& r) { return r.frame->seq; })
+      .def_property_readonly("ts_ns", [](const PyResult& r) { return r.frame->ts_ns; })
+      .def_property_readonly("source", [](const PyResult& r) { return r.frame->source; })
+      .def_property_readonly(
+          "format", [](const PyResult& r) { return r.frame->format; },
+          "The input's pixel format as V4L2 names it.")
+      .def_property_readonly(
+          "width", [](const PyResult& r) { return r.frame->width; },
+          "Of the processed image (after resize).")
+      .def_property_readonly("height", [](const PyResult& r) { return r.frame->height; })
+      .def_property_readonly("dropped", [](const PyResult& r) { return r.frame->dropped; })
+      .def_property_readonly("corrupted", [](const PyResult& r) { return r.frame->corrupted; })
+      .def_property_readonly(
+          "input_copied", [](const PyResult& r) { return r.input_copied; },
+          "True when the input array's strides did not fit the format and it was copied once.")
+      .def("to_dict", &toDict,
+           "The frame's JSONL record as a dict, exactly as `esframe run` prints it.")
+      .def("__repr__", [](const PyResult& r) {
+        return "<esframe.Result seq=" + std::to_string(r.frame->seq) + " " +
+               std::to_string(r.frame->width) + "x" + std::to_string(r.frame->height) + " " +
+               r.frame->format + " bins=" + std::to_string(r.frame->hist.bins) + " channels='" +
+               r.frame->hist.channels + "'>";
+      });
+}
+
+}  // namespace esf::python
