@@ -26,6 +26,10 @@ packages=(
   # The Python module (apps/python, pybind11) for Debian's python3, and its pytest suite
   # (tests/python: numpy.bincount is the oracle).
   python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest
+  # --output http: the server (libmicrohttpd: connection limit, timeouts, basic auth, TLS) and
+  # the JPEG of /frame.jpg and /stream.mjpg (libturbojpeg); its test decodes PNG and JPEG with
+  # Pillow, fetches with curl and makes its TLS certificate with openssl.
+  libmicrohttpd-dev libturbojpeg0-dev python3-pil curl openssl
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
 for extra in "$@"; do
@@ -37,7 +41,8 @@ for extra in "$@"; do
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")"
                    libcamera-ipa udev) ;;  # vm.gbm_libcamera: vimc's IPA module; udev in the guest
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz)" >&2; exit 2 ;;
+    browser) packages+=(chromium) ;;  # http.page: the page at / of --output http in headless Chromium
+    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz, browser)" >&2; exit 2 ;;
   esac
 done
 

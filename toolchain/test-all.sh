@@ -64,8 +64,8 @@ command -v clang-format >/dev/null || bash toolchain/setup-debian.sh
 bash toolchain/check-tree
 
 # The packages of the later steps install in the background while the default preset builds:
-# "vm" (QEMU, a kernel's headers and sources for tests/vm), "fuzz" (clang) and the cross targets'
-# compilers, libraries and sysroot. Downloads and unpacking leave the compiler most of the CPU.
+# "vm" (QEMU, a kernel's headers and sources for tests/vm), "fuzz" (clang), "browser" (Chromium for
+# http.page) and the cross targets' compilers, libraries and sysroot. Downloads and unpacking leave the compiler most of the CPU.
 # The default preset needs only the base packages, which the first step installed.
 # CI cross-builds armhf only (32-bit size_t, ARMv7 NEON, the board's own unsigned char); --full
 # adds aarch64 (below).
@@ -76,7 +76,7 @@ else
 fi
 setup_log=$(mktemp)
 (
-  bash toolchain/setup-debian.sh vm fuzz
+  bash toolchain/setup-debian.sh vm fuzz browser
   for target in $cross_targets; do bash toolchain/cross-setup "$target"; done
 ) >"$setup_log" 2>&1 &
 setup_pid=$!
@@ -87,7 +87,7 @@ wait_for_setup() {
   local status=0
   wait "$setup_pid" || status=$?
   setup_pid=''
-  step_names+=("(background, beside the build) setup: vm, fuzz, cross")
+  step_names+=("(background, beside the build) setup: vm, fuzz, browser, cross")
   step_secs+=($(($(date +%s) - setup_start)))
   if [ "$status" -ne 0 ]; then
     cat "$setup_log" >&2

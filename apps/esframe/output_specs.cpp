@@ -12,11 +12,12 @@ namespace {
 
 constexpr const char* kKinds =
     "jsonl, csv[:bins], bin, png:DIR[,every=N], drm[:OPTIONS], mqtt://HOST[:PORT]/TOPIC[,...], "
-    "prom:PATH[,every=SECONDS]";
+    "prom:PATH[,every=SECONDS], http:[ADDR:]PORT[,...]";
 constexpr std::string_view kPng = "--output png";
 constexpr std::string_view kDrm = "--output drm";
 constexpr std::string_view kMqtt = "--output mqtt";
 constexpr std::string_view kProm = "--output prom";
+constexpr std::string_view kHttp = "--output http";
 
 Result<uint64_t> drmNumber(const std::string& key, std::string_view text, uint64_t max) {
   return parseUnsigned(text, std::string(kDrm) + ": " + key, 0, max);
@@ -282,6 +283,74 @@ Result<PromSinkOptions> parsePromSpec(const std::string& text) {
   return o;
 }
 
+Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
+  Result<PathAndOptions> parts = parsePathAndOptions(
+      text, kHttp, "a port: http:[ADDR:]PORT[,clients=N,every=N,user=U,password-file=F,...]",
+      {"clients", "every", "snapshot-every", "quality", "timeout", "queue", "user", "password-file",
+       "cert", "key", "graph", "mode", "scale", "decor"});
+  if (!parts) return parts.error();
+  HttpSinkOptions o;
+  // [ADDR:]PORT; an IPv6 address in brackets: [::1]:8080.
+  std::string_view address = parts->path;
+  const size_t colon = address.rfind(':');
+  if (colon != std::string_view::npos) {
+    std::string_view host = address.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+      host = host.substr(1, host.size() - 2);
+    else if (host.find(':') != std::string_view::npos)
+      return fail(ErrorCode::kInvalidArgument, kHttp, ": '", parts->path,
+                  "': an IPv6 address goes in brackets: http:[::1]:PORT");
+    if (host.empty()) return fail(ErrorCode::kInvalidArgument, kHttp, ": empty address");
+    o.address = std::string(host);
+    address.remove_prefix(colon + 1);
+  }
+  Result<uint64_t> port = parseUnsigned(address, std::string(kHttp) + ": port", 0, 65535);
+  if (!port) return port.error();
+  o.port = int(*port);
+  struct NumberKey {
+    std::string_view key;
+    int HttpSinkOptions::*field;
+    uint64_t min, max;
+  };
+  static const NumberKey kNumberKeys[] = {
+      {"clients", &HttpSinkOptions::clients, 1, 1024},
+      {"every", &HttpSinkOptions::every, 1, 1000000},
+      {"snapshot-every", &HttpSinkOptions::snapshot_every, 1, 1000000},
+      {"quality", &HttpSinkOptions::quality, 1, 100},
+      {"timeout", &HttpSinkOptions::timeout_s, 1, 3600},
+      {"queue", &HttpSinkOptions::queue, 1, 10000}};
+  for (const auto& [key, value] : parts->options) {
+    if (key == "user") {
+      o.user = value;
+    } else if (key == "password-file") {
+      o.password_file = value;
+    } else if (key == "cert") {
+      o.cert = value;
+    } else if (key == "key") {
+      o.key = value;
+    } else if (key == "mode" || key == "scale" || key == "decor") {
+      if (Status s = parseGraphOption(key, value, kHttp, o.graph); !s) return s.error();
+    } else if (key == "graph") {
+      Result<ParsedSize> size = parseSize(value, std::string(kHttp) + ": graph");
+      if (!size) return size.error();
+      o.graph_width = size->width;
+      o.graph_height = size->height;
+    } else {
+      for (const NumberKey& k : kNumberKeys) {
+        if (k.key != key) continue;
+        Result<uint64_t> n = parseUnsigned(value, std::string(kHttp) + ": " + key, k.min, k.max);
+        if (!n) return n.error();
+        o.*k.field = int(*n);
+      }
+    }
+  }
+  if (o.user.empty() != o.password_file.empty())
+    return fail(ErrorCode::kInvalidArgument, kHttp, ": user and password-file go together");
+  if (o.cert.empty() != o.key.empty())
+    return fail(ErrorCode::kInvalidArgument, kHttp, ": cert and key go together");
+  return o;
+}
+
 Result<OutputSpec> parseOutputSpec(const std::string& text) {
   const size_t colon = text.find(':');
   const std::string kind = text.substr(0, colon);
@@ -313,6 +382,8 @@ Result<OutputSpec> parseOutputSpec(const std::string& text) {
   }
   if (kind == "prom")
     return specOf(parsePromSpec(options), OutputSpec::Kind::kProm, &OutputSpec::prom);
+  if (kind == "http")
+    return specOf(parseHttpSpec(options), OutputSpec::Kind::kHttp, &OutputSpec::http);
   return fail(ErrorCode::kInvalidArgument, "unknown output '", text, "' (", kKinds, ")");
 }
 
@@ -328,6 +399,8 @@ Result<std::unique_ptr<FrameSink>> createSink(const OutputSpec& spec, Pipeline& 
       return createMqttSink(spec.mqtt);
     case OutputSpec::Kind::kProm:
       return createPromSink(spec.prom);
+    case OutputSpec::Kind::kHttp:
+      return createHttpSink(spec.http);
   }
   return fail(ErrorCode::kInternal, "output: unknown kind");
 }

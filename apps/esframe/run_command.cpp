@@ -261,7 +261,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
                   "png:DIR[,every=N,mode=M,scale=S,decor=D], "
                   "drm[:frame=on|off,connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
                   "mqtt://HOST[:PORT]/TOPIC[,qos=0|1,every=N,retain,...], "
-                  "prom:PATH[,every=SECONDS]");
+                  "prom:PATH[,every=SECONDS], "
+                  "http:[ADDR:]PORT[,clients=N,every=N,user=U,password-file=F,...]");
   cmd->add_flag("--output-required", o->output_required,
                 "Fail (exit 1) when an mqtt:// output cannot reach its broker at start; without "
                 "it, a warning and the run goes on while the sink retries");

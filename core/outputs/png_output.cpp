@@ -24,11 +24,19 @@ void appendBytes(void* context, void* data, int size) {
 
 }  // namespace
 
-Status writePng(const std::string& path, const RgbaImage& image, ExistingFile existing) {
+Result<std::string> encodePng(const RgbaImage& image) {
   std::string bytes;
   if (!stbi_write_png_to_func(appendBytes, &bytes, image.width, image.height, 4,
                               image.pixels.data(), image.width * 4))
-    return fail(ErrorCode::kInternal, "cannot encode PNG ", path);
+    return fail(ErrorCode::kInternal, "cannot encode a ", std::to_string(image.width), "x",
+                std::to_string(image.height), " PNG");
+  return bytes;
+}
+
+Status writePng(const std::string& path, const RgbaImage& image, ExistingFile existing) {
+  Result<std::string> encoded = encodePng(image);
+  if (!encoded) return fail(encoded.error().code, encoded.error().message, " for ", path);
+  const std::string& bytes = *encoded;
   Result<AtomicFile> file = AtomicFile::create(path, existing);
   if (!file) return file.error();
   if (Status s = file->write(bytes.data(), bytes.size()); !s) return s;
@@ -52,19 +60,17 @@ Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& opt
   return std::unique_ptr<PngOutput>(new PngOutput(options));
 }
 
-Result<RgbaImage> PngOutput::rawGraphImage(const FrameResult& f) {
+Result<RgbaImage> GraphPainter::paintRaw(const FrameResult& f) {
   if (!f.raw)
     return fail(ErrorCode::kInvalidArgument, kWhat,
                 ": source=raw needs a Bayer frame (a Bayer pixel format such as SRGGB10)");
   const HistogramData hist = rawGraphHistogram(*f.raw);
   const std::vector<float> scales = rawGraphScales(*f.raw);
   const GraphLabels labels = rawGraphLabels(*f.raw);
-  if (!f.gpu)
-    return renderGraphReference(hist, scales, options_.graph_width, options_.graph_height,
-                                options_.graph, labels);
+  if (!f.gpu) return renderGraphReference(hist, scales, width_, height_, graph_, labels);
   if (!renderer_) {
-    Result<GraphRenderer> r = GraphRenderer::create(hist.bins, hist.channels, options_.graph_width,
-                                                    options_.graph_height, options_.graph);
+    Result<GraphRenderer> r =
+        GraphRenderer::create(hist.bins, hist.channels, width_, height_, graph_);
     if (!r) return r.error();
     renderer_.emplace(std::move(r.value()));
   }
@@ -72,20 +78,19 @@ Result<RgbaImage> PngOutput::rawGraphImage(const FrameResult& f) {
   return renderer_->read();
 }
 
-Result<RgbaImage> PngOutput::graphImage(const FrameResult& f) {
-  if (options_.graph.source == GraphSource::kRaw) return rawGraphImage(f);
+Result<RgbaImage> GraphPainter::paint(const FrameResult& f) {
+  if (graph_.source == GraphSource::kRaw) return paintRaw(f);
   const GraphLabels labels =
       graphLabels(f.hist, f.stats, f.raw ? &*f.raw : nullptr, f.health ? &*f.health : nullptr);
   if (!f.gpu) {
-    if (options_.graph.mode == GraphMode::kLuma && f.hist.channels.find('l') == std::string::npos)
+    if (graph_.mode == GraphMode::kLuma && f.hist.channels.find('l') == std::string::npos)
       return fail(ErrorCode::kInvalidArgument, kWhat,
                   ": mode=luma needs the l channel in the histogram's channels");
-    return renderGraphReference(f.hist, f.scale, options_.graph_width, options_.graph_height,
-                                options_.graph, labels);
+    return renderGraphReference(f.hist, f.scale, width_, height_, graph_, labels);
   }
   if (!renderer_) {
-    Result<GraphRenderer> r = GraphRenderer::create(
-        f.gpu->bins, f.hist.channels, options_.graph_width, options_.graph_height, options_.graph);
+    Result<GraphRenderer> r =
+        GraphRenderer::create(f.gpu->bins, f.hist.channels, width_, height_, graph_);
     if (!r) return r.error();
     renderer_.emplace(std::move(r.value()));
   }
@@ -94,13 +99,23 @@ Result<RgbaImage> PngOutput::graphImage(const FrameResult& f) {
   return renderer_->read();
 }
 
+Result<std::optional<RgbaImage>> processedImage(const FrameResult& f) {
+  if (f.image) return std::optional<RgbaImage>(*f.image);
+  if (f.gpu && f.gpu->image_texture) {
+    Result<RgbaImage> frame = readTexture(f.gpu->image_texture, f.gpu->width, f.gpu->height);
+    if (!frame) return frame.error();
+    return std::optional<RgbaImage>(std::move(frame.value()));
+  }
+  return std::optional<RgbaImage>();
+}
+
 Status PngOutput::write(const FrameResult& f) {
   const bool due = delivered_ % uint64_t(options_.every) == 0;
   ++delivered_;
   if (!due) return Status::success();
   char seq[32];
   std::snprintf(seq, sizeof seq, "%08llu", static_cast<unsigned long long>(f.seq));
-  Result<RgbaImage> graph = graphImage(f);
+  Result<RgbaImage> graph = painter_.paint(f);
   if (!graph) return graph.error();
   if (Status s = writePng(options_.dir + "/graph-" + seq + ".png", graph.value(), existing()); !s)
     return s;

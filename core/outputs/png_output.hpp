@@ -24,11 +24,34 @@ struct PngOutputOptions {
   bool overwrite = false;
 };
 
-// Encodes RGBA8 as PNG (stb_image_write) and writes it to `path` whole or not at all
+// Encodes RGBA8 as PNG (stb_image_write).
+Result<std::string> encodePng(const RgbaImage& image);
+// Encodes RGBA8 as PNG and writes it to `path` whole or not at all
 // (base/atomic_file.hpp: a temporary file, no symlink followed, an existing file refused unless
 // ExistingFile::kReplace).
 Status writePng(const std::string& path, const RgbaImage& image,
                 ExistingFile existing = ExistingFile::kRefuse);
+
+// The graph of a frame as --output png draws it: with the GPU renderer (made on first use, in the
+// pipeline's GL context) when the frame carries a GPU view, else the CPU reference. Call on the
+// pipeline's thread, during the sink's write().
+class GraphPainter {
+ public:
+  GraphPainter(int width, int height, GraphOptions graph)
+      : width_(width), height_(height), graph_(graph) {}
+  Result<RgbaImage> paint(const FrameResult& frame);
+
+ private:
+  Result<RgbaImage> paintRaw(const FrameResult& frame);
+
+  int width_, height_;
+  GraphOptions graph_;
+  std::optional<GraphRenderer> renderer_;
+};
+
+// The frame's processed image in CPU memory (a GPU frame's texture read back); nullopt for a
+// frame that carries none. On the pipeline's thread, during write().
+Result<std::optional<RgbaImage>> processedImage(const FrameResult& frame);
 
 class PngOutput : public FrameSink {
  public:
@@ -37,16 +60,16 @@ class PngOutput : public FrameSink {
   Status write(const FrameResult& frame) override;
 
  private:
-  explicit PngOutput(PngOutputOptions options) : options_(std::move(options)) {}
-  Result<RgbaImage> rawGraphImage(const FrameResult& f);
-  Result<RgbaImage> graphImage(const FrameResult& frame);
+  explicit PngOutput(PngOutputOptions options)
+      : options_(std::move(options)),
+        painter_(options_.graph_width, options_.graph_height, options_.graph) {}
 
   ExistingFile existing() const {
     return options_.overwrite ? ExistingFile::kReplace : ExistingFile::kRefuse;
   }
   PngOutputOptions options_;
   uint64_t delivered_ = 0;
-  std::optional<GraphRenderer> renderer_;
+  GraphPainter painter_;
 };
 
 }  // namespace esf

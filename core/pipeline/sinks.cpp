@@ -10,6 +10,7 @@
 #include "core/outputs/bin_output.hpp"
 #include "core/outputs/csv_output.hpp"
 #include "core/outputs/drm_output.hpp"
+#include "core/outputs/http_output.hpp"
 #include "core/outputs/jsonl_output.hpp"
 #include "core/outputs/mqtt_output.hpp"
 #include "core/outputs/png_output.hpp"
@@ -110,6 +111,22 @@ Result<std::unique_ptr<FrameSink>> makePromSink(const PromSinkOptions& options) 
   return std::unique_ptr<FrameSink>(new PromOutput(options));
 }
 
+Result<std::unique_ptr<FrameSink>> makeHttpSink(const HttpSinkOptions& o) {
+  if (o.port < 0 || o.port > 65535 || o.clients < 1 || o.every < 1 || o.snapshot_every < 1 ||
+      o.quality < 1 || o.quality > 100 || o.timeout_s < 1 || o.queue < 1 || o.graph_width < 1 ||
+      o.graph_height < 1)
+    return fail(ErrorCode::kInvalidArgument,
+                "HTTP sink: port must be 0..65535, quality 1..100, and clients, every, "
+                "snapshot_every, timeout, queue and the graph size positive");
+  if (o.user.empty() != o.password_file.empty())
+    return fail(ErrorCode::kInvalidArgument, "HTTP sink: user and password_file go together");
+  if (o.cert.empty() != o.key.empty())
+    return fail(ErrorCode::kInvalidArgument, "HTTP sink: cert and key go together");
+  if (Status s = checkFrameSize("HTTP sink graph", o.graph_width, o.graph_height); !s)
+    return s.error();
+  return openHttpOutput(o);
+}
+
 }  // namespace
 
 // The API's sinks: made, and their calls, under guard (base/api_guard.hpp).
@@ -134,6 +151,10 @@ Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions& options
 Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options) {
   return guardedSink(guard("Prometheus sink", [&] { return makePromSink(options); }),
                      "Prometheus sink");
+}
+
+Result<std::unique_ptr<FrameSink>> createHttpSink(const HttpSinkOptions& options) {
+  return guardedSink(guard("HTTP sink", [&] { return makeHttpSink(options); }), "HTTP sink");
 }
 
 }  // namespace esf

@@ -1,7 +1,10 @@
 #pragma once
 // Plain options of the sinks that talk to services (esframe/sinks.hpp creates them): MQTT and
-// the Prometheus textfile. Data only, so the outputs that implement them can include it.
+// the Prometheus textfile, the HTTP server. Data only, so the outputs that implement them can
+// include it.
 #include <string>
+
+#include "esframe/graph_options.hpp"
 
 namespace esf {
 
@@ -32,6 +35,23 @@ struct MqttSinkOptions {
 struct PromSinkOptions {
   std::string path;  // the .prom file (node_exporter reads *.prom in its textfile directory)
   int every_s = 5;   // rewrite at most this often (0: every frame), and at the end of the run
+};
+
+struct HttpSinkOptions {
+  std::string address = "127.0.0.1";  // an IPv4 or IPv6 address; "0.0.0.0" or "::" for all
+  int port = 0;                       // 0: a free port the kernel picks
+  int clients = 8;                    // concurrent connections; more wait to be accepted
+  int every = 1;                      // /api/events: every Nth frame
+  int snapshot_every = 1;             // /frame.jpg, /stream.mjpg: a JPEG at most every Nth frame
+  int quality = 85;                   // JPEG quality, 1..100
+  int timeout_s = 10;                 // a connection without progress for this long is closed
+  int queue = 16;  // messages a stream client may fall behind before it is dropped
+  // HTTP basic auth when `user` is set: the password is the first line of password_file.
+  std::string user, password_file;
+  // TLS when both are set: PEM files.
+  std::string cert, key;
+  int graph_width = 512, graph_height = 256;
+  GraphOptions graph;  // /graph.png, as --output png draws it
 };
 
 }  // namespace esf

@@ -76,4 +76,10 @@ ESF_API Result<std::unique_ptr<FrameSink>> createMqttSink(const MqttSinkOptions&
 // with the source. Written to PATH.tmp, then renamed over PATH.
 ESF_API Result<std::unique_ptr<FrameSink>> createPromSink(const PromSinkOptions& options);
 
+// An HTTP server on its own thread (docs/output-formats.md, "HTTP"): /metrics, /api/frame,
+// /api/events (Server-Sent Events), /graph.png, /frame.jpg, /stream.mjpg and a page at /. Binding
+// fails at creation (kBusy for an address in use). Images are made only while a client
+// asks for them; a slow client is dropped, never waited for.
+ESF_API Result<std::unique_ptr<FrameSink>> createHttpSink(const HttpSinkOptions& options);
+
 }  // namespace esf

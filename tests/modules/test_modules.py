@@ -27,8 +27,10 @@ ARGS = None
 HEAVY = {
     "libesframe-libcamera.so": re.compile(r"^libcamera"),
     "libesframe-mqtt.so": re.compile(r"^lib(mosquitto|ssl|crypto)\."),
+    "libesframe-http.so": re.compile(r"^lib(microhttpd|turbojpeg)\."),
 }
-ANY_HEAVY = re.compile(r"(^|/)lib(camera|camera-base|mosquitto|ssl|crypto)[.-]")
+ANY_HEAVY = re.compile(
+    r"(^|/)lib(camera|camera-base|mosquitto|ssl|crypto|microhttpd|turbojpeg|gnutls)[.-]")
 SMALL_RUN = ["run", "--backend", "cpu", "--frames", "1", "--size", "16x16"]
 MQTT_RUN = SMALL_RUN + ["--output", "mqtt://127.0.0.1:1/esframe-module-test"]
 
@@ -110,6 +112,11 @@ class Modules(unittest.TestCase):
         if module("libesframe-libcamera.so"):
             loaded = loaded_objects(["info", "--json"])
             self.assertTrue(any("libesframe-libcamera.so" in f for f in loaded), loaded)
+            self.assertFalse(any("libmosquitto" in f for f in loaded), loaded)
+        if module("libesframe-http.so"):
+            loaded = loaded_objects(SMALL_RUN + ["--output", "http:0"])
+            self.assertTrue(any("libesframe-http.so" in f for f in loaded), loaded)
+            self.assertTrue(any("libmicrohttpd" in f for f in loaded), loaded)
             self.assertFalse(any("libmosquitto" in f for f in loaded), loaded)
 
     def test_modules_are_found_beside_a_copied_libesframe(self):

@@ -147,6 +147,57 @@ TEST(PromOutputOptions, PathAndEvery) {
   }
 }
 
+TEST(HttpOutputOptions, AddressPortAndKeys) {
+  Result<OutputSpec> spec = parseOutputSpec(
+      "http:8080,clients=3,every=5,snapshot-every=10,quality=70,timeout=4,queue=9,user=u,"
+      "password-file=/etc/p,cert=/c.pem,key=/k.pem,graph=300x100,mode=parade,scale=log,decor=off");
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  ASSERT_EQ(spec->kind, OutputSpec::Kind::kHttp);
+  const HttpSinkOptions& o = spec->http;
+  EXPECT_EQ(o.address, "127.0.0.1");  // loopback unless an address is given
+  EXPECT_EQ(o.port, 8080);
+  EXPECT_EQ(o.clients, 3);
+  EXPECT_EQ(o.every, 5);
+  EXPECT_EQ(o.snapshot_every, 10);
+  EXPECT_EQ(o.quality, 70);
+  EXPECT_EQ(o.timeout_s, 4);
+  EXPECT_EQ(o.queue, 9);
+  EXPECT_EQ(o.user, "u");
+  EXPECT_EQ(o.password_file, "/etc/p");
+  EXPECT_EQ(o.cert, "/c.pem");
+  EXPECT_EQ(o.key, "/k.pem");
+  EXPECT_EQ(o.graph_width, 300);
+  EXPECT_EQ(o.graph_height, 100);
+  EXPECT_EQ(o.graph.mode, GraphMode::kParade);
+  EXPECT_TRUE(o.graph.log_scale);
+  EXPECT_FALSE(o.graph.decorations);
+
+  Result<HttpSinkOptions> plain = parseHttpSpec("0");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->port, 0);
+  EXPECT_EQ(plain->clients, 8);
+  EXPECT_EQ(plain->every, 1);
+  Result<HttpSinkOptions> all = parseHttpSpec("0.0.0.0:9");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->address, "0.0.0.0");
+  EXPECT_EQ(all->port, 9);
+  Result<HttpSinkOptions> v6 = parseHttpSpec("[::1]:8080");
+  ASSERT_TRUE(v6.ok()) << v6.error().message;
+  EXPECT_EQ(v6->address, "::1");
+
+  for (const char* text :
+       {"http", "http:", "http:x", "http:65536", "http:-1", "http::80", "http:::1:80",
+        "http:80,clients=0", "http:80,every=0", "http:80,quality=101", "http:80,user=u",
+        "http:80,password-file=p", "http:80,cert=c", "http:80,key=k", "http:80,mode=bars",
+        "http:80,color=red", "http:80,", "http:80,timeout=0", "http:80,graph=0x1"}) {
+    Result<OutputSpec> bad = parseOutputSpec(text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument) << text;
+    EXPECT_NE(bad.error().message.find("--output http"), std::string::npos)
+        << text << ": " << bad.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace esf::cli
 

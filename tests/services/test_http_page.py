@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""The page at / of `esframe run --output http:PORT` in headless Chromium (Debian's chromium),
+driven over the DevTools protocol on a pipe (--remote-debugging-pipe). The test reads the canvas'
+pixels and checks every column's bar against the histogram of the same frame in the run's own
+JSONL (luma, overlay and parade; linear and log scale), shows that the drawing changes between two
+frames, reads the health state (OK from the pattern, BLACK from black Y4M frames on stdin), and
+restarts esframe on the same port to see the page reconnect.
+
+usage: test_http_page.py ESFRAME_BINARY [--screenshot PNG]
+"""
+import base64
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_http_output  # noqa: E402  (the Run helper)
+
+SCREENSHOT = None
+CANVAS_W, CANVAS_H = 512, 256
+
+
+class Browser:
+    """Headless Chromium, one page, commands over the DevTools pipe (fd 3 in, fd 4 out)."""
+
+    def __init__(self, profile):
+        chromium = shutil.which("chromium")
+        assert chromium, "chromium is not installed (toolchain/setup-debian.sh browser)"
+        to_browser_r, self.to_browser = os.pipe()
+        self.from_browser, from_browser_w = os.pipe()
+
+        def fds():
+            os.dup2(to_browser_r, 3)
+            os.dup2(from_browser_w, 4)
+
+        self.proc = subprocess.Popen(
+            [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-dev-shm-usage",  # containers often have a small /dev/shm
+             "--remote-debugging-pipe", f"--user-data-dir={profile}",
+             "--window-size=1200,700", "about:blank"],
+            preexec_fn=fds, pass_fds=(3, 4), stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self.buffer = b""
+        self.next_id = 0
+        targets = self.call("Target.getTargets")["targetInfos"]
+        page = next(t for t in targets if t["type"] == "page")
+        self.session = self.call("Target.attachToTarget", targetId=page["targetId"],
+                                 flatten=True)["sessionId"]
+
+    def call(self, method, session=None, **params):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params}
+        if session:
+            message["sessionId"] = session
+        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self.buffer:
+                chunk = os.read(self.from_browser, 1 << 20)
+                assert chunk, "chromium closed the DevTools pipe"
+                self.buffer += chunk
+            text, self.buffer = self.buffer.split(b"\0", 1)
+            reply = json.loads(text)
+            if reply.get("id") == self.next_id:
+                assert "error" not in reply, reply["error"]
+                return reply["result"]
+
+    def page(self, method, **params):
+        return self.call(method, session=self.session, **params)
+
+    def evaluate(self, expression):
+        result = self.page("Runtime.evaluate", expression=expression, returnByValue=True,
+                           awaitPromise=True)
+        assert "exceptionDetails" not in result, result["exceptionDetails"]
+        return result["result"].get("value")
+
+    def wait_for(self, expression, timeout=15):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {expression}")
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except (AssertionError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.to_browser)
+        os.close(self.from_browser)
+
+
+# Switches the page to `mode` and `log`, then reads the drawn frame's sequence number, the
+# canvas' RGBA pixels and the figures, all in one turn of the page's event loop (click() redraws
+# at once; no frame can arrive in between).
+SNAPSHOT = """(() => {
+  document.querySelector('input[value=%s]').click();
+  const log = document.getElementById('log');
+  if (log.checked !== %s) log.click();
+  const c = document.getElementById('graph');
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let bin = '';
+  for (let i = 0; i < data.length; ++i) bin += String.fromCharCode(data[i]);
+  return {seq: window.esframeView.lastSeq, pixels: btoa(bin),
+          figures: document.getElementById('figures').textContent};
+})()"""
+
+
+def snapshot(browser, mode, log):
+    shot = browser.evaluate(SNAPSHOT % (mode, "true" if log else "false"))
+    shot.update(mode=mode, log=log)
+    return shot
+
+
+def lit_rows(pixels, x):
+    """Rows of column x, counted from the bottom, that are not the black background."""
+    count = 0
+    for y in range(CANVAS_H - 1, -1, -1):
+        i = (y * CANVAS_W + x) * 4
+        if pixels[i:i + 3] == b"\0\0\0":
+            break
+        count += 1
+    return count
+
+
+def column_bars(counts, width, log):
+    """The page's rule, from the histogram: each of `width` columns as high as the highest of the
+    bins that fall in it, in whole pixels."""
+    top = max(1, max(counts))
+    if log:
+        h = [math.log2(c + 1) / math.log2(top + 1) for c in counts]
+    else:
+        h = [c / top for c in counts]
+    n, bars = len(counts), []
+    for x in range(width):
+        first = x * n // width
+        end = max(first + 1, (x + 1) * n // width)
+        bars.append(math.floor(max(h[first:end]) * CANVAS_H + 0.5))
+    return bars
+
+
+def expected_columns(frame, mode, log):
+    hist = frame["hist"]  # in the JSONL's channel order, as the page iterates it
+    if mode == "luma":
+        return column_bars(hist["l"], CANVAS_W, log)
+    if mode == "parade":
+        w = CANVAS_W // len(hist)
+        bars = [b for c in hist for b in column_bars(hist[c], w, log)]
+        return bars + [0] * (CANVAS_W - len(bars))
+    # overlay: a pixel is lit where any channel's bar reaches
+    per_channel = [column_bars(hist[c], CANVAS_W, log) for c in hist]
+    return [max(col) for col in zip(*per_channel)]
+
+
+class HttpPageTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="esframe-page-")
+        self.runs = []
+        self.browser = None
+
+    def tearDown(self):
+        if self.browser:
+            self.browser.close()
+        for run in self.runs:
+            run.stop()
+        shutil.rmtree(self.dir)
+
+    def check_bars(self, shot, lines):
+        frame = json.loads(lines[shot["seq"]])
+        pixels = base64.b64decode(shot["pixels"])
+        want = expected_columns(frame, shot["mode"], shot["log"])
+        drawn = [lit_rows(pixels, x) for x in range(CANVAS_W)]
+        for x in range(CANVAS_W):
+            if shot["log"]:  # JavaScript's and Python's log2 may round a half differently
+                self.assertLessEqual(abs(drawn[x] - want[x]), 1, (shot["mode"], x))
+            else:
+                self.assertEqual(drawn[x], want[x],
+                                 f"{shot['mode']}: column {x} of frame {shot['seq']}")
+        self.assertGreater(sum(drawn), 0)
+        return drawn
+
+    def test_live_histogram_health_and_reconnect(self):
+        run = test_http_output.Run("--health", "", size=(97, 61), frames=None)
+        self.runs.append(run)
+        self.browser = Browser(os.path.join(self.dir, "profile"))
+        b = self.browser
+        b.page("Page.enable")
+        b.page("Page.navigate", url=f"http://127.0.0.1:{run.port}/")
+        b.wait_for("window.esframeView && window.esframeView.frames >= 1")
+        first = snapshot(b, "luma", False)
+        b.wait_for(f"window.esframeView.lastSeq > {first['seq']}")
+        shots = [snapshot(b, mode, log) for mode in ("luma", "overlay", "parade")
+                 for log in (False, True)]
+        second = shots[0]
+        self.assertEqual(b.evaluate("document.getElementById('health').textContent"), "OK")
+        self.assertEqual(b.evaluate("document.getElementById('link').textContent"), "live")
+        if SCREENSHOT:  # overlay mode, log scale: the README's picture
+            snapshot(b, "overlay", True)
+            b.wait_for("document.getElementById('frame').complete && "
+                       "document.getElementById('frame').naturalWidth > 0")
+            time.sleep(0.5)
+            shot = b.page("Page.captureScreenshot", format="png")["data"]
+            with open(SCREENSHOT, "wb") as f:
+                f.write(base64.b64decode(shot))
+
+        # The server goes away and comes back on the same port: the page follows the new run.
+        run.proc.send_signal(signal.SIGTERM)
+        code, out, err = run.finish()
+        self.assertEqual(code, 0, err)
+        b.wait_for("document.getElementById('link').textContent === 'reconnecting'")
+        lines = test_http_output.jsonl_by_seq(out)
+        again = test_http_output.Run("--health", "", size=(97, 61), frames=None, port=run.port)
+        self.runs.append(again)
+        frames = b.evaluate("window.esframeView.frames")
+        b.wait_for("window.esframeView.connections === 2", timeout=20)
+        b.wait_for(f"window.esframeView.frames > {frames}")
+        self.assertEqual(b.evaluate("document.getElementById('link').textContent"), "live")
+
+        drawn_first = self.check_bars(first, lines)
+        drawn_second = self.check_bars(second, lines)
+        self.assertNotEqual(first["seq"], second["seq"])
+        self.assertNotEqual(drawn_first, drawn_second, "the histogram did not change")
+        for shot in shots[1:]:
+            self.check_bars(shot, lines)
+        frame = json.loads(lines[second["seq"]])
+        self.assertTrue(second["figures"].startswith(f"frame {frame['seq']}  97x61 RGBA32"),
+                        second["figures"])
+
+    def test_a_black_camera_shows_black(self):
+        # Black Y4M frames on stdin, paced like a camera: blackdetect's rule says BLACK.
+        port = test_http_output.free_port()
+        proc = subprocess.Popen(
+            [test_http_output.ESFRAME, "run", "--backend", "cpu", "--source", "-", "--health", "",
+             "--output", "jsonl", "--output", f"http:{port}"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        width, height = 32, 16
+        frame = b"FRAME\n" + bytes([16]) * (width * height) + bytes([128]) * (width * height // 2)
+        stop = threading.Event()
+
+        def feed():
+            try:
+                proc.stdin.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
+                while not stop.is_set():
+                    proc.stdin.write(frame)
+                    proc.stdin.flush()
+                    time.sleep(0.1)
+            except BrokenPipeError:
+                pass
+            finally:
+                proc.stdin.close()
+
+        feeder = threading.Thread(target=feed)
+        feeder.start()
+        try:
+            self.browser = Browser(os.path.join(self.dir, "profile"))
+            b = self.browser
+            deadline = time.monotonic() + 30
+            while True:  # the server is up once esframe has a frame
+                try:
+                    r, _ = test_http_output.get(port, "/api/frame")
+                    if r.status == 200:
+                        break
+                except OSError:
+                    pass
+                self.assertLess(time.monotonic(), deadline, "esframe did not serve")
+                time.sleep(0.05)
+            b.page("Page.navigate", url=f"http://127.0.0.1:{port}/")
+            b.wait_for("window.esframeView && window.esframeView.frames >= 1")
+            self.assertEqual(b.evaluate("document.getElementById('health').textContent"),
+                             "BLACK")
+            self.assertEqual(b.evaluate("document.getElementById('health').className"),
+                             "state bad")
+        finally:
+            stop.set()
+            feeder.join()
+            proc.wait(timeout=30)
+            err = proc.stderr.read().decode()
+            proc.stderr.close()
+        self.assertEqual(proc.returncode, 0, err)
+
+
+if __name__ == "__main__":
+    test_http_output.ESFRAME = os.path.abspath(sys.argv.pop(1))
+    if "--screenshot" in sys.argv:
+        i = sys.argv.index("--screenshot")
+        SCREENSHOT = os.path.abspath(sys.argv[i + 1])
+        del sys.argv[i:i + 2]
+    unittest.main()
