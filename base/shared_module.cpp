@@ -24,12 +24,13 @@ std::string moduleDirectory() {
                           : slash == 0               ? "/"
                                                      : self.substr(0, slash);
   // An installed executable lies in bindir and the modules beside libesframe.so in libdir
-  // (ESF_MODULE_DIR_FROM_BINDIR: "../lib", CMake's GNUInstallDirs); in the build tree, and in a
-  // copy of it, the modules lie beside the executable.
+  // (ESF_MODULE_DIR_FROM_BINDIR: "../lib", CMake's GNUInstallDirs), known by the runtime library
+  // (ESF_LIBRARY_SONAME; libesframe.so comes only with the -dev package); in the build tree, and
+  // in a copy of it, the modules lie beside the executable.
   std::error_code error;
   if (std::filesystem::equivalent(self, "/proc/self/exe", error)) {
     const std::string installed = dir + "/" + ESF_MODULE_DIR_FROM_BINDIR;
-    if (std::filesystem::exists(installed + "/libesframe.so", error)) return installed;
+    if (std::filesystem::exists(installed + "/" ESF_LIBRARY_SONAME, error)) return installed;
   }
   return dir;
 }

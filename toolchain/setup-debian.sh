@@ -24,7 +24,8 @@ packages=(
   abigail-tools  # toolchain/check-abi: libesframe.so against abi/libesframe.abi (abidw, abidiff)
   python3-jsonschema  # tests: esframe selftest --json against docs/selftest-report.schema.json
 )
-# Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
+# Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness, "debs" the
+# Debian packages' build and install test.
 for extra in "$@"; do
   case "$extra" in
     bench) packages+=(libopencv-dev mate-backgrounds ffmpeg) ;;  # OpenCV peer; a 4K camera photo; ffmpeg signalstats peer (bench/cpu-vs-peers.sh)
@@ -33,7 +34,10 @@ for extra in "$@"; do
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")"
                    libcamera-ipa udev) ;;  # vm.gbm_libcamera: vimc's IPA module; udev in the guest
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz)" >&2; exit 2 ;;
+    # Debian packages (toolchain/build-debs) and their install test (tests/package/check-debs.sh:
+    # a clean root made by mmdebstrap).
+    debs) packages+=(debhelper lintian mmdebstrap) ;;
+    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz, debs)" >&2; exit 2 ;;
   esac
 done
 
