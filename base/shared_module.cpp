@@ -23,16 +23,20 @@ std::string moduleDirectory() {
   const std::string dir = slash == std::string::npos ? "."
                           : slash == 0               ? "/"
                                                      : self.substr(0, slash);
-  // An installed executable lies in bindir and the modules beside libesframe.so in libdir
-  // (ESF_MODULE_DIR_FROM_BINDIR: "../lib", CMake's GNUInstallDirs), known by the runtime library
-  // (ESF_LIBRARY_SONAME; libesframe.so comes only with the -dev package); in the build tree, and
-  // in a copy of it, the modules lie beside the executable.
+  // Installed, the modules lie in libdir's private folder ESF_MODULE_SUBDIR; an installed
+  // executable lies in bindir (ESF_MODULE_DIR_FROM_BINDIR: "../lib", CMake's GNUInstallDirs),
+  // libdir known by the runtime library (ESF_LIBRARY_SONAME; libesframe.so comes only with the
+  // -dev package). In the build tree, and in a copy of it, the modules lie beside libesframe.so
+  // and the executables.
   std::error_code error;
+  std::string lib_dir = dir;
   if (std::filesystem::equivalent(self, "/proc/self/exe", error)) {
     const std::string installed = dir + "/" + ESF_MODULE_DIR_FROM_BINDIR;
-    if (std::filesystem::exists(installed + "/" ESF_LIBRARY_SONAME, error)) return installed;
+    if (std::filesystem::exists(installed + "/" ESF_LIBRARY_SONAME, error)) lib_dir = installed;
   }
-  return dir;
+  const std::string private_dir = lib_dir + "/" ESF_MODULE_SUBDIR;
+  if (std::filesystem::is_directory(private_dir, error)) return private_dir;
+  return lib_dir;
 }
 
 Result<SharedModule> SharedModule::open(const std::string& file_name, ErrorCode code_if_missing) {
