@@ -1,0 +1,120 @@
+#!/bin/bash
+# Runs inside a clean Debian 12 minbase root (tests/package/check-debs.sh puts it there with the
+# packages): installs esframe's .debs with apt, their dependencies from the archive, and checks
+# them as a user would, then upgrades, purges and checks that nothing of esframe is left.
+#   debs-in-root.sh DIR   DIR: old/ and new/ (the packages, and the same under a higher version),
+#                         examples/, luma_reference.py
+set -euo pipefail
+dir=$1
+export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
+t0=$(date +%s)
+say() { printf 'debs-in-root: [%4d s] %s\n' "$(($(date +%s) - t0))" "$*"; }
+die() {
+  echo "debs-in-root: FAIL: $*" >&2
+  exit 1
+}
+packages=(esframe libesframe0.5 libesframe-dev gstreamer1.0-esframe)
+
+say "apt-get install: the checks' own tools"
+apt-get update -qq
+# Installed before the snapshot below: they stay, esframe's packages and what they pulled in go.
+apt-get install -y -qq --no-install-recommends g++ cmake make pkgconf python3 systemd \
+  gstreamer1.0-tools gstreamer1.0-plugins-base >/dev/null
+files() {
+  find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp \
+    -o -path /root -o -path /var/lib/dpkg -o -path /var/lib/apt -o -path /var/cache \
+    -o -path /var/log -o -path /var/lib/systemd \) -prune -o -print | sort
+}
+files >/tmp/files-before
+
+say "apt-get install ${packages[*]} (recommends too: libmosquitto1; libcamera is a suggestion)"
+chmod -R a+rX "$dir"
+apt-get install -y -qq "$dir"/old/*.deb >/dev/null
+dpkg-query -W "${packages[@]}"
+dpkg-query -W libmosquitto1 >/dev/null || die "libmosquitto1 (libesframe0.5's Recommends) not installed"
+if dpkg-query -W -f='${Status}' 'libcamera0*' 2>/dev/null | grep -q 'install ok'; then
+  die "libcamera was installed: it is only suggested"
+fi
+
+say "esframe info"
+esframe info
+esframe info --json >/tmp/info.json
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print("info --json:", sorted(c))' \
+  /tmp/info.json
+
+say "esframe run --frames 3 --backend cpu, against --backend reference"
+for backend in cpu reference; do
+  esframe run --frames 3 --size 257x3 --backend "$backend" --histogram bins=256,channels=rgbl \
+    >"/tmp/run-$backend.jsonl"
+done
+python3 - /tmp/run-cpu.jsonl /tmp/run-reference.jsonl <<'PY'
+import json, sys
+cpu, ref = ([json.loads(line) for line in open(path)] for path in sys.argv[1:])
+assert len(cpu) == 3 and len(ref) == 3, (len(cpu), len(ref))
+for a, b in zip(cpu, ref):
+    assert a["seq"] == b["seq"] and a["width"] == 257 and a["height"] == 3, (a["seq"], b["seq"])
+    assert a["hist"] == b["hist"], f"frame {a['seq']}: CPU executor's histogram != reference's"
+    assert sum(a["hist"]["l"]) == 257 * 3
+print("3 frames: the CPU executor's histograms equal the references'")
+PY
+say "the MQTT module (libmosquitto1 installed): an unreachable broker is a warning, the run goes on"
+esframe run --frames 1 --size 16x16 --backend cpu --output mqtt://127.0.0.1:1/esframe-debs \
+  >/dev/null
+
+say "gst-inspect-1.0 esframehistogram; a 3-buffer pipeline on the CPU executor"
+gst-inspect-1.0 esframehistogram >/tmp/gst-inspect.txt || die "gst-inspect-1.0 esframehistogram"
+grep -E '^  (Description|Version|Filename)' /tmp/gst-inspect.txt
+gst-launch-1.0 -q videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=64,height=48 \
+  ! esframehistogram backend=cpu ! fakesink || die "gst-launch-1.0 ... esframehistogram ... failed"
+
+say "the example against libesframe-dev: find_package(esframe) and pkg-config"
+cp -r "$dir/examples" /tmp/examples
+cmake -S /tmp/examples -B /tmp/examples/build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build /tmp/examples/build >/dev/null
+# shellcheck disable=SC2046 # pkg-config's flags are words
+g++ -std=c++20 -O2 -Wall -Wextra -Werror /tmp/examples/histogram.cpp \
+  $(pkg-config --cflags --libs esframe) -o /tmp/histogram-pkgconfig
+reference=$dir/luma_reference.py
+python3 "$reference" write-ppm /tmp/still.ppm
+python3 "$reference" image /tmp/still.ppm >/tmp/still.expected
+esframe run --backend reference --frames 1 --histogram bins=256,channels=l |
+  python3 "$reference" jsonl >/tmp/pattern.expected
+for program in /tmp/examples/build/histogram /tmp/histogram-pkgconfig; do
+  ESFRAME_BACKEND=cpu "$program" >/tmp/pattern.out
+  ESFRAME_BACKEND=cpu "$program" /tmp/still.ppm >/tmp/still.out
+  diff -u /tmp/pattern.expected /tmp/pattern.out || die "$program on the pattern: differs"
+  diff -u /tmp/still.expected /tmp/still.out || die "$program on the still image: differs"
+  echo "$program: pattern and still image match the references"
+done
+
+say "systemd-analyze verify esframe@.service"
+mkdir -p /etc/esframe
+printf '[run]\nframes = 2\nsize = 32x16\nbackend = cpu\n' >/etc/esframe/cam.conf
+cp /etc/esframe/cam.conf /tmp/cam.conf.orig
+# A template verifies through an instance: esframe@cam.service from the unit file.
+ln -s /lib/systemd/system/esframe@.service /tmp/esframe@cam.service
+systemd-analyze verify /tmp/esframe@cam.service
+[ "$(esframe --config /etc/esframe/cam.conf run | wc -l)" = 2 ] ||
+  die "esframe --config /etc/esframe/cam.conf run (the unit's command) did not give 2 frames"
+
+say "upgrade to the same packages under a higher version: the admin's /etc/esframe/cam.conf stays"
+apt-get install -y -qq "$dir"/new/*.deb >/dev/null
+dpkg-query -W "${packages[@]}"
+new_version=$(dpkg-deb -f "$(ls "$dir"/new/esframe_*.deb)" Version)
+[ "$(dpkg-query -W -f='${Version}' esframe)" = "$new_version" ] || die "esframe not upgraded"
+cmp /etc/esframe/cam.conf /tmp/cam.conf.orig || die "the upgrade changed /etc/esframe/cam.conf"
+esframe info >/dev/null
+
+say "apt-get purge ${packages[*]}, autoremove: nothing of esframe left but the admin's file"
+apt-get purge -y -qq "${packages[@]}" >/dev/null
+apt-get autoremove --purge -y -qq >/dev/null
+if dpkg -l | grep -i esframe; then die "packages of esframe still known to dpkg (above)"; fi
+files >/tmp/files-after
+diff /tmp/files-before /tmp/files-after >/tmp/files.diff || true
+printf '> /etc/esframe\n> /etc/esframe/cam.conf\n' >/tmp/files.expected
+if ! diff -u /tmp/files.expected <(grep '^[<>]' /tmp/files.diff); then
+  die "after the purge the files differ from before the install other than by the admin's" \
+    "/etc/esframe/cam.conf (above: + only after the purge, - missing)"
+fi
+rm -r /etc/esframe
+say "passed"
