@@ -18,7 +18,14 @@ std::string moduleDirectory() {
   // esframe_internal; a static libesframe links the modules' code in and this is not asked).
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&moduleDirectory), &info) == 0 || !info.dli_fname) return ".";
-  const std::string self = info.dli_fname;
+  std::string self = info.dli_fname;
+  // For the executable, dladdr names it as it was started: without a folder when the shell found
+  // it on PATH (`esframe info`). /proc/self/exe names its file.
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  const bool is_exe = !error && (self.find('/') == std::string::npos ||
+                                 std::filesystem::equivalent(self, exe, error));
+  if (is_exe) self = exe.string();
   const size_t slash = self.rfind('/');
   const std::string dir = slash == std::string::npos ? "."
                           : slash == 0               ? "/"
@@ -28,9 +35,8 @@ std::string moduleDirectory() {
   // libdir known by the runtime library (ESF_LIBRARY_SONAME; libesframe.so comes only with the
   // -dev package). In the build tree, and in a copy of it, the modules lie beside libesframe.so
   // and the executables.
-  std::error_code error;
   std::string lib_dir = dir;
-  if (std::filesystem::equivalent(self, "/proc/self/exe", error)) {
+  if (is_exe) {
     const std::string installed = dir + "/" + ESF_MODULE_DIR_FROM_BINDIR;
     if (std::filesystem::exists(installed + "/" ESF_LIBRARY_SONAME, error)) lib_dir = installed;
   }
