@@ -27,17 +27,23 @@ files() {
 }
 files >/tmp/files-before
 
-say "apt-get install ${packages[*]} (recommends too: libmosquitto1; libcamera is a suggestion)"
+say "apt-get install ${packages[*]} (recommends too: Mesa, libmosquitto1; libcamera is a suggestion)"
 chmod -R a+rX "$dir"
-apt-get install -y -qq "$dir"/old/*.deb >/dev/null
+# Recommends as apt installs them on a board (mmdebstrap's root turns them off).
+apt-get install -y -qq -o APT::Install-Recommends=true "$dir"/old/*.deb >/dev/null
 dpkg-query -W "${packages[@]}"
-dpkg-query -W libmosquitto1 >/dev/null || die "libmosquitto1 (libesframe0.5's Recommends) not installed"
+for recommended in libgl1-mesa-dri libmosquitto1; do
+  dpkg-query -W "$recommended" >/dev/null || die "$recommended (libesframe0.5's Recommends) not installed"
+done
 if dpkg-query -W -f='${Status}' 'libcamera0*' 2>/dev/null | grep -q 'install ok'; then
   die "libcamera was installed: it is only suggested"
 fi
 
 say "esframe info"
-esframe info
+esframe info | tee /tmp/info.txt
+# The libcamera module is found in the private folder and refused only for want of libcamera.
+grep -q "cannot load /usr/bin/../lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -dumpmachine)/esframe-0.5/libesframe-libcamera.so: libcamera" /tmp/info.txt ||
+  die "esframe info: the libcamera module's line is not the expected 'cannot load ... libcamera'"
 esframe info --json >/tmp/info.json
 python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print("info --json:", sorted(c))' \
   /tmp/info.json
