@@ -76,7 +76,7 @@ else
 fi
 setup_log=$(mktemp)
 (
-  bash toolchain/setup-debian.sh vm fuzz
+  bash toolchain/setup-debian.sh vm fuzz debs
   for target in $cross_targets; do bash toolchain/cross-setup "$target"; done
 ) >"$setup_log" 2>&1 &
 setup_pid=$!
@@ -134,6 +134,11 @@ ctest --preset default -L vm -j"$jobs"
 # find_package(esframe) and with pkg-config, its output checked against independent references.
 step "installed package: examples/ against cmake --install"
 bash tests/package/check-installed-example.sh build/default
+# The Debian packages as a board gets them: built (toolchain/build-debs amd64, without tests;
+# no -dbgsym packages here), lintian, then installed with apt into a clean Debian 12 root made by
+# mmdebstrap, run, upgraded and purged there (tests/package/check-debs.sh).
+step "Debian packages: build amd64, lintian, install/run/upgrade/purge in an mmdebstrap root"
+ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh amd64
 
 # The builds below are only tested, never stepped through: line tables (-g1) keep file:line in
 # their reports and compile about a third faster (ESFRAME_LINE_DEBUG_INFO).
