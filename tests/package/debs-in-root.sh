@@ -3,7 +3,7 @@
 # packages): installs esframe's .debs with apt, their dependencies from the archive, and checks
 # them as a user would, then upgrades, purges and checks that nothing of esframe is left.
 #   debs-in-root.sh DIR   DIR: old/ and new/ (the packages, and the same under a higher version),
-#                         examples/, luma_reference.py
+#                         examples/, luma_reference.py, same_histograms.py
 set -euo pipefail
 dir=$1
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
@@ -15,11 +15,11 @@ die() {
 }
 packages=(esframe libesframe0.5 libesframe-dev gstreamer1.0-esframe)
 
-say "apt-get install: the checks' own tools"
-apt-get update -qq
-# Installed before the snapshot below: they stay, esframe's packages and what they pulled in go.
-apt-get install -y -qq --no-install-recommends g++ cmake make pkgconf python3 systemd \
-  gstreamer1.0-tools gstreamer1.0-plugins-base >/dev/null
+# The checks' own tools come with the root (check-debs.sh's mmdebstrap --include), before the
+# snapshot below: they stay, esframe's packages and what they pulled in go.
+tools=(g++ cmake make pkgconf python3 systemd gstreamer1.0-tools gstreamer1.0-plugins-base)
+dpkg-query -W "${tools[@]}" >/dev/null || die "the root lacks some of ${tools[*]}"
+ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1 || apt-get update -qq
 files() {
   find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp \
     -o -path /root -o -path /var/lib/dpkg -o -path /var/lib/apt -o -path /var/cache \
@@ -53,16 +53,7 @@ for backend in cpu reference; do
   esframe run --frames 3 --size 257x3 --backend "$backend" --histogram bins=256,channels=rgbl \
     >"/tmp/run-$backend.jsonl"
 done
-python3 - /tmp/run-cpu.jsonl /tmp/run-reference.jsonl <<'PY'
-import json, sys
-cpu, ref = ([json.loads(line) for line in open(path)] for path in sys.argv[1:])
-assert len(cpu) == 3 and len(ref) == 3, (len(cpu), len(ref))
-for a, b in zip(cpu, ref):
-    assert a["seq"] == b["seq"] and a["width"] == 257 and a["height"] == 3, (a["seq"], b["seq"])
-    assert a["hist"] == b["hist"], f"frame {a['seq']}: CPU executor's histogram != reference's"
-    assert sum(a["hist"]["l"]) == 257 * 3
-print("3 frames: the CPU executor's histograms equal the references'")
-PY
+python3 "$dir/same_histograms.py" /tmp/run-cpu.jsonl /tmp/run-reference.jsonl
 say "the MQTT module (libmosquitto1 installed): an unreachable broker is a warning, the run goes on"
 esframe run --frames 1 --size 16x16 --backend cpu --output mqtt://127.0.0.1:1/esframe-debs \
   >/dev/null
