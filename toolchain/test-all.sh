@@ -4,12 +4,13 @@
 #                                  trimmed to what they add (below); about 36 minutes on 2 cores
 #                                  (2186 s measured 2026-11-25, before the selftest and gles31-min steps)
 #   toolchain/test-all.sh --full   the same, plus the whole GPU matrix under ASan and qemu-user,
-#                                  the aarch64 cross build, armhf's GPU and threaded tests, and
-#                                  valgrind on the GLES backend
+#                                  the aarch64 cross build, armhf's GPU and threaded tests,
+#                                  valgrind on the GLES backend and the arm64 Debian packages
 #
 # Coverage in both: the tree checks (layers, library strings, clang-format); the default preset's
 # whole ctest on llvmpipe (unit, GPU matrix, CLI, services) and the exported-symbol and ABI checks;
 # the real-driver cases in QEMU guests (tests/vm: vivid, vkms, vgem, vimc); the installed package;
+# the amd64 Debian packages installed with apt into a clean root;
 # ASan+UBSan; ThreadSanitizer on the threaded tests; valgrind on a CLI run; libFuzzer on the
 # parsers; the armhf cross build's tests under qemu-user; the GPU tests on zink over lavapipe
 # and on llvmpipe within GLES 3.1's minimum limits.
@@ -24,7 +25,7 @@ full=0
 for arg in "$@"; do
   case "$arg" in
     --full) full=1 ;;
-    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test-all.sh: unknown argument '$arg' (--full, --help)" >&2; exit 2 ;;
   esac
 done
@@ -139,6 +140,12 @@ bash tests/package/check-installed-example.sh build/default
 # mmdebstrap, run, upgraded and purged there (tests/package/check-debs.sh).
 step "Debian packages: build amd64, lintian, install/run/upgrade/purge in an mmdebstrap root"
 ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh amd64
+# --full: the arm64 packages, cross-built (their :arm64 build dependencies installed on the way),
+# lintian, unpacked with their dependencies into an arm64 root and run there under qemu-user.
+if [ $full = 1 ]; then
+  step "Debian packages: cross-build arm64, lintian, esframe under qemu-aarch64 in an arm64 root"
+  ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh arm64
+fi
 
 # The builds below are only tested, never stepped through: line tables (-g1) keep file:line in
 # their reports and compile about a third faster (ESFRAME_LINE_DEBUG_INFO).
