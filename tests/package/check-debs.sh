@@ -23,8 +23,10 @@ die() {
 mirrors=("deb http://deb.debian.org/debian bookworm main"
   "deb http://deb.debian.org/debian bookworm-updates main"
   "deb http://deb.debian.org/debian-security bookworm-security main")
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo  # mmdebstrap's root mode
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+trap '$SUDO rm -rf "$scratch"' EXIT
 
 if [ "${ESFRAME_DEBS_BUILT:-0}" != 1 ]; then
   say "toolchain/build-debs $arch"
@@ -65,7 +67,7 @@ if [ "$arch" = amd64 ]; then
   say "mmdebstrap: a Debian 12 minbase root; in it tests/package/debs-in-root.sh"
   # The root is a temporary directory (target /dev/null: the null format), deleted at the end.
   # The checks' tools (debs-in-root.sh's list) come with the root, in mmdebstrap's one apt run.
-  mmdebstrap --quiet --mode=root --variant=minbase --architectures=amd64 \
+  $SUDO mmdebstrap --quiet --mode=root --variant=minbase --architectures=amd64 \
     --include=g++,cmake,make,pkgconf,python3,systemd,gstreamer1.0-tools,gstreamer1.0-plugins-base \
     --customize-hook="copy-in $stage /tmp" \
     --customize-hook='chroot "$1" bash /tmp/esframe-debs/debs-in-root.sh /tmp/esframe-debs' \
@@ -82,7 +84,7 @@ else
   for deb in "${packages[@]}"; do includes+=("--include=$deb"); done  # a path: one an option
   # apt hands the packages' paths to the unpacking as they are: the same paths inside the root
   # (copies: the file-mirror-automount hook's bind mounts outlive an extract run).
-  mmdebstrap --quiet --mode=root --variant=extract --architectures="$arch" "${includes[@]}" \
+  $SUDO mmdebstrap --quiet --mode=root --variant=extract --architectures="$arch" "${includes[@]}" \
     --setup-hook="mkdir -p \"\$1$debs\"" --setup-hook="copy-in ${packages[*]} $debs" \
     bookworm "$arm_root" "${mirrors[@]}"
   # qemu's -L falls back to the PC's own files where the root lacks one, and this PC has arm64
