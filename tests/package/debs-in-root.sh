@@ -27,13 +27,31 @@ files() {
 }
 files >/tmp/files-before
 
-say "apt-get install ${packages[*]} (recommends too: Mesa, libmosquitto1; libcamera is a suggestion)"
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 chmod -R a+rX "$dir"
+
+say "apt-get install --no-install-recommends: the CPU executor runs; mqtt:// is one line, exit 1"
+apt-get install -y -qq --no-install-recommends "$dir"/old/*.deb >/dev/null
+# (Mesa's drivers are here already: gstreamer1.0-plugins-base, a tool of the checks, pulls them.)
+! installed libmosquitto1 || die "libmosquitto1 came without Recommends: it is a dependency"
+esframe run --frames 3 --size 257x3 --backend cpu >/tmp/run-bare.jsonl
+[ "$(wc -l </tmp/run-bare.jsonl)" = 3 ] || die "esframe run without the Recommends: not 3 frames"
+status=0
+esframe run --frames 1 --size 16x16 --backend cpu --output mqtt://127.0.0.1:1/esframe-debs \
+  >/dev/null 2>/tmp/mqtt-bare.err || status=$?
+cat /tmp/mqtt-bare.err
+[ $status = 1 ] && [ "$(wc -l </tmp/mqtt-bare.err)" = 1 ] &&
+  grep -q 'cannot load .*esframe-0.5/libesframe-mqtt.so: libmosquitto' /tmp/mqtt-bare.err ||
+  die "mqtt:// without libmosquitto1: exit $status, not exit 1 and one line naming the module"
+apt-get purge -y -qq "${packages[@]}" >/dev/null
+apt-get autoremove --purge -y -qq >/dev/null
+
+say "apt-get install ${packages[*]} (recommends too: Mesa, libmosquitto1; libcamera is a suggestion)"
 # Recommends as apt installs them on a board (mmdebstrap's root turns them off).
 apt-get install -y -qq -o APT::Install-Recommends=true "$dir"/old/*.deb >/dev/null
 dpkg-query -W "${packages[@]}"
 for recommended in libgl1-mesa-dri libmosquitto1; do
-  dpkg-query -W "$recommended" >/dev/null || die "$recommended (libesframe0.5's Recommends) not installed"
+  installed "$recommended" || die "$recommended (libesframe0.5's Recommends) not installed"
 done
 if dpkg-query -W -f='${Status}' 'libcamera0*' 2>/dev/null | grep -q 'install ok'; then
   die "libcamera was installed: it is only suggested"
