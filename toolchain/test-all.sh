@@ -140,8 +140,8 @@ bash tests/package/check-installed-example.sh build/default
 # mmdebstrap, run, upgraded and purged there (tests/package/check-debs.sh).
 step "Debian packages: build amd64, lintian, install/run/upgrade/purge in an mmdebstrap root"
 ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh amd64
-# --full: the arm64 packages, cross-built (their :arm64 build dependencies installed on the way),
-# lintian, unpacked with their dependencies into an arm64 root and run there under qemu-user.
+# --full: the arm64 packages, cross-built in a clean build root, lintian, unpacked with their
+# dependencies into an arm64 root and run there under qemu-user.
 if [ $full = 1 ]; then
   step "Debian packages: cross-build arm64, lintian, esframe under qemu-aarch64 in an arm64 root"
   ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh arm64

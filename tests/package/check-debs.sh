@@ -5,9 +5,10 @@
 # fail), then makes a clean Debian 12 minbase root with mmdebstrap and there, with apt, installs
 # them (dependencies from the archive), runs them, upgrades them and purges them
 # (tests/package/debs-in-root.sh says what is checked).
-# arm64: builds them cross, then unpacks them with their dependencies into an arm64 root
-# (mmdebstrap --variant=extract: binfmt_misc is not mounted here, so no maintainer script or
-# chroot can run the root's binaries) and runs esframe there under qemu-aarch64-static -L ROOT.
+# arm64: builds them cross (in a build root: toolchain/build-debs), then unpacks them with their
+# dependencies into an arm64 root (mmdebstrap --variant=extract: binfmt_misc is not mounted here,
+# so no maintainer script or chroot can run the root's binaries) and runs esframe there under
+# qemu-aarch64-static -L ROOT.
 # ESFRAME_DEBS_BUILT=1 uses the packages already in build/debs/. Prints each step's seconds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -34,10 +35,7 @@ if [ "${ESFRAME_DEBS_BUILT:-0}" != 1 ]; then
 fi
 version=$(dpkg-parsechangelog -S Version)
 mapfile -t packages < <(ls "$debs"/*_"$version"_"$arch".deb | grep -v -- '-dbgsym_')
-expected=4
-[ "$arch" = amd64 ] || expected=3 # no gstreamer1.0-esframe in cross builds (toolchain/build-debs)
-[ ${#packages[@]} = $expected ] ||
-  die "expected $expected packages in $debs for $version $arch, found ${#packages[@]}"
+[ ${#packages[@]} = 4 ] || die "expected 4 packages in $debs for $version $arch, found ${#packages[@]}"
 for deb in "${packages[@]}"; do
   printf '  %-44s %8d bytes  Depends: %s\n' "${deb##*/}" "$(stat -c %s "$deb")" \
     "$(dpkg-deb -f "$deb" Depends)"
@@ -92,7 +90,8 @@ else
   # libraries need (their modules' aside: Recommends) must be in the root itself.
   say "every NEEDED library of the packages' files is in the root"
   missing=0
-  for elf in "$arm_root"/usr/bin/esframe "$arm_root"/usr/lib/*/libesframe.so.*; do
+  for elf in "$arm_root"/usr/bin/esframe "$arm_root"/usr/lib/*/libesframe.so.* \
+    "$arm_root"/usr/lib/*/gstreamer-1.0/libgstesframe.so; do
     for needed in $(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
       if ! compgen -G "$arm_root/usr/lib/*/$needed" >/dev/null &&
         ! compgen -G "$arm_root/usr/lib/$needed" >/dev/null &&
