@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # esframe's Debian packages as a user gets them:
-#   tests/package/check-debs.sh [amd64|arm64]     (default amd64)
+#   tests/package/check-debs.sh [amd64|arm64|armhf]     (default amd64)
 # amd64: builds the packages (toolchain/build-debs), runs lintian on them (errors and warnings
 # fail), then makes a clean Debian 12 minbase root with mmdebstrap and there, with apt, installs
 # them (dependencies from the archive), runs them, upgrades them and purges them
 # (tests/package/debs-in-root.sh says what is checked).
-# arm64: builds them cross (in a build root: toolchain/build-debs), then unpacks them with their
-# dependencies into an arm64 root (mmdebstrap --variant=extract: binfmt_misc is not mounted here,
-# so no maintainer script or chroot can run the root's binaries) and runs esframe there under
-# qemu-aarch64-static -L ROOT.
+# arm64, armhf: builds them cross (in a build root: toolchain/build-debs), then unpacks them with
+# their dependencies into a root of that architecture (mmdebstrap --variant=extract: binfmt_misc is
+# not mounted here, so no maintainer script or chroot can run the root's binaries) and runs
+# esframe there under qemu-user (qemu-aarch64-static, qemu-arm-static) with -L ROOT.
 # ESFRAME_DEBS_BUILT=1 uses the packages already in build/debs/. Prints each step's seconds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -82,9 +82,16 @@ else
   for deb in "${packages[@]}"; do includes+=("--include=$deb"); done  # a path: one an option
   # apt hands the packages' paths to the unpacking as they are: the same paths inside the root
   # (copies: the file-mirror-automount hook's bind mounts outlive an extract run).
+  # Without bookworm-security: with armhf its index fails apt's size check here (cross-setup).
   $SUDO mmdebstrap --quiet --mode=root --variant=extract --architectures="$arch" "${includes[@]}" \
     --setup-hook="mkdir -p \"\$1$debs\"" --setup-hook="copy-in ${packages[*]} $debs" \
-    bookworm "$arm_root" "${mirrors[@]}"
+    bookworm "$arm_root" "${mirrors[@]:0:2}"
+  # qemu-arm shows the PC's x86 /proc/cpuinfo and llvmpipe then emits bad ARM code; -L looks in
+  # the root first (toolchain/cross-setup does the same for its sysroot).
+  if [ "$arch" = armhf ]; then
+    $SUDO mkdir -p "$arm_root/proc"
+    $SUDO cp toolchain/cpuinfo-cortex-a72-armhf "$arm_root/proc/cpuinfo"
+  fi
   # qemu's -L falls back to the PC's own files where the root lacks one, and this PC has arm64
   # libraries (multiarch, for the cross build): every library the packages' programs and
   # libraries need (their modules' aside: Recommends) must be in the root itself.
@@ -102,7 +109,7 @@ else
     done
   done
   [ $missing = 0 ] || die "libraries missing from the $arch root (above): a Depends is missing"
-  qemu=qemu-${arch/arm64/aarch64}-static
+  case $arch in arm64) qemu=qemu-aarch64-static ;; armhf) qemu=qemu-arm-static ;; esac
   in_root() { timeout -s KILL 300 "$qemu" -L "$arm_root" "$arm_root$1" "${@:2}"; }
   export MESA_SHADER_CACHE_DIR=$scratch/mesa-cache XDG_CACHE_HOME=$scratch/cache
   say "$qemu: esframe info"
