@@ -5,7 +5,7 @@
 #                                  (2186 s measured 2026-11-25, before the selftest and gles31-min steps)
 #   toolchain/test-all.sh --full   the same, plus the whole GPU matrix under ASan and qemu-user,
 #                                  the aarch64 cross build, armhf's GPU and threaded tests,
-#                                  valgrind on the GLES backend and the arm64 Debian packages
+#                                  valgrind on the GLES backend, the arm64 and armhf packages
 #
 # Coverage in both: the tree checks (layers, library strings, clang-format); the default preset's
 # whole ctest on llvmpipe (unit, GPU matrix, CLI, services) and the exported-symbol and ABI checks;
@@ -140,11 +140,14 @@ bash tests/package/check-installed-example.sh build/default
 # mmdebstrap, run, upgraded and purged there (tests/package/check-debs.sh).
 step "Debian packages: build amd64, lintian, install/run/upgrade/purge in an mmdebstrap root"
 ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh amd64
-# --full: the arm64 packages, cross-built in a clean build root, lintian, unpacked with their
-# dependencies into an arm64 root and run there under qemu-user.
+# --full: the arm64 and armhf packages, each cross-built in a clean build root (4 and 6 minutes
+# here), lintian, unpacked with their dependencies into a root of that architecture and run there
+# under qemu-user.
 if [ $full = 1 ]; then
-  step "Debian packages: cross-build arm64, lintian, esframe under qemu-aarch64 in an arm64 root"
-  ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh arm64
+  for deb_arch in arm64 armhf; do
+    step "Debian packages: cross-build $deb_arch, lintian, esframe under qemu-user in a $deb_arch root"
+    ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh "$deb_arch"
+  done
 fi
 
 # The builds below are only tested, never stepped through: line tables (-g1) keep file:line in
