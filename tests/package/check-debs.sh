@@ -26,6 +26,9 @@ mirrors=("deb http://deb.debian.org/debian bookworm main"
   "deb http://deb.debian.org/debian-security bookworm-security main")
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo  # mmdebstrap's root mode
+# mmdebstrap runs in a mount namespace of its own (unshare --mount): the root's /proc, /dev and
+# /sys mounts stay there and vanish with it, and a program that makes its own namespace meanwhile
+# (QEMU guests of tests/vm) takes no copy of them that keeps mmdebstrap's unmount busy.
 scratch=$(mktemp -d)
 trap '$SUDO rm -rf "$scratch"' EXIT
 
@@ -65,7 +68,8 @@ if [ "$arch" = amd64 ]; then
   say "mmdebstrap: a Debian 12 minbase root; in it tests/package/debs-in-root.sh"
   # The root is a temporary directory (target /dev/null: the null format), deleted at the end.
   # The checks' tools (debs-in-root.sh's list) come with the root, in mmdebstrap's one apt run.
-  $SUDO mmdebstrap --quiet --mode=root --variant=minbase --architectures=amd64 \
+  $SUDO unshare --mount --propagation private \
+    mmdebstrap --quiet --mode=root --variant=minbase --architectures=amd64 \
     --include=g++,cmake,make,pkgconf,python3,systemd,gstreamer1.0-tools,gstreamer1.0-plugins-base \
     --customize-hook="copy-in $stage /tmp" \
     --customize-hook='chroot "$1" bash /tmp/esframe-debs/debs-in-root.sh /tmp/esframe-debs' \
@@ -83,7 +87,8 @@ else
   # apt hands the packages' paths to the unpacking as they are: the same paths inside the root
   # (copies: the file-mirror-automount hook's bind mounts outlive an extract run).
   # Without bookworm-security: with armhf its index fails apt's size check here (cross-setup).
-  $SUDO mmdebstrap --quiet --mode=root --variant=extract --architectures="$arch" "${includes[@]}" \
+  $SUDO unshare --mount --propagation private \
+    mmdebstrap --quiet --mode=root --variant=extract --architectures="$arch" "${includes[@]}" \
     --setup-hook="mkdir -p \"\$1$debs\"" --setup-hook="copy-in ${packages[*]} $debs" \
     bookworm "$arm_root" "${mirrors[@]:0:2}"
   # qemu-arm shows the PC's x86 /proc/cpuinfo and llvmpipe then emits bad ARM code; -L looks in
