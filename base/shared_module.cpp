@@ -18,20 +18,31 @@ std::string moduleDirectory() {
   // esframe_internal; a static libesframe links the modules' code in and this is not asked).
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&moduleDirectory), &info) == 0 || !info.dli_fname) return ".";
-  const std::string self = info.dli_fname;
+  std::string self = info.dli_fname;
+  // For the executable, dladdr names it as it was started: without a folder when the shell found
+  // it on PATH (`esframe info`). /proc/self/exe names its file.
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  const bool is_exe = !error && (self.find('/') == std::string::npos ||
+                                 std::filesystem::equivalent(self, exe, error));
+  if (is_exe) self = exe.string();
   const size_t slash = self.rfind('/');
   const std::string dir = slash == std::string::npos ? "."
                           : slash == 0               ? "/"
                                                      : self.substr(0, slash);
-  // An installed executable lies in bindir and the modules beside libesframe.so in libdir
-  // (ESF_MODULE_DIR_FROM_BINDIR: "../lib", CMake's GNUInstallDirs); in the build tree, and in a
-  // copy of it, the modules lie beside the executable.
-  std::error_code error;
-  if (std::filesystem::equivalent(self, "/proc/self/exe", error)) {
+  // Installed, the modules lie in libdir's private folder ESF_MODULE_SUBDIR; an installed
+  // executable lies in bindir (ESF_MODULE_DIR_FROM_BINDIR: "../lib", CMake's GNUInstallDirs),
+  // libdir known by the runtime library (ESF_LIBRARY_SONAME; libesframe.so comes only with the
+  // -dev package). In the build tree, and in a copy of it, the modules lie beside libesframe.so
+  // and the executables.
+  std::string lib_dir = dir;
+  if (is_exe) {
     const std::string installed = dir + "/" + ESF_MODULE_DIR_FROM_BINDIR;
-    if (std::filesystem::exists(installed + "/libesframe.so", error)) return installed;
+    if (std::filesystem::exists(installed + "/" ESF_LIBRARY_SONAME, error)) lib_dir = installed;
   }
-  return dir;
+  const std::string private_dir = lib_dir + "/" ESF_MODULE_SUBDIR;
+  if (std::filesystem::is_directory(private_dir, error)) return private_dir;
+  return lib_dir;
 }
 
 Result<SharedModule> SharedModule::open(const std::string& file_name, ErrorCode code_if_missing) {

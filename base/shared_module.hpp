@@ -50,7 +50,8 @@ Result<const void*> loadModuleEntry(const std::string& file_name, const char* en
                                     const void* host, ErrorCode code_if_missing);
 
 // Where modules are looked for: $ESFRAME_MODULE_DIR when set and not empty, else the folder
-// libesframe itself was loaded from (the build tree, an install's libdir, a cross build's tree).
+// libesframe itself was loaded from (the build tree, a cross build's tree), or its subfolder
+// esframe-MAJOR.MINOR where there is one (an install's libdir).
 std::string moduleDirectory();
 
 }  // namespace esf

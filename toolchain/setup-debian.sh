@@ -31,7 +31,8 @@ packages=(
   # Pillow, fetches with curl and makes its TLS certificate with openssl.
   libmicrohttpd-dev libturbojpeg0-dev python3-pil curl openssl
 )
-# Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness.
+# Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness, "browser" the
+# headless Chromium of the HTTP page's test, "debs" the Debian packages' build and install test.
 for extra in "$@"; do
   case "$extra" in
     bench) packages+=(libopencv-dev mate-backgrounds ffmpeg  # OpenCV peer; a 4K camera photo; ffmpeg signalstats peer (bench/cpu-vs-peers.sh)
@@ -42,7 +43,10 @@ for extra in "$@"; do
                    libcamera-ipa udev) ;;  # vm.gbm_libcamera: vimc's IPA module; udev in the guest
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
     browser) packages+=(chromium) ;;  # http.page: the page at / of --output http in headless Chromium
-    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz, browser)" >&2; exit 2 ;;
+    # Debian packages (toolchain/build-debs) and their install test (tests/package/check-debs.sh:
+    # a clean root made by mmdebstrap).
+    debs) packages+=(debhelper lintian mmdebstrap dh-python) ;;
+    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz, browser, debs)" >&2; exit 2 ;;
   esac
 done
 

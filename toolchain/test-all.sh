@@ -4,12 +4,13 @@
 #                                  trimmed to what they add (below); about 36 minutes on 2 cores
 #                                  (2186 s measured 2026-11-25, before the selftest and gles31-min steps)
 #   toolchain/test-all.sh --full   the same, plus the whole GPU matrix under ASan and qemu-user,
-#                                  the aarch64 cross build, armhf's GPU and threaded tests, and
-#                                  valgrind on the GLES backend
+#                                  the aarch64 cross build, armhf's GPU and threaded tests,
+#                                  valgrind on the GLES backend, the arm64 and armhf packages
 #
 # Coverage in both: the tree checks (layers, library strings, clang-format); the default preset's
 # whole ctest on llvmpipe (unit, GPU matrix, CLI, services) and the exported-symbol and ABI checks;
 # the real-driver cases in QEMU guests (tests/vm: vivid, vkms, vgem, vimc); the installed package;
+# the amd64 Debian packages installed with apt into a clean root;
 # ASan+UBSan; ThreadSanitizer on the threaded tests; valgrind on a CLI run; libFuzzer on the
 # parsers; the armhf cross build's tests under qemu-user; the GPU tests on zink over lavapipe
 # and on llvmpipe within GLES 3.1's minimum limits.
@@ -24,7 +25,7 @@ full=0
 for arg in "$@"; do
   case "$arg" in
     --full) full=1 ;;
-    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test-all.sh: unknown argument '$arg' (--full, --help)" >&2; exit 2 ;;
   esac
 done
@@ -76,7 +77,7 @@ else
 fi
 setup_log=$(mktemp)
 (
-  bash toolchain/setup-debian.sh vm fuzz browser
+  bash toolchain/setup-debian.sh vm fuzz browser debs
   for target in $cross_targets; do bash toolchain/cross-setup "$target"; done
 ) >"$setup_log" 2>&1 &
 setup_pid=$!
@@ -134,6 +135,20 @@ ctest --preset default -L vm -j"$jobs"
 # find_package(esframe) and with pkg-config, its output checked against independent references.
 step "installed package: examples/ against cmake --install"
 bash tests/package/check-installed-example.sh build/default
+# The Debian packages as a board gets them: built (toolchain/build-debs amd64, without tests;
+# no -dbgsym packages here), lintian, then installed with apt into a clean Debian 12 root made by
+# mmdebstrap, run, upgraded and purged there (tests/package/check-debs.sh).
+step "Debian packages: build amd64, lintian, install/run/upgrade/purge in an mmdebstrap root"
+ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh amd64
+# --full: the arm64 and armhf packages, each cross-built in a clean build root (4 and 6 minutes
+# here), lintian, unpacked with their dependencies into a root of that architecture and run there
+# under qemu-user.
+if [ $full = 1 ]; then
+  for deb_arch in arm64 armhf; do
+    step "Debian packages: cross-build $deb_arch, lintian, esframe under qemu-user in a $deb_arch root"
+    ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh "$deb_arch"
+  done
+fi
 
 # The builds below are only tested, never stepped through: line tables (-g1) keep file:line in
 # their reports and compile about a third faster (ESFRAME_LINE_DEBUG_INFO).

@@ -40,14 +40,14 @@ def needed(path):
     return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out.stdout)
 
 
-def run(args, env=None, libdir=None, esframe=None):
+def run(args, env=None, libdir=None, esframe=None, cwd=None):
     full_env = dict(os.environ)
     full_env.pop("ESFRAME_MODULE_DIR", None)
     full_env.update(env or {})
     if libdir:  # before the binary's RUNPATH: the copy's libesframe, not the build tree's
         full_env["LD_LIBRARY_PATH"] = libdir
     return subprocess.run([esframe or ARGS.esframe] + args, capture_output=True, text=True,
-                          env=full_env, timeout=60)
+                          env=full_env, timeout=60, cwd=cwd)
 
 
 def loaded_objects(args, **kw):
@@ -130,6 +130,21 @@ class Modules(unittest.TestCase):
             r = run(MQTT_RUN, libdir=self.scratch, esframe=esframe)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertNotIn("cannot load", r.stderr)
+
+    def test_modules_are_found_from_an_esframe_started_through_path(self):
+        # dladdr names the executable as it was started: `esframe`, without its folder.
+        self.copy_tree(with_modules=True)
+        elsewhere = tempfile.mkdtemp(prefix="esframe-modules-cwd-", dir=self.scratch)
+        env = {"PATH": self.scratch + os.pathsep + os.environ.get("PATH", "")}
+        if module("libesframe-mqtt.so"):
+            r = run(MQTT_RUN, env=env, libdir=self.scratch, esframe="esframe", cwd=elsewhere)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertNotIn("cannot load", r.stderr)
+        if module("libesframe-libcamera.so"):
+            r = run(["info", "--json"], env=env, libdir=self.scratch, esframe="esframe",
+                    cwd=elsewhere)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIsInstance(json.loads(r.stdout)["libcamera_cameras"], list, r.stdout)
 
     def check_missing(self, env, libdir, esframe, why):
         if module("libesframe-libcamera.so"):

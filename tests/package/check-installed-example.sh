@@ -71,13 +71,17 @@ if [ "${libesframe##*.}" = so ]; then
   done
 fi
 
-# The optional modules (libesframe-*.so) the build made lie beside the installed libesframe, and
-# the installed esframe loads them from there (no environment): the libcamera section is a list,
-# not an error; an mqtt:// output without a broker is a warning and the run goes on.
+# The optional modules (libesframe-*.so) the build made lie in the installed libesframe's private
+# folder (esframe-MAJOR.MINOR), and the installed esframe loads them from there (no environment),
+# also without the -dev symlink libesframe.so (as a Debian system without libesframe-dev): the
+# libcamera section is a list, not an error; an mqtt:// output without a broker is a warning and
+# the run goes on.
+[ "${libesframe##*.}" = so ] && mv "$libesframe" "$scratch/libesframe.so.dev-link"
 for module in "$build_dir"/libesframe-*.so; do
   [ -e "$module" ] || continue
   name=${module##*/}
-  [ -e "$libdir/$name" ] || die "module $name not installed beside $libesframe"
+  modules=$(find "$libdir" -path "$libdir/esframe-*/$name")
+  [ -n "$modules" ] || die "module $name not installed in a folder esframe-*/ beside $libesframe"
   case $name in
   libesframe-libcamera.so)
     env -u LD_LIBRARY_PATH -u ESFRAME_MODULE_DIR "$prefix/bin/esframe" info --json |
@@ -92,6 +96,7 @@ for module in "$build_dir"/libesframe-*.so; do
   esac
   echo "check-installed-example: $name installed and loaded"
 done
+[ "${libesframe##*.}" = so ] && mv "$scratch/libesframe.so.dev-link" "$libesframe"
 
 python3 "$reference" write-ppm "$scratch/still.ppm"
 python3 "$reference" image "$scratch/still.ppm" >"$scratch/still.expected"
