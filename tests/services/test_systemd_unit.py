@@ -48,8 +48,11 @@ class SystemdUnitTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             instance = os.path.join(d, "esframe@camera1.service")
             shutil.copy(self.unit_path, instance)
+            # Documentation=man:esframe(1): the page the install put beside it (the trailing
+            # ':' keeps man's own path for systemd.service(5)).
+            env = dict(os.environ, MANPATH=os.path.join(self.prefix, "share/man") + ":")
             r = subprocess.run(["systemd-analyze", "verify", instance], capture_output=True,
-                               text=True)
+                               text=True, env=env)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stderr.strip(), "", "verify warned")
 
