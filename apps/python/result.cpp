@@ -51,37 +51,12 @@ py::dict statsDict(const ChannelStats& s) {
   return d;
 }
 
+// The JSONL record's health object, from the library's own writer (as to_dict): one writer of
+// the health names, regions included.
 py::object healthDict(const FrameResult& f) {
   if (!f.health) return py::none();
-  const HealthFigures& h = *f.health;
-  py::dict d;
-  d["black"] = h.black;
-  d["black_pixels"] = h.black_pixels;
-  d["black_level"] = h.black_level;
-  d["black_picture"] = h.black_picture;
-  d["ydif"] = h.ydif;
-  d["scene_mafd"] = h.scene_mafd;
-  d["scene_score"] = h.scene_score;
-  d["freeze_mafd"] = h.freeze_mafd;
-  d["frozen"] = h.frozen;
-  d["si"] = h.si;
-  d["ti"] = h.ti;
-  d["tenengrad"] = h.tenengrad;
-  d["entropy"] = h.entropy;
-  if (!h.regions.empty()) {  // the JSONL's: a grid or rectangles configured
-    d["covered"] = h.covered;
-    py::list regions;
-    for (const RegionFigures& r : h.regions) {
-      py::dict region;
-      region["mean"] = r.mean;
-      region["tenengrad"] = r.tenengrad;
-      region["changed"] = r.changed;
-      region["flat"] = r.flat;
-      regions.append(region);
-    }
-    d["regions"] = regions;
-  }
-  return d;
+  py::object loads = py::module_::import("json").attr("loads");
+  return loads(jsonlRecord(f))["health"];
 }
 
 const ChannelStats* lumaStats(const FrameResult& f) {
