@@ -10,11 +10,7 @@
 namespace esf::test {
 
 GlContext& glContext() {
-  // The shared context lives until the process ends, on purpose: destroying it in a static
-  // destructor stops the driver's threads just before LeakSanitizer's exit-time check, whose
-  // thread tracer then crashed (signal 11, after the test had passed) twice in CI's ASan run.
-  // A static pointer keeps it reachable, so it is no leak either.
-  static GlContext* ctx = [] {
+  static std::unique_ptr<GlContext> ctx = [] {
     setenv("MESA_SHADER_CACHE_DIR", ESFRAME_TEST_SHADER_CACHE, 0);
     GlContextOptions o;
     if (const char* p = std::getenv("ESFRAME_TEST_EGL")) {
@@ -35,7 +31,7 @@ GlContext& glContext() {
                    renderer.c_str(), want);
       std::abort();
     }
-    return c.value().release();
+    return std::move(c.value());
   }();
   if (Status s = ctx->makeCurrent(); !s) ADD_FAILURE() << s.error().message;
   return *ctx;
