@@ -35,7 +35,7 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$out/lib/"
 # that the device tool carries.
 for lib in "$out"/lib/libesframe*.so*; do strip --strip-unneeded "$lib"; done
 for script in run.sh e2e.sh exact.sh selftest.sh health.sh; do cp "$root/bench/nvidia/$script" "$out/"; done
-cp "$root/bench/health_cost.py" "$out/"
+cp "$root/bench/health_cost.py" "$root/bench/host_cpu.py" "$out/"
 # health.sh: the ffmpeg parity test and its oracle, recorded here (the device has no ffmpeg); the
 # recording run checks the reference backend against it on the way.
 strip -o "$out/test_run_health" "$build/tests/apps/esframe/test_run_health"
