@@ -13,7 +13,7 @@ constexpr const char* kDifferenceStage = "frame difference";
 constexpr size_t kDifferenceHistogramWords = 256;
 // The record: the histogram and 4 sums of 64 bits, then the regions'.
 constexpr size_t kDifferenceRecordWords = 264;
-constexpr size_t kDifferenceRegionWords = 4;   // sum Y and the changed count, 64 bits each
+constexpr size_t kDifferenceRegionWords = 4;  // sum Y and the changed count, 64 bits each
 }  // namespace
 
 FrameDifferenceParams FrameDifferenceParams::defaultsFor(const GlContext& gl) {
@@ -78,8 +78,8 @@ Status FrameDifference::allocate(int width, int height) {
     b = std::move(made.value());
   }
   const size_t record_words = kDifferenceRecordWords + regions_.count() * kDifferenceRegionWords;
-  for (auto [b, name] : {std::pair{&totals_, "frame difference totals"},
-                         {&result_, "frame difference result"}}) {
+  for (auto [b, name] :
+       {std::pair{&totals_, "frame difference totals"}, {&result_, "frame difference result"}}) {
     Result<GlBuffer> made = makeStorageBuffer(record_words, name);
     if (!made) return made.error();
     *b = std::move(made.value());
