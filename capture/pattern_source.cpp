@@ -74,6 +74,8 @@ void renderPattern(RgbaImage& img, uint64_t index, uint64_t seed) {
   }
 }
 
+namespace {
+
 class PatternSource : public FrameSource {
  public:
   PatternSource(int w, int h, PixelFormat f, const SourceOptions& o, uint64_t loop)
