@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <chrono>
 
+#include "base/text_parse.hpp"
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
 #include "esframe/base/sizes.hpp"
@@ -21,6 +22,8 @@ uint64_t mix(uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
+
+constexpr uint64_t kMaxPatternLoop = 1000;
 
 constexpr uint8_t kBars[8][3] = {{255, 255, 255}, {255, 255, 0}, {0, 255, 255}, {0, 255, 0},
                                  {255, 0, 255},   {255, 0, 0},   {0, 0, 255},   {0, 0, 0}};
@@ -71,22 +74,39 @@ void renderPattern(RgbaImage& img, uint64_t index, uint64_t seed) {
   }
 }
 
+namespace {
+
 class PatternSource : public FrameSource {
  public:
-  PatternSource(int w, int h, PixelFormat f, const SourceOptions& o)
-      : width_(w), height_(h), format_(f), options_(o) {
+  PatternSource(int w, int h, PixelFormat f, const SourceOptions& o, uint64_t loop)
+      : width_(w), height_(h), format_(f), options_(o), loop_(loop) {
     colorimetry_ = o.colorimetry.value_or(Colorimetry{});
     fps_ = o.fps > 0 ? o.fps : 30.0;
   }
 
+  // loop > 0: the first `loop` frames, rendered and encoded once, then handed out in turn.
+  Status prerender() {
+    for (uint64_t i = 0; i < loop_; ++i) {
+      renderPattern(image_, i, options_.seed);
+      std::vector<uint8_t> bytes;
+      if (Status s = encodeRgbaInto(image_, format_, colorimetry_, bytes); !s) return s;
+      rendered_.push_back(std::move(bytes));
+    }
+    return Status::success();
+  }
+
   Result<std::optional<Frame>> next() override {
     if (isLive()) paceFrame();
+    const uint64_t ts = uint64_t(double(index_) * 1e9 / fps_);
+    if (loop_) {
+      const std::vector<uint8_t>& bytes = rendered_[size_t(index_ % loop_)];
+      return makeTightFrame(format_, width_, height_, colorimetry_, bytes, index_++, ts, "pattern");
+    }
     // One image and one frame buffer for the whole run, rewritten in place (the frame is valid
     // only until the next call): two fresh frame-sized allocations a frame fragmented the heap,
     // about 1 MB of RSS per 30,000 frames at 640x480 (docs/reliability.md, Soak).
     renderPattern(image_, index_, options_.seed);
     if (Status s = encodeRgbaInto(image_, format_, colorimetry_, bytes_); !s) return s.error();
-    const uint64_t ts = uint64_t(double(index_) * 1e9 / fps_);
     return makeTightFrame(format_, width_, height_, colorimetry_, bytes_, index_++, ts, "pattern");
   }
   std::string name() const override { return "pattern"; }
@@ -101,11 +121,13 @@ class PatternSource : public FrameSource {
   int width_, height_;
   PixelFormat format_;
   SourceOptions options_;
+  uint64_t loop_;
   Colorimetry colorimetry_;
   double fps_;
   uint64_t index_ = 0;
   RgbaImage image_{width_, height_};
   std::vector<uint8_t> bytes_;
+  std::vector<std::vector<uint8_t>> rendered_;
   std::chrono::steady_clock::time_point first_frame_;
 
   void paceFrame() {
@@ -124,7 +146,27 @@ class PatternSource : public FrameSource {
   }
 };
 
-Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& o) {
+// "pattern" or "pattern:loop=N": the number of frames to render before the run (0: each frame
+// rendered when it is read).
+Result<uint64_t> patternLoop(std::string_view spec) {
+  if (spec.empty() || spec == "pattern") return uint64_t(0);
+  constexpr std::string_view kLoop = "pattern:loop=";
+  if (spec.substr(0, kLoop.size()) != kLoop)
+    return fail(ErrorCode::kInvalidArgument, "pattern source '", std::string(spec),
+                "': the one option is loop=N (frames rendered before the run, then repeated)");
+  return parseUnsigned(spec.substr(kLoop.size()), "pattern loop", 1, kMaxPatternLoop);
+}
+
+}  // namespace
+
+bool isPatternSpec(std::string_view spec) {
+  return spec.empty() || spec == "pattern" || spec.substr(0, 8) == "pattern:";
+}
+
+Result<std::unique_ptr<FrameSource>> openPatternSource(std::string_view spec,
+                                                       const SourceOptions& o) {
+  Result<uint64_t> loop = patternLoop(spec);
+  if (!loop) return loop.error();
   const int w = o.width > 0 ? o.width : 640, h = o.height > 0 ? o.height : 480;
   const PixelFormat f = o.format.value_or(PixelFormat::kRGBA32);
   // The RGBA image is made before the first frame: refuse a size outside the frame limits first.
@@ -132,7 +174,15 @@ Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& o) {
   if (f != PixelFormat::kMJPEG)
     if (auto s = planeLayout(f, w, h); !s)
       return fail(s.error().code, "pattern: ", s.error().message);
-  return std::unique_ptr<FrameSource>(new PatternSource(w, h, f, o));
+  // The looped frames stay in memory: at most kMaxFrameBytes of them in all.
+  if (Result<size_t> all = checkedSize("pattern loop", loop.value(), uint64_t(w), uint64_t(h), 4u);
+      !all || all.value() > kMaxFrameBytes)
+    return fail(ErrorCode::kInvalidArgument, "pattern source: ", std::to_string(loop.value()),
+                " looped frames of ", std::to_string(w), "x", std::to_string(h),
+                " would hold more than 1 GiB");
+  auto source = std::make_unique<PatternSource>(w, h, f, o, loop.value());
+  if (Status s = source->prerender(); !s) return s.error();
+  return std::unique_ptr<FrameSource>(std::move(source));
 }
 
 }  // namespace esf

@@ -3,6 +3,7 @@
 // R/G/B ramps scrolling 2 px a frame (third quarter), seeded noise that changes every frame
 // (last quarter), and a 16-bit frame counter block (16 cells of 8x8, LSB first) at top left.
 #include <memory>
+#include <string_view>
 
 #include "capture/source.hpp"
 #include "esframe/rgba_image.hpp"
@@ -12,6 +13,9 @@ namespace esf {
 RgbaImage renderPattern(int width, int height, uint64_t index, uint64_t seed);
 // The same into `image` (its width and height; every byte written), reusing its pixels.
 void renderPattern(RgbaImage& image, uint64_t index, uint64_t seed);
-Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& options);
+// capture/source_kinds.hpp says what the spec holds.
+bool isPatternSpec(std::string_view spec);
+Result<std::unique_ptr<FrameSource>> openPatternSource(std::string_view spec,
+                                                       const SourceOptions& options);
 
 }  // namespace esf

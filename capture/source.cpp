@@ -115,7 +115,7 @@ Result<std::unique_ptr<FrameSource>> openFileLike(const std::string& spec,
 }  // namespace
 
 bool isV4l2Spec(const std::string& spec) {
-  if (spec.empty() || spec == "pattern" || spec == "-") return false;
+  if (isPatternSpec(spec) || spec == "-") return false;
   if (spec.rfind("/dev/", 0) == 0) return true;
   std::error_code ec;
   const bool is_path = std::filesystem::exists(spec, ec) || hasGlobChars(spec) ||
@@ -128,8 +128,8 @@ Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
   if ((options.width > 0) != (options.height > 0))
     return fail(ErrorCode::kInvalidArgument, "size needs both width and height");
   Result<std::unique_ptr<FrameSource>> source = fail(ErrorCode::kInternal, "no source");
-  if (spec.empty() || spec == "pattern") {
-    source = openPatternSource(options);
+  if (isPatternSpec(spec)) {
+    source = openPatternSource(spec, options);
   } else if (spec == "-") {
     source = openStreamSource(spec, options);
   } else if (isLibcameraSpec(spec)) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/atomic_file.hpp"
@@ -10,7 +11,12 @@
 
 namespace esf {
 
-Result<std::unique_ptr<FrameSource>> openPatternSource(const SourceOptions& options);
+// spec: "pattern" (or empty), or "pattern:loop=N": N frames rendered and encoded before the
+// run, then handed out in turn (frames already in memory, as from a camera: no rendering in the
+// frame loop).
+bool isPatternSpec(std::string_view spec);
+Result<std::unique_ptr<FrameSource>> openPatternSource(std::string_view spec,
+                                                       const SourceOptions& options);
 // A V4L2 device by path, card name or bus info.
 Result<std::unique_ptr<FrameSource>> openV4l2Source(const std::string& spec,
                                                     const SourceOptions& options);

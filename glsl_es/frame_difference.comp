@@ -1,14 +1,14 @@
 // The frame difference (core/stages/frame_difference.hpp): the current luma against the previous
 // frame's and the freeze reference's, its packed copy for the next frames, and its histogram.
-// Workgroup w writes its partial record at partials[264 w ..]: 256 histogram counts, then
-// sum |Y - P|, sum |Y - R|, sum F(Y) - F(P), sum (F(Y) - F(P))^2 as 64-bit (low, high) pairs (the
-// signed one sign-extended; each fits 32 bits for WG_SIZE * WORDS * 4 pixels).
-// frame_difference_merge.comp adds the records up: no global atomics (on NVIDIA, hundreds of
-// workgroups adding into the same 256 words cost 25 times the pass itself).
+// Every workgroup adds its totals with global atomics into one record of `totals`, zeroed before
+// the pass: 256 histogram counts, then sum |Y - P|, sum |Y - R|, sum F(Y) - F(P),
+// sum (F(Y) - F(P))^2 as 64-bit (low, high) pairs in two's complement (a workgroup's own sums fit
+// 32 bits for WG_SIZE * WORDS * 4 pixels; the signed one is sign-extended). The host never maps
+// `totals` (NVIDIA may keep a buffer it maps in host memory, where every atomic crosses the bus):
+// it is copied for the read-back.
 // Regions (GRID_COLUMNS x GRID_ROWS cells, then ROIS rectangles): a workgroup adds each region's
-// luma and changed pixels in shared memory, then into 4 words a region after the records at
-// partials[u_regions_at ..] (sum Y and the changed count, 64 bits each, low word first): a
-// workgroup's rows meet a few regions, so few global atomics, each on its region's words.
+// luma and changed pixels in shared memory, then into 4 words a region after the record (sum Y
+// and the changed count, 64 bits each, low word first).
 #ifndef WG_SIZE
 #define WG_SIZE 256
 #endif
@@ -35,17 +35,15 @@ uniform bool u_full_range;
 layout(std430, binding = 0) writeonly buffer Current { uint current_luma[]; };
 layout(std430, binding = 1) readonly buffer Previous { uint previous_luma[]; };
 layout(std430, binding = 2) readonly buffer Reference { uint reference_luma[]; };
+layout(std430, binding = 3) buffer Totals { uint totals[]; };
+const uint kRecordWords = 264u;
 #if REGIONS > 0
-layout(std430, binding = 3) buffer Partials { uint partials[]; };
-uniform uint u_regions_at;
 uniform uint u_change_level;
 #if ROIS > 0
 uniform uvec4 u_rois[ROIS];  // x0, y0, x1, y1: columns [x0, x1) of rows [y0, y1)
 #endif
 shared uint s_region_luma[REGIONS];
 shared uint s_region_changed[REGIONS];
-#else
-layout(std430, binding = 3) writeonly buffer Partials { uint partials[]; };
 #endif
 
 shared uint s_hist[256];
@@ -117,12 +115,15 @@ void flushRegions() {
 #endif
 }
 
-// A 64-bit sum as two words: the add that wraps the low word carries into the high one.
-void addWide(uint at, uint v) {
-  uint before = atomicAdd(partials[at], v);
-  if (before + v < before) atomicAdd(partials[at + 1u], 1u);
-}
 #endif
+
+// A 64-bit sum as two words: the add that wraps the low word carries into the high one; `high`
+// is the added value's own high word (its sign extension for a signed one).
+void addWide(uint at, uint v, uint high) {
+  uint before = atomicAdd(totals[at], v);
+  uint carry = before + v < before ? 1u : 0u;
+  if (high + carry != 0u) atomicAdd(totals[at + 1u], high + carry);
+}
 
 void main() {
   uint lid = gl_LocalInvocationID.x;
@@ -189,23 +190,20 @@ void main() {
     }
     barrier();
   }
-  uint o = gl_WorkGroupID.x * 264u;
   if (lid == 0u) {
-    partials[o + 256u] = s_sad_previous[0];
-    partials[o + 257u] = 0u;
-    partials[o + 258u] = s_sad_reference[0];
-    partials[o + 259u] = 0u;
-    partials[o + 260u] = uint(s_motion[0]);
-    partials[o + 261u] = s_motion[0] < 0 ? 0xFFFFFFFFu : 0u;
-    partials[o + 262u] = s_squares[0];
-    partials[o + 263u] = 0u;
+    addWide(256u, s_sad_previous[0], 0u);
+    addWide(258u, s_sad_reference[0], 0u);
+    addWide(260u, uint(s_motion[0]), s_motion[0] < 0 ? 0xFFFFFFFFu : 0u);
+    addWide(262u, s_squares[0], 0u);
   }
-  for (uint b = lid; b < 256u; b += uint(WG_SIZE)) partials[o + b] = s_hist[b];
+  // The shared sums are complete: the reduction's barriers came after the last add.
+  for (uint b = lid; b < 256u; b += uint(WG_SIZE))
+    if (s_hist[b] != 0u) atomicAdd(totals[b], s_hist[b]);
 #if REGIONS > 0
-  // The shared region sums are complete: the reduction's barriers came after the last add.
   for (uint r = lid; r < uint(REGIONS); r += uint(WG_SIZE)) {
-    if (s_region_luma[r] != 0u) addWide(u_regions_at + 4u * r, s_region_luma[r]);
-    if (s_region_changed[r] != 0u) addWide(u_regions_at + 4u * r + 2u, s_region_changed[r]);
+    uint at = kRecordWords + 4u * r;
+    if (s_region_luma[r] != 0u) addWide(at, s_region_luma[r], 0u);
+    if (s_region_changed[r] != 0u) addWide(at + 2u, s_region_changed[r], 0u);
   }
 #endif
 }

@@ -1,17 +1,16 @@
 // The Sobel sums (core/stages/sobel.hpp) over the interior pixels of the range-stretched luma,
-// read from the frame difference stage's packed luma. An invocation takes 4 pixels of a row:
-// the 6 bytes around them in the rows above, at and below, 3 word loads a row. Workgroup w
-// stores 6 words at 6 w: sum m (m = gx^2 + gy^2, 32 bits for 256 x ROWS pixels), sum q (64
-// bits, low word first) and sum q^2 (96 bits), q = round(65536 sqrt(m)) exactly.
+// read from the frame difference stage's packed luma. An invocation takes 4 pixels of each of
+// ROWS_PER_INVOCATION consecutive rows, sliding a window of 3 rows down them: the 6 bytes around
+// its pixels, 3 word loads a row, each row loaded once. Workgroup w stores 7 words at 7 w: sum m
+// (m = gx^2 + gy^2, 64 bits, low word first), sum q (64 bits) and sum q^2 (96 bits),
+// q = round(65536 sqrt(m)) exactly. An invocation's own sums of its 32 pixels fit 32 bits for m
+// (32 x 2080800) and q (32 x 94.6 million), 64 for q^2.
 // Regions (GRID_COLUMNS x GRID_ROWS cells, then ROIS rectangles): a workgroup adds each region's
-// sum m in shared memory (32 bits hold 256 x ROWS pixels), then into 2 words a region (64 bits,
-// low first) of `regions`.
+// sum m in shared memory (64 bits), then into 2 words a region (64 bits, low first) of `regions`.
 #ifndef WG_Y
 #define WG_Y 4
 #endif
-#ifndef ROWS
-#define ROWS 8
-#endif
+#define ROWS_PER_INVOCATION 8
 #ifndef GRID_COLUMNS
 #define GRID_COLUMNS 0
 #endif
@@ -33,7 +32,13 @@ layout(std430, binding = 2) buffer Regions { uint regions[]; };
 #if ROIS > 0
 uniform uvec4 u_rois[ROIS];  // x0, y0, x1, y1: columns [x0, x1) of rows [y0, y1)
 #endif
-shared uint s_region_squares[REGIONS];
+shared uint s_region_lo[REGIONS];
+shared uint s_region_hi[REGIONS];
+
+void addToShared(uint r, uint v) {
+  uint before = atomicAdd(s_region_lo[r], v);
+  if (before + v < before) atomicAdd(s_region_hi[r], 1u);
+}
 
 // An invocation's pixels mostly lie in one cell: it adds them in registers and goes to shared
 // memory when the cell changes and at the end (one shared add per pixel, a whole workgroup on the
@@ -48,7 +53,7 @@ void addToRegions(uvec2 a, uint m) {
   uint column = a.x * uint(GRID_COLUMNS) / u_size.x, row = a.y * uint(GRID_ROWS) / u_size.y;
   uint cell = row * uint(GRID_COLUMNS) + column;
   if (cell != g_cell) {
-    if (g_cell_sum != 0u) atomicAdd(s_region_squares[g_cell], g_cell_sum);
+    if (g_cell_sum != 0u) addToShared(g_cell, g_cell_sum);
     g_cell = cell;
     g_cell_sum = 0u;
   }
@@ -63,16 +68,17 @@ void addToRegions(uvec2 a, uint m) {
 }
 
 void flushRegions() {
-  if (g_cell_sum != 0u) atomicAdd(s_region_squares[g_cell], g_cell_sum);
+  if (g_cell_sum != 0u) addToShared(g_cell, g_cell_sum);
 #if ROIS > 0
   for (int i = 0; i < ROIS; ++i)
-    if (g_roi_sum[i] != 0u) atomicAdd(s_region_squares[GRID_COLUMNS * GRID_ROWS + i], g_roi_sum[i]);
+    if (g_roi_sum[i] != 0u) addToShared(uint(GRID_COLUMNS * GRID_ROWS + i), g_roi_sum[i]);
 #endif
 }
 #endif
 
 const uint kInvocations = uint(64 * WG_Y);
-shared uint s_squares[kInvocations];
+shared uint s_squares_lo[kInvocations];
+shared uint s_squares_hi[kInvocations];
 shared uint s_roots_lo[kInvocations];
 shared uint s_roots_hi[kInvocations];
 shared uint s_rsq0[kInvocations];
@@ -128,45 +134,53 @@ uint sobelRoot(uint m) {
 void main() {
   uint lid = gl_LocalInvocationIndex;
 #if REGIONS > 0
-  for (uint r = lid; r < uint(REGIONS); r += kInvocations) s_region_squares[r] = 0u;
+  for (uint r = lid; r < uint(REGIONS); r += kInvocations) {
+    s_region_lo[r] = 0u;
+    s_region_hi[r] = 0u;
+  }
 #if ROIS > 0
   for (int i = 0; i < ROIS; ++i) g_roi_sum[i] = 0u;
 #endif
   barrier();
 #endif
   uint x0 = 1u + gl_WorkGroupID.x * 256u + gl_LocalInvocationID.x * 4u;
+  uint y0 = 1u + (gl_WorkGroupID.y * uint(WG_Y) + gl_LocalInvocationID.y) *
+                     uint(ROWS_PER_INVOCATION);
   uint squares = 0u, roots = 0u, rsq_lo = 0u, rsq_hi = 0u;
-  for (uint r = gl_LocalInvocationID.y; r < uint(ROWS); r += uint(WG_Y)) {
-    uint y = 1u + gl_WorkGroupID.y * uint(ROWS) + r;
-    if (x0 + 1u >= u_size.x || y + 1u >= u_size.y) break;
+  if (x0 + 1u < u_size.x && y0 + 1u < u_size.y) {
     int top[6], mid[6], bot[6];
-    loadRow(y - 1u, x0, top);
-    loadRow(y, x0, mid);
-    loadRow(y + 1u, x0, bot);
-    for (uint j = 0u; j < 4u; ++j) {
-      if (x0 + j + 1u >= u_size.x) break;
-      int a = top[j], b = top[j + 1u], c = top[j + 2u];
-      int d = mid[j], f = mid[j + 2u];
-      int g = bot[j], h = bot[j + 1u], k = bot[j + 2u];
-      int gx = a + 2 * d + g - c - 2 * f - k;
-      int gy = a + 2 * b + c - g - 2 * h - k;
-      uint m = uint(gx * gx + gy * gy);
-      uint q = sobelRoot(m);
+    loadRow(y0 - 1u, x0, top);
+    loadRow(y0, x0, mid);
+    for (uint y = y0; y < y0 + uint(ROWS_PER_INVOCATION) && y + 1u < u_size.y; ++y) {
+      loadRow(y + 1u, x0, bot);
+      for (uint j = 0u; j < 4u; ++j) {
+        if (x0 + j + 1u >= u_size.x) break;
+        int a = top[j], b = top[j + 1u], c = top[j + 2u];
+        int d = mid[j], f = mid[j + 2u];
+        int g = bot[j], h = bot[j + 1u], k = bot[j + 2u];
+        int gx = a + 2 * d + g - c - 2 * f - k;
+        int gy = a + 2 * b + c - g - 2 * h - k;
+        uint m = uint(gx * gx + gy * gy);
+        uint q = sobelRoot(m);
 #if REGIONS > 0
-      addToRegions(uvec2(x0 + j, y), m);
+        addToRegions(uvec2(x0 + j, y), m);
 #endif
-      squares += m;
-      roots += q;
-      uint hi, lo, carry;
-      umulExtended(q, q, hi, lo);
-      rsq_lo = uaddCarry(rsq_lo, lo, carry);
-      rsq_hi += hi + carry;
+        squares += m;
+        roots += q;
+        uint hi, lo, carry;
+        umulExtended(q, q, hi, lo);
+        rsq_lo = uaddCarry(rsq_lo, lo, carry);
+        rsq_hi += hi + carry;
+      }
+      top = mid;
+      mid = bot;
     }
   }
 #if REGIONS > 0
   flushRegions();
 #endif
-  s_squares[lid] = squares;
+  s_squares_lo[lid] = squares;
+  s_squares_hi[lid] = 0u;
   s_roots_lo[lid] = roots;
   s_roots_hi[lid] = 0u;
   s_rsq0[lid] = rsq_lo;
@@ -176,7 +190,8 @@ void main() {
   for (uint stride = kInvocations / 2u; stride > 0u; stride >>= 1) {
     if (lid < stride) {
       uint o = lid + stride, carry;
-      s_squares[lid] += s_squares[o];
+      s_squares_lo[lid] = uaddCarry(s_squares_lo[lid], s_squares_lo[o], carry);
+      s_squares_hi[lid] += s_squares_hi[o] + carry;
       s_roots_lo[lid] = uaddCarry(s_roots_lo[lid], s_roots_lo[o], carry);
       s_roots_hi[lid] += s_roots_hi[o] + carry;
       s_rsq0[lid] = uaddCarry(s_rsq0[lid], s_rsq0[o], carry);
@@ -188,21 +203,23 @@ void main() {
     barrier();
   }
   if (lid == 0u) {
-    uint w = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 6u;
-    partials[w] = s_squares[0];
-    partials[w + 1u] = s_roots_lo[0];
-    partials[w + 2u] = s_roots_hi[0];
-    partials[w + 3u] = s_rsq0[0];
-    partials[w + 4u] = s_rsq1[0];
-    partials[w + 5u] = s_rsq2[0];
+    uint w = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 7u;
+    partials[w] = s_squares_lo[0];
+    partials[w + 1u] = s_squares_hi[0];
+    partials[w + 2u] = s_roots_lo[0];
+    partials[w + 3u] = s_roots_hi[0];
+    partials[w + 4u] = s_rsq0[0];
+    partials[w + 5u] = s_rsq1[0];
+    partials[w + 6u] = s_rsq2[0];
   }
 #if REGIONS > 0
   // The reduction's barriers came after the last shared add.
   for (uint r = lid; r < uint(REGIONS); r += kInvocations) {
-    uint v = s_region_squares[r];
-    if (v == 0u) continue;
-    uint before = atomicAdd(regions[2u * r], v);
-    if (before + v < before) atomicAdd(regions[2u * r + 1u], 1u);
+    uint lo = s_region_lo[r], hi = s_region_hi[r];
+    if (lo == 0u && hi == 0u) continue;
+    uint before = atomicAdd(regions[2u * r], lo);
+    uint carry = before + lo < before ? 1u : 0u;
+    if (hi + carry != 0u) atomicAdd(regions[2u * r + 1u], hi + carry);
   }
 #endif
 }

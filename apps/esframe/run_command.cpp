@@ -3,11 +3,14 @@
 // quietly; a vanished camera exits 3 after delivering every frame it produced; input that ends
 // inside a frame exits 5 after the whole frames.
 #include <signal.h>
+#include <time.h>
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -181,6 +184,25 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   return p;
 }
 
+// The last sink of the run: the process's user + system CPU time (every thread: the GPU
+// driver's, the sinks', the source's) from the first frame's delivery to the last's, the span of
+// RunReport::steady_seconds.
+class SteadyCpuClock : public FrameSink {
+ public:
+  Status write(const FrameResult&) override {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    last_ = double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+    if (!first_) first_ = last_;
+    return Status::success();
+  }
+  double steadyCpuSeconds() const { return first_ ? last_ - *first_ : 0; }
+
+ private:
+  std::optional<double> first_;
+  double last_ = 0;
+};
+
 void runPipeline(const GlobalOptions& global, const RunOptions& o) {
   const RunPlan p = plan(global, o);
   installSignalHandlers();
@@ -210,16 +232,24 @@ void runPipeline(const GlobalOptions& global, const RunOptions& o) {
   }
   std::vector<FrameSink*> sink_list;
   for (auto& sink : sinks) sink_list.push_back(sink.get());
+  SteadyCpuClock cpu_clock;
+  sink_list.push_back(&cpu_clock);
   Result<RunReport> report = run(**pipeline, src, sink_list, g_stop, RunLimits{o.frames});
   if (g_stop_signal) logInfo(std::string("stopping on ") + strsignal(g_stop_signal));
   sinks.clear();
   source.value().reset();  // stop capture before the GL context goes
   if (!report) runtimeError(report.error());
-  if (report->frames > 1 && report->steady_seconds > 0)  // -v: the frame loop's own rate
+  if (report->frames > 1 && report->steady_seconds > 0) {  // -v: the frame loop's own rate
+    const double steady_frames = double(report->frames - 1);
+    char cpu[64];
+    std::snprintf(cpu, sizeof cpu, "%.3f", cpu_clock.steadyCpuSeconds() * 1e3 / steady_frames);
     logInfo("run: " + std::to_string(report->frames) + " frames in " +
             std::to_string(report->seconds) + " s; " +
-            std::to_string(int(double(report->frames - 1) / report->steady_seconds + 0.5)) +
-            " frames per second after the first (start-up and first-frame setup excluded)");
+            std::to_string(int(steady_frames / report->steady_seconds + 0.5)) +
+            " frames per second and " + cpu +
+            " ms of CPU per frame (the process's user + system, every thread) after the first "
+            "(start-up and first-frame setup excluded)");
+  }
   pipeline.value().reset();
   logDebug("run: the pipeline released");  // -vv's timeline: teardown, to the process's exit
 }
@@ -231,8 +261,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       app.add_subcommand("run", "Run frames through the stages to stdout, PNG or a display");
   auto o = std::make_shared<RunOptions>();
   cmd->add_option("--source", o->source,
-                  "pattern (default), /dev/videoN or a camera name, libcamera[:ID], an image, a "
-                  "Y4M or raw file, a folder or a glob; - for Y4M or raw frames on stdin")
+                  "pattern (default; pattern:loop=N renders N frames before the run and repeats "
+                  "them), /dev/videoN or a camera name, libcamera[:ID], an image, a Y4M or raw "
+                  "file, a folder or a glob; - for Y4M or raw frames on stdin")
       ->capture_default_str();
   cmd->add_option("--size", o->size, "Frame size WxH (source default when absent)");
   cmd->add_option("--format", o->format, "Pixel format: YUYV, NV12, RGB24, ... (V4L2 names)");

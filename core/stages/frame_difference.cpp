@@ -11,10 +11,9 @@ namespace esf {
 namespace {
 constexpr const char* kDifferenceStage = "frame difference";
 constexpr size_t kDifferenceHistogramWords = 256;
-// A record: the histogram and 4 sums of 64 bits (a workgroup's partial, a merge's, the result).
+// The record: the histogram and 4 sums of 64 bits, then the regions'.
 constexpr size_t kDifferenceRecordWords = 264;
-constexpr int64_t kDifferenceMergeChunk = 16;  // records a merge workgroup adds
-constexpr size_t kDifferenceRegionWords = 4;   // sum Y and the changed count, 64 bits each
+constexpr size_t kDifferenceRegionWords = 4;  // sum Y and the changed count, 64 bits each
 }  // namespace
 
 FrameDifferenceParams FrameDifferenceParams::defaultsFor(const GlContext& gl) {
@@ -60,11 +59,6 @@ Result<FrameDifference> FrameDifference::create(const GlContext& gl,
                                    .set("ROIS", int64_t(regions.rois.size())));
   if (!program) return program.error();
   d.program_ = std::move(program.value());
-  Result<GlProgram> merge = ShaderLibrary::builtin().compute(
-      "frame_difference_merge.comp",
-      ShaderDefines().set("WG_SIZE", params.workgroup_size).set("CHUNK", kDifferenceMergeChunk));
-  if (!merge) return merge.error();
-  d.merge_ = std::move(merge.value());
   return d;
 }
 
@@ -83,22 +77,13 @@ Status FrameDifference::allocate(int width, int height) {
     if (!made) return made.error();
     b = std::move(made.value());
   }
-  // The merges ping-pong between these two: the partials, then each level's records.
-  // merged_ takes the first merge level (one record per kDifferenceMergeChunk) and every odd
-  // level after it; partials_ the workgroups' records and every even level.
-  const int64_t first_level = (workgroups + kDifferenceMergeChunk - 1) / kDifferenceMergeChunk;
-  const size_t region_words = regions_.count() * kDifferenceRegionWords;
-  for (auto [b, words] :
-       {std::pair{&partials_, size_t(workgroups) * kDifferenceRecordWords + region_words},
-        {&merged_, size_t(first_level) * kDifferenceRecordWords}}) {
-    Result<GlBuffer> made = makeStorageBuffer(words, "frame difference partials");
+  const size_t record_words = kDifferenceRecordWords + regions_.count() * kDifferenceRegionWords;
+  for (auto [b, name] :
+       {std::pair{&totals_, "frame difference totals"}, {&result_, "frame difference result"}}) {
+    Result<GlBuffer> made = makeStorageBuffer(record_words, name);
     if (!made) return made.error();
     *b = std::move(made.value());
   }
-  Result<GlBuffer> result =
-      makeStorageBuffer(kDifferenceRecordWords + region_words, "frame difference result");
-  if (!result) return result.error();
-  result_ = std::move(result.value());
   width_ = width;
   height_ = height;
   workgroups_ = workgroups;
@@ -129,47 +114,21 @@ Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_rang
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma_[current_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, luma_[first ? current_ : previous_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, luma_[first ? current_ : reference_].get());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, partials_.get());
-  if (const size_t regions = regions_.count()) {
-    const size_t at = size_t(workgroups_) * kDifferenceRecordWords;
-    if (Status s = fillBuffer(partials_.get(), regions * kDifferenceRegionWords, 0,
-                              "frame difference regions", at);
-        !s)
-      return s;
-    glUniform1ui(glGetUniformLocation(p, "u_regions_at"), GLuint(at));
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, totals_.get());
+  const size_t record_words = kDifferenceRecordWords + regions_.count() * kDifferenceRegionWords;
+  if (Status s = fillBuffer(totals_.get(), record_words, 0, "frame difference totals"); !s)
+    return s;
+  if (regions_.count()) {
     glUniform1ui(glGetUniformLocation(p, "u_change_level"), regions_.change_level);
     setRoiUniforms(p, regions_, width_, height_);
   }
-  // The kept frames' writes (earlier runs) and the last merge's reads of the partials first.
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  // The kept frames' writes (earlier runs), the totals' zeroing and their last copy first.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   glDispatchCompute(GLuint(workgroups_), 1, 1);
-  // Merge levels of kDifferenceMergeChunk records each, down to the one record of the result.
-  GLuint m = merge_.get();
-  glUseProgram(m);
-  const GLint count_at = glGetUniformLocation(m, "u_count");
-  GLuint in = partials_.get(), other = merged_.get();
-  int64_t count = workgroups_;
-  do {
-    const int64_t merged = (count + kDifferenceMergeChunk - 1) / kDifferenceMergeChunk;
-    const GLuint out = merged == 1 ? result_.get() : other;
-    glUniform1ui(count_at, GLuint(count));
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, in);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, out);
-    // The level before, and the read-back of the last result, first.
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    glDispatchCompute(GLuint(merged), 1, 1);
-    other = in;
-    in = out;
-    count = merged;
-  } while (count > 1);
   glMemoryBarrier(kStorageWrittenBarrier);
-  // The regions' sums after the result's record: one read-back takes both, and the partials,
-  // where the atomics add, are never mapped (NVIDIA may keep a buffer it maps in host memory).
-  if (const size_t region_words = regions_.count() * kDifferenceRegionWords) {
-    copyWords(partials_.get(), size_t(workgroups_) * kDifferenceRecordWords, result_.get(),
-              kDifferenceRecordWords, region_words);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  }
+  // Into the buffer the host maps (result_), on the GPU: the atomics' buffer is never mapped.
+  copyWords(totals_.get(), 0, result_.get(), 0, record_words);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   return checkGl("frame difference dispatch");
 }
 

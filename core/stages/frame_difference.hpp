@@ -9,10 +9,10 @@
 // luma of its RGB), stores it packed into the current frame's buffer, and sums against the
 // kept frames' bytes. A workgroup adds its invocations' sums in shared memory (every sum of a
 // workgroup's 4 * words_per_invocation * workgroup_size pixels fits 32 bits) and counts its
-// histogram there, and stores both as one record; merge dispatches
-// (frame_difference_merge.comp) add 16 records at a time, the sums in 64 bits, until one is
-// left. No global atomics: on an H100 at 1080p, 500 workgroups adding into the same 256 words
-// took 0.5 ms, 25 times the pass itself; one workgroup walking all 500 records, 0.05 ms.
+// histogram there, then adds both into one record with global atomics (the sums in 64 bits), in
+// a buffer the host never maps; a GPU copy of it is read back. (On an H100 at 1080p, the same
+// atomics into a buffer mapped for the read-back took 0.5 ms, 25 times the pass: NVIDIA kept it
+// in host memory. Per-workgroup records merged 16 at a time over levels took 0.036 ms.)
 //
 // The three packed frames rotate: after read(), advance(frozen) makes the current frame the
 // previous one, and the reference too unless the frame was frozen (freezedetect compares with
@@ -53,14 +53,13 @@ class FrameDifference {
   Status allocate(int width, int height);
   const GlContext* gl_ = nullptr;
   FrameDifferenceParams params_;
-  GlProgram program_, merge_;
+  GlProgram program_;
   GlBuffer luma_[3];
   int current_ = 0, previous_ = -1, reference_ = -1;
   HealthRegionSpec regions_;
-  GlBuffer partials_, merged_;  // 264-word records: a workgroup's, then each merge level's;
-                                // the regions' sums after partials_' records
-  GlBuffer result_;             // one record: 256 histogram words, then 4 sums of 2 words;
-                                // then the regions' sums
+  // One record: 256 histogram words, then 4 sums of 2 words, then 4 words a region: totals_
+  // where the workgroups add, result_ its copy that read() maps.
+  GlBuffer totals_, result_;
   int width_ = 0, height_ = 0;
   int64_t workgroups_ = 0;
 };

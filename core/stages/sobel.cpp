@@ -9,7 +9,7 @@
 namespace esf {
 namespace {
 constexpr const char* kSobelStage = "sobel";
-constexpr size_t kSobelPartialWords = 6;
+constexpr size_t kSobelPartialWords = 7;
 constexpr size_t kSobelRegionWords = 2;  // sum m, 64 bits
 }  // namespace
 
@@ -20,8 +20,7 @@ SobelParams SobelParams::defaultsFor(const GlContext& gl) {
 }
 
 Status SobelParams::validate(const ComputeLimits& limits) const {
-  // The per-invocation 32-bit sums hold 4 * kRowsPerWorkgroup / workgroup_y pixels; a power of
-  // two keeps the shared-memory tree whole.
+  // A power of two keeps the shared-memory tree whole.
   if (workgroup_y != 1 && workgroup_y != 2 && workgroup_y != 4 && workgroup_y != 8)
     return fail(ErrorCode::kInvalidArgument, kSobelStage,
                 ": workgroup_y must be 1, 2, 4 or 8, got ", std::to_string(workgroup_y));
@@ -34,7 +33,7 @@ Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
   if (Status s = params.validate(gl.limits()); !s) return s.error();
   if (Status s = checkWorkgroup(
           gl.limits(), kSobelStage, 64, params.workgroup_y,
-          (int64_t(kSobelPartialWords) * 64 * params.workgroup_y + int64_t(regions.count())) * 4);
+          (int64_t(kSobelPartialWords) * 64 * params.workgroup_y + 2 * int64_t(regions.count())) * 4);
       !s)
     return s.error();
   Sobel so;
@@ -49,7 +48,6 @@ Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
   Result<GlProgram> program = ShaderLibrary::builtin().compute(
       "sobel.comp", ShaderDefines()
                         .set("WG_Y", params.workgroup_y)
-                        .set("ROWS", SobelParams::kRowsPerWorkgroup)
                         .set("GRID_COLUMNS", regions.columns)
                         .set("GRID_ROWS", regions.rows)
                         .set("ROIS", int64_t(regions.rois.size())));
@@ -68,8 +66,8 @@ Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
   if (width < 3 || height < 3) return Status::success();  // no interior pixel
   const int64_t gx = (int64_t(width) - 2 + SobelParams::kColumnsPerWorkgroup - 1) /
                      SobelParams::kColumnsPerWorkgroup;
-  const int64_t gy =
-      (int64_t(height) - 2 + SobelParams::kRowsPerWorkgroup - 1) / SobelParams::kRowsPerWorkgroup;
+  const int64_t rows = params_.rowsPerWorkgroup();
+  const int64_t gy = (int64_t(height) - 2 + rows - 1) / rows;
   if (Status s = checkDispatch(gl_->limits(), kSobelStage, gx, gy); !s) return s;
   const size_t region_at = size_t(gx * gy) * kSobelPartialWords;
   const size_t words = region_at + regions_.count() * kSobelRegionWords;
@@ -118,10 +116,10 @@ Result<SobelSums> Sobel::read() const {
   if (!words) return words.error();
   for (int64_t g = 0; g < workgroups_; ++g) {
     const uint32_t* p = &words.value()[size_t(g) * kSobelPartialWords];
-    s.squares += p[0];
-    s.roots += uint64_t(p[1]) | uint64_t(p[2]) << 32;
+    s.squares += uint64_t(p[0]) | uint64_t(p[1]) << 32;
+    s.roots += uint64_t(p[2]) | uint64_t(p[3]) << 32;
     Wide96 part;
-    part.words = {p[3], p[4], p[5]};
+    part.words = {p[4], p[5], p[6]};
     s.root_squares.add(part);
   }
   for (size_t r = 0; r < regions_.count(); ++r) {

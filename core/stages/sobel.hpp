@@ -5,10 +5,12 @@
 // integers, and q^2.
 //
 // Shape (glsl_es/sobel.comp): 64 x workgroup_y invocations cover 256 columns and
-// kRowsPerWorkgroup rows of the packed luma the frame difference stage wrote, 4 pixels of a row
-// each from 3 word loads per row (an earlier shape, one pixel and 9 byte loads each over 16-column
-// strips, took 0.36 ms at 4K on an H100); each workgroup adds its sums in shared memory (32, 64
-// and 96 bits) and stores one partial; read() adds them.
+// 8 x workgroup_y rows of the packed luma the frame difference stage wrote, 4 pixels of each of 8
+// consecutive rows each, from 3 word loads per row and every row loaded once (earlier shapes:
+// one pixel and 9 byte loads each over 16-column strips, 0.36 ms at 4K on an H100; 4 pixels of
+// 2 rows each, 0.27 ms, its workgroups spending more on their reduction than on their pixels);
+// each workgroup adds its sums in shared memory (64, 64 and 96 bits) and stores one partial;
+// read() adds them.
 #include "core/stats/health.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
@@ -18,7 +20,8 @@ namespace esf {
 struct SobelParams {
   int workgroup_y = 4;  // 64 x 4 invocations (64 x 2 where the GPU offers fewer than 256)
   static constexpr int kColumnsPerWorkgroup = 256;
-  static constexpr int kRowsPerWorkgroup = 8;
+  static constexpr int kRowsPerInvocation = 8;
+  int rowsPerWorkgroup() const { return kRowsPerInvocation * workgroup_y; }
   static SobelParams defaultsFor(const GlContext& gl);
   Status validate(const ComputeLimits& limits) const;
 };
@@ -40,7 +43,7 @@ class Sobel {
   SobelParams params_;
   GlProgram program_;
   HealthRegionSpec regions_;
-  GlBuffer partials_;  // 6 words per workgroup, then 2 per region (copied from regions_buffer_)
+  GlBuffer partials_;  // 7 words per workgroup, then 2 per region (copied from regions_buffer_)
   // The regions' sums, added with atomics: a buffer the host never maps (NVIDIA may keep a
   // buffer it maps in host memory, where every atomic crosses the bus).
   GlBuffer regions_buffer_;

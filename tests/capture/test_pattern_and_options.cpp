@@ -41,6 +41,45 @@ TEST(Pattern, IsTheDefaultSourceAndDeterministic) {
   }
 }
 
+// pattern:loop=N hands out the first N frames of the plain pattern again and again, with the
+// sequence and timestamps of a continuing run.
+TEST(Pattern, LoopRepeatsThePlainPatternsFirstFrames) {
+  SourceOptions o;
+  o.width = 33, o.height = 17;
+  o.format = PixelFormat::kNV12;
+  auto plain = openSource("pattern", o), looped = openSource("pattern:loop=3", o);
+  ASSERT_TRUE(plain.ok() && looped.ok()) << (looped.ok() ? "" : looped.error().message);
+  std::vector<std::vector<uint8_t>> first;
+  for (int i = 0; i < 3; ++i) {
+    auto f = (*plain)->next();
+    ASSERT_TRUE(f.ok() && f->has_value());
+    first.push_back(tightBytes(**f));
+  }
+  EXPECT_NE(first[0], first[1]);
+  for (int i = 0; i < 8; ++i) {
+    auto f = (*looped)->next();
+    ASSERT_TRUE(f.ok() && f->has_value());
+    EXPECT_EQ((**f).sequence, uint64_t(i));
+    EXPECT_EQ((**f).timestamp_ns, uint64_t(i) * 1000000000ull / 30);
+    EXPECT_EQ(tightBytes(**f), first[size_t(i % 3)]) << "frame " << i;
+  }
+}
+
+TEST(Pattern, BadLoopSpecsAreRefusedByName) {
+  SourceOptions o;
+  o.width = 1920, o.height = 1080;
+  for (const char* spec : {"pattern:loop=0", "pattern:loop=x", "pattern:loop=1001", "pattern:"}) {
+    auto s = openSource(spec, o);
+    ASSERT_FALSE(s.ok()) << spec;
+    EXPECT_EQ(s.error().code, ErrorCode::kInvalidArgument) << spec;
+    EXPECT_NE(s.error().message.find("pattern"), std::string::npos) << s.error().message;
+  }
+  // 200 frames of 1080p RGBA: past the 1 GiB the loop may hold.
+  auto big = openSource("pattern:loop=200", o);
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().message.find("more than 1 GiB"), std::string::npos) << big.error().message;
+}
+
 // --fps paces the pattern like a camera: frame i is not ready before i / fps seconds after the
 // first (a lower bound only: a loaded machine may be slower, never faster). Without a rate it is
 // not live and not paced.

@@ -3,12 +3,13 @@
 driven over the DevTools protocol on a pipe (--remote-debugging-pipe). The test reads the canvas'
 pixels and checks every column's bar against the histogram of the same frame in the run's own
 JSONL (luma, overlay and parade; linear and log scale), shows that the drawing changes between two
-frames, reads the health state (OK from the pattern, BLACK from black Y4M frames on stdin), and
-restarts esframe on the same port to see the page reconnect.
+frames, reads the health state (OK from the pattern; BLACK, FROZEN and COVERED from Y4M frames
+on stdin), and restarts esframe on the same port to see the page reconnect.
 
 usage: test_http_page.py ESFRAME_BINARY [--screenshot PNG]
 """
 import base64
+import itertools
 import json
 import math
 import os
@@ -242,22 +243,25 @@ class HttpPageTest(unittest.TestCase):
         self.assertTrue(second["figures"].startswith(f"frame {frame['seq']}  97x61 RGBA32"),
                         second["figures"])
 
-    def test_a_black_camera_shows_black(self):
-        # Black Y4M frames on stdin, paced like a camera: blackdetect's rule says BLACK.
+    def camera_state(self, frames, keys, want, want_class):
+        """Y4M frames on stdin, `frames` (each a Y plane then 4:2:0 chroma) in turn again and
+        again, paced like a camera at 10 fps, through --health=`keys`: waits for the page's
+        health state (the last frame's) to read `want`, then checks its class."""
         port = test_http_output.free_port()
         proc = subprocess.Popen(
-            [test_http_output.ESFRAME, "run", "--backend", "cpu", "--source", "-", "--health", "",
-             "--output", "jsonl", "--output", f"http:{port}"],
+            [test_http_output.ESFRAME, "run", "--backend", "cpu", "--source", "-", "--health",
+             keys, "--output", "jsonl", "--output", f"http:{port}"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         width, height = 32, 16
-        frame = b"FRAME\n" + bytes([16]) * (width * height) + bytes([128]) * (width * height // 2)
         stop = threading.Event()
 
         def feed():
             try:
                 proc.stdin.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
-                while not stop.is_set():
-                    proc.stdin.write(frame)
+                for i in itertools.count():
+                    if stop.is_set():
+                        break
+                    proc.stdin.write(b"FRAME\n" + frames[i % len(frames)])
                     proc.stdin.flush()
                     time.sleep(0.1)
             except BrokenPipeError:
@@ -268,7 +272,8 @@ class HttpPageTest(unittest.TestCase):
         feeder = threading.Thread(target=feed)
         feeder.start()
         try:
-            self.browser = Browser(os.path.join(self.dir, "profile"))
+            if not self.browser:
+                self.browser = Browser(os.path.join(self.dir, "profile"))
             b = self.browser
             deadline = time.monotonic() + 30
             while True:  # the server is up once esframe has a frame
@@ -282,10 +287,9 @@ class HttpPageTest(unittest.TestCase):
                 time.sleep(0.05)
             b.page("Page.navigate", url=f"http://127.0.0.1:{port}/")
             b.wait_for("window.esframeView && window.esframeView.frames >= 1")
-            self.assertEqual(b.evaluate("document.getElementById('health').textContent"),
-                             "BLACK")
+            b.wait_for(f"document.getElementById('health').textContent === '{want}'")
             self.assertEqual(b.evaluate("document.getElementById('health').className"),
-                             "state bad")
+                             want_class)
         finally:
             stop.set()
             feeder.join()
@@ -293,6 +297,19 @@ class HttpPageTest(unittest.TestCase):
             err = proc.stderr.read().decode()
             proc.stderr.close()
         self.assertEqual(proc.returncode, 0, err)
+
+    def test_black_frozen_and_covered_cameras(self):
+        width, height = 32, 16
+        chroma = bytes([128]) * (width * height // 2)
+        # Limited-range black: blackdetect's rule says BLACK on the first frame.
+        self.camera_state([bytes([16]) * (width * height) + chroma], "", "BLACK", "state bad")
+        # A held picture with detail: freezedetect's MAFD is 0 from the second frame.
+        detail = bytes((37 * x + 91 * y) % 200 + 20 for y in range(height) for x in range(width))
+        self.camera_state([detail + chroma], "", "FROZEN", "state bad")
+        # A flat picture whose level moves (a lens sprayed over, the exposure hunting): every
+        # cell of a 2x2 grid flat, not frozen (MAFD 4/256 > noise).
+        self.camera_state([bytes([v]) * (width * height) + chroma for v in (128, 132)],
+                          "grid=2x2", "COVERED", "state bad")
 
 
 if __name__ == "__main__":

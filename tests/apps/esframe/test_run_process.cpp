@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
 
 #include "tests/support/run_command.hpp"
 
@@ -91,6 +93,25 @@ struct BadCase {
   int exit_code;
   std::string names;  // the error line must contain this
 };
+
+// -v's closing line: the frame rate and the CPU time per frame after the first. On the CPU
+// executor a 1280x720 frame's histogram costs the process well over 0.1 ms of CPU (its one
+// thread reads every byte), so a clock that reads nothing or the wrong span fails here.
+TEST(RunProcess, VerboseClosingLineGivesTheCpuTimePerFrame) {
+  test::CommandResult r =
+      runEsframe({"-v", "run", "--backend", "cpu", "--threads", "1", "--source", "pattern:loop=3",
+                  "--size", "1280x720", "--frames", "12", "--output", "jsonl"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      r.err, m,
+      std::regex("run: 12 frames in [0-9.]+ s; [0-9]+ frames per second and ([0-9.]+) ms of CPU "
+                 "per frame \\(the process's user \\+ system, every thread\\) after the first")))
+      << r.err;
+  const double cpu_ms = std::stod(m[1].str());
+  EXPECT_GT(cpu_ms, 0.1);
+  EXPECT_LT(cpu_ms, 10000.0);
+}
 
 TEST(RunProcess, BadOptionsGiveOneLineErrors) {
   const std::vector<BadCase> cases = {

@@ -103,25 +103,36 @@ TEST(Sobel, RegionSumsMatchReference) {
 }
 
 TEST(Sobel, LargestGradientsKeepEverySumExact) {
-  // A checkerboard of 0 and 255 in 1-pixel squares gives gx = gy = 0; stripes two pixels wide
-  // give the largest magnitudes: every word of the 96-bit sum is in use on a big frame.
+  // Vertical stripes of 0 and 255, two pixels wide, give every pixel |gx| = 1020: every word of
+  // the 96-bit sum is in use on a big frame, and a workgroup's sum m, of the frame and of the one
+  // region (a 1x1 grid), passes 32 bits (256 x 32 pixels of 1040400 each).
   GlContext& gl = test::glContext();
   Result<FrameDifference> difference =
       FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl));
-  Result<Sobel> sobel = Sobel::create(gl, SobelParams::defaultsFor(gl));
+  HealthRegionSpec whole;
+  whole.columns = whole.rows = 1;
+  const SobelParams params = SobelParams::defaultsFor(gl);
+  Result<Sobel> sobel = Sobel::create(gl, params, whole);
   ASSERT_TRUE(difference.ok() && sobel.ok());
   const int w = 2048, h = 1536;
   RgbaImage image(w, h);
   std::vector<uint8_t> luma(size_t(w) * size_t(h));
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
-      const uint8_t v = ((x / 2 + y / 2) % 2) ? 255 : 0;
+      const uint8_t v = (x / 2) % 2 ? 255 : 0;
       luma[size_t(y) * w + x] = v;
       uint8_t* p = image.at(x, y);
       p[0] = p[1] = p[2] = v, p[3] = 255;
     }
-  const SobelSums want = sobelReference(luma.data(), w, h, true);
+  SobelSums want = sobelReference(luma.data(), w, h, true);
   EXPECT_NE(want.root_squares.words[2], 0u);
+  EXPECT_EQ(want.squares, want.samples * 1040400u);
+  // 64 x 2 invocations (the GLES minimum) cover 256 x 16 pixels: 4.26e9, just short of 2^32.
+  if (params.workgroup_y >= 4) {
+    EXPECT_GT(want.squares / want.samples * 256 * uint64_t(params.rowsPerWorkgroup()),
+              uint64_t(0xFFFFFFFFu));
+  }
+  want.region_squares = {want.squares};
   Result<GpuImage> gpu = GpuImage::fromImage(image);
   ASSERT_TRUE(gpu.ok());
   ASSERT_TRUE(difference->run(*gpu, false, true).ok());
