@@ -4,16 +4,17 @@
 # of capture from vivid through the GPU path, mmap + upload against zero-copy dmabuf (GBM buffers
 # on vgem queued as V4L2_MEMORY_DMABUF, imported into EGL). Under TCG the wall time means
 # nothing, the CPU time per frame still compares the two paths' work: the closing line of
-# `esframe -v run` (the process's user + system time after the first frame). Runs alternate,
-# $ZC_RUNS of each (default 3), $ZC_FRAMES frames a run (default 24); case.log has the table.
+# `esframe -v run` (the process's user + system time after the first frame). Both on the GPU
+# (llvmpipe here): --backend auto would take the CPU executor for mmap frames on llvmpipe. Runs alternate,
+# $ZC_RUNS of each (default 2), $ZC_FRAMES frames a run (default 16); case.log has the table.
 #   bash tests/vm/prepare.sh ... (once; ctest -L vm does it), then
 #   bash tests/vm/run-vm.sh --esframe build/default/esframe --build-dir build/default \
 #     --out /tmp/zero-copy-cpu --timeout 900 bench/vm/zero_copy_cpu.sh
 set -u
 source "$VM_LIB"
 source "$ESFRAME_SOURCE_DIR/tests/capture/vm/vivid_lib.sh"
-runs=${ZC_RUNS:-3}
-frames=${ZC_FRAMES:-24}
+runs=${ZC_RUNS:-2}
+frames=${ZC_FRAMES:-16}
 check "vgem has a card node" test -n "$vgem_card"
 for fmt_size in "YUYV 640x480" "NV12 640x480" "YUYV 1280x720"; do
   set -- $fmt_size
@@ -23,8 +24,8 @@ for fmt_size in "YUYV 640x480" "NV12 640x480" "YUYV 1280x720"; do
     for io in mmap dmabuf; do
       name="cpu-$fmt-$size-$io-$i"
       # shellcheck disable=SC2046
-      expect_ok "$name" -v $(egl_for "$io") run --source /dev/video0 --format "$fmt" \
-        --size "$size" --io "$io" --frames "$frames" --histogram channels=rgbl --output jsonl
+      expect_ok "$name" -v $(egl_for "$io") run --backend gles --source /dev/video0 \
+        --format "$fmt" --size "$size" --io "$io" --frames "$frames" --histogram channels=rgbl --output jsonl
       ms=$(grep -o '[0-9.]* ms of CPU per frame' "$VM_OUT/$name.err" | cut -d' ' -f1)
       # A zero-copy frame has no "upload" among its timings (no host copy into GL).
       zero=$(($(grep -c '"seq"' "$VM_OUT/$name.out") - $(grep -c '"upload"' "$VM_OUT/$name.out")))
