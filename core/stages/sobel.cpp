@@ -33,7 +33,8 @@ Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
   if (Status s = params.validate(gl.limits()); !s) return s.error();
   if (Status s = checkWorkgroup(
           gl.limits(), kSobelStage, 64, params.workgroup_y,
-          (int64_t(kSobelPartialWords) * 64 * params.workgroup_y + 2 * int64_t(regions.count())) * 4);
+          (int64_t(kSobelPartialWords) * 64 * params.workgroup_y + 2 * int64_t(regions.count())) *
+              4);
       !s)
     return s.error();
   Sobel so;
