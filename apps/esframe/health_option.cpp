@@ -1,115 +1,11 @@
 #include "apps/esframe/health_option.hpp"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#include "base/text_parse.hpp"
-#include "core/stats/health_regions.hpp"
+#include "core/stats/health_keys.hpp"
 
 namespace esf::cli {
-namespace {
-
-constexpr std::string_view kHealthOption = "--health";
-
-// A finite number in [lo, hi]; `decibels` also takes "-60dB" (10^(dB/20), as ffmpeg reads it).
-Result<double> parseValue(const std::string& key, const std::string& value, double lo, double hi,
-                          bool decibels = false) {
-  std::string digits = value;
-  const bool db = decibels && digits.size() > 2 && digits.compare(digits.size() - 2, 2, "dB") == 0;
-  if (db) digits.resize(digits.size() - 2);
-  char* end = nullptr;
-  errno = 0;
-  double v = std::strtod(digits.c_str(), &end);
-  if (digits.empty() || !end || *end != '\0' || errno != 0 || !std::isfinite(v))
-    return fail(ErrorCode::kInvalidArgument, kHealthOption, ": ", key, "=", value,
-                ": not a number");
-  if (db) v = std::pow(10.0, v / 20.0);
-  if (!(v >= lo && v <= hi)) {
-    char range[64];
-    std::snprintf(range, sizeof range, "[%g, %g]", lo, hi);
-    return fail(ErrorCode::kInvalidArgument, kHealthOption, ": ", key, "=", value, ": must be in ",
-                range);
-  }
-  return v;
-}
-
-// "X,Y,W,H[,X,Y,W,H...]": rectangles of the luma in pixels.
-Result<std::vector<HealthRegion>> parseRois(const std::string& value) {
-  std::vector<uint64_t> numbers;
-  for (size_t at = 0; at <= value.size();) {
-    size_t comma = value.find(',', at);
-    if (comma == std::string::npos) comma = value.size();
-    // X and Y from 0, W and H from 1.
-    const uint64_t min = numbers.size() % 4 < 2 ? 0 : 1;
-    Result<uint64_t> n =
-        parseUnsigned(std::string_view(value).substr(at, comma - at), "--health roi", min, 65535);
-    if (!n) return n.error();
-    numbers.push_back(*n);
-    at = comma + 1;
-  }
-  if (numbers.size() % 4 != 0)
-    return fail(ErrorCode::kInvalidArgument, kHealthOption, ": roi=", value,
-                ": expected X,Y,W,H for each rectangle");
-  std::vector<HealthRegion> rois;
-  for (size_t i = 0; i < numbers.size(); i += 4)
-    rois.push_back(
-        {int(numbers[i]), int(numbers[i + 1]), int(numbers[i + 2]), int(numbers[i + 3])});
-  return rois;
-}
-
-}  // namespace
 
 Result<HealthConfig> parseHealthOption(const std::string& text) {
-  HealthConfig h;
-  if (text.empty()) return h;
-  const KeyValueListRules rules{
-      {"pix_th", "pic_th", "black_min_duration", "noise", "freeze_duration", "threshold", "grid",
-       "roi", "change", "flat", "detail_loss", "covered", "covered_min_duration"},
-      {"roi"}};
-  Result<std::vector<KeyValue>> items = parseKeyValueList(text, kHealthOption, rules);
-  if (!items) return items.error();
-  for (const auto& [key, value] : *items) {
-    if (key == "grid") {
-      Result<ParsedSize> grid = parseSize(value, "--health grid", kMaxHealthGridSide);
-      if (!grid) return grid.error();
-      h.grid_columns = grid->width;
-      h.grid_rows = grid->height;
-      continue;
-    }
-    if (key == "roi") {
-      Result<std::vector<HealthRegion>> rois = parseRois(value);
-      if (!rois) return rois.error();
-      h.rois = std::move(rois.value());
-      continue;
-    }
-    if (key == "change") {
-      Result<uint64_t> level = parseUnsigned(value, "--health change", 0, 255);
-      if (!level) return level.error();
-      h.change_level = uint32_t(*level);
-      continue;
-    }
-    Result<double> v = key == "noise"       ? parseValue(key, value, 0, 1, true)
-                       : key == "threshold" ? parseValue(key, value, 0, 100)
-                       : key.ends_with("_th") || key == "covered" || key == "detail_loss"
-                           ? parseValue(key, value, 0, 1)
-                       : key == "flat" ? parseValue(key, value, 0, 1e9)
-                                       : parseValue(key, value, 0, 86400);
-    if (!v) return v.error();
-    if (key == "pix_th") h.pixel_black_th = *v;
-    if (key == "pic_th") h.picture_black_ratio_th = *v;
-    if (key == "black_min_duration") h.black_min_duration = *v;
-    if (key == "noise") h.freeze_noise = *v;
-    if (key == "freeze_duration") h.freeze_duration = *v;
-    if (key == "threshold") h.scene_threshold = *v;
-    if (key == "flat") h.flat_tenengrad = *v;
-    if (key == "detail_loss") h.detail_loss = *v;
-    if (key == "covered") h.covered_ratio = *v;
-    if (key == "covered_min_duration") h.covered_min_duration = *v;
-  }
-  return h;
+  return parseHealthKeys(text, "--health");
 }
 
 }  // namespace esf::cli

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "apps/gstreamer/frame_mapping.hpp"
 #include "apps/gstreamer/pipeline_thread.hpp"
@@ -40,7 +41,8 @@ struct Settings {
   guint resize_width = 0, resize_height = 0;  // 0: no resize
   guint message_interval = 1;                 // every Nth buffer; 0: none
   bool attach_meta = false;
-  bool health = false;  // camera health figures (esframe/health.hpp) with ffmpeg's defaults
+  bool health = false;         // camera health figures (esframe/health.hpp) with ffmpeg's defaults
+  std::string health_options;  // KEY=VALUE,... (esf::parseHealthConfig); non-empty: health on
 };
 
 struct State {
@@ -67,6 +69,7 @@ enum Property {
   kPropMessageInterval,
   kPropAttachMeta,
   kPropHealth,
+  kPropHealthOptions,
 };
 
 }  // namespace
@@ -102,7 +105,11 @@ esf::Result<esf::PipelineConfig> pipelineConfig(const Settings& s) {
   if (s.blur_taps > 0) c.blur = esf::BlurConfig{int(s.blur_taps), int(s.blur_iterations)};
   if (s.resize_width > 0 || s.resize_height > 0)
     c.resize = esf::Size{int(s.resize_width), int(s.resize_height)};
-  if (s.health) c.health = esf::HealthConfig{};
+  if (s.health || !s.health_options.empty()) {
+    esf::Result<esf::HealthConfig> health = esf::parseHealthConfig(s.health_options);
+    if (!health) return esf::fail(health.error().code, "health-options: ", health.error().message);
+    c.health = std::move(health.value());
+  }
   if (esf::Status valid = c.validate(); !valid) return valid.error();
   return c;
 }
@@ -281,6 +288,11 @@ void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
     case kPropHealth:
       s.health = g_value_get_boolean(value);
       break;
+    case kPropHealthOptions: {
+      const gchar* text = g_value_get_string(value);
+      s.health_options = text ? text : "";
+      break;
+    }
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
       break;
@@ -332,6 +344,9 @@ void getProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
       break;
     case kPropHealth:
       g_value_set_boolean(value, s.health);
+      break;
+    case kPropHealthOptions:
+      g_value_set_string(value, s.health_options.c_str());
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
@@ -394,6 +409,15 @@ void installProperties(GObjectClass* c) {
                            "Camera health figures in the results and an \"esframe-health\" "
                            "element message per event (black, freeze, scene change)",
                            d.health, kRw));
+  g_object_class_install_property(
+      c, kPropHealthOptions,
+      g_param_spec_string(
+          "health-options", "health-options",
+          "Camera health with these options, KEY=VALUE,... as esframe run --health takes them "
+          "(pix_th, pic_th, black_min_duration, noise, freeze_duration, threshold, grid=CxR, "
+          "roi=X,Y,W,H[,...], change, flat, detail_loss, covered, covered_min_duration); "
+          "non-empty turns health on",
+          d.health_options.c_str(), kRw));
 }
 
 // esframe's log lines into the GStreamer debug log.

@@ -8,9 +8,11 @@
 // RGB (other frames), at the source's size, before any blur or resize.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "esframe/base/export.hpp"
+#include "esframe/base/result.hpp"
 
 namespace esf {
 
@@ -52,6 +54,13 @@ struct HealthConfig {
   double covered_ratio = 0.75;
   double covered_min_duration = 2.0;
 };
+
+// The options as text, KEY=VALUE[,...] with the names above (ffmpeg's: pix_th, pic_th,
+// black_min_duration, noise (also in dB: "-60dB"), freeze_duration, threshold; the regions':
+// grid=CxR, roi=X,Y,W,H[,X,Y,W,H...], change, flat, detail_loss, covered,
+// covered_min_duration), as the CLI's --health and the GStreamer element's health-options take
+// them; "" gives the defaults. kInvalidArgument names the key and its range.
+ESF_API Result<HealthConfig> parseHealthConfig(std::string_view keys);
 
 // One region's figures (HealthConfig's grid cells in row order, then its rois).
 struct RegionFigures {

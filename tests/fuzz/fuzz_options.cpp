@@ -1,16 +1,18 @@
 // libFuzzer: the command-line option parsers on arbitrary text. The first byte picks the
-// parser (--histogram, --output, --blur, --resize, --ctrl, --size), the rest is its value.
+// parser (--histogram, --output, --blur, --resize, --ctrl, --size, --health), the rest is its
+// value.
 #include <string>
 
 #include "apps/esframe/output_specs.hpp"
 #include "apps/esframe/run_options.hpp"
 #include "base/text_parse.hpp"
 #include "capture/source.hpp"
+#include "core/stats/health_keys.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 6) {
+  switch (data[0] % 7) {
     case 0: {
       esf::HistogramConfig config;
       (void)esf::cli::parseHistogramOption(text, config);
@@ -30,6 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     case 5:
       (void)esf::parseSize(text, "--size");
+      break;
+    case 6:
+      (void)esf::parseHealthKeys(text, "--health");
       break;
   }
   return 0;

@@ -343,41 +343,43 @@ TEST_F(EsframeElement, MessageIntervalAndMeta) {
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(message_counts[i], metas.l_counts[2 * i]);
 }
 
-TEST_F(EsframeElement, HealthFiguresAndEventMessages) {
-  // 70 black buffers at 30 fps: a black picture every time, and both a black interval and a
-  // freeze once 2 s (ffmpeg's defaults) have passed, at buffer 60; at the end of the stream the
-  // black interval ends with the last buffer (a freeze gives no end, as freezedetect).
+// What a health run posts: each frame's "health" structure's boolean `field` (counted where true)
+// and the "esframe-health" events with their frames, until EOS.
+struct HealthRun {
+  int frames = 0, field_true = 0;
+  std::vector<std::pair<std::string, uint64_t>> events;
+};
+
+HealthRun runHealth(const char* launch, const char* field) {
+  HealthRun run;
   GError* error = nullptr;
-  GstElement* pipeline = gst_parse_launch(
-      "videotestsrc num-buffers=70 pattern=black ! "
-      "video/x-raw,format=GRAY8,width=9,height=7,framerate=30/1 ! "
-      "esframehistogram health=true channels=l backend=cpu ! fakesink",
-      &error);
-  ASSERT_TRUE(pipeline);
+  GstElement* pipeline = gst_parse_launch(launch, &error);
+  EXPECT_TRUE(pipeline) << (error ? error->message : "");
+  if (!pipeline) return run;
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   GstBus* bus = gst_element_get_bus(pipeline);
-  int frames = 0, black_pictures = 0;
-  std::vector<std::pair<std::string, uint64_t>> events;
   for (;;) {
     GstMessage* m = gst_bus_timed_pop_filtered(
         bus, 60 * GST_SECOND,
         GstMessageType(GST_MESSAGE_ELEMENT | GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-    ASSERT_TRUE(m);
+    EXPECT_TRUE(m) << "no EOS within 60 s";
+    if (!m) break;
     const bool end = GST_MESSAGE_TYPE(m) != GST_MESSAGE_ELEMENT;
     EXPECT_NE(GST_MESSAGE_TYPE(m), GST_MESSAGE_ERROR);
     const GstStructure* st = end ? nullptr : gst_message_get_structure(m);
     if (st && gst_structure_has_name(st, "esframe")) {
-      ++frames;
+      ++run.frames;
       const GstStructure* health = nullptr;
-      ASSERT_TRUE(gst_structure_get(st, "health", GST_TYPE_STRUCTURE, &health, nullptr));
-      gboolean black = FALSE;
-      EXPECT_TRUE(gst_structure_get_boolean(health, "black_picture", &black));
-      black_pictures += black;
-      gst_structure_free(const_cast<GstStructure*>(health));
+      EXPECT_TRUE(gst_structure_get(st, "health", GST_TYPE_STRUCTURE, &health, nullptr));
+      gboolean value = FALSE;
+      if (health) {
+        run.field_true += gst_structure_get_boolean(health, field, &value) && value;
+        gst_structure_free(const_cast<GstStructure*>(health));
+      }
     } else if (st && gst_structure_has_name(st, "esframe-health")) {
       guint64 seq = 0;
       EXPECT_TRUE(gst_structure_get_uint64(st, "seq", &seq));
-      events.emplace_back(gst_structure_get_string(st, "event"), seq);
+      run.events.emplace_back(gst_structure_get_string(st, "event"), seq);
     }
     gst_message_unref(m);
     if (end) break;
@@ -385,11 +387,52 @@ TEST_F(EsframeElement, HealthFiguresAndEventMessages) {
   gst_object_unref(bus);
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(pipeline);
-  EXPECT_EQ(frames, 70);
-  EXPECT_EQ(black_pictures, 70);
+  return run;
+}
+
+TEST_F(EsframeElement, HealthFiguresAndEventMessages) {
+  // 70 black buffers at 30 fps: a black picture every time, and both a black interval and a
+  // freeze once 2 s (ffmpeg's defaults) have passed, at buffer 60; at the end of the stream the
+  // black interval ends with the last buffer (a freeze gives no end, as freezedetect).
+  const HealthRun run = runHealth(
+      "videotestsrc num-buffers=70 pattern=black ! "
+      "video/x-raw,format=GRAY8,width=9,height=7,framerate=30/1 ! "
+      "esframehistogram health=true channels=l backend=cpu ! fakesink",
+      "black_picture");
+  EXPECT_EQ(run.frames, 70);
+  EXPECT_EQ(run.field_true, 70);
   const std::vector<std::pair<std::string, uint64_t>> want = {
       {"black_start", 60}, {"freeze_start", 60}, {"black_end", 69}};
-  EXPECT_EQ(events, want);
+  EXPECT_EQ(run.events, want);
+}
+
+TEST_F(EsframeElement, HealthOptionsSetTheThresholdsAndTheGrid) {
+  // black_min_duration=0.5: the black interval starts at buffer 15 (30 fps), not at 60, and
+  // ends with the last buffer; the 2x2 grid gives every result the covered state.
+  const HealthRun run = runHealth(
+      "videotestsrc num-buffers=40 pattern=black ! "
+      "video/x-raw,format=GRAY8,width=9,height=7,framerate=30/1 ! "
+      "esframehistogram health-options=\"grid=2x2,black_min_duration=0.5\" channels=l "
+      "backend=cpu ! fakesink",
+      "covered");
+  EXPECT_EQ(run.frames, 40);
+  EXPECT_EQ(run.field_true, 40) << "a black picture has every cell flat";
+  const std::vector<std::pair<std::string, uint64_t>> want = {{"black_start", 15},
+                                                              {"black_end", 39}};
+  EXPECT_EQ(run.events, want);
+}
+
+TEST_F(EsframeElement, BadHealthOptionsNameTheKey) {
+  Observed observed;
+  RunOutcome outcome;
+  runPipeline(
+      "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=8,height=8 ! "
+      "esframehistogram health-options=\"noise=loud\" ! fakesink",
+      observed, outcome);
+  EXPECT_NE(outcome.error.find("esframe: health-options: health keys: noise=loud: not a number"),
+            std::string::npos)
+      << outcome.error;
+  EXPECT_TRUE(outcome.messages.empty());
 }
 
 TEST_F(EsframeElement, BadSettingsAreOneErrorMessage) {

@@ -7,7 +7,10 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
+
+#include "esframe/health.hpp"
 
 namespace esf {
 namespace {
@@ -300,6 +303,43 @@ TEST(HealthMonitor, SceneScoreIsScdetsAndChangesAboveTheThreshold) {
   EXPECT_EQ(events[0].type, HealthEventType::kSceneChange);
   EXPECT_EQ(events[0].seq, 2u);
   EXPECT_EQ(events[0].score, 19.0);
+}
+
+// The public text form of HealthConfig (the CLI's --health and the element's health-options).
+TEST(HealthKeys, TextGivesEveryFieldAndErrorsNameTheKey) {
+  Result<HealthConfig> empty = parseHealthConfig("");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(empty->freeze_noise, HealthConfig{}.freeze_noise);
+  Result<HealthConfig> h = parseHealthConfig(
+      "pix_th=0.2,pic_th=0.9,black_min_duration=1,noise=-40dB,freeze_duration=3,threshold=20,"
+      "grid=3x2,roi=1,2,3,4,5,6,7,8,change=40,flat=50,detail_loss=0.5,covered=0.5,"
+      "covered_min_duration=4");
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  EXPECT_EQ(h->pixel_black_th, 0.2);
+  EXPECT_EQ(h->picture_black_ratio_th, 0.9);
+  EXPECT_EQ(h->black_min_duration, 1.0);
+  EXPECT_DOUBLE_EQ(h->freeze_noise, 0.01);  // 10^(-40/20)
+  EXPECT_EQ(h->freeze_duration, 3.0);
+  EXPECT_EQ(h->scene_threshold, 20.0);
+  EXPECT_EQ(h->grid_columns, 3);
+  EXPECT_EQ(h->grid_rows, 2);
+  EXPECT_EQ(h->rois, (std::vector<HealthRegion>{{1, 2, 3, 4}, {5, 6, 7, 8}}));
+  EXPECT_EQ(h->change_level, 40u);
+  EXPECT_EQ(h->flat_tenengrad, 50.0);
+  EXPECT_EQ(h->detail_loss, 0.5);
+  EXPECT_EQ(h->covered_ratio, 0.5);
+  EXPECT_EQ(h->covered_min_duration, 4.0);
+  for (const auto& [text, want] : std::vector<std::pair<const char*, const char*>>{
+           {"noise=abc", "health keys: noise=abc: not a number"},
+           {"threshold=101", "health keys: threshold=101: must be in [0, 100]"},
+           {"grid=17x2", "health keys grid"},
+           {"roi=1,2,3", "health keys: roi=1,2,3: expected X,Y,W,H"},
+           {"loud=1", "loud"}}) {
+    Result<HealthConfig> bad = parseHealthConfig(text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument) << text;
+    EXPECT_NE(bad.error().message.find(want), std::string::npos) << bad.error().message;
+  }
 }
 
 }  // namespace
