@@ -247,6 +247,13 @@ gboolean stop(GstBaseTransform* transform) {
   return TRUE;
 }
 
+// A string property's value; NULL (g_object_set(..., NULL)) reads as "", which the settings'
+// checks then refuse by name.
+std::string stringOf(const GValue* value) {
+  const gchar* text = g_value_get_string(value);
+  return text ? text : "";
+}
+
 void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* pspec) {
   auto* self = GST_ESFRAME_HISTOGRAM(object);
   GST_OBJECT_LOCK(self);
@@ -256,16 +263,16 @@ void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
       s.bins = g_value_get_uint(value);
       break;
     case kPropChannels:
-      s.channels = g_value_get_string(value);
+      s.channels = stringOf(value);
       break;
     case kPropStrategy:
-      s.strategy = g_value_get_string(value);
+      s.strategy = stringOf(value);
       break;
     case kPropLumaSource:
-      s.luma_source = g_value_get_string(value);
+      s.luma_source = stringOf(value);
       break;
     case kPropBackend:
-      s.backend = g_value_get_string(value);
+      s.backend = stringOf(value);
       break;
     case kPropBlurTaps:
       s.blur_taps = g_value_get_uint(value);
@@ -288,11 +295,9 @@ void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
     case kPropHealth:
       s.health = g_value_get_boolean(value);
       break;
-    case kPropHealthOptions: {
-      const gchar* text = g_value_get_string(value);
-      s.health_options = text ? text : "";
+    case kPropHealthOptions:
+      s.health_options = stringOf(value);
       break;
-    }
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
       break;

@@ -435,6 +435,39 @@ TEST_F(EsframeElement, BadHealthOptionsNameTheKey) {
   EXPECT_TRUE(outcome.messages.empty());
 }
 
+TEST_F(EsframeElement, ANullStringPropertyIsRefusedNotACrash) {
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(
+      "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=8,height=8 ! "
+      "esframehistogram name=h ! fakesink",
+      &error);
+  ASSERT_TRUE(pipeline) << (error ? error->message : "");
+  GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), "h");
+  ASSERT_TRUE(element);
+  g_object_set(element, "channels", nullptr, nullptr);
+  gchar* channels = nullptr;
+  g_object_get(element, "channels", &channels, nullptr);
+  EXPECT_STREQ(channels, "");
+  g_free(channels);
+  gst_object_unref(element);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  GstMessage* m = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND,
+                                             GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(GST_MESSAGE_TYPE(m), GST_MESSAGE_ERROR);
+  if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+    GError* e = nullptr;
+    gst_message_parse_error(m, &e, nullptr);
+    EXPECT_NE(std::string(e->message).find("channels"), std::string::npos) << e->message;
+    g_error_free(e);
+  }
+  gst_message_unref(m);
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+}
+
 TEST_F(EsframeElement, BadSettingsAreOneErrorMessage) {
   for (const char* options :
        {"channels=rgbx", "strategy=fastest", "blur-taps=4", "luma-source=y", "backend=vulkan"}) {
