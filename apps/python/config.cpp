@@ -163,6 +163,10 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
       {"health",
        [&](auto v, auto n) {
          if (v.is_none() || (py::isinstance<py::bool_>(v) && !v.template cast<bool>())) return;
+         if (py::isinstance<py::str>(v)) {  // the CLI's --health keys, "grid=8x6,noise=-50dB"
+           c.health = unwrap(parseHealthConfig(v.template cast<std::string>()));
+           return;
+         }
          c.health = health_defaults;
          if (!py::isinstance<py::bool_>(v)) fromDict(v, n, health_fields);
        }},

@@ -161,7 +161,7 @@ class Pipeline:
         blur: Union[None, int, Tuple[int, int]] = None,
         resize: Optional[Tuple[int, int]] = None,
         luma: Literal["rgb", "source"] = "rgb",
-        health: Union[None, bool, HealthConfig] = None,
+        health: Union[None, bool, str, HealthConfig] = None,
         raw: RawConfig = ...,
         gpu: GpuConfig = ...,
         image_needed: bool = False,

@@ -75,7 +75,8 @@ Keyword arguments, all optional:
   health    True or a dict of HealthConfig fields (pixel_black_th, picture_black_ratio_th,
             black_min_duration, freeze_noise, freeze_duration, scene_threshold, grid_columns,
             grid_rows, rois, change_level, flat_tenengrad, detail_loss, covered_ratio,
-            covered_min_duration); None: off
+            covered_min_duration), or a str of esframe run --health's keys
+            ("grid=8x6,threshold=5"); None: off
   raw       dict of black, white, gain_r, gain_b for Bayer frames
   gpu       dict of platform ("auto", "gbm", "device", "surfaceless"), drm_device, egl_device,
             debug, selftest

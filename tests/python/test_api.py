@@ -70,7 +70,8 @@ def test_health_regions_equal_numpy_and_the_cli(cli, tmp_path, rng, backend):
         cli, tmp_path, frames, "GREY", (height, width), backend,
         ("--health", "grid=3x2,roi=10,8,20,20,change=40", "--histogram", "channels=l"),
         channels="l",
-        health={"grid_columns": 3, "grid_rows": 2, "rois": [(10, 8, 20, 20)], "change_level": 40})
+        health=("grid=3x2,roi=10,8,20,20,change=40" if backend == "cpu" else
+                {"grid_columns": 3, "grid_rows": 2, "rois": [(10, 8, 20, 20)], "change_level": 40}))
     ys, xs = np.indices((height, width))
     cells = (ys * 2 // height) * 3 + xs * 3 // width
     masks = [cells == c for c in range(6)] + [(xs >= 10) & (ys >= 8)]
@@ -99,6 +100,7 @@ def test_errors_carry_their_codes(pipeline_of, tmp_path):
     assert error_code(lambda: esframe.Pipeline(backend="quantum")) == "invalid-argument"
     assert error_code(lambda: esframe.Pipeline(bogus=1)) == "invalid-argument"
     assert error_code(lambda: esframe.Pipeline(bins="256")) == "invalid-argument"
+    assert error_code(lambda: esframe.Pipeline(health="noise=loud")) == "invalid-argument"
     p = pipeline_of(backend="cpu")
     assert error_code(lambda: p.process(np.zeros((4, 4, 4), np.float32))) == "invalid-argument"
     assert error_code(lambda: p.process(np.zeros((4, 4, 5), np.uint8))) == "invalid-argument"
