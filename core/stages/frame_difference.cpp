@@ -77,18 +77,25 @@ Status FrameDifference::allocate(int width, int height) {
     if (!made) return made.error();
     b = std::move(made.value());
   }
-  const size_t record_words = kDifferenceRecordWords + regions_.count() * kDifferenceRegionWords;
-  for (auto [b, name] :
-       {std::pair{&totals_, "frame difference totals"}, {&result_, "frame difference result"}}) {
-    Result<GlBuffer> made = makeStorageBuffer(record_words, name);
-    if (!made) return made.error();
-    *b = std::move(made.value());
-  }
+  const size_t record_words = recordWords();
+  // totals_: the record and the shader's count of finished workgroups, zero between passes.
+  Result<GlBuffer> totals = makeStorageBuffer(record_words + 1, "frame difference totals");
+  if (!totals) return totals.error();
+  totals_ = std::move(totals.value());
+  if (Status s = fillBuffer(totals_.get(), record_words + 1, 0, "frame difference totals"); !s)
+    return s;
+  Result<GlBuffer> result = makeStorageBuffer(record_words, "frame difference result");
+  if (!result) return result.error();
+  result_ = std::move(result.value());
   width_ = width;
   height_ = height;
   workgroups_ = workgroups;
   reset();
   return Status::success();
+}
+
+size_t FrameDifference::recordWords() const {
+  return kDifferenceRecordWords + regions_.count() * kDifferenceRegionWords;
 }
 
 void FrameDifference::reset() {
@@ -115,20 +122,16 @@ Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_rang
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, luma_[first ? current_ : previous_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, luma_[first ? current_ : reference_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, totals_.get());
-  const size_t record_words = kDifferenceRecordWords + regions_.count() * kDifferenceRegionWords;
-  if (Status s = fillBuffer(totals_.get(), record_words, 0, "frame difference totals"); !s)
-    return s;
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, result_.get());
   if (regions_.count()) {
     glUniform1ui(glGetUniformLocation(p, "u_change_level"), regions_.change_level);
     setRoiUniforms(p, regions_, width_, height_);
   }
-  // The kept frames' writes (earlier runs), the totals' zeroing and their last copy first.
+  // The kept frames' writes and the totals' zeroing (earlier runs), and the last read-back or
+  // poisoning of result_, first.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   glDispatchCompute(GLuint(workgroups_), 1, 1);
   glMemoryBarrier(kStorageWrittenBarrier);
-  // Into the buffer the host maps (result_), on the GPU: the atomics' buffer is never mapped.
-  copyWords(totals_.get(), 0, result_.get(), 0, record_words);
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   return checkGl("frame difference dispatch");
 }
 
@@ -136,8 +139,7 @@ Result<FrameDifferenceSums> FrameDifference::read() const {
   if (!workgroups_) return fail(ErrorCode::kInternal, kDifferenceStage, ": read() before a run");
   const size_t regions = regions_.count();
   Result<std::vector<uint32_t>> words =
-      readWords(result_.get(), kDifferenceRecordWords + regions * kDifferenceRegionWords,
-                "frame difference read-back");
+      readWords(result_.get(), recordWords(), "frame difference read-back");
   if (!words) return words.error();
   const std::vector<uint32_t>& w = words.value();
   auto wide = [&](size_t i) { return uint64_t(w[i]) | uint64_t(w[i + 1]) << 32; };
@@ -169,9 +171,7 @@ void FrameDifference::advance(bool frozen) {
 
 Status FrameDifference::poison(uint32_t pattern) {
   if (!workgroups_) return Status::success();
-  return fillBuffer(result_.get(),
-                    kDifferenceRecordWords + regions_.count() * kDifferenceRegionWords, pattern,
-                    "frame difference poison");
+  return fillBuffer(result_.get(), recordWords(), pattern, "frame difference poison");
 }
 
 }  // namespace esf

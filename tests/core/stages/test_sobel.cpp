@@ -7,7 +7,9 @@
 #include "core/stages/frame_difference.hpp"
 #include "core/stages/sobel.hpp"
 #include "core/stages/sobel_reference.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "core/stats/health_regions.hpp"
+#include "platform/shader_library.hpp"
 #include "tests/core/stages/stage_test_images.hpp"
 #include "tests/support/gl_test_context.hpp"
 
@@ -27,6 +29,32 @@ TEST(SobelReference, OnePixelBySitisKernels) {
   EXPECT_EQ(s.squares, uint64_t(gx * gx + gy * gy));
   EXPECT_EQ(s.roots, sobelRoot(uint32_t(gx * gx + gy * gy)));
   EXPECT_EQ(sobelReference(f, 2, 3, true).samples, 0u);  // no interior pixel
+}
+
+// The shader's root leans on the GPU's float square root and one correcting step: every
+// magnitude a frame can give (m <= 2 * 1020^2) against the integer definition.
+TEST(Sobel, EveryRootOnTheGpuIsExact) {
+  test::glContext();
+  constexpr uint32_t kCount = 2 * 1020 * 1020 + 1;
+  Result<GlProgram> program = ShaderLibrary::builtin().compute(
+      "sobel.comp", ShaderDefines().set("WG_Y", 4).set("ROOT_TABLE", 1));
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  Result<GlBuffer> roots = makeStorageBuffer(kCount, "roots");
+  ASSERT_TRUE(roots.ok()) << roots.error().message;
+  ASSERT_TRUE(fillBuffer(roots->get(), kCount, test::kPoison, "roots").ok());
+  glUseProgram(program->get());
+  glUniform1ui(glGetUniformLocation(program->get(), "u_count"), kCount);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, roots->get());
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glDispatchCompute((kCount + 255) / 256, 1, 1);
+  glMemoryBarrier(kStorageWrittenBarrier);
+  Result<std::vector<uint32_t>> got = readWords(roots->get(), kCount, "roots");
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  int wrong = 0;
+  for (uint32_t m = 0; m < kCount; ++m)
+    if (got.value()[m] != sobelRoot(m) && ++wrong <= 5)
+      ADD_FAILURE() << "m " << m << ": " << got.value()[m] << ", want " << sobelRoot(m);
+  EXPECT_EQ(wrong, 0);
 }
 
 TEST(Sobel, MatchesReference) {
