@@ -91,32 +91,38 @@ int fullRange(uint v) {
 }
 
 // Bytes x0 - 1 .. x0 + 4 of row y, range-stretched (bytes past the frame's end read as 0; the
-// caller never uses them).
+// caller never uses them). x0 - 1 is a multiple of 4, so s, the bytes' offset in their first
+// word, is the same for every invocation of a row (0 on every row where the width is a multiple
+// of 4): the third word is loaded only where s = 3 reaches it.
 void loadRow(uint y, uint x0, out int b[6]) {
   uint i0 = y * u_size.x + x0 - 1u;
   uint w = i0 >> 2, s = i0 & 3u;
   uint last = u_words - 1u;
-  uint a0 = luma[min(w, last)], a1 = luma[min(w + 1u, last)], a2 = luma[min(w + 2u, last)];
-  for (uint k = 0u; k < 6u; ++k) {
-    uint t = s + k;
-    uint word = t < 4u ? a0 : (t < 8u ? a1 : a2);
-    b[k] = fullRange((word >> (8u * (t & 3u))) & 255u);
-  }
+  uint a0 = luma[min(w, last)], a1 = luma[min(w + 1u, last)];
+  uint a2 = s == 3u ? luma[min(w + 2u, last)] : 0u;
+  // The 8 bytes from byte s on, as two words (a shift by 32 is undefined: s = 0 apart).
+  uint lo = s == 0u ? a0 : (a0 >> (8u * s)) | (a1 << (32u - 8u * s));
+  uint hi = s == 0u ? a1 : (a1 >> (8u * s)) | (a2 << (32u - 8u * s));
+  for (int k = 0; k < 4; ++k) b[k] = fullRange(bitfieldExtract(lo, 8 * k, 8));
+  b[4] = fullRange(hi & 255u);
+  b[5] = fullRange(bitfieldExtract(hi, 8, 8));
 }
 
-// round(sqrt(m * 2^32)): the q with q^2 - q < X <= q^2 + q. A float estimate, one Newton step
-// from its residual, then one exact integer step (64-bit products through umulExtended). The
-// Newton step leaves q within one of the answer: the estimate is within a few units of it
-// (a float square root of a few ulp, times 65536, for m < 2^22), the residual's float error
-// adds at most 0.003 and the step's own error e^2 / 2q < 0.001. A looping correction took a
-// quarter of the pass on an H200.
+// round(sqrt(m * 2^32)): the q with q^2 - q < X <= q^2 + q. A float estimate from one inverse
+// square root r (m r for sqrt(m), r / 131072 for 1 / 2q: no square root, no division), one
+// Newton step from its residual, then one exact integer step (64-bit products through
+// umulExtended). The Newton step leaves q within one of the answer: the estimate is within a
+// few tens of units of it (r of a few ulp, times 65536 sqrt(m) < 2^27), the step's own error
+// e^2 / 2q is then below 0.01 and the residual's float error adds at most 0.003. A looping
+// correction took a quarter of the pass on an H200. Sobel.EveryRootOnTheGpuIsExact checks every m.
 uint sobelRoot(uint m) {
   if (m == 0u) return 0u;
-  uint q = uint(sqrt(float(m)) * 65536.0 + 0.5);
+  float f = float(m), r = inversesqrt(f);
+  uint q = uint(f * r * 65536.0 + 0.5);
   uint hi, lo;
   umulExtended(q, q, hi, lo);
   float residual = float(int(m) - int(hi)) * 4294967296.0 - float(lo);
-  q = uint(int(q) + int(round(residual / (2.0 * float(q)))));
+  q = uint(int(q) + int(round(residual * r * (1.0 / 131072.0))));
   umulExtended(q, q, hi, lo);
   uint carry, borrow;
   uaddCarry(lo, q, carry);  // only the carry: X = m * 2^32 has a zero low word
