@@ -12,6 +12,32 @@
 #include "core/cpu/simd_health.hpp"
 #include "core/stats/health.hpp"
 
+#ifndef ESF_CORE_CPU_SIMD_HEALTH_ONCE
+#define ESF_CORE_CPU_SIMD_HEALTH_ONCE
+namespace esf::simd {
+// sobelRoot(m) and q^2 - 2^32 m for the small magnitudes, which most pixels of a camera's picture
+// have (|g| < 64): a lookup for a vector of them instead of square roots. Both fit i32
+// (q <= 64 * 65536, |excess| <= q).
+constexpr int kSmallMagnitudes = 4096;
+struct SmallRoots {
+  alignas(64) int32_t q[kSmallMagnitudes];
+  alignas(64) int32_t excess[kSmallMagnitudes];
+};
+inline const SmallRoots& smallRoots() {
+  static const SmallRoots table = [] {
+    SmallRoots t{};
+    for (uint32_t m = 0; m < uint32_t(kSmallMagnitudes); ++m) {
+      const uint64_t q = sobelRoot(m);
+      t.q[m] = int32_t(q);
+      t.excess[m] = int32_t(int64_t(q * q) - int64_t(uint64_t(m) << 32));
+    }
+    return t;
+  }();
+  return table;
+}
+}  // namespace esf::simd
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace esf::simd {
 namespace HWY_NAMESPACE {
@@ -114,21 +140,27 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   const hn::Rebind<double, decltype(dh32)> df;
   const int lanes = int(hn::Lanes(d32));
   auto load = [&](const uint8_t* row, int i) { return hn::PromoteTo(d32, hn::LoadU(d8, row + i)); };
+  const hn::Repartition<int64_t, decltype(d32)> d64;
+  auto widen = [&](auto v) {
+    return hn::Add(hn::PromoteTo(d64, hn::LowerHalf(dh32, v)),
+                   hn::PromoteTo(d64, hn::UpperHalf(dh32, v)));
+  };
+  const SmallRoots& small = smallRoots();
+  const auto small_limit = hn::Set(d32, kSmallMagnitudes), zero = hn::Zero(d32);
   const auto two_pow_32 = hn::Set(df, 4294967296.0);
-  // Per lane, exact integers in doubles: a chunk of up to 65536 pixels keeps each sum under
-  // 2^44 (q < 2^27), far from 2^53.
-  constexpr int kChunk = 65536;
+  // 256 steps a chunk: m < 2^21 and the small q, |excess| <= 2^22 stay under 2^31 in their i32
+  // lanes; the doubles' per-lane sums (q < 2^27) stay exact far below 2^53.
+  constexpr int kStepsPerChunk = 256;
   while (x + lanes <= n - 1) {
-    const int chunk_end = x + std::min(kChunk, n - 1 - x);
-    auto sum_m = hn::Zero(df), sum_q = hn::Zero(df), sum_excess = hn::Zero(df);
-    auto add = [&](decltype(sum_m) m) {
+    auto sum_m = zero, small_q = zero, small_excess = zero;
+    auto sum_q = hn::Zero(df), sum_excess = hn::Zero(df);
+    auto add = [&](decltype(sum_q) m) {
       const auto q = RootOf(df, m);
-      sum_m = hn::Add(sum_m, m);
       sum_q = hn::Add(sum_q, q);
       // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
       sum_excess = hn::Add(sum_excess, hn::Sub(hn::Mul(q, q), hn::Mul(m, two_pow_32)));
     };
-    for (; x + lanes <= chunk_end; x += lanes) {
+    for (int step = 0; step < kStepsPerChunk && x + lanes <= n - 1; ++step, x += lanes) {
       const auto a0 = load(above, x - 1), a2 = load(above, x + 1);
       const auto b0 = load(below, x - 1), b2 = load(below, x + 1);
       const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load(at, x - 1)));
@@ -138,12 +170,21 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
       const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
       const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
       if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
+      if (hn::AllTrue(d32, hn::Eq(m, zero))) continue;  // flat: q = 0 adds nothing
+      sum_m = hn::Add(sum_m, m);
+      if (hn::AllTrue(d32, hn::Lt(m, small_limit))) {
+        small_q = hn::Add(small_q, hn::GatherIndex(d32, small.q, m));
+        small_excess = hn::Add(small_excess, hn::GatherIndex(d32, small.excess, m));
+        continue;
+      }
       add(hn::PromoteTo(df, hn::LowerHalf(dh32, m)));
       add(hn::PromoteTo(df, hn::UpperHalf(dh32, m)));
     }
-    sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(df, sum_m)));
-    sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(df, sum_q)));
-    sums.root_square_excess += int64_t(hn::GetLane(hn::SumOfLanes(df, sum_excess)));
+    sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(sum_m))));
+    sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(small_q)))) +
+                  uint64_t(hn::GetLane(hn::SumOfLanes(df, sum_q)));
+    sums.root_square_excess += hn::GetLane(hn::SumOfLanes(d64, widen(small_excess))) +
+                               int64_t(hn::GetLane(hn::SumOfLanes(df, sum_excess)));
   }
 #endif
   for (; x < n - 1; ++x) {
