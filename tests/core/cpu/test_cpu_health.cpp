@@ -146,8 +146,13 @@ TEST(SimdHealth, SobelRowEqualsTheReferenceMagnitudes) {
           }
         }
         std::vector<uint32_t> m_out(size_t(n), 0xdeadbeef);
-        simd::SobelRowSums got;
+        simd::SobelRowSums got, got_without_m;
         simd::sobelRow(f.data(), f.data() + n, f.data() + 2 * n, n, m_out.data(), got);
+        // Without m_out: the same sums.
+        simd::sobelRow(f.data(), f.data() + n, f.data() + 2 * n, n, nullptr, got_without_m);
+        EXPECT_EQ(got_without_m.squares, got.squares);
+        EXPECT_EQ(got_without_m.roots, got.roots);
+        EXPECT_EQ(got_without_m.root_square_excess, got.root_square_excess);
         uint64_t squares = 0, roots = 0;
         Wide96 root_squares, got_root_squares;
         for (int x = 1; x < n - 1; ++x) {
