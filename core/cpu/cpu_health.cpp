@@ -25,50 +25,54 @@ Wide96 rootSquares(uint64_t squares, int64_t excess) {
 
 }  // namespace
 
-FrameDifferenceSums frameDifferenceCpu(const DifferencePlanes& planes, int width, int height,
-                                       const HealthRegionSpec& regions, bool count_histogram,
-                                       RowPool& pool) {
-  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
-  struct Band {
-    simd::DifferenceRowSums row;
-    HistogramCounter histogram{ChannelSet::of("l"), LumaWeights::kBt709};  // counts Y as L
-    std::vector<uint64_t> region_luma, region_changed;
-  };
-  std::vector<Band> bands(size_t(pool.threads()));
-  for (Band& b : bands) {
-    b.region_luma.assign(spans.size(), 0);
-    b.region_changed.assign(spans.size(), 0);
-  }
-  const size_t w = size_t(width);
-  pool.forEachBand(height, [&](int begin, int end, int index) {
-    Band& b = bands[size_t(index)];
-    for (int y = begin; y < end; ++y) {
-      const size_t row = size_t(y) * w;
-      const uint8_t* c = planes.luma + row;
-      const uint8_t* p = planes.previous + row;
-      simd::differenceRow(c, p, planes.reference + row, planes.stretched + row,
-                          planes.stretched_previous + row, width, b.row);
-      if (count_histogram) b.histogram.countLuma(c, width);
-      for (size_t r = 0; r < spans.size(); ++r) {
-        const RegionSpan& span = spans[r];
-        if (y < span.y0 || y >= span.y1) continue;
-        uint32_t sum = 0, changed = 0;  // 32 bits: a row of up to 65536 pixels
-        for (int x = span.x0; x < span.x1; ++x) {
-          sum += c[x];
-          changed += uint32_t(std::abs(int(c[x]) - int(p[x]))) > regions.change_level;
-        }
-        b.region_luma[r] += sum;
-        b.region_changed[r] += changed;
-      }
+namespace {
+
+// One band's frame difference sums, added row by row.
+struct DifferenceBand {
+  simd::DifferenceRowSums row;
+  HistogramCounter histogram{ChannelSet::of("l"), LumaWeights::kBt709};  // counts Y as L
+  std::vector<uint64_t> region_luma, region_changed;
+};
+
+void addDifferenceRow(DifferenceBand& b, const DifferencePlanes& planes, int width, int y,
+                      const std::vector<RegionSpan>& spans, uint32_t change_level,
+                      bool count_histogram) {
+  const size_t row = size_t(y) * size_t(width);
+  const uint8_t* c = planes.luma + row;
+  const uint8_t* p = planes.previous + row;
+  simd::differenceRow(c, p, planes.reference + row, planes.stretched + row,
+                      planes.stretched_previous + row, width, b.row);
+  if (count_histogram) b.histogram.countLuma(c, width);
+  for (size_t r = 0; r < spans.size(); ++r) {
+    const RegionSpan& span = spans[r];
+    if (y < span.y0 || y >= span.y1) continue;
+    uint32_t sum = 0, changed = 0;  // 32 bits: a row of up to 65536 pixels
+    for (int x = span.x0; x < span.x1; ++x) {
+      sum += c[x];
+      changed += uint32_t(std::abs(int(c[x]) - int(p[x]))) > change_level;
     }
-  });
+    b.region_luma[r] += sum;
+    b.region_changed[r] += changed;
+  }
+}
+
+std::vector<DifferenceBand> differenceBands(const RowPool& pool, size_t regions) {
+  std::vector<DifferenceBand> bands(size_t(pool.threads()));
+  for (DifferenceBand& b : bands) {
+    b.region_luma.assign(regions, 0);
+    b.region_changed.assign(regions, 0);
+  }
+  return bands;
+}
+
+FrameDifferenceSums differenceTotal(std::vector<DifferenceBand>& bands, size_t regions) {
   FrameDifferenceSums total;
-  total.region_luma.assign(spans.size(), 0);
-  total.region_changed.assign(spans.size(), 0);
+  total.region_luma.assign(regions, 0);
+  total.region_changed.assign(regions, 0);
   ValueCounts counts;
-  for (Band& b : bands) {
+  for (DifferenceBand& b : bands) {
     b.histogram.drainInto(counts);
-    for (size_t r = 0; r < spans.size(); ++r) {
+    for (size_t r = 0; r < regions; ++r) {
       total.region_luma[r] += b.region_luma[r];
       total.region_changed[r] += b.region_changed[r];
     }
@@ -82,49 +86,98 @@ FrameDifferenceSums frameDifferenceCpu(const DifferencePlanes& planes, int width
   return total;
 }
 
-SobelSums sobelOfStretchedCpu(const uint8_t* f, int width, int height,
-                              const HealthRegionSpec& regions, RowPool& pool) {
-  SobelSums total;
-  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
-  total.region_squares.assign(spans.size(), 0);
-  if (width < 3 || height < 3) return total;
-  struct Band {
-    simd::SobelRowSums row;
-    std::vector<uint64_t> region_squares;
-  };
-  std::vector<Band> bands(size_t(pool.threads()));
-  for (Band& b : bands) b.region_squares.assign(spans.size(), 0);
+// One band's Sobel sums, added row by row (rows 1 to height - 2).
+struct SobelBand {
+  simd::SobelRowSums row;
+  std::vector<uint64_t> region_squares;
+  std::vector<uint32_t> row_m;  // with regions: the row's magnitudes, for their spans
+};
+
+void addSobelRow(SobelBand& b, const uint8_t* f, int width, int y,
+                 const std::vector<RegionSpan>& spans) {
   const size_t w = size_t(width);
-  pool.forEachBand(height - 2, [&](int begin, int end, int index) {
-    Band& b = bands[size_t(index)];
-    // With regions, the row's magnitudes are kept for their spans.
-    std::vector<uint32_t> row_m(spans.empty() ? 0 : w);
-    for (int y = begin + 1; y < end + 1; ++y) {
-      const uint8_t* above = f + size_t(y - 1) * w;
-      bool in_region = false;
-      for (const RegionSpan& span : spans) in_region |= y >= span.y0 && y < span.y1;
-      simd::sobelRow(above, above + w, above + 2 * w, width, in_region ? row_m.data() : nullptr,
-                     b.row);
-      for (size_t r = 0; r < spans.size(); ++r) {
-        const RegionSpan& span = spans[r];
-        if (y < span.y0 || y >= span.y1) continue;
-        uint64_t sum = 0;
-        for (int x = std::max(span.x0, 1); x < std::min(span.x1, width - 1); ++x)
-          sum += row_m[size_t(x)];
-        b.region_squares[r] += sum;
-      }
-    }
-  });
+  const uint8_t* above = f + size_t(y - 1) * w;
+  bool in_region = false;
+  for (const RegionSpan& span : spans) in_region |= y >= span.y0 && y < span.y1;
+  if (in_region) b.row_m.resize(w);
+  simd::sobelRow(above, above + w, above + 2 * w, width, in_region ? b.row_m.data() : nullptr,
+                 b.row);
+  for (size_t r = 0; r < spans.size(); ++r) {
+    const RegionSpan& span = spans[r];
+    if (y < span.y0 || y >= span.y1) continue;
+    uint64_t sum = 0;
+    for (int x = std::max(span.x0, 1); x < std::min(span.x1, width - 1); ++x)
+      sum += b.row_m[size_t(x)];
+    b.region_squares[r] += sum;
+  }
+}
+
+std::vector<SobelBand> sobelBands(const RowPool& pool, size_t regions) {
+  std::vector<SobelBand> bands(size_t(pool.threads()));
+  for (SobelBand& b : bands) b.region_squares.assign(regions, 0);
+  return bands;
+}
+
+SobelSums sobelTotal(const std::vector<SobelBand>& bands, size_t regions, int width, int height) {
+  SobelSums total;
+  total.region_squares.assign(regions, 0);
+  if (width < 3 || height < 3) return total;
   total.samples = uint64_t(width - 2) * uint64_t(height - 2);
   int64_t excess = 0;
-  for (const Band& b : bands) {
-    for (size_t r = 0; r < spans.size(); ++r) total.region_squares[r] += b.region_squares[r];
+  for (const SobelBand& b : bands) {
+    for (size_t r = 0; r < regions; ++r) total.region_squares[r] += b.region_squares[r];
     total.squares += b.row.squares;
     total.roots += b.row.roots;
     excess += b.row.root_square_excess;
   }
   total.root_squares = rootSquares(total.squares, excess);
   return total;
+}
+
+}  // namespace
+
+FrameDifferenceSums frameDifferenceCpu(const DifferencePlanes& planes, int width, int height,
+                                       const HealthRegionSpec& regions, bool count_histogram,
+                                       RowPool& pool) {
+  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
+  std::vector<DifferenceBand> bands = differenceBands(pool, spans.size());
+  pool.forEachBand(height, [&](int begin, int end, int index) {
+    for (int y = begin; y < end; ++y)
+      addDifferenceRow(bands[size_t(index)], planes, width, y, spans, regions.change_level,
+                       count_histogram);
+  });
+  return differenceTotal(bands, spans.size());
+}
+
+SobelSums sobelOfStretchedCpu(const uint8_t* f, int width, int height,
+                              const HealthRegionSpec& regions, RowPool& pool) {
+  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
+  std::vector<SobelBand> bands = sobelBands(pool, spans.size());
+  if (width >= 3 && height >= 3)
+    pool.forEachBand(height - 2, [&](int begin, int end, int index) {
+      for (int y = begin + 1; y < end + 1; ++y)
+        addSobelRow(bands[size_t(index)], f, width, y, spans);
+    });
+  return sobelTotal(bands, spans.size(), width, height);
+}
+
+void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
+                   const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
+                   FrameDifferenceSums& difference, SobelSums& sobel) {
+  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
+  std::vector<DifferenceBand> difference_bands = differenceBands(pool, spans.size());
+  std::vector<SobelBand> sobel_bands = sobelBands(pool, spans.size());
+  const bool has_interior = width >= 3 && height >= 3;
+  pool.forEachBand(height, [&](int begin, int end, int index) {
+    for (int y = begin; y < end; ++y) {
+      addDifferenceRow(difference_bands[size_t(index)], planes, width, y, spans,
+                       regions.change_level, count_histogram);
+      if (has_interior && y >= 1 && y < height - 1)
+        addSobelRow(sobel_bands[size_t(index)], planes.stretched, width, y, spans);
+    }
+  });
+  difference = differenceTotal(difference_bands, spans.size());
+  sobel = sobelTotal(sobel_bands, spans.size(), width, height);
 }
 
 void stretchLimitedLumaCpu(const uint8_t* luma, int width, int height, uint8_t* out,

@@ -25,6 +25,10 @@ FrameDifferenceSums frameDifferenceCpu(const DifferencePlanes& planes, int width
 // The Sobel sums of a plane that is already F(Y).
 SobelSums sobelOfStretchedCpu(const uint8_t* stretched, int width, int height,
                               const HealthRegionSpec& regions, RowPool& pool);
+// Both, in one pass over the rows: each row read once for both while it is in cache.
+void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
+                   const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
+                   FrameDifferenceSums& difference, SobelSums& sobel);
 // out = F(luma) for limited range, width x height.
 void stretchLimitedLumaCpu(const uint8_t* luma, int width, int height, uint8_t* out, RowPool& pool);
 

@@ -85,10 +85,9 @@ void HostHealth::process(const Frame& frame, const RgbaImage* imported, FrameRes
         planes.stretched_previous = stretched_previous.data();
       }
     }
-    sums.difference = frameDifferenceCpu(planes, w, h, regions_, !histogram, *pool_);
+    healthSumsCpu(planes, w, h, regions_, !histogram, *pool_, sums.difference, sums.sobel);
     if (histogram)
       for (size_t v = 0; v < 256; ++v) sums.difference.histogram[v] = uint32_t((*histogram)[v]);
-    sums.sobel = sobelOfStretchedCpu(planes.stretched, w, h, regions_, *pool_);
     if (!sums.full_range) stretched_current_ = 1 - stretched_current_;
     previous_stretched_ = !sums.full_range;
   } else {
