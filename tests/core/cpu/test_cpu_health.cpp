@@ -239,5 +239,33 @@ TEST(CpuExecutorBackend, HealthEqualsTheReferenceOverARun) {
       }
 }
 
+// The luma range changing between frames: the executor's kept F(previous) follows it.
+TEST(CpuExecutorBackend, HealthFollowsARangeChangeLikeTheReference) {
+  PipelineConfig config;
+  config.threads = 2;
+  config.health = HealthConfig{};
+  config.backend = Backend::kReference;
+  Result<std::unique_ptr<Pipeline>> reference = Pipeline::create(config);
+  config.backend = Backend::kCpu;
+  Result<std::unique_ptr<Pipeline>> cpu = Pipeline::create(config);
+  ASSERT_TRUE(reference.ok() && cpu.ok());
+  test::TestFrame limited =
+      test::randomFrame(PixelFormat::kNV12, 64, 40, 0, {YcbcrEncoding::kBt601, false}, 91);
+  test::TestFrame full =
+      test::randomFrame(PixelFormat::kNV12, 64, 40, 0, {YcbcrEncoding::kBt601, true}, 92);
+  const std::vector<test::TestFrame*> run = {&limited, &full, &limited, &limited, &full, &full};
+  for (size_t i = 0; i < run.size(); ++i) {
+    test::TestFrame& t = *run[i];
+    t.frame.sequence = i;
+    t.frame.timestamp_ns = i * 40'000'000;
+    Result<FrameResult> want = (*reference)->process(t.frame);
+    Result<FrameResult> got = (*cpu)->process(t.frame);
+    ASSERT_TRUE(want.ok() && got.ok()) << "frame " << i;
+    ASSERT_TRUE(want->health.has_value());
+    EXPECT_EQ(got->health, want->health) << "frame " << i;
+    EXPECT_EQ(got->events, want->events) << "frame " << i;
+  }
+}
+
 }  // namespace
 }  // namespace esf
