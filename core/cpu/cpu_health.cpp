@@ -5,165 +5,215 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/cpu/cpu_histogram.hpp"
+#include "core/cpu/simd_health.hpp"
+
 namespace esf {
 namespace {
 
-// The full-range luma of every 8-bit value: one table, no division per pixel.
-std::array<uint8_t, 256> fullRangeTable(bool full_range) {
-  std::array<uint8_t, 256> t{};
-  for (uint32_t v = 0; v < 256; ++v) t[v] = uint8_t(fullRangeLuma(v, full_range));
-  return t;
+// Sobel sums with q^2 kept as 2^32 sum m + the excess sum (q^2 - 2^32 m): the 96-bit total.
+Wide96 rootSquares(uint64_t squares, int64_t excess) {
+  Wide96 total;
+  total.words = {0, uint32_t(squares), uint32_t(squares >> 32)};
+  // The excess sign-extended to 96 bits: Wide96 adds modulo 2^96, and the total is >= 0.
+  Wide96 e;
+  e.words = {uint32_t(uint64_t(excess)), uint32_t(uint64_t(excess) >> 32),
+             excess < 0 ? 0xffffffffu : 0u};
+  total.add(e);
+  return total;
 }
 
 }  // namespace
+
+namespace {
+
+// One band's frame difference sums, added row by row.
+struct DifferenceBand {
+  simd::DifferenceRowSums row;
+  HistogramCounter histogram{ChannelSet::of("l"), LumaWeights::kBt709};  // counts Y as L
+  std::vector<uint64_t> region_luma, region_changed;
+};
+
+void addDifferenceRow(DifferenceBand& b, const DifferencePlanes& planes, int width, int y,
+                      const std::vector<RegionSpan>& spans, uint32_t change_level,
+                      bool count_histogram) {
+  const size_t row = size_t(y) * size_t(width);
+  const uint8_t* c = planes.luma + row;
+  const uint8_t* p = planes.previous + row;
+  simd::differenceRow(c, p, planes.reference + row, planes.stretched + row,
+                      planes.stretched_previous + row, width, b.row);
+  if (count_histogram) b.histogram.countLuma(c, width);
+  for (size_t r = 0; r < spans.size(); ++r) {
+    const RegionSpan& span = spans[r];
+    if (y < span.y0 || y >= span.y1) continue;
+    uint32_t sum = 0, changed = 0;  // 32 bits: a row of up to 65536 pixels
+    for (int x = span.x0; x < span.x1; ++x) {
+      sum += c[x];
+      changed += uint32_t(std::abs(int(c[x]) - int(p[x]))) > change_level;
+    }
+    b.region_luma[r] += sum;
+    b.region_changed[r] += changed;
+  }
+}
+
+std::vector<DifferenceBand> differenceBands(const RowPool& pool, size_t regions) {
+  std::vector<DifferenceBand> bands(size_t(pool.threads()));
+  for (DifferenceBand& b : bands) {
+    b.region_luma.assign(regions, 0);
+    b.region_changed.assign(regions, 0);
+  }
+  return bands;
+}
+
+FrameDifferenceSums differenceTotal(std::vector<DifferenceBand>& bands, size_t regions) {
+  FrameDifferenceSums total;
+  total.region_luma.assign(regions, 0);
+  total.region_changed.assign(regions, 0);
+  ValueCounts counts;
+  for (DifferenceBand& b : bands) {
+    b.histogram.drainInto(counts);
+    for (size_t r = 0; r < regions; ++r) {
+      total.region_luma[r] += b.region_luma[r];
+      total.region_changed[r] += b.region_changed[r];
+    }
+    total.sad_previous += b.row.sad_previous;
+    total.sad_reference += b.row.sad_reference;
+    total.motion_sum += b.row.motion_sum;
+    total.motion_squares += b.row.motion_squares;
+  }
+  // Each count is at most width * height < 2^32.
+  for (size_t v = 0; v < 256; ++v) total.histogram[v] = uint32_t(counts.counts[3][v]);
+  return total;
+}
+
+// One band's Sobel sums, added row by row (rows 1 to height - 2).
+struct SobelBand {
+  simd::SobelRowSums row;
+  std::vector<uint64_t> region_squares;
+  std::vector<uint32_t> row_m;  // with regions: the row's magnitudes, for their spans
+};
+
+void addSobelRow(SobelBand& b, const uint8_t* f, int width, int y,
+                 const std::vector<RegionSpan>& spans) {
+  const size_t w = size_t(width);
+  const uint8_t* above = f + size_t(y - 1) * w;
+  bool in_region = false;
+  for (const RegionSpan& span : spans) in_region |= y >= span.y0 && y < span.y1;
+  if (in_region) b.row_m.resize(w);
+  simd::sobelRow(above, above + w, above + 2 * w, width, in_region ? b.row_m.data() : nullptr,
+                 b.row);
+  for (size_t r = 0; r < spans.size(); ++r) {
+    const RegionSpan& span = spans[r];
+    if (y < span.y0 || y >= span.y1) continue;
+    uint64_t sum = 0;
+    for (int x = std::max(span.x0, 1); x < std::min(span.x1, width - 1); ++x)
+      sum += b.row_m[size_t(x)];
+    b.region_squares[r] += sum;
+  }
+}
+
+std::vector<SobelBand> sobelBands(const RowPool& pool, size_t regions) {
+  std::vector<SobelBand> bands(size_t(pool.threads()));
+  for (SobelBand& b : bands) b.region_squares.assign(regions, 0);
+  return bands;
+}
+
+SobelSums sobelTotal(const std::vector<SobelBand>& bands, size_t regions, int width, int height) {
+  SobelSums total;
+  total.region_squares.assign(regions, 0);
+  if (width < 3 || height < 3) return total;
+  total.samples = uint64_t(width - 2) * uint64_t(height - 2);
+  int64_t excess = 0;
+  for (const SobelBand& b : bands) {
+    for (size_t r = 0; r < regions; ++r) total.region_squares[r] += b.region_squares[r];
+    total.squares += b.row.squares;
+    total.roots += b.row.roots;
+    excess += b.row.root_square_excess;
+  }
+  total.root_squares = rootSquares(total.squares, excess);
+  return total;
+}
+
+}  // namespace
+
+FrameDifferenceSums frameDifferenceCpu(const DifferencePlanes& planes, int width, int height,
+                                       const HealthRegionSpec& regions, bool count_histogram,
+                                       RowPool& pool) {
+  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
+  std::vector<DifferenceBand> bands = differenceBands(pool, spans.size());
+  pool.forEachBand(height, [&](int begin, int end, int index) {
+    for (int y = begin; y < end; ++y)
+      addDifferenceRow(bands[size_t(index)], planes, width, y, spans, regions.change_level,
+                       count_histogram);
+  });
+  return differenceTotal(bands, spans.size());
+}
+
+SobelSums sobelOfStretchedCpu(const uint8_t* f, int width, int height,
+                              const HealthRegionSpec& regions, RowPool& pool) {
+  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
+  std::vector<SobelBand> bands = sobelBands(pool, spans.size());
+  if (width >= 3 && height >= 3)
+    pool.forEachBand(height - 2, [&](int begin, int end, int index) {
+      for (int y = begin + 1; y < end + 1; ++y)
+        addSobelRow(bands[size_t(index)], f, width, y, spans);
+    });
+  return sobelTotal(bands, spans.size(), width, height);
+}
+
+void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
+                   const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
+                   FrameDifferenceSums& difference, SobelSums& sobel) {
+  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
+  std::vector<DifferenceBand> difference_bands = differenceBands(pool, spans.size());
+  std::vector<SobelBand> sobel_bands = sobelBands(pool, spans.size());
+  const bool has_interior = width >= 3 && height >= 3;
+  pool.forEachBand(height, [&](int begin, int end, int index) {
+    for (int y = begin; y < end; ++y) {
+      addDifferenceRow(difference_bands[size_t(index)], planes, width, y, spans,
+                       regions.change_level, count_histogram);
+      if (has_interior && y >= 1 && y < height - 1)
+        addSobelRow(sobel_bands[size_t(index)], planes.stretched, width, y, spans);
+    }
+  });
+  difference = differenceTotal(difference_bands, spans.size());
+  sobel = sobelTotal(sobel_bands, spans.size(), width, height);
+}
+
+void stretchLimitedLumaCpu(const uint8_t* luma, int width, int height, uint8_t* out,
+                           RowPool& pool) {
+  const size_t w = size_t(width);
+  pool.forEachBand(height, [&](int begin, int end, int) {
+    for (int y = begin; y < end; ++y)
+      simd::stretchLimitedLuma(luma + size_t(y) * w, width, out + size_t(y) * w);
+  });
+}
 
 FrameDifferenceSums frameDifferenceCpu(const uint8_t* luma, const uint8_t* previous,
                                        const uint8_t* reference, int width, int height,
                                        bool full_range, const HealthRegionSpec& regions,
                                        RowPool& pool) {
-  if (!previous) previous = luma;
-  if (!reference) reference = luma;
-  const std::array<uint8_t, 256> f = fullRangeTable(full_range);
-  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
-  std::vector<FrameDifferenceSums> bands(size_t(pool.threads()));
-  for (FrameDifferenceSums& s : bands) {
-    s.region_luma.assign(spans.size(), 0);
-    s.region_changed.assign(spans.size(), 0);
+  DifferencePlanes planes{luma, previous ? previous : luma, reference ? reference : luma, luma,
+                          previous ? previous : luma};
+  std::vector<uint8_t> stretched, stretched_previous;
+  if (!full_range) {
+    const size_t n = size_t(width) * size_t(height);
+    stretched.resize(n);
+    stretched_previous.resize(n);
+    stretchLimitedLumaCpu(planes.luma, width, height, stretched.data(), pool);
+    stretchLimitedLumaCpu(planes.previous, width, height, stretched_previous.data(), pool);
+    planes.stretched = stretched.data();
+    planes.stretched_previous = stretched_previous.data();
   }
-  const size_t w = size_t(width);
-  pool.forEachBand(height, [&](int begin, int end, int index) {
-    FrameDifferenceSums& s = bands[size_t(index)];
-    for (int y = begin; y < end; ++y) {
-      const size_t row = size_t(y) * w;
-      const uint8_t* c = luma + row;
-      const uint8_t* p = previous + row;
-      const uint8_t* r = reference + row;
-      // Row sums in 32 bits (a row of up to 65536 pixels: 255 * 65536 and 65025 * 65536 fit),
-      // then into the band's 64-bit sums.
-      uint32_t sad_p = 0, sad_r = 0, squares = 0;
-      int32_t motion = 0;
-      for (size_t x = 0; x < w; ++x) {
-        sad_p += uint32_t(std::abs(int(c[x]) - int(p[x])));
-        sad_r += uint32_t(std::abs(int(c[x]) - int(r[x])));
-        const int m = int(f[c[x]]) - int(f[p[x]]);
-        motion += m;
-        squares += uint32_t(m * m);
-      }
-      for (size_t x = 0; x < w; ++x) ++s.histogram[c[x]];
-      s.sad_previous += sad_p;
-      s.sad_reference += sad_r;
-      s.motion_sum += motion;
-      s.motion_squares += squares;
-      for (size_t r = 0; r < spans.size(); ++r) {
-        const RegionSpan& span = spans[r];
-        if (y < span.y0 || y >= span.y1) continue;
-        uint32_t sum = 0, changed = 0;  // 32 bits: a row of up to 65536 pixels
-        for (int x = span.x0; x < span.x1; ++x) {
-          sum += c[x];
-          changed += uint32_t(std::abs(int(c[x]) - int(p[x]))) > regions.change_level;
-        }
-        s.region_luma[r] += sum;
-        s.region_changed[r] += changed;
-      }
-    }
-  });
-  FrameDifferenceSums total;
-  total.region_luma.assign(spans.size(), 0);
-  total.region_changed.assign(spans.size(), 0);
-  for (const FrameDifferenceSums& s : bands) {
-    for (size_t r = 0; r < spans.size(); ++r) {
-      total.region_luma[r] += s.region_luma[r];
-      total.region_changed[r] += s.region_changed[r];
-    }
-    total.sad_previous += s.sad_previous;
-    total.sad_reference += s.sad_reference;
-    total.motion_sum += s.motion_sum;
-    total.motion_squares += s.motion_squares;
-    for (size_t b = 0; b < 256; ++b) total.histogram[b] += s.histogram[b];
-  }
-  return total;
+  return frameDifferenceCpu(planes, width, height, regions, true, pool);
 }
 
 SobelSums sobelCpu(const uint8_t* luma, int width, int height, bool full_range,
                    const HealthRegionSpec& regions, RowPool& pool) {
-  SobelSums total;
-  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
-  total.region_squares.assign(spans.size(), 0);
-  if (width < 3 || height < 3) return total;
-  // Full range: the plane itself; limited: stretched once into a copy.
-  const uint8_t* f = luma;
-  std::vector<uint8_t> stretched;
-  if (!full_range) {
-    const std::array<uint8_t, 256> table = fullRangeTable(full_range);
-    stretched.resize(size_t(width) * size_t(height));
-    pool.forEachBand(height, [&](int begin, int end, int) {
-      for (size_t i = size_t(begin) * size_t(width); i < size_t(end) * size_t(width); ++i)
-        stretched[i] = table[luma[i]];
-    });
-    f = stretched.data();
-  }
-  // The roots of the small magnitudes, which most pixels of a camera's picture have (|g| < 64).
-  static const std::array<uint32_t, 4096> small_roots = [] {
-    std::array<uint32_t, 4096> t{};
-    for (uint32_t m = 0; m < t.size(); ++m) t[m] = sobelRoot(m);
-    return t;
-  }();
-  std::vector<SobelSums> bands(size_t(pool.threads()));
-  for (SobelSums& s : bands) s.region_squares.assign(spans.size(), 0);
-  const size_t w = size_t(width);
-  pool.forEachBand(height - 2, [&](int begin, int end, int index) {
-    SobelSums& s = bands[size_t(index)];
-    // With regions, the row's magnitudes are kept for their spans.
-    std::vector<uint32_t> row_m(spans.empty() ? 0 : w);
-    // Per column of the row: v = above + 2 at + below (gx = v[x - 1] - v[x + 1]) and
-    // d = above - below (gy = d[x - 1] + 2 d[x] + d[x + 1]): 2 loads a pixel instead of 9.
-    std::vector<int32_t> v(w), d(w);
-    // q^2 < 2^54: 512 of them fit a 64-bit sum before it joins the 96-bit one.
-    constexpr int kChunk = 512;
-    for (int y = begin + 1; y < end + 1; ++y) {
-      const uint8_t* above = f + size_t(y - 1) * w;
-      const uint8_t* at = above + w;
-      const uint8_t* below = at + w;
-      for (size_t x = 0; x < w; ++x) {
-        v[x] = int32_t(above[x]) + 2 * int32_t(at[x]) + int32_t(below[x]);
-        d[x] = int32_t(above[x]) - int32_t(below[x]);
-      }
-      for (int x0 = 1; x0 < width - 1; x0 += kChunk) {
-        const int x1 = std::min(width - 1, x0 + kChunk);
-        uint64_t squares = 0, roots = 0, root_squares = 0;
-        for (int x = x0; x < x1; ++x) {
-          const size_t i = size_t(x);
-          const int32_t gx = v[i - 1] - v[i + 1];
-          const int32_t gy = d[i - 1] + 2 * d[i] + d[i + 1];
-          const uint32_t m = uint32_t(gx * gx + gy * gy);
-          if (!row_m.empty()) row_m[i] = m;
-          const uint64_t q = m < small_roots.size() ? small_roots[m] : sobelRoot(m);
-          squares += m;
-          roots += q;
-          root_squares += q * q;
-        }
-        s.squares += squares;
-        s.roots += roots;
-        s.root_squares.add(root_squares);
-      }
-      for (size_t r = 0; r < spans.size(); ++r) {
-        const RegionSpan& span = spans[r];
-        if (y < span.y0 || y >= span.y1) continue;
-        uint64_t sum = 0;
-        for (int x = std::max(span.x0, 1); x < std::min(span.x1, width - 1); ++x)
-          sum += row_m[size_t(x)];
-        s.region_squares[r] += sum;
-      }
-    }
-  });
-  total.samples = uint64_t(width - 2) * uint64_t(height - 2);
-  for (const SobelSums& s : bands) {
-    for (size_t r = 0; r < spans.size(); ++r) total.region_squares[r] += s.region_squares[r];
-    total.squares += s.squares;
-    total.roots += s.roots;
-    total.root_squares.add(s.root_squares);
-  }
-  return total;
+  if (full_range) return sobelOfStretchedCpu(luma, width, height, regions, pool);
+  std::vector<uint8_t> stretched(size_t(width) * size_t(height));
+  stretchLimitedLumaCpu(luma, width, height, stretched.data(), pool);
+  return sobelOfStretchedCpu(stretched.data(), width, height, regions, pool);
 }
 
 }  // namespace esf

@@ -8,7 +8,32 @@
 
 namespace esf {
 
-// previous and reference null: the first frame.
+// One frame difference's planes, each width x height: the luma Y, the previous P and the
+// reference R (P = R = Y on the first frame), and F(Y), F(P) (fullRangeLuma: for full range the
+// same pointers as Y and P).
+struct DifferencePlanes {
+  const uint8_t* luma = nullptr;
+  const uint8_t* previous = nullptr;
+  const uint8_t* reference = nullptr;
+  const uint8_t* stretched = nullptr;
+  const uint8_t* stretched_previous = nullptr;
+};
+// count_histogram false: the histogram stays zero (for a caller that has Y's counts already).
+FrameDifferenceSums frameDifferenceCpu(const DifferencePlanes& planes, int width, int height,
+                                       const HealthRegionSpec& regions, bool count_histogram,
+                                       RowPool& pool);
+// The Sobel sums of a plane that is already F(Y).
+SobelSums sobelOfStretchedCpu(const uint8_t* stretched, int width, int height,
+                              const HealthRegionSpec& regions, RowPool& pool);
+// Both, in one pass over the rows: each row read once for both while it is in cache.
+void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
+                   const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
+                   FrameDifferenceSums& difference, SobelSums& sobel);
+// out = F(luma) for limited range, width x height.
+void stretchLimitedLumaCpu(const uint8_t* luma, int width, int height, uint8_t* out, RowPool& pool);
+
+// The same from the plain planes, stretching into temporaries: previous and reference null: the
+// first frame.
 FrameDifferenceSums frameDifferenceCpu(const uint8_t* luma, const uint8_t* previous,
                                        const uint8_t* reference, int width, int height,
                                        bool full_range, const HealthRegionSpec& regions,

@@ -78,15 +78,18 @@ ChannelSet ChannelSet::of(std::string_view channels) {
 HistogramCounter::HistogramCounter(ChannelSet channels, LumaWeights luma)
     : channels_(channels), luma_(luma) {}
 
-void HistogramCounter::countRgba(const uint8_t* rgba, int pixels) {
+void HistogramCounter::countRgba(const uint8_t* rgba, int pixels, uint8_t* luma_out) {
   const int rgb_mask = int(channels_.r) | int(channels_.g) << 1 | int(channels_.b) << 2;
   // uint32 tables: a replica sees a quarter of a band, under 2^32 for any image up to 65536^2.
   if (rgb_mask) kCountByMask[size_t(rgb_mask)](rgba, pixels, tables_);
-  if (channels_.l) {  // L of the row in vector lanes first, then counted like source luma
+  if (!channels_.l && !luma_out) return;
+  // L of the row in vector lanes first, then counted like source luma.
+  if (!luma_out) {
     luma_row_.resize(size_t(pixels));
-    simd::lumaOfRgba(rgba, pixels, formulaOf(luma_), luma_row_.data());
-    countLuma(luma_row_.data(), pixels);
+    luma_out = luma_row_.data();
   }
+  simd::lumaOfRgba(rgba, pixels, formulaOf(luma_), luma_out);
+  if (channels_.l) countLuma(luma_out, pixels);
 }
 
 void HistogramCounter::countLuma(const uint8_t* values, int n) {

@@ -31,8 +31,9 @@ struct ChannelSet {
 class HistogramCounter {
  public:
   HistogramCounter(ChannelSet channels, LumaWeights luma);
-  // Counts the channels of `pixels` RGBA pixels.
-  void countRgba(const uint8_t* rgba, int pixels);
+  // Counts the channels of `pixels` RGBA pixels. luma_out non-null: the pixels' L (of the
+  // counter's weights) is written there too, counted or not.
+  void countRgba(const uint8_t* rgba, int pixels, uint8_t* luma_out = nullptr);
   // Counts `n` bytes as L values (the source's own luma plane).
   void countLuma(const uint8_t* values, int n);
   // Adds the counts to `out` and clears them.

@@ -3,6 +3,7 @@
 // counts are of all 256 values per channel, so the configured bins and the 256-value histogram
 // of the stats both fold from the same pass. With only L from the source's Y bytes and no sink
 // that reads the image, nothing is converted at all. Results equal the references' bit for bit.
+#include <cstring>
 #include <optional>
 
 #include "capture/pixel_format.hpp"
@@ -21,6 +22,10 @@
 
 namespace esf {
 namespace {
+
+// The health luma of frames without Y bytes is BT.709 (healthLumaPlane), the L the counters
+// write for it.
+static_assert(kPipelineLuma == LumaWeights::kBt709);
 
 class CpuExecutorBackend : public PipelineBackend {
  public:
@@ -50,19 +55,29 @@ class CpuExecutorBackend : public PipelineBackend {
       WallTimer timer;
       std::vector<HistogramCounter> counters(size_t(pool_.threads()),
                                              HistogramCounter(rgb_channels, kPipelineLuma));
-      auto count = [&](int, const uint8_t* rgba, const uint8_t* luma, int band) {
+      // The health luma goes into its plane while each row is in cache: the row's own Y bytes
+      // (YUV, GREY), else the L of its RGBA pixels, the counter's L (kPipelineLuma).
+      uint8_t* health_luma = health_ ? health_->lumaPlane(frame) : nullptr;
+      const size_t width = size_t(frame.width);
+      auto count = [&](int y, const uint8_t* rgba, const uint8_t* luma, int band) {
         HistogramCounter& counter = counters[size_t(band)];
-        if (rgba) counter.countRgba(rgba, frame.width);
+        uint8_t* health_row = health_luma ? health_luma + size_t(y) * width : nullptr;
+        if (rgba) counter.countRgba(rgba, frame.width, luma ? nullptr : health_row);
         if (source_luma) counter.countLuma(luma, frame.width);
+        if (health_row && luma) std::memcpy(health_row, luma, width);
       };
       Status s = luma_only ? importLumaCpu(frame, pool_, count) : importFrame(frame, r, count);
       if (!s) return s.error();
       r.timings.push_back({"import", timer.ms(), false});  // the counting included
-      // Without a conversion (luma_only) the frame's own Y plane is the health luma.
-      if (health_) health_->process(frame, luma_only ? nullptr : &image_, r);
       WallTimer drain_timer;
       for (HistogramCounter& counter : counters) counter.drainInto(values);
       fold_ms = drain_timer.ms();
+      if (health_) {
+        // The L counts are the health luma's own when L is counted from that same luma: the Y
+        // bytes, or the RGBA pixels of a frame without Y bytes.
+        const bool luma_counted = source_luma || (!hasLumaPlane(frame) && rgb_channels.l);
+        health_->process(frame, nullptr, r, true, luma_counted ? &values.counts[3] : nullptr);
+      }
     } else {
       Result<const RgbaImage*> processed = importBlurResize(frame, source_luma, r);
       if (!processed) return processed.error();
@@ -99,13 +114,18 @@ class CpuExecutorBackend : public PipelineBackend {
                        on_row);
   }
 
+  // Whether the frame has its own Y bytes, which importCpu hands to its row callback.
+  static bool hasLumaPlane(const Frame& frame) {
+    const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+    return info.y.present() && info.packing != Packing::kCompressed;
+  }
+
   // LumaSource::kSource with an L channel and a frame that has a luma plane; otherwise L comes
   // from RGB, said once (as the reference backend says it).
   bool usesSourceLuma(const Frame& frame) {
     if (o_.luma != LumaSource::kSource || o_.histogram.channels.find('l') == std::string::npos)
       return false;
-    const PixelFormatInfo& info = pixelFormatInfo(frame.format);
-    if (info.y.present() && info.packing != Packing::kCompressed) return true;
+    if (hasLumaPlane(frame)) return true;
     if (!warned_no_source_luma_) {
       logWarning(std::string("source luma: ") + formatName(frame.format) +
                  " frames have no luma plane; L comes from RGB");

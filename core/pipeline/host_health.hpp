@@ -3,6 +3,7 @@
 // difference against the kept previous and reference planes, the Sobel sums, and the figures
 // and events from them. The references run the plain loops, the executor its kernels
 // (core/cpu/cpu_health.hpp); the same sums either way.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -26,8 +27,14 @@ class HostHealth {
   // pool null: the plain references.
   HostHealth(const HealthConfig& config, RowPool* pool)
       : monitor_(config), config_(config), regions_(HealthRegionSpec::of(config)), pool_(pool) {}
-  // Sets r.health and appends r.events; times itself as stage "health".
-  void process(const Frame& frame, const RgbaImage* imported, FrameResult& r);
+  // The plane (width x height bytes) the next process call takes as the frame's health luma
+  // when told it is filled: for a caller that writes each row while it has it in cache.
+  uint8_t* lumaPlane(const Frame& frame);
+  // Sets r.health and appends r.events; times itself as stage "health". luma_filled: lumaPlane
+  // holds the frame's health luma (else it is taken from the frame or `imported`). histogram:
+  // the counts of that luma's values, when the caller has them.
+  void process(const Frame& frame, const RgbaImage* imported, FrameResult& r,
+               bool luma_filled = false, const std::array<uint64_t, 256>* histogram = nullptr);
   void finish(std::vector<HealthEvent>& events) { monitor_.finish(events); }
 
  private:
@@ -35,7 +42,14 @@ class HostHealth {
   HealthConfig config_;
   HealthRegionSpec regions_;
   RowPool* pool_;
-  std::vector<uint8_t> previous_, reference_;
+  // Three planes in turn, none copied: the current frame's, the previous one's and the freeze
+  // reference's (previous and reference the same plane unless frames were frozen).
+  std::array<std::vector<uint8_t>, 3> planes_;
+  size_t current_ = 0, previous_ = 1, reference_ = 1;
+  // For limited range, F of the current and the previous plane.
+  std::array<std::vector<uint8_t>, 2> stretched_;
+  size_t stretched_current_ = 0;
+  bool has_previous_ = false, previous_stretched_ = false;
   int width_ = 0, height_ = 0;
 };
 

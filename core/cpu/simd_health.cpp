@@ -1,0 +1,246 @@
+// Compiled once per Highway target (foreach_target.h re-includes this file); the exported
+// wrappers at the bottom pick the best target the CPU has on the first call.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "core/cpu/simd_health.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+// clang-format: the Highway includes must stay in this order.
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/cpu/simd_health.hpp"
+#include "core/stats/health.hpp"
+
+#ifndef ESF_CORE_CPU_SIMD_HEALTH_ONCE
+#define ESF_CORE_CPU_SIMD_HEALTH_ONCE
+namespace esf::simd {
+// sobelRoot(m) and q^2 - 2^32 m for the small magnitudes, which most pixels of a camera's picture
+// have (|g| < 64): a lookup for a vector of them instead of square roots. Both fit i32
+// (q <= 64 * 65536, |excess| <= q).
+constexpr int kSmallMagnitudes = 4096;
+struct SmallRoots {
+  alignas(64) int32_t q[kSmallMagnitudes];
+  alignas(64) int32_t excess[kSmallMagnitudes];
+};
+inline const SmallRoots& smallRoots() {
+  static const SmallRoots table = [] {
+    SmallRoots t{};
+    for (uint32_t m = 0; m < uint32_t(kSmallMagnitudes); ++m) {
+      const uint64_t q = sobelRoot(m);
+      t.q[m] = int32_t(q);
+      t.excess[m] = int32_t(int64_t(q * q) - int64_t(uint64_t(m) << 32));
+    }
+    return t;
+  }();
+  return table;
+}
+}  // namespace esf::simd
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace esf::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The single-lane target has no halves of a vector: the scalar loops do it all there, as they do
+// the Sobel roots on targets without doubles.
+#undef ESF_HEALTH_HALVES
+#if HWY_TARGET != HWY_SCALAR
+#define ESF_HEALTH_HALVES 1
+#else
+#define ESF_HEALTH_HALVES 0
+#endif
+
+void StretchLimitedLuma(const uint8_t* in, int n, uint8_t* out) {
+  const hn::ScalableTag<uint16_t> d16;
+  const hn::Rebind<int16_t, decltype(d16)> di16;
+  const hn::Rebind<uint8_t, decltype(d16)> d8;
+  const int lanes = int(hn::Lanes(d16));
+  const auto lo = hn::Set(d8, 16), hi = hn::Set(d8, 235);
+  // 255 c / 219 for c in [0, 219] as (255 c * 38305) >> 23: exact there (the tests check all
+  // 256 inputs), and 255 c < 2^16 keeps it in u16 lanes.
+  const auto by255 = hn::Set(d16, 255), mul = hn::Set(d16, 38305);
+  int x = 0;
+  for (; x + lanes <= n; x += lanes) {
+    const auto c = hn::PromoteTo(d16, hn::SaturatedSub(hn::Min(hn::LoadU(d8, in + x), hi), lo));
+    const auto f = hn::ShiftRight<7>(hn::MulHigh(hn::Mul(c, by255), mul));
+    hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di16, f)), d8, out + x);
+  }
+  for (; x < n; ++x) out[x] = uint8_t(fullRangeLuma(in[x], false));
+}
+
+void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
+                   const uint8_t* fp, int n, DifferenceRowSums& sums) {
+  int x = 0;
+#if ESF_HEALTH_HALVES
+  const hn::ScalableTag<uint8_t> d8;
+  const hn::Half<decltype(d8)> dh8;
+  const hn::Rebind<int16_t, decltype(dh8)> d16;
+  const hn::Repartition<int32_t, decltype(d16)> d32;
+  const hn::Repartition<uint64_t, decltype(d8)> d64;
+  const int lanes = int(hn::Lanes(d8));
+  auto abs_diff = [](auto a, auto b) {
+    return hn::Or(hn::SaturatedSub(a, b), hn::SaturatedSub(b, a));
+  };
+  auto sad_p = hn::Zero(d64), sad_r = hn::Zero(d64), sum_c = hn::Zero(d64), sum_p = hn::Zero(d64);
+  // The squares' i32 lanes take at most 4 squares (<= 65025 each) a step: 2048 steps stay
+  // under 2^31 in sq0 + sq1, then they join the 64-bit sum.
+  constexpr int kStepsPerChunk = 2048;
+  while (x + lanes <= n) {
+    auto sq0 = hn::Zero(d32), sq1 = hn::Zero(d32);
+    for (int step = 0; step < kStepsPerChunk && x + lanes <= n; ++step, x += lanes) {
+      const auto vc = hn::LoadU(d8, c + x), vp = hn::LoadU(d8, p + x);
+      sad_p = hn::Add(sad_p, hn::SumsOf8(abs_diff(vc, vp)));
+      sad_r = hn::Add(sad_r, hn::SumsOf8(abs_diff(vc, hn::LoadU(d8, r + x))));
+      const auto vfc = hn::LoadU(d8, fc + x), vfp = hn::LoadU(d8, fp + x);
+      sum_c = hn::Add(sum_c, hn::SumsOf8(vfc));
+      sum_p = hn::Add(sum_p, hn::SumsOf8(vfp));
+      const auto motion = abs_diff(vfc, vfp);
+      const auto lower = hn::PromoteTo(d16, hn::LowerHalf(dh8, motion));
+      const auto upper = hn::PromoteTo(d16, hn::UpperHalf(dh8, motion));
+      sq0 = hn::ReorderWidenMulAccumulate(d32, lower, lower, sq0, sq1);
+      sq0 = hn::ReorderWidenMulAccumulate(d32, upper, upper, sq0, sq1);
+    }
+    HWY_ALIGN int32_t squares[HWY_MAX_BYTES / sizeof(int32_t)];
+    hn::Store(hn::Add(sq0, sq1), d32, squares);
+    for (size_t i = 0; i < hn::Lanes(d32); ++i) sums.motion_squares += uint32_t(squares[i]);
+  }
+  sums.sad_previous += hn::GetLane(hn::SumOfLanes(d64, sad_p));
+  sums.sad_reference += hn::GetLane(hn::SumOfLanes(d64, sad_r));
+  sums.motion_sum += int64_t(hn::GetLane(hn::SumOfLanes(d64, sum_c))) -
+                     int64_t(hn::GetLane(hn::SumOfLanes(d64, sum_p)));
+#endif
+  for (; x < n; ++x) {
+    sums.sad_previous += uint64_t(std::abs(int(c[x]) - int(p[x])));
+    sums.sad_reference += uint64_t(std::abs(int(c[x]) - int(r[x])));
+    const int m = int(fc[x]) - int(fp[x]);
+    sums.motion_sum += m;
+    sums.motion_squares += uint64_t(m * m);
+  }
+}
+
+#if HWY_HAVE_FLOAT64 && ESF_HEALTH_HALVES
+// round(65536 sqrt(m)) in double lanes: the square root is correctly rounded and the scaling
+// exact, and round-to-nearest of it equals sobelRoot for every m in [0, 2080800] (the tests
+// check each one).
+template <class DF, class VF>
+HWY_INLINE VF RootOf(DF df, VF m) {
+  return hn::Round(hn::Mul(hn::Sqrt(m), hn::Set(df, 65536.0)));
+}
+#endif
+
+void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
+              SobelRowSums& sums) {
+  int x = 1;
+#if HWY_HAVE_FLOAT64 && ESF_HEALTH_HALVES
+  const hn::ScalableTag<int32_t> d32;
+  const hn::Rebind<uint8_t, decltype(d32)> d8;
+  const hn::Half<decltype(d32)> dh32;
+  const hn::Rebind<double, decltype(dh32)> df;
+  const int lanes = int(hn::Lanes(d32));
+  auto load = [&](const uint8_t* row, int i) { return hn::PromoteTo(d32, hn::LoadU(d8, row + i)); };
+  const hn::Repartition<int64_t, decltype(d32)> d64;
+  auto widen = [&](auto v) {
+    return hn::Add(hn::PromoteTo(d64, hn::LowerHalf(dh32, v)),
+                   hn::PromoteTo(d64, hn::UpperHalf(dh32, v)));
+  };
+  const SmallRoots& small = smallRoots();
+  const auto small_limit = hn::Set(d32, kSmallMagnitudes), zero = hn::Zero(d32);
+  const auto two_pow_32 = hn::Set(df, 4294967296.0);
+  // 256 steps a chunk: m < 2^21 and the small q, |excess| <= 2^22 stay under 2^31 in their i32
+  // lanes; the doubles' per-lane sums (q < 2^27) stay exact far below 2^53.
+  constexpr int kStepsPerChunk = 256;
+  while (x + lanes <= n - 1) {
+    auto sum_m = zero, small_q = zero, small_excess = zero;
+    auto sum_q = hn::Zero(df), sum_excess = hn::Zero(df);
+    auto add = [&](decltype(sum_q) m) {
+      const auto q = RootOf(df, m);
+      sum_q = hn::Add(sum_q, q);
+      // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
+      sum_excess = hn::Add(sum_excess, hn::Sub(hn::Mul(q, q), hn::Mul(m, two_pow_32)));
+    };
+    for (int step = 0; step < kStepsPerChunk && x + lanes <= n - 1; ++step, x += lanes) {
+      const auto a0 = load(above, x - 1), a2 = load(above, x + 1);
+      const auto b0 = load(below, x - 1), b2 = load(below, x + 1);
+      const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load(at, x - 1)));
+      const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load(at, x + 1)));
+      const auto d1 = hn::Sub(load(above, x), load(below, x));
+      const auto gx = hn::Sub(v0, v2);
+      const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
+      const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
+      if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
+      if (hn::AllTrue(d32, hn::Eq(m, zero))) continue;  // flat: q = 0 adds nothing
+      sum_m = hn::Add(sum_m, m);
+      if (hn::AllTrue(d32, hn::Lt(m, small_limit))) {
+        small_q = hn::Add(small_q, hn::GatherIndex(d32, small.q, m));
+        small_excess = hn::Add(small_excess, hn::GatherIndex(d32, small.excess, m));
+        continue;
+      }
+      add(hn::PromoteTo(df, hn::LowerHalf(dh32, m)));
+      add(hn::PromoteTo(df, hn::UpperHalf(dh32, m)));
+    }
+    sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(sum_m))));
+    sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(small_q)))) +
+                  uint64_t(hn::GetLane(hn::SumOfLanes(df, sum_q)));
+    sums.root_square_excess += hn::GetLane(hn::SumOfLanes(d64, widen(small_excess))) +
+                               int64_t(hn::GetLane(hn::SumOfLanes(df, sum_excess)));
+  }
+#endif
+  for (; x < n - 1; ++x) {
+    const int gx = (above[x - 1] + 2 * at[x - 1] + below[x - 1]) -
+                   (above[x + 1] + 2 * at[x + 1] + below[x + 1]);
+    const int gy =
+        (above[x - 1] - below[x - 1]) + 2 * (above[x] - below[x]) + (above[x + 1] - below[x + 1]);
+    const uint32_t m = uint32_t(gx * gx + gy * gy);
+    if (m_out) m_out[x] = m;
+    const uint64_t q = sobelRoot(m);
+    sums.squares += m;
+    sums.roots += q;
+    sums.root_square_excess += int64_t(q * q) - int64_t(uint64_t(m) << 32);
+  }
+}
+
+void SobelRoots(const uint32_t* m, int n, uint32_t* q) {
+  int i = 0;
+#if HWY_HAVE_FLOAT64 && ESF_HEALTH_HALVES
+  const hn::ScalableTag<double> df;
+  const hn::Rebind<int32_t, decltype(df)> d32;
+  const int lanes = int(hn::Lanes(df));
+  for (; i + lanes <= n; i += lanes) {
+    const auto v = hn::PromoteTo(df, hn::LoadU(d32, reinterpret_cast<const int32_t*>(m + i)));
+    hn::StoreU(hn::DemoteTo(d32, RootOf(df, v)), d32, reinterpret_cast<int32_t*>(q + i));
+  }
+#endif
+  for (; i < n; ++i) q[i] = sobelRoot(m[i]);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace esf::simd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace esf::simd {
+
+HWY_EXPORT(StretchLimitedLuma);
+HWY_EXPORT(DifferenceRow);
+HWY_EXPORT(SobelRow);
+HWY_EXPORT(SobelRoots);
+
+void stretchLimitedLuma(const uint8_t* in, int n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(StretchLimitedLuma)(in, n, out);
+}
+void differenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
+                   const uint8_t* fp, int n, DifferenceRowSums& sums) {
+  HWY_DYNAMIC_DISPATCH(DifferenceRow)(c, p, r, fc, fp, n, sums);
+}
+void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
+              SobelRowSums& sums) {
+  HWY_DYNAMIC_DISPATCH(SobelRow)(above, at, below, n, m_out, sums);
+}
+void sobelRoots(const uint32_t* m, int n, uint32_t* q) {
+  HWY_DYNAMIC_DISPATCH(SobelRoots)(m, n, q);
+}
+
+}  // namespace esf::simd
+#endif  // HWY_ONCE

@@ -1,0 +1,35 @@
+#pragma once
+// The health stages' vector loops (Google Highway, dispatched at run time like simd_kernels.hpp):
+// exact integer results, the same on every target as the scalar formula in each comment.
+#include <cstdint>
+
+namespace esf::simd {
+
+// out[i] = fullRangeLuma(in[i], false) for i in [0, n): limited-range luma stretched to 0..255.
+void stretchLimitedLuma(const uint8_t* in, int n, uint8_t* out);
+
+// Sums over x in [0, n) of |c - p|, |c - r|, fc - fp and (fc - fp)^2, with fc, fp the stretched
+// c and p (the same pointers as c and p for full range). Added to the fields.
+struct DifferenceRowSums {
+  uint64_t sad_previous = 0, sad_reference = 0, motion_squares = 0;
+  int64_t motion_sum = 0;
+};
+void differenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
+                   const uint8_t* fp, int n, DifferenceRowSums& sums);
+
+// The Sobel sums of one row's interior pixels x in [1, n - 1) (n >= 3): m = gx^2 + gy^2 of the
+// 3x3 window over the rows above, at and below, q = sobelRoot(m); adds sum m, sum q and
+// sum (q^2 - 2^32 m) (in (-q, q], so it fits a signed sum: sum q^2 = 2^32 sum m + that).
+// m_out non-null: m_out[x] = m for x in [1, n - 1).
+struct SobelRowSums {
+  uint64_t squares = 0, roots = 0;
+  int64_t root_square_excess = 0;
+};
+void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
+              SobelRowSums& sums);
+
+// q[i] = sobelRoot(m[i]) for i in [0, n), each m[i] <= 2080800 (the largest Sobel magnitude):
+// the root sobelRow takes, for tests.
+void sobelRoots(const uint32_t* m, int n, uint32_t* q);
+
+}  // namespace esf::simd

@@ -1,0 +1,271 @@
+// The health kernels (core/cpu/simd_health.hpp) against their scalar formulas on every target's
+// vector width and tail, and the executor's health stage against the reference backend's over
+// runs of frames (the kept previous and freeze-reference planes).
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "core/cpu/simd_health.hpp"
+#include "core/stages/sobel_reference.hpp"
+#include "core/stats/health.hpp"
+#include "esframe/pipeline.hpp"
+#include "tests/support/random_frame.hpp"
+
+namespace esf {
+namespace {
+
+// Runs `check` once per instruction set this CPU has and the build compiled (AVX-512, AVX2, SSE4,
+// ..., the emulated one): each has its own lane count and tails.
+template <class Check>
+void onEveryTarget(const Check& check) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    SCOPED_TRACE(hwy::TargetName(target));
+    hwy::SetSupportedTargetsForTest(target);
+    check();
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+std::vector<uint8_t> randomBytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> v(n);
+  for (uint8_t& b : v) b = uint8_t(rng());
+  return v;
+}
+
+TEST(SimdHealth, SobelRootsEqualSobelRootForEveryMagnitude) {
+  onEveryTarget([] {
+    constexpr uint32_t kLargest = 2080800;  // 2 * 1020^2
+    std::vector<uint32_t> m(kLargest + 1), q(m.size());
+    for (uint32_t i = 0; i <= kLargest; ++i) m[i] = i;
+    simd::sobelRoots(m.data(), int(m.size()), q.data());
+    uint32_t mismatches = 0;
+    for (uint32_t i = 0; i <= kLargest; ++i) mismatches += q[i] != sobelRoot(i);
+    EXPECT_EQ(mismatches, 0u);
+    EXPECT_EQ(q[1], 65536u);
+    EXPECT_EQ(q[1040400], 1020u * 65536u);
+  });
+}
+
+TEST(SimdHealth, StretchLimitedLumaEqualsFullRangeLumaForEveryValue) {
+  onEveryTarget([] {
+    // Every value at every position of a few vector widths and tails.
+    for (int n : {1, 7, 255, 256, 259, 1000}) {
+      std::vector<uint8_t> in(static_cast<size_t>(n)), out(static_cast<size_t>(n));
+      for (int start = 0; start < 256; start += (n < 256 ? n : 256)) {
+        for (int i = 0; i < n; ++i) in[size_t(i)] = uint8_t(start + i);
+        simd::stretchLimitedLuma(in.data(), n, out.data());
+        for (int i = 0; i < n; ++i)
+          ASSERT_EQ(out[size_t(i)], fullRangeLuma(in[size_t(i)], false)) << n << " " << int(in[i]);
+      }
+    }
+    const uint8_t ends[] = {0, 16, 235, 255};
+    uint8_t stretched[4];
+    simd::stretchLimitedLuma(ends, 4, stretched);
+    EXPECT_EQ(stretched[0], 0);
+    EXPECT_EQ(stretched[1], 0);
+    EXPECT_EQ(stretched[2], 255);
+    EXPECT_EQ(stretched[3], 255);
+  });
+}
+
+simd::DifferenceRowSums differenceByFormula(const uint8_t* c, const uint8_t* p, const uint8_t* r,
+                                            int n, bool full_range) {
+  simd::DifferenceRowSums s;
+  for (int x = 0; x < n; ++x) {
+    s.sad_previous += uint64_t(std::abs(c[x] - p[x]));
+    s.sad_reference += uint64_t(std::abs(c[x] - r[x]));
+    const int64_t m = int64_t(fullRangeLuma(c[x], full_range)) - fullRangeLuma(p[x], full_range);
+    s.motion_sum += m;
+    s.motion_squares += uint64_t(m * m);
+  }
+  return s;
+}
+
+void expectEqual(const simd::DifferenceRowSums& got, const simd::DifferenceRowSums& want) {
+  EXPECT_EQ(got.sad_previous, want.sad_previous);
+  EXPECT_EQ(got.sad_reference, want.sad_reference);
+  EXPECT_EQ(got.motion_sum, want.motion_sum);
+  EXPECT_EQ(got.motion_squares, want.motion_squares);
+}
+
+TEST(SimdHealth, DifferenceRowEqualsTheFormula) {
+  onEveryTarget([] {
+    uint32_t seed = 1;
+    // Up past one 64-bit flush of the squares' 32-bit lanes (2048 vectors of up to 64 bytes).
+    for (int n : {1, 3, 17, 31, 64, 65, 257, 1920, 140000})
+      for (int content = 0; content < 3; ++content)
+        for (bool full_range : {true, false}) {
+          SCOPED_TRACE(testing::Message() << n << " content " << content << " full " << full_range);
+          std::vector<uint8_t> c = randomBytes(size_t(n), seed++),
+                               p = randomBytes(size_t(n), seed++),
+                               r = randomBytes(size_t(n), seed++);
+          if (content == 1) {  // flat: all zero differences
+            p = c;
+            r = c;
+          } else if (content == 2) {  // the largest differences, both signs
+            for (int x = 0; x < n; ++x) {
+              c[size_t(x)] = x % 3 ? 255 : 0;
+              p[size_t(x)] = 255 - c[size_t(x)];
+              r[size_t(x)] = p[size_t(x)];
+            }
+          }
+          std::vector<uint8_t> fc(c), fp(p);
+          if (!full_range) {
+            for (uint8_t& v : fc) v = uint8_t(fullRangeLuma(v, false));
+            for (uint8_t& v : fp) v = uint8_t(fullRangeLuma(v, false));
+          }
+          simd::DifferenceRowSums got;
+          simd::differenceRow(c.data(), p.data(), r.data(), fc.data(), fp.data(), n, got);
+          expectEqual(got, differenceByFormula(c.data(), p.data(), r.data(), n, full_range));
+        }
+  });
+}
+
+TEST(SimdHealth, SobelRowEqualsTheReferenceMagnitudes) {
+  onEveryTarget([] {
+    uint32_t seed = 100;
+    // Past one chunk of sums (256 vectors of up to 16 lanes) too.
+    for (int n : {3, 4, 17, 33, 63, 257, 1920, 9001})
+      for (int content = 0; content < 5; ++content) {
+        SCOPED_TRACE(testing::Message() << n << " content " << content);
+        std::vector<uint8_t> f = randomBytes(size_t(n) * 3, seed++);
+        if (content == 1) {
+          std::fill(f.begin(), f.end(), uint8_t(77));
+        } else if (content == 2) {  // vertical 2-pixel 0/255 stripes: m = 1020^2 at every edge
+          for (size_t i = 0; i < f.size(); ++i) f[i] = (i % size_t(n)) / 2 % 2 ? 255 : 0;
+        } else if (content == 3) {  // faint noise: every m small (|g| < 64)
+          for (uint8_t& v : f) v = uint8_t(100 + v % 5);
+        } else if (content == 4) {  // flat, faint and strong stretches side by side
+          for (size_t i = 0; i < f.size(); ++i) {
+            const size_t stretch = (i % size_t(n)) / 20 % 3;
+            f[i] = stretch == 0 ? 50 : stretch == 1 ? uint8_t(60 + f[i] % 3) : f[i];
+          }
+        }
+        std::vector<uint32_t> m_out(size_t(n), 0xdeadbeef);
+        simd::SobelRowSums got, got_without_m;
+        simd::sobelRow(f.data(), f.data() + n, f.data() + 2 * n, n, m_out.data(), got);
+        // Without m_out: the same sums.
+        simd::sobelRow(f.data(), f.data() + n, f.data() + 2 * n, n, nullptr, got_without_m);
+        EXPECT_EQ(got_without_m.squares, got.squares);
+        EXPECT_EQ(got_without_m.roots, got.roots);
+        EXPECT_EQ(got_without_m.root_square_excess, got.root_square_excess);
+        uint64_t squares = 0, roots = 0;
+        Wide96 root_squares, got_root_squares;
+        for (int x = 1; x < n - 1; ++x) {
+          const uint32_t m = sobelMagnitudeSquared(f.data(), n, x, 1);
+          EXPECT_EQ(m_out[size_t(x)], m) << x;
+          const uint64_t q = sobelRoot(m);
+          squares += m;
+          roots += q;
+          root_squares.add(q * q);
+        }
+        if (content == 2 && n > 3) {
+          EXPECT_EQ(m_out[2], 1040400u);
+        }
+        EXPECT_EQ(got.squares, squares);
+        EXPECT_EQ(got.roots, roots);
+        // The excess form: sum q^2 = 2^32 sum m + excess.
+        got_root_squares.words = {0, uint32_t(got.squares), uint32_t(got.squares >> 32)};
+        const uint64_t e = uint64_t(got.root_square_excess);
+        got_root_squares.add(Wide96{
+            {uint32_t(e), uint32_t(e >> 32), got.root_square_excess < 0 ? 0xffffffffu : 0u}});
+        EXPECT_EQ(got_root_squares, root_squares);
+      }
+  });
+}
+
+// A run of frames through both backends with --health: a first frame, frames frozen against it
+// that still differ from their previous frame (one byte nudged each), a new picture, a repeat.
+TEST(CpuExecutorBackend, HealthEqualsTheReferenceOverARun) {
+  struct Case {
+    PixelFormat format;
+    bool full_range;
+    const char* channels;
+    LumaSource luma;
+  };
+  const Case cases[] = {
+      {PixelFormat::kRGBA32, true, "rgbl", LumaSource::kRgb},
+      {PixelFormat::kRGBA32, true, "rgb", LumaSource::kRgb},
+      {PixelFormat::kRGB24, true, "l", LumaSource::kSource},
+      {PixelFormat::kNV12, false, "rgbl", LumaSource::kRgb},
+      {PixelFormat::kNV12, false, "l", LumaSource::kSource},
+      {PixelFormat::kNV12, true, "rgbl", LumaSource::kSource},
+      {PixelFormat::kYUYV, false, "rg", LumaSource::kRgb},
+      {PixelFormat::kGREY, true, "l", LumaSource::kSource},
+  };
+  uint32_t seed = 500;
+  for (const Case& c : cases)
+    for (auto [w, h] : {std::pair{66, 48}, std::pair{130, 38}})
+      for (bool regions : {false, true}) {
+        const std::string what =
+            std::string(formatName(c.format)) + " " + std::to_string(w) + "x" + std::to_string(h) +
+            " " + c.channels + (c.full_range ? " full" : " limited") + (regions ? " regions" : "");
+        PipelineConfig config;
+        config.histogram.channels = c.channels;
+        config.luma = c.luma;
+        config.threads = 2;
+        config.health = HealthConfig{};
+        if (regions) {
+          config.health->grid_columns = 3;
+          config.health->grid_rows = 2;
+          config.health->rois = {HealthRegion{5, 3, 20, 11}};
+        }
+        config.backend = Backend::kReference;
+        Result<std::unique_ptr<Pipeline>> reference = Pipeline::create(config);
+        config.backend = Backend::kCpu;
+        Result<std::unique_ptr<Pipeline>> cpu = Pipeline::create(config);
+        ASSERT_TRUE(reference.ok() && cpu.ok()) << what;
+        const Colorimetry colorimetry{YcbcrEncoding::kBt601, c.full_range};
+        test::TestFrame a = test::randomFrame(c.format, w, h, 3, colorimetry, seed++);
+        test::TestFrame b = test::randomFrame(c.format, w, h, 3, colorimetry, seed++);
+        std::vector<test::TestFrame*> run = {&a, &a, &a, &b, &b, &a};
+        for (size_t i = 0; i < run.size(); ++i) {
+          test::TestFrame& t = *run[i];
+          if (i == 1 || i == 2) t.planes[0][i * 8 + 2] ^= 0x40;  // frozen, unlike the previous
+          t.frame.sequence = i;
+          t.frame.timestamp_ns = i * 40'000'000;
+          Result<FrameResult> want = (*reference)->process(t.frame);
+          Result<FrameResult> got = (*cpu)->process(t.frame);
+          ASSERT_TRUE(want.ok() && got.ok()) << what << " frame " << i;
+          ASSERT_TRUE(want->health.has_value()) << what;
+          EXPECT_EQ(got->health, want->health) << what << " frame " << i;
+          EXPECT_EQ(got->events, want->events) << what << " frame " << i;
+          EXPECT_EQ(got->hist, want->hist) << what << " frame " << i;
+        }
+      }
+}
+
+// The luma range changing between frames: the executor's kept F(previous) follows it.
+TEST(CpuExecutorBackend, HealthFollowsARangeChangeLikeTheReference) {
+  PipelineConfig config;
+  config.threads = 2;
+  config.health = HealthConfig{};
+  config.backend = Backend::kReference;
+  Result<std::unique_ptr<Pipeline>> reference = Pipeline::create(config);
+  config.backend = Backend::kCpu;
+  Result<std::unique_ptr<Pipeline>> cpu = Pipeline::create(config);
+  ASSERT_TRUE(reference.ok() && cpu.ok());
+  test::TestFrame limited =
+      test::randomFrame(PixelFormat::kNV12, 64, 40, 0, {YcbcrEncoding::kBt601, false}, 91);
+  test::TestFrame full =
+      test::randomFrame(PixelFormat::kNV12, 64, 40, 0, {YcbcrEncoding::kBt601, true}, 92);
+  const std::vector<test::TestFrame*> run = {&limited, &full, &limited, &limited, &full, &full};
+  for (size_t i = 0; i < run.size(); ++i) {
+    test::TestFrame& t = *run[i];
+    t.frame.sequence = i;
+    t.frame.timestamp_ns = i * 40'000'000;
+    Result<FrameResult> want = (*reference)->process(t.frame);
+    Result<FrameResult> got = (*cpu)->process(t.frame);
+    ASSERT_TRUE(want.ok() && got.ok()) << "frame " << i;
+    ASSERT_TRUE(want->health.has_value());
+    EXPECT_EQ(got->health, want->health) << "frame " << i;
+    EXPECT_EQ(got->events, want->events) << "frame " << i;
+  }
+}
+
+}  // namespace
+}  // namespace esf
