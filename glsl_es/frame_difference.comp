@@ -3,14 +3,18 @@
 // Every workgroup adds its totals with global atomics into one record of `totals`: 256 histogram
 // counts, then sum |Y - P|, sum |Y - R|, sum F(Y) - F(P), sum (F(Y) - F(P))^2 as 64-bit
 // (low, high) pairs in two's complement (a workgroup's own sums fit 32 bits for
-// WG_SIZE * WORDS * 4 pixels; the signed one is sign-extended). The last workgroup to finish
-// (a counter after the record) moves the record into `result`, the buffer the host reads back,
-// and leaves `totals` zero for the next frame: no zeroing upload and no copy around the dispatch
-// (those took a third of the pass on an H200 at 1080p). The host never maps `totals` (NVIDIA may
-// keep a buffer it maps in host memory, where every atomic crosses the bus).
+// WG_SIZE * WORDS * 4 pixels; the signed one is sign-extended). With PUBLISH (a GPU with a
+// fifth storage block), the last workgroup to finish (a counter after the record) moves the
+// record into `result`, the buffer the host reads back, and leaves `totals` zero for the next
+// frame: no zeroing upload and no copy around the dispatch (those took a third of the pass on an
+// H200 at 1080p); without it the host zeroes `totals` and copies it. The host never maps
+// `totals` (NVIDIA may keep a buffer it maps in host memory, where every atomic crosses the bus).
 // Regions (GRID_COLUMNS x GRID_ROWS cells, then ROIS rectangles): a workgroup adds each region's
 // luma and changed pixels in shared memory, then into 4 words a region after the record (sum Y
 // and the changed count, 64 bits each, low word first).
+#ifndef PUBLISH
+#define PUBLISH 0
+#endif
 #ifndef WG_SIZE
 #define WG_SIZE 256
 #endif
@@ -38,9 +42,12 @@ layout(std430, binding = 0) writeonly buffer Current { uint current_luma[]; };
 layout(std430, binding = 1) readonly buffer Previous { uint previous_luma[]; };
 layout(std430, binding = 2) readonly buffer Reference { uint reference_luma[]; };
 layout(std430, binding = 3) buffer Totals { uint totals[]; };
-layout(std430, binding = 4) writeonly buffer Result { uint result[]; };
 const uint kRecordWords = 264u;
+#if PUBLISH
+layout(std430, binding = 4) writeonly buffer Result { uint result[]; };
 const uint kTotalWords = kRecordWords + 4u * uint(REGIONS);  // the counter follows them
+shared uint s_last;
+#endif
 #if REGIONS > 0
 uniform uint u_change_level;
 #if ROIS > 0
@@ -51,7 +58,6 @@ shared uint s_region_changed[REGIONS];
 #endif
 
 shared uint s_hist[256];
-shared uint s_last;
 shared uint s_sad_previous[WG_SIZE];
 shared uint s_sad_reference[WG_SIZE];
 shared int s_motion[WG_SIZE];
@@ -211,6 +217,7 @@ void main() {
     if (s_region_changed[r] != 0u) addWide(at + 2u, s_region_changed[r], 0u);
   }
 #endif
+#if PUBLISH
   // This workgroup's adds are done before its count: the last to count sees every one.
   memoryBarrierBuffer();
   barrier();
@@ -219,4 +226,5 @@ void main() {
   if (s_last == 0u) return;
   for (uint i = lid; i < kTotalWords; i += uint(WG_SIZE)) result[i] = atomicExchange(totals[i], 0u);
   if (lid == 0u) atomicExchange(totals[kTotalWords], 0u);
+#endif
 }

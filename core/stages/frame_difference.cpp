@@ -47,6 +47,8 @@ Result<FrameDifference> FrameDifference::create(const GlContext& gl,
       !s)
     return s.error();
   FrameDifference d;
+  // The result binding is a fifth storage block: GLES 3.1 promises 4.
+  d.publish_ = gl.limits().compute_storage_blocks >= 5 && gl.limits().ssbo_bindings >= 5;
   d.gl_ = &gl;
   d.params_ = params;
   d.regions_ = regions;
@@ -54,6 +56,7 @@ Result<FrameDifference> FrameDifference::create(const GlContext& gl,
       "frame_difference.comp", ShaderDefines()
                                    .set("WG_SIZE", params.workgroup_size)
                                    .set("WORDS", params.words_per_invocation)
+                                   .set("PUBLISH", d.publish_ ? 1 : 0)
                                    .set("GRID_COLUMNS", regions.columns)
                                    .set("GRID_ROWS", regions.rows)
                                    .set("ROIS", int64_t(regions.rois.size())));
@@ -78,11 +81,13 @@ Status FrameDifference::allocate(int width, int height) {
     b = std::move(made.value());
   }
   const size_t record_words = recordWords();
-  // totals_: the record and the shader's count of finished workgroups, zero between passes.
-  Result<GlBuffer> totals = makeStorageBuffer(record_words + 1, "frame difference totals");
+  // totals_: the record and (publishing) the shader's count of finished workgroups, zero
+  // between passes.
+  const size_t totals_words = record_words + (publish_ ? 1 : 0);
+  Result<GlBuffer> totals = makeStorageBuffer(totals_words, "frame difference totals");
   if (!totals) return totals.error();
   totals_ = std::move(totals.value());
-  if (Status s = fillBuffer(totals_.get(), record_words + 1, 0, "frame difference totals"); !s)
+  if (Status s = fillBuffer(totals_.get(), totals_words, 0, "frame difference totals"); !s)
     return s;
   Result<GlBuffer> result = makeStorageBuffer(record_words, "frame difference result");
   if (!result) return result.error();
@@ -122,7 +127,12 @@ Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_rang
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, luma_[first ? current_ : previous_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, luma_[first ? current_ : reference_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, totals_.get());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, result_.get());
+  if (publish_) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, result_.get());
+  } else if (Status s = fillBuffer(totals_.get(), recordWords(), 0, "frame difference totals");
+             !s) {
+    return s;
+  }
   if (regions_.count()) {
     glUniform1ui(glGetUniformLocation(p, "u_change_level"), regions_.change_level);
     setRoiUniforms(p, regions_, width_, height_);
@@ -132,6 +142,10 @@ Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_rang
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   glDispatchCompute(GLuint(workgroups_), 1, 1);
   glMemoryBarrier(kStorageWrittenBarrier);
+  if (!publish_) {  // into the buffer the host maps, on the GPU
+    copyWords(totals_.get(), 0, result_.get(), 0, recordWords());
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  }
   return checkGl("frame difference dispatch");
 }
 

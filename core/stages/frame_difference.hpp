@@ -64,6 +64,7 @@ class FrameDifference {
   // where the workgroups add (zero between passes), result_ where the last workgroup moves it
   // for read().
   GlBuffer totals_, result_;
+  bool publish_ = false;  // the shader moves the record into result_ (PUBLISH)
   int width_ = 0, height_ = 0;
   int64_t workgroups_ = 0;
 };
