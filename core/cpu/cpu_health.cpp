@@ -136,31 +136,6 @@ SobelSums sobelTotal(const std::vector<SobelBand>& bands, size_t regions, int wi
 
 }  // namespace
 
-FrameDifferenceSums frameDifferenceCpu(const DifferencePlanes& planes, int width, int height,
-                                       const HealthRegionSpec& regions, bool count_histogram,
-                                       RowPool& pool) {
-  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
-  std::vector<DifferenceBand> bands = differenceBands(pool, spans.size());
-  pool.forEachBand(height, [&](int begin, int end, int index) {
-    for (int y = begin; y < end; ++y)
-      addDifferenceRow(bands[size_t(index)], planes, width, y, spans, regions.change_level,
-                       count_histogram);
-  });
-  return differenceTotal(bands, spans.size());
-}
-
-SobelSums sobelOfStretchedCpu(const uint8_t* f, int width, int height,
-                              const HealthRegionSpec& regions, RowPool& pool) {
-  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
-  std::vector<SobelBand> bands = sobelBands(pool, spans.size());
-  if (width >= 3 && height >= 3)
-    pool.forEachBand(height - 2, [&](int begin, int end, int index) {
-      for (int y = begin + 1; y < end + 1; ++y)
-        addSobelRow(bands[size_t(index)], f, width, y, spans);
-    });
-  return sobelTotal(bands, spans.size(), width, height);
-}
-
 void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
                    const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
                    FrameDifferenceSums& difference, SobelSums& sobel) {
@@ -189,10 +164,13 @@ void stretchLimitedLumaCpu(const uint8_t* luma, int width, int height, uint8_t* 
   });
 }
 
-FrameDifferenceSums frameDifferenceCpu(const uint8_t* luma, const uint8_t* previous,
-                                       const uint8_t* reference, int width, int height,
-                                       bool full_range, const HealthRegionSpec& regions,
-                                       RowPool& pool) {
+namespace {
+
+// healthSumsCpu of plain planes, stretched into temporaries for limited range.
+void healthSumsOfPlainPlanes(const uint8_t* luma, const uint8_t* previous, const uint8_t* reference,
+                             int width, int height, bool full_range,
+                             const HealthRegionSpec& regions, RowPool& pool,
+                             FrameDifferenceSums& difference, SobelSums& sobel) {
   DifferencePlanes planes{luma, previous ? previous : luma, reference ? reference : luma, luma,
                           previous ? previous : luma};
   std::vector<uint8_t> stretched, stretched_previous;
@@ -205,15 +183,29 @@ FrameDifferenceSums frameDifferenceCpu(const uint8_t* luma, const uint8_t* previ
     planes.stretched = stretched.data();
     planes.stretched_previous = stretched_previous.data();
   }
-  return frameDifferenceCpu(planes, width, height, regions, true, pool);
+  healthSumsCpu(planes, width, height, regions, true, pool, difference, sobel);
+}
+
+}  // namespace
+
+FrameDifferenceSums frameDifferenceCpu(const uint8_t* luma, const uint8_t* previous,
+                                       const uint8_t* reference, int width, int height,
+                                       bool full_range, const HealthRegionSpec& regions,
+                                       RowPool& pool) {
+  FrameDifferenceSums difference;
+  SobelSums sobel;
+  healthSumsOfPlainPlanes(luma, previous, reference, width, height, full_range, regions, pool,
+                          difference, sobel);
+  return difference;
 }
 
 SobelSums sobelCpu(const uint8_t* luma, int width, int height, bool full_range,
                    const HealthRegionSpec& regions, RowPool& pool) {
-  if (full_range) return sobelOfStretchedCpu(luma, width, height, regions, pool);
-  std::vector<uint8_t> stretched(size_t(width) * size_t(height));
-  stretchLimitedLumaCpu(luma, width, height, stretched.data(), pool);
-  return sobelOfStretchedCpu(stretched.data(), width, height, regions, pool);
+  FrameDifferenceSums difference;
+  SobelSums sobel;
+  healthSumsOfPlainPlanes(luma, nullptr, nullptr, width, height, full_range, regions, pool,
+                          difference, sobel);
+  return sobel;
 }
 
 }  // namespace esf

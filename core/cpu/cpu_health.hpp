@@ -18,22 +18,17 @@ struct DifferencePlanes {
   const uint8_t* stretched = nullptr;
   const uint8_t* stretched_previous = nullptr;
 };
-// count_histogram false: the histogram stays zero (for a caller that has Y's counts already).
-FrameDifferenceSums frameDifferenceCpu(const DifferencePlanes& planes, int width, int height,
-                                       const HealthRegionSpec& regions, bool count_histogram,
-                                       RowPool& pool);
-// The Sobel sums of a plane that is already F(Y).
-SobelSums sobelOfStretchedCpu(const uint8_t* stretched, int width, int height,
-                              const HealthRegionSpec& regions, RowPool& pool);
-// Both, in one pass over the rows: each row read once for both while it is in cache.
+// The frame difference and the Sobel sums (of planes.stretched), in one pass over the rows: each
+// row read once for both while it is in cache. count_histogram false: the histogram stays zero
+// (for a caller that has Y's counts already).
 void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
                    const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
                    FrameDifferenceSums& difference, SobelSums& sobel);
 // out = F(luma) for limited range, width x height.
 void stretchLimitedLumaCpu(const uint8_t* luma, int width, int height, uint8_t* out, RowPool& pool);
 
-// The same from the plain planes, stretching into temporaries: previous and reference null: the
-// first frame.
+// Each half of healthSumsCpu from plain planes, stretched into temporaries (previous and
+// reference null: the first frame); the stage tests compare them with the references.
 FrameDifferenceSums frameDifferenceCpu(const uint8_t* luma, const uint8_t* previous,
                                        const uint8_t* reference, int width, int height,
                                        bool full_range, const HealthRegionSpec& regions,
