@@ -9,11 +9,16 @@
 // frame: no zeroing upload and no copy around the dispatch (those took a third of the pass on an
 // H200 at 1080p); without it the host zeroes `totals` and copies it. The host never maps
 // `totals` (NVIDIA may keep a buffer it maps in host memory, where every atomic crosses the bus).
+// With PACKED_SOURCE the frame is a packed buffer (one uint per pixel, R in bits 0-7:
+// core/image/gpu_image.hpp's PackedRgbaBuffer) instead of an image: a sixth storage block.
 // Regions (GRID_COLUMNS x GRID_ROWS cells, then ROIS rectangles): a workgroup adds each region's
 // luma and changed pixels in shared memory, then into 4 words a region after the record (sum Y
 // and the changed count, 64 bits each, low word first).
 #ifndef PUBLISH
 #define PUBLISH 0
+#endif
+#ifndef PACKED_SOURCE
+#define PACKED_SOURCE 0
 #endif
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -32,7 +37,11 @@
 #endif
 #define REGIONS (GRID_COLUMNS * GRID_ROWS + ROIS)
 layout(local_size_x = WG_SIZE) in;
+#if PACKED_SOURCE
+layout(std430, binding = 5) readonly buffer Source { uint source_pixels[]; };
+#else
 uniform highp sampler2D u_image;
+#endif
 uniform uvec2 u_size;
 uniform uint u_words;  // ceil(width * height / 4)
 uniform bool u_first;  // no kept frames: P = R = Y
@@ -63,9 +72,15 @@ shared uint s_sad_reference[WG_SIZE];
 shared int s_motion[WG_SIZE];
 shared uint s_squares[WG_SIZE];
 
-uint lumaAt(ivec2 p) {
+// The luma of pixel `p`, the `index`th in row order.
+uint lumaAt(ivec2 p, uint index) {
+#if PACKED_SOURCE
+  uint w = source_pixels[index];
+  uvec3 c = uvec3(w & 255u, (w >> 8) & 255u, (w >> 16) & 255u);
+#else
   // unorm8 -> float is c / 255: scaling back and rounding gives c exactly.
   uvec3 c = uvec3(texelFetch(u_image, p, 0).rgb * 255.0 + 0.5);
+#endif
   if (!u_from_rgb) return c.r;
   return (13933u * c.r + 46871u * c.g + 4732u * c.b + 32768u) >> 16;
 }
@@ -167,7 +182,7 @@ void main() {
     ivec2 at = ivec2(int(first % u_size.x), int(first / u_size.x));
     for (uint j = 0u; j < 4u; ++j) {
       if (first + j >= pixels) break;
-      uint y = lumaAt(at);
+      uint y = lumaAt(at, first + j);
       uint p = u_first ? y : (pw >> (8u * j)) & 255u;
       uint r = u_first ? y : (rw >> (8u * j)) & 255u;
 #if REGIONS > 0

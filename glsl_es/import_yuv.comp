@@ -2,6 +2,11 @@
 // core/import/import_reference.hpp (the CPU reference computes the same bits).
 // Planes are separate R8 / GR88 textures read with texelFetch (no samplerExternalOES: Mesa
 // converts YUV only in fragment shaders). Chroma is the nearest sample of the pixel's block.
+// With PACKED_OUT both results are packed buffers instead (one uint per pixel, R in bits 0-7:
+// core/image/gpu_image.hpp's PackedRgbaBuffer), for stages that read that layout.
+#ifndef PACKED_OUT
+#define PACKED_OUT 0
+#endif
 #ifndef LOCAL_X
 #define LOCAL_X 16
 #endif
@@ -10,8 +15,13 @@
 #endif
 layout(local_size_x = LOCAL_X, local_size_y = LOCAL_Y) in;
 
+#if PACKED_OUT
+layout(std430, binding = 0) writeonly buffer PackedOut { uint out_pixels[]; };
+layout(std430, binding = 1) writeonly buffer PackedLuma { uint luma_pixels[]; };  // R=G=B=Y
+#else
 layout(rgba8, binding = 0) writeonly uniform highp image2D u_out;
 layout(rgba8, binding = 1) writeonly uniform highp image2D u_luma;  // R=G=B=Y when u_write_luma
+#endif
 
 uniform highp sampler2D u_plane0;  // Y (R8), or Y+C pairs (GR88) for YUYV / UYVY
 uniform highp sampler2D u_plane1;  // Cb (R8), or CbCr (GR88) for NV12 / NV21
@@ -58,6 +68,12 @@ void main() {
   int r = clamp8((c + u_k0.z * e + 32768) >> 16);
   int g = clamp8((c - u_k0.w * d - u_k1.x * e + 32768) >> 16);
   int b = clamp8((c + u_k1.y * d + 32768) >> 16);
+#if PACKED_OUT
+  uint at = uint(p.y) * uint(u_size.x) + uint(p.x);
+  out_pixels[at] = uint(r) | (uint(g) << 8) | (uint(b) << 16) | 0xFF000000u;
+  if (u_write_luma) luma_pixels[at] = uint(y) * 0x010101u | 0xFF000000u;
+#else
   imageStore(u_out, p, vec4(r, g, b, 255) / 255.0);
   if (u_write_luma) imageStore(u_luma, p, vec4(y, y, y, 255) / 255.0);
+#endif
 }

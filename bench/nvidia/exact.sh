@@ -31,6 +31,11 @@ check y4m_blur --source $tmp/c.y4m --blur 15 --resize 960x540 --histogram bins=6
 check rgba4k --source $tmp/c.rgba --size 3840x2160 --format AB24
 check nv12_odd --source $tmp/c.nv12 --size 1282x722 --format NV12
 check nv12_odd_blur --source $tmp/c.nv12 --size 1282x722 --format NV12 --blur 15 --histogram bins=64
+# Frames imported straight into packed buffers (no sink reads an image): the blur packed ->
+# packed, the source luma as a packed buffer.
+check rgba4k_blur --source $tmp/c.rgba --size 3840x2160 --format AB24 --blur 15
+check y4m_blur_packed --source $tmp/c.y4m --blur 15
+check y4m_luma_blur --source $tmp/c.y4m --blur 15 --luma source --histogram channels=rgbl
 # Camera health: every figure and event (the frame difference and Sobel sums behind them).
 check y4m_health --source $tmp/c.y4m --health=freeze_duration=0.1,black_min_duration=0.1
 check rgba4k_health --source $tmp/c.rgba --size 3840x2160 --format AB24 --health

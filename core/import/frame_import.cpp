@@ -118,11 +118,33 @@ Status checkTarget(GLuint texture, int w, int h) {
   return {};
 }
 
+// A caller's packed target must hold the frame: one uint per pixel.
+Status checkPackedTarget(GLuint buffer, int w, int h) {
+  if (!buffer) return {};
+  GLint64 bytes = 0;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glGetBufferParameteri64v(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_SIZE, &bytes);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  const uint64_t needed = saturatingSize(uint64_t(w), uint64_t(h), 4);
+  if (bytes < 0 || uint64_t(bytes) < needed)
+    return fail(ErrorCode::kInvalidArgument, "import: target buffer holds ", std::to_string(bytes),
+                " bytes, a packed ", std::to_string(w), "x", std::to_string(h), " frame needs ",
+                std::to_string(needed));
+  return {};
+}
+
+// Frames whose bytes already are the packed layout (R G B A, alpha present): copied as they are.
+bool bytesArePackedLayout(PixelFormat f) {
+  RgbOrder o{};
+  return rgbOrder(f, o) && o.bpp == 4 && o.r == 0 && o.g == 1 && o.b == 2 && o.a == 3;
+}
+
 }  // namespace
 
 struct FrameImporter::State {
   GlContext* gl = nullptr;
-  GlProgram yuv, rgb;  // built at the first frame that needs each (prepare)
+  // Built at the first frame that needs each (prepare): [0] into images, [1] packed buffers.
+  GlProgram yuv[2], rgb[2];
   std::array<UploadTexture, 3> uploads;
   UploadTexture out, luma;
   std::vector<CachedImport> imports;
@@ -138,7 +160,11 @@ struct FrameImporter::State {
   std::array<UnpackRing, 3> unpack;
 
   Result<GLuint> uploadPlane(const FramePlane& p, const PlaneSpec& s, int index);
-  Result<GLuint> uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s, int index);
+  // `packed`: the buffer the plane is copied into as it is, instead of the plane's texture.
+  Result<GLuint> uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s, int index,
+                                     GLuint packed = 0);
+  // A host plane whose bytes are the packed layout, into `target` (tight rows).
+  Status copyPlaneIntoBuffer(const FramePlane& p, const PlaneSpec& s, GLuint target);
   // Fills the ring's next buffer of plane `index` with the plane (tight rows), here and now.
   Status fillUnpackBuffer(const FramePlane& p, const PlaneSpec& s, int index);
   // Maps the ring's next buffer of plane `index` (`bytes` long) for writing, once the GPU has
@@ -245,7 +271,7 @@ Status FrameImporter::State::fillUnpackBuffer(const FramePlane& p, const PlaneSp
 }
 
 Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s,
-                                                         int i) {
+                                                         int i, GLuint packed) {
   UnpackRing& ring = unpack[size_t(i)];
   const size_t bytes = saturatingSize(s.width, s.texel_bytes, s.height);
   // Staged: the buffer already holds this plane (the same memory, which the source keeps
@@ -256,13 +282,47 @@ Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, co
   ring.staged = nullptr;
   const size_t k = size_t(ring.next);
   ring.next ^= 1;
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, ring.buffers[k].get());
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, s.width, s.height, s.format, GL_UNSIGNED_BYTE, nullptr);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  if (packed) {
+    glBindBuffer(GL_COPY_READ_BUFFER, ring.buffers[k].get());
+    glBindBuffer(GL_COPY_WRITE_BUFFER, packed);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(bytes));
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+  } else {
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, ring.buffers[k].get());
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, s.width, s.height, s.format, GL_UNSIGNED_BYTE, nullptr);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  }
   ring.read_done[k] = GlFence::insert("the copy of upload buffer " + std::to_string(k) +
-                                      " of plane " + std::to_string(i) + " into its texture");
+                                      " of plane " + std::to_string(i) + " into its target");
   if (auto st = checkGl("import: plane upload through a buffer"); !st) return st.error();
-  return uploads[i].tex.get();
+  return packed ? packed : uploads[i].tex.get();
+}
+
+Status FrameImporter::State::copyPlaneIntoBuffer(const FramePlane& p, const PlaneSpec& s,
+                                                 GLuint target) {
+  const size_t row_bytes = size_t(s.width) * s.texel_bytes;
+  if (!p.data)
+    return fail(ErrorCode::kInvalidArgument, "frame plane 0 has neither CPU data nor a dmabuf");
+  if (!stridedRowsFit(p.size, p.stride, row_bytes, s.height))
+    return fail(ErrorCode::kInvalidArgument, "frame plane 0 is smaller than its format needs");
+  // A shader may have written the buffer last (an earlier frame's conversion).
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  if (unpack_buffers) {
+    Result<GLuint> copied = uploadThroughBuffer(p, s, 0, target);
+    return copied ? Status::success() : Status(copied.error());
+  }
+  // Client memory (llvmpipe): straight from the frame, in one piece where the rows are tight.
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, target);
+  if (size_t(p.stride) == row_bytes) {
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(row_bytes * size_t(s.height)), p.data);
+  } else {
+    for (int y = 0; y < s.height; ++y)
+      glBufferSubData(GL_SHADER_STORAGE_BUFFER, GLintptr(row_bytes * size_t(y)),
+                      GLsizeiptr(row_bytes), p.data + size_t(y) * size_t(p.stride));
+  }
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return checkGl("import: copying the frame into its packed buffer");
 }
 
 Result<GLuint> FrameImporter::State::importPlane(const FramePlane& p, const PlaneSpec& s) {
@@ -295,13 +355,13 @@ Result<std::unique_ptr<FrameImporter>> FrameImporter::create(GlContext& gl, Uplo
   return std::unique_ptr<FrameImporter>(new FrameImporter(std::move(state)));
 }
 
-Status FrameImporter::prepare(PixelFormat format) {
+Status FrameImporter::prepare(PixelFormat format, bool packed) {
   if (isBayer(format)) return Status::success();
   const bool yuv = isYuv(format);  // MJPEG decodes to RGB24
-  GlProgram& program = yuv ? state_->yuv : state_->rgb;
+  GlProgram& program = (yuv ? state_->yuv : state_->rgb)[packed ? 1 : 0];
   if (program) return Status::success();
   ShaderDefines defines;
-  defines.set("LOCAL_X", kGroup).set("LOCAL_Y", kGroup);
+  defines.set("LOCAL_X", kGroup).set("LOCAL_Y", kGroup).set("PACKED_OUT", packed ? 1 : 0);
   Result<GlProgram> built =
       ShaderLibrary::builtin().compute(yuv ? "import_yuv.comp" : "import_rgb.comp", defines);
   if (!built) return built.error();
@@ -377,7 +437,15 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   }
   const Frame& f = *frame;
   s.settleStaged();  // before any GL call touches the staged buffers
-  if (Status st = prepare(f.format); !st) return st.error();
+  const bool packed = options.target_packed_rgba != 0;
+  if (Status st = checkPackedTarget(options.target_packed_rgba, f.width, f.height); !st)
+    return st.error();
+  if (Status st = checkPackedTarget(options.target_packed_luma, f.width, f.height); !st)
+    return st.error();
+  const bool copy_as_is = packed && bytesArePackedLayout(f.format) && f.planes[0].dmabuf_fd < 0;
+  if (!copy_as_is) {
+    if (Status st = prepare(f.format, packed); !st) return st.error();
+  }
   auto layout = planeLayout(f.format, f.width, f.height);
   if (!layout) return fail(layout.error().code, "import: ", layout.error().message);
   const bool zero_copy = f.planes[0].dmabuf_fd >= 0;
@@ -394,6 +462,11 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
       return fail(ErrorCode::kUnsupported, "import: a ", std::to_string(f.width), "x",
                   std::to_string(f.height), " ", formatName(f.format),
                   " plane exceeds GL_MAX_TEXTURE_SIZE ", std::to_string(max_size));
+    if (copy_as_is) {
+      if (Status st = s.copyPlaneIntoBuffer(f.planes[i], specs[i], options.target_packed_rgba); !st)
+        return st.error();
+      continue;
+    }
     auto t = zero_copy ? s.importPlane(f.planes[i], specs[i])
                        : s.uploadPlane(f.planes[i], specs[i], int(i));
     if (!t) return t.error();
@@ -405,17 +478,32 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
                                                    std::chrono::steady_clock::now() - upload_start)
                                                    .count();
   s.staged_ms = 0;
-  if (auto st = checkTarget(options.target_rgba, f.width, f.height); !st) return st.error();
-  if (!options.target_rgba) ensureTexture(s.out, GL_RGBA8, f.width, f.height);
-  const GLuint out_tex = options.target_rgba ? options.target_rgba : s.out.tex.get();
+  ImportedFrame out;
+  out.width = f.width, out.height = f.height;
+  out.zero_copy = zero_copy;
+  out.upload_ms = upload_ms;
+  if (copy_as_is) {  // RGB: no source luma
+    out.packed_rgba = options.target_packed_rgba;
+    return out;
+  }
   const bool yuv = isYuv(f.format);
   const bool want_luma =
       options.source_luma && (yuv || pixelFormatInfo(f.format).colour == ColourFamily::kGrey);
-  if (auto st = checkTarget(options.target_luma, f.width, f.height); !st) return st.error();
-  if (want_luma && yuv && !options.target_luma) ensureTexture(s.luma, GL_RGBA8, f.width, f.height);
-  const GLuint luma_tex = options.target_luma ? options.target_luma : s.luma.tex.get();
+  if (packed && want_luma && yuv && !options.target_packed_luma)
+    return fail(ErrorCode::kInvalidArgument,
+                "import: a packed import of the source luma needs a luma target buffer");
+  GLuint out_tex = 0, luma_tex = 0;
+  if (!packed) {
+    if (auto st = checkTarget(options.target_rgba, f.width, f.height); !st) return st.error();
+    if (!options.target_rgba) ensureTexture(s.out, GL_RGBA8, f.width, f.height);
+    out_tex = options.target_rgba ? options.target_rgba : s.out.tex.get();
+    if (auto st = checkTarget(options.target_luma, f.width, f.height); !st) return st.error();
+    if (want_luma && yuv && !options.target_luma)
+      ensureTexture(s.luma, GL_RGBA8, f.width, f.height);
+    luma_tex = options.target_luma ? options.target_luma : s.luma.tex.get();
+  }
 
-  const GLuint program = yuv ? s.yuv.get() : s.rgb.get();
+  const GLuint program = (yuv ? s.yuv : s.rgb)[packed ? 1 : 0].get();
   glUseProgram(program);
   auto loc = [&](const char* name) { return glGetUniformLocation(program, name); };
   for (int i = 0; i < 3; ++i) {
@@ -426,7 +514,10 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   }
   glActiveTexture(GL_TEXTURE0);
   glUniform2i(loc("u_size"), f.width, f.height);
-  glBindImageTexture(0, out_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  if (packed)
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, options.target_packed_rgba);
+  else
+    glBindImageTexture(0, out_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   if (yuv) {
     // The shader's layouts (import_yuv.comp u_layout): 0 planar, 1 semi-planar, 2 YUYV, 3 UYVY.
     const PixelFormatInfo& info = pixelFormatInfo(f.format);
@@ -445,7 +536,10 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     glUniform4i(loc("u_k0"), k.y_offset, k.ys, k.rv, k.gu);
     glUniform2i(loc("u_k1"), k.gv, k.bu);
     glUniform1i(loc("u_write_luma"), want_luma);
-    if (want_luma) glBindImageTexture(1, luma_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    if (want_luma && packed)
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, options.target_packed_luma);
+    else if (want_luma)
+      glBindImageTexture(1, luma_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   } else {
     RgbOrder o{};
     if (!rgbOrder(f.format, o))
@@ -456,20 +550,22 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   }
   glDispatchCompute(GLuint((f.width + kGroup - 1) / kGroup),
                     GLuint((f.height + kGroup - 1) / kGroup), 1);
-  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                  GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glMemoryBarrier(packed ? GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT
+                         : GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                               GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
   if (auto st = checkGl("import dispatch"); !st) return st.error();
   if (zero_copy && options.wait_for_reads) {
     // The source requeues the buffer on its next frame: the GPU must be done reading it.
     if (Status done = GlFence::insert("the import of a zero-copy frame").wait(kGpuWatchdog); !done)
       return done.error();
   }
-  ImportedFrame out;
-  out.rgba = out_tex;
-  out.luma = !want_luma ? 0 : yuv ? luma_tex : out_tex;
-  out.width = f.width, out.height = f.height;
-  out.zero_copy = zero_copy;
-  out.upload_ms = upload_ms;
+  if (packed) {
+    out.packed_rgba = options.target_packed_rgba;
+    out.packed_luma = !want_luma ? 0 : yuv ? options.target_packed_luma : out.packed_rgba;
+  } else {
+    out.rgba = out_tex;
+    out.luma = !want_luma ? 0 : yuv ? luma_tex : out_tex;
+  }
   return out;
 }
 

@@ -15,6 +15,12 @@
 // so an L histogram of it is the histogram of the raw Y bytes. --luma rgb (the default in run)
 // instead computes L from the converted RGB, which differs: it sees range-expanded, clamped
 // values. RGB formats have no source luma (luma == 0).
+//
+// Packed (ImportOptions::target_packed_rgba): the frame goes into a PackedRgbaBuffer's layout
+// instead (an SSBO, one uint per pixel, R in bits 0-7), for pipelines whose stages all read
+// that layout and no sink reads an image: the same shaders write the buffers, and a host RGBA32
+// frame is copied into its buffer as it is (its bytes are that layout), with no texture and no
+// dispatch at all.
 #include <GLES3/gl31.h>
 
 #include <memory>
@@ -29,8 +35,12 @@ class GlContext;
 
 // The converted frame on the GPU. Owned by the importer; valid until the next import().
 struct ImportedFrame {
-  GLuint rgba = 0;  // GL_RGBA8 texture, width x height, bytes R G B A
+  GLuint rgba = 0;  // GL_RGBA8 texture, width x height, bytes R G B A (0 when packed)
   GLuint luma = 0;  // GL_RGBA8, R = G = B = source Y (source_luma and YUV/GREY), else 0
+  // Packed imports: the buffers written (ImportOptions::target_packed_*), the same layout
+  // (R = G = B = Y, A = 255 for the luma; GREY's luma is its RGBA buffer), else 0.
+  GLuint packed_rgba = 0;
+  GLuint packed_luma = 0;
   int width = 0;
   int height = 0;
   bool zero_copy = false;  // planes came from dmabufs, not uploaded
@@ -44,6 +54,11 @@ struct ImportOptions {
   // results went (for GREY frames the luma is the RGBA image itself).
   GLuint target_rgba = 0;
   GLuint target_luma = 0;
+  // Packed: write the frame into this shader storage buffer (at least width * height * 4
+  // bytes, e.g. PackedRgbaBuffer::buffer()) in that layout instead of an image, and the source
+  // luma into target_packed_luma. target_rgba and target_luma are then not used.
+  GLuint target_packed_rgba = 0;
+  GLuint target_packed_luma = 0;
   // Zero-copy frames: wait (fence) until the GPU has read the dmabufs before returning. A caller
   // that reads results back later in the same frame (the pipeline) waits there instead, once,
   // so the import does not stall the GPU queue in the middle of the frame.
@@ -66,14 +81,16 @@ class FrameImporter {
   // Builds the conversion program `format`'s frames use (YUV, or RGB, which MJPEG decodes to),
   // if not built yet. import() does it too; a caller that times frames calls it first, so the
   // first frame's time is not a compile's.
-  Status prepare(PixelFormat format);
+  // `packed`: the program that writes packed buffers (ImportOptions::target_packed_rgba).
+  Status prepare(PixelFormat format, bool packed = false);
   ~FrameImporter();
   FrameImporter(const FrameImporter&) = delete;
   FrameImporter& operator=(const FrameImporter&) = delete;
 
   // Converts `frame`. The output texture is written through imageStore; the importer issues
   // glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-  // GL_FRAMEBUFFER_BARRIER_BIT) after the dispatch, so later stages may read it directly.
+  // GL_FRAMEBUFFER_BARRIER_BIT) after the dispatch, so later stages may read it directly
+  // (GL_SHADER_STORAGE_BARRIER_BIT for packed outputs).
   // Zero-copy frames are waited on (fence) before returning unless options.wait_for_reads is
   // false: the source may requeue the buffer.
   Result<ImportedFrame> import(const Frame& frame, const ImportOptions& options = {});

@@ -87,8 +87,20 @@ class GpuBackend : public PipelineBackend {
   // histogram reads a packed buffer, no resize follows, no sink reads the blurred image, and
   // the blur is split through a buffer.
   bool blurPacks() const {
-    return blur_ && uses_packed_ && !resize_ && !o_.image_needed &&
-           blur_->params().strategy == BlurStrategy::kSplit && blur_->params().buffer_intermediate;
+    return blur_ && uses_packed_ && !resize_ && !o_.image_needed && blurHasPackedForm();
+  }
+  bool blurHasPackedForm() const {
+    return blur_->params().strategy == BlurStrategy::kSplit && blur_->params().buffer_intermediate;
+  }
+  // Whether frames are imported straight into packed buffers, with no RGBA image at all: every
+  // stage after the import reads packed buffers (the histogram reads one, the blur has its
+  // packed form, nothing resizes, the health stages read a packed frame where they run), and no
+  // sink reads the image. Saves the pack pass, and the blur runs packed -> packed; a host
+  // RGBA32 frame is a buffer copy, no texture upload (the driver's texture path costs the CPU
+  // twice the buffer's on NVIDIA). Bayer frames are demosaiced into the image first.
+  bool importsPacked(PixelFormat format) const {
+    return uses_packed_ && !resize_ && !o_.image_needed && !isBayer(format) &&
+           (!blur_ || blurHasPackedForm()) && (!difference_ || difference_->acceptsPacked());
   }
   Result<ImportedFrame> importBayer(const Frame& frame, FrameResult& r);
 
@@ -113,16 +125,17 @@ class GpuBackend : public PipelineBackend {
   // [0] RGB, [1] source luma: imported, blurred, resized, packed.
   std::optional<GpuImage> imported_[2], blurred_[2], resized_[2];
   std::optional<PackedRgbaBuffer> packed_[2];
+  std::optional<PackedRgbaBuffer> imported_packed_[2];  // importsPacked(): the import's output
   GpuFrameView view_;
   // Between submit() and collect(): the frame's identity, what is known so far, and what to
   // read back.
   struct Submitted {
     Frame frame;  // identity only (seq, timestamps, format): the planes may be reused by now
     FrameResult result;
-    const GpuImage* rgb = nullptr;
-    // false: the blur wrote only the packed buffer, and `rgb` is the image before it (the size
-    // is right; no sink reads the pixels: PipelineConfig::image_needed is false then).
-    bool image_is_result = true;
+    // The result's RGBA image, or 0 where the frame's result is only a packed buffer (the
+    // blur wrote only that, or the import did: PipelineConfig::image_needed is false then).
+    GLuint texture = 0;
+    int width = 0, height = 0;
     bool zero_copy = false;
     double upload_ms = 0;
     bool health_full_range = true;  // the health stages ran with this range
@@ -229,8 +242,9 @@ Status GpuBackend::submit(const Frame& frame) {
   if (frame.width != in_w_ || frame.height != in_h_) {
     if (Status s = configure(frame.width, frame.height); !s) return s;
   }
+  const bool packed_import = importsPacked(frame.format);
   // The programs this frame's format needs, built before its time is taken.
-  if (Status s = importer_->prepare(frame.format); !s) return s;
+  if (Status s = importer_->prepare(frame.format, packed_import); !s) return s;
   FrameResult r;
   timer_.startFrame();
   const bool want_source_luma =
@@ -243,6 +257,18 @@ Status GpuBackend::submit(const Frame& frame) {
     // The health stages read the source's Y plane too, whatever the histogram's L reads.
     io.source_luma = want_source_luma || difference_;
     io.wait_for_reads = false;  // the read-backs below wait; import_fence_ proves it
+    if (packed_import) {
+      for (int i = 0; i < (io.source_luma ? 2 : 1); ++i) {
+        if (Status s = ensureSized(imported_packed_[i], frame.width, frame.height); !s) return s;
+      }
+      io.target_packed_rgba = imported_packed_[0]->buffer();
+      if (io.source_luma) io.target_packed_luma = imported_packed_[1]->buffer();
+      Result<ImportedFrame> f = importer_->import(frame, io);
+      if (!f) return f.error();
+      imported = f.value();
+      if (imported.zero_copy) import_fence = GlFence::insert("the import of a zero-copy frame");
+      return Status::success();
+    }
     if (Status s = ensureSized(imported_[0], frame.width, frame.height); !s) return s;
     io.target_rgba = imported_[0]->texture();
     if (io.source_luma) {
@@ -268,17 +294,21 @@ Status GpuBackend::submit(const Frame& frame) {
   });
   if (!st) return st;
   r.zero_copy = imported.zero_copy;
-  const bool luma = want_source_luma && imported.luma != 0;
+  const bool luma = want_source_luma && (imported.luma != 0 || imported.packed_luma != 0);
   const bool health_full_range = healthLumaIsFullRange(frame);
   if (difference_) {
-    const GpuImage& source = imported.luma ? *imported_[1] : *imported_[0];
+    const bool from_rgb = !imported.luma && !imported.packed_luma;
     st = timed(r, "health_difference", [&]() -> Status {
-      return difference_->run(source, !imported.luma, health_full_range);
+      if (!packed_import)
+        return difference_->run(from_rgb ? *imported_[0] : *imported_[1], from_rgb,
+                                health_full_range);
+      // GREY's luma is its RGBA buffer.
+      const bool own_luma = !from_rgb && imported.packed_luma != imported.packed_rgba;
+      return difference_->run(*imported_packed_[own_luma ? 1 : 0], from_rgb, health_full_range);
     });
     if (!st) return st;
     st = timed(r, "health_sobel", [&]() -> Status {
-      return sobel_->run(difference_->currentLuma(), source.width(), source.height(),
-                         health_full_range);
+      return sobel_->run(difference_->currentLuma(), frame.width, frame.height, health_full_range);
     });
     if (!st) return st;
   }
@@ -288,8 +318,27 @@ Status GpuBackend::submit(const Frame& frame) {
     warned_no_source_luma_ = true;
   }
   std::optional<GpuImage>* current[2] = {&imported_[0], &imported_[1]};
+  // Packed imports: the buffers the stages read (GREY's luma is its RGBA buffer).
+  const PackedRgbaBuffer* packed_frame[2] = {nullptr, nullptr};
+  if (packed_import) {
+    packed_frame[0] = &*imported_packed_[0];
+    if (luma)
+      packed_frame[1] =
+          imported.packed_luma == imported.packed_rgba ? packed_frame[0] : &*imported_packed_[1];
+  }
   const bool blur_packs = blurPacks();
-  if (blur_) {
+  if (blur_ && packed_import) {
+    st = timed(r, "blur", [&]() -> Status {
+      for (int i = 0; i < (luma ? 2 : 1); ++i) {
+        const PackedRgbaBuffer& in = *packed_frame[i];
+        if (Status s = ensureSized(packed_[i], in.width(), in.height()); !s) return s;
+        if (Status s = blur_->run(in, *packed_[i]); !s) return s;
+        packed_frame[i] = &*packed_[i];
+      }
+      return Status::success();
+    });
+    if (!st) return st;
+  } else if (blur_) {
     st = timed(r, "blur", [&]() -> Status {
       for (int i = 0; i < (luma ? 2 : 1); ++i) {
         GpuImage& in = **current[i];
@@ -317,9 +366,9 @@ Status GpuBackend::submit(const Frame& frame) {
     });
     if (!st) return st;
   }
-  const GpuImage& rgb = **current[0];
-  const GpuImage* luma_image = luma ? &**current[1] : nullptr;
-  if (uses_packed_ && !blur_packs) {
+  const GpuImage* rgb = packed_import ? nullptr : &**current[0];
+  const GpuImage* luma_image = luma && !packed_import ? &**current[1] : nullptr;
+  if (uses_packed_ && !blur_packs && !packed_import) {
     st = timed(r, "pack", [&]() -> Status {
       for (int i = 0; i < (luma ? 2 : 1); ++i) {
         const GpuImage& img = **current[i];
@@ -330,8 +379,14 @@ Status GpuBackend::submit(const Frame& frame) {
     });
     if (!st) return st;
   }
-  const PackedRgbaBuffer* rgb_packed = uses_packed_ ? &*packed_[0] : nullptr;
-  const PackedRgbaBuffer* luma_packed = uses_packed_ && luma ? &*packed_[1] : nullptr;
+  const PackedRgbaBuffer* rgb_packed = packed_import  ? packed_frame[0]
+                                       : uses_packed_ ? &*packed_[0]
+                                                      : nullptr;
+  const PackedRgbaBuffer* luma_packed = packed_import          ? packed_frame[1]
+                                        : uses_packed_ && luma ? &*packed_[1]
+                                                               : nullptr;
+  const int result_w = rgb ? rgb->width() : frame.width;
+  const int result_h = rgb ? rgb->height() : frame.height;
   st = timed(r, "histogram", [&]() -> Status {
     return binned_.dispatch(rgb, rgb_packed, luma_image, luma_packed);
   });
@@ -354,7 +409,7 @@ Status GpuBackend::submit(const Frame& frame) {
   const int channels = int(o_.histogram.channels.size());
   st = timed(r, "scale", [&]() -> Status {
     return scale_.run(binned_.buffer(), o_.histogram.bins, channels,
-                      uint64_t(rgb.width()) * uint64_t(rgb.height()));
+                      uint64_t(result_w) * uint64_t(result_h));
   });
   if (!st) return st;
   glFlush();  // start the GPU on this frame while the caller reads the next one
@@ -362,8 +417,9 @@ Status GpuBackend::submit(const Frame& frame) {
   Submitted sub;
   sub.frame = frame;
   sub.result = std::move(r);
-  sub.rgb = &rgb;
-  sub.image_is_result = !blur_packs;
+  sub.texture = rgb && !blur_packs ? rgb->texture() : 0;
+  sub.width = result_w;
+  sub.height = result_h;
   sub.zero_copy = imported.zero_copy;
   sub.upload_ms = imported.upload_ms;
   sub.health_full_range = health_full_range;
@@ -376,7 +432,6 @@ Result<FrameResult> GpuBackend::collect() {
   Submitted sub = std::move(*submitted_);
   submitted_.reset();
   FrameResult& r = sub.result;
-  const GpuImage& rgb = *sub.rgb;
   Result<HistogramData> binned = binned_.read();
   if (!binned) return binned.error();
   r.hist = std::move(binned.value());
@@ -420,14 +475,9 @@ Result<FrameResult> GpuBackend::collect() {
   if (!sub.zero_copy) r.timings.insert(r.timings.begin(), {"upload", sub.upload_ms, false});
   r.timings.push_back({"readback", readback_ms, false});
   if (health_read_ms >= 0) r.timings.push_back({"health_readback", health_read_ms, false});
-  finishFrameResult(r, sub.frame, values, rgb.width(), rgb.height());
-  view_ = GpuFrameView{sub.image_is_result ? rgb.texture() : 0,
-                       rgb.width(),
-                       rgb.height(),
-                       binned_.buffer(),
-                       scale_.scaleBuffer(),
-                       r.hist.bins,
-                       r.hist.channelCount()};
+  finishFrameResult(r, sub.frame, values, sub.width, sub.height);
+  view_ = GpuFrameView{sub.texture,          sub.width,   sub.height,           binned_.buffer(),
+                       scale_.scaleBuffer(), r.hist.bins, r.hist.channelCount()};
   r.gpu = &view_;
   return std::move(r);
 }

@@ -41,23 +41,23 @@ Status GpuHistogramCounter::configure(const GlContext& gl, const HistogramParams
   return checkGl("histogram buffers");
 }
 
-Status GpuHistogramCounter::dispatch(const GpuImage& rgb, const PackedRgbaBuffer* rgb_packed,
+Status GpuHistogramCounter::dispatch(const GpuImage* rgb, const PackedRgbaBuffer* rgb_packed,
                                      const GpuImage* luma, const PackedRgbaBuffer* luma_packed) {
   pending_ = Pending::kNone;
-  if (!luma || !l_) {
+  if ((!luma && !luma_packed) || !l_) {
     if (Status s = runOne(*rgb_, rgb, rgb_packed); !s) return s;
     buffer_ = rgb_->binsBuffer();
     pending_ = Pending::kWhole;
     return Status::success();
   }
   if (!rgb_split_) {  // L alone: its counts are already in the user's order
-    if (Status s = runOne(*l_, *luma, luma_packed); !s) return s;
+    if (Status s = runOne(*l_, luma, luma_packed); !s) return s;
     buffer_ = l_->binsBuffer();
     pending_ = Pending::kLumaOnly;
     return Status::success();
   }
   if (Status s = runOne(*rgb_split_, rgb, rgb_packed); !s) return s;
-  if (Status s = runOne(*l_, *luma, luma_packed); !s) return s;
+  if (Status s = runOne(*l_, luma, luma_packed); !s) return s;
   Result<std::vector<uint32_t>> rgb_counts = timedRead(*rgb_split_);
   if (!rgb_counts) return rgb_counts.error();
   Result<std::vector<uint32_t>> l_counts = timedRead(*l_);
@@ -109,10 +109,12 @@ Result<std::vector<uint32_t>> GpuHistogramCounter::timedRead(const Histogram& h)
   return counts;
 }
 
-Status GpuHistogramCounter::runOne(Histogram& h, const GpuImage& image,
+Status GpuHistogramCounter::runOne(Histogram& h, const GpuImage* image,
                                    const PackedRgbaBuffer* packed) {
-  if (h.params().source == ImageSource::kPackedBuffer) return h.run(*packed);
-  return h.run(image);
+  if (h.params().source == ImageSource::kPackedBuffer && packed) return h.run(*packed);
+  if (h.params().source == ImageSource::kTexture && image) return h.run(*image);
+  return fail(ErrorCode::kInternal, "histogram: no ", image ? "packed buffer" : "image",
+              " of the frame for its source");
 }
 
 }  // namespace esf

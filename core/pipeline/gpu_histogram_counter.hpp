@@ -25,9 +25,10 @@ class GpuHistogramCounter {
   // split_luma: LumaSource::kSource, so L may be counted on its own image.
   Status configure(const GlContext& gl, const HistogramParams& params, bool split_luma);
 
-  // Queues the counts; `luma` null: every channel from `rgb`. The packed buffers are used when
-  // the parameters read one (ImageSource::kPackedBuffer).
-  Status dispatch(const GpuImage& rgb, const PackedRgbaBuffer* rgb_packed, const GpuImage* luma,
+  // Queues the counts; no luma (image or buffer): every channel from the RGB frame. The packed
+  // buffers are read when the parameters read one (ImageSource::kPackedBuffer), the images
+  // otherwise; a frame imported packed has no image (null).
+  Status dispatch(const GpuImage* rgb, const PackedRgbaBuffer* rgb_packed, const GpuImage* luma,
                   const PackedRgbaBuffer* luma_packed);
   // The counts of the last dispatch(), in the user's channel order.
   Result<HistogramData> read();
@@ -40,7 +41,7 @@ class GpuHistogramCounter {
  private:
   enum class Pending { kNone, kWhole, kLumaOnly, kMerged };
   Result<std::vector<uint32_t>> timedRead(const Histogram& h);
-  Status runOne(Histogram& h, const GpuImage& image, const PackedRgbaBuffer* packed);
+  Status runOne(Histogram& h, const GpuImage* image, const PackedRgbaBuffer* packed);
 
   HistogramParams params_;
   std::optional<Histogram> rgb_, rgb_split_, l_;

@@ -49,20 +49,26 @@ Result<FrameDifference> FrameDifference::create(const GlContext& gl,
   FrameDifference d;
   // The result binding is a fifth storage block: GLES 3.1 promises 4.
   d.publish_ = gl.limits().compute_storage_blocks >= 5 && gl.limits().ssbo_bindings >= 5;
+  d.accepts_packed_ = gl.limits().compute_storage_blocks >= 6 && gl.limits().ssbo_bindings >= 6;
   d.gl_ = &gl;
   d.params_ = params;
   d.regions_ = regions;
-  Result<GlProgram> program = ShaderLibrary::builtin().compute(
-      "frame_difference.comp", ShaderDefines()
-                                   .set("WG_SIZE", params.workgroup_size)
-                                   .set("WORDS", params.words_per_invocation)
-                                   .set("PUBLISH", d.publish_ ? 1 : 0)
-                                   .set("GRID_COLUMNS", regions.columns)
-                                   .set("GRID_ROWS", regions.rows)
-                                   .set("ROIS", int64_t(regions.rois.size())));
+  Result<GlProgram> program = d.build(false);
   if (!program) return program.error();
   d.program_ = std::move(program.value());
   return d;
+}
+
+Result<GlProgram> FrameDifference::build(bool packed_source) const {
+  return ShaderLibrary::builtin().compute("frame_difference.comp",
+                                          ShaderDefines()
+                                              .set("WG_SIZE", params_.workgroup_size)
+                                              .set("WORDS", params_.words_per_invocation)
+                                              .set("PUBLISH", publish_ ? 1 : 0)
+                                              .set("PACKED_SOURCE", packed_source ? 1 : 0)
+                                              .set("GRID_COLUMNS", regions_.columns)
+                                              .set("GRID_ROWS", regions_.rows)
+                                              .set("ROIS", int64_t(regions_.rois.size())));
 }
 
 Status FrameDifference::allocate(int width, int height) {
@@ -109,14 +115,34 @@ void FrameDifference::reset() {
 }
 
 Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_range) {
-  if (image.width() != width_ || image.height() != height_) {
-    if (Status s = allocate(image.width(), image.height()); !s) return s;
+  return runOn(image.texture(), 0, image.width(), image.height(), from_rgb, full_range);
+}
+
+Status FrameDifference::run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
+  if (!accepts_packed_)
+    return fail(ErrorCode::kUnsupported, kDifferenceStage,
+                ": a packed frame needs a sixth storage block, which this GPU does not have");
+  if (!packed_program_) {
+    Result<GlProgram> program = build(true);
+    if (!program) return program.error();
+    packed_program_ = std::move(program.value());
+  }
+  return runOn(0, frame.buffer(), frame.width(), frame.height(), from_rgb, full_range);
+}
+
+Status FrameDifference::runOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
+                              bool full_range) {
+  if (width != width_ || height != height_) {
+    if (Status s = allocate(width, height); !s) return s;
   }
   const bool first = previous_ < 0;
   const uint64_t pixels = uint64_t(width_) * uint64_t(height_);
-  GLuint p = program_.get();
+  GLuint p = packed ? packed_program_.get() : program_.get();
   glUseProgram(p);
-  bindSourceImage(p, image.texture(), 0);
+  if (packed)
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, packed);
+  else
+    bindSourceImage(p, texture, 0);
   glUniform2ui(glGetUniformLocation(p, "u_size"), GLuint(width_), GLuint(height_));
   glUniform1ui(glGetUniformLocation(p, "u_words"), GLuint((pixels + 3) / 4));
   glUniform1i(glGetUniformLocation(p, "u_first"), first);

@@ -41,6 +41,9 @@ class FrameDifference {
                                         const HealthRegionSpec& regions = {});
   // from_rgb: the luma is the BT.709 luma of the image's RGB; else its red channel.
   Status run(const GpuImage& image, bool from_rgb, bool full_range);
+  // The same from a packed frame (acceptsPacked() only: a sixth storage block).
+  Status run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
+  bool acceptsPacked() const { return accepts_packed_; }
   Result<FrameDifferenceSums> read() const;
   void advance(bool frozen);
   // The next frame is a first frame (no previous, no reference).
@@ -54,10 +57,16 @@ class FrameDifference {
  private:
   FrameDifference() = default;
   Status allocate(int width, int height);
+  Result<GlProgram> build(bool packed_source) const;  // frame_difference.comp with these defines
+  // `texture` or `packed` (one of them) of width x height.
+  Status runOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
+               bool full_range);
   size_t recordWords() const;  // of result_; totals_ has one more, the shader's count
   const GlContext* gl_ = nullptr;
   FrameDifferenceParams params_;
   GlProgram program_;
+  GlProgram packed_program_;  // PACKED_SOURCE, made at the first packed run
+  bool accepts_packed_ = false;
   GlBuffer luma_[3];
   int current_ = 0, previous_ = -1, reference_ = -1;
   HealthRegionSpec regions_;

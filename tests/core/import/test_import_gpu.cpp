@@ -10,6 +10,7 @@
 #include "capture/frame_encode.hpp"
 #include "capture/pattern_source.hpp"
 #include "capture/pixel_format.hpp"
+#include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/import/import_reference.hpp"
 #include "tests/support/gl_test_context.hpp"
@@ -90,6 +91,65 @@ TEST_P(ImportEveryFormat, GpuEqualsCpuReference) {
         expectSame(importOnGpu(t.frame, {}, nullptr, path), *cpu, what);
       }
     }
+}
+
+// The packed import (ImportOptions::target_packed_rgba): the same pixels in the packed buffer's
+// layout, whether the conversion shader writes them or a host RGBA32 frame is copied as it is;
+// the source luma as R = G = B = Y, A = 255 (GREY's is its RGBA buffer). Poisoned buffers first.
+TEST_P(ImportEveryFormat, PackedEqualsCpuReference) {
+  const auto [f, path] = GetParam();
+  importer(path);  // creates the GL context: the buffers below need it current
+  uint32_t seed = 500;
+  for (auto [w, h] : test::importSizes(f))
+    for (int pad : {0, 13}) {
+      const Colorimetry& c = kColorimetries[size_t(seed) % std::size(kColorimetries)];
+      TestFrame t = randomFrame(f, w, h, pad, isYuv(f) ? c : kColorimetries[0], seed++);
+      auto cpu = convertToRgbaCpu(t.frame);
+      ASSERT_TRUE(cpu.ok()) << cpu.error().message;
+      const std::string what = std::string(formatName(f)) + " " + std::to_string(w) + "x" +
+                               std::to_string(h) + " pad " + std::to_string(pad) + " packed";
+      RgbaImage poison(w, h);
+      for (size_t i = 0; i < poison.pixels.size(); i += 4)
+        std::memcpy(&poison.pixels[i], &test::kPoison, 4);
+      auto rgba = PackedRgbaBuffer::fromImage(poison), luma = PackedRgbaBuffer::fromImage(poison);
+      ASSERT_TRUE(rgba.ok() && luma.ok());
+      ImportOptions o;
+      o.source_luma = true;
+      o.target_packed_rgba = rgba->buffer(), o.target_packed_luma = luma->buffer();
+      auto r = importer(path).import(t.frame, o);
+      ASSERT_TRUE(r.ok()) << what << ": " << r.error().message;
+      EXPECT_EQ(r->rgba, 0u);
+      EXPECT_EQ(r->packed_rgba, rgba->buffer());
+      auto got = rgba->download();
+      ASSERT_TRUE(got.ok());
+      expectSame(got->pixels, *cpu, what);
+      auto y = extractLumaPlane(t.frame);
+      if (!y.ok()) {  // RGB: no source luma
+        EXPECT_EQ(r->packed_luma, 0u) << what;
+        continue;
+      }
+      const bool grey = pixelFormatInfo(f).colour == ColourFamily::kGrey;
+      EXPECT_EQ(r->packed_luma, grey ? rgba->buffer() : luma->buffer()) << what;
+      auto got_luma = grey ? rgba->download() : luma->download();
+      ASSERT_TRUE(got_luma.ok());
+      for (size_t i = 0; i < y->size(); ++i) {
+        const uint8_t* px = &got_luma->pixels[i * 4];
+        ASSERT_TRUE(px[0] == (*y)[i] && px[1] == (*y)[i] && px[2] == (*y)[i] && px[3] == 255)
+            << what << ": luma pixel " << i;
+      }
+    }
+}
+
+TEST(Import, APackedTargetTooSmallIsAnError) {
+  TestFrame t = randomFrame(PixelFormat::kRGBA32, 9, 5, 0, {}, 12);
+  importer();  // creates the GL context: the buffer below needs it current
+  auto small = PackedRgbaBuffer::create(9, 4);
+  ASSERT_TRUE(small.ok());
+  ImportOptions o;
+  o.target_packed_rgba = small->buffer();
+  auto r = importer().import(t.frame, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("target buffer"), std::string::npos) << r.error().message;
 }
 
 std::vector<PixelFormat> rawFormats() {

@@ -62,7 +62,8 @@ TEST(FrameDifferenceReference, RegionsHandExample) {
 // Four frames: two different, one repeated (frozen: the reference stays), one different; the
 // GPU stage and the executor against the reference at every step.
 void checkSequence(FrameDifference& stage, RowPool& pool, int w, int h, Content content,
-                   bool from_rgb, bool full_range, const HealthRegionSpec& regions = {}) {
+                   bool from_rgb, bool full_range, const HealthRegionSpec& regions = {},
+                   bool packed = false) {
   const RgbaImage frames[] = {test::makeImage(w, h, content, 1), test::makeImage(w, h, content, 2),
                               test::makeImage(w, h, content, 2), test::makeImage(w, h, content, 3)};
   std::vector<uint8_t> previous, reference;
@@ -71,17 +72,24 @@ void checkSequence(FrameDifference& stage, RowPool& pool, int w, int h, Content 
   for (int i = 0; i < 4; ++i) {
     SCOPED_TRACE(testing::Message()
                  << w << "x" << h << " " << test::contentName(content) << " frame " << i
-                 << (from_rgb ? " rgb" : " red") << (full_range ? " full" : " limited"));
+                 << (from_rgb ? " rgb" : " red") << (full_range ? " full" : " limited")
+                 << (packed ? " packed" : ""));
     const std::vector<uint8_t> luma = lumaOf(frames[i], from_rgb);
     const uint8_t* p = i ? previous.data() : nullptr;
     const uint8_t* r = i ? reference.data() : nullptr;
     const FrameDifferenceSums want =
         frameDifferenceReference(luma.data(), p, r, w, h, full_range, regions);
     EXPECT_EQ(frameDifferenceCpu(luma.data(), p, r, w, h, full_range, regions, pool), want);
-    Result<GpuImage> image = GpuImage::fromImage(frames[i]);
-    ASSERT_TRUE(image.ok()) << image.error().message;
     ASSERT_TRUE(stage.poison(test::kPoison).ok());
-    ASSERT_TRUE(stage.run(*image, from_rgb, full_range).ok());
+    if (packed) {
+      Result<PackedRgbaBuffer> buffer = PackedRgbaBuffer::fromImage(frames[i]);
+      ASSERT_TRUE(buffer.ok()) << buffer.error().message;
+      ASSERT_TRUE(stage.run(*buffer, from_rgb, full_range).ok());
+    } else {
+      Result<GpuImage> image = GpuImage::fromImage(frames[i]);
+      ASSERT_TRUE(image.ok()) << image.error().message;
+      ASSERT_TRUE(stage.run(*image, from_rgb, full_range).ok());
+    }
     EXPECT_EQ(stage.first(), i == 0);
     Result<FrameDifferenceSums> got = stage.read();
     ASSERT_TRUE(got.ok()) << got.error().message;
@@ -115,6 +123,33 @@ TEST(FrameDifference, MatchesReferenceOverRunsOfFrames) {
         for (bool full_range : {false, true})
           checkSequence(*stage, pool, s.w, s.h, content, from_rgb, full_range);
   checkSequence(*stage, pool, 1920, 1080, Content::kRandom, true, false);
+}
+
+// A frame imported packed (the pipeline's packed import): the same sums, with and without regions.
+TEST(FrameDifference, APackedFrameMatchesReference) {
+  GlContext& gl = test::glContext();
+  RowPool pool(3);
+  for (bool with_regions : {false, true}) {
+    HealthRegionSpec regions;
+    if (with_regions) {
+      regions.columns = 3, regions.rows = 2;
+      regions.rois = {{3, 2, 50, 40}};
+      regions.change_level = 7;
+    }
+    Result<FrameDifference> stage =
+        FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl), regions);
+    ASSERT_TRUE(stage.ok()) << stage.error().message;
+    if (!stage->acceptsPacked()) {
+      Result<PackedRgbaBuffer> buffer = PackedRgbaBuffer::create(4, 4);
+      ASSERT_TRUE(buffer.ok());
+      EXPECT_EQ(stage->run(*buffer, true, true).error().code, ErrorCode::kUnsupported);
+      GTEST_SKIP() << "no sixth storage block (GLES 3.1's minimum limits)";
+    }
+    for (auto [w, h] : {std::pair{1, 1}, std::pair{257, 3}, std::pair{127, 129}})
+      for (Content content : {Content::kRandom, Content::kGradient})
+        for (bool from_rgb : {false, true})
+          checkSequence(*stage, pool, w, h, content, from_rgb, !from_rgb, regions, true);
+  }
 }
 
 // Regions: a grid whose cells are not multiples of anything, rectangles that overlap it and each

@@ -1,0 +1,73 @@
+// The GPU path where every stage reads packed buffers (NVIDIA's defaults): frames imported
+// straight into the packed layout (a host RGBA32 frame copied as it is, the other formats
+// converted by the import shaders into buffers), the blur packed -> packed, no pack pass, the
+// health stages reading the packed frame.
+// llvmpipe's own defaults read images, so a tuning cache sends the histogram and the blur to
+// their packed forms here; every format's lines equal the reference backend's, and the runs
+// without a blur have no pack stage (they would, had the frame been imported into an image).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/apps/esframe/run_test_util.hpp"
+
+namespace esf {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(RunPackedImport, EveryFormatEqualsTheReferenceWithNoPackPass) {
+  test::ScratchDir dir;
+  const std::string env = "XDG_CACHE_HOME='" + dir.path.string() + "' ";
+  const std::string esframe = env + "'" + test::esframeBinary() + "' ";
+  test::CommandResult r = test::runShell(
+      esframe + "tune --quick --size 64x48 --iterations 1 --stages histogram,blur");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path cache_path = dir.path / "esframe" / "tuning.json";
+  nlohmann::json cache = nlohmann::json::parse(std::ifstream(cache_path));
+  int edited = 0;
+  for (auto& e : cache["entries"]) {
+    nlohmann::json& p = e["params"];
+    if (e["stage"] == "histogram") {
+      p["strategy"] = "replicated", p["source"] = "buffer", p["workgroup_size"] = 64;
+      p["workgroups"] = 16, p["pixels_per_invocation"] = 4, p["replicas"] = 2;
+      ++edited;
+    } else if (e["stage"] == "blur") {
+      p["strategy"] = "split", p["buffer_intermediate"] = true;
+      p["row_quads"] = true, p["column_quads"] = true;
+      ++edited;
+    }
+  }
+  ASSERT_EQ(edited, 2) << cache.dump();
+  std::ofstream(cache_path) << cache.dump();
+
+  for (const char* format : {"RGBA32", "NV12", "YUYV", "GREY", "RGB24", "XR24"}) {
+    for (const std::string options : {"", "--blur 5 --luma source --histogram bins=64",
+                                      "--health=grid=3x2,roi=1,1,20,20"}) {
+      SCOPED_TRACE(std::string(format) + " " + options);
+      // 68 wide: the blur's 4-pixel quads; 45 rows: odd.
+      const std::string run = "run --frames 2 --size 68x45 --format " + std::string(format) +
+                              " " + options + " --backend ";
+      const test::CommandResult gles = test::runShell(esframe + "-v " + run + "gles");
+      ASSERT_EQ(gles.exit_code, 0) << gles.err;
+      EXPECT_NE(gles.err.find("histogram: tuned"), std::string::npos) << gles.err;
+      const test::CommandResult reference = test::runShell(esframe + run + "reference");
+      ASSERT_EQ(reference.exit_code, 0) << reference.err;
+      EXPECT_EQ(test::withoutTimings(gles.out), test::withoutTimings(reference.out));
+      if (options.find("--blur") != std::string::npos) continue;  // no pack stage either way
+      int frames = 0;
+      for (const test::OrderedJson& line : test::parseJsonLines(gles.out)) {
+        if (!line.contains("timing_ms")) continue;  // a health event
+        ++frames;
+        EXPECT_TRUE(line["timing_ms"].contains("import")) << line["timing_ms"].dump();
+        EXPECT_FALSE(line["timing_ms"].contains("pack")) << line["timing_ms"].dump();
+      }
+      EXPECT_EQ(frames, 2);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace esf
