@@ -15,6 +15,7 @@
 #include "core/stages/resize.hpp"
 #include "core/stages/scale.hpp"
 #include "core/stages/sobel.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "core/stats/health.hpp"
 #include "core/tuning/auto_params.hpp"
@@ -298,17 +299,23 @@ Status GpuBackend::submit(const Frame& frame) {
   const bool health_full_range = healthLumaIsFullRange(frame);
   if (difference_) {
     const bool from_rgb = !imported.luma && !imported.packed_luma;
-    st = timed(r, "health_difference", [&]() -> Status {
-      if (!packed_import)
-        return difference_->run(from_rgb ? *imported_[0] : *imported_[1], from_rgb,
-                                health_full_range);
-      // GREY's luma is its RGBA buffer.
-      const bool own_luma = !from_rgb && imported.packed_luma != imported.packed_rgba;
-      return difference_->run(*imported_packed_[own_luma ? 1 : 0], from_rgb, health_full_range);
-    });
-    if (!st) return st;
-    st = timed(r, "health_sobel", [&]() -> Status {
-      return sobel_->run(difference_->currentLuma(), frame.width, frame.height, health_full_range);
+    // GREY's luma is its RGBA buffer.
+    const bool own_luma = !from_rgb && imported.packed_luma != imported.packed_rgba;
+    st = timed(r, "health", [&]() -> Status {
+      // The two passes read the frame, not each other: queued together with one barrier after
+      // both, the GPU overlaps them.
+      if (packed_import) {
+        const PackedRgbaBuffer& source = *imported_packed_[own_luma ? 1 : 0];
+        if (Status s = difference_->queue(source, from_rgb, health_full_range); !s) return s;
+        if (Status s = sobel_->queue(source, from_rgb, health_full_range); !s) return s;
+      } else {
+        const GpuImage& source = from_rgb ? *imported_[0] : *imported_[1];
+        if (Status s = difference_->queue(source, from_rgb, health_full_range); !s) return s;
+        if (Status s = sobel_->queue(source, from_rgb, health_full_range); !s) return s;
+      }
+      glMemoryBarrier(kStorageWrittenBarrier);
+      if (Status s = difference_->complete(); !s) return s;
+      return sobel_->complete();
     });
     if (!st) return st;
   }

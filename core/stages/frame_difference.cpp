@@ -115,10 +115,22 @@ void FrameDifference::reset() {
 }
 
 Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_range) {
-  return runOn(image.texture(), 0, image.width(), image.height(), from_rgb, full_range);
+  if (Status s = queue(image, from_rgb, full_range); !s) return s;
+  glMemoryBarrier(kStorageWrittenBarrier);
+  return complete();
 }
 
 Status FrameDifference::run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
+  if (Status s = queue(frame, from_rgb, full_range); !s) return s;
+  glMemoryBarrier(kStorageWrittenBarrier);
+  return complete();
+}
+
+Status FrameDifference::queue(const GpuImage& image, bool from_rgb, bool full_range) {
+  return queueOn(image.texture(), 0, image.width(), image.height(), from_rgb, full_range);
+}
+
+Status FrameDifference::queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
   if (!accepts_packed_)
     return fail(ErrorCode::kUnsupported, kDifferenceStage,
                 ": a packed frame needs a sixth storage block, which this GPU does not have");
@@ -127,11 +139,21 @@ Status FrameDifference::run(const PackedRgbaBuffer& frame, bool from_rgb, bool f
     if (!program) return program.error();
     packed_program_ = std::move(program.value());
   }
-  return runOn(0, frame.buffer(), frame.width(), frame.height(), from_rgb, full_range);
+  return queueOn(0, frame.buffer(), frame.width(), frame.height(), from_rgb, full_range);
 }
 
-Status FrameDifference::runOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
-                              bool full_range) {
+Status FrameDifference::complete() {
+  if (!queued_) return Status::success();
+  queued_ = false;
+  if (!publish_) {  // into the buffer the host maps, on the GPU
+    copyWords(totals_.get(), 0, result_.get(), 0, recordWords());
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  }
+  return checkGl("frame difference copy");
+}
+
+Status FrameDifference::queueOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
+                                bool full_range) {
   if (width != width_ || height != height_) {
     if (Status s = allocate(width, height); !s) return s;
   }
@@ -139,10 +161,17 @@ Status FrameDifference::runOn(GLuint texture, GLuint packed, int width, int heig
   const uint64_t pixels = uint64_t(width_) * uint64_t(height_);
   GLuint p = packed ? packed_program_.get() : program_.get();
   glUseProgram(p);
-  if (packed)
+  // No barrier before the dispatch: the frame's writer issued its own, the kept frames' and
+  // totals' writers (the earlier runs) theirs, the zeroing and poisoning are buffer commands and
+  // the read-backs mappings, all ordered before what follows them. A pass queued beside this
+  // one can then overlap it.
+  if (packed) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, packed);
-  else
-    bindSourceImage(p, texture, 0);
+  } else {
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glUniform1i(glGetUniformLocation(p, "u_image"), 0);
+  }
   glUniform2ui(glGetUniformLocation(p, "u_size"), GLuint(width_), GLuint(height_));
   glUniform1ui(glGetUniformLocation(p, "u_words"), GLuint((pixels + 3) / 4));
   glUniform1i(glGetUniformLocation(p, "u_first"), first);
@@ -163,15 +192,8 @@ Status FrameDifference::runOn(GLuint texture, GLuint packed, int width, int heig
     glUniform1ui(glGetUniformLocation(p, "u_change_level"), regions_.change_level);
     setRoiUniforms(p, regions_, width_, height_);
   }
-  // The kept frames' writes and the totals' zeroing (earlier runs), and the last read-back or
-  // poisoning of result_, first.
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   glDispatchCompute(GLuint(workgroups_), 1, 1);
-  glMemoryBarrier(kStorageWrittenBarrier);
-  if (!publish_) {  // into the buffer the host maps, on the GPU
-    copyWords(totals_.get(), 0, result_.get(), 0, recordWords());
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  }
+  queued_ = true;
   return checkGl("frame difference dispatch");
 }
 

@@ -39,10 +39,17 @@ class FrameDifference {
   // With regions, each region's sums too (FrameDifferenceSums::region_*).
   static Result<FrameDifference> create(const GlContext& gl, const FrameDifferenceParams& params,
                                         const HealthRegionSpec& regions = {});
-  // from_rgb: the luma is the BT.709 luma of the image's RGB; else its red channel.
+  // from_rgb: the luma is the BT.709 luma of the image's RGB; else its red channel. The frame's
+  // writer must have issued its barrier (every stage does). run() is queue(), the barrier that
+  // makes the sums visible (kStorageWrittenBarrier), then complete(): a caller that runs
+  // another pass beside this one (the Sobel pass) queues both, issues the barrier once and
+  // completes both, so the GPU can overlap them.
   Status run(const GpuImage& image, bool from_rgb, bool full_range);
   // The same from a packed frame (acceptsPacked() only: a sixth storage block).
   Status run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
+  Status queue(const GpuImage& image, bool from_rgb, bool full_range);
+  Status queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
+  Status complete();
   bool acceptsPacked() const { return accepts_packed_; }
   Result<FrameDifferenceSums> read() const;
   void advance(bool frozen);
@@ -59,8 +66,8 @@ class FrameDifference {
   Status allocate(int width, int height);
   Result<GlProgram> build(bool packed_source) const;  // frame_difference.comp with these defines
   // `texture` or `packed` (one of them) of width x height.
-  Status runOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
-               bool full_range);
+  Status queueOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
+                 bool full_range);
   size_t recordWords() const;  // of result_; totals_ has one more, the shader's count
   const GlContext* gl_ = nullptr;
   FrameDifferenceParams params_;
@@ -75,6 +82,7 @@ class FrameDifference {
   // for read().
   GlBuffer totals_, result_;
   bool publish_ = false;  // the shader moves the record into result_ (PUBLISH)
+  bool queued_ = false;   // queue() without complete() yet
   int width_ = 0, height_ = 0;
   int64_t workgroups_ = 0;
 };

@@ -46,18 +46,61 @@ Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
     if (!made) return made.error();
     so.regions_buffer_ = std::move(made.value());
   }
-  Result<GlProgram> program = ShaderLibrary::builtin().compute(
-      "sobel.comp", ShaderDefines()
-                        .set("WG_Y", params.workgroup_y)
-                        .set("GRID_COLUMNS", regions.columns)
-                        .set("GRID_ROWS", regions.rows)
-                        .set("ROIS", int64_t(regions.rois.size())));
+  Result<GlProgram> program = so.build(false);
   if (!program) return program.error();
   so.program_ = std::move(program.value());
   return so;
 }
 
-Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
+Result<GlProgram> Sobel::build(bool packed_source) const {
+  return ShaderLibrary::builtin().compute("sobel.comp",
+                                          ShaderDefines()
+                                              .set("WG_Y", params_.workgroup_y)
+                                              .set("PACKED_SOURCE", packed_source ? 1 : 0)
+                                              .set("GRID_COLUMNS", regions_.columns)
+                                              .set("GRID_ROWS", regions_.rows)
+                                              .set("ROIS", int64_t(regions_.rois.size())));
+}
+
+Status Sobel::run(const GpuImage& frame, bool from_rgb, bool full_range) {
+  if (Status s = queue(frame, from_rgb, full_range); !s) return s;
+  glMemoryBarrier(kStorageWrittenBarrier);
+  return complete();
+}
+
+Status Sobel::run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
+  if (Status s = queue(frame, from_rgb, full_range); !s) return s;
+  glMemoryBarrier(kStorageWrittenBarrier);
+  return complete();
+}
+
+Status Sobel::queue(const GpuImage& frame, bool from_rgb, bool full_range) {
+  return queueOn(frame.texture(), 0, frame.width(), frame.height(), from_rgb, full_range);
+}
+
+Status Sobel::queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
+  if (!packed_program_) {
+    Result<GlProgram> program = build(true);
+    if (!program) return program.error();
+    packed_program_ = std::move(program.value());
+  }
+  return queueOn(0, frame.buffer(), frame.width(), frame.height(), from_rgb, full_range);
+}
+
+Status Sobel::complete() {
+  if (!queued_) return Status::success();
+  queued_ = false;
+  const size_t region_words = regions_.count() * kSobelRegionWords;
+  if (region_words) {  // beside the partials: read() takes both in one read-back
+    copyWords(regions_buffer_.get(), 0, partials_.get(), size_t(workgroups_) * kSobelPartialWords,
+              region_words);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  }
+  return checkGl("sobel regions copy");
+}
+
+Status Sobel::queueOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
+                      bool full_range) {
   if (uint64_t(width) * uint64_t(height) > 0xFFFFFFFFull)
     return fail(ErrorCode::kUnsupported, kSobelStage, ": ", std::to_string(width), "x",
                 std::to_string(height), " has more than 2^32 - 1 pixels");
@@ -78,13 +121,20 @@ Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
     partials_ = std::move(made.value());
     partial_words_ = words;
   }
-  GLuint p = program_.get();
+  GLuint p = packed ? packed_program_.get() : program_.get();
   glUseProgram(p);
   glUniform2ui(glGetUniformLocation(p, "u_size"), GLuint(width), GLuint(height));
-  glUniform1ui(glGetUniformLocation(p, "u_words"),
-               GLuint((uint64_t(width) * uint64_t(height) + 3) / 4));
+  glUniform1i(glGetUniformLocation(p, "u_from_rgb"), from_rgb);
   glUniform1i(glGetUniformLocation(p, "u_full_range"), full_range);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma);
+  // No barrier here: the frame's writer issued its own, and the partials' last reader was a
+  // read-back through a mapping (done before this), so a pass queued beside this one can overlap.
+  if (packed) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, packed);
+  } else {
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glUniform1i(glGetUniformLocation(p, "u_image"), 0);
+  }
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, partials_.get());
   const size_t region_words = regions_.count() * kSobelRegionWords;
   if (region_words) {
@@ -93,15 +143,9 @@ Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, regions_buffer_.get());
     setRoiUniforms(p, regions_, width, height);
   }
-  // The luma's writer (the frame difference) and earlier reads of the partials come first.
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   glDispatchCompute(GLuint(gx), GLuint(gy), 1);
-  glMemoryBarrier(kStorageWrittenBarrier);
-  if (region_words) {  // beside the partials: read() takes both in one read-back
-    copyWords(regions_buffer_.get(), 0, partials_.get(), region_at, region_words);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  }
   workgroups_ = gx * gy;
+  queued_ = true;
   return checkGl("sobel dispatch");
 }
 

@@ -4,13 +4,19 @@
 // Sobel magnitude m, its fixed-point root q = round(65536 sqrt(m)) computed exactly in
 // integers, and q^2.
 //
+// The luma is the frame's own (its red channel, or the BT.709 luma of its RGB, as the frame
+// difference reads it): the pass depends on no other, so it can run beside the frame difference
+// (queue(), then one barrier for both: on an H100 at 1080p the two passes took 24.5 us together
+// against 33.4 with a barrier between them; the Sobel pass once read the difference's luma).
+//
 // Shape (glsl_es/sobel.comp): 64 x workgroup_y invocations cover 256 columns and
-// 8 x workgroup_y rows of the packed luma the frame difference stage wrote, 4 pixels of each of 8
-// consecutive rows each, from 3 word loads per row and every row loaded once (earlier shapes:
+// 8 x workgroup_y rows, 4 pixels of each of 8 consecutive rows each, 6 pixels per row and every
+// row loaded once (earlier shapes:
 // one pixel and 9 byte loads each over 16-column strips, 0.36 ms at 4K on an H100; 4 pixels of
 // 2 rows each, 0.27 ms, its workgroups spending more on their reduction than on their pixels);
 // each workgroup adds its sums in shared memory (64, 64 and 96 bits) and stores one partial;
 // read() adds them.
+#include "core/image/gpu_image.hpp"
 #include "core/stats/health.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
@@ -31,17 +37,28 @@ class Sobel {
   // With regions, each region's sum m too (SobelSums::region_squares).
   static Result<Sobel> create(const GlContext& gl, const SobelParams& params,
                               const HealthRegionSpec& regions = {});
-  // `luma`: width x height bytes packed 4 a word in row order (FrameDifference::currentLuma()).
-  Status run(GLuint luma, int width, int height, bool full_range);
+  // from_rgb: the luma is the BT.709 luma of the frame's RGB; else its red channel. The frame's
+  // writer must have issued its barrier (every stage does). run() is queue(), the barrier that
+  // makes the sums visible (kStorageWrittenBarrier), then complete(): a caller that runs
+  // another pass beside this one queues both, issues the barrier once and completes both.
+  Status run(const GpuImage& frame, bool from_rgb, bool full_range);
+  Status run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
+  Status queue(const GpuImage& frame, bool from_rgb, bool full_range);
+  Status queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
+  Status complete();
   Result<SobelSums> read() const;
   const SobelParams& params() const { return params_; }
   Status poison(uint32_t pattern);  // testing aid: fills the partials
 
  private:
   Sobel() = default;
+  Status queueOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
+                 bool full_range);
+  Result<GlProgram> build(bool packed_source) const;
   const GlContext* gl_ = nullptr;
   SobelParams params_;
   GlProgram program_;
+  GlProgram packed_program_;  // PACKED_SOURCE, made at the first packed frame
   HealthRegionSpec regions_;
   GlBuffer partials_;  // 7 words per workgroup, then 2 per region (copied from regions_buffer_)
   // The regions' sums, added with atomics: a buffer the host never maps (NVIDIA may keep a
@@ -50,6 +67,7 @@ class Sobel {
   int64_t workgroups_ = 0;
   size_t partial_words_ = 0;
   int width_ = 0, height_ = 0;
+  bool queued_ = false;  // queue() without complete() yet
 };
 
 }  // namespace esf

@@ -22,8 +22,8 @@ TEST(RunPackedImport, EveryFormatEqualsTheReferenceWithNoPackPass) {
   test::ScratchDir dir;
   const std::string env = "XDG_CACHE_HOME='" + dir.path.string() + "' ";
   const std::string esframe = env + "'" + test::esframeBinary() + "' ";
-  test::CommandResult r = test::runShell(
-      esframe + "tune --quick --size 64x48 --iterations 1 --stages histogram,blur");
+  test::CommandResult r =
+      test::runShell(esframe + "tune --quick --size 64x48 --iterations 1 --stages histogram,blur");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const fs::path cache_path = dir.path / "esframe" / "tuning.json";
   nlohmann::json cache = nlohmann::json::parse(std::ifstream(cache_path));
@@ -44,12 +44,12 @@ TEST(RunPackedImport, EveryFormatEqualsTheReferenceWithNoPackPass) {
   std::ofstream(cache_path) << cache.dump();
 
   for (const char* format : {"RGBA32", "NV12", "YUYV", "GREY", "RGB24", "XR24"}) {
-    for (const std::string options : {"", "--blur 5 --luma source --histogram bins=64",
-                                      "--health=grid=3x2,roi=1,1,20,20"}) {
+    for (const std::string options :
+         {"", "--blur 5 --luma source --histogram bins=64", "--health=grid=3x2,roi=1,1,20,20"}) {
       SCOPED_TRACE(std::string(format) + " " + options);
       // 68 wide: the blur's 4-pixel quads; 45 rows: odd.
-      const std::string run = "run --frames 2 --size 68x45 --format " + std::string(format) +
-                              " " + options + " --backend ";
+      const std::string run = "run --frames 2 --size 68x45 --format " + std::string(format) + " " +
+                              options + " --backend ";
       const test::CommandResult gles = test::runShell(esframe + "-v " + run + "gles");
       ASSERT_EQ(gles.exit_code, 0) << gles.err;
       EXPECT_NE(gles.err.find("histogram: tuned"), std::string::npos) << gles.err;

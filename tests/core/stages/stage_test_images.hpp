@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "core/image/gpu_image.hpp"
+#include "core/stages/channels.hpp"
 #include "esframe/rgba_image.hpp"
 #include "tests/support/gl_test_context.hpp"
 
@@ -77,6 +78,16 @@ inline RgbaImage makeImage(int w, int h, Content content, uint32_t seed = 1) {
     }
   }
   return img;
+}
+
+// The luma the health passes read: the red channel, or the BT.709 luma of the RGB.
+inline std::vector<uint8_t> lumaOf(const RgbaImage& image, bool from_rgb) {
+  std::vector<uint8_t> y(size_t(image.width) * size_t(image.height));
+  for (size_t i = 0; i < y.size(); ++i) {
+    const uint8_t* p = &image.pixels[i * 4];
+    y[i] = uint8_t(from_rgb ? lumaBt709(p[0], p[1], p[2]) : p[0]);
+  }
+  return y;
 }
 
 inline std::string describe(int w, int h, Content c) {

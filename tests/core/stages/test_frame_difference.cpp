@@ -16,15 +16,6 @@ namespace {
 
 using test::Content;
 
-std::vector<uint8_t> lumaOf(const RgbaImage& image, bool from_rgb) {
-  std::vector<uint8_t> y(size_t(image.width) * size_t(image.height));
-  for (size_t i = 0; i < y.size(); ++i) {
-    const uint8_t* p = &image.pixels[i * 4];
-    y[i] = uint8_t(from_rgb ? lumaBt709(p[0], p[1], p[2]) : p[0]);
-  }
-  return y;
-}
-
 TEST(FrameDifferenceReference, HandExample) {
   // 2x1: Y = {20, 240}, previous {10, 235}, reference {20, 0}; limited range stretches 20 to
   // 255 * 4 / 219 = 4, 10 to 0, 240 and 235 to 255.
@@ -74,7 +65,7 @@ void checkSequence(FrameDifference& stage, RowPool& pool, int w, int h, Content 
                  << w << "x" << h << " " << test::contentName(content) << " frame " << i
                  << (from_rgb ? " rgb" : " red") << (full_range ? " full" : " limited")
                  << (packed ? " packed" : ""));
-    const std::vector<uint8_t> luma = lumaOf(frames[i], from_rgb);
+    const std::vector<uint8_t> luma = test::lumaOf(frames[i], from_rgb);
     const uint8_t* p = i ? previous.data() : nullptr;
     const uint8_t* r = i ? reference.data() : nullptr;
     const FrameDifferenceSums want =
