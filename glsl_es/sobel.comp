@@ -1,8 +1,9 @@
-// The Sobel sums (core/stages/sobel.hpp) over the interior pixels of the range-stretched luma of
-// the frame (its red channel, or the integer BT.709 luma of its RGB, as the frame difference
-// reads it), from the RGBA image or, with PACKED_SOURCE, the packed frame (one uint per pixel,
-// R in bits 0-7). An invocation takes 4 pixels of each of ROWS_PER_INVOCATION consecutive rows,
-// sliding a window of 3 rows down them: the 6 pixels around its 4, each row loaded once. Workgroup w stores 7 words at 7 w: sum m
+// The Sobel sums (core/stages/sobel.hpp) over the interior pixels of the range-stretched luma:
+// the frame difference stage's packed luma (4 bytes a word), or with PACKED_SOURCE the packed
+// frame itself (one uint per pixel, R in bits 0-7: its red channel, or the integer BT.709 luma of
+// its RGB, as the frame difference reads it). An invocation takes 4 pixels of each of
+// ROWS_PER_INVOCATION consecutive rows, sliding a window of 3 rows down them: the 6 pixels around
+// its 4, each row loaded once. Workgroup w stores 7 words at 7 w: sum m
 // (m = gx^2 + gy^2, 64 bits, low word first), sum q (64 bits) and sum q^2 (96 bits),
 // q = round(65536 sqrt(m)) exactly. An invocation's own sums of its 32 pixels fit 32 bits for m
 // (32 x 2080800) and q (32 x 94.6 million), 64 for q^2.
@@ -27,12 +28,13 @@
 #define REGIONS (GRID_COLUMNS * GRID_ROWS + ROIS)
 layout(local_size_x = 64, local_size_y = WG_Y) in;
 uniform uvec2 u_size;
-uniform bool u_from_rgb;
 uniform bool u_full_range;
 #if PACKED_SOURCE
+uniform bool u_from_rgb;
 layout(std430, binding = 0) readonly buffer Source { uint source_pixels[]; };
 #else
-uniform highp sampler2D u_image;
+uniform uint u_words;
+layout(std430, binding = 0) readonly buffer Luma { uint luma[]; };
 #endif
 layout(std430, binding = 1) writeonly buffer Partials { uint partials[]; };
 #if REGIONS > 0
@@ -99,17 +101,12 @@ int fullRange(uint v) {
   return int(255u * (clamp(v, 16u, 235u) - 16u) / 219u);
 }
 
+#if PACKED_SOURCE
 // The range-stretched luma of pixel (x, y); x past the row's end reads its last pixel (the
 // caller never uses those).
 int pixelAt(uint x, uint y) {
-  x = min(x, u_size.x - 1u);
-#if PACKED_SOURCE
-  uint w = source_pixels[y * u_size.x + x];
+  uint w = source_pixels[y * u_size.x + min(x, u_size.x - 1u)];
   uvec3 c = uvec3(w & 255u, (w >> 8) & 255u, (w >> 16) & 255u);
-#else
-  // unorm8 -> float is c / 255: scaling back and rounding gives c exactly.
-  uvec3 c = uvec3(texelFetch(u_image, ivec2(x, y), 0).rgb * 255.0 + 0.5);
-#endif
   uint luma = u_from_rgb ? (13933u * c.r + 46871u * c.g + 4732u * c.b + 32768u) >> 16 : c.r;
   return fullRange(luma);
 }
@@ -118,6 +115,25 @@ int pixelAt(uint x, uint y) {
 void loadRow(uint y, uint x0, out int b[6]) {
   for (int k = 0; k < 6; ++k) b[k] = pixelAt(x0 - 1u + uint(k), y);
 }
+#else
+// Bytes x0 - 1 .. x0 + 4 of row y, range-stretched (bytes past the frame's end read as 0; the
+// caller never uses them). x0 - 1 is a multiple of 4, so s, the bytes' offset in their first
+// word, is the same for every invocation of a row (0 on every row where the width is a multiple
+// of 4): the third word is loaded only where s = 3 reaches it.
+void loadRow(uint y, uint x0, out int b[6]) {
+  uint i0 = y * u_size.x + x0 - 1u;
+  uint w = i0 >> 2, s = i0 & 3u;
+  uint last = u_words - 1u;
+  uint a0 = luma[min(w, last)], a1 = luma[min(w + 1u, last)];
+  uint a2 = s == 3u ? luma[min(w + 2u, last)] : 0u;
+  // The 8 bytes from byte s on, as two words (a shift by 32 is undefined: s = 0 apart).
+  uint lo = s == 0u ? a0 : (a0 >> (8u * s)) | (a1 << (32u - 8u * s));
+  uint hi = s == 0u ? a1 : (a1 >> (8u * s)) | (a2 << (32u - 8u * s));
+  for (int k = 0; k < 4; ++k) b[k] = fullRange(bitfieldExtract(lo, 8 * k, 8));
+  b[4] = fullRange(hi & 255u);
+  b[5] = fullRange(bitfieldExtract(hi, 8, 8));
+}
+#endif
 
 // round(sqrt(m * 2^32)): the q with q^2 - q < X <= q^2 + q. A float estimate from one inverse
 // square root r (m r for sqrt(m), r / 131072 for 1 / 2q: no square root, no division), one

@@ -302,17 +302,17 @@ Status GpuBackend::submit(const Frame& frame) {
     // GREY's luma is its RGBA buffer.
     const bool own_luma = !from_rgb && imported.packed_luma != imported.packed_rgba;
     st = timed(r, "health", [&]() -> Status {
-      // The two passes read the frame, not each other: queued together with one barrier after
-      // both, the GPU overlaps them.
-      if (packed_import) {
-        const PackedRgbaBuffer& source = *imported_packed_[own_luma ? 1 : 0];
-        if (Status s = difference_->queue(source, from_rgb, health_full_range); !s) return s;
-        if (Status s = sobel_->queue(source, from_rgb, health_full_range); !s) return s;
-      } else {
+      if (!packed_import) {  // the Sobel pass reads the luma the frame difference wrote
         const GpuImage& source = from_rgb ? *imported_[0] : *imported_[1];
-        if (Status s = difference_->queue(source, from_rgb, health_full_range); !s) return s;
-        if (Status s = sobel_->queue(source, from_rgb, health_full_range); !s) return s;
+        if (Status s = difference_->run(source, from_rgb, health_full_range); !s) return s;
+        return sobel_->run(difference_->currentLuma(), frame.width, frame.height,
+                           health_full_range);
       }
+      // Both passes read the packed frame, not each other: queued together with one barrier
+      // after both, the GPU overlaps them.
+      const PackedRgbaBuffer& source = *imported_packed_[own_luma ? 1 : 0];
+      if (Status s = difference_->queue(source, from_rgb, health_full_range); !s) return s;
+      if (Status s = sobel_->queue(source, from_rgb, health_full_range); !s) return s;
       glMemoryBarrier(kStorageWrittenBarrier);
       if (Status s = difference_->complete(); !s) return s;
       return sobel_->complete();

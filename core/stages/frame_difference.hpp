@@ -51,13 +51,13 @@ class FrameDifference {
   Status queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
   Status complete();
   bool acceptsPacked() const { return accepts_packed_; }
+  // The last run's luma, packed 4 pixels a word in row order (a Sobel pass's input).
+  GLuint currentLuma() const { return luma_[current_].get(); }
   Result<FrameDifferenceSums> read() const;
   void advance(bool frozen);
   // The next frame is a first frame (no previous, no reference).
   void reset();
   bool first() const { return previous_ < 0; }
-  // The last run's luma, packed 4 pixels a word in row order (the Sobel stage's input).
-  GLuint currentLuma() const { return luma_[current_].get(); }
   const FrameDifferenceParams& params() const { return params_; }
   Status poison(uint32_t pattern);  // testing aid: fills the result buffer
 

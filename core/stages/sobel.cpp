@@ -62,8 +62,8 @@ Result<GlProgram> Sobel::build(bool packed_source) const {
                                               .set("ROIS", int64_t(regions_.rois.size())));
 }
 
-Status Sobel::run(const GpuImage& frame, bool from_rgb, bool full_range) {
-  if (Status s = queue(frame, from_rgb, full_range); !s) return s;
+Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
+  if (Status s = queueOn(luma, 0, width, height, false, full_range); !s) return s;
   glMemoryBarrier(kStorageWrittenBarrier);
   return complete();
 }
@@ -72,10 +72,6 @@ Status Sobel::run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range)
   if (Status s = queue(frame, from_rgb, full_range); !s) return s;
   glMemoryBarrier(kStorageWrittenBarrier);
   return complete();
-}
-
-Status Sobel::queue(const GpuImage& frame, bool from_rgb, bool full_range) {
-  return queueOn(frame.texture(), 0, frame.width(), frame.height(), from_rgb, full_range);
 }
 
 Status Sobel::queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
@@ -99,7 +95,7 @@ Status Sobel::complete() {
   return checkGl("sobel regions copy");
 }
 
-Status Sobel::queueOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
+Status Sobel::queueOn(GLuint luma, GLuint packed, int width, int height, bool from_rgb,
                       bool full_range) {
   if (uint64_t(width) * uint64_t(height) > 0xFFFFFFFFull)
     return fail(ErrorCode::kUnsupported, kSobelStage, ": ", std::to_string(width), "x",
@@ -124,16 +120,16 @@ Status Sobel::queueOn(GLuint texture, GLuint packed, int width, int height, bool
   GLuint p = packed ? packed_program_.get() : program_.get();
   glUseProgram(p);
   glUniform2ui(glGetUniformLocation(p, "u_size"), GLuint(width), GLuint(height));
-  glUniform1i(glGetUniformLocation(p, "u_from_rgb"), from_rgb);
   glUniform1i(glGetUniformLocation(p, "u_full_range"), full_range);
-  // No barrier here: the frame's writer issued its own, and the partials' last reader was a
+  // No barrier here: the input's writer issued its own, and the partials' last reader was a
   // read-back through a mapping (done before this), so a pass queued beside this one can overlap.
   if (packed) {
+    glUniform1i(glGetUniformLocation(p, "u_from_rgb"), from_rgb);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, packed);
   } else {
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glUniform1i(glGetUniformLocation(p, "u_image"), 0);
+    glUniform1ui(glGetUniformLocation(p, "u_words"),
+                 GLuint((uint64_t(width) * uint64_t(height) + 3) / 4));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma);
   }
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, partials_.get());
   const size_t region_words = regions_.count() * kSobelRegionWords;

@@ -4,10 +4,13 @@
 // Sobel magnitude m, its fixed-point root q = round(65536 sqrt(m)) computed exactly in
 // integers, and q^2.
 //
-// The luma is the frame's own (its red channel, or the BT.709 luma of its RGB, as the frame
-// difference reads it): the pass depends on no other, so it can run beside the frame difference
-// (queue(), then one barrier for both: on an H100 at 1080p the two passes took 24.5 us together
-// against 33.4 with a barrier between them; the Sobel pass once read the difference's luma).
+// The luma: the frame difference's packed luma (FrameDifference::currentLuma(), after that pass),
+// or a packed frame's own (its red channel, or the BT.709 luma of its RGB, as the frame
+// difference reads it). From a packed frame the pass depends on no other, so it can run beside
+// the frame difference (queue(), then one barrier for both: on an H100 at 1080p the two passes
+// took 24.5 us together against 33.4 with a barrier between them). On llvmpipe, which runs
+// passes one after the other and reads images, reading the difference's bytes is the cheaper
+// form (a 720p frame's health 3.5% faster than the Sobel pass converting the image's pixels).
 //
 // Shape (glsl_es/sobel.comp): 64 x workgroup_y invocations cover 256 columns and
 // 8 x workgroup_y rows, 4 pixels of each of 8 consecutive rows each, 6 pixels per row and every
@@ -37,13 +40,14 @@ class Sobel {
   // With regions, each region's sum m too (SobelSums::region_squares).
   static Result<Sobel> create(const GlContext& gl, const SobelParams& params,
                               const HealthRegionSpec& regions = {});
+  // `luma`: width x height bytes packed 4 a word in row order (FrameDifference::currentLuma(),
+  // after its barrier).
+  Status run(GLuint luma, int width, int height, bool full_range);
   // from_rgb: the luma is the BT.709 luma of the frame's RGB; else its red channel. The frame's
   // writer must have issued its barrier (every stage does). run() is queue(), the barrier that
   // makes the sums visible (kStorageWrittenBarrier), then complete(): a caller that runs
   // another pass beside this one queues both, issues the barrier once and completes both.
-  Status run(const GpuImage& frame, bool from_rgb, bool full_range);
   Status run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
-  Status queue(const GpuImage& frame, bool from_rgb, bool full_range);
   Status queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
   Status complete();
   Result<SobelSums> read() const;
@@ -52,8 +56,8 @@ class Sobel {
 
  private:
   Sobel() = default;
-  Status queueOn(GLuint texture, GLuint packed, int width, int height, bool from_rgb,
-                 bool full_range);
+  // `luma` (bytes) or `packed` (a frame), one of them.
+  Status queueOn(GLuint luma, GLuint packed, int width, int height, bool from_rgb, bool full_range);
   Result<GlProgram> build(bool packed_source) const;
   const GlContext* gl_ = nullptr;
   SobelParams params_;

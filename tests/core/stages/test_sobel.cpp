@@ -4,7 +4,7 @@
 
 #include "core/cpu/cpu_health.hpp"
 #include "core/image/gpu_image.hpp"
-#include "core/stages/channels.hpp"
+#include "core/stages/frame_difference.hpp"
 #include "core/stages/sobel.hpp"
 #include "core/stages/sobel_reference.hpp"
 #include "core/stages/stage_gl.hpp"
@@ -57,9 +57,11 @@ TEST(Sobel, EveryRootOnTheGpuIsExact) {
   EXPECT_EQ(wrong, 0);
 }
 
-// Each frame as an image (the red channel's luma) and as a packed buffer (the RGB's luma).
 TEST(Sobel, MatchesReference) {
   GlContext& gl = test::glContext();
+  Result<FrameDifference> difference =
+      FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl));
+  ASSERT_TRUE(difference.ok()) << difference.error().message;
   Result<Sobel> sobel = Sobel::create(gl, SobelParams::defaultsFor(gl));
   ASSERT_TRUE(sobel.ok()) << sobel.error().message;
   RowPool pool(3);
@@ -74,8 +76,10 @@ TEST(Sobel, MatchesReference) {
         SCOPED_TRACE(testing::Message() << s.w << "x" << s.h << " " << test::contentName(content)
                                         << (full_range ? " full" : " limited"));
         const RgbaImage image = test::makeImage(s.w, s.h, content, 9);
+        // The difference's luma (the image's red channel), and the packed frame's own (the
+        // BT.709 luma of its RGB).
         for (bool packed : {false, true}) {
-          SCOPED_TRACE(packed ? "packed, luma from RGB" : "image, red channel");
+          SCOPED_TRACE(packed ? "packed frame, luma from RGB" : "the difference's luma");
           const std::vector<uint8_t> luma = test::lumaOf(image, packed);
           const SobelSums want = sobelReference(luma.data(), s.w, s.h, full_range);
           EXPECT_EQ(sobelCpu(luma.data(), s.w, s.h, full_range, {}, pool), want);
@@ -87,7 +91,9 @@ TEST(Sobel, MatchesReference) {
           } else {
             Result<GpuImage> gpu = GpuImage::fromImage(image);
             ASSERT_TRUE(gpu.ok()) << gpu.error().message;
-            ASSERT_TRUE(sobel->run(*gpu, false, full_range).ok());
+            ASSERT_TRUE(difference->run(*gpu, false, full_range).ok());
+            ASSERT_TRUE(sobel->run(difference->currentLuma(), s.w, s.h, full_range).ok());
+            difference->advance(false);
           }
           Result<SobelSums> got = sobel->read();
           ASSERT_TRUE(got.ok()) << got.error().message;
@@ -109,8 +115,10 @@ TEST(Sobel, RegionSumsMatchReference) {
     regions.rows = c.rows;
     regions.rois = {{0, 0, 2, 2}, {3, 2, 50, 40}, {10, 1, 100000, 7}, {5000, 5000, 10, 10}};
     SCOPED_TRACE(testing::Message() << c.w << "x" << c.h << " grid " << c.columns << "x" << c.rows);
+    Result<FrameDifference> difference =
+        FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl), regions);
     Result<Sobel> sobel = Sobel::create(gl, SobelParams::defaultsFor(gl), regions);
-    ASSERT_TRUE(sobel.ok());
+    ASSERT_TRUE(difference.ok() && sobel.ok());
     const RgbaImage image = test::makeImage(c.w, c.h, Content::kRandom, 4);
     std::vector<uint8_t> luma(size_t(c.w) * size_t(c.h));
     for (size_t i = 0; i < luma.size(); ++i) luma[i] = image.pixels[i * 4];
@@ -123,8 +131,9 @@ TEST(Sobel, RegionSumsMatchReference) {
     EXPECT_EQ(sobelCpu(luma.data(), c.w, c.h, false, regions, pool), want);
     Result<GpuImage> gpu = GpuImage::fromImage(image);
     ASSERT_TRUE(gpu.ok());
+    ASSERT_TRUE(difference->run(*gpu, false, false).ok());
     ASSERT_TRUE(sobel->poison(test::kPoison).ok());
-    ASSERT_TRUE(sobel->run(*gpu, false, false).ok());
+    ASSERT_TRUE(sobel->run(difference->currentLuma(), c.w, c.h, false).ok());
     Result<SobelSums> got = sobel->read();
     ASSERT_TRUE(got.ok()) << got.error().message;
     EXPECT_EQ(got.value(), want);
@@ -134,7 +143,7 @@ TEST(Sobel, RegionSumsMatchReference) {
     ASSERT_TRUE(sobel->run(*packed, false, false).ok());
     got = sobel->read();
     ASSERT_TRUE(got.ok()) << got.error().message;
-    EXPECT_EQ(got.value(), want) << "packed";
+    EXPECT_EQ(got.value(), want) << "packed frame";
   }
 }
 
@@ -143,11 +152,13 @@ TEST(Sobel, LargestGradientsKeepEverySumExact) {
   // the 96-bit sum is in use on a big frame, and a workgroup's sum m, of the frame and of the one
   // region (a 1x1 grid), passes 32 bits (256 x 32 pixels of 1040400 each).
   GlContext& gl = test::glContext();
+  Result<FrameDifference> difference =
+      FrameDifference::create(gl, FrameDifferenceParams::defaultsFor(gl));
   HealthRegionSpec whole;
   whole.columns = whole.rows = 1;
   const SobelParams params = SobelParams::defaultsFor(gl);
   Result<Sobel> sobel = Sobel::create(gl, params, whole);
-  ASSERT_TRUE(sobel.ok());
+  ASSERT_TRUE(difference.ok() && sobel.ok());
   const int w = 2048, h = 1536;
   RgbaImage image(w, h);
   std::vector<uint8_t> luma(size_t(w) * size_t(h));
@@ -169,7 +180,8 @@ TEST(Sobel, LargestGradientsKeepEverySumExact) {
   want.region_squares = {want.squares};
   Result<GpuImage> gpu = GpuImage::fromImage(image);
   ASSERT_TRUE(gpu.ok());
-  ASSERT_TRUE(sobel->run(*gpu, false, true).ok());
+  ASSERT_TRUE(difference->run(*gpu, false, true).ok());
+  ASSERT_TRUE(sobel->run(difference->currentLuma(), w, h, true).ok());
   Result<SobelSums> got = sobel->read();
   ASSERT_TRUE(got.ok()) << got.error().message;
   EXPECT_EQ(got.value(), want);
