@@ -10,7 +10,7 @@
 // the frame difference (queue(), then one barrier for both: on an H100 at 1080p the two passes
 // took 24.5 us together against 33.4 with a barrier between them). On llvmpipe, which runs
 // passes one after the other and reads images, reading the difference's bytes is the cheaper
-// form (a 720p frame's health 3.5% faster than the Sobel pass converting the image's pixels).
+// form (a 720p frame's health about 3% faster than the Sobel pass converting the image's pixels).
 //
 // Shape (glsl_es/sobel.comp): 64 x workgroup_y invocations cover 256 columns and
 // 8 x workgroup_y rows, 4 pixels of each of 8 consecutive rows each, 6 pixels per row and every
