@@ -1,4 +1,5 @@
 #pragma once
+#include <nlohmann/json.hpp>
 // Rows for one frame: each esframe stage (checked once against its CPU reference, then timed),
 // the CPU references, the peers, the transfers and the end-to-end frame rate.
 #include <string>
@@ -12,6 +13,17 @@
 
 namespace esf::bench {
 
+// --histogram-variants: extra histogram rows, each its own parameters over the tuned (or auto)
+// ones; `ablate` > 0 is a profiling form that counts wrong on purpose (glsl_es/histogram.comp
+// ABLATE), timed without the exactness check in the group "histogram ablation".
+struct HistogramVariant {
+  std::string name;
+  nlohmann::json params;  // tuned fields (core/tuning/tuned_params.hpp), any subset
+  int ablate = 0;
+  bool direct = false;  // ESFRAME_HISTOGRAM_DIRECT=1 (temporary A/B)
+  bool lean = false;    // ESFRAME_HISTOGRAM_LEAN=1 (temporary A/B)
+};
+
 struct FrameBenchOptions {
   MeasureOptions gpu;  // GPU stages
   MeasureOptions cpu;  // CPU references and peers (slower: fewer runs)
@@ -22,6 +34,8 @@ struct FrameBenchOptions {
   std::string blur_origin;
   ReduceParams reduce;
   std::string reduce_origin;
+  std::vector<HistogramVariant> histogram_variants;
+  bool histogram_only = false;  // --histogram-only: no OpenCV row
 };
 
 // The histogram group: esframe (tuned/auto and the v3d-safe default), CPU reference, OpenCV,

@@ -69,7 +69,8 @@ json tunedFieldsToJson(const HistogramParams& p) {
           {"replicas", p.replicas},
           {"run_length", p.run_length},
           {"planar", p.planar},
-          {"batch_loads", p.batch_loads}};
+          {"batch_loads", p.batch_loads},
+          {"columns", p.columns}};
 }
 
 json tunedFieldsToJson(const BlurParams& p) {
@@ -101,7 +102,8 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
   for (Status s :
        {readOptionalInt(j, "replicas", &p.replicas),
         readOptionalBool(j, "run_length", &p.run_length), readOptionalBool(j, "planar", &p.planar),
-        readOptionalBool(j, "batch_loads", &p.batch_loads)}) {
+        readOptionalBool(j, "batch_loads", &p.batch_loads),
+        readOptionalInt(j, "columns", &p.columns)}) {
     if (!s) return s.error();
   }
   Result<HistogramStrategy> st = parseHistogramStrategy(strategy);
@@ -154,7 +156,9 @@ std::string describe(const HistogramParams& p) {
     case HistogramStrategy::kReplicated:
       s += " wg=" + std::to_string(p.workgroup_size) + " n=" + std::to_string(p.workgroups) +
            " ppi=" + std::to_string(p.pixels_per_invocation) +
-           " replicas=" + std::to_string(p.replicas) + (p.run_length ? " rle" : " no-rle") +
+           (p.columns ? " columns=" + std::to_string(p.columns)
+                      : " replicas=" + std::to_string(p.replicas)) +
+           (p.run_length ? " rle" : " no-rle") +
            (p.planar ? " planar" : "") + (p.batch_loads ? " batched" : "");
       break;
     default:
