@@ -220,9 +220,8 @@ int run(const Args& a) {
     for (const nlohmann::json& e : j) {
       if (!e.is_object() || !e.contains("name") || !e["name"].is_string())
         return logError("--histogram-variants: every entry needs a \"name\""), 2;
-      variants.push_back({e["name"].get<std::string>(),
-                          e.value("params", nlohmann::json::object()), e.value("ablate", 0),
-                          e.value("direct", false), e.value("lean", false)});
+      variants.push_back(
+          {e["name"].get<std::string>(), e.value("params", nlohmann::json::object())});
     }
   }
 
@@ -391,8 +390,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--no-cpu-references", a.no_cpu_references, "Skip timing the CPU references");
   app.add_option("--histogram-variants", a.histogram_variants,
-                 "JSON file: [{\"name\", \"params\": {tuned fields}, \"ablate\": 0-7}]: "
-                 "extra histogram rows (bench/README.md)");
+                 "JSON file: [{\"name\", \"params\": {tuned fields}}]: extra histogram "
+                 "rows, each checked exact (bench/README.md)");
   app.add_flag("--histogram-only", a.histogram_only,
                "Only the histogram rows (no OpenCV) and the floor rows");
   app.add_flag("--quick", a.quick, "Smoke run: one small size, few runs, quick sweeps");

@@ -1,10 +1,5 @@
 #include "bench/stage_rows.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <cstdlib>
-#include <fstream>
-
 #include "bench/peers.hpp"
 #include "core/stages/blur_reference.hpp"
 #include "core/stages/histogram_reference.hpp"
@@ -42,14 +37,13 @@ Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::str
   if (!buf) return buf.error();
   std::vector<uint32_t> expected = histogramReference(frame, 256, "rgbl", o.histogram.luma);
 
-  HistogramParams v3d = HistogramParams::defaultsFor(gl);
-  for (auto [params, name] : {std::pair{o.histogram, "esframe " + o.histogram_origin},
-                              std::pair{v3d, std::string("esframe v3d-safe default")}}) {
-    std::string variant = name + ": " + describe(params);
+  // One esframe row: created, poisoned, run once and checked against the reference, then timed.
+  auto esframeRow = [&](const std::string& row_group, const HistogramParams& params,
+                        const std::string& variant) {
     Result<Histogram> h = Histogram::create(gl, params);
     if (!h) {
-      rows->push_back(timed(label, group, variant, true, h.error(), 0, 0));
-      continue;
+      rows->push_back(timed(label, row_group, variant, true, h.error(), 0, 0));
+      return;
     }
     Work once = [&]() {
       return params.source == ImageSource::kTexture ? h.value().run(tex.value())
@@ -60,73 +54,24 @@ Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::str
     Result<std::vector<uint32_t>> counts = h.value().read();
     if (s && (!counts || counts.value() != expected))
       s = fail(ErrorCode::kInternal, "WRONG: counts differ from the CPU reference");
-    BenchRow r = s ? timed(label, group, variant, true, measureGpu(gl, o.gpu, once), bytes, px)
-                   : timed(label, group, variant, true, s.error(), 0, 0);
+    BenchRow r = s ? timed(label, row_group, variant, true, measureGpu(gl, o.gpu, once), bytes, px)
+                   : timed(label, row_group, variant, true, s.error(), 0, 0);
     if (s) r.note = "exact";
     rows->push_back(r);
-  }
+  };
+  HistogramParams v3d = HistogramParams::defaultsFor(gl);
+  for (auto [params, name] : {std::pair{o.histogram, "esframe " + o.histogram_origin},
+                              std::pair{v3d, std::string("esframe v3d-safe default")}})
+    esframeRow(group, params, name + ": " + describe(params));
+  // --histogram-variants: each its parameters over the tuned (or auto) ones.
   for (const HistogramVariant& v : o.histogram_variants) {
     nlohmann::json fields = tunedFieldsToJson(o.histogram);
     fields.update(v.params);
     Result<HistogramParams> params = histogramFromJson(fields, o.histogram);
-    const std::string vgroup = v.ablate ? "histogram ablation" : "histogram variants";
-    if (!params) {
-      rows->push_back(timed(label, vgroup, v.name, true, params.error(), 0, 0));
-      continue;
-    }
-    std::string variant = v.name + ": " + describe(params.value());
-    if (v.ablate) {
-      variant = "ablation " + std::to_string(v.ablate) + " (counts wrong on purpose) " + variant;
-      setenv("ESFRAME_HISTOGRAM_ABLATE", std::to_string(v.ablate).c_str(), 1);
-    }
-    if (v.direct) {
-      variant = "direct " + variant;
-      setenv("ESFRAME_HISTOGRAM_DIRECT", "1", 1);
-    }
-    if (v.lean) {
-      variant = "lean " + variant;
-      setenv("ESFRAME_HISTOGRAM_LEAN", "1", 1);
-    }
-    Result<Histogram> h = Histogram::create(gl, params.value());
-    unsetenv("ESFRAME_HISTOGRAM_ABLATE");
-    unsetenv("ESFRAME_HISTOGRAM_DIRECT");
-    unsetenv("ESFRAME_HISTOGRAM_LEAN");
-    // ESFRAME_BENCH_PROGRAM_DIR: the driver's binary of each variant's counting program (on
-    // NVIDIA it holds the NV assembly as text), once per variant name.
-    if (const char* dir = std::getenv("ESFRAME_BENCH_PROGRAM_DIR"); dir && h) {
-      std::string file = std::string(dir) + "/";
-      for (char c : v.name + (v.ablate ? "-ablate" + std::to_string(v.ablate) : ""))
-        file += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-      file += ".bin";
-      if (!std::ifstream(file)) {
-        GLint length = 0;
-        glGetProgramiv(h.value().countProgram(), GL_PROGRAM_BINARY_LENGTH, &length);
-        std::vector<char> binary(size_t(std::max(length, 0)));
-        GLenum format = 0;
-        if (length > 0)
-          glGetProgramBinary(h.value().countProgram(), length, nullptr, &format, binary.data());
-        std::ofstream(file, std::ios::binary).write(binary.data(), std::streamsize(binary.size()));
-      }
-    }
-    if (!h) {
-      rows->push_back(timed(label, vgroup, variant, true, h.error(), 0, 0));
-      continue;
-    }
-    Work once = [&]() {
-      return params.value().source == ImageSource::kTexture ? h.value().run(tex.value())
-                                                            : h.value().run(buf.value());
-    };
-    Status s = h.value().poison(frame.width, frame.height, 0xDEADBEEFu);
-    if (s) s = once();
-    if (s && !v.ablate) {
-      Result<std::vector<uint32_t>> counts = h.value().read();
-      if (!counts || counts.value() != expected)
-        s = fail(ErrorCode::kInternal, "WRONG: counts differ from the CPU reference");
-    }
-    BenchRow r = s ? timed(label, vgroup, variant, true, measureGpu(gl, o.gpu, once), bytes, px)
-                   : timed(label, vgroup, variant, true, s.error(), 0, 0);
-    if (s) r.note = v.ablate ? "ablation: not a histogram, not checked" : "exact";
-    rows->push_back(r);
+    if (!params)
+      rows->push_back(timed(label, "histogram variants", v.name, true, params.error(), 0, 0));
+    else
+      esframeRow("histogram variants", params.value(), v.name + ": " + describe(params.value()));
   }
   if (o.cpu_references) {
     rows->push_back(timed(label, group, "CPU reference (1 thread)", false,

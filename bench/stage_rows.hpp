@@ -14,14 +14,10 @@
 namespace esf::bench {
 
 // --histogram-variants: extra histogram rows, each its own parameters over the tuned (or auto)
-// ones; `ablate` > 0 is a profiling form that counts wrong on purpose (glsl_es/histogram.comp
-// ABLATE), timed without the exactness check in the group "histogram ablation".
+// ones, each checked against the CPU reference before it is timed.
 struct HistogramVariant {
   std::string name;
   nlohmann::json params;  // tuned fields (core/tuning/tuned_params.hpp), any subset
-  int ablate = 0;
-  bool direct = false;  // ESFRAME_HISTOGRAM_DIRECT=1 (temporary A/B)
-  bool lean = false;    // ESFRAME_HISTOGRAM_LEAN=1 (temporary A/B)
 };
 
 struct FrameBenchOptions {

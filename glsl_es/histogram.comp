@@ -47,24 +47,6 @@
 #ifndef BATCH_LOADS
 #define BATCH_LOADS 0
 #endif
-// replicated: COLUMNS 0 counts into REPLICAS 32-bit sub-histograms; 8, 16 or 32 counts into
-// that many lane columns of 16-bit counters (see `add`).
-#ifndef COLUMNS
-#define COLUMNS 0
-#endif
-// Bench-only profiling (esframe-bench --histogram-variants): 0 is the histogram; the others
-// switch parts of the replicated buffer form off and count wrong on purpose.
-//   1 reads only, 2 reads + bin arithmetic, 3 reads + shared atomics (no merge),
-//   4 no finish (merge into acc, no last-workgroup move), 5 clear + merge + finish alone,
-//   6 conflict-free shared atomics (each lane in its own bank), 7 plain racy shared adds,
-//   8 clear + merge alone (no finish), 9 clear + finish alone (no merge), 10 as 5 without the
-//   buffer barrier before the finish, 11 the shared clear alone.
-#ifndef ABLATE
-#define ABLATE 0
-#endif
-#ifndef DIRECT
-#define DIRECT 0
-#endif
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
@@ -86,19 +68,11 @@ layout(std430, binding = 0) writeonly buffer Chunks { uint chunks[]; };
 // glBufferSubData clear cost about 20 us of GPU time on an H200). Workgroups add into `acc`;
 // the last one to finish (by `done`) moves acc into bins and leaves acc and done at zero for
 // the next run (the host zeroes them once, when it creates the stage).
-#if DIRECT
-// DIRECT: workgroups add straight into the output, which the previous run zeroed (the host
-// alternates two output buffers); workgroup 0 zeroes the other one, the previous run's output,
-// for the next run. No accumulator, no finish.
-layout(std430, binding = 0) buffer Bins { uint bins[]; };
-layout(std430, binding = 3) writeonly buffer Next { uint next_bins[]; };
-#else
 layout(std430, binding = 0) writeonly buffer Bins { uint bins[]; };
 layout(std430, binding = 3) coherent buffer Acc {
   uint done;
   uint acc[];
 };
-#endif
 #else
 layout(std430, binding = 0) buffer Bins { uint bins[]; };
 #endif
@@ -192,56 +166,26 @@ uint outputWordOf(uint i) {
 #endif
 }
 
-#if COLUMNS
-// Lane columns: counter i (a shared word index of sharedWordOf) is the 16-bit half i & 1 of row
-// i >> 1; each row holds COLUMNS words, one per column, and invocation j counts into column
-// j % COLUMNS. Word row * COLUMNS + column lies in bank (row * COLUMNS + column) % 32, so the
-// lanes of a warp meet in one bank only when 32 / COLUMNS of them share a column: the banks a
-// warp touches no longer depend on the pixels. The host bounds every counter below 2^16 (it
-// raises the dispatch so that no invocation counts too many quads).
-const uint ROWS = (WORDS + 1u) / 2u;
-const uint SHARED_WORDS = ROWS * uint(COLUMNS);
-const uint REP_STRIDE = 1u;  // `rep` is the column
-#else
 // Replica r occupies words [r * REP_STRIDE, r * REP_STRIDE + WORDS). An odd stride puts the
 // same bin of different replicas into different banks (the flat frame: every pixel one bin).
 const uint REP_STRIDE = (WORDS % 2u == 0u && REPLICAS > 1) ? WORDS + 1u : WORDS;
 const uint SHARED_WORDS = REP_STRIDE * uint(REPLICAS);
-#endif
 shared uint counts[SHARED_WORDS];
 
 uvec4 unpackPixel(uint v) {
   return uvec4(v & 255u, (v >> 8) & 255u, (v >> 16) & 255u, v >> 24);
 }
 
-#if ABLATE == 2
-uint g_fold = 0u;
-#endif
-
-// Adds n to counter `word` of replica (or column) `rep`.
-void add(uint rep, uint word, uint n) {
-#if ABLATE == 2
-  g_fold ^= (rep + word) * n;
-#elif ABLATE == 6
-  atomicAdd(counts[(gl_LocalInvocationIndex & 31u) + 32u * (word & 31u)], n);
-#elif ABLATE == 7
-  counts[rep + word] += n;
-#elif COLUMNS
-  atomicAdd(counts[(word >> 1) * uint(COLUMNS) + rep], n << ((word & 1u) * 16u));
-#else
-  atomicAdd(counts[rep + word], n);
-#endif
+void add(uint word, uint n) {
+  atomicAdd(counts[word], n);
 }
 
-#ifndef LEAN
-#define LEAN 0
-#endif
-#if LEAN && SOURCE_BUFFER && BINS == 256 && CHANNELS == 4 && !PLANAR && !COLUMNS && !RUN_LENGTH && \
-    ABLATE == 0
-#define LEAN_PATH 1
-// The shared word (bin * 4 + k) of channel slot k straight from a packed pixel: the byte moved to
-// bits 2..9 with one shift and one mask (no unpacking, no bin scaling).
-uint leanWord(uint p, int k) {
+#if SOURCE_BUFFER && BINS == 256 && CHANNELS == 4 && !PLANAR && !RUN_LENGTH
+#define PACKED_WORDS 1
+// The common case (256 bins of 4 channels, bin * 4 + k in shared memory) from the packed pixel:
+// byte `code` moved to bits 2..9 with one shift and one mask, no unpacking and no bin scaling.
+// 2-5% faster than countQuad on an H100 (bench/results/h100-580.159.04-histogram-floor).
+uint packedWord(uint p, int k) {
   int code = CODES[k];
   uint v;
   if (code == 3)
@@ -255,49 +199,49 @@ uint leanWord(uint p, int k) {
 
 void countPacked(uvec4 q, uint rep) {
   for (int k = 0; k < CHANNELS; ++k) {
-    uint w0 = leanWord(q.x, k), w1 = leanWord(q.y, k), w2 = leanWord(q.z, k),
-         w3 = leanWord(q.w, k);
-    atomicAdd(counts[rep + w0], 1u);
-    atomicAdd(counts[rep + w1], 1u);
-    atomicAdd(counts[rep + w2], 1u);
-    atomicAdd(counts[rep + w3], 1u);
+    uint w0 = packedWord(q.x, k), w1 = packedWord(q.y, k), w2 = packedWord(q.z, k),
+         w3 = packedWord(q.w, k);
+    add(rep + w0, 1u);
+    add(rep + w1, 1u);
+    add(rep + w2, 1u);
+    add(rep + w3, 1u);
   }
 }
 #else
-#define LEAN_PATH 0
+#define PACKED_WORDS 0
 #endif
 
 // Four pixels (in memory order) into replica `rep`: per channel, runs of equal bins add once.
 void countQuad(uvec4 c0, uvec4 c1, uvec4 c2, uvec4 c3, uint rep) {
   for (int k = 0; k < CHANNELS; ++k) {
-    uint w0 = sharedWordOf(c0, k), w1 = sharedWordOf(c1, k);
-    uint w2 = sharedWordOf(c2, k), w3 = sharedWordOf(c3, k);
+    uint w0 = rep + sharedWordOf(c0, k), w1 = rep + sharedWordOf(c1, k);
+    uint w2 = rep + sharedWordOf(c2, k), w3 = rep + sharedWordOf(c3, k);
 #if RUN_LENGTH
     uint n = 1u;
     if (w1 == w0) {
       ++n;
     } else {
-      add(rep, w0, n);
+      add(w0, n);
       n = 1u;
     }
     if (w2 == w1) {
       ++n;
     } else {
-      add(rep, w1, n);
+      add(w1, n);
       n = 1u;
     }
     if (w3 == w2) {
       ++n;
     } else {
-      add(rep, w2, n);
+      add(w2, n);
       n = 1u;
     }
-    add(rep, w3, n);
+    add(w3, n);
 #else
-    add(rep, w0, 1u);
-    add(rep, w1, 1u);
-    add(rep, w2, 1u);
-    add(rep, w3, 1u);
+    add(w0, 1u);
+    add(w1, 1u);
+    add(w2, 1u);
+    add(w3, 1u);
 #endif
   }
 }
@@ -373,20 +317,11 @@ void main() {
   // replicated: grid-stride over quads of 4 consecutive pixels (16-byte loads from the packed
   // buffer); quad q of this invocation's sequence is gid + m * threads. PIXELS_PER_INVOCATION / 4
   // quads per step.
-#if ABLATE != 1 && ABLATE != 2
   for (uint i = gl_LocalInvocationIndex; i < SHARED_WORDS; i += INVOCATIONS) counts[i] = 0u;
   memoryBarrierShared();
   barrier();
-#endif
   const int QUADS = PIXELS_PER_INVOCATION / 4;
-#if COLUMNS
-  uint rep = gl_LocalInvocationIndex % uint(COLUMNS);
-#else
   uint rep = (gl_LocalInvocationIndex % uint(REPLICAS)) * REP_STRIDE;
-#endif
-#if ABLATE == 1
-  uint fold = 0u;
-#endif
   uint total = uint(u_size.x) * uint(u_size.y);
   uint nq = total >> 2;
   uint threads = gl_NumWorkGroups.x * INVOCATIONS;
@@ -398,26 +333,15 @@ void main() {
   int dy = int(step / w), dx = int(step % w);
   int x = int((gid * 4u) % w), y = int((gid * 4u) / w);
 #endif
-#if ABLATE == 5 || ABLATE == 8 || ABLATE == 9 || ABLATE == 10 || ABLATE == 11
-  nq = 0u;
-  total = 0u;
-#endif
   for (uint base = gid; base < nq; base += threads * uint(QUADS)) {
-#if SOURCE_BUFFER && BATCH_LOADS && ABLATE == 1
-    if (base + uint(QUADS - 1) * threads < nq) {
-      uvec4 batch[QUADS];
-      for (int k = 0; k < QUADS; ++k) batch[k] = quads[base + uint(k) * threads];
-      for (int k = 0; k < QUADS; ++k) fold ^= batch[k].x ^ batch[k].y ^ batch[k].z ^ batch[k].w;
-      continue;
-    }
-#elif SOURCE_BUFFER && BATCH_LOADS
+#if SOURCE_BUFFER && BATCH_LOADS
     // The whole step inside the image: every load first, so they are in flight together (the
     // loop below waits for each: its early exit keeps the compiler from reading ahead).
     if (base + uint(QUADS - 1) * threads < nq) {
       uvec4 batch[QUADS];
       for (int k = 0; k < QUADS; ++k) batch[k] = quads[base + uint(k) * threads];
       for (int k = 0; k < QUADS; ++k) {
-#if LEAN_PATH
+#if PACKED_WORDS
         countPacked(batch[k], rep);
 #else
         countQuad(unpackPixel(batch[k].x), unpackPixel(batch[k].y), unpackPixel(batch[k].z),
@@ -430,12 +354,9 @@ void main() {
     for (int k = 0; k < QUADS; ++k) {
       uint q = base + uint(k) * threads;
       if (q >= nq) break;
-#if SOURCE_BUFFER && ABLATE == 1
+#if SOURCE_BUFFER
       uvec4 v = quads[q];
-      fold ^= v.x ^ v.y ^ v.z ^ v.w;
-#elif SOURCE_BUFFER
-      uvec4 v = quads[q];
-#if LEAN_PATH
+#if PACKED_WORDS
       countPacked(v, rep);
 #else
       countQuad(unpackPixel(v.x), unpackPixel(v.y), unpackPixel(v.z), unpackPixel(v.w), rep);
@@ -459,62 +380,20 @@ void main() {
 #else
       uvec4 c = pixelAt(ivec2(int(i % uint(u_size.x)), int(i / uint(u_size.x))));
 #endif
-      for (int k = 0; k < CHANNELS; ++k) add(rep, sharedWordOf(c, k), 1u);
+      for (int k = 0; k < CHANNELS; ++k) add(rep + sharedWordOf(c, k), 1u);
     }
   }
-#if ABLATE == 1
-  if (fold == 0x5eed1e55u) bins[0] = fold;
-#elif ABLATE == 2
-  if (g_fold == 0x5eed1e55u) bins[0] = g_fold;
-#else
   memoryBarrierShared();
   barrier();
-#if ABLATE == 3 || ABLATE == 11
-  if (counts[gl_LocalInvocationIndex] == 0x5eed1e55u) bins[0] = 1u;
-#else
-#if ABLATE == 5 || ABLATE == 8 || ABLATE == 10
-#define MERGE_ZEROS 1
-#else
-#define MERGE_ZEROS 0
-#endif
-#if DIRECT
-#define ACC bins
-  if (gl_WorkGroupID.x == 0u)
-    for (uint i = gl_LocalInvocationIndex; i < WORDS; i += INVOCATIONS) next_bins[i] = 0u;
-#else
-#define ACC acc
-#endif
-#if ABLATE == 9
-  // no merge
-#elif COLUMNS
-  // Merge the columns once: row i's two counters summed over the columns, read from a rotated
-  // column so that the rows a warp reads together lie in different banks.
-  const uint ROWS_PER_BANK_ROUND = 32u / uint(COLUMNS);
-  for (uint i = gl_LocalInvocationIndex; i < ROWS; i += INVOCATIONS) {
-    uint lo = 0u, hi = 0u;
-    for (int j = 0; j < COLUMNS; ++j) {
-      uint w = counts[i * uint(COLUMNS) + (uint(j) + i / ROWS_PER_BANK_ROUND) % uint(COLUMNS)];
-      lo += w & 0xffffu;
-      hi += w >> 16;
-    }
-    if (lo != 0u || MERGE_ZEROS == 1) atomicAdd(ACC[outputWordOf(2u * i)], lo);
-    if (2u * i + 1u < WORDS && (hi != 0u || MERGE_ZEROS == 1))
-      atomicAdd(ACC[outputWordOf(2u * i + 1u)], hi);
-  }
-#else
-  // Merge the replicas once.
+  // Merge the replicas once into acc.
   for (uint i = gl_LocalInvocationIndex; i < WORDS; i += INVOCATIONS) {
     uint sum = 0u;
     for (int r = 0; r < REPLICAS; ++r) sum += counts[uint(r) * REP_STRIDE + i];
-    if (sum != 0u || MERGE_ZEROS == 1) atomicAdd(ACC[outputWordOf(i)], sum);
+    if (sum != 0u) atomicAdd(acc[outputWordOf(i)], sum);
   }
-#endif
-#if !DIRECT && ABLATE != 4 && ABLATE != 8
   // The last workgroup to get here owns the total: every other workgroup's adds are ordered
   // before its increment of `done` (buffer barrier, then the workgroup barrier).
-#if ABLATE != 10
   memoryBarrierBuffer();
-#endif
   barrier();
   if (gl_LocalInvocationIndex == 0u)
     counts[0] = atomicAdd(done, 1u) == gl_NumWorkGroups.x - 1u ? 1u : 0u;
@@ -525,8 +404,5 @@ void main() {
       bins[i] = atomicExchange(acc[i], 0u);
     if (gl_LocalInvocationIndex == 0u) atomicExchange(done, 0u);
   }
-#endif
-#endif
-#endif
 #endif
 }

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "base/api_guard.hpp"
 #include "core/stages/stage_gl.hpp"
@@ -103,24 +102,11 @@ int64_t busiestInvocationLoops(const HistogramParams& p, int64_t width, int64_t 
       int64_t steps = ceilDiv(quads, int64_t(p.workgroups) * p.workgroup_size * per_step_quads);
       int64_t per_step = per_step_quads > kUnrolledTrips ? per_step_quads + 1 : 1;
       int64_t clear = ceilDiv(p.sharedBytes() / 4, p.workgroup_size);
-      int64_t merge = p.columns ? ceilDiv((words + 1) / 2, p.workgroup_size) * p.columns +
-                                      ceilDiv(words, p.workgroup_size)
-                                : ceilDiv(words, p.workgroup_size) * (p.replicas + 2);
+      int64_t merge = ceilDiv(words, p.workgroup_size) * (p.replicas + 2);  // + the move
       return clear + steps * per_step + 3 + merge;
     }
   }
   return 0;
-}
-
-// replicated with lane columns: the workgroups that keep every 16-bit counter below 2^16. A
-// column is shared by ceil(workgroup_size / columns) invocations; each counts at most
-// ceil(quads / invocations) quads of 4 pixels, and the first invocation the last 3 pixels.
-int64_t columnGroups(const HistogramParams& p, int64_t width, int64_t height) {
-  if (p.strategy != HistogramStrategy::kReplicated || p.columns == 0) return 0;
-  const int64_t sharers = ceilDiv(p.workgroup_size, p.columns);
-  const int64_t max_quads = (65535 - 3) / (4 * sharers);  // per invocation
-  const int64_t invocations = ceilDiv(width * height / 4, max_quads);
-  return ceilDiv(invocations, p.workgroup_size);
 }
 
 }  // namespace
@@ -166,7 +152,6 @@ HistogramParams HistogramParams::defaultsFor(const GlContext& gl) {
 int64_t HistogramParams::sharedBytes() const {
   const int64_t words = int64_t(wordCount());
   if (strategy != HistogramStrategy::kReplicated) return words * 4;
-  if (columns) return (words + 1) / 2 * columns * 4;  // 16-bit counters, two a word
   // An odd stride per replica (glsl_es/histogram.comp REP_STRIDE).
   int64_t stride = (words % 2 == 0 && replicas > 1) ? words + 1 : words;
   return stride * replicas * 4;
@@ -220,9 +205,6 @@ Status HistogramParams::validate(const ComputeLimits& limits) const {
                     "a multiple of 4 in [4, 256], got ",
                     std::to_string(pixels_per_invocation));
       if (Status s = checkRange(kHistogramStage, "replicas", replicas, 1, 64); !s) return s;
-      if (columns != 0 && columns != 8 && columns != 16 && columns != 32)
-        return fail(ErrorCode::kInvalidArgument, kHistogramStage,
-                    ": columns must be 0, 8, 16 or 32, got ", std::to_string(columns));
       if (int64_t(workgroups) * workgroup_size * pixels_per_invocation >= (int64_t(1) << 31))
         return fail(ErrorCode::kUnsupported, kHistogramStage,
                     ": workgroups * workgroup_size * pixels_per_invocation must stay "
@@ -252,18 +234,7 @@ Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& 
       .set("REPLICAS", params.replicas)
       .set("RUN_LENGTH", params.run_length ? 1 : 0)
       .set("PLANAR", params.planar ? 1 : 0)
-      .set("BATCH_LOADS", params.batch_loads ? 1 : 0)
-      .set("COLUMNS", params.strategy == HistogramStrategy::kReplicated ? params.columns : 0);
-  // Bench-only profiling (bench/README.md, --histogram-variants): parts of the shader off.
-  if (const char* ablate = std::getenv("ESFRAME_HISTOGRAM_ABLATE"))
-    d.set("ABLATE", std::atoi(ablate));
-  if (params.strategy == HistogramStrategy::kReplicated) {
-    const char* direct = std::getenv("ESFRAME_HISTOGRAM_DIRECT");
-    h.direct_ = direct && std::string_view(direct) == "1";
-    d.set("DIRECT", h.direct_ ? 1 : 0);
-    const char* lean = std::getenv("ESFRAME_HISTOGRAM_LEAN");
-    d.set("LEAN", lean && std::string_view(lean) == "1" ? 1 : 0);
-  }
+      .set("BATCH_LOADS", params.batch_loads ? 1 : 0);
   for (int k = 0; k < 4; ++k)
     d.set("CHANNEL" + std::to_string(k),
           k < params.channelCount() ? channelCode(params.channels[size_t(k)]) : 0);
@@ -290,13 +261,7 @@ Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& 
       makeStorageBuffer((params.wordCount() + 3) / 4 * 4, "histogram output buffer");
   if (!bins) return bins.error();
   h.bins_ = std::move(bins.value());
-  if (h.direct_) {
-    Result<GlBuffer> next = makeStorageBuffer((params.wordCount() + 3) / 4 * 4, "histogram output");
-    if (!next) return next.error();
-    h.next_bins_ = std::move(next.value());
-    for (GLuint b : {h.bins_.get(), h.next_bins_.get()})
-      if (Status s = fillBuffer(b, params.wordCount(), 0, "histogram output"); !s) return s.error();
-  } else if (params.strategy == HistogramStrategy::kReplicated) {
+  if (params.strategy == HistogramStrategy::kReplicated) {
     // replicated's accumulator: `done` then the words, zero between runs (the shader resets it).
     Result<GlBuffer> acc = makeStorageBuffer(params.wordCount() + 1, "histogram accumulator");
     if (!acc) return acc.error();
@@ -357,7 +322,6 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
   } else if (strategy == HistogramStrategy::kPersistent ||
              strategy == HistogramStrategy::kReplicated) {
     groups_x = params_.workgroups;
-    groups_x = std::max(groups_x, columnGroups(params_, width, height));
   }
   if (Status s = checkDispatch(limits, kHistogramStage, groups_x, groups_y); !s) return s;
   const size_t chunk_count = size_t(groups_x * groups_y);
@@ -376,7 +340,6 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
     if (Status s = fillBuffer(bins_.get(), params_.wordCount(), 0, "histogram clear"); !s) return s;
   }
 
-  if (direct_) std::swap(bins_, next_bins_);  // bins_: zero, next_bins_: the last output
   glUseProgram(count_.get());
   bindSourceImage(count_.get(), texture, buffer);
   // replicated reads the packed buffer as uvec4 quads (binding 1) and its tail as words.
@@ -387,7 +350,7 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
   if (strategy == HistogramStrategy::kReplicated) {
     // The previous run's last workgroup reset acc: order that before this run's adds.
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, direct_ ? next_bins_.get() : acc_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, acc_.get());
   }
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
 

@@ -86,11 +86,6 @@ struct HistogramParams {
   // replicated from the packed buffer: a step reads all its quads before counting them (its
   // 16-byte loads in flight together), where the whole step is inside the image.
   bool batch_loads = false;
-  // replicated: 0 counts into `replicas` 32-bit sub-histograms; 8, 16 or 32 (what fits the
-  // shared memory) counts into that many lane columns of 16-bit counters instead (invocation i
-  // into column i % columns; replicas is then unused): the banks a warp's atomics touch no
-  // longer depend on the pixels. The dispatch grows where needed so no counter passes 2^16.
-  int columns = 0;
 
   // v3d-safe defaults (<=256 invocations, <=32 KB shared, multiples of 16), clamped to this
   // context's limits. Per-vendor tuning (bench/tune) starts from here.
@@ -119,8 +114,6 @@ class Histogram {
   Result<std::vector<uint32_t>> read() const;
   GLuint binsBuffer() const { return bins_.get(); }
   const HistogramParams& params() const { return params_; }
-  // Bench aid: the counting program (esframe-bench dumps its driver binary).
-  GLuint countProgram() const { return count_.get(); }
 
   // Testing aid: fills the output and every scratch buffer sized for width x height with
   // `pattern`, so words a run fails to write show up.
@@ -139,10 +132,6 @@ class Histogram {
   std::unique_ptr<ChunkReduce> reduce_;  // chunk-reduce
   GlBuffer bins_;
   GlBuffer acc_;  // replicated: the accumulator and its finish counter (histogram.comp)
-  // replicated, direct: the next run's output, zero by then (this run's dispatch zeroes it);
-  // run() swaps it with bins_ first.
-  GlBuffer next_bins_;
-  bool direct_ = false;
   GlBuffer chunks_;
   size_t chunk_capacity_ = 0;  // chunks the buffer holds
   GlProgram fault_;            // ESFRAME_TEST_GPU_FAULT=histogram: a deliberate miscount

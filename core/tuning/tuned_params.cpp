@@ -69,8 +69,7 @@ json tunedFieldsToJson(const HistogramParams& p) {
           {"replicas", p.replicas},
           {"run_length", p.run_length},
           {"planar", p.planar},
-          {"batch_loads", p.batch_loads},
-          {"columns", p.columns}};
+          {"batch_loads", p.batch_loads}};
 }
 
 json tunedFieldsToJson(const BlurParams& p) {
@@ -102,8 +101,7 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
   for (Status s :
        {readOptionalInt(j, "replicas", &p.replicas),
         readOptionalBool(j, "run_length", &p.run_length), readOptionalBool(j, "planar", &p.planar),
-        readOptionalBool(j, "batch_loads", &p.batch_loads),
-        readOptionalInt(j, "columns", &p.columns)}) {
+        readOptionalBool(j, "batch_loads", &p.batch_loads)}) {
     if (!s) return s.error();
   }
   Result<HistogramStrategy> st = parseHistogramStrategy(strategy);
@@ -156,9 +154,7 @@ std::string describe(const HistogramParams& p) {
     case HistogramStrategy::kReplicated:
       s += " wg=" + std::to_string(p.workgroup_size) + " n=" + std::to_string(p.workgroups) +
            " ppi=" + std::to_string(p.pixels_per_invocation) +
-           (p.columns ? " columns=" + std::to_string(p.columns)
-                      : " replicas=" + std::to_string(p.replicas)) +
-           (p.run_length ? " rle" : " no-rle") +
+           " replicas=" + std::to_string(p.replicas) + (p.run_length ? " rle" : " no-rle") +
            (p.planar ? " planar" : "") + (p.batch_loads ? " batched" : "");
       break;
     default:
