@@ -39,7 +39,8 @@ struct Args {
   std::string sweep_content = "natural";  // the frame the sweeps tune on
   std::string out = "bench-results";
   int iterations = 20, warmup = 3, cpu_iterations = 5;
-  bool no_cpu_references = false, quick = false;
+  bool no_cpu_references = false, quick = false, histogram_only = false;
+  std::string histogram_variants;  // a JSON file
   std::string replot;
 };
 
@@ -210,6 +211,20 @@ int run(const Args& a) {
     std::fflush(stdout);
   }
 
+  std::vector<HistogramVariant> variants;
+  if (!a.histogram_variants.empty()) {
+    std::ifstream in(a.histogram_variants);
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!in || j.is_discarded() || !j.is_array())
+      return logError("--histogram-variants " + a.histogram_variants + ": not a JSON array"), 2;
+    for (const nlohmann::json& e : j) {
+      if (!e.is_object() || !e.contains("name") || !e["name"].is_string())
+        return logError("--histogram-variants: every entry needs a \"name\""), 2;
+      variants.push_back(
+          {e["name"].get<std::string>(), e.value("params", nlohmann::json::object())});
+    }
+  }
+
   std::vector<BenchRow> rows;
   Progress progress("bench", int(sizes.size() * (contents.size() + 1)));
   for (auto [w, h] : sizes) {
@@ -217,6 +232,8 @@ int run(const Args& a) {
     o.gpu = gpu;
     o.cpu = cpu;
     o.cpu_references = !a.no_cpu_references;
+    o.histogram_variants = variants;
+    o.histogram_only = a.histogram_only;
     std::string why;
     if (auto it = tuned_hist.find({w, h}); it != tuned_hist.end()) {
       o.histogram = it->second;
@@ -251,6 +268,11 @@ int run(const Args& a) {
       progress.step(label + " histogram");
       if (Status s = histogramRows(gl, frame.value(), label, o, &rows); !s)
         return logError(label + ": " + s.error().message), 1;
+      if (a.histogram_only && !others_done) {
+        if (Status s = floorRows(gl, frame.value(), label, o.gpu, &rows); !s)
+          return logError(label + ": " + s.error().message), 1;
+        others_done = true;
+      }
       if (!others_done) {  // the other stages barely depend on content: once per size
         progress.step(label + " blur, resize, reduce, transfers");
         if (Status s = otherStageRows(gl, frame.value(), label, o, &rows); !s)
@@ -367,6 +389,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   app.add_flag("--no-cpu-references", a.no_cpu_references, "Skip timing the CPU references");
+  app.add_option("--histogram-variants", a.histogram_variants,
+                 "JSON file: [{\"name\", \"params\": {tuned fields}}]: extra histogram "
+                 "rows, each checked exact (bench/README.md)");
+  app.add_flag("--histogram-only", a.histogram_only,
+               "Only the histogram rows (no OpenCV) and the floor rows");
   app.add_flag("--quick", a.quick, "Smoke run: one small size, few runs, quick sweeps");
   app.add_option("--replot", a.replot, "Only redraw the sweep SVGs of a results.json into --out");
   CLI11_PARSE(app, argc, argv);

@@ -37,14 +37,13 @@ Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::str
   if (!buf) return buf.error();
   std::vector<uint32_t> expected = histogramReference(frame, 256, "rgbl", o.histogram.luma);
 
-  HistogramParams v3d = HistogramParams::defaultsFor(gl);
-  for (auto [params, name] : {std::pair{o.histogram, "esframe " + o.histogram_origin},
-                              std::pair{v3d, std::string("esframe v3d-safe default")}}) {
-    std::string variant = name + ": " + describe(params);
+  // One esframe row: created, poisoned, run once and checked against the reference, then timed.
+  auto esframeRow = [&](const std::string& row_group, const HistogramParams& params,
+                        const std::string& variant) {
     Result<Histogram> h = Histogram::create(gl, params);
     if (!h) {
-      rows->push_back(timed(label, group, variant, true, h.error(), 0, 0));
-      continue;
+      rows->push_back(timed(label, row_group, variant, true, h.error(), 0, 0));
+      return;
     }
     Work once = [&]() {
       return params.source == ImageSource::kTexture ? h.value().run(tex.value())
@@ -55,10 +54,24 @@ Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::str
     Result<std::vector<uint32_t>> counts = h.value().read();
     if (s && (!counts || counts.value() != expected))
       s = fail(ErrorCode::kInternal, "WRONG: counts differ from the CPU reference");
-    BenchRow r = s ? timed(label, group, variant, true, measureGpu(gl, o.gpu, once), bytes, px)
-                   : timed(label, group, variant, true, s.error(), 0, 0);
+    BenchRow r = s ? timed(label, row_group, variant, true, measureGpu(gl, o.gpu, once), bytes, px)
+                   : timed(label, row_group, variant, true, s.error(), 0, 0);
     if (s) r.note = "exact";
     rows->push_back(r);
+  };
+  HistogramParams v3d = HistogramParams::defaultsFor(gl);
+  for (auto [params, name] : {std::pair{o.histogram, "esframe " + o.histogram_origin},
+                              std::pair{v3d, std::string("esframe v3d-safe default")}})
+    esframeRow(group, params, name + ": " + describe(params));
+  // --histogram-variants: each its parameters over the tuned (or auto) ones.
+  for (const HistogramVariant& v : o.histogram_variants) {
+    nlohmann::json fields = tunedFieldsToJson(o.histogram);
+    fields.update(v.params);
+    Result<HistogramParams> params = histogramFromJson(fields, o.histogram);
+    if (!params)
+      rows->push_back(timed(label, "histogram variants", v.name, true, params.error(), 0, 0));
+    else
+      esframeRow("histogram variants", params.value(), v.name + ": " + describe(params.value()));
   }
   if (o.cpu_references) {
     rows->push_back(timed(label, group, "CPU reference (1 thread)", false,
@@ -69,13 +82,15 @@ Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::str
                                       }),
                           bytes, px));
   }
-  std::vector<uint32_t> rgb;
-  BenchRow cv = timed(label, group, "OpenCV calcHist R,G,B + cvtColor+calcHist gray", false,
-                      opencvHistogram(frame, o.cpu, &rgb), bytes, px);
-  if (cv.error.empty())
-    cv.note = rgb == referenceColumns(frame, false) ? "R,G,B counts equal esframe's"
-                                                    : "R,G,B counts DIFFER from esframe's";
-  rows->push_back(cv);
+  if (!o.histogram_only) {
+    std::vector<uint32_t> rgb;
+    BenchRow cv = timed(label, group, "OpenCV calcHist R,G,B + cvtColor+calcHist gray", false,
+                        opencvHistogram(frame, o.cpu, &rgb), bytes, px);
+    if (cv.error.empty())
+      cv.note = rgb == referenceColumns(frame, false) ? "R,G,B counts equal esframe's"
+                                                      : "R,G,B counts DIFFER from esframe's";
+    rows->push_back(cv);
+  }
   std::vector<uint32_t> rgba;
   BenchRow cub = timed(label, group, "CUB MultiHistogramEven<4,4> (R,G,B,A, no luma)", false,
                        cubHistogram(frame, o.gpu, &rgba), bytes, px);

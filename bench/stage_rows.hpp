@@ -1,4 +1,5 @@
 #pragma once
+#include <nlohmann/json.hpp>
 // Rows for one frame: each esframe stage (checked once against its CPU reference, then timed),
 // the CPU references, the peers, the transfers and the end-to-end frame rate.
 #include <string>
@@ -12,6 +13,13 @@
 
 namespace esf::bench {
 
+// --histogram-variants: extra histogram rows, each its own parameters over the tuned (or auto)
+// ones, each checked against the CPU reference before it is timed.
+struct HistogramVariant {
+  std::string name;
+  nlohmann::json params;  // tuned fields (core/tuning/tuned_params.hpp), any subset
+};
+
 struct FrameBenchOptions {
   MeasureOptions gpu;  // GPU stages
   MeasureOptions cpu;  // CPU references and peers (slower: fewer runs)
@@ -22,6 +30,8 @@ struct FrameBenchOptions {
   std::string blur_origin;
   ReduceParams reduce;
   std::string reduce_origin;
+  std::vector<HistogramVariant> histogram_variants;
+  bool histogram_only = false;  // --histogram-only: no OpenCV row
 };
 
 // The histogram group: esframe (tuned/auto and the v3d-safe default), CPU reference, OpenCV,

@@ -180,6 +180,37 @@ void add(uint word, uint n) {
   atomicAdd(counts[word], n);
 }
 
+#if SOURCE_BUFFER && BINS == 256 && CHANNELS == 4 && !PLANAR && !RUN_LENGTH
+#define PACKED_WORDS 1
+// The common case (256 bins of 4 channels, bin * 4 + k in shared memory) from the packed pixel:
+// byte `code` moved to bits 2..9 with one shift and one mask, no unpacking and no bin scaling.
+// 2-5% faster than countQuad on an H100 (bench/results/h100-580.159.04-histogram-floor).
+uint packedWord(uint p, int k) {
+  int code = CODES[k];
+  uint v;
+  if (code == 3)
+    v = channelValue(unpackPixel(p), 3) << 2;
+  else if (code == 0)
+    v = (p << 2) & 0x3FCu;
+  else
+    v = (p >> uint(8 * code - 2)) & 0x3FCu;
+  return v + uint(k);
+}
+
+void countPacked(uvec4 q, uint rep) {
+  for (int k = 0; k < CHANNELS; ++k) {
+    uint w0 = packedWord(q.x, k), w1 = packedWord(q.y, k), w2 = packedWord(q.z, k),
+         w3 = packedWord(q.w, k);
+    add(rep + w0, 1u);
+    add(rep + w1, 1u);
+    add(rep + w2, 1u);
+    add(rep + w3, 1u);
+  }
+}
+#else
+#define PACKED_WORDS 0
+#endif
+
 // Four pixels (in memory order) into replica `rep`: per channel, runs of equal bins add once.
 void countQuad(uvec4 c0, uvec4 c1, uvec4 c2, uvec4 c3, uint rep) {
   for (int k = 0; k < CHANNELS; ++k) {
@@ -309,9 +340,14 @@ void main() {
     if (base + uint(QUADS - 1) * threads < nq) {
       uvec4 batch[QUADS];
       for (int k = 0; k < QUADS; ++k) batch[k] = quads[base + uint(k) * threads];
-      for (int k = 0; k < QUADS; ++k)
+      for (int k = 0; k < QUADS; ++k) {
+#if PACKED_WORDS
+        countPacked(batch[k], rep);
+#else
         countQuad(unpackPixel(batch[k].x), unpackPixel(batch[k].y), unpackPixel(batch[k].z),
                   unpackPixel(batch[k].w), rep);
+#endif
+      }
       continue;
     }
 #endif
@@ -320,7 +356,11 @@ void main() {
       if (q >= nq) break;
 #if SOURCE_BUFFER
       uvec4 v = quads[q];
+#if PACKED_WORDS
+      countPacked(v, rep);
+#else
       countQuad(unpackPixel(v.x), unpackPixel(v.y), unpackPixel(v.z), unpackPixel(v.w), rep);
+#endif
 #else
       countQuad(texel(x, y, 0), texel(x, y, 1), texel(x, y, 2), texel(x, y, 3), rep);
       x += dx;

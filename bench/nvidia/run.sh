@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the NVIDIA device machine from the repository root, with .gl and .devrun carried
 # (bench/nvidia/README in bench/README.md). Writes the log, the bench report, its JSON and the
-# sweep plots under $OUT.
+# sweep plots under $OUT. BENCH_EXTRA: more esframe-bench options, e.g. "--histogram-only
+# --histogram-variants .devrun/variants.json" (bench/README.md).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -27,7 +28,8 @@ echo "== esframe-bench"
 run .devrun/esframe-bench --egl device --sizes "${BENCH_SIZES:-3840x2160,1920x1080}" \
   --sweep-sizes "${BENCH_SWEEP:-3840x2160,1920x1080}" --sweep-content "${BENCH_SWEEP_CONTENT:-natural}" \
   --contents "${BENCH_CONTENTS:-photo,random,flat,gradient}" \
-  --photo .devrun/photo.jpg --out /tmp/bench --iterations "${BENCH_ITERATIONS:-50}" --warmup 10
+  --photo .devrun/photo.jpg --out /tmp/bench --iterations "${BENCH_ITERATIONS:-50}" --warmup 10 \
+  ${BENCH_EXTRA:-}
 rc=$?
 tar czf "$OUT/bench.tgz" -C /tmp bench
 cp /tmp/bench/report.md "$OUT/report.md"

@@ -200,6 +200,23 @@ TEST(Histogram, ReplicatedEveryParameter) {
       if (HasFatalFailure()) return;
     }
   }
+  // 256 bins of 4 channels in other orders from the packed buffer (the shader's packed-word
+  // path, which moves each byte to its word with a shift and a mask), BT.601 and BT.709.
+  for (const char* channels : {"lbgr", "gblr"}) {
+    HistogramParams p;
+    p.strategy = HistogramStrategy::kReplicated;
+    p.source = ImageSource::kPackedBuffer;
+    p.channels = channels;
+    p.run_length = false;
+    p.workgroups = 3;
+    p.workgroup_size = 64;
+    for (LumaWeights luma : {LumaWeights::kBt601, LumaWeights::kBt709}) {
+      p.luma = luma;
+      for (test::Size s : {test::Size{257, 3}, test::Size{1, 1}, test::Size{127, 129}})
+        for (Content c : test::kAllContents)
+          expectMatches(p, test::makeImage(s.w, s.h, c, 11), test::describe(s.w, s.h, c));
+    }
+  }
   // Other bin counts and channel orders, BT.601.
   for (int bins : {1, 3, 255}) {
     HistogramParams p;
