@@ -171,16 +171,6 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
     add_root(hn::PromoteTo(df, hn::LowerHalf(dh32, m)));
     add_root(hn::PromoteTo(df, hn::UpperHalf(dh32, m)));
   };
-  // siti's kernels at x, from rows loaded by `load` (8-bit values widened to its lanes).
-  auto gradients = [&](auto load, int x, auto& gx, auto& gy) {
-    const auto a0 = load(above, x - 1), a2 = load(above, x + 1);
-    const auto b0 = load(below, x - 1), b2 = load(below, x + 1);
-    const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load(at, x - 1)));
-    const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load(at, x + 1)));
-    const auto d1 = hn::Sub(load(above, x), load(below, x));
-    gx = hn::Sub(v0, v2);
-    gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
-  };
   auto flush = [&] {
     sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(sum_m))));
     sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(small_q)))) +
@@ -202,8 +192,13 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
     };
     int in_chunk = 0;
     for (; x + wide <= n - 1; x += wide) {
-      auto gx = hn::Zero(d16), gy = gx;
-      gradients(load16, x, gx, gy);
+      const auto a0 = load16(above, x - 1), a2 = load16(above, x + 1);
+      const auto b0 = load16(below, x - 1), b2 = load16(below, x + 1);
+      const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load16(at, x - 1)));
+      const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load16(at, x + 1)));
+      const auto d1 = hn::Sub(load16(above, x), load16(below, x));
+      const auto gx = hn::Sub(v0, v2);
+      const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
       auto add_pairs = [&](auto pairs) {  // lane i: pairs[2i]^2 + pairs[2i + 1]^2
         auto odd = zero;
         const auto even = hn::ReorderWidenMulAccumulate(d32, pairs, pairs, zero, odd);
@@ -220,8 +215,13 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   }
   int in_chunk = 0;
   for (; x + lanes <= n - 1; x += lanes) {
-    auto gx = zero, gy = zero;
-    gradients(load, x, gx, gy);
+    const auto a0 = load(above, x - 1), a2 = load(above, x + 1);
+    const auto b0 = load(below, x - 1), b2 = load(below, x + 1);
+    const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load(at, x - 1)));
+    const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load(at, x + 1)));
+    const auto d1 = hn::Sub(load(above, x), load(below, x));
+    const auto gx = hn::Sub(v0, v2);
+    const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
     const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
     if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
     add(m);
