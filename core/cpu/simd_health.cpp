@@ -148,89 +148,44 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   const SmallRoots& small = smallRoots();
   const auto small_limit = hn::Set(d32, kSmallMagnitudes), zero = hn::Zero(d32);
   const auto two_pow_32 = hn::Set(df, 4294967296.0);
-  // A chunk adds at most 256 m to each i32 lane (m < 2^21) and as many small q and |excess|
-  // (<= 2^22): under 2^31; the doubles' per-lane sums (q < 2^27) stay exact far below 2^53.
-  constexpr int kMagnitudesPerLane = 256;
-  auto sum_m = zero, small_q = zero, small_excess = zero;
-  auto sum_q = hn::Zero(df), sum_excess = hn::Zero(df);
-  auto add_root = [&](decltype(sum_q) m) {
-    const auto q = RootOf(df, m);
-    sum_q = hn::Add(sum_q, q);
-    // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
-    sum_excess = hn::Add(sum_excess, hn::Sub(hn::Mul(q, q), hn::Mul(m, two_pow_32)));
-  };
-  // One vector of magnitudes into the sums.
-  auto add = [&](decltype(zero) m) {
-    if (hn::AllTrue(d32, hn::Eq(m, zero))) return;  // flat: q = 0 adds nothing
-    sum_m = hn::Add(sum_m, m);
-    if (hn::AllTrue(d32, hn::Lt(m, small_limit))) {
-      small_q = hn::Add(small_q, hn::GatherIndex(d32, small.q, m));
-      small_excess = hn::Add(small_excess, hn::GatherIndex(d32, small.excess, m));
-      return;
+  // 256 steps a chunk: m < 2^21 and the small q, |excess| <= 2^22 stay under 2^31 in their i32
+  // lanes; the doubles' per-lane sums (q < 2^27) stay exact far below 2^53.
+  constexpr int kStepsPerChunk = 256;
+  while (x + lanes <= n - 1) {
+    auto sum_m = zero, small_q = zero, small_excess = zero;
+    auto sum_q = hn::Zero(df), sum_excess = hn::Zero(df);
+    auto add = [&](decltype(sum_q) m) {
+      const auto q = RootOf(df, m);
+      sum_q = hn::Add(sum_q, q);
+      // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
+      sum_excess = hn::Add(sum_excess, hn::Sub(hn::Mul(q, q), hn::Mul(m, two_pow_32)));
+    };
+    for (int step = 0; step < kStepsPerChunk && x + lanes <= n - 1; ++step, x += lanes) {
+      const auto a0 = load(above, x - 1), a2 = load(above, x + 1);
+      const auto b0 = load(below, x - 1), b2 = load(below, x + 1);
+      const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load(at, x - 1)));
+      const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load(at, x + 1)));
+      const auto d1 = hn::Sub(load(above, x), load(below, x));
+      const auto gx = hn::Sub(v0, v2);
+      const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
+      const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
+      if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
+      if (hn::AllTrue(d32, hn::Eq(m, zero))) continue;  // flat: q = 0 adds nothing
+      sum_m = hn::Add(sum_m, m);
+      if (hn::AllTrue(d32, hn::Lt(m, small_limit))) {
+        small_q = hn::Add(small_q, hn::GatherIndex(d32, small.q, m));
+        small_excess = hn::Add(small_excess, hn::GatherIndex(d32, small.excess, m));
+        continue;
+      }
+      add(hn::PromoteTo(df, hn::LowerHalf(dh32, m)));
+      add(hn::PromoteTo(df, hn::UpperHalf(dh32, m)));
     }
-    add_root(hn::PromoteTo(df, hn::LowerHalf(dh32, m)));
-    add_root(hn::PromoteTo(df, hn::UpperHalf(dh32, m)));
-  };
-  auto flush = [&] {
     sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(sum_m))));
     sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(small_q)))) +
                   uint64_t(hn::GetLane(hn::SumOfLanes(df, sum_q)));
     sums.root_square_excess += hn::GetLane(hn::SumOfLanes(d64, widen(small_excess))) +
                                int64_t(hn::GetLane(hn::SumOfLanes(df, sum_excess)));
-    sum_m = small_q = small_excess = zero;
-    sum_q = sum_excess = hn::Zero(df);
-  };
-  if (!m_out) {
-    // Without the per-pixel magnitudes the order of the pixels does not matter: gx and gy of
-    // twice the pixels in 16-bit lanes (|g| <= 1020), then m = gx^2 + gy^2 by pairwise
-    // multiply-adds of (gx, gy) interleaved: half the loads and the arithmetic of 32-bit lanes.
-    const hn::Repartition<int16_t, decltype(d32)> d16;
-    const hn::Rebind<uint8_t, decltype(d16)> d8w;
-    const int wide = int(hn::Lanes(d16));
-    auto load16 = [&](const uint8_t* row, int i) {
-      return hn::PromoteTo(d16, hn::LoadU(d8w, row + i));
-    };
-    int in_chunk = 0;
-    for (; x + wide <= n - 1; x += wide) {
-      const auto a0 = load16(above, x - 1), a2 = load16(above, x + 1);
-      const auto b0 = load16(below, x - 1), b2 = load16(below, x + 1);
-      const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load16(at, x - 1)));
-      const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load16(at, x + 1)));
-      const auto d1 = hn::Sub(load16(above, x), load16(below, x));
-      const auto gx = hn::Sub(v0, v2);
-      const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
-      auto add_pairs = [&](auto pairs) {  // lane i: pairs[2i]^2 + pairs[2i + 1]^2
-        auto odd = zero;
-        const auto even = hn::ReorderWidenMulAccumulate(d32, pairs, pairs, zero, odd);
-        add(hn::RearrangeToOddPlusEven(even, odd));
-      };
-      add_pairs(hn::InterleaveLower(d16, gx, gy));
-      add_pairs(hn::InterleaveUpper(d16, gx, gy));
-      if (++in_chunk == kMagnitudesPerLane / 2) {
-        flush();
-        in_chunk = 0;
-      }
-    }
-    flush();
   }
-  int in_chunk = 0;
-  for (; x + lanes <= n - 1; x += lanes) {
-    const auto a0 = load(above, x - 1), a2 = load(above, x + 1);
-    const auto b0 = load(below, x - 1), b2 = load(below, x + 1);
-    const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load(at, x - 1)));
-    const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load(at, x + 1)));
-    const auto d1 = hn::Sub(load(above, x), load(below, x));
-    const auto gx = hn::Sub(v0, v2);
-    const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
-    const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
-    if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
-    add(m);
-    if (++in_chunk == kMagnitudesPerLane) {
-      flush();
-      in_chunk = 0;
-    }
-  }
-  flush();
 #endif
   for (; x < n - 1; ++x) {
     const int gx = (above[x - 1] + 2 * at[x - 1] + below[x - 1]) -
