@@ -85,6 +85,10 @@ struct FrameImporter::State {
   std::array<UnpackRing, 3> unpack;
 
   Result<GLuint> uploadPlane(const FramePlane& p, const PlaneSpec& s, int index);
+  // Host plane `index` holds the rows its spec needs (CPU data, a stride that fits its size).
+  static Status checkHostPlane(const FramePlane& p, const PlaneSpec& s, int index);
+  // The plane's rows without their padding, in `repack`.
+  const uint8_t* tightRows(const FramePlane& p, const PlaneSpec& s);
   // `packed`: the buffer the plane is copied into as it is, instead of the plane's texture.
   Result<GLuint> uploadThroughBuffer(const FramePlane& p, const PlaneSpec& s, int index,
                                      GLuint packed = 0);

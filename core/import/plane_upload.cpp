@@ -52,14 +52,26 @@ void ensureTexture(UploadTexture& t, GLenum internal, int w, int h) {
   t.internal = internal, t.width = w, t.height = h;
 }
 
-Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const PlaneSpec& s, int i) {
-  const size_t row_bytes = size_t(s.width) * s.texel_bytes;
+Status FrameImporter::State::checkHostPlane(const FramePlane& p, const PlaneSpec& s, int i) {
   if (!p.data)
     return fail(ErrorCode::kInvalidArgument, "frame plane ", std::to_string(i),
                 " has neither CPU data nor a dmabuf");
-  if (!stridedRowsFit(p.size, p.stride, row_bytes, s.height))
+  if (!stridedRowsFit(p.size, p.stride, size_t(s.width) * s.texel_bytes, s.height))
     return fail(ErrorCode::kInvalidArgument, "frame plane ", std::to_string(i),
                 " is smaller than its format needs");
+  return Status::success();
+}
+
+const uint8_t* FrameImporter::State::tightRows(const FramePlane& p, const PlaneSpec& s) {
+  const size_t row_bytes = size_t(s.width) * s.texel_bytes;
+  repack.resize(saturatingSize(row_bytes, s.height));
+  for (int y = 0; y < s.height; ++y)
+    std::memcpy(&repack[row_bytes * y], p.data + size_t(y) * p.stride, row_bytes);
+  return repack.data();
+}
+
+Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const PlaneSpec& s, int i) {
+  if (Status st = checkHostPlane(p, s, i); !st) return st.error();
   ensureTexture(uploads[i], s.internal, s.width, s.height);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glBindTexture(GL_TEXTURE_2D, uploads[i].tex.get());
@@ -69,10 +81,7 @@ Result<GLuint> FrameImporter::State::uploadPlane(const FramePlane& p, const Plan
   if (p.stride % s.texel_bytes == 0) {
     row_length = p.stride / s.texel_bytes;
   } else {  // a stride that is not a whole number of texels: repack the rows
-    repack.resize(saturatingSize(row_bytes, s.height));
-    for (int y = 0; y < s.height; ++y)
-      std::memcpy(&repack[row_bytes * y], p.data + size_t(y) * p.stride, row_bytes);
-    src = repack.data();
+    src = tightRows(p, s);
   }
   glPixelStorei(GL_UNPACK_ROW_LENGTH, row_length);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, s.width, s.height, s.format, GL_UNSIGNED_BYTE, src);
@@ -169,26 +178,18 @@ Result<GLuint> FrameImporter::State::uploadThroughBuffer(const FramePlane& p, co
 
 Status FrameImporter::State::copyPlaneIntoBuffer(const FramePlane& p, const PlaneSpec& s,
                                                  GLuint target) {
-  const size_t row_bytes = size_t(s.width) * s.texel_bytes;
-  if (!p.data)
-    return fail(ErrorCode::kInvalidArgument, "frame plane 0 has neither CPU data nor a dmabuf");
-  if (!stridedRowsFit(p.size, p.stride, row_bytes, s.height))
-    return fail(ErrorCode::kInvalidArgument, "frame plane 0 is smaller than its format needs");
+  if (Status st = checkHostPlane(p, s, 0); !st) return st;
   // A shader may have written the buffer last (an earlier frame's conversion).
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   if (unpack_buffers) {
     Result<GLuint> copied = uploadThroughBuffer(p, s, 0, target);
     return copied ? Status::success() : Status(copied.error());
   }
-  // Client memory (llvmpipe): straight from the frame, in one piece where the rows are tight.
+  // Client memory (llvmpipe): straight from the frame where the rows are tight.
+  const size_t row_bytes = size_t(s.width) * s.texel_bytes;
+  const uint8_t* src = size_t(p.stride) == row_bytes ? p.data : tightRows(p, s);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, target);
-  if (size_t(p.stride) == row_bytes) {
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(row_bytes * size_t(s.height)), p.data);
-  } else {
-    for (int y = 0; y < s.height; ++y)
-      glBufferSubData(GL_SHADER_STORAGE_BUFFER, GLintptr(row_bytes * size_t(y)),
-                      GLsizeiptr(row_bytes), p.data + size_t(y) * size_t(p.stride));
-  }
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(row_bytes * size_t(s.height)), src);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   return checkGl("import: copying the frame into its packed buffer");
 }

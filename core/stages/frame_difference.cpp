@@ -115,7 +115,9 @@ void FrameDifference::reset() {
 }
 
 Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_range) {
-  if (Status s = queue(image, from_rgb, full_range); !s) return s;
+  if (Status s = queueOn(image.texture(), 0, image.width(), image.height(), from_rgb, full_range);
+      !s)
+    return s;
   glMemoryBarrier(kStorageWrittenBarrier);
   return complete();
 }
@@ -124,10 +126,6 @@ Status FrameDifference::run(const PackedRgbaBuffer& frame, bool from_rgb, bool f
   if (Status s = queue(frame, from_rgb, full_range); !s) return s;
   glMemoryBarrier(kStorageWrittenBarrier);
   return complete();
-}
-
-Status FrameDifference::queue(const GpuImage& image, bool from_rgb, bool full_range) {
-  return queueOn(image.texture(), 0, image.width(), image.height(), from_rgb, full_range);
 }
 
 Status FrameDifference::queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {

@@ -42,12 +42,11 @@ class FrameDifference {
   // from_rgb: the luma is the BT.709 luma of the image's RGB; else its red channel. The frame's
   // writer must have issued its barrier (every stage does). run() is queue(), the barrier that
   // makes the sums visible (kStorageWrittenBarrier), then complete(): a caller that runs
-  // another pass beside this one (the Sobel pass) queues both, issues the barrier once and
-  // completes both, so the GPU can overlap them.
+  // another pass beside this one (the Sobel pass, from a packed frame) queues both, issues the
+  // barrier once and completes both, so the GPU can overlap them.
   Status run(const GpuImage& image, bool from_rgb, bool full_range);
   // The same from a packed frame (acceptsPacked() only: a sixth storage block).
   Status run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
-  Status queue(const GpuImage& image, bool from_rgb, bool full_range);
   Status queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
   Status complete();
   bool acceptsPacked() const { return accepts_packed_; }
