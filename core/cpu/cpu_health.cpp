@@ -136,6 +136,8 @@ SobelSums sobelTotal(const std::vector<SobelBand>& bands, size_t regions, int wi
 
 }  // namespace
 
+constexpr int kStripeRows = 16;
+
 void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
                    const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
                    FrameDifferenceSums& difference, SobelSums& sobel) {
@@ -143,7 +145,9 @@ void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
   std::vector<DifferenceBand> difference_bands = differenceBands(pool, spans.size());
   std::vector<SobelBand> sobel_bands = sobelBands(pool, spans.size());
   const bool has_interior = width >= 3 && height >= 3;
-  pool.forEachBand(height, [&](int begin, int end, int index) {
+  // Stripes, not bands: a frame's detail (and so the Sobel roots' cost) is rarely even from top
+  // to bottom.
+  pool.forEachStripe(height, kStripeRows, [&](int begin, int end, int index) {
     for (int y = begin; y < end; ++y) {
       addDifferenceRow(difference_bands[size_t(index)], planes, width, y, spans,
                        regions.change_level, count_histogram);

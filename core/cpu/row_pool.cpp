@@ -1,5 +1,7 @@
 #include "core/cpu/row_pool.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <string>
 #include <system_error>
 
@@ -74,6 +76,21 @@ void RowPool::forEachBand(int rows, const Band& band) {
   std::unique_lock lock(mutex_);
   done_.wait(lock, [this] { return pending_ == 0; });
   band_ = nullptr;
+}
+
+void RowPool::forEachStripe(int rows, int stripe_rows, const Band& band) {
+  if (rows <= 0) return;
+  const int height = std::max(stripe_rows, 1);
+  const int stripes = int((int64_t(rows) + height - 1) / height);
+  std::atomic<int> next{0};
+  // One band per thread, each index once: a band of forEachBand over `threads` rows is one row.
+  forEachBand(std::min(threads_, stripes), [&](int, int, int index) {
+    for (int s = next.fetch_add(1, std::memory_order_relaxed); s < stripes;
+         s = next.fetch_add(1, std::memory_order_relaxed)) {
+      const int begin = int(int64_t(s) * height);
+      band(begin, int(std::min<int64_t>(rows, int64_t(begin) + height)), index);
+    }
+  });
 }
 
 void RowPool::workerLoop(int index) {

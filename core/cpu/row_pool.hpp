@@ -1,6 +1,6 @@
 #pragma once
 // A small pool of worker threads that splits a range of rows into contiguous bands, one per
-// thread, for the CPU executor's stages. The calling thread works too (band 0), so a pool of N
+// thread (or into stripes taken in turn), for the CPU executor's stages. The calling thread works too (band 0), so a pool of N
 // threads starts N - 1 workers; N = 1 runs everything on the caller.
 #include <condition_variable>
 #include <cstdint>
@@ -34,6 +34,11 @@ class RowPool {
   // Bands run concurrently: they must write disjoint memory or per-index accumulators.
   using Band = std::function<void(int begin, int end, int index)>;
   void forEachBand(int rows, const Band& band);
+  // Calls band(begin, end, index) for stripes of `stripe_rows` rows covering [0, rows), each
+  // thread taking the next stripe when it finishes one: for work whose cost differs across the
+  // image (a camera's sky against its ground), where equal bands leave one thread waiting on
+  // the other. `index` names the calling thread's accumulators as in forEachBand.
+  void forEachStripe(int rows, int stripe_rows, const Band& band);
 
  private:
   void workerLoop(int index);

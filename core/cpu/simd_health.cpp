@@ -15,22 +15,16 @@
 #ifndef ESF_CORE_CPU_SIMD_HEALTH_ONCE
 #define ESF_CORE_CPU_SIMD_HEALTH_ONCE
 namespace esf::simd {
-// sobelRoot(m) and q^2 - 2^32 m for the small magnitudes, which most pixels of a camera's picture
-// have (|g| < 64): a lookup for a vector of them instead of square roots. Both fit i32
-// (q <= 64 * 65536, |excess| <= q).
+// sobelRoot(m) for the small magnitudes, which most pixels of a camera's picture have (|g| < 64):
+// a lookup for a vector of them instead of square roots (q <= 64 * 65536 fits i32).
 constexpr int kSmallMagnitudes = 4096;
 struct SmallRoots {
   alignas(64) int32_t q[kSmallMagnitudes];
-  alignas(64) int32_t excess[kSmallMagnitudes];
 };
 inline const SmallRoots& smallRoots() {
   static const SmallRoots table = [] {
     SmallRoots t{};
-    for (uint32_t m = 0; m < uint32_t(kSmallMagnitudes); ++m) {
-      const uint64_t q = sobelRoot(m);
-      t.q[m] = int32_t(q);
-      t.excess[m] = int32_t(int64_t(q * q) - int64_t(uint64_t(m) << 32));
-    }
+    for (uint32_t m = 0; m < uint32_t(kSmallMagnitudes); ++m) t.q[m] = int32_t(sobelRoot(m));
     return t;
   }();
   return table;
@@ -70,8 +64,11 @@ void StretchLimitedLuma(const uint8_t* in, int n, uint8_t* out) {
   for (; x < n; ++x) out[x] = uint8_t(fullRangeLuma(in[x], false));
 }
 
-void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
-                   const uint8_t* fp, int n, DifferenceRowSums& sums) {
+// kSameReference: r is p (no frozen frame held), so sum |c - r| is sum |c - p|. kFullRange: fc
+// and fp are c and p, so the motion is the |c - p| already at hand. Most frames are both.
+template <bool kSameReference, bool kFullRange>
+void DifferenceRowOf(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
+                     const uint8_t* fp, int n, DifferenceRowSums& sums) {
   int x = 0;
 #if ESF_HEALTH_HALVES
   const hn::ScalableTag<uint8_t> d8;
@@ -91,12 +88,18 @@ void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const u
     auto sq0 = hn::Zero(d32), sq1 = hn::Zero(d32);
     for (int step = 0; step < kStepsPerChunk && x + lanes <= n; ++step, x += lanes) {
       const auto vc = hn::LoadU(d8, c + x), vp = hn::LoadU(d8, p + x);
-      sad_p = hn::Add(sad_p, hn::SumsOf8(abs_diff(vc, vp)));
-      sad_r = hn::Add(sad_r, hn::SumsOf8(abs_diff(vc, hn::LoadU(d8, r + x))));
-      const auto vfc = hn::LoadU(d8, fc + x), vfp = hn::LoadU(d8, fp + x);
+      const auto change = abs_diff(vc, vp);
+      sad_p = hn::Add(sad_p, hn::SumsOf8(change));
+      if constexpr (!kSameReference)
+        sad_r = hn::Add(sad_r, hn::SumsOf8(abs_diff(vc, hn::LoadU(d8, r + x))));
+      auto vfc = vc, vfp = vp, motion = change;
+      if constexpr (!kFullRange) {
+        vfc = hn::LoadU(d8, fc + x);
+        vfp = hn::LoadU(d8, fp + x);
+        motion = abs_diff(vfc, vfp);
+      }
       sum_c = hn::Add(sum_c, hn::SumsOf8(vfc));
       sum_p = hn::Add(sum_p, hn::SumsOf8(vfp));
-      const auto motion = abs_diff(vfc, vfp);
       const auto lower = hn::PromoteTo(d16, hn::LowerHalf(dh8, motion));
       const auto upper = hn::PromoteTo(d16, hn::UpperHalf(dh8, motion));
       sq0 = hn::ReorderWidenMulAccumulate(d32, lower, lower, sq0, sq1);
@@ -106,8 +109,9 @@ void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const u
     hn::Store(hn::Add(sq0, sq1), d32, squares);
     for (size_t i = 0; i < hn::Lanes(d32); ++i) sums.motion_squares += uint32_t(squares[i]);
   }
-  sums.sad_previous += hn::GetLane(hn::SumOfLanes(d64, sad_p));
-  sums.sad_reference += hn::GetLane(hn::SumOfLanes(d64, sad_r));
+  const uint64_t sad_previous = hn::GetLane(hn::SumOfLanes(d64, sad_p));
+  sums.sad_previous += sad_previous;
+  sums.sad_reference += kSameReference ? sad_previous : hn::GetLane(hn::SumOfLanes(d64, sad_r));
   sums.motion_sum += int64_t(hn::GetLane(hn::SumOfLanes(d64, sum_c))) -
                      int64_t(hn::GetLane(hn::SumOfLanes(d64, sum_p)));
 #endif
@@ -118,6 +122,15 @@ void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const u
     sums.motion_sum += m;
     sums.motion_squares += uint64_t(m * m);
   }
+}
+
+void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
+                   const uint8_t* fp, int n, DifferenceRowSums& sums) {
+  const bool same = r == p, full = fc == c && fp == p;
+  if (same && full) return DifferenceRowOf<true, true>(c, p, r, fc, fp, n, sums);
+  if (same) return DifferenceRowOf<true, false>(c, p, r, fc, fp, n, sums);
+  if (full) return DifferenceRowOf<false, true>(c, p, r, fc, fp, n, sums);
+  DifferenceRowOf<false, false>(c, p, r, fc, fp, n, sums);
 }
 
 #if HWY_HAVE_FLOAT64 && ESF_HEALTH_HALVES
@@ -148,44 +161,92 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   const SmallRoots& small = smallRoots();
   const auto small_limit = hn::Set(d32, kSmallMagnitudes), zero = hn::Zero(d32);
   const auto two_pow_32 = hn::Set(df, 4294967296.0);
-  // 256 steps a chunk: m < 2^21 and the small q, |excess| <= 2^22 stay under 2^31 in their i32
-  // lanes; the doubles' per-lane sums (q < 2^27) stay exact far below 2^53.
-  constexpr int kStepsPerChunk = 256;
-  while (x + lanes <= n - 1) {
-    auto sum_m = zero, small_q = zero, small_excess = zero;
-    auto sum_q = hn::Zero(df), sum_excess = hn::Zero(df);
-    auto add = [&](decltype(sum_q) m) {
-      const auto q = RootOf(df, m);
-      sum_q = hn::Add(sum_q, q);
-      // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
-      sum_excess = hn::Add(sum_excess, hn::Sub(hn::Mul(q, q), hn::Mul(m, two_pow_32)));
-    };
-    for (int step = 0; step < kStepsPerChunk && x + lanes <= n - 1; ++step, x += lanes) {
-      const auto a0 = load(above, x - 1), a2 = load(above, x + 1);
-      const auto b0 = load(below, x - 1), b2 = load(below, x + 1);
-      const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load(at, x - 1)));
-      const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load(at, x + 1)));
-      const auto d1 = hn::Sub(load(above, x), load(below, x));
-      const auto gx = hn::Sub(v0, v2);
-      const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
-      const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
-      if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
-      if (hn::AllTrue(d32, hn::Eq(m, zero))) continue;  // flat: q = 0 adds nothing
-      sum_m = hn::Add(sum_m, m);
-      if (hn::AllTrue(d32, hn::Lt(m, small_limit))) {
-        small_q = hn::Add(small_q, hn::GatherIndex(d32, small.q, m));
-        small_excess = hn::Add(small_excess, hn::GatherIndex(d32, small.excess, m));
-        continue;
-      }
-      add(hn::PromoteTo(df, hn::LowerHalf(dh32, m)));
-      add(hn::PromoteTo(df, hn::UpperHalf(dh32, m)));
+  // A chunk adds at most 256 m to each i32 lane (m < 2^21) and as many small q and |excess|
+  // (<= 2^22): under 2^31; the doubles' per-lane sums (q < 2^27) stay exact far below 2^53.
+  constexpr int kMagnitudesPerLane = 256;
+  auto sum_m = zero, small_q = zero, small_excess = zero;
+  auto sum_q = hn::Zero(df), sum_excess = hn::Zero(df);
+  auto add_root = [&](decltype(sum_q) m) {
+    const auto q = RootOf(df, m);
+    sum_q = hn::Add(sum_q, q);
+    // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
+    sum_excess = hn::Add(sum_excess, hn::Sub(hn::Mul(q, q), hn::Mul(m, two_pow_32)));
+  };
+  // One vector of magnitudes into the sums.
+  auto add = [&](decltype(zero) m) {
+    if (hn::AllTrue(d32, hn::Eq(m, zero))) return;  // flat: q = 0 adds nothing
+    sum_m = hn::Add(sum_m, m);
+    if (hn::AllTrue(d32, hn::Lt(m, small_limit))) {
+      const auto q = hn::GatherIndex(d32, small.q, m);
+      small_q = hn::Add(small_q, q);
+      // q^2 - 2^32 m is q^2 modulo 2^32 and within (-2^31, 2^31): the low half of q * q,
+      // which saves a second lookup.
+      small_excess = hn::Add(small_excess, hn::Mul(q, q));
+      return;
     }
+    add_root(hn::PromoteTo(df, hn::LowerHalf(dh32, m)));
+    add_root(hn::PromoteTo(df, hn::UpperHalf(dh32, m)));
+  };
+  auto flush = [&] {
     sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(sum_m))));
     sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(small_q)))) +
                   uint64_t(hn::GetLane(hn::SumOfLanes(df, sum_q)));
     sums.root_square_excess += hn::GetLane(hn::SumOfLanes(d64, widen(small_excess))) +
                                int64_t(hn::GetLane(hn::SumOfLanes(df, sum_excess)));
+    sum_m = small_q = small_excess = zero;
+    sum_q = sum_excess = hn::Zero(df);
+  };
+  if (!m_out) {
+    // Without the per-pixel magnitudes the order of the pixels does not matter: gx and gy of
+    // twice the pixels in 16-bit lanes (|g| <= 1020), then m = gx^2 + gy^2 by pairwise
+    // multiply-adds of (gx, gy) interleaved: half the loads and the arithmetic of 32-bit lanes.
+    const hn::Repartition<int16_t, decltype(d32)> d16;
+    const hn::Rebind<uint8_t, decltype(d16)> d8w;
+    const int wide = int(hn::Lanes(d16));
+    auto load16 = [&](const uint8_t* row, int i) {
+      return hn::PromoteTo(d16, hn::LoadU(d8w, row + i));
+    };
+    int in_chunk = 0;
+    for (; x + wide <= n - 1; x += wide) {
+      const auto a0 = load16(above, x - 1), a2 = load16(above, x + 1);
+      const auto b0 = load16(below, x - 1), b2 = load16(below, x + 1);
+      const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load16(at, x - 1)));
+      const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load16(at, x + 1)));
+      const auto d1 = hn::Sub(load16(above, x), load16(below, x));
+      const auto gx = hn::Sub(v0, v2);
+      const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
+      auto add_pairs = [&](auto pairs) {  // lane i: pairs[2i]^2 + pairs[2i + 1]^2
+        auto odd = zero;
+        const auto even = hn::ReorderWidenMulAccumulate(d32, pairs, pairs, zero, odd);
+        add(hn::RearrangeToOddPlusEven(even, odd));
+      };
+      add_pairs(hn::InterleaveLower(d16, gx, gy));
+      add_pairs(hn::InterleaveUpper(d16, gx, gy));
+      if (++in_chunk == kMagnitudesPerLane / 2) {
+        flush();
+        in_chunk = 0;
+      }
+    }
+    flush();
   }
+  int in_chunk = 0;
+  for (; x + lanes <= n - 1; x += lanes) {
+    const auto a0 = load(above, x - 1), a2 = load(above, x + 1);
+    const auto b0 = load(below, x - 1), b2 = load(below, x + 1);
+    const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load(at, x - 1)));
+    const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load(at, x + 1)));
+    const auto d1 = hn::Sub(load(above, x), load(below, x));
+    const auto gx = hn::Sub(v0, v2);
+    const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
+    const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
+    if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
+    add(m);
+    if (++in_chunk == kMagnitudesPerLane) {
+      flush();
+      in_chunk = 0;
+    }
+  }
+  flush();
 #endif
   for (; x < n - 1; ++x) {
     const int gx = (above[x - 1] + 2 * at[x - 1] + below[x - 1]) -

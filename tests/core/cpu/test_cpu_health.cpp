@@ -118,9 +118,18 @@ TEST(SimdHealth, DifferenceRowEqualsTheFormula) {
             for (uint8_t& v : fc) v = uint8_t(fullRangeLuma(v, false));
             for (uint8_t& v : fp) v = uint8_t(fullRangeLuma(v, false));
           }
-          simd::DifferenceRowSums got;
-          simd::differenceRow(c.data(), p.data(), r.data(), fc.data(), fp.data(), n, got);
-          expectEqual(got, differenceByFormula(c.data(), p.data(), r.data(), n, full_range));
+          // The kernel takes shortcuts when r is p (no frozen frame held) and when fc, fp are
+          // c, p themselves (full range): each pointer combination once.
+          for (int shared = 0; shared < 4; ++shared) {
+            const bool same_reference = shared & 1, same_planes = shared & 2;
+            if (same_planes && !full_range) continue;
+            SCOPED_TRACE(testing::Message() << "shared " << shared);
+            const uint8_t* rp = same_reference ? p.data() : r.data();
+            simd::DifferenceRowSums got;
+            simd::differenceRow(c.data(), p.data(), rp, same_planes ? c.data() : fc.data(),
+                                same_planes ? p.data() : fp.data(), n, got);
+            expectEqual(got, differenceByFormula(c.data(), p.data(), rp, n, full_range));
+          }
         }
   });
 }
