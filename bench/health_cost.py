@@ -7,7 +7,9 @@
 Per frame, the time of the frame's stages from its own timing_ms: on the GPU with timer queries
 the GPU stages (timing_clock "gpu"), elsewhere every stage but "read" (the wait for the source);
 the first 10 frames of a run are its warm-up and left out. Each variant runs `repeat` times,
-alternating; the row is the median over all kept frames, and the ratio with/without.
+alternating; the row is the median over all kept frames, and the ratio with/without. On the CPU
+executor without blur or resize the health sums are taken inside `import`, row by row (the
+"health" stage is then only the totals): there the ratio is the measure.
 --esframe takes a command line ("ld.so --library-path L esframe" on the NVIDIA device).
 """
 import argparse

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -187,20 +188,26 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
 // The last sink of the run: the process's user + system CPU time (every thread: the GPU
 // driver's, the sinks', the source's) from the first frame's delivery to the last's, the span of
 // RunReport::steady_seconds.
+// The process's CPU time, and that of the thread running the pipeline (sinks are written on
+// it), at each frame: from the first frame to the last, what the steady state costs.
 class SteadyCpuClock : public FrameSink {
  public:
   Status write(const FrameResult&) override {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    last_ = double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+    last_ = {seconds(CLOCK_PROCESS_CPUTIME_ID), seconds(CLOCK_THREAD_CPUTIME_ID)};
     if (!first_) first_ = last_;
     return Status::success();
   }
-  double steadyCpuSeconds() const { return first_ ? last_ - *first_ : 0; }
+  double steadyCpuSeconds() const { return first_ ? last_[0] - (*first_)[0] : 0; }
+  double steadyThreadCpuSeconds() const { return first_ ? last_[1] - (*first_)[1] : 0; }
 
  private:
-  std::optional<double> first_;
-  double last_ = 0;
+  static double seconds(clockid_t clock) {
+    timespec t{};
+    clock_gettime(clock, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+  }
+  std::optional<std::array<double, 2>> first_;
+  std::array<double, 2> last_{};
 };
 
 void runPipeline(const GlobalOptions& global, const RunOptions& o) {
@@ -241,14 +248,19 @@ void runPipeline(const GlobalOptions& global, const RunOptions& o) {
   if (!report) runtimeError(report.error());
   if (report->frames > 1 && report->steady_seconds > 0) {  // -v: the frame loop's own rate
     const double steady_frames = double(report->frames - 1);
-    char cpu[64];
+    char cpu[64], thread_cpu[64];
     std::snprintf(cpu, sizeof cpu, "%.3f", cpu_clock.steadyCpuSeconds() * 1e3 / steady_frames);
+    std::snprintf(thread_cpu, sizeof thread_cpu, "%.3f",
+                  cpu_clock.steadyThreadCpuSeconds() * 1e3 / steady_frames);
+    // The pipeline's own thread apart: a software GPU (llvmpipe) runs its shaders on threads of
+    // its own, work a board's GPU does without its CPU.
     logInfo("run: " + std::to_string(report->frames) + " frames in " +
             std::to_string(report->seconds) + " s; " +
             std::to_string(int(steady_frames / report->steady_seconds + 0.5)) +
             " frames per second and " + cpu +
-            " ms of CPU per frame (the process's user + system, every thread) after the first "
-            "(start-up and first-frame setup excluded)");
+            " ms of CPU per frame (the process's user + system, every thread), " + thread_cpu +
+            " ms of it on the thread that runs the pipeline, after the first (start-up and "
+            "first-frame setup excluded)");
   }
   pipeline.value().reset();
   logDebug("run: the pipeline released");  // -vv's timeline: teardown, to the process's exit

@@ -65,7 +65,7 @@ Status demosaicCpu(const std::vector<uint16_t>& raw, int width, int height, cons
     y = y < 0 ? -y : (y >= height ? 2 * height - 2 - y : y);
     return &raw[size_t(y) * size_t(width)];
   };
-  pool.forEachBand(height, [&](int begin, int end, int band) {
+  pool.forEachStripe(height, RowPool::kStripeRows, [&](int begin, int end, int band) {
     for (int y = begin; y < end; ++y) {
       uint8_t* rgba = out.at(0, y);
       demosaicRow(rowAt(y - 1), rowAt(y), rowAt(y + 1), width, y, p, to_byte, rgba);

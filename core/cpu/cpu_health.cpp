@@ -5,9 +5,6 @@
 #include <cstdlib>
 #include <vector>
 
-#include "core/cpu/cpu_histogram.hpp"
-#include "core/cpu/simd_health.hpp"
-
 namespace esf {
 namespace {
 
@@ -25,138 +22,135 @@ Wide96 rootSquares(uint64_t squares, int64_t excess) {
 
 }  // namespace
 
-namespace {
+void HealthRowSums::start(const DifferencePlanes& planes, uint8_t* stretch_into, int width,
+                          int height, const HealthRegionSpec& regions, bool count_histogram,
+                          int bands, int stripe_rows) {
+  planes_ = planes;
+  stretch_into_ = stretch_into;
+  width_ = width;
+  height_ = height;
+  count_histogram_ = count_histogram;
+  change_level_ = regions.change_level;
+  spans_ = healthRegionSpans(regions, width, height);
+  stripe_rows_ = std::max(stripe_rows, 2);
+  stripes_ = int((int64_t(height) + stripe_rows_ - 1) / stripe_rows_);
+  difference_bands_.assign(size_t(std::max(bands, 1)), DifferenceBand{});
+  sobel_bands_.assign(size_t(std::max(bands, 1)), SobelBand{});
+  for (DifferenceBand& b : difference_bands_) {
+    b.region_luma.assign(spans_.size(), 0);
+    b.region_changed.assign(spans_.size(), 0);
+  }
+  for (SobelBand& b : sobel_bands_) b.region_squares.assign(spans_.size(), 0);
+  if (boundary_capacity_ < stripes_) {
+    boundaries_ = std::make_unique<std::atomic<int>[]>(size_t(stripes_));
+    boundary_capacity_ = stripes_;
+  }
+  for (int k = 0; k < stripes_; ++k) boundaries_[size_t(k)].store(0, std::memory_order_relaxed);
+}
 
-// One band's frame difference sums, added row by row.
-struct DifferenceBand {
-  simd::DifferenceRowSums row;
-  HistogramCounter histogram{ChannelSet::of("l"), LumaWeights::kBt709};  // counts Y as L
-  std::vector<uint64_t> region_luma, region_changed;
-};
-
-void addDifferenceRow(DifferenceBand& b, const DifferencePlanes& planes, int width, int y,
-                      const std::vector<RegionSpan>& spans, uint32_t change_level,
-                      bool count_histogram) {
-  const size_t row = size_t(y) * size_t(width);
-  const uint8_t* c = planes.luma + row;
-  const uint8_t* p = planes.previous + row;
-  simd::differenceRow(c, p, planes.reference + row, planes.stretched + row,
-                      planes.stretched_previous + row, width, b.row);
-  if (count_histogram) b.histogram.countLuma(c, width);
-  for (size_t r = 0; r < spans.size(); ++r) {
-    const RegionSpan& span = spans[r];
+void HealthRowSums::addDifferenceRow(DifferenceBand& b, int y) {
+  const size_t row = size_t(y) * size_t(width_);
+  const uint8_t* c = planes_.luma + row;
+  const uint8_t* p = planes_.previous + row;
+  simd::differenceRow(c, p, planes_.reference + row, planes_.stretched + row,
+                      planes_.stretched_previous + row, width_, b.row);
+  if (count_histogram_) b.histogram.countLuma(c, width_);
+  for (size_t r = 0; r < spans_.size(); ++r) {
+    const RegionSpan& span = spans_[r];
     if (y < span.y0 || y >= span.y1) continue;
     uint32_t sum = 0, changed = 0;  // 32 bits: a row of up to 65536 pixels
     for (int x = span.x0; x < span.x1; ++x) {
       sum += c[x];
-      changed += uint32_t(std::abs(int(c[x]) - int(p[x]))) > change_level;
+      changed += uint32_t(std::abs(int(c[x]) - int(p[x]))) > change_level_;
     }
     b.region_luma[r] += sum;
     b.region_changed[r] += changed;
   }
 }
 
-std::vector<DifferenceBand> differenceBands(const RowPool& pool, size_t regions) {
-  std::vector<DifferenceBand> bands(size_t(pool.threads()));
-  for (DifferenceBand& b : bands) {
-    b.region_luma.assign(regions, 0);
-    b.region_changed.assign(regions, 0);
-  }
-  return bands;
-}
-
-FrameDifferenceSums differenceTotal(std::vector<DifferenceBand>& bands, size_t regions) {
-  FrameDifferenceSums total;
-  total.region_luma.assign(regions, 0);
-  total.region_changed.assign(regions, 0);
-  ValueCounts counts;
-  for (DifferenceBand& b : bands) {
-    b.histogram.drainInto(counts);
-    for (size_t r = 0; r < regions; ++r) {
-      total.region_luma[r] += b.region_luma[r];
-      total.region_changed[r] += b.region_changed[r];
-    }
-    total.sad_previous += b.row.sad_previous;
-    total.sad_reference += b.row.sad_reference;
-    total.motion_sum += b.row.motion_sum;
-    total.motion_squares += b.row.motion_squares;
-  }
-  // Each count is at most width * height < 2^32.
-  for (size_t v = 0; v < 256; ++v) total.histogram[v] = uint32_t(counts.counts[3][v]);
-  return total;
-}
-
-// One band's Sobel sums, added row by row (rows 1 to height - 2).
-struct SobelBand {
-  simd::SobelRowSums row;
-  std::vector<uint64_t> region_squares;
-  std::vector<uint32_t> row_m;  // with regions: the row's magnitudes, for their spans
-};
-
-void addSobelRow(SobelBand& b, const uint8_t* f, int width, int y,
-                 const std::vector<RegionSpan>& spans) {
-  const size_t w = size_t(width);
-  const uint8_t* above = f + size_t(y - 1) * w;
+void HealthRowSums::addSobelRow(SobelBand& b, int center) {
+  if (width_ < 3 || center < 1 || center > height_ - 2) return;
+  const size_t w = size_t(width_);
+  const uint8_t* above = planes_.stretched + size_t(center - 1) * w;
   bool in_region = false;
-  for (const RegionSpan& span : spans) in_region |= y >= span.y0 && y < span.y1;
+  for (const RegionSpan& span : spans_) in_region |= center >= span.y0 && center < span.y1;
   if (in_region) b.row_m.resize(w);
-  simd::sobelRow(above, above + w, above + 2 * w, width, in_region ? b.row_m.data() : nullptr,
+  simd::sobelRow(above, above + w, above + 2 * w, width_, in_region ? b.row_m.data() : nullptr,
                  b.row);
-  for (size_t r = 0; r < spans.size(); ++r) {
-    const RegionSpan& span = spans[r];
-    if (y < span.y0 || y >= span.y1) continue;
+  for (size_t r = 0; r < spans_.size(); ++r) {
+    const RegionSpan& span = spans_[r];
+    if (center < span.y0 || center >= span.y1) continue;
     uint64_t sum = 0;
-    for (int x = std::max(span.x0, 1); x < std::min(span.x1, width - 1); ++x)
+    for (int x = std::max(span.x0, 1); x < std::min(span.x1, width_ - 1); ++x)
       sum += b.row_m[size_t(x)];
     b.region_squares[r] += sum;
   }
 }
 
-std::vector<SobelBand> sobelBands(const RowPool& pool, size_t regions) {
-  std::vector<SobelBand> bands(size_t(pool.threads()));
-  for (SobelBand& b : bands) b.region_squares.assign(regions, 0);
-  return bands;
+void HealthRowSums::addRow(int y, int band) {
+  const size_t w = size_t(width_);
+  if (stretch_into_)
+    simd::stretchLimitedLuma(planes_.luma + size_t(y) * w, width_, stretch_into_ + size_t(y) * w);
+  addDifferenceRow(difference_bands_[size_t(band)], y);
+  SobelBand& sobel = sobel_bands_[size_t(band)];
+  const int stripe = y / stripe_rows_, first = stripe * stripe_rows_;
+  if (y - 2 >= first) addSobelRow(sobel, y - 1);  // its three rows are this stripe's
+  if (y != std::min(first + stripe_rows_, height_) - 1) return;
+  // The stripe is complete. The windows centred either side of a boundary between two stripes
+  // read both: the band completing the second adds them (the acquire sees the other's rows).
+  auto add_boundary = [&](int boundary, int next_first) {
+    if (boundaries_[size_t(boundary)].fetch_add(1, std::memory_order_acq_rel) != 1) return;
+    addSobelRow(sobel, next_first - 1);
+    addSobelRow(sobel, next_first);
+  };
+  if (stripe > 0) add_boundary(stripe - 1, first);
+  if (stripe + 1 < stripes_) add_boundary(stripe, first + stripe_rows_);
 }
 
-SobelSums sobelTotal(const std::vector<SobelBand>& bands, size_t regions, int width, int height) {
-  SobelSums total;
-  total.region_squares.assign(regions, 0);
-  if (width < 3 || height < 3) return total;
-  total.samples = uint64_t(width - 2) * uint64_t(height - 2);
+void HealthRowSums::finish(FrameDifferenceSums& difference, SobelSums& sobel) {
+  const size_t regions = spans_.size();
+  difference = FrameDifferenceSums{};
+  difference.region_luma.assign(regions, 0);
+  difference.region_changed.assign(regions, 0);
+  ValueCounts counts;
+  for (DifferenceBand& b : difference_bands_) {
+    b.histogram.drainInto(counts);
+    for (size_t r = 0; r < regions; ++r) {
+      difference.region_luma[r] += b.region_luma[r];
+      difference.region_changed[r] += b.region_changed[r];
+    }
+    difference.sad_previous += b.row.sad_previous;
+    difference.sad_reference += b.row.sad_reference;
+    difference.motion_sum += b.row.motion_sum;
+    difference.motion_squares += b.row.motion_squares;
+  }
+  // Each count is at most width * height < 2^32.
+  for (size_t v = 0; v < 256; ++v) difference.histogram[v] = uint32_t(counts.counts[3][v]);
+
+  sobel = SobelSums{};
+  sobel.region_squares.assign(regions, 0);
+  if (width_ < 3 || height_ < 3) return;
+  sobel.samples = uint64_t(width_ - 2) * uint64_t(height_ - 2);
   int64_t excess = 0;
-  for (const SobelBand& b : bands) {
-    for (size_t r = 0; r < regions; ++r) total.region_squares[r] += b.region_squares[r];
-    total.squares += b.row.squares;
-    total.roots += b.row.roots;
+  for (const SobelBand& b : sobel_bands_) {
+    for (size_t r = 0; r < regions; ++r) sobel.region_squares[r] += b.region_squares[r];
+    sobel.squares += b.row.squares;
+    sobel.roots += b.row.roots;
     excess += b.row.root_square_excess;
   }
-  total.root_squares = rootSquares(total.squares, excess);
-  return total;
+  sobel.root_squares = rootSquares(sobel.squares, excess);
 }
-
-}  // namespace
-
-constexpr int kStripeRows = 16;
 
 void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
                    const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
                    FrameDifferenceSums& difference, SobelSums& sobel) {
-  const std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
-  std::vector<DifferenceBand> difference_bands = differenceBands(pool, spans.size());
-  std::vector<SobelBand> sobel_bands = sobelBands(pool, spans.size());
-  const bool has_interior = width >= 3 && height >= 3;
-  // Stripes, not bands: a frame's detail (and so the Sobel roots' cost) is rarely even from top
-  // to bottom.
-  pool.forEachStripe(height, kStripeRows, [&](int begin, int end, int index) {
-    for (int y = begin; y < end; ++y) {
-      addDifferenceRow(difference_bands[size_t(index)], planes, width, y, spans,
-                       regions.change_level, count_histogram);
-      if (has_interior && y >= 1 && y < height - 1)
-        addSobelRow(sobel_bands[size_t(index)], planes.stretched, width, y, spans);
-    }
+  HealthRowSums rows;
+  rows.start(planes, nullptr, width, height, regions, count_histogram, pool.threads(),
+             RowPool::kStripeRows);
+  pool.forEachStripe(height, RowPool::kStripeRows, [&](int begin, int end, int band) {
+    for (int y = begin; y < end; ++y) rows.addRow(y, band);
   });
-  difference = differenceTotal(difference_bands, spans.size());
-  sobel = sobelTotal(sobel_bands, spans.size(), width, height);
+  rows.finish(difference, sobel);
 }
 
 void stretchLimitedLumaCpu(const uint8_t* luma, int width, int height, uint8_t* out,

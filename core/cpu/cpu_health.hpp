@@ -1,10 +1,16 @@
 #pragma once
 // The CPU executor's health kernels, split over the row pool's bands: the frame difference and
 // the Sobel sums, equal to frameDifferenceReference and sobelReference (core/stages/).
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
+#include "core/cpu/cpu_histogram.hpp"
 #include "core/cpu/row_pool.hpp"
+#include "core/cpu/simd_health.hpp"
 #include "core/stats/health.hpp"
+#include "core/stats/health_regions.hpp"
 
 namespace esf {
 
@@ -18,6 +24,47 @@ struct DifferencePlanes {
   const uint8_t* stretched = nullptr;
   const uint8_t* stretched_previous = nullptr;
 };
+// The frame difference and Sobel sums of one frame, gathered while its luma rows are written, on
+// the threads that write them (the executor's import, each row still in cache): start, then
+// addRow(y, band) once row y of planes.luma is written, then finish. The rows come in stripes of
+// `stripe_rows` (at least 2) as RowPool::forEachStripe hands them out, each stripe's rows in order
+// on one band; a Sobel window that spans two stripes is added by the band that completes the
+// second of them. stretch_into (limited range): addRow first writes row y's F(Y) there, which
+// must be planes.stretched; planes.stretched_previous is complete before start.
+class HealthRowSums {
+ public:
+  void start(const DifferencePlanes& planes, uint8_t* stretch_into, int width, int height,
+             const HealthRegionSpec& regions, bool count_histogram, int bands, int stripe_rows);
+  void addRow(int y, int band);
+  void finish(FrameDifferenceSums& difference, SobelSums& sobel);
+
+ private:
+  struct DifferenceBand {
+    simd::DifferenceRowSums row;
+    HistogramCounter histogram{ChannelSet::of("l"), LumaWeights::kBt709};  // counts Y as L
+    std::vector<uint64_t> region_luma, region_changed;
+  };
+  struct SobelBand {
+    simd::SobelRowSums row;
+    std::vector<uint64_t> region_squares;
+    std::vector<uint32_t> row_m;  // with regions: the row's magnitudes, for their spans
+  };
+  void addDifferenceRow(DifferenceBand& b, int y);
+  void addSobelRow(SobelBand& b, int center);  // the window centred on row `center`, if any
+
+  DifferencePlanes planes_;
+  uint8_t* stretch_into_ = nullptr;
+  int width_ = 0, height_ = 0, stripe_rows_ = 2, stripes_ = 0;
+  bool count_histogram_ = true;
+  uint32_t change_level_ = 0;
+  std::vector<RegionSpan> spans_;
+  std::vector<DifferenceBand> difference_bands_;
+  std::vector<SobelBand> sobel_bands_;
+  // Per pair of neighbouring stripes, how many of the two are complete.
+  std::unique_ptr<std::atomic<int>[]> boundaries_;
+  int boundary_capacity_ = 0;
+};
+
 // The frame difference and the Sobel sums (of planes.stretched), in one pass over the rows: each
 // row read once for both while it is in cache. count_histogram false: the histogram stays zero
 // (for a caller that has Y's counts already).

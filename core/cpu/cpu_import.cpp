@@ -66,7 +66,7 @@ void importYuv(const Frame& f, const PixelFormatInfo& info, RgbaImage& out, RowP
                const ImportedRow& on_row) {
   const YuvCoefficients k = yuvCoefficients(f.colorimetry);
   const ComponentRows y(f, info, info.y), cb(f, info, info.cb), cr(f, info, info.cr);
-  pool.forEachBand(f.height, [&](int begin, int end, int band) {
+  pool.forEachStripe(f.height, RowPool::kStripeRows, [&](int begin, int end, int band) {
     std::vector<uint8_t> scratch(size_t(f.width) * 3);
     uint8_t* const ys = scratch.data();
     for (int row = begin; row < end; ++row) {
@@ -84,7 +84,7 @@ void importPacked(const Frame& f, const RgbOrder& o, bool grey, RgbaImage& out, 
                   const ImportedRow& on_row) {
   const FramePlane& plane = f.planes[0];
   const bool rgba_order = o.bpp == 4 && o.r == 0 && o.g == 1 && o.b == 2 && o.a == 3;
-  pool.forEachBand(f.height, [&](int begin, int end, int band) {
+  pool.forEachStripe(f.height, RowPool::kStripeRows, [&](int begin, int end, int band) {
     for (int row = begin; row < end; ++row) {
       const uint8_t* in = plane.data + size_t(row) * size_t(plane.stride);
       uint8_t* rgba = out.at(0, row);
@@ -112,7 +112,7 @@ Status importLumaCpu(const Frame& frame, RowPool& pool, const ImportedRow& on_ro
                 " frames have no luma plane to read alone");
   if (Status s = checkCpuFrame(frame); !s) return s;
   const ComponentRows y(frame, info, info.y);
-  pool.forEachBand(frame.height, [&](int begin, int end, int band) {
+  pool.forEachStripe(frame.height, RowPool::kStripeRows, [&](int begin, int end, int band) {
     std::vector<uint8_t> scratch(size_t(frame.width));
     for (int row = begin; row < end; ++row) on_row(row, nullptr, y.row(row, scratch.data()), band);
   });

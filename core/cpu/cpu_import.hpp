@@ -16,7 +16,9 @@
 namespace esf {
 
 // Row `y` of the image, `rgba` its converted pixels, `luma` the source's own Y bytes of that
-// row (YUV and GREY frames; null for RGB and MJPEG frames), `band` the pool's band index.
+// row (YUV and GREY frames; null for RGB and MJPEG frames), `band` the pool's band index. The
+// rows come in stripes of RowPool::kStripeRows (RowPool::forEachStripe), each stripe's rows in
+// order on one thread.
 using ImportedRow = std::function<void(int y, const uint8_t* rgba, const uint8_t* luma, int band)>;
 
 // Converts `frame` into `out` (given the frame's size). Fails, writing nothing, on frames the

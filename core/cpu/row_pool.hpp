@@ -1,7 +1,7 @@
 #pragma once
 // A small pool of worker threads that splits a range of rows into contiguous bands, one per
-// thread (or into stripes taken in turn), for the CPU executor's stages. The calling thread works too (band 0), so a pool of N
-// threads starts N - 1 workers; N = 1 runs everything on the caller.
+// thread (or into stripes taken in turn), for the CPU executor's stages. The calling thread works
+// too (band 0), so a pool of N threads starts N - 1 workers; N = 1 runs everything on the caller.
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -39,6 +39,8 @@ class RowPool {
   // image (a camera's sky against its ground), where equal bands leave one thread waiting on
   // the other. `index` names the calling thread's accumulators as in forEachBand.
   void forEachStripe(int rows, int stripe_rows, const Band& band);
+  // The executor's stripe height: a few rows of a frame, many stripes a thread.
+  static constexpr int kStripeRows = 16;
 
  private:
   void workerLoop(int index);

@@ -37,8 +37,7 @@ namespace esf::simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The single-lane target has no halves of a vector: the scalar loops do it all there, as they do
-// the Sobel roots on targets without doubles.
+// The single-lane target has no halves of a vector: the scalar loops do it all there.
 #undef ESF_HEALTH_HALVES
 #if HWY_TARGET != HWY_SCALAR
 #define ESF_HEALTH_HALVES 1
@@ -133,69 +132,131 @@ void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const u
   DifferenceRowOf<false, false>(c, p, r, fc, fp, n, sums);
 }
 
-#if HWY_HAVE_FLOAT64 && ESF_HEALTH_HALVES
+#if ESF_HEALTH_HALVES
+// q = sobelRoot(m) and e = q^2 - 2^32 m for i32 lanes m in [0, 2080800], in 32-bit lanes (twice
+// the lanes of doubles, and a float square root costs less than a double one): the float root
+// gives q0 = round(65536 sqrt(m)) within 5; then e0 = q0^2 - 2^32 m is q0^2 modulo 2^32, exact
+// in i32 as |e0| < 2^31; a Newton step q1 = q0 - e0 / 2 q0 in floats lands within one of q, and
+// the exact e1 says which way: q is the q1 with -q1 <= e1 < q1 (and 0 for m = 0). Equal to
+// sobelRoot for every m (the tests check each one).
+template <class D32>
+HWY_INLINE void IntRoot(D32 d32, hn::Vec<D32> m, hn::Vec<D32>& q, hn::Vec<D32>& e) {
+  const hn::Rebind<float, D32> df;
+  const auto one = hn::Set(d32, 1), zero = hn::Zero(d32);
+  const auto q0 = hn::NearestInt(hn::Mul(hn::Sqrt(hn::ConvertTo(df, m)), hn::Set(df, 65536.0f)));
+  const auto e0 = hn::Mul(q0, q0);
+  const auto two_q0 = hn::ConvertTo(df, hn::Max(hn::Add(q0, q0), one));
+  const auto q1 = hn::Add(q0, hn::NearestInt(hn::Mul(hn::ConvertTo(df, hn::Neg(e0)),
+                                                     hn::ApproximateReciprocal(two_q0))));
+  const auto e1 = hn::Mul(q1, q1);
+  const auto two_q1 = hn::Add(q1, q1);
+  // All ones where q1 is one too big (e1 >= q1 > 0) or one too small (e1 < -q1).
+  const auto too_big =
+      hn::VecFromMask(d32, hn::And(hn::Gt(e1, hn::Sub(q1, one)), hn::Gt(q1, zero)));
+  const auto too_small = hn::VecFromMask(d32, hn::Lt(e1, hn::Neg(q1)));
+  q = hn::Sub(hn::Add(q1, too_big), too_small);
+  // (q1 - 1)^2 = q1^2 - (2 q1 - 1); (q1 + 1)^2 = q1^2 + (2 q1 + 1).
+  e = hn::Add(hn::Sub(e1, hn::And(too_big, hn::Sub(two_q1, one))),
+              hn::And(too_small, hn::Add(two_q1, one)));
+}
+#endif
+
+#if ESF_HEALTH_HALVES
+#if HWY_HAVE_FLOAT64
 // round(65536 sqrt(m)) in double lanes: the square root is correctly rounded and the scaling
 // exact, and round-to-nearest of it equals sobelRoot for every m in [0, 2080800] (the tests
-// check each one).
-template <class DF, class VF>
-HWY_INLINE VF RootOf(DF df, VF m) {
+// check each one). Where doubles exist this is faster than IntRoot.
+template <class DF>
+HWY_INLINE hn::Vec<DF> RootOf(DF df, hn::Vec<DF> m) {
   return hn::Round(hn::Mul(hn::Sqrt(m), hn::Set(df, 65536.0)));
+}
+#endif
+
+// A chunk's Sobel sums in vector lanes. Plain functions that take them by reference, inlined:
+// lambdas capturing them made GCC keep them in memory, a store and a load on every add.
+template <class D32>
+struct SobelLanes {
+  // The roots past the table: exact sums in doubles where there are doubles, else in i64.
+#if HWY_HAVE_FLOAT64
+  using DQ = hn::Rebind<double, hn::Half<D32>>;
+#else
+  using DQ = hn::Repartition<int64_t, D32>;
+#endif
+  hn::Vec<D32> m, small_q, small_excess;
+  hn::Vec<DQ> q, excess;
+  explicit SobelLanes(D32 d32)
+      : m(hn::Zero(d32)),
+        small_q(hn::Zero(d32)),
+        small_excess(hn::Zero(d32)),
+        q(hn::Zero(DQ())),
+        excess(hn::Zero(DQ())) {}
+};
+
+// One vector of magnitudes into the lanes.
+template <class D32>
+HWY_INLINE void AddMagnitudes(D32 d32, hn::Vec<D32> m, const int32_t* small_roots,
+                              SobelLanes<D32>& lanes) {
+  if (hn::AllTrue(d32, hn::Eq(m, hn::Zero(d32)))) return;  // flat: q = 0 adds nothing
+  lanes.m = hn::Add(lanes.m, m);
+  if (hn::AllTrue(d32, hn::Lt(m, hn::Set(d32, kSmallMagnitudes)))) {
+    const auto q = hn::GatherIndex(d32, small_roots, m);
+    lanes.small_q = hn::Add(lanes.small_q, q);
+    // q^2 - 2^32 m is q^2 modulo 2^32 and within (-2^31, 2^31): the low half of q * q, which
+    // saves a second lookup.
+    lanes.small_excess = hn::Add(lanes.small_excess, hn::Mul(q, q));
+    return;
+  }
+  const hn::Half<D32> dh32;
+  const typename SobelLanes<D32>::DQ dq;
+#if HWY_HAVE_FLOAT64
+  for (const auto half :
+       {hn::PromoteTo(dq, hn::LowerHalf(dh32, m)), hn::PromoteTo(dq, hn::UpperHalf(dh32, m))}) {
+    const auto q = RootOf(dq, half);
+    lanes.q = hn::Add(lanes.q, q);
+    // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
+    lanes.excess =
+        hn::Add(lanes.excess, hn::Sub(hn::Mul(q, q), hn::Mul(half, hn::Set(dq, 4294967296.0))));
+  }
+#else
+  auto q = hn::Zero(d32), e = hn::Zero(d32);
+  IntRoot(d32, m, q, e);
+  lanes.q = hn::Add(lanes.q, hn::Add(hn::PromoteTo(dq, hn::LowerHalf(dh32, q)),
+                                     hn::PromoteTo(dq, hn::UpperHalf(dh32, q))));
+  lanes.excess = hn::Add(lanes.excess, hn::Add(hn::PromoteTo(dq, hn::LowerHalf(dh32, e)),
+                                               hn::PromoteTo(dq, hn::UpperHalf(dh32, e))));
+#endif
+}
+
+template <class D32>
+HWY_INLINE void FlushLanes(D32 d32, SobelLanes<D32>& lanes, SobelRowSums& sums) {
+  const hn::Half<D32> dh32;
+  const hn::Repartition<int64_t, D32> d64;
+  const typename SobelLanes<D32>::DQ dq;
+  auto widen = [&](hn::Vec<D32> v) {
+    return hn::Add(hn::PromoteTo(d64, hn::LowerHalf(dh32, v)),
+                   hn::PromoteTo(d64, hn::UpperHalf(dh32, v)));
+  };
+  sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(lanes.m))));
+  sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(lanes.small_q)))) +
+                uint64_t(hn::GetLane(hn::SumOfLanes(dq, lanes.q)));
+  sums.root_square_excess += hn::GetLane(hn::SumOfLanes(d64, widen(lanes.small_excess))) +
+                             int64_t(hn::GetLane(hn::SumOfLanes(dq, lanes.excess)));
+  lanes = SobelLanes<D32>(d32);
 }
 #endif
 
 void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
               SobelRowSums& sums) {
   int x = 1;
-#if HWY_HAVE_FLOAT64 && ESF_HEALTH_HALVES
+#if ESF_HEALTH_HALVES
   const hn::ScalableTag<int32_t> d32;
   const hn::Rebind<uint8_t, decltype(d32)> d8;
-  const hn::Half<decltype(d32)> dh32;
-  const hn::Rebind<double, decltype(dh32)> df;
   const int lanes = int(hn::Lanes(d32));
-  auto load = [&](const uint8_t* row, int i) { return hn::PromoteTo(d32, hn::LoadU(d8, row + i)); };
-  const hn::Repartition<int64_t, decltype(d32)> d64;
-  auto widen = [&](auto v) {
-    return hn::Add(hn::PromoteTo(d64, hn::LowerHalf(dh32, v)),
-                   hn::PromoteTo(d64, hn::UpperHalf(dh32, v)));
-  };
-  const SmallRoots& small = smallRoots();
-  const auto small_limit = hn::Set(d32, kSmallMagnitudes), zero = hn::Zero(d32);
-  const auto two_pow_32 = hn::Set(df, 4294967296.0);
+  const int32_t* small_roots = smallRoots().q;
   // A chunk adds at most 256 m to each i32 lane (m < 2^21) and as many small q and |excess|
-  // (<= 2^22): under 2^31; the doubles' per-lane sums (q < 2^27) stay exact far below 2^53.
+  // (<= 2^22): under 2^31; the larger roots go to 64-bit lanes.
   constexpr int kMagnitudesPerLane = 256;
-  auto sum_m = zero, small_q = zero, small_excess = zero;
-  auto sum_q = hn::Zero(df), sum_excess = hn::Zero(df);
-  auto add_root = [&](decltype(sum_q) m) {
-    const auto q = RootOf(df, m);
-    sum_q = hn::Add(sum_q, q);
-    // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
-    sum_excess = hn::Add(sum_excess, hn::Sub(hn::Mul(q, q), hn::Mul(m, two_pow_32)));
-  };
-  // One vector of magnitudes into the sums.
-  auto add = [&](decltype(zero) m) {
-    if (hn::AllTrue(d32, hn::Eq(m, zero))) return;  // flat: q = 0 adds nothing
-    sum_m = hn::Add(sum_m, m);
-    if (hn::AllTrue(d32, hn::Lt(m, small_limit))) {
-      const auto q = hn::GatherIndex(d32, small.q, m);
-      small_q = hn::Add(small_q, q);
-      // q^2 - 2^32 m is q^2 modulo 2^32 and within (-2^31, 2^31): the low half of q * q,
-      // which saves a second lookup.
-      small_excess = hn::Add(small_excess, hn::Mul(q, q));
-      return;
-    }
-    add_root(hn::PromoteTo(df, hn::LowerHalf(dh32, m)));
-    add_root(hn::PromoteTo(df, hn::UpperHalf(dh32, m)));
-  };
-  auto flush = [&] {
-    sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(sum_m))));
-    sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(small_q)))) +
-                  uint64_t(hn::GetLane(hn::SumOfLanes(df, sum_q)));
-    sums.root_square_excess += hn::GetLane(hn::SumOfLanes(d64, widen(small_excess))) +
-                               int64_t(hn::GetLane(hn::SumOfLanes(df, sum_excess)));
-    sum_m = small_q = small_excess = zero;
-    sum_q = sum_excess = hn::Zero(df);
-  };
+  SobelLanes<hn::ScalableTag<int32_t>> sobel(d32);
   if (!m_out) {
     // Without the per-pixel magnitudes the order of the pixels does not matter: gx and gy of
     // twice the pixels in 16-bit lanes (|g| <= 1020), then m = gx^2 + gy^2 by pairwise
@@ -203,50 +264,56 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
     const hn::Repartition<int16_t, decltype(d32)> d16;
     const hn::Rebind<uint8_t, decltype(d16)> d8w;
     const int wide = int(hn::Lanes(d16));
-    auto load16 = [&](const uint8_t* row, int i) {
-      return hn::PromoteTo(d16, hn::LoadU(d8w, row + i));
-    };
     int in_chunk = 0;
     for (; x + wide <= n - 1; x += wide) {
-      const auto a0 = load16(above, x - 1), a2 = load16(above, x + 1);
-      const auto b0 = load16(below, x - 1), b2 = load16(below, x + 1);
-      const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load16(at, x - 1)));
-      const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load16(at, x + 1)));
-      const auto d1 = hn::Sub(load16(above, x), load16(below, x));
-      const auto gx = hn::Sub(v0, v2);
+      const auto a0 = hn::PromoteTo(d16, hn::LoadU(d8w, above + x - 1));
+      const auto a2 = hn::PromoteTo(d16, hn::LoadU(d8w, above + x + 1));
+      const auto b0 = hn::PromoteTo(d16, hn::LoadU(d8w, below + x - 1));
+      const auto b2 = hn::PromoteTo(d16, hn::LoadU(d8w, below + x + 1));
+      const auto c0 = hn::PromoteTo(d16, hn::LoadU(d8w, at + x - 1));
+      const auto c2 = hn::PromoteTo(d16, hn::LoadU(d8w, at + x + 1));
+      const auto d1 = hn::Sub(hn::PromoteTo(d16, hn::LoadU(d8w, above + x)),
+                              hn::PromoteTo(d16, hn::LoadU(d8w, below + x)));
+      const auto gx = hn::Sub(hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(c0)),
+                              hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(c2)));
       const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
-      auto add_pairs = [&](auto pairs) {  // lane i: pairs[2i]^2 + pairs[2i + 1]^2
-        auto odd = zero;
-        const auto even = hn::ReorderWidenMulAccumulate(d32, pairs, pairs, zero, odd);
-        add(hn::RearrangeToOddPlusEven(even, odd));
-      };
-      add_pairs(hn::InterleaveLower(d16, gx, gy));
-      add_pairs(hn::InterleaveUpper(d16, gx, gy));
+      // Lane i of each: pairs[2i]^2 + pairs[2i + 1]^2.
+      const auto low = hn::InterleaveLower(d16, gx, gy), high = hn::InterleaveUpper(d16, gx, gy);
+      auto odd = hn::Zero(d32);
+      auto even = hn::ReorderWidenMulAccumulate(d32, low, low, hn::Zero(d32), odd);
+      AddMagnitudes(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, sobel);
+      odd = hn::Zero(d32);
+      even = hn::ReorderWidenMulAccumulate(d32, high, high, hn::Zero(d32), odd);
+      AddMagnitudes(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, sobel);
       if (++in_chunk == kMagnitudesPerLane / 2) {
-        flush();
+        FlushLanes(d32, sobel, sums);
         in_chunk = 0;
       }
     }
-    flush();
+    FlushLanes(d32, sobel, sums);
   }
   int in_chunk = 0;
   for (; x + lanes <= n - 1; x += lanes) {
-    const auto a0 = load(above, x - 1), a2 = load(above, x + 1);
-    const auto b0 = load(below, x - 1), b2 = load(below, x + 1);
-    const auto v0 = hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(load(at, x - 1)));
-    const auto v2 = hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(load(at, x + 1)));
-    const auto d1 = hn::Sub(load(above, x), load(below, x));
-    const auto gx = hn::Sub(v0, v2);
+    const auto a0 = hn::PromoteTo(d32, hn::LoadU(d8, above + x - 1));
+    const auto a2 = hn::PromoteTo(d32, hn::LoadU(d8, above + x + 1));
+    const auto b0 = hn::PromoteTo(d32, hn::LoadU(d8, below + x - 1));
+    const auto b2 = hn::PromoteTo(d32, hn::LoadU(d8, below + x + 1));
+    const auto c0 = hn::PromoteTo(d32, hn::LoadU(d8, at + x - 1));
+    const auto c2 = hn::PromoteTo(d32, hn::LoadU(d8, at + x + 1));
+    const auto d1 = hn::Sub(hn::PromoteTo(d32, hn::LoadU(d8, above + x)),
+                            hn::PromoteTo(d32, hn::LoadU(d8, below + x)));
+    const auto gx = hn::Sub(hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(c0)),
+                            hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(c2)));
     const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
     const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
     if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
-    add(m);
+    AddMagnitudes(d32, m, small_roots, sobel);
     if (++in_chunk == kMagnitudesPerLane) {
-      flush();
+      FlushLanes(d32, sobel, sums);
       in_chunk = 0;
     }
   }
-  flush();
+  FlushLanes(d32, sobel, sums);
 #endif
   for (; x < n - 1; ++x) {
     const int gx = (above[x - 1] + 2 * at[x - 1] + below[x - 1]) -
@@ -262,18 +329,33 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   }
 }
 
-void SobelRoots(const uint32_t* m, int n, uint32_t* q) {
+void SobelRoots(const uint32_t* m, int n, uint32_t* q, int32_t* excess) {
   int i = 0;
-#if HWY_HAVE_FLOAT64 && ESF_HEALTH_HALVES
+#if ESF_HEALTH_HALVES && HWY_HAVE_FLOAT64
   const hn::ScalableTag<double> df;
   const hn::Rebind<int32_t, decltype(df)> d32;
   const int lanes = int(hn::Lanes(df));
   for (; i + lanes <= n; i += lanes) {
     const auto v = hn::PromoteTo(df, hn::LoadU(d32, reinterpret_cast<const int32_t*>(m + i)));
-    hn::StoreU(hn::DemoteTo(d32, RootOf(df, v)), d32, reinterpret_cast<int32_t*>(q + i));
+    const auto root = RootOf(df, v);
+    hn::StoreU(hn::DemoteTo(d32, root), d32, reinterpret_cast<int32_t*>(q + i));
+    const auto e = hn::Sub(hn::Mul(root, root), hn::Mul(v, hn::Set(df, 4294967296.0)));
+    hn::StoreU(hn::DemoteTo(d32, e), d32, excess + i);
+  }
+#elif ESF_HEALTH_HALVES
+  const hn::ScalableTag<int32_t> d32;
+  const int lanes = int(hn::Lanes(d32));
+  for (; i + lanes <= n; i += lanes) {
+    auto root = hn::Zero(d32), e = hn::Zero(d32);
+    IntRoot(d32, hn::LoadU(d32, reinterpret_cast<const int32_t*>(m + i)), root, e);
+    hn::StoreU(root, d32, reinterpret_cast<int32_t*>(q + i));
+    hn::StoreU(e, d32, excess + i);
   }
 #endif
-  for (; i < n; ++i) q[i] = sobelRoot(m[i]);
+  for (; i < n; ++i) {
+    q[i] = sobelRoot(m[i]);
+    excess[i] = int32_t(int64_t(uint64_t(q[i]) * q[i]) - int64_t(uint64_t(m[i]) << 32));
+  }
 }
 
 }  // namespace HWY_NAMESPACE
@@ -299,8 +381,8 @@ void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
               SobelRowSums& sums) {
   HWY_DYNAMIC_DISPATCH(SobelRow)(above, at, below, n, m_out, sums);
 }
-void sobelRoots(const uint32_t* m, int n, uint32_t* q) {
-  HWY_DYNAMIC_DISPATCH(SobelRoots)(m, n, q);
+void sobelRoots(const uint32_t* m, int n, uint32_t* q, int32_t* excess) {
+  HWY_DYNAMIC_DISPATCH(SobelRoots)(m, n, q, excess);
 }
 
 }  // namespace esf::simd

@@ -28,8 +28,9 @@ struct SobelRowSums {
 void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
               SobelRowSums& sums);
 
-// q[i] = sobelRoot(m[i]) for i in [0, n), each m[i] <= 2080800 (the largest Sobel magnitude):
-// the root sobelRow takes, for tests.
-void sobelRoots(const uint32_t* m, int n, uint32_t* q);
+// q[i] = sobelRoot(m[i]) and excess[i] = q[i]^2 - 2^32 m[i] for i in [0, n), each m[i] <=
+// 2080800 (the largest Sobel magnitude): the roots sobelRow takes for magnitudes past its
+// table, for tests.
+void sobelRoots(const uint32_t* m, int n, uint32_t* q, int32_t* excess);
 
 }  // namespace esf::simd

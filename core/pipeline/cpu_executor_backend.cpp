@@ -1,5 +1,6 @@
 // Backend::kCpu: the CPU executor (core/cpu). Without blur or resize, import and histogram are
-// one pass: each thread converts a band of rows and counts each row while it is in cache. The
+// one pass: each thread converts a stripe of rows and counts each row while it is in cache (and
+// adds its health sums). The
 // counts are of all 256 values per channel, so the configured bins and the 256-value histogram
 // of the stats both fold from the same pass. With only L from the source's Y bytes and no sink
 // that reads the image, nothing is converted at all. Results equal the references' bit for bit.
@@ -57,7 +58,12 @@ class CpuExecutorBackend : public PipelineBackend {
                                              HistogramCounter(rgb_channels, kPipelineLuma));
       // The health luma goes into its plane while each row is in cache: the row's own Y bytes
       // (YUV, GREY), else the L of its RGBA pixels, the counter's L (kPipelineLuma).
+      // The health sums of each row follow on the same thread (HostHealth::startRows).
       uint8_t* health_luma = health_ ? health_->lumaPlane(frame) : nullptr;
+      // The L counts are the health luma's own when L is counted from that same luma: the Y
+      // bytes, or the RGBA pixels of a frame without Y bytes.
+      const bool luma_counted = source_luma || (!hasLumaPlane(frame) && rgb_channels.l);
+      if (health_) health_->startRows(frame, !luma_counted);
       const size_t width = size_t(frame.width);
       auto count = [&](int y, const uint8_t* rgba, const uint8_t* luma, int band) {
         HistogramCounter& counter = counters[size_t(band)];
@@ -65,6 +71,7 @@ class CpuExecutorBackend : public PipelineBackend {
         if (rgba) counter.countRgba(rgba, frame.width, luma ? nullptr : health_row);
         if (source_luma) counter.countLuma(luma, frame.width);
         if (health_row && luma) std::memcpy(health_row, luma, width);
+        if (health_row) health_->addRow(y, band);
       };
       Status s = luma_only ? importLumaCpu(frame, pool_, count) : importFrame(frame, r, count);
       if (!s) return s.error();
@@ -72,12 +79,8 @@ class CpuExecutorBackend : public PipelineBackend {
       WallTimer drain_timer;
       for (HistogramCounter& counter : counters) counter.drainInto(values);
       fold_ms = drain_timer.ms();
-      if (health_) {
-        // The L counts are the health luma's own when L is counted from that same luma: the Y
-        // bytes, or the RGBA pixels of a frame without Y bytes.
-        const bool luma_counted = source_luma || (!hasLumaPlane(frame) && rgb_channels.l);
+      if (health_)
         health_->process(frame, nullptr, r, true, luma_counted ? &values.counts[3] : nullptr);
-      }
     } else {
       Result<const RgbaImage*> processed = importBlurResize(frame, source_luma, r);
       if (!processed) return processed.error();

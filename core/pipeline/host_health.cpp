@@ -52,49 +52,74 @@ uint8_t* HostHealth::lumaPlane(const Frame& frame) {
   return plane.data();
 }
 
+void HostHealth::prepare(const Frame& frame, bool count_histogram) {
+  const uint8_t* luma = planes_[current_].data();
+  const int w = frame.width, h = frame.height;
+  sums_ = HealthSums{};
+  sums_.pixels = uint64_t(w) * uint64_t(h);
+  sums_.width = w;
+  sums_.height = h;
+  sums_.full_range = healthLumaIsFullRange(frame);
+  sums_.first = !has_previous_ || w != width_ || h != height_;
+  previous_plane_ = sums_.first ? nullptr : planes_[previous_].data();
+  reference_plane_ = sums_.first ? nullptr : planes_[reference_].data();
+  if (!pool_) return;
+  DifferencePlanes planes{luma, previous_plane_ ? previous_plane_ : luma,
+                          reference_plane_ ? reference_plane_ : luma, luma,
+                          previous_plane_ ? previous_plane_ : luma};
+  uint8_t* stretch_into = nullptr;
+  if (!sums_.full_range) {
+    std::vector<uint8_t>& stretched = stretched_[stretched_current_];
+    std::vector<uint8_t>& stretched_previous = stretched_[1 - stretched_current_];
+    stretched.resize(size_t(w) * size_t(h));
+    stretch_into = stretched.data();
+    planes.stretched = stretched.data();
+    planes.stretched_previous = planes.stretched;
+    if (previous_plane_) {
+      // The previous frame's F is kept when it was limited range too, else made now.
+      if (!previous_stretched_) {
+        stretched_previous.resize(stretched.size());
+        stretchLimitedLumaCpu(previous_plane_, w, h, stretched_previous.data(), *pool_);
+      }
+      planes.stretched_previous = stretched_previous.data();
+    }
+  }
+  rows_.start(planes, stretch_into, w, h, regions_, count_histogram, pool_->threads(),
+              RowPool::kStripeRows);
+}
+
+void HostHealth::startRows(const Frame& frame, bool count_histogram) {
+  prepare(frame, count_histogram);
+  rows_started_ = pool_ != nullptr;
+}
+
 void HostHealth::process(const Frame& frame, const RgbaImage* imported, FrameResult& r,
                          bool luma_filled, const std::array<uint64_t, 256>* histogram) {
   WallTimer timer;
-  if (!luma_filled) fillHealthLuma(frame, imported, pool_, planes_[current_]);
-  const uint8_t* luma = planes_[current_].data();
-  const int w = frame.width, h = frame.height;
-  HealthSums sums;
-  sums.pixels = uint64_t(w) * uint64_t(h);
-  sums.width = w;
-  sums.height = h;
-  sums.full_range = healthLumaIsFullRange(frame);
-  sums.first = !has_previous_ || w != width_ || h != height_;
-  const uint8_t* previous = sums.first ? nullptr : planes_[previous_].data();
-  const uint8_t* reference = sums.first ? nullptr : planes_[reference_].data();
-  if (pool_) {
-    DifferencePlanes planes{luma, previous ? previous : luma, reference ? reference : luma, luma,
-                            previous ? previous : luma};
-    if (!sums.full_range) {
-      std::vector<uint8_t>& stretched = stretched_[stretched_current_];
-      std::vector<uint8_t>& stretched_previous = stretched_[1 - stretched_current_];
-      stretched.resize(size_t(w) * size_t(h));
-      stretchLimitedLumaCpu(luma, w, h, stretched.data(), *pool_);
-      planes.stretched = stretched.data();
-      planes.stretched_previous = planes.stretched;
-      if (previous) {
-        // The previous frame's F is kept when it was limited range too, else made now.
-        if (!previous_stretched_) {
-          stretched_previous.resize(stretched.size());
-          stretchLimitedLumaCpu(previous, w, h, stretched_previous.data(), *pool_);
-        }
-        planes.stretched_previous = stretched_previous.data();
-      }
+  if (!rows_started_) {
+    if (!luma_filled) fillHealthLuma(frame, imported, pool_, planes_[current_]);
+    prepare(frame, !histogram);
+    if (pool_) {
+      pool_->forEachStripe(frame.height, RowPool::kStripeRows, [&](int begin, int end, int band) {
+        for (int y = begin; y < end; ++y) rows_.addRow(y, band);
+      });
     }
-    healthSumsCpu(planes, w, h, regions_, !histogram, *pool_, sums.difference, sums.sobel);
+  }
+  HealthSums& sums = sums_;
+  const int w = frame.width, h = frame.height;
+  if (pool_) {
+    rows_.finish(sums.difference, sums.sobel);
     if (histogram)
       for (size_t v = 0; v < 256; ++v) sums.difference.histogram[v] = uint32_t((*histogram)[v]);
     if (!sums.full_range) stretched_current_ = 1 - stretched_current_;
     previous_stretched_ = !sums.full_range;
   } else {
-    sums.difference =
-        frameDifferenceReference(luma, previous, reference, w, h, sums.full_range, regions_);
+    const uint8_t* luma = planes_[current_].data();
+    sums.difference = frameDifferenceReference(luma, previous_plane_, reference_plane_, w, h,
+                                               sums.full_range, regions_);
     sums.sobel = sobelReference(luma, w, h, sums.full_range, regions_);
   }
+  rows_started_ = false;
   // The frame becomes the previous one, and the reference too unless it was frozen (the
   // reference keeps its plane while frozen frames pass); the next frame takes a plane that is
   // neither.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/cpu/cpu_health.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/stats/health.hpp"
 #include "esframe/frame.hpp"
@@ -30,14 +31,24 @@ class HostHealth {
   // The plane (width x height bytes) the next process call takes as the frame's health luma
   // when told it is filled: for a caller that writes each row while it has it in cache.
   uint8_t* lumaPlane(const Frame& frame);
-  // Sets r.health and appends r.events; times itself as stage "health". luma_filled: lumaPlane
-  // holds the frame's health luma (else it is taken from the frame or `imported`). histogram:
-  // the counts of that luma's values, when the caller has them.
+  // The executor's fused form: startRows before lumaPlane's rows are written, addRow(y, band)
+  // once row y is (from the rows' own threads, in stripes of RowPool::kStripeRows as
+  // RowPool::forEachStripe gives them), then process with luma_filled. count_histogram false:
+  // process is given the luma's counts.
+  void startRows(const Frame& frame, bool count_histogram);
+  void addRow(int y, int band) { rows_.addRow(y, band); }
+  // Sets r.health and appends r.events; times itself as stage "health" (after startRows, only
+  // what is left once the rows are in). luma_filled: lumaPlane holds the frame's health luma
+  // (else it is taken from the frame or `imported`). histogram: the counts of that luma's
+  // values, when the caller has them.
   void process(const Frame& frame, const RgbaImage* imported, FrameResult& r,
                bool luma_filled = false, const std::array<uint64_t, 256>* histogram = nullptr);
   void finish(std::vector<HealthEvent>& events) { monitor_.finish(events); }
 
  private:
+  // The frame's sums header, its previous and reference planes and, with a pool, rows_ started.
+  void prepare(const Frame& frame, bool count_histogram);
+
   HealthMonitor monitor_;
   HealthConfig config_;
   HealthRegionSpec regions_;
@@ -50,6 +61,11 @@ class HostHealth {
   std::array<std::vector<uint8_t>, 2> stretched_;
   size_t stretched_current_ = 0;
   bool has_previous_ = false, previous_stretched_ = false;
+  HealthRowSums rows_;
+  HealthSums sums_;
+  const uint8_t* previous_plane_ = nullptr;  // of the frame being processed; null on a first
+  const uint8_t* reference_plane_ = nullptr;
+  bool rows_started_ = false;
   int width_ = 0, height_ = 0;
 };
 

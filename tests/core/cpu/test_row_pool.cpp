@@ -38,8 +38,8 @@ TEST(RowPool, EveryRowOnceInStripes) {
     RowPool pool(threads);
     for (int rows : {1, 15, 16, 17, 1000})
       for (int stripe : {0, 1, 16}) {
-        SCOPED_TRACE(testing::Message() << threads << " threads, " << rows << " rows, stripe "
-                                        << stripe);
+        SCOPED_TRACE(testing::Message()
+                     << threads << " threads, " << rows << " rows, stripe " << stripe);
         const int height = stripe < 1 ? 1 : stripe;
         std::vector<std::atomic<int>> seen(static_cast<size_t>(rows));
         std::vector<std::atomic<int>> busy(static_cast<size_t>(threads));
