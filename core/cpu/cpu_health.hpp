@@ -1,5 +1,5 @@
 #pragma once
-// The CPU executor's health kernels, split over the row pool's bands: the frame difference and
+// The CPU executor's health kernels, split over the row pool's stripes: the frame difference and
 // the Sobel sums, equal to frameDifferenceReference and sobelReference (core/stages/).
 #include <atomic>
 #include <cstdint>
