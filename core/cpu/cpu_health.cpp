@@ -58,13 +58,8 @@ void HealthRowSums::addDifferenceRow(DifferenceBand& b, int y) {
   for (size_t r = 0; r < spans_.size(); ++r) {
     const RegionSpan& span = spans_[r];
     if (y < span.y0 || y >= span.y1) continue;
-    uint32_t sum = 0, changed = 0;  // 32 bits: a row of up to 65536 pixels
-    for (int x = span.x0; x < span.x1; ++x) {
-      sum += c[x];
-      changed += uint32_t(std::abs(int(c[x]) - int(p[x]))) > change_level_;
-    }
-    b.region_luma[r] += sum;
-    b.region_changed[r] += changed;
+    simd::regionRowSums(c + span.x0, p + span.x0, span.x1 - span.x0, change_level_,
+                        b.region_luma[r], b.region_changed[r]);
   }
 }
 
@@ -80,10 +75,8 @@ void HealthRowSums::addSobelRow(SobelBand& b, int center) {
   for (size_t r = 0; r < spans_.size(); ++r) {
     const RegionSpan& span = spans_[r];
     if (center < span.y0 || center >= span.y1) continue;
-    uint64_t sum = 0;
-    for (int x = std::max(span.x0, 1); x < std::min(span.x1, width_ - 1); ++x)
-      sum += b.row_m[size_t(x)];
-    b.region_squares[r] += sum;
+    const int x0 = std::max(span.x0, 1), x1 = std::min(span.x1, width_ - 1);
+    if (x0 < x1) b.region_squares[r] += simd::sumOfU32(b.row_m.data() + x0, x1 - x0);
   }
 }
 

@@ -329,6 +329,51 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   }
 }
 
+void RegionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level,
+                   uint64_t& luma, uint64_t& changed) {
+  int x = 0;
+#if ESF_HEALTH_HALVES
+  const hn::ScalableTag<uint8_t> d8;
+  const hn::Repartition<uint64_t, decltype(d8)> d64;
+  const int lanes = int(hn::Lanes(d8));
+  const auto level = hn::Set(d8, uint8_t(std::min<uint32_t>(change_level, 255)));
+  auto sum = hn::Zero(d64);
+  size_t count = 0;
+  for (; x + lanes <= n; x += lanes) {
+    const auto vc = hn::LoadU(d8, c + x), vp = hn::LoadU(d8, p + x);
+    sum = hn::Add(sum, hn::SumsOf8(vc));
+    const auto diff = hn::Or(hn::SaturatedSub(vc, vp), hn::SaturatedSub(vp, vc));
+    count += hn::CountTrue(d8, hn::Gt(diff, level));
+  }
+  luma += hn::GetLane(hn::SumOfLanes(d64, sum));
+  changed += count;
+#endif
+  for (; x < n; ++x) {
+    luma += c[x];
+    changed += uint32_t(std::abs(int(c[x]) - int(p[x]))) > change_level;
+  }
+}
+
+uint64_t SumOfU32(const uint32_t* v, int n) {
+  int i = 0;
+  uint64_t total = 0;
+#if ESF_HEALTH_HALVES
+  const hn::ScalableTag<uint32_t> d32;
+  const hn::Half<decltype(d32)> dh32;
+  const hn::Repartition<uint64_t, decltype(d32)> d64;
+  const int lanes = int(hn::Lanes(d32));
+  auto sum = hn::Zero(d64);
+  for (; i + lanes <= n; i += lanes) {
+    const auto x = hn::LoadU(d32, v + i);
+    sum = hn::Add(sum, hn::Add(hn::PromoteTo(d64, hn::LowerHalf(dh32, x)),
+                               hn::PromoteTo(d64, hn::UpperHalf(dh32, x))));
+  }
+  total = hn::GetLane(hn::SumOfLanes(d64, sum));
+#endif
+  for (; i < n; ++i) total += v[i];
+  return total;
+}
+
 void SobelRoots(const uint32_t* m, int n, uint32_t* q, int32_t* excess) {
   int i = 0;
 #if ESF_HEALTH_HALVES && HWY_HAVE_FLOAT64
@@ -369,6 +414,8 @@ HWY_EXPORT(StretchLimitedLuma);
 HWY_EXPORT(DifferenceRow);
 HWY_EXPORT(SobelRow);
 HWY_EXPORT(SobelRoots);
+HWY_EXPORT(RegionRowSums);
+HWY_EXPORT(SumOfU32);
 
 void stretchLimitedLuma(const uint8_t* in, int n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(StretchLimitedLuma)(in, n, out);
@@ -384,6 +431,11 @@ void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
 void sobelRoots(const uint32_t* m, int n, uint32_t* q, int32_t* excess) {
   HWY_DYNAMIC_DISPATCH(SobelRoots)(m, n, q, excess);
 }
+void regionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level,
+                   uint64_t& luma, uint64_t& changed) {
+  HWY_DYNAMIC_DISPATCH(RegionRowSums)(c, p, n, change_level, luma, changed);
+}
+uint64_t sumOfU32(const uint32_t* v, int n) { return HWY_DYNAMIC_DISPATCH(SumOfU32)(v, n); }
 
 }  // namespace esf::simd
 #endif  // HWY_ONCE

@@ -28,6 +28,14 @@ struct SobelRowSums {
 void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
               SobelRowSums& sums);
 
+// A region's span of one row: adds sum c[x] to `luma` and the count of |c[x] - p[x]| >
+// change_level to `changed`, x in [0, n).
+void regionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level,
+                   uint64_t& luma, uint64_t& changed);
+
+// sum v[i], i in [0, n).
+uint64_t sumOfU32(const uint32_t* v, int n);
+
 // q[i] = sobelRoot(m[i]) and excess[i] = q[i]^2 - 2^32 m[i] for i in [0, n), each m[i] <=
 // 2080800 (the largest Sobel magnitude): the roots sobelRow takes for magnitudes past its
 // table, for tests.

@@ -140,6 +140,35 @@ TEST(SimdHealth, DifferenceRowEqualsTheFormula) {
   });
 }
 
+TEST(SimdHealth, RegionSpanSumsEqualTheLoops) {
+  onEveryTarget([] {
+    uint32_t seed = 500;
+    for (int n : {0, 1, 15, 16, 17, 63, 64, 65, 1000, 1920})
+      for (uint32_t level : {0u, 16u, 254u, 255u, 300u}) {
+        SCOPED_TRACE(testing::Message() << n << " level " << level);
+        std::vector<uint8_t> c = randomBytes(size_t(n), seed++), p = randomBytes(size_t(n), seed++);
+        for (int x = 0; x < n; x += 7) p[size_t(x)] = c[size_t(x)];  // some unchanged
+        for (int x = 3; x < n; x += 11) c[size_t(x)] = 255, p[size_t(x)] = 0;  // the largest
+        uint64_t luma = 5, changed = 7;  // added to, not overwritten
+        simd::regionRowSums(c.data(), p.data(), n, level, luma, changed);
+        uint64_t want_luma = 5, want_changed = 7;
+        for (int x = 0; x < n; ++x) {
+          want_luma += c[size_t(x)];
+          want_changed += uint32_t(std::abs(int(c[size_t(x)]) - int(p[size_t(x)]))) > level;
+        }
+        EXPECT_EQ(luma, want_luma);
+        EXPECT_EQ(changed, want_changed);
+        std::vector<uint32_t> m(static_cast<size_t>(n));
+        std::mt19937 rng(seed++);
+        for (uint32_t& v : m) v = rng() % 2080801;  // every Sobel magnitude
+        if (n > 0) m[0] = 2080800;
+        uint64_t want_sum = 0;
+        for (uint32_t v : m) want_sum += v;
+        EXPECT_EQ(simd::sumOfU32(m.data(), n), want_sum);
+      }
+  });
+}
+
 TEST(SimdHealth, SobelRowEqualsTheReferenceMagnitudes) {
   onEveryTarget([] {
     uint32_t seed = 100;
