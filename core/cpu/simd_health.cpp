@@ -329,8 +329,8 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   }
 }
 
-void RegionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level,
-                   uint64_t& luma, uint64_t& changed) {
+void RegionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level, uint64_t& luma,
+                   uint64_t& changed) {
   int x = 0;
 #if ESF_HEALTH_HALVES
   const hn::ScalableTag<uint8_t> d8;
@@ -431,11 +431,13 @@ void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
 void sobelRoots(const uint32_t* m, int n, uint32_t* q, int32_t* excess) {
   HWY_DYNAMIC_DISPATCH(SobelRoots)(m, n, q, excess);
 }
-void regionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level,
-                   uint64_t& luma, uint64_t& changed) {
+void regionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level, uint64_t& luma,
+                   uint64_t& changed) {
   HWY_DYNAMIC_DISPATCH(RegionRowSums)(c, p, n, change_level, luma, changed);
 }
-uint64_t sumOfU32(const uint32_t* v, int n) { return HWY_DYNAMIC_DISPATCH(SumOfU32)(v, n); }
+uint64_t sumOfU32(const uint32_t* v, int n) {
+  return HWY_DYNAMIC_DISPATCH(SumOfU32)(v, n);
+}
 
 }  // namespace esf::simd
 #endif  // HWY_ONCE

@@ -30,8 +30,8 @@ void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
 
 // A region's span of one row: adds sum c[x] to `luma` and the count of |c[x] - p[x]| >
 // change_level to `changed`, x in [0, n).
-void regionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level,
-                   uint64_t& luma, uint64_t& changed);
+void regionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level, uint64_t& luma,
+                   uint64_t& changed);
 
 // sum v[i], i in [0, n).
 uint64_t sumOfU32(const uint32_t* v, int n);

@@ -147,7 +147,7 @@ TEST(SimdHealth, RegionSpanSumsEqualTheLoops) {
       for (uint32_t level : {0u, 16u, 254u, 255u, 300u}) {
         SCOPED_TRACE(testing::Message() << n << " level " << level);
         std::vector<uint8_t> c = randomBytes(size_t(n), seed++), p = randomBytes(size_t(n), seed++);
-        for (int x = 0; x < n; x += 7) p[size_t(x)] = c[size_t(x)];  // some unchanged
+        for (int x = 0; x < n; x += 7) p[size_t(x)] = c[size_t(x)];            // some unchanged
         for (int x = 3; x < n; x += 11) c[size_t(x)] = 255, p[size_t(x)] = 0;  // the largest
         uint64_t luma = 5, changed = 7;  // added to, not overwritten
         simd::regionRowSums(c.data(), p.data(), n, level, luma, changed);
