@@ -18,6 +18,10 @@ source "$ESFRAME_SOURCE_DIR/tests/capture/vm/vivid_lib.sh"
 runs=${ZC_RUNS:-2}
 frames=${ZC_FRAMES:-16}
 check "vgem has a card node" test -n "$vgem_card"
+# The number before a phrase of the closing line of `esframe -v run`.
+figure() { grep -o "$1" "$2" | cut -d' ' -f1; }
+# That number from each run of FORMAT SIZE IO, space-separated.
+runs_of() { for f in "$VM_OUT"/cpu-"$1"-"$2"-"$3"-*.err; do figure "$4" "$f"; done | paste -sd' '; }
 for fmt_size in "YUYV 640x480" "NV12 640x480" "YUYV 1280x720"; do
   set -- $fmt_size
   fmt=$1 size=$2
@@ -28,8 +32,8 @@ for fmt_size in "YUYV 640x480" "NV12 640x480" "YUYV 1280x720"; do
       # shellcheck disable=SC2046
       expect_ok "$name" -v $(egl_for "$io") run --backend gles --source /dev/video0 \
         --format "$fmt" --size "$size" --io "$io" --frames "$frames" --histogram channels=rgbl --output jsonl
-      ms=$(grep -o '[0-9.]* ms of CPU per frame' "$VM_OUT/$name.err" | cut -d' ' -f1)
-      thread_ms=$(grep -o '[0-9.]* ms of it on the thread' "$VM_OUT/$name.err" | cut -d' ' -f1)
+      ms=$(figure '[0-9.]* ms of CPU per frame' "$VM_OUT/$name.err")
+      thread_ms=$(figure '[0-9.]* ms of it on the thread' "$VM_OUT/$name.err")
       # A zero-copy frame has no "upload" among its timings (no host copy into GL).
       zero=$(($(grep -c '"seq"' "$VM_OUT/$name.out") - $(grep -c '"upload"' "$VM_OUT/$name.out")))
       echo "row: $fmt $size $io run $i: ${ms:-none} ms CPU per frame, ${thread_ms:-none} on the" \
@@ -45,10 +49,8 @@ echo "|---|---|---|---|---|"
 for fmt_size in "YUYV 640x480" "NV12 640x480" "YUYV 1280x720"; do
   set -- $fmt_size
   for io in mmap dmabuf; do
-    list=$(for f in "$VM_OUT"/cpu-"$1"-"$2"-"$io"-*.err; do
-      grep -o '[0-9.]* ms of CPU per frame' "$f" | cut -d' ' -f1; done | paste -sd' ')
-    thread_list=$(for f in "$VM_OUT"/cpu-"$1"-"$2"-"$io"-*.err; do
-      grep -o '[0-9.]* ms of it on the thread' "$f" | cut -d' ' -f1; done | paste -sd' ')
+    list=$(runs_of "$1" "$2" "$io" '[0-9.]* ms of CPU per frame')
+    thread_list=$(runs_of "$1" "$2" "$io" '[0-9.]* ms of it on the thread')
     echo "| $1 | $2 | $io | $list | $thread_list |"
   done
 done

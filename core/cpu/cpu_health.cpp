@@ -100,6 +100,12 @@ void HealthRowSums::addRow(int y, int band) {
   if (stripe + 1 < stripes_) add_boundary(stripe, first + stripe_rows_);
 }
 
+void HealthRowSums::addRows(RowPool& pool) {
+  pool.forEachStripe(height_, stripe_rows_, [&](int begin, int end, int band) {
+    for (int y = begin; y < end; ++y) addRow(y, band);
+  });
+}
+
 void HealthRowSums::finish(FrameDifferenceSums& difference, SobelSums& sobel) {
   const size_t regions = spans_.size();
   difference = FrameDifferenceSums{};
@@ -140,9 +146,7 @@ void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
   HealthRowSums rows;
   rows.start(planes, nullptr, width, height, regions, count_histogram, pool.threads(),
              RowPool::kStripeRows);
-  pool.forEachStripe(height, RowPool::kStripeRows, [&](int begin, int end, int band) {
-    for (int y = begin; y < end; ++y) rows.addRow(y, band);
-  });
+  rows.addRows(pool);
   rows.finish(difference, sobel);
 }
 

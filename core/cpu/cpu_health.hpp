@@ -36,6 +36,8 @@ class HealthRowSums {
   void start(const DifferencePlanes& planes, uint8_t* stretch_into, int width, int height,
              const HealthRegionSpec& regions, bool count_histogram, int bands, int stripe_rows);
   void addRow(int y, int band);
+  // Every row, on the pool's threads, when the luma plane is already written.
+  void addRows(RowPool& pool);
   void finish(FrameDifferenceSums& difference, SobelSums& sobel);
 
  private:

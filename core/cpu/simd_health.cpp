@@ -245,12 +245,27 @@ HWY_INLINE void FlushLanes(D32 d32, SobelLanes<D32>& lanes, SobelRowSums& sums) 
 }
 #endif
 
+// gx and gy of the 3x3 Sobel windows centred on pixels x.. of the row `at`, in lanes of D (16-bit
+// lanes hold them: |g| <= 1020).
+template <class D>
+HWY_INLINE void SobelGradients(D d, const uint8_t* above, const uint8_t* at, const uint8_t* below,
+                               int x, hn::Vec<D>& gx, hn::Vec<D>& gy) {
+  const hn::Rebind<uint8_t, D> d8;
+  auto load = [&](const uint8_t* row) { return hn::PromoteTo(d, hn::LoadU(d8, row)); };
+  const auto a0 = load(above + x - 1), a2 = load(above + x + 1);
+  const auto b0 = load(below + x - 1), b2 = load(below + x + 1);
+  const auto c0 = load(at + x - 1), c2 = load(at + x + 1);
+  const auto d1 = hn::Sub(load(above + x), load(below + x));
+  gx = hn::Sub(hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(c0)),
+               hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(c2)));
+  gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
+}
+
 void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
               SobelRowSums& sums) {
   int x = 1;
 #if ESF_HEALTH_HALVES
   const hn::ScalableTag<int32_t> d32;
-  const hn::Rebind<uint8_t, decltype(d32)> d8;
   const int lanes = int(hn::Lanes(d32));
   const int32_t* small_roots = smallRoots().q;
   // A chunk adds at most 256 m to each i32 lane (m < 2^21) and as many small q and |excess|
@@ -262,21 +277,11 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
     // twice the pixels in 16-bit lanes (|g| <= 1020), then m = gx^2 + gy^2 by pairwise
     // multiply-adds of (gx, gy) interleaved: half the loads and the arithmetic of 32-bit lanes.
     const hn::Repartition<int16_t, decltype(d32)> d16;
-    const hn::Rebind<uint8_t, decltype(d16)> d8w;
     const int wide = int(hn::Lanes(d16));
     int in_chunk = 0;
     for (; x + wide <= n - 1; x += wide) {
-      const auto a0 = hn::PromoteTo(d16, hn::LoadU(d8w, above + x - 1));
-      const auto a2 = hn::PromoteTo(d16, hn::LoadU(d8w, above + x + 1));
-      const auto b0 = hn::PromoteTo(d16, hn::LoadU(d8w, below + x - 1));
-      const auto b2 = hn::PromoteTo(d16, hn::LoadU(d8w, below + x + 1));
-      const auto c0 = hn::PromoteTo(d16, hn::LoadU(d8w, at + x - 1));
-      const auto c2 = hn::PromoteTo(d16, hn::LoadU(d8w, at + x + 1));
-      const auto d1 = hn::Sub(hn::PromoteTo(d16, hn::LoadU(d8w, above + x)),
-                              hn::PromoteTo(d16, hn::LoadU(d8w, below + x)));
-      const auto gx = hn::Sub(hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(c0)),
-                              hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(c2)));
-      const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
+      auto gx = hn::Zero(d16), gy = hn::Zero(d16);
+      SobelGradients(d16, above, at, below, x, gx, gy);
       // Lane i of each: pairs[2i]^2 + pairs[2i + 1]^2.
       const auto low = hn::InterleaveLower(d16, gx, gy), high = hn::InterleaveUpper(d16, gx, gy);
       auto odd = hn::Zero(d32);
@@ -294,17 +299,8 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   }
   int in_chunk = 0;
   for (; x + lanes <= n - 1; x += lanes) {
-    const auto a0 = hn::PromoteTo(d32, hn::LoadU(d8, above + x - 1));
-    const auto a2 = hn::PromoteTo(d32, hn::LoadU(d8, above + x + 1));
-    const auto b0 = hn::PromoteTo(d32, hn::LoadU(d8, below + x - 1));
-    const auto b2 = hn::PromoteTo(d32, hn::LoadU(d8, below + x + 1));
-    const auto c0 = hn::PromoteTo(d32, hn::LoadU(d8, at + x - 1));
-    const auto c2 = hn::PromoteTo(d32, hn::LoadU(d8, at + x + 1));
-    const auto d1 = hn::Sub(hn::PromoteTo(d32, hn::LoadU(d8, above + x)),
-                            hn::PromoteTo(d32, hn::LoadU(d8, below + x)));
-    const auto gx = hn::Sub(hn::Add(hn::Add(a0, b0), hn::ShiftLeft<1>(c0)),
-                            hn::Add(hn::Add(a2, b2), hn::ShiftLeft<1>(c2)));
-    const auto gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
+    auto gx = hn::Zero(d32), gy = hn::Zero(d32);
+    SobelGradients(d32, above, at, below, x, gx, gy);
     const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
     if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
     AddMagnitudes(d32, m, small_roots, sobel);

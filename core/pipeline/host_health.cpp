@@ -99,11 +99,7 @@ void HostHealth::process(const Frame& frame, const RgbaImage* imported, FrameRes
   if (!rows_started_) {
     if (!luma_filled) fillHealthLuma(frame, imported, pool_, planes_[current_]);
     prepare(frame, !histogram);
-    if (pool_) {
-      pool_->forEachStripe(frame.height, RowPool::kStripeRows, [&](int begin, int end, int band) {
-        for (int y = begin; y < end; ++y) rows_.addRow(y, band);
-      });
-    }
+    if (pool_) rows_.addRows(*pool_);
   }
   HealthSums& sums = sums_;
   const int w = frame.width, h = frame.height;
