@@ -4,7 +4,9 @@
 # amd64: builds the packages (toolchain/build-debs), runs lintian on them (errors and warnings
 # fail), then makes a clean Debian 12 minbase root with mmdebstrap and there, with apt, installs
 # them (dependencies from the archive), runs them, upgrades them and purges them
-# (tests/package/debs-in-root.sh says what is checked).
+# (tests/package/debs-in-root.sh says what is checked); then boots that root with its systemd in
+# a QEMU guest, where an upgrade restarts a running esframe@ instance (restart-on-upgrade.sh;
+# needs tests/vm's packages: toolchain/setup-debian.sh vm).
 # arm64, armhf: builds them cross (in a build root: toolchain/build-debs), then unpacks them with
 # their dependencies into a root of that architecture (mmdebstrap --variant=extract: binfmt_misc is
 # not mounted here, so no maintainer script or chroot can run the root's binaries) and runs
@@ -68,16 +70,29 @@ if [ "$arch" = amd64 ]; then
   done
   cp -r examples "$stage/examples"
   cp tests/package/luma_reference.py tests/package/same_histograms.py \
-    tests/package/debs-in-root.sh "$stage/"
+    tests/package/debs-in-root.sh tests/package/restart-on-upgrade.sh "$stage/"
   say "mmdebstrap: a Debian 12 minbase root; in it tests/package/debs-in-root.sh"
-  # The root is a temporary directory (target /dev/null: the null format), deleted at the end.
   # The checks' tools (debs-in-root.sh's list) come with the root, in mmdebstrap's one apt run.
+  # After those checks the root gets the packages again, for the restart check below.
+  sys_root=$scratch/root
   $SUDO unshare --mount --propagation private \
     mmdebstrap --quiet --mode=root --variant=minbase --architectures=amd64 \
     --include=g++,cmake,make,pkgconf,python3,systemd,gstreamer1.0-tools,gstreamer1.0-plugins-base \
-    --customize-hook="copy-in $stage /tmp" \
-    --customize-hook='chroot "$1" bash /tmp/esframe-debs/debs-in-root.sh /tmp/esframe-debs' \
-    bookworm /dev/null "${mirrors[@]}"
+    --customize-hook="copy-in $stage /var/lib" \
+    --customize-hook='chroot "$1" bash /var/lib/esframe-debs/debs-in-root.sh /var/lib/esframe-debs' \
+    --customize-hook='chroot "$1" bash /var/lib/esframe-debs/restart-on-upgrade.sh prepare /var/lib/esframe-debs' \
+    bookworm "$sys_root" "${mirrors[@]}"
+  # A chroot has no service manager: the root boots with its own systemd in a QEMU guest
+  # (tests/vm), where the upgrade must restart the running instance.
+  say "the root booted with systemd (tests/vm/boot-root.sh): an upgrade restarts esframe@cam"
+  boot_status=0
+  bash tests/vm/boot-root.sh --root "$sys_root" --out "$scratch/boot" --timeout 300 || boot_status=$?
+  cat "$scratch/boot/check.log" 2>/dev/null || true
+  if [ "$(cat "$scratch/boot/status" 2>/dev/null)" != 0 ]; then
+    echo "---- guest console ----" >&2
+    cat "$scratch/boot/console.log" >&2 || true
+    die "restart on upgrade: the check in the booted root failed (boot-root.sh status $boot_status)"
+  fi
 else
   # No binfmt_misc here: neither mmdebstrap's own emulation nor a chroot can run the root's
   # binaries, and a foreign root's maintainer scripts cannot run. So the root is only unpacked

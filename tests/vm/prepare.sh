@@ -106,7 +106,7 @@ if [ "$(cat "$cache/initramfs.key" 2>/dev/null)" != "$initrd_key" ]; then
   root="$cache/initramfs-root"
   rm -rf "$root" && mkdir -p "$root"/{bin,dev,proc,sys,mnt,modules}
   cp "$(command -v busybox)" "$root/bin/busybox"
-  for applet in sh mount umount mkdir mkfifo ln insmod modprobe uname cat echo sleep chroot; do
+  for applet in sh mount umount mkdir mkfifo ln insmod modprobe uname cat echo sleep chroot switch_root; do
     ln -s busybox "$root/bin/$applet"
   done
   # Dependencies first, each module once, in modprobe's order.

@@ -12,6 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
 
 harness_error() { echo "vm: $*" >&2; exit 126; }
+# shellcheck source=qemu.sh
+source "$here/qemu.sh"
 
 esframe='' build_dir='' out='' timeout_s=240 cache='' boot_name='' case_scripts=()
 while [ $# -gt 0 ]; do
@@ -69,19 +71,9 @@ abi=$(basename "$cache")
 } >"$out/vm-env.sh"
 
 start_ns=$(date +%s%N)
-# avx2=off: QEMU 7.2's TCG AVX2 emulation breaks llvmpipe's JIT code. With it on, every GPU
-# path in the guest saw a uniform frame (all pixels equal to the first: 1 bin per channel) for
-# still-image and pattern sources, on gbm and surfaceless alike; with it off the same runs
-# give the host's 255-256 bins. llvmpipe then uses its SSE4 code, which TCG runs correctly.
-timeout -k 5 "$timeout_s" qemu-system-x86_64 \
-  -accel tcg -cpu max,avx2=off -smp "${ESFRAME_VM_CPUS:-2}" -m "${ESFRAME_VM_MEMORY:-2048}" \
-  -nodefaults -no-user-config -display none -no-reboot \
-  -serial "file:$out/console.log" \
-  -kernel "$cache/vmlinux" -initrd "$cache/initramfs.cpio.gz" \
-  -append "console=ttyS0 panic=-1 loglevel=4 ${ESFRAME_VM_APPEND-} esfvm.main=$here/guest/main.sh esfvm.out=$out esfvm.modules=$cache/image/lib/modules/$abi" \
-  -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-  -virtfs "local,path=$out,mount_tag=vmout,security_model=none,multidevs=remap" \
-  >"$out/qemu.log" 2>&1
+boot_qemu "$timeout_s" "$out" "$cache" \
+  "esfvm.main=$here/guest/main.sh esfvm.out=$out esfvm.modules=$cache/image/lib/modules/$abi" \
+  -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 qemu_status=$?
 # CPU time QEMU used (children's user+sys): about the wall time on an idle machine, times vCPUs.
 times >"$out/times.txt"  # not in a pipeline: a subshell would have no children
