@@ -172,30 +172,40 @@ HWY_INLINE hn::Vec<DF> RootOf(DF df, hn::Vec<DF> m) {
 }
 #endif
 
-// A chunk's Sobel sums in vector lanes. Plain functions that take them by reference, inlined:
-// lambdas capturing them made GCC keep them in memory, a store and a load on every add.
+// A chunk's Sobel sums in vector lanes: the roots past the table in exact sums, in doubles where
+// there are doubles, else in i64.
 template <class D32>
-struct SobelLanes {
-  // The roots past the table: exact sums in doubles where there are doubles, else in i64.
 #if HWY_HAVE_FLOAT64
-  using DQ = hn::Rebind<double, hn::Half<D32>>;
+using RootLanes = hn::Rebind<double, hn::Half<D32>>;
 #else
-  using DQ = hn::Repartition<int64_t, D32>;
+using RootLanes = hn::Repartition<int64_t, D32>;
 #endif
-  hn::Vec<D32> m, small_q, small_excess;
-  hn::Vec<DQ> q, excess;
-  explicit SobelLanes(D32 d32)
-      : m(hn::Zero(d32)),
-        small_q(hn::Zero(d32)),
-        small_excess(hn::Zero(d32)),
-        q(hn::Zero(DQ())),
-        excess(hn::Zero(DQ())) {}
+
+// The lanes are locals of the caller, passed by reference to plain inlined functions: SVE vectors
+// cannot be members of a struct, and lambdas capturing them made GCC keep them in memory (a
+// store and a load on every add).
+template <class D32>
+struct SobelLaneRefs {
+  hn::Vec<D32>&m, &small_q, &small_excess;
+  hn::Vec<RootLanes<D32>>&q, &excess;
 };
+
+#if HWY_HAVE_FLOAT64
+// Half a vector of magnitudes past the table, in double lanes, into the lanes.
+template <class DQ, class D32>
+HWY_INLINE void AddRoots(DQ dq, hn::Vec<DQ> m, SobelLaneRefs<D32> lanes) {
+  const auto q = RootOf(dq, m);
+  lanes.q = hn::Add(lanes.q, q);
+  // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
+  lanes.excess =
+      hn::Add(lanes.excess, hn::Sub(hn::Mul(q, q), hn::Mul(m, hn::Set(dq, 4294967296.0))));
+}
+#endif
 
 // One vector of magnitudes into the lanes.
 template <class D32>
 HWY_INLINE void AddMagnitudes(D32 d32, hn::Vec<D32> m, const int32_t* small_roots,
-                              SobelLanes<D32>& lanes) {
+                              SobelLaneRefs<D32> lanes) {
   if (hn::AllTrue(d32, hn::Eq(m, hn::Zero(d32)))) return;  // flat: q = 0 adds nothing
   lanes.m = hn::Add(lanes.m, m);
   if (hn::AllTrue(d32, hn::Lt(m, hn::Set(d32, kSmallMagnitudes)))) {
@@ -207,16 +217,10 @@ HWY_INLINE void AddMagnitudes(D32 d32, hn::Vec<D32> m, const int32_t* small_root
     return;
   }
   const hn::Half<D32> dh32;
-  const typename SobelLanes<D32>::DQ dq;
+  const RootLanes<D32> dq;
 #if HWY_HAVE_FLOAT64
-  for (const auto half :
-       {hn::PromoteTo(dq, hn::LowerHalf(dh32, m)), hn::PromoteTo(dq, hn::UpperHalf(dh32, m))}) {
-    const auto q = RootOf(dq, half);
-    lanes.q = hn::Add(lanes.q, q);
-    // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
-    lanes.excess =
-        hn::Add(lanes.excess, hn::Sub(hn::Mul(q, q), hn::Mul(half, hn::Set(dq, 4294967296.0))));
-  }
+  AddRoots(dq, hn::PromoteTo(dq, hn::LowerHalf(dh32, m)), lanes);
+  AddRoots(dq, hn::PromoteTo(dq, hn::UpperHalf(dh32, m)), lanes);
 #else
   auto q = hn::Zero(d32), e = hn::Zero(d32);
   IntRoot(d32, m, q, e);
@@ -228,10 +232,10 @@ HWY_INLINE void AddMagnitudes(D32 d32, hn::Vec<D32> m, const int32_t* small_root
 }
 
 template <class D32>
-HWY_INLINE void FlushLanes(D32 d32, SobelLanes<D32>& lanes, SobelRowSums& sums) {
+HWY_INLINE void FlushLanes(D32 d32, SobelLaneRefs<D32> lanes, SobelRowSums& sums) {
   const hn::Half<D32> dh32;
   const hn::Repartition<int64_t, D32> d64;
-  const typename SobelLanes<D32>::DQ dq;
+  const RootLanes<D32> dq;
   auto widen = [&](hn::Vec<D32> v) {
     return hn::Add(hn::PromoteTo(d64, hn::LowerHalf(dh32, v)),
                    hn::PromoteTo(d64, hn::UpperHalf(dh32, v)));
@@ -241,7 +245,8 @@ HWY_INLINE void FlushLanes(D32 d32, SobelLanes<D32>& lanes, SobelRowSums& sums) 
                 uint64_t(hn::GetLane(hn::SumOfLanes(dq, lanes.q)));
   sums.root_square_excess += hn::GetLane(hn::SumOfLanes(d64, widen(lanes.small_excess))) +
                              int64_t(hn::GetLane(hn::SumOfLanes(dq, lanes.excess)));
-  lanes = SobelLanes<D32>(d32);
+  lanes.m = lanes.small_q = lanes.small_excess = hn::Zero(d32);
+  lanes.q = lanes.excess = hn::Zero(dq);
 }
 #endif
 
@@ -271,7 +276,10 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   // A chunk adds at most 256 m to each i32 lane (m < 2^21) and as many small q and |excess|
   // (<= 2^22): under 2^31; the larger roots go to 64-bit lanes.
   constexpr int kMagnitudesPerLane = 256;
-  SobelLanes<hn::ScalableTag<int32_t>> sobel(d32);
+  auto sum_m = hn::Zero(d32), small_q = hn::Zero(d32), small_excess = hn::Zero(d32);
+  auto root_q = hn::Zero(RootLanes<hn::ScalableTag<int32_t>>()), root_excess = root_q;
+  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel{sum_m, small_q, small_excess, root_q,
+                                                      root_excess};
   if (!m_out) {
     // Without the per-pixel magnitudes the order of the pixels does not matter: gx and gy of
     // twice the pixels in 16-bit lanes (|g| <= 1020), then m = gx^2 + gy^2 by pairwise
