@@ -32,7 +32,8 @@ packages=(
   libmicrohttpd-dev libturbojpeg0-dev python3-pil curl openssl
 )
 # Optional groups: "bench" adds the OpenCV peer, "vm" the real-driver harness, "browser" the
-# headless Chromium of the HTTP page's test, "debs" the Debian packages' build and install test.
+# headless Chromium of the HTTP page's test, "debs" the Debian packages' build and install test,
+# "simd" the aarch64 compiler of toolchain/check-simd-targets.
 for extra in "$@"; do
   case "$extra" in
     bench) packages+=(libopencv-dev mate-backgrounds ffmpeg  # OpenCV peer; a 4K camera photo; ffmpeg signalstats peer (bench/cpu-vs-peers.sh)
@@ -46,7 +47,9 @@ for extra in "$@"; do
     # Debian packages (toolchain/build-debs) and their install test (tests/package/check-debs.sh:
     # a clean root made by mmdebstrap).
     debs) packages+=(debhelper lintian mmdebstrap dh-python) ;;
-    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz, browser, debs)" >&2; exit 2 ;;
+    # toolchain/check-simd-targets: the SIMD kernels compiled for aarch64's NEON and SVE targets.
+    simd) packages+=(g++-aarch64-linux-gnu) ;;
+    *) echo "setup-debian.sh: unknown group '$extra' (bench, vm, fuzz, browser, debs, simd)" >&2; exit 2 ;;
   esac
 done
 

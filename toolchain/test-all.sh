@@ -8,7 +8,8 @@
 #                                  valgrind on the GLES backend, the arm64 and armhf packages
 #
 # Coverage in both: the tree checks (layers, library strings, clang-format); the default preset's
-# whole ctest on llvmpipe (unit, GPU matrix, CLI, services) and the exported-symbol and ABI checks;
+# whole ctest on llvmpipe (unit, GPU matrix, CLI, services), the exported-symbol and ABI checks and
+# the SIMD kernels compiled for aarch64 (toolchain/check-simd-targets);
 # the real-driver cases in QEMU guests (tests/vm: vivid, vkms, vgem, vimc); the installed package;
 # the amd64 Debian packages installed with apt into a clean root;
 # ASan+UBSan; ThreadSanitizer on the threaded tests; valgrind on a CLI run; libFuzzer on the
@@ -77,7 +78,7 @@ else
 fi
 setup_log=$(mktemp)
 (
-  bash toolchain/setup-debian.sh vm fuzz browser debs
+  bash toolchain/setup-debian.sh vm fuzz browser debs simd
   for target in $cross_targets; do bash toolchain/cross-setup "$target"; done
 ) >"$setup_log" 2>&1 &
 setup_pid=$!
@@ -88,7 +89,7 @@ wait_for_setup() {
   local status=0
   wait "$setup_pid" || status=$?
   setup_pid=''
-  step_names+=("(background, beside the build) setup: vm, fuzz, browser, cross")
+  step_names+=("(background, beside the build) setup: vm, fuzz, browser, debs, simd, cross")
   step_secs+=($(($(date +%s) - setup_start)))
   if [ "$status" -ne 0 ]; then
     cat "$setup_log" >&2
@@ -127,6 +128,10 @@ step "GLES 3.1 minimum limits on llvmpipe: ctest -L gpu (ESFRAME_GL_LIMITS=gles3
 ESFRAME_GL_LIMITS=gles31-min ctest --test-dir build/default --output-on-failure -j"$jobs" -L gpu
 step "exported symbols and ABI (toolchain/check-abi)"
 if [ -f toolchain/check-abi ]; then bash toolchain/check-abi build/default; fi
+# The SIMD kernels for the 64-bit boards' targets (NEON, SVE, SVE2), which no x86 build checks
+# and the armhf step does not reach.
+step "aarch64 SIMD targets compile (toolchain/check-simd-targets)"
+bash toolchain/check-simd-targets build/default
 # Each boot (tests/vm: cases that share a "# vm-boot:" group) is one QEMU process whose guest
 # mostly runs one program at a time: two boots at once share the cores better than one alone.
 step "real drivers in QEMU (ctest -L vm, $jobs boots at once)"
