@@ -113,19 +113,20 @@ ctest --test-dir build/default --output-on-failure -j"$jobs" -LE 'vm|soak'
 # stop when the context is not zink (toolchain/with-zink).
 # CI: each stage's and strategy family's GPU tests and the selftest (not the parameter matrix of
 # tests/gpu-matrix.txt, the same code at more sizes); --full runs the matrix there too.
-step "zink over lavapipe: ctest -L gpu$([ $full = 1 ] || echo ' (not tests/gpu-matrix.txt)') (toolchain/with-zink)"
+step "zink over lavapipe: ctest -L 'gpu|cli-gl'$([ $full = 1 ] || echo ' (not tests/gpu-matrix.txt)') (toolchain/with-zink)"
 if [ $full = 1 ]; then
-  bash toolchain/with-zink ctest --test-dir build/default --output-on-failure -j"$jobs" -L gpu
+  bash toolchain/with-zink ctest --test-dir build/default --output-on-failure -j"$jobs" -L 'gpu|cli-gl'
 else
-  bash toolchain/with-zink ctest --test-dir build/default --output-on-failure -j"$jobs" -L gpu \
+  bash toolchain/with-zink ctest --test-dir build/default --output-on-failure -j"$jobs" -L 'gpu|cli-gl' \
     -E "$matrix_regex"
 fi
 # The GPU tests once more on llvmpipe with only the limits GLES 3.1 guarantees (128 invocations,
 # 16 KB shared memory, 4 storage blocks and images per compute shader): every default and stage
 # runs there and is exact, or refuses with one line (platform/gl_spec_limits.hpp); a test's
 # explicit parameters beyond them must be refused (tests/support/gl_test_context.hpp).
-step "GLES 3.1 minimum limits on llvmpipe: ctest -L gpu (ESFRAME_GL_LIMITS=gles31-min)"
-ESFRAME_GL_LIMITS=gles31-min ctest --test-dir build/default --output-on-failure -j"$jobs" -L gpu
+step "GLES 3.1 minimum limits on llvmpipe: ctest -L 'gpu|cli-gl' (ESFRAME_GL_LIMITS=gles31-min)"
+ESFRAME_GL_LIMITS=gles31-min ctest --test-dir build/default --output-on-failure -j"$jobs" \
+  -L 'gpu|cli-gl'
 step "exported symbols and ABI (toolchain/check-abi)"
 if [ -f toolchain/check-abi ]; then bash toolchain/check-abi build/default; fi
 # The SIMD kernels for the 64-bit boards' targets (NEON, SVE, SVE2), which no x86 build checks
