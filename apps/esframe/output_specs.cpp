@@ -315,7 +315,7 @@ Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
   static const NumberKey kNumberKeys[] = {
       {"clients", &HttpSinkOptions::clients, 1, 1024},
       {"every", &HttpSinkOptions::every, 1, 1000000},
-      {"snapshot-every", &HttpSinkOptions::snapshot_every, 1, 1000000},
+      {"snapshot-every", &HttpSinkOptions::snapshot_every, 0, 1000000},
       {"quality", &HttpSinkOptions::quality, 1, 100},
       {"timeout", &HttpSinkOptions::timeout_s, 1, 3600},
       {"queue", &HttpSinkOptions::queue, 1, 10000}};

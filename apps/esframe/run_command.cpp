@@ -136,10 +136,12 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     spec->mqtt.required = o.output_required;
     p.outputs.push_back(spec.value());
   }
-  // Only PNG frames read the CPU image (DRM draws the GPU's): without one the executor may skip it.
+  // PNG frames, the DRM plane and the HTTP snapshots read the processed image: without them the
+  // CPU executor and the GPU's packed import may skip it.
   p.pipeline.image_needed =
       std::any_of(p.outputs.begin(), p.outputs.end(), [](const OutputSpec& s) {
-        return s.kind == OutputSpec::Kind::kPng || s.kind == OutputSpec::Kind::kDrm;
+        return s.kind == OutputSpec::Kind::kPng || s.kind == OutputSpec::Kind::kDrm ||
+               (s.kind == OutputSpec::Kind::kHttp && s.http.snapshot_every > 0);
       });
   if (to_stdout > 1) usageError("--output: only one of jsonl, csv and bin can write to stdout");
   if (!o.size.empty()) {

@@ -99,7 +99,8 @@ Status HttpOutput::write(const FrameResult& f) {
     if (!image) logWarning(image.error().message);
     graph = Pending{f.seq, image ? std::optional(std::move(image.value())) : std::nullopt, !image};
   }
-  const bool frame_due = index % uint64_t(options_.snapshot_every) == 0;
+  const bool frame_due =
+      options_.snapshot_every > 0 && index % uint64_t(options_.snapshot_every) == 0;
   if (frame_due && (server_->hasStreamClients() || frame_wanted_.load())) {
     frame_wanted_ = false;
     Result<std::optional<RgbaImage>> image = processedImage(f);

@@ -324,6 +324,8 @@ int HttpServer::handle(MHD_Connection* connection, const char* url, const char* 
     return respond(connection, MHD_HTTP_OK, frame->json, "application/json", frame->seq);
   }
   if (path == "/api/events") return serveStream(connection, true);
+  if ((path == "/stream.mjpg" || path == "/frame.jpg") && options_.snapshot_every == 0)
+    return respondText(connection, MHD_HTTP_NOT_FOUND, "snapshots are off (snapshot-every=0)");
   if (path == "/stream.mjpg") return serveStream(connection, false);
   if (path == "/graph.png") return serveSnapshot(connection, Snapshot::kGraph, request);
   if (path == "/frame.jpg") return serveSnapshot(connection, Snapshot::kFrame, request);

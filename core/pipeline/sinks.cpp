@@ -112,12 +112,12 @@ Result<std::unique_ptr<FrameSink>> makePromSink(const PromSinkOptions& options) 
 }
 
 Result<std::unique_ptr<FrameSink>> makeHttpSink(const HttpSinkOptions& o) {
-  if (o.port < 0 || o.port > 65535 || o.clients < 1 || o.every < 1 || o.snapshot_every < 1 ||
+  if (o.port < 0 || o.port > 65535 || o.clients < 1 || o.every < 1 || o.snapshot_every < 0 ||
       o.quality < 1 || o.quality > 100 || o.timeout_s < 1 || o.queue < 1 || o.graph_width < 1 ||
       o.graph_height < 1)
     return fail(ErrorCode::kInvalidArgument,
-                "HTTP sink: port must be 0..65535, quality 1..100, and clients, every, "
-                "snapshot_every, timeout, queue and the graph size positive");
+                "HTTP sink: port must be 0..65535, quality 1..100, snapshot_every 0 or more, and "
+                "clients, every, timeout, queue and the graph size positive");
   if (o.user.empty() != o.password_file.empty())
     return fail(ErrorCode::kInvalidArgument, "HTTP sink: user and password_file go together");
   if (o.cert.empty() != o.key.empty())

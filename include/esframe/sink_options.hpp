@@ -42,10 +42,12 @@ struct HttpSinkOptions {
   int port = 0;                       // 0: a free port the kernel picks
   int clients = 8;                    // concurrent connections; more wait to be accepted
   int every = 1;                      // /api/events: every Nth frame
-  int snapshot_every = 1;             // /frame.jpg, /stream.mjpg: a JPEG at most every Nth frame
-  int quality = 85;                   // JPEG quality, 1..100
-  int timeout_s = 10;                 // a connection without progress for this long is closed
-  int queue = 16;  // messages a stream client may fall behind before it is dropped
+  // /frame.jpg, /stream.mjpg: a JPEG at most every Nth frame, of FrameResult::image (the
+  // pipeline must keep it: PipelineConfig::image_needed); 0: no snapshots, those paths are 404.
+  int snapshot_every = 1;
+  int quality = 85;    // JPEG quality, 1..100
+  int timeout_s = 10;  // a connection without progress for this long is closed
+  int queue = 16;      // messages a stream client may fall behind before it is dropped
   // HTTP basic auth when `user` is set: the password is the first line of password_file.
   std::string user, password_file;
   // TLS when both are set: PEM files.

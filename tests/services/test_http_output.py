@@ -220,6 +220,25 @@ class HttpOutputTest(unittest.TestCase):
                              expected.convert("RGBA").tobytes())
         self.assert_jpeg_shows(jpeg, os.path.join(png_dir, f"frame-{frame_seq:08d}.png"))
 
+    def test_snapshots_without_another_output_that_reads_the_image(self):
+        # No PNG or DRM output: the http output alone must keep the processed image, which the
+        # CPU executor skips for an L-only histogram of the Y bytes (and NVIDIA's GPU path for a
+        # packed import). snapshot-every=0 turns the snapshots off: 404, and no image is kept.
+        luma_only = ("--format", "NV12", "--histogram", "channels=l", "--luma", "source")
+        run = self.start(*luma_only)
+        r, jpeg = get(run.port, "/frame.jpg")
+        self.assertEqual((r.status, r.getheader("Content-Type")), (200, "image/jpeg"), jpeg)
+        self.assertEqual(Image.open(io.BytesIO(jpeg)).size, SIZE)
+        self.assertEqual(run.terminate()[0], 0)
+        run = self.start(*luma_only, http_options=",snapshot-every=0")
+        for path in ("/frame.jpg", "/stream.mjpg"):
+            r, body = get(run.port, path)
+            self.assertEqual(r.status, 404, path)
+            self.assertIn(b"snapshot-every=0", body, path)
+        r, _ = get(run.port, "/graph.png")
+        self.assertEqual(r.status, 200)
+        self.assertEqual(run.terminate()[0], 0)
+
     def assert_jpeg_shows(self, jpeg, png_path):
         """The JPEG shows the PNG's picture: decoded, within 3 of 255 on average of what Pillow
         makes of the PNG at the same quality and 4:2:0 (the oracle; a small odd frame of noise
