@@ -62,16 +62,17 @@ class ComponentRows {
   Shape shape_ = Shape::kTable;
 };
 
-void importYuv(const Frame& f, const PixelFormatInfo& info, RgbaImage& out, RowPool& pool,
+// `out` null: each row is converted into a row of scratch, handed on and not kept.
+void importYuv(const Frame& f, const PixelFormatInfo& info, RgbaImage* out, RowPool& pool,
                const ImportedRow& on_row) {
   const YuvCoefficients k = yuvCoefficients(f.colorimetry);
   const ComponentRows y(f, info, info.y), cb(f, info, info.cb), cr(f, info, info.cr);
   pool.forEachStripe(f.height, RowPool::kStripeRows, [&](int begin, int end, int band) {
-    std::vector<uint8_t> scratch(size_t(f.width) * 3);
+    std::vector<uint8_t> scratch(size_t(f.width) * (out ? 3 : 7));
     uint8_t* const ys = scratch.data();
     for (int row = begin; row < end; ++row) {
       const uint8_t* luma = y.row(row, ys);
-      uint8_t* rgba = out.at(0, row);
+      uint8_t* rgba = out ? out->at(0, row) : ys + 3 * size_t(f.width);
       simd::yuvRowToRgba(k, luma, cb.row(row, ys + f.width), cr.row(row, ys + 2 * f.width), f.width,
                          rgba);
       if (on_row) on_row(row, rgba, luma, band);
@@ -80,14 +81,21 @@ void importYuv(const Frame& f, const PixelFormatInfo& info, RgbaImage& out, RowP
 }
 
 // Packed RGB and GREY: one plane, every component in the pixel's own bytes.
-void importPacked(const Frame& f, const RgbOrder& o, bool grey, RgbaImage& out, RowPool& pool,
+// `out` null: rows in RGBA order are handed on in place, others converted into scratch.
+void importPacked(const Frame& f, const RgbOrder& o, bool grey, RgbaImage* out, RowPool& pool,
                   const ImportedRow& on_row) {
   const FramePlane& plane = f.planes[0];
   const bool rgba_order = o.bpp == 4 && o.r == 0 && o.g == 1 && o.b == 2 && o.a == 3;
   pool.forEachStripe(f.height, RowPool::kStripeRows, [&](int begin, int end, int band) {
+    std::vector<uint8_t> scratch(out || rgba_order ? 0 : size_t(f.width) * 4);
     for (int row = begin; row < end; ++row) {
       const uint8_t* in = plane.data + size_t(row) * size_t(plane.stride);
-      uint8_t* rgba = out.at(0, row);
+      const uint8_t* luma = grey ? in : nullptr;
+      if (rgba_order && !out) {
+        if (on_row) on_row(row, in, luma, band);
+        continue;
+      }
+      uint8_t* rgba = out ? out->at(0, row) : scratch.data();
       if (rgba_order) {
         std::memcpy(rgba, in, size_t(f.width) * 4);
       } else {
@@ -97,10 +105,29 @@ void importPacked(const Frame& f, const RgbOrder& o, bool grey, RgbaImage& out, 
           p[3] = o.a < 0 ? 255 : in[o.a];
         }
       }
-      const uint8_t* luma = grey ? plane.data + size_t(row) * size_t(plane.stride) : nullptr;
       if (on_row) on_row(row, rgba, luma, band);
     }
   });
+}
+
+// Into `out` (sized to the frame), or with `out` null only to `on_row`.
+Status importInto(const Frame& frame, RgbaImage* out, RowPool& pool, const ImportedRow& on_row) {
+  if (isCompressed(frame.format)) {
+    Result<DecodedFrame> decoded = decodeMjpeg(frame);
+    if (!decoded) return decoded.error();
+    // The decoded RGB has no luma plane of its own: rows go on with luma = null.
+    return importInto(decoded->frame, out, pool, on_row);
+  }
+  if (Status s = checkCpuFrame(frame); !s) return s;
+  if (out && (out->width != frame.width || out->height != frame.height))
+    *out = RgbaImage(frame.width, frame.height);
+  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+  RgbOrder order;
+  if (info.colour != ColourFamily::kYuv && rgbOrder(frame.format, order))
+    importPacked(frame, order, info.colour == ColourFamily::kGrey, out, pool, on_row);
+  else
+    importYuv(frame, info, out, pool, on_row);
+  return Status::success();
 }
 
 }  // namespace
@@ -120,22 +147,11 @@ Status importLumaCpu(const Frame& frame, RowPool& pool, const ImportedRow& on_ro
 }
 
 Status importCpu(const Frame& frame, RgbaImage& out, RowPool& pool, const ImportedRow& on_row) {
-  if (isCompressed(frame.format)) {
-    Result<DecodedFrame> decoded = decodeMjpeg(frame);
-    if (!decoded) return decoded.error();
-    // The decoded RGB has no luma plane of its own: rows go on with luma = null.
-    return importCpu(decoded->frame, out, pool, on_row);
-  }
-  if (Status s = checkCpuFrame(frame); !s) return s;
-  if (out.width != frame.width || out.height != frame.height)
-    out = RgbaImage(frame.width, frame.height);
-  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
-  RgbOrder order;
-  if (info.colour != ColourFamily::kYuv && rgbOrder(frame.format, order))
-    importPacked(frame, order, info.colour == ColourFamily::kGrey, out, pool, on_row);
-  else
-    importYuv(frame, info, out, pool, on_row);
-  return Status::success();
+  return importInto(frame, &out, pool, on_row);
+}
+
+Status importRowsCpu(const Frame& frame, RowPool& pool, const ImportedRow& on_row) {
+  return importInto(frame, nullptr, pool, on_row);
 }
 
 }  // namespace esf

@@ -49,6 +49,9 @@ class CpuExecutorBackend : public PipelineBackend {
     // Only L, from the Y bytes, and nobody reads the image: no conversion at all.
     const bool luma_only = fused && source_luma && !o_.image_needed && !rgb_channels.r &&
                            !rgb_channels.g && !rgb_channels.b;
+    // Nobody reads the image: each row is counted from scratch (or the frame's own RGBA row),
+    // and no image is written.
+    const bool rows_only = fused && !o_.image_needed && !isBayer(frame.format);
     ValueCounts values;
     double fold_ms = 0;  // the fused pass's remaining histogram work: summing and folding
     const RgbaImage* image = &image_;
@@ -73,7 +76,9 @@ class CpuExecutorBackend : public PipelineBackend {
         if (health_row && luma) std::memcpy(health_row, luma, width);
         if (health_row) health_->addRow(y, band);
       };
-      Status s = luma_only ? importLumaCpu(frame, pool_, count) : importFrame(frame, r, count);
+      Status s = luma_only   ? importLumaCpu(frame, pool_, count)
+                 : rows_only ? importRowsCpu(frame, pool_, count)
+                             : importFrame(frame, r, count);
       if (!s) return s.error();
       r.timings.push_back({"import", timer.ms(), false});  // the counting included
       WallTimer drain_timer;
@@ -99,7 +104,7 @@ class CpuExecutorBackend : public PipelineBackend {
     r.hist = HistogramData{bins, channels, foldBins(values, bins, channels)};
     const HistogramData values256{kValueCount, channels, foldBins(values, kValueCount, channels)};
     if (fused) r.timings.push_back({"histogram", fold_ms + fold_timer.ms(), false});
-    if (luma_only)
+    if (luma_only || rows_only)
       finishHostFrameResult(r, frame, values256, frame.width, frame.height);
     else
       finishHostFrameResult(r, frame, values256, *image);

@@ -102,7 +102,8 @@ struct ESF_API PipelineConfig {
   // blur and resize; unset: none.
   std::optional<HealthConfig> health;
   // false: no sink reads FrameResult::image, so the CPU executor may skip the RGBA working image
-  // where no stage needs it (an L-only histogram of the source's Y bytes); image is then null.
+  // where no stage needs it (no blur or resize: each row is counted and let go, or an L-only
+  // histogram of the source's Y bytes converts nothing); image is then null.
   bool image_needed = true;
 
   // Everything checkable without a device: bins, channels, taps, sizes. One-line errors with

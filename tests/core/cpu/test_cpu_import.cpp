@@ -34,21 +34,26 @@ struct Imported {
   std::vector<uint8_t> luma;  // the callback's luma rows, in place
   std::set<int> rows, luma_rows;
 };
-Imported importWithRows(const Frame& frame, RowPool& pool) {
+// rows_only: importRowsCpu, whose rows (in scratch, not kept) the callback copies into the image.
+Imported importWithRows(const Frame& frame, RowPool& pool, bool rows_only = false) {
   Imported out;
   out.image = test::poisonedImage(frame.width, frame.height);
   out.luma.assign(size_t(frame.width) * size_t(frame.height), 0xA5);
   std::mutex mutex;
+  auto on_row = [&](int y, const uint8_t* rgba, const uint8_t* luma, int) {
+    std::lock_guard lock(mutex);
+    if (rows_only)
+      std::copy(rgba, rgba + 4 * size_t(frame.width), out.image.at(0, y));
+    else
+      EXPECT_EQ(rgba, out.image.at(0, y));  // the row as written into the image
+    out.rows.insert(y);
+    if (luma) {
+      out.luma_rows.insert(y);
+      std::copy(luma, luma + frame.width, out.luma.begin() + ptrdiff_t(y) * frame.width);
+    }
+  };
   Status s =
-      importCpu(frame, out.image, pool, [&](int y, const uint8_t* rgba, const uint8_t* luma, int) {
-        std::lock_guard lock(mutex);
-        EXPECT_EQ(rgba, out.image.at(0, y));  // the row as written into the image
-        out.rows.insert(y);
-        if (luma) {
-          out.luma_rows.insert(y);
-          std::copy(luma, luma + frame.width, out.luma.begin() + ptrdiff_t(y) * frame.width);
-        }
-      });
+      rows_only ? importRowsCpu(frame, pool, on_row) : importCpu(frame, out.image, pool, on_row);
   EXPECT_TRUE(s.ok()) << s.error().message;
   return out;
 }
@@ -73,6 +78,10 @@ TEST_P(CpuImportEveryFormat, EqualsReference) {
           Imported got = importWithRows(t.frame, pool);
           expectSameImage(got.image, *want, what);
           EXPECT_EQ(int(got.rows.size()), h) << what;
+          Imported rows = importWithRows(t.frame, pool, true);
+          expectSameImage(rows.image, *want, what + " (rows only)");
+          EXPECT_EQ(int(rows.rows.size()), h) << what << " (rows only)";
+          EXPECT_EQ(rows.luma, got.luma) << what << " (rows only)";
           Result<std::vector<uint8_t>> y = extractLumaPlane(t.frame);
           if (y) {
             EXPECT_EQ(int(got.luma_rows.size()), h) << what;
