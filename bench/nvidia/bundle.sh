@@ -34,7 +34,8 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$out/lib/"
 # The project's own library comes with debug info from a default build: 45 MB of the 64 MiB
 # that the device tool carries.
 for lib in "$out"/lib/libesframe*.so*; do strip --strip-unneeded "$lib"; done
-for script in run.sh e2e.sh exact.sh selftest.sh health.sh host_cpu.sh packed_import.sh; do cp "$root/bench/nvidia/$script" "$out/"; done
+for script in run.sh e2e.sh exact.sh selftest.sh health.sh host_cpu.sh packed_import.sh \
+  http_snapshot.sh; do cp "$root/bench/nvidia/$script" "$out/"; done
 cp "$root/bench/health_cost.py" "$root/bench/host_cpu.py" "$out/"
 # health.sh: the ffmpeg parity test and its oracle, recorded here (the device has no ffmpeg); the
 # recording run checks the reference backend against it on the way.
