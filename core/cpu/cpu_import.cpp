@@ -81,20 +81,18 @@ void importYuv(const Frame& f, const PixelFormatInfo& info, RgbaImage* out, RowP
 }
 
 // Packed RGB and GREY: one plane, every component in the pixel's own bytes.
-// `out` null: rows in RGBA order are handed on in place, others converted into scratch.
+// `out` null: each row goes into a row of scratch, handed on and not kept.
 void importPacked(const Frame& f, const RgbOrder& o, bool grey, RgbaImage* out, RowPool& pool,
                   const ImportedRow& on_row) {
   const FramePlane& plane = f.planes[0];
   const bool rgba_order = o.bpp == 4 && o.r == 0 && o.g == 1 && o.b == 2 && o.a == 3;
   pool.forEachStripe(f.height, RowPool::kStripeRows, [&](int begin, int end, int band) {
-    std::vector<uint8_t> scratch(out || rgba_order ? 0 : size_t(f.width) * 4);
+    std::vector<uint8_t> scratch(out ? 0 : size_t(f.width) * 4);
     for (int row = begin; row < end; ++row) {
       const uint8_t* in = plane.data + size_t(row) * size_t(plane.stride);
       const uint8_t* luma = grey ? in : nullptr;
-      if (rgba_order && !out) {
-        if (on_row) on_row(row, in, luma, band);
-        continue;
-      }
+      // RGBA rows are copied too: memcpy streams a row from memory faster than the counting
+      // loop reads it in place.
       uint8_t* rgba = out ? out->at(0, row) : scratch.data();
       if (rgba_order) {
         std::memcpy(rgba, in, size_t(f.width) * 4);
