@@ -8,7 +8,7 @@ for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
 export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
 export XDG_CACHE_HOME=/tmp/esf-cache
-run() { "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" "$@"; }
+export ESFRAME_MODULE_DIR=$PWD/.devrun/lib  # libesframe-http.so: the bundle keeps modules there
 # A GET over bash's /dev/tcp (the device image has no curl): the status line.
 status_of() {
   local line
@@ -22,15 +22,17 @@ port=18931
 for bin in .devrun/before/esframe .devrun/esframe; do
   [ -x "$bin" ] || continue
   for extra in "" ",snapshot-every=0"; do
-    run "$bin" --egl device run --backend gles --source pattern --size 1280x720 --fps 10 \
-      --frames 100 --output jsonl --output "http:$port$extra" >/tmp/http.jsonl 2>/tmp/http.err &
+    # $! is esframe itself: the loader runs it in its own process.
+    "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" "$bin" --egl device run \
+      --backend gles --source pattern --size 1280x720 --fps 10 --frames 100 --output jsonl \
+      --output "http:$port$extra" >/tmp/http.jsonl 2>/tmp/http.err &
     pid=$!
     for _ in $(seq 50); do [ -s /tmp/http.jsonl ] && break; sleep 0.1; done
     sleep 0.5
     echo "$bin http:$port$extra: /frame.jpg: $(status_of $port /frame.jpg)," \
       "/graph.png: $(status_of $port /graph.png)"
-    head -n 1 /tmp/http.jsonl | grep -o '"timing_ms":{[^}]*}'
-    kill -TERM "$pid"
+    head -n 1 /tmp/http.jsonl | grep -ao '"timing_ms":{[^}]*}'
+    kill -TERM "$pid" 2>/dev/null
     wait "$pid"
     echo "  exit $?; stderr: $(head -c 300 /tmp/http.err)"
     port=$((port + 1))

@@ -26,8 +26,8 @@ using ImportedRow = std::function<void(int y, const uint8_t* rgba, const uint8_t
 Status importCpu(const Frame& frame, RgbaImage& out, RowPool& pool, const ImportedRow& on_row = {});
 
 // The same rows handed to `on_row` only, for a pipeline that keeps no image: each row converted
-// into a scratch row (or, for RGBA32 frames, the frame's own row), valid during the call. Saves
-// writing the whole image (8 MB a 1080p frame) where the rows are only counted.
+// into a scratch row, valid during the call. Saves writing the whole image (8 MB a 1080p frame)
+// where the rows are only counted.
 Status importRowsCpu(const Frame& frame, RowPool& pool, const ImportedRow& on_row);
 
 // Hands each row's own Y bytes to `on_row` (rgba = null) without converting anything: for a
