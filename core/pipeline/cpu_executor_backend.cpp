@@ -49,8 +49,7 @@ class CpuExecutorBackend : public PipelineBackend {
     // Only L, from the Y bytes, and nobody reads the image: no conversion at all.
     const bool luma_only = fused && source_luma && !o_.image_needed && !rgb_channels.r &&
                            !rgb_channels.g && !rgb_channels.b;
-    // Nobody reads the image: each row is counted from scratch (or the frame's own RGBA row),
-    // and no image is written.
+    // Nobody reads the image: each row is counted from a scratch row and no image is written.
     const bool rows_only = fused && !o_.image_needed && !isBayer(frame.format);
     ValueCounts values;
     double fold_ms = 0;  // the fused pass's remaining histogram work: summing and folding
