@@ -45,6 +45,21 @@ namespace hn = hwy::HWY_NAMESPACE;
 #define ESF_HEALTH_HALVES 0
 #endif
 
+#if ESF_HEALTH_HALVES
+// |a - b| of u8 lanes.
+template <class V>
+HWY_INLINE V AbsDiffU8(V a, V b) {
+  return hn::Or(hn::SaturatedSub(a, b), hn::SaturatedSub(b, a));
+}
+
+// The two halves of v widened to DW's lanes and added: lane i is v[i] + v[i + N/2].
+template <class DW, class V>
+HWY_INLINE hn::Vec<DW> AddWidenedHalves(DW dw, V v) {
+  const hn::Half<hn::DFromV<V>> dh;
+  return hn::Add(hn::PromoteTo(dw, hn::LowerHalf(dh, v)), hn::PromoteTo(dw, hn::UpperHalf(dh, v)));
+}
+#endif
+
 void StretchLimitedLuma(const uint8_t* in, int n, uint8_t* out) {
   const hn::ScalableTag<uint16_t> d16;
   const hn::Rebind<int16_t, decltype(d16)> di16;
@@ -76,9 +91,6 @@ void DifferenceRowOf(const uint8_t* c, const uint8_t* p, const uint8_t* r, const
   const hn::Repartition<int32_t, decltype(d16)> d32;
   const hn::Repartition<uint64_t, decltype(d8)> d64;
   const int lanes = int(hn::Lanes(d8));
-  auto abs_diff = [](auto a, auto b) {
-    return hn::Or(hn::SaturatedSub(a, b), hn::SaturatedSub(b, a));
-  };
   auto sad_p = hn::Zero(d64), sad_r = hn::Zero(d64), sum_c = hn::Zero(d64), sum_p = hn::Zero(d64);
   // The squares' i32 lanes take at most 4 squares (<= 65025 each) a step: 2048 steps stay
   // under 2^31 in sq0 + sq1, then they join the 64-bit sum.
@@ -87,15 +99,15 @@ void DifferenceRowOf(const uint8_t* c, const uint8_t* p, const uint8_t* r, const
     auto sq0 = hn::Zero(d32), sq1 = hn::Zero(d32);
     for (int step = 0; step < kStepsPerChunk && x + lanes <= n; ++step, x += lanes) {
       const auto vc = hn::LoadU(d8, c + x), vp = hn::LoadU(d8, p + x);
-      const auto change = abs_diff(vc, vp);
+      const auto change = AbsDiffU8(vc, vp);
       sad_p = hn::Add(sad_p, hn::SumsOf8(change));
       if constexpr (!kSameReference)
-        sad_r = hn::Add(sad_r, hn::SumsOf8(abs_diff(vc, hn::LoadU(d8, r + x))));
+        sad_r = hn::Add(sad_r, hn::SumsOf8(AbsDiffU8(vc, hn::LoadU(d8, r + x))));
       auto vfc = vc, vfp = vp, motion = change;
       if constexpr (!kFullRange) {
         vfc = hn::LoadU(d8, fc + x);
         vfp = hn::LoadU(d8, fp + x);
-        motion = abs_diff(vfc, vfp);
+        motion = AbsDiffU8(vfc, vfp);
       }
       sum_c = hn::Add(sum_c, hn::SumsOf8(vfc));
       sum_p = hn::Add(sum_p, hn::SumsOf8(vfp));
@@ -216,30 +228,24 @@ HWY_INLINE void AddMagnitudes(D32 d32, hn::Vec<D32> m, const int32_t* small_root
     lanes.small_excess = hn::Add(lanes.small_excess, hn::Mul(q, q));
     return;
   }
-  const hn::Half<D32> dh32;
   const RootLanes<D32> dq;
 #if HWY_HAVE_FLOAT64
+  const hn::Half<D32> dh32;
   AddRoots(dq, hn::PromoteTo(dq, hn::LowerHalf(dh32, m)), lanes);
   AddRoots(dq, hn::PromoteTo(dq, hn::UpperHalf(dh32, m)), lanes);
 #else
   auto q = hn::Zero(d32), e = hn::Zero(d32);
   IntRoot(d32, m, q, e);
-  lanes.q = hn::Add(lanes.q, hn::Add(hn::PromoteTo(dq, hn::LowerHalf(dh32, q)),
-                                     hn::PromoteTo(dq, hn::UpperHalf(dh32, q))));
-  lanes.excess = hn::Add(lanes.excess, hn::Add(hn::PromoteTo(dq, hn::LowerHalf(dh32, e)),
-                                               hn::PromoteTo(dq, hn::UpperHalf(dh32, e))));
+  lanes.q = hn::Add(lanes.q, AddWidenedHalves(dq, q));
+  lanes.excess = hn::Add(lanes.excess, AddWidenedHalves(dq, e));
 #endif
 }
 
 template <class D32>
 HWY_INLINE void FlushLanes(D32 d32, SobelLaneRefs<D32> lanes, SobelRowSums& sums) {
-  const hn::Half<D32> dh32;
   const hn::Repartition<int64_t, D32> d64;
   const RootLanes<D32> dq;
-  auto widen = [&](hn::Vec<D32> v) {
-    return hn::Add(hn::PromoteTo(d64, hn::LowerHalf(dh32, v)),
-                   hn::PromoteTo(d64, hn::UpperHalf(dh32, v)));
-  };
+  auto widen = [&](hn::Vec<D32> v) { return AddWidenedHalves(d64, v); };
   sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(lanes.m))));
   sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(lanes.small_q)))) +
                 uint64_t(hn::GetLane(hn::SumOfLanes(dq, lanes.q)));
@@ -346,7 +352,7 @@ void RegionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_le
   for (; x + lanes <= n; x += lanes) {
     const auto vc = hn::LoadU(d8, c + x), vp = hn::LoadU(d8, p + x);
     sum = hn::Add(sum, hn::SumsOf8(vc));
-    const auto diff = hn::Or(hn::SaturatedSub(vc, vp), hn::SaturatedSub(vp, vc));
+    const auto diff = AbsDiffU8(vc, vp);
     count += hn::CountTrue(d8, hn::Gt(diff, level));
   }
   luma += hn::GetLane(hn::SumOfLanes(d64, sum));
@@ -363,14 +369,11 @@ uint64_t SumOfU32(const uint32_t* v, int n) {
   uint64_t total = 0;
 #if ESF_HEALTH_HALVES
   const hn::ScalableTag<uint32_t> d32;
-  const hn::Half<decltype(d32)> dh32;
   const hn::Repartition<uint64_t, decltype(d32)> d64;
   const int lanes = int(hn::Lanes(d32));
   auto sum = hn::Zero(d64);
   for (; i + lanes <= n; i += lanes) {
-    const auto x = hn::LoadU(d32, v + i);
-    sum = hn::Add(sum, hn::Add(hn::PromoteTo(d64, hn::LowerHalf(dh32, x)),
-                               hn::PromoteTo(d64, hn::UpperHalf(dh32, x))));
+    sum = hn::Add(sum, AddWidenedHalves(d64, hn::LoadU(d32, v + i)));
   }
   total = hn::GetLane(hn::SumOfLanes(d64, sum));
 #endif
