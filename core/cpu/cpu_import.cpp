@@ -68,13 +68,14 @@ void importYuv(const Frame& f, const PixelFormatInfo& info, RgbaImage* out, RowP
   const YuvCoefficients k = yuvCoefficients(f.colorimetry);
   const ComponentRows y(f, info, info.y), cb(f, info, info.cb), cr(f, info, info.cr);
   pool.forEachStripe(f.height, RowPool::kStripeRows, [&](int begin, int end, int band) {
-    std::vector<uint8_t> scratch(size_t(f.width) * (out ? 3 : 7));
+    // The Y, Cb and Cr rows unpacked, then (without `out`) the RGBA row.
+    const size_t w = size_t(f.width);
+    std::vector<uint8_t> scratch(3 * w + (out ? 0 : 4 * w));
     uint8_t* const ys = scratch.data();
     for (int row = begin; row < end; ++row) {
       const uint8_t* luma = y.row(row, ys);
-      uint8_t* rgba = out ? out->at(0, row) : ys + 3 * size_t(f.width);
-      simd::yuvRowToRgba(k, luma, cb.row(row, ys + f.width), cr.row(row, ys + 2 * f.width), f.width,
-                         rgba);
+      uint8_t* rgba = out ? out->at(0, row) : ys + 3 * w;
+      simd::yuvRowToRgba(k, luma, cb.row(row, ys + w), cr.row(row, ys + 2 * w), f.width, rgba);
       if (on_row) on_row(row, rgba, luma, band);
     }
   });
