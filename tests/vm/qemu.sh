@@ -1,5 +1,6 @@
 # The QEMU command line both runners boot with (sourced by run-vm.sh and boot-root.sh).
-#   boot_qemu TIMEOUT_S OUT CACHE APPEND [QEMU ARGS...]
+#   boot_qemu TIMEOUT_S OUT CACHE APPEND [QEMU ARGS...]   (the args come before the output share,
+#   as run-vm.sh always gave them)
 # Serial console to OUT/console.log, QEMU's own output to OUT/qemu.log; returns QEMU's status
 # (124 or 137 when the host killed it at the timeout).
 # -cpu avx2=off: QEMU 7.2's TCG AVX2 emulation breaks llvmpipe's JIT code. With it on, every GPU
@@ -15,6 +16,6 @@ boot_qemu() {
     -serial "file:$out/console.log" \
     -kernel "$cache/vmlinux" -initrd "$cache/initramfs.cpio.gz" \
     -append "console=ttyS0 panic=-1 loglevel=4 ${ESFRAME_VM_APPEND-} $append" \
-    -virtfs "local,path=$out,mount_tag=vmout,security_model=none,multidevs=remap" \
-    "$@" >"$out/qemu.log" 2>&1
+    "$@" -virtfs "local,path=$out,mount_tag=vmout,security_model=none,multidevs=remap" \
+    >"$out/qemu.log" 2>&1
 }
