@@ -145,72 +145,101 @@ void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const u
 }
 
 #if ESF_HEALTH_HALVES
-// q = sobelRoot(m) and e = q^2 - 2^32 m for i32 lanes m in [0, 2080800], in 32-bit lanes (twice
-// the lanes of doubles, and a float square root costs less than a double one): the float root
-// gives q0 = round(65536 sqrt(m)) within 5; then e0 = q0^2 - 2^32 m is q0^2 modulo 2^32, exact
-// in i32 as |e0| < 2^31; a Newton step q1 = q0 - e0 / 2 q0 in floats lands within one of q, and
-// the exact e1 says which way: q is the q1 with -q1 <= e1 < q1 (and 0 for m = 0). Equal to
-// sobelRoot for every m (the tests check each one).
+// q1 within one of q = sobelRoot(m) (as i32 lanes) to q and e = q^2 - 2^32 m: e1 = q1^2 - 2^32 m
+// is q1^2 modulo 2^32, exact in i32 as |e1| < 2^31; q is the q1 with -q1 <= e1 < q1 (and 0 for
+// m = 0), and (q1 -+ 1)^2 = q1^2 -+ (2 q1 -+ 1).
 template <class D32>
-HWY_INLINE void IntRoot(D32 d32, hn::Vec<D32> m, hn::Vec<D32>& q, hn::Vec<D32>& e) {
-  const hn::Rebind<float, D32> df;
-  const auto one = hn::Set(d32, 1), zero = hn::Zero(d32);
-  const auto q0 = hn::NearestInt(hn::Mul(hn::Sqrt(hn::ConvertTo(df, m)), hn::Set(df, 65536.0f)));
-  const auto e0 = hn::Mul(q0, q0);
-  const auto two_q0 = hn::ConvertTo(df, hn::Max(hn::Add(q0, q0), one));
-  const auto q1 = hn::Add(q0, hn::NearestInt(hn::Mul(hn::ConvertTo(df, hn::Neg(e0)),
-                                                     hn::ApproximateReciprocal(two_q0))));
+HWY_INLINE void FixRoot(D32 d32, hn::Vec<D32> q1, hn::Vec<D32>& q, hn::Vec<D32>& e) {
+  const auto one = hn::Set(d32, 1);
   const auto e1 = hn::Mul(q1, q1);
   const auto two_q1 = hn::Add(q1, q1);
   // All ones where q1 is one too big (e1 >= q1 > 0) or one too small (e1 < -q1).
   const auto too_big =
-      hn::VecFromMask(d32, hn::And(hn::Gt(e1, hn::Sub(q1, one)), hn::Gt(q1, zero)));
+      hn::VecFromMask(d32, hn::And(hn::Gt(e1, hn::Sub(q1, one)), hn::Gt(q1, hn::Zero(d32))));
   const auto too_small = hn::VecFromMask(d32, hn::Lt(e1, hn::Neg(q1)));
   q = hn::Sub(hn::Add(q1, too_big), too_small);
-  // (q1 - 1)^2 = q1^2 - (2 q1 - 1); (q1 + 1)^2 = q1^2 + (2 q1 + 1).
   e = hn::Add(hn::Sub(e1, hn::And(too_big, hn::Sub(two_q1, one))),
               hn::And(too_small, hn::Add(two_q1, one)));
 }
-#endif
 
-#if ESF_HEALTH_HALVES
+// q = sobelRoot(m) and e = q^2 - 2^32 m for i32 lanes m in [0, 2080800] from a float root: a
+// float lane per pixel, where doubles would take two, and a float square root costs less than a
+// double one. Equal to sobelRoot for every m (the tests check each one).
+template <class D32>
+HWY_INLINE void IntRoot(D32 d32, hn::Vec<D32> m, hn::Vec<D32>& q, hn::Vec<D32>& e) {
+  const hn::Rebind<float, D32> df;
+  const auto mf = hn::ConvertTo(df, m);
+  const auto s = hn::Sqrt(mf);
+#if HWY_NATIVE_FMA
+  // With s the float root, 65536 sqrt(m) = 65536 s + 32768 r / s + O(2^-23), where r = m - s^2
+  // is exact from a fused multiply-add (the remainder of a rounded square root is a float). The
+  // two terms rounded each (the second, |.| <= 4, from an approximate reciprocal) give q within
+  // one.
+  const auto r = hn::NegMulAdd(s, s, mf);
+  const auto scaled_s = hn::Mul(hn::Max(s, hn::Set(df, 1.0f)), hn::Set(df, 1.0f / 32768));
+  const auto q1 = hn::Add(hn::NearestInt(hn::Mul(s, hn::Set(df, 65536.0f))),
+                          hn::NearestInt(hn::Mul(r, hn::ApproximateReciprocal(scaled_s))));
+#else
+  // Without a fused multiply-add the remainder is not exact: q0 = round(65536 s) is within 5 of
+  // q (s carries 24 bits), e0 = q0^2 - 2^32 m exact as above, and a Newton step
+  // q1 = q0 - e0 / 2 q0 in floats lands within one.
+  const auto q0 = hn::NearestInt(hn::Mul(s, hn::Set(df, 65536.0f)));
+  const auto two_q0 = hn::ConvertTo(df, hn::Max(hn::Add(q0, q0), hn::Set(d32, 1)));
+  const auto q1 = hn::Add(q0, hn::NearestInt(hn::Mul(hn::ConvertTo(df, hn::Neg(hn::Mul(q0, q0))),
+                                                     hn::ApproximateReciprocal(two_q0))));
+#endif
+  FixRoot(d32, q1, q, e);
+}
+
+// sobelRoot(m) of the smallest magnitudes, which most pixels of a camera's picture have: a table
+// lookup for a vector of them. e = q^2 - 2^32 m is q^2 modulo 2^32 and within (-2^31, 2^31):
+// the low half of q * q.
+template <class D32>
+HWY_INLINE void SmallRoot(D32 d32, hn::Vec<D32> m, const int32_t* small_roots, hn::Vec<D32>& q,
+                          hn::Vec<D32>& e) {
+  q = hn::GatherIndex(d32, small_roots, m);
+  e = hn::Mul(q, q);
+}
+
 #if HWY_HAVE_FLOAT64
 // round(65536 sqrt(m)) in double lanes: the square root is correctly rounded and the scaling
 // exact, and round-to-nearest of it equals sobelRoot for every m in [0, 2080800] (the tests
-// check each one). Where doubles exist this is faster than IntRoot.
+// check each one).
 template <class DF>
 HWY_INLINE hn::Vec<DF> RootOf(DF df, hn::Vec<DF> m) {
   return hn::Round(hn::Mul(hn::Sqrt(m), hn::Set(df, 65536.0)));
 }
 #endif
 
-// A chunk's Sobel sums in vector lanes: the roots past the table in exact sums, in doubles where
-// there are doubles, else in i64.
-template <class D32>
-#if HWY_HAVE_FLOAT64
-using RootLanes = hn::Rebind<double, hn::Half<D32>>;
-#else
-using RootLanes = hn::Repartition<int64_t, D32>;
-#endif
-
-// The lanes are locals of the caller, passed by reference to plain inlined functions: SVE vectors
-// cannot be members of a struct, and lambdas capturing them made GCC keep them in memory (a
-// store and a load on every add).
+// A row's Sobel sums in vector lanes. m, q and e are added in i32 lanes for at most
+// kVectorsPerFlush vectors (q < 2^27, |e| <= q and m < 2^21: 16 of each fit), then into i64
+// lanes; roots taken in doubles are added in double lanes (exact: a row's sums stay far below
+// 2^53). The lanes are locals of the caller, passed by reference to plain inlined functions: SVE
+// vectors cannot be members of a struct, and lambdas capturing them made GCC keep them in memory
+// (a store and a load on every add).
+constexpr int kVectorsPerFlush = 16;
+constexpr bool kAlternateRoots = HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL;
 template <class D32>
 struct SobelLaneRefs {
-  hn::Vec<D32>&m, &small_q, &small_excess;
-  hn::Vec<RootLanes<D32>>&q, &excess;
+  using D64 = hn::Repartition<int64_t, D32>;
+  hn::Vec<D32>&m, &q, &e;
+  hn::Vec<D64>&wide_m, &wide_q, &wide_e;
+#if HWY_HAVE_FLOAT64
+  using DF = hn::Repartition<double, D32>;
+  hn::Vec<DF>&double_q, &double_e;
+  bool& in_doubles;  // where the next vector of large magnitudes goes
+#endif
 };
 
 #if HWY_HAVE_FLOAT64
-// Half a vector of magnitudes past the table, in double lanes, into the lanes.
-template <class DQ, class D32>
-HWY_INLINE void AddRoots(DQ dq, hn::Vec<DQ> m, SobelLaneRefs<D32> lanes) {
-  const auto q = RootOf(dq, m);
-  lanes.q = hn::Add(lanes.q, q);
+// Half a vector of magnitudes, in double lanes, into the lanes.
+template <class DF, class D32>
+HWY_INLINE void AddRootsInDoubles(DF df, hn::Vec<DF> m, SobelLaneRefs<D32> lanes) {
+  const auto q = RootOf(df, m);
+  lanes.double_q = hn::Add(lanes.double_q, q);
   // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
-  lanes.excess =
-      hn::Add(lanes.excess, hn::Sub(hn::Mul(q, q), hn::Mul(m, hn::Set(dq, 4294967296.0))));
+  lanes.double_e =
+      hn::Add(lanes.double_e, hn::Sub(hn::Mul(q, q), hn::Mul(m, hn::Set(df, 4294967296.0))));
 }
 #endif
 
@@ -220,39 +249,50 @@ HWY_INLINE void AddMagnitudes(D32 d32, hn::Vec<D32> m, const int32_t* small_root
                               SobelLaneRefs<D32> lanes) {
   if (hn::AllTrue(d32, hn::Eq(m, hn::Zero(d32)))) return;  // flat: q = 0 adds nothing
   lanes.m = hn::Add(lanes.m, m);
-  if (hn::AllTrue(d32, hn::Lt(m, hn::Set(d32, kSmallMagnitudes)))) {
-    const auto q = hn::GatherIndex(d32, small_roots, m);
-    lanes.small_q = hn::Add(lanes.small_q, q);
-    // q^2 - 2^32 m is q^2 modulo 2^32 and within (-2^31, 2^31): the low half of q * q, which
-    // saves a second lookup.
-    lanes.small_excess = hn::Add(lanes.small_excess, hn::Mul(q, q));
-    return;
-  }
-  const RootLanes<D32> dq;
-#if HWY_HAVE_FLOAT64
-  const hn::Half<D32> dh32;
-  AddRoots(dq, hn::PromoteTo(dq, hn::LowerHalf(dh32, m)), lanes);
-  AddRoots(dq, hn::PromoteTo(dq, hn::UpperHalf(dh32, m)), lanes);
-#else
   auto q = hn::Zero(d32), e = hn::Zero(d32);
-  IntRoot(d32, m, q, e);
-  lanes.q = hn::Add(lanes.q, AddWidenedHalves(dq, q));
-  lanes.excess = hn::Add(lanes.excess, AddWidenedHalves(dq, e));
+  if (hn::AllTrue(d32, hn::Lt(m, hn::Set(d32, kSmallMagnitudes)))) {
+    SmallRoot(d32, m, small_roots, q, e);
+  } else {
+#if HWY_HAVE_FLOAT64
+    // In doubles where there are doubles: their square roots take the divider, IntRoot the
+    // vector ALUs. With AVX-512, every other vector goes to IntRoot, which keeps both busy: a
+    // 1080p pattern frame's rows on one core here, 0.80 ms all in doubles, 0.73 alternating.
+    // With AVX2 and SSE4 alternating was slower (0.89 -> 0.94 and 1.62 -> 1.82 ms).
+    if (!kAlternateRoots || (lanes.in_doubles = !lanes.in_doubles)) {
+      const typename SobelLaneRefs<D32>::DF df;
+      const hn::Half<D32> dh32;
+      AddRootsInDoubles(df, hn::PromoteTo(df, hn::LowerHalf(dh32, m)), lanes);
+      AddRootsInDoubles(df, hn::PromoteTo(df, hn::UpperHalf(dh32, m)), lanes);
+      return;
+    }
 #endif
+    IntRoot(d32, m, q, e);
+  }
+  lanes.q = hn::Add(lanes.q, q);
+  lanes.e = hn::Add(lanes.e, e);
 }
 
 template <class D32>
-HWY_INLINE void FlushLanes(D32 d32, SobelLaneRefs<D32> lanes, SobelRowSums& sums) {
-  const hn::Repartition<int64_t, D32> d64;
-  const RootLanes<D32> dq;
-  auto widen = [&](hn::Vec<D32> v) { return AddWidenedHalves(d64, v); };
-  sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(lanes.m))));
-  sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, widen(lanes.small_q)))) +
-                uint64_t(hn::GetLane(hn::SumOfLanes(dq, lanes.q)));
-  sums.root_square_excess += hn::GetLane(hn::SumOfLanes(d64, widen(lanes.small_excess))) +
-                             int64_t(hn::GetLane(hn::SumOfLanes(dq, lanes.excess)));
-  lanes.m = lanes.small_q = lanes.small_excess = hn::Zero(d32);
-  lanes.q = lanes.excess = hn::Zero(dq);
+HWY_INLINE void FlushLanes(D32 d32, SobelLaneRefs<D32> lanes) {
+  const typename SobelLaneRefs<D32>::D64 d64;
+  lanes.wide_m = hn::Add(lanes.wide_m, AddWidenedHalves(d64, lanes.m));
+  lanes.wide_q = hn::Add(lanes.wide_q, AddWidenedHalves(d64, lanes.q));
+  lanes.wide_e = hn::Add(lanes.wide_e, AddWidenedHalves(d64, lanes.e));
+  lanes.m = lanes.q = lanes.e = hn::Zero(d32);
+}
+
+template <class D32>
+HWY_INLINE void AddLanes(D32 d32, SobelLaneRefs<D32> lanes, SobelRowSums& sums) {
+  FlushLanes(d32, lanes);
+  const typename SobelLaneRefs<D32>::D64 d64;
+  sums.squares += uint64_t(hn::GetLane(hn::SumOfLanes(d64, lanes.wide_m)));
+  sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(d64, lanes.wide_q)));
+  sums.root_square_excess += hn::GetLane(hn::SumOfLanes(d64, lanes.wide_e));
+#if HWY_HAVE_FLOAT64
+  const typename SobelLaneRefs<D32>::DF df;
+  sums.roots += uint64_t(hn::GetLane(hn::SumOfLanes(df, lanes.double_q)));
+  sums.root_square_excess += int64_t(hn::GetLane(hn::SumOfLanes(df, lanes.double_e)));
+#endif
 }
 #endif
 
@@ -279,20 +319,25 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   const hn::ScalableTag<int32_t> d32;
   const int lanes = int(hn::Lanes(d32));
   const int32_t* small_roots = smallRoots().q;
-  // A chunk adds at most 256 m to each i32 lane (m < 2^21) and as many small q and |excess|
-  // (<= 2^22): under 2^31; the larger roots go to 64-bit lanes.
-  constexpr int kMagnitudesPerLane = 256;
-  auto sum_m = hn::Zero(d32), small_q = hn::Zero(d32), small_excess = hn::Zero(d32);
-  auto root_q = hn::Zero(RootLanes<hn::ScalableTag<int32_t>>()), root_excess = root_q;
-  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel{sum_m, small_q, small_excess, root_q,
-                                                      root_excess};
+  auto sum_m = hn::Zero(d32), sum_q = sum_m, sum_e = sum_m;
+  const hn::Repartition<int64_t, decltype(d32)> d64;
+  auto wide_m = hn::Zero(d64), wide_q = wide_m, wide_e = wide_m;
+#if HWY_HAVE_FLOAT64
+  const hn::Repartition<double, decltype(d32)> df;
+  auto double_q = hn::Zero(df), double_e = double_q;
+  bool in_doubles = false;
+  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel{
+      sum_m, sum_q, sum_e, wide_m, wide_q, wide_e, double_q, double_e, in_doubles};
+#else
+  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel{sum_m, sum_q, sum_e, wide_m, wide_q, wide_e};
+#endif
+  int in_flush = 0;
   if (!m_out) {
     // Without the per-pixel magnitudes the order of the pixels does not matter: gx and gy of
     // twice the pixels in 16-bit lanes (|g| <= 1020), then m = gx^2 + gy^2 by pairwise
     // multiply-adds of (gx, gy) interleaved: half the loads and the arithmetic of 32-bit lanes.
     const hn::Repartition<int16_t, decltype(d32)> d16;
     const int wide = int(hn::Lanes(d16));
-    int in_chunk = 0;
     for (; x + wide <= n - 1; x += wide) {
       auto gx = hn::Zero(d16), gy = hn::Zero(d16);
       SobelGradients(d16, above, at, below, x, gx, gy);
@@ -304,26 +349,24 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
       odd = hn::Zero(d32);
       even = hn::ReorderWidenMulAccumulate(d32, high, high, hn::Zero(d32), odd);
       AddMagnitudes(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, sobel);
-      if (++in_chunk == kMagnitudesPerLane / 2) {
-        FlushLanes(d32, sobel, sums);
-        in_chunk = 0;
+      if ((in_flush += 2) == kVectorsPerFlush) {
+        FlushLanes(d32, sobel);
+        in_flush = 0;
       }
     }
-    FlushLanes(d32, sobel, sums);
   }
-  int in_chunk = 0;
   for (; x + lanes <= n - 1; x += lanes) {
     auto gx = hn::Zero(d32), gy = hn::Zero(d32);
     SobelGradients(d32, above, at, below, x, gx, gy);
     const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
     if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
     AddMagnitudes(d32, m, small_roots, sobel);
-    if (++in_chunk == kMagnitudesPerLane) {
-      FlushLanes(d32, sobel, sums);
-      in_chunk = 0;
+    if (++in_flush >= kVectorsPerFlush) {
+      FlushLanes(d32, sobel);
+      in_flush = 0;
     }
   }
-  FlushLanes(d32, sobel, sums);
+  AddLanes(d32, sobel, sums);
 #endif
   for (; x < n - 1; ++x) {
     const int gx = (above[x - 1] + 2 * at[x - 1] + below[x - 1]) -
@@ -381,20 +424,25 @@ uint64_t SumOfU32(const uint32_t* v, int n) {
   return total;
 }
 
-void SobelRoots(const uint32_t* m, int n, uint32_t* q, int32_t* excess) {
+void SobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t* excess) {
   int i = 0;
 #if ESF_HEALTH_HALVES && HWY_HAVE_FLOAT64
-  const hn::ScalableTag<double> df;
-  const hn::Rebind<int32_t, decltype(df)> d32;
-  const int lanes = int(hn::Lanes(df));
-  for (; i + lanes <= n; i += lanes) {
-    const auto v = hn::PromoteTo(df, hn::LoadU(d32, reinterpret_cast<const int32_t*>(m + i)));
-    const auto root = RootOf(df, v);
-    hn::StoreU(hn::DemoteTo(d32, root), d32, reinterpret_cast<int32_t*>(q + i));
-    const auto e = hn::Sub(hn::Mul(root, root), hn::Mul(v, hn::Set(df, 4294967296.0)));
-    hn::StoreU(hn::DemoteTo(d32, e), d32, excess + i);
+  if (in_doubles) {
+    const hn::ScalableTag<double> df;
+    const hn::Rebind<int32_t, decltype(df)> d32;
+    const int lanes = int(hn::Lanes(df));
+    for (; i + lanes <= n; i += lanes) {
+      const auto v = hn::PromoteTo(df, hn::LoadU(d32, reinterpret_cast<const int32_t*>(m + i)));
+      const auto root = RootOf(df, v);
+      hn::StoreU(hn::DemoteTo(d32, root), d32, reinterpret_cast<int32_t*>(q + i));
+      const auto e = hn::Sub(hn::Mul(root, root), hn::Mul(v, hn::Set(df, 4294967296.0)));
+      hn::StoreU(hn::DemoteTo(d32, e), d32, excess + i);
+    }
   }
-#elif ESF_HEALTH_HALVES
+#else
+  (void)in_doubles;
+#endif
+#if ESF_HEALTH_HALVES
   const hn::ScalableTag<int32_t> d32;
   const int lanes = int(hn::Lanes(d32));
   for (; i + lanes <= n; i += lanes) {
@@ -435,8 +483,8 @@ void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
               SobelRowSums& sums) {
   HWY_DYNAMIC_DISPATCH(SobelRow)(above, at, below, n, m_out, sums);
 }
-void sobelRoots(const uint32_t* m, int n, uint32_t* q, int32_t* excess) {
-  HWY_DYNAMIC_DISPATCH(SobelRoots)(m, n, q, excess);
+void sobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t* excess) {
+  HWY_DYNAMIC_DISPATCH(SobelRoots)(m, n, in_doubles, q, excess);
 }
 void regionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level, uint64_t& luma,
                    uint64_t& changed) {

@@ -38,7 +38,8 @@ uint64_t sumOfU32(const uint32_t* v, int n);
 
 // q[i] = sobelRoot(m[i]) and excess[i] = q[i]^2 - 2^32 m[i] for i in [0, n), each m[i] <=
 // 2080800 (the largest Sobel magnitude): the roots sobelRow takes for magnitudes past its
-// table, for tests.
-void sobelRoots(const uint32_t* m, int n, uint32_t* q, int32_t* excess);
+// table, for tests. It takes them two ways where the CPU has double vector lanes: in_doubles
+// picks which (elsewhere there is one way, and in_doubles does nothing).
+void sobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t* excess);
 
 }  // namespace esf::simd

@@ -39,20 +39,24 @@ std::vector<uint8_t> randomBytes(size_t n, uint32_t seed) {
 TEST(SimdHealth, SobelRootsEqualSobelRootForEveryMagnitude) {
   onEveryTarget([] {
     constexpr uint32_t kLargest = 2080800;  // 2 * 1020^2
-    std::vector<uint32_t> m(kLargest + 1), q(m.size(), 0xdeadbeef);
-    std::vector<int32_t> excess(m.size(), 0x7eadbeef);
+    std::vector<uint32_t> m(kLargest + 1);
     for (uint32_t i = 0; i <= kLargest; ++i) m[i] = i;
-    simd::sobelRoots(m.data(), int(m.size()), q.data(), excess.data());
-    uint32_t mismatches = 0, excess_mismatches = 0;
-    for (uint32_t i = 0; i <= kLargest; ++i) {
-      const uint64_t root = sobelRoot(i);
-      mismatches += q[i] != root;
-      excess_mismatches += excess[i] != int64_t(root * root) - int64_t(uint64_t(i) << 32);
+    for (bool in_doubles : {false, true}) {
+      SCOPED_TRACE(in_doubles ? "in doubles" : "in 32-bit lanes");
+      std::vector<uint32_t> q(m.size(), 0xdeadbeef);
+      std::vector<int32_t> excess(m.size(), 0x7eadbeef);
+      simd::sobelRoots(m.data(), int(m.size()), in_doubles, q.data(), excess.data());
+      uint32_t mismatches = 0, excess_mismatches = 0;
+      for (uint32_t i = 0; i <= kLargest; ++i) {
+        const uint64_t root = sobelRoot(i);
+        mismatches += q[i] != root;
+        excess_mismatches += excess[i] != int64_t(root * root) - int64_t(uint64_t(i) << 32);
+      }
+      EXPECT_EQ(mismatches, 0u);
+      EXPECT_EQ(excess_mismatches, 0u);
+      EXPECT_EQ(q[1], 65536u);
+      EXPECT_EQ(q[1040400], 1020u * 65536u);
     }
-    EXPECT_EQ(mismatches, 0u);
-    EXPECT_EQ(excess_mismatches, 0u);
-    EXPECT_EQ(q[1], 65536u);
-    EXPECT_EQ(q[1040400], 1020u * 65536u);
   });
 }
 

@@ -3,6 +3,9 @@
 // shape, several bin counts, both luma weights, poisoned outputs, several thread counts.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <random>
+
 #include "core/cpu/cpu_blur.hpp"
 #include "core/cpu/cpu_histogram.hpp"
 #include "core/cpu/cpu_reduce.hpp"
@@ -68,6 +71,30 @@ TEST(CpuHistogram, SourceLumaCountsBytesAsL) {
     counter.drainInto(values);
     EXPECT_EQ(foldBins(values, 64, "l"), histogramReference(grey, 64, "l", luma));
   }
+}
+
+TEST(CpuHistogram, CountLumaEqualsPlainCountsOverRunsAndNoise) {
+  // Runs of equal values (one add for eight) of seeded random lengths between random values, at
+  // every start offset and length up to 40: the plain per-value counts, value for value.
+  std::mt19937 rng(27);
+  std::vector<uint8_t> values;
+  while (values.size() < 5000) {
+    const size_t run = rng() % 3 == 0 ? 1 + rng() % 40 : 1;
+    values.insert(values.end(), run, uint8_t(rng()));
+  }
+  for (int start = 0; start < 9; ++start)
+    for (int n = 0; n <= 40; ++n) {
+      for (int whole : {0, 1}) {
+        const int count = whole ? int(values.size()) - start : n;
+        HistogramCounter counter(ChannelSet::of("l"), LumaWeights::kBt709);
+        counter.countLuma(values.data() + start, count);
+        ValueCounts got;
+        counter.drainInto(got);
+        std::array<uint64_t, 256> want{};
+        for (int i = 0; i < count; ++i) ++want[values[size_t(start + i)]];
+        ASSERT_EQ(got.counts[3], want) << "start " << start << " n " << count;
+      }
+    }
 }
 
 TEST(CpuReduce, EqualsReference) {
