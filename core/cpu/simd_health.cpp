@@ -326,8 +326,8 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   const hn::Repartition<double, decltype(d32)> df;
   auto double_q = hn::Zero(df), double_e = double_q;
   bool in_doubles = false;
-  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel{
-      sum_m, sum_q, sum_e, wide_m, wide_q, wide_e, double_q, double_e, in_doubles};
+  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel{sum_m,  sum_q,    sum_e,    wide_m,    wide_q,
+                                                      wide_e, double_q, double_e, in_doubles};
 #else
   const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel{sum_m, sum_q, sum_e, wide_m, wide_q, wide_e};
 #endif
