@@ -145,9 +145,9 @@ void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const u
 }
 
 #if ESF_HEALTH_HALVES
-// q1 within one of q = sobelRoot(m) (as i32 lanes) to q and e = q^2 - 2^32 m: e1 = q1^2 - 2^32 m
-// is q1^2 modulo 2^32, exact in i32 as |e1| < 2^31; q is the q1 with -q1 <= e1 < q1 (and 0 for
-// m = 0), and (q1 -+ 1)^2 = q1^2 -+ (2 q1 -+ 1).
+// From q1, within one of q = sobelRoot(m) (i32 lanes), to q and e = q^2 - 2^32 m: e1 = q1^2 -
+// 2^32 m is q1^2 modulo 2^32, exact in i32 as |e1| < 2^31; q is the q1 with -q1 <= e1 < q1 (and
+// 0 for m = 0), and (q1 -+ 1)^2 = q1^2 -+ (2 q1 -+ 1).
 template <class D32>
 HWY_INLINE void FixRoot(D32 d32, hn::Vec<D32> q1, hn::Vec<D32>& q, hn::Vec<D32>& e) {
   const auto one = hn::Set(d32, 1);
