@@ -206,9 +206,11 @@ HWY_INLINE void SmallRoot(D32 d32, hn::Vec<D32> m, const int32_t* small_roots, h
 // round(65536 sqrt(m)) in double lanes: the square root is correctly rounded and the scaling
 // exact, and round-to-nearest of it equals sobelRoot for every m in [0, 2080800] (the tests
 // check each one).
+// e = q^2 - 2^32 m beside it: q^2 < 2^53 and 2^32 m < 2^53, so the difference is exact.
 template <class DF>
-HWY_INLINE hn::Vec<DF> RootOf(DF df, hn::Vec<DF> m) {
-  return hn::Round(hn::Mul(hn::Sqrt(m), hn::Set(df, 65536.0)));
+HWY_INLINE void DoubleRoot(DF df, hn::Vec<DF> m, hn::Vec<DF>& q, hn::Vec<DF>& e) {
+  q = hn::Round(hn::Mul(hn::Sqrt(m), hn::Set(df, 65536.0)));
+  e = hn::Sub(hn::Mul(q, q), hn::Mul(m, hn::Set(df, 4294967296.0)));
 }
 #endif
 
@@ -236,11 +238,10 @@ struct SobelLaneRefs {
 // Half a vector of magnitudes, in double lanes, into the lanes.
 template <class DF, class D32>
 HWY_INLINE void AddRootsInDoubles(DF df, hn::Vec<DF> m, SobelLaneRefs<D32> lanes) {
-  const auto q = RootOf(df, m);
+  auto q = hn::Zero(df), e = hn::Zero(df);
+  DoubleRoot(df, m, q, e);
   lanes.double_q = hn::Add(lanes.double_q, q);
-  // q^2 < 2^53 and 2^32 m < 2^53: the difference is exact.
-  lanes.double_e =
-      hn::Add(lanes.double_e, hn::Sub(hn::Mul(q, q), hn::Mul(m, hn::Set(df, 4294967296.0))));
+  lanes.double_e = hn::Add(lanes.double_e, e);
 }
 #endif
 
@@ -433,10 +434,10 @@ void SobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t*
     const hn::Rebind<int32_t, decltype(df)> d32;
     const int lanes = int(hn::Lanes(df));
     for (; i + lanes <= n; i += lanes) {
-      const auto v = hn::PromoteTo(df, hn::LoadU(d32, reinterpret_cast<const int32_t*>(m + i)));
-      const auto root = RootOf(df, v);
+      auto root = hn::Zero(df), e = hn::Zero(df);
+      DoubleRoot(df, hn::PromoteTo(df, hn::LoadU(d32, reinterpret_cast<const int32_t*>(m + i))),
+                 root, e);
       hn::StoreU(hn::DemoteTo(d32, root), d32, reinterpret_cast<int32_t*>(q + i));
-      const auto e = hn::Sub(hn::Mul(root, root), hn::Mul(v, hn::Set(df, 4294967296.0)));
       hn::StoreU(hn::DemoteTo(d32, e), d32, excess + i);
     }
   }

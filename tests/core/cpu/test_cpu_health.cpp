@@ -176,7 +176,7 @@ TEST(SimdHealth, RegionSpanSumsEqualTheLoops) {
 TEST(SimdHealth, SobelRowEqualsTheReferenceMagnitudes) {
   onEveryTarget([] {
     uint32_t seed = 100;
-    // Past one chunk of sums (256 vectors of up to 16 lanes) too.
+    // Past many flushes of the i32 sums (every 16 vectors of up to 16 lanes) too.
     for (int n : {3, 4, 17, 33, 63, 257, 1920, 9001})
       for (int content = 0; content < 6; ++content) {
         SCOPED_TRACE(testing::Message() << n << " content " << content);
