@@ -88,12 +88,16 @@ void DifferenceRowOf(const uint8_t* c, const uint8_t* p, const uint8_t* r, const
   int x = 0;
 #if ESF_HEALTH_HALVES
   const hn::ScalableTag<uint8_t> d8;
-  const hn::Half<decltype(d8)> dh8;
-  const hn::Rebind<int16_t, decltype(dh8)> d16;
-  const hn::Repartition<int32_t, decltype(d16)> d32;
+  const hn::Repartition<uint16_t, decltype(d8)> du16;
+  const hn::Repartition<int16_t, decltype(d8)> d16;
+  const hn::Repartition<int32_t, decltype(d8)> d32;
+  const auto low_byte = hn::Set(du16, 0xff);
   const hn::Repartition<uint64_t, decltype(d8)> d64;
   const int lanes = int(hn::Lanes(d8));
-  auto sad_p = hn::Zero(d64), sad_r = hn::Zero(d64), sum_c = hn::Zero(d64), sum_p = hn::Zero(d64);
+  // The motion fc - fp as its two saturated halves, up = fc -sat fp and down = fp -sat fc: its
+  // sum is sum up - sum down, its magnitude up | down, and for full range sum |c - p| is
+  // sum up + sum down: two byte sums a step where the sums of fc, fp and |c - p| took three.
+  auto sad_p = hn::Zero(d64), sad_r = sad_p, sum_up = sad_p, sum_down = sad_p;
   // The squares' i32 lanes take at most 4 squares (<= 65025 each) a step: 2048 steps stay
   // under 2^31 in sq0 + sq1, then they join the 64-bit sum.
   constexpr int kStepsPerChunk = 2048;
@@ -101,32 +105,36 @@ void DifferenceRowOf(const uint8_t* c, const uint8_t* p, const uint8_t* r, const
     auto sq0 = hn::Zero(d32), sq1 = hn::Zero(d32);
     for (int step = 0; step < kStepsPerChunk && x + lanes <= n; ++step, x += lanes) {
       const auto vc = hn::LoadU(d8, c + x), vp = hn::LoadU(d8, p + x);
-      const auto change = AbsDiffU8(vc, vp);
-      sad_p = hn::Add(sad_p, hn::SumsOf8(change));
       if constexpr (!kSameReference)
         sad_r = hn::Add(sad_r, hn::SumsOf8(AbsDiffU8(vc, hn::LoadU(d8, r + x))));
-      auto vfc = vc, vfp = vp, motion = change;
+      auto vfc = vc, vfp = vp;
       if constexpr (!kFullRange) {
+        sad_p = hn::Add(sad_p, hn::SumsOf8(AbsDiffU8(vc, vp)));
         vfc = hn::LoadU(d8, fc + x);
         vfp = hn::LoadU(d8, fp + x);
-        motion = AbsDiffU8(vfc, vfp);
       }
-      sum_c = hn::Add(sum_c, hn::SumsOf8(vfc));
-      sum_p = hn::Add(sum_p, hn::SumsOf8(vfp));
-      const auto lower = hn::PromoteTo(d16, hn::LowerHalf(dh8, motion));
-      const auto upper = hn::PromoteTo(d16, hn::UpperHalf(dh8, motion));
-      sq0 = hn::ReorderWidenMulAccumulate(d32, lower, lower, sq0, sq1);
-      sq0 = hn::ReorderWidenMulAccumulate(d32, upper, upper, sq0, sq1);
+      const auto up = hn::SaturatedSub(vfc, vfp), down = hn::SaturatedSub(vfp, vfc);
+      sum_up = hn::Add(sum_up, hn::SumsOf8(up));
+      sum_down = hn::Add(sum_down, hn::SumsOf8(down));
+      // The magnitude's even and odd bytes in 16-bit lanes (the order of the squares does not
+      // matter): a mask and a shift, where widening the two halves took three operations.
+      const auto motion = hn::BitCast(du16, hn::Or(up, down));
+      const auto even = hn::BitCast(d16, hn::And(motion, low_byte));
+      const auto odd = hn::BitCast(d16, hn::ShiftRight<8>(motion));
+      sq0 = hn::ReorderWidenMulAccumulate(d32, even, even, sq0, sq1);
+      sq0 = hn::ReorderWidenMulAccumulate(d32, odd, odd, sq0, sq1);
     }
     HWY_ALIGN int32_t squares[HWY_MAX_BYTES / sizeof(int32_t)];
     hn::Store(hn::Add(sq0, sq1), d32, squares);
     for (size_t i = 0; i < hn::Lanes(d32); ++i) sums.motion_squares += uint32_t(squares[i]);
   }
-  const uint64_t sad_previous = hn::GetLane(hn::SumOfLanes(d64, sad_p));
+  const uint64_t up_total = hn::GetLane(hn::SumOfLanes(d64, sum_up));
+  const uint64_t down_total = hn::GetLane(hn::SumOfLanes(d64, sum_down));
+  const uint64_t sad_previous =
+      kFullRange ? up_total + down_total : hn::GetLane(hn::SumOfLanes(d64, sad_p));
   sums.sad_previous += sad_previous;
   sums.sad_reference += kSameReference ? sad_previous : hn::GetLane(hn::SumOfLanes(d64, sad_r));
-  sums.motion_sum += int64_t(hn::GetLane(hn::SumOfLanes(d64, sum_c))) -
-                     int64_t(hn::GetLane(hn::SumOfLanes(d64, sum_p)));
+  sums.motion_sum += int64_t(up_total) - int64_t(down_total);
 #endif
   for (; x < n; ++x) {
     sums.sad_previous += uint64_t(std::abs(int(c[x]) - int(p[x])));
@@ -171,17 +179,31 @@ template <class D32>
 HWY_INLINE void IntRoot(D32 d32, hn::Vec<D32> m, hn::Vec<D32>& q, hn::Vec<D32>& e) {
   const hn::Rebind<float, D32> df;
   const auto mf = hn::ConvertTo(df, m);
-  const auto s = hn::Sqrt(mf);
-#if HWY_NATIVE_FMA
+#if HWY_NATIVE_FMA && HWY_ARCH_X86
+  // No square root instruction: they hold the divider, which the double roots want too. x86's
+  // reciprocal square root estimate y is within 1.5 * 2^-12 of 1 / sqrt(m) (ARM's within 2^-8,
+  // too coarse for this). One Newton step s = s0 + r0 y / 2 from s0 = m y leaves s within a few
+  // ulps of sqrt(m); then, with r = m - s^2 from a fused multiply-add, 65536 sqrt(m) =
+  // 65536 s + 32768 r / s + O(2^-20), and y stands for 1 / s (32768 r y: |.| < 32, so y's error
+  // adds under 0.02). The two terms rounded each give q within one.
+  const auto y = hn::ApproximateReciprocalSqrt(hn::Max(mf, hn::Set(df, 1.0f)));
+  const auto s0 = hn::Mul(mf, y);
+  const auto s = hn::MulAdd(hn::Mul(hn::NegMulAdd(s0, s0, mf), hn::Set(df, 0.5f)), y, s0);
+  const auto r = hn::NegMulAdd(s, s, mf);
+  const auto q1 = hn::Add(hn::NearestInt(hn::Mul(s, hn::Set(df, 65536.0f))),
+                          hn::NearestInt(hn::Mul(r, hn::Mul(y, hn::Set(df, 32768.0f)))));
+#elif HWY_NATIVE_FMA
   // With s the float root, 65536 sqrt(m) = 65536 s + 32768 r / s + O(2^-23), where r = m - s^2
   // is exact from a fused multiply-add (the remainder of a rounded square root is a float). The
   // two terms rounded each (the second, |.| <= 4, from an approximate reciprocal) give q within
   // one.
+  const auto s = hn::Sqrt(mf);
   const auto r = hn::NegMulAdd(s, s, mf);
   const auto scaled_s = hn::Mul(hn::Max(s, hn::Set(df, 1.0f)), hn::Set(df, 1.0f / 32768));
   const auto q1 = hn::Add(hn::NearestInt(hn::Mul(s, hn::Set(df, 65536.0f))),
                           hn::NearestInt(hn::Mul(r, hn::ApproximateReciprocal(scaled_s))));
 #else
+  const auto s = hn::Sqrt(mf);
   // Without a fused multiply-add the remainder is not exact: q0 = round(65536 s) is within 5 of
   // q (s carries 24 bits), e0 = q0^2 - 2^32 m exact as above, and a Newton step
   // q1 = q0 - e0 / 2 q0 in floats lands within one.
@@ -258,8 +280,9 @@ HWY_INLINE void AddMagnitudes(D32 d32, hn::Vec<D32> m, const int32_t* small_root
 #if HWY_HAVE_FLOAT64
     // In doubles where there are doubles: their square roots take the divider, IntRoot the
     // vector ALUs. With AVX-512, every other vector goes to IntRoot, which keeps both busy: a
-    // 1080p pattern frame's rows on one core here, 0.80 ms all in doubles, 0.73 alternating.
-    // With AVX2 and SSE4 alternating was slower (0.89 -> 0.94 and 1.62 -> 1.82 ms).
+    // 1080p pattern frame's rows on one core here, 0.80 ms all in doubles, 0.73 alternating
+    // (0.68 alternating and 0.73 all in IntRoot once it took no square root). With AVX2 and
+    // SSE4 alternating was slower (0.80 -> 0.87 and 1.77 -> 1.89 ms).
     if (!kAlternateRoots || (lanes.in_doubles = !lanes.in_doubles)) {
       const typename SobelLaneRefs<D32>::DF df;
       const hn::Half<D32> dh32;
@@ -314,12 +337,84 @@ HWY_INLINE void SobelGradients(D d, const uint8_t* above, const uint8_t* at, con
   gy = hn::Add(hn::Add(hn::Sub(a0, b0), hn::Sub(a2, b2)), hn::ShiftLeft<1>(d1));
 }
 
+#if ESF_HEALTH_HALVES
+// m = gx^2 + gy^2 of a vector of 16-bit gradients into the lanes (in an order of their own), by
+// pairwise multiply-adds of (gx, gy) interleaved: lane i of each is pairs[2i]^2 + pairs[2i + 1]^2.
+template <class D16, class D32>
+HWY_INLINE void AddGradients(D16 d16, D32 d32, hn::Vec<D16> gx, hn::Vec<D16> gy,
+                             const int32_t* small_roots, SobelLaneRefs<D32> lanes) {
+  const auto low = hn::InterleaveLower(d16, gx, gy), high = hn::InterleaveUpper(d16, gx, gy);
+  auto odd = hn::Zero(d32);
+  auto even = hn::ReorderWidenMulAccumulate(d32, low, low, hn::Zero(d32), odd);
+  AddMagnitudes(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, lanes);
+  odd = hn::Zero(d32);
+  even = hn::ReorderWidenMulAccumulate(d32, high, high, hn::Zero(d32), odd);
+  AddMagnitudes(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, lanes);
+}
+#endif
+
+// The windows centred on `at` from pixel x on, plainly; m_out as for sobelRow.
+void SobelRowPlain(const uint8_t* above, const uint8_t* at, const uint8_t* below, int x, int n,
+                   uint32_t* m_out, SobelRowSums& sums) {
+  for (; x < n - 1; ++x) {
+    const int gx = (above[x - 1] + 2 * at[x - 1] + below[x - 1]) -
+                   (above[x + 1] + 2 * at[x + 1] + below[x + 1]);
+    const int gy =
+        (above[x - 1] - below[x - 1]) + 2 * (above[x] - below[x]) + (above[x + 1] - below[x + 1]);
+    const uint32_t m = uint32_t(gx * gx + gy * gy);
+    if (m_out) m_out[x] = m;
+    const uint64_t q = sobelRoot(m);
+    sums.squares += m;
+    sums.roots += q;
+    sums.root_square_excess += int64_t(q * q) - int64_t(uint64_t(m) << 32);
+  }
+}
+
+#if ESF_HEALTH_HALVES
+// The windows centred on `at` from pixel x on in 32-bit lanes, the row's last pixels (fewer than
+// a vector) as its last vector of windows with the lanes already added set to m = 0, which adds
+// nothing. Returns where the plain loop goes on: n - 1 unless the row is narrower than a vector.
+// (The plain loop's root per pixel cost as much as the rest of a 1080p row: 0.63 against 0.56
+// ms a frame on one core, for 14 pixels a row.)
+template <class D32>
+HWY_INLINE int SobelRowInWords(D32 d32, const uint8_t* above, const uint8_t* at,
+                               const uint8_t* below, int x, int n, uint32_t* m_out,
+                               const int32_t* small_roots, SobelLaneRefs<D32> sobel,
+                               int& in_flush) {
+  const int lanes = int(hn::Lanes(d32));
+  for (; x + lanes <= n - 1; x += lanes) {
+    auto gx = hn::Zero(d32), gy = hn::Zero(d32);
+    SobelGradients(d32, above, at, below, x, gx, gy);
+    const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
+    if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
+    AddMagnitudes(d32, m, small_roots, sobel);
+    if (++in_flush >= kVectorsPerFlush) {
+      FlushLanes(d32, sobel);
+      in_flush = 0;
+    }
+  }
+  if (const int last = n - 1 - lanes; x < n - 1 && last >= 1) {
+    auto gx = hn::Zero(d32), gy = hn::Zero(d32);
+    SobelGradients(d32, above, at, below, last, gx, gy);
+    const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
+    if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + last));  // the same m again
+    AddMagnitudes(d32, hn::IfThenZeroElse(hn::FirstN(d32, size_t(x - last)), m), small_roots,
+                  sobel);
+    if (++in_flush >= kVectorsPerFlush) {
+      FlushLanes(d32, sobel);
+      in_flush = 0;
+    }
+    x = n - 1;
+  }
+  return x;
+}
+#endif
+
 void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
               SobelRowSums& sums) {
   int x = 1;
 #if ESF_HEALTH_HALVES
   const hn::ScalableTag<int32_t> d32;
-  const int lanes = int(hn::Lanes(d32));
   const int32_t* small_roots = smallRoots();
   auto sum_m = hn::Zero(d32), sum_q = sum_m, sum_e = sum_m;
   const hn::Repartition<int64_t, decltype(d32)> d64;
@@ -336,52 +431,24 @@ void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
   int in_flush = 0;
   if (!m_out) {
     // Without the per-pixel magnitudes the order of the pixels does not matter: gx and gy of
-    // twice the pixels in 16-bit lanes (|g| <= 1020), then m = gx^2 + gy^2 by pairwise
-    // multiply-adds of (gx, gy) interleaved: half the loads and the arithmetic of 32-bit lanes.
+    // twice the pixels in 16-bit lanes (|g| <= 1020), then their magnitudes: half the loads and
+    // the arithmetic of 32-bit lanes.
     const hn::Repartition<int16_t, decltype(d32)> d16;
     const int wide = int(hn::Lanes(d16));
     for (; x + wide <= n - 1; x += wide) {
       auto gx = hn::Zero(d16), gy = hn::Zero(d16);
       SobelGradients(d16, above, at, below, x, gx, gy);
-      // Lane i of each: pairs[2i]^2 + pairs[2i + 1]^2.
-      const auto low = hn::InterleaveLower(d16, gx, gy), high = hn::InterleaveUpper(d16, gx, gy);
-      auto odd = hn::Zero(d32);
-      auto even = hn::ReorderWidenMulAccumulate(d32, low, low, hn::Zero(d32), odd);
-      AddMagnitudes(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, sobel);
-      odd = hn::Zero(d32);
-      even = hn::ReorderWidenMulAccumulate(d32, high, high, hn::Zero(d32), odd);
-      AddMagnitudes(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, sobel);
+      AddGradients(d16, d32, gx, gy, small_roots, sobel);
       if ((in_flush += 2) == kVectorsPerFlush) {
         FlushLanes(d32, sobel);
         in_flush = 0;
       }
     }
   }
-  for (; x + lanes <= n - 1; x += lanes) {
-    auto gx = hn::Zero(d32), gy = hn::Zero(d32);
-    SobelGradients(d32, above, at, below, x, gx, gy);
-    const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
-    if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
-    AddMagnitudes(d32, m, small_roots, sobel);
-    if (++in_flush >= kVectorsPerFlush) {
-      FlushLanes(d32, sobel);
-      in_flush = 0;
-    }
-  }
+  x = SobelRowInWords(d32, above, at, below, x, n, m_out, small_roots, sobel, in_flush);
   AddLanes(d32, sobel, sums);
 #endif
-  for (; x < n - 1; ++x) {
-    const int gx = (above[x - 1] + 2 * at[x - 1] + below[x - 1]) -
-                   (above[x + 1] + 2 * at[x + 1] + below[x + 1]);
-    const int gy =
-        (above[x - 1] - below[x - 1]) + 2 * (above[x] - below[x]) + (above[x + 1] - below[x + 1]);
-    const uint32_t m = uint32_t(gx * gx + gy * gy);
-    if (m_out) m_out[x] = m;
-    const uint64_t q = sobelRoot(m);
-    sums.squares += m;
-    sums.roots += q;
-    sums.root_square_excess += int64_t(q * q) - int64_t(uint64_t(m) << 32);
-  }
+  SobelRowPlain(above, at, below, x, n, m_out, sums);
 }
 
 void RegionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level, uint64_t& luma,
@@ -485,6 +552,7 @@ void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
               SobelRowSums& sums) {
   HWY_DYNAMIC_DISPATCH(SobelRow)(above, at, below, n, m_out, sums);
 }
+
 void sobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t* excess) {
   HWY_DYNAMIC_DISPATCH(SobelRoots)(m, n, in_doubles, q, excess);
 }
