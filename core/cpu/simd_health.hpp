@@ -1,6 +1,7 @@
 #pragma once
-// The health stages' vector loops (Google Highway, dispatched at run time like simd_kernels.hpp):
-// exact integer results, the same on every target as the scalar formula in each comment.
+// The frame difference stage's vector loops (Google Highway, dispatched at run time like
+// simd_kernels.hpp): exact integer results, the same on every target as the scalar formula in
+// each comment. The Sobel stage's are in simd_sobel.hpp.
 #include <cstdint>
 
 namespace esf::simd {
@@ -17,29 +18,9 @@ struct DifferenceRowSums {
 void differenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
                    const uint8_t* fp, int n, DifferenceRowSums& sums);
 
-// The Sobel sums of one row's interior pixels x in [1, n - 1) (n >= 3): m = gx^2 + gy^2 of the
-// 3x3 window over the rows above, at and below, q = sobelRoot(m); adds sum m, sum q and
-// sum (q^2 - 2^32 m) (in (-q, q], so it fits a signed sum: sum q^2 = 2^32 sum m + that).
-// m_out non-null: m_out[x] = m for x in [1, n - 1).
-struct SobelRowSums {
-  uint64_t squares = 0, roots = 0;
-  int64_t root_square_excess = 0;
-};
-void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
-              SobelRowSums& sums);
-
 // A region's span of one row: adds sum c[x] to `luma` and the count of |c[x] - p[x]| >
 // change_level to `changed`, x in [0, n).
 void regionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level, uint64_t& luma,
                    uint64_t& changed);
-
-// sum v[i], i in [0, n).
-uint64_t sumOfU32(const uint32_t* v, int n);
-
-// q[i] = sobelRoot(m[i]) and excess[i] = q[i]^2 - 2^32 m[i] for i in [0, n), each m[i] <=
-// 2080800 (the largest Sobel magnitude): the roots sobelRow takes for magnitudes past its
-// table, for tests. It takes them two ways where the CPU has double vector lanes: in_doubles
-// picks which (elsewhere there is one way, and in_doubles does nothing).
-void sobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t* excess);
 
 }  // namespace esf::simd

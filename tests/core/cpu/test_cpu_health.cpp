@@ -1,6 +1,6 @@
-// The health kernels (core/cpu/simd_health.hpp) against their scalar formulas on every target's
-// vector width and tail, and the executor's health stage against the reference backend's over
-// runs of frames (the kept previous and freeze-reference planes).
+// The health kernels (core/cpu/simd_health.hpp, simd_sobel.hpp) against their scalar formulas on
+// every target's vector width and tail, and the executor's health stage against the reference
+// backend's over runs of frames (the kept previous and freeze-reference planes).
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/cpu/simd_health.hpp"
+#include "core/cpu/simd_sobel.hpp"
 #include "core/stages/sobel_reference.hpp"
 #include "core/stats/health.hpp"
 #include "esframe/pipeline.hpp"
