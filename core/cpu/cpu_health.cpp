@@ -31,7 +31,22 @@ void HealthRowSums::start(const DifferencePlanes& planes, uint8_t* stretch_into,
   height_ = height;
   count_histogram_ = count_histogram;
   change_level_ = regions.change_level;
-  spans_ = healthRegionSpans(regions, width, height);
+  std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
+  auto same = [](const RegionSpan& a, const RegionSpan& b) {
+    return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1;
+  };
+  // The rows' spans are made again only when the spans change (a new size or new regions).
+  if (!std::equal(spans.begin(), spans.end(), spans_.begin(), spans_.end(), same) ||
+      row_span_begin_.size() != (spans.empty() ? 0 : size_t(height) + 1)) {
+    spans_ = std::move(spans);
+    row_span_begin_.assign(spans_.empty() ? 0 : size_t(height) + 1, 0);
+    row_spans_.clear();
+    for (int y = 0; !spans_.empty() && y < height; ++y) {
+      for (size_t r = 0; r < spans_.size(); ++r)
+        if (y >= spans_[r].y0 && y < spans_[r].y1) row_spans_.push_back(uint32_t(r));
+      row_span_begin_[size_t(y) + 1] = uint32_t(row_spans_.size());
+    }
+  }
   stripe_rows_ = std::max(stripe_rows, 2);
   stripes_ = int((int64_t(height) + stripe_rows_ - 1) / stripe_rows_);
   difference_bands_.assign(size_t(std::max(bands, 1)), DifferenceBand{});
@@ -55,9 +70,8 @@ void HealthRowSums::addDifferenceRow(DifferenceBand& b, int y) {
   simd::differenceRow(c, p, planes_.reference + row, planes_.stretched + row,
                       planes_.stretched_previous + row, width_, b.row);
   if (count_histogram_) b.histogram.countLuma(c, width_);
-  for (size_t r = 0; r < spans_.size(); ++r) {
+  for (uint32_t r : rowSpans(y)) {
     const RegionSpan& span = spans_[r];
-    if (y < span.y0 || y >= span.y1) continue;
     simd::regionRowSums(c + span.x0, p + span.x0, span.x1 - span.x0, change_level_,
                         b.region_luma[r], b.region_changed[r]);
   }
@@ -67,14 +81,13 @@ void HealthRowSums::addSobelRow(SobelBand& b, int center) {
   if (width_ < 3 || center < 1 || center > height_ - 2) return;
   const size_t w = size_t(width_);
   const uint8_t* above = planes_.stretched + size_t(center - 1) * w;
-  bool in_region = false;
-  for (const RegionSpan& span : spans_) in_region |= center >= span.y0 && center < span.y1;
+  const std::span<const uint32_t> row_spans = rowSpans(center);
+  const bool in_region = !row_spans.empty();
   if (in_region) b.row_m.resize(w);
   simd::sobelRow(above, above + w, above + 2 * w, width_, in_region ? b.row_m.data() : nullptr,
                  b.row);
-  for (size_t r = 0; r < spans_.size(); ++r) {
+  for (uint32_t r : row_spans) {
     const RegionSpan& span = spans_[r];
-    if (center < span.y0 || center >= span.y1) continue;
     const int x0 = std::max(span.x0, 1), x1 = std::min(span.x1, width_ - 1);
     if (x0 < x1) b.region_squares[r] += simd::sumOfU32(b.row_m.data() + x0, x1 - x0);
   }

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/cpu/cpu_histogram.hpp"
@@ -52,6 +53,11 @@ class HealthRowSums {
     std::vector<uint64_t> region_squares;
     std::vector<uint32_t> row_m;  // with regions: the row's magnitudes, for their spans
   };
+  std::span<const uint32_t> rowSpans(int y) const {
+    if (spans_.empty()) return {};
+    return {row_spans_.data() + row_span_begin_[size_t(y)],
+            row_spans_.data() + row_span_begin_[size_t(y) + 1]};
+  }
   void addDifferenceRow(DifferenceBand& b, int y);
   void addSobelRow(SobelBand& b, int center);  // the window centred on row `center`, if any
 
@@ -61,6 +67,9 @@ class HealthRowSums {
   bool count_histogram_ = true;
   uint32_t change_level_ = 0;
   std::vector<RegionSpan> spans_;
+  // The spans that cover row y: row_spans_[row_span_begin_[y] .. row_span_begin_[y + 1]) (a
+  // grid's row meets one row of cells, not every cell).
+  std::vector<uint32_t> row_span_begin_, row_spans_;
   std::vector<DifferenceBand> difference_bands_;
   std::vector<SobelBand> sobel_bands_;
   // Per pair of neighbouring stripes, how many of the two are complete.
