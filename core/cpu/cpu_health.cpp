@@ -82,14 +82,28 @@ void HealthRowSums::addSobelRow(SobelBand& b, int center) {
   const size_t w = size_t(width_);
   const uint8_t* above = planes_.stretched + size_t(center - 1) * w;
   const std::span<const uint32_t> row_spans = rowSpans(center);
-  const bool in_region = !row_spans.empty();
-  if (in_region) b.row_m.resize(w);
-  simd::sobelRow(above, above + w, above + 2 * w, width_, in_region ? b.row_m.data() : nullptr,
-                 b.row);
+  if (row_spans.empty()) {
+    simd::sobelRow(above, above + w, above + 2 * w, width_, b.row);
+    return;
+  }
+  // The row cut at its spans' ends: each span's sum of m is that of the segments it covers.
+  std::vector<int>& cuts = b.cuts;
+  cuts.assign({1, width_ - 1});
   for (uint32_t r : row_spans) {
-    const RegionSpan& span = spans_[r];
-    const int x0 = std::max(span.x0, 1), x1 = std::min(span.x1, width_ - 1);
-    if (x0 < x1) b.region_squares[r] += simd::sumOfU32(b.row_m.data() + x0, x1 - x0);
+    cuts.push_back(std::clamp(spans_[r].x0, 1, width_ - 1));
+    cuts.push_back(std::clamp(spans_[r].x1, 1, width_ - 1));
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  b.segment_squares.resize(cuts.size());
+  simd::sobelRowSegments(above, above + w, above + 2 * w, cuts.data(), int(cuts.size()),
+                         b.segment_squares.data(), b.row);
+  for (uint32_t r : row_spans) {
+    const int x0 = std::clamp(spans_[r].x0, 1, width_ - 1);
+    const int x1 = std::clamp(spans_[r].x1, 1, width_ - 1);
+    for (size_t k = size_t(std::lower_bound(cuts.begin(), cuts.end(), x0) - cuts.begin());
+         k + 1 < cuts.size() && cuts[k] < x1; ++k)
+      b.region_squares[r] += b.segment_squares[k];
   }
 }
 

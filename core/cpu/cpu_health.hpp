@@ -51,7 +51,9 @@ class HealthRowSums {
   struct SobelBand {
     simd::SobelRowSums row;
     std::vector<uint64_t> region_squares;
-    std::vector<uint32_t> row_m;  // with regions: the row's magnitudes, for their spans
+    // With regions: the row's cuts at its spans' ends, and each segment's sum of m.
+    std::vector<int> cuts;
+    std::vector<uint64_t> segment_squares;
   };
   std::span<const uint32_t> rowSpans(int y) const {
     if (spans_.empty()) return {};

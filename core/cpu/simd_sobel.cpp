@@ -255,16 +255,15 @@ HWY_INLINE void AddGradients(D16 d16, D32 d32, hn::Vec<D16> gx, hn::Vec<D16> gy,
 }
 #endif
 
-// The windows centred on `at` from pixel x on, plainly; m_out as for sobelRow.
+// The windows centred on `at` from pixel x on, plainly.
 void SobelRowPlain(const uint8_t* above, const uint8_t* at, const uint8_t* below, int x, int n,
-                   uint32_t* m_out, SobelRowSums& sums) {
+                   SobelRowSums& sums) {
   for (; x < n - 1; ++x) {
     const int gx = (above[x - 1] + 2 * at[x - 1] + below[x - 1]) -
                    (above[x + 1] + 2 * at[x + 1] + below[x + 1]);
     const int gy =
         (above[x - 1] - below[x - 1]) + 2 * (above[x] - below[x]) + (above[x + 1] - below[x + 1]);
     const uint32_t m = uint32_t(gx * gx + gy * gy);
-    if (m_out) m_out[x] = m;
     const uint64_t q = sobelRoot(m);
     sums.squares += m;
     sums.roots += q;
@@ -280,16 +279,13 @@ void SobelRowPlain(const uint8_t* above, const uint8_t* at, const uint8_t* below
 // took 0.63 ms on one core; 0.56 without those pixels.)
 template <class D32>
 HWY_INLINE int SobelRowInWords(D32 d32, const uint8_t* above, const uint8_t* at,
-                               const uint8_t* below, int x, int n, uint32_t* m_out,
-                               const int32_t* small_roots, SobelLaneRefs<D32> sobel,
-                               int& in_flush) {
+                               const uint8_t* below, int x, int n, const int32_t* small_roots,
+                               SobelLaneRefs<D32> sobel, int& in_flush) {
   const int lanes = int(hn::Lanes(d32));
   for (; x + lanes <= n - 1; x += lanes) {
     auto gx = hn::Zero(d32), gy = hn::Zero(d32);
     SobelGradients(d32, above, at, below, x, gx, gy);
-    const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
-    if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + x));
-    AddMagnitudes(d32, m, small_roots, sobel);
+    AddMagnitudes(d32, hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)), small_roots, sobel);
     if (++in_flush >= kVectorsPerFlush) {
       FlushLanes(d32, sobel);
       in_flush = 0;
@@ -299,7 +295,6 @@ HWY_INLINE int SobelRowInWords(D32 d32, const uint8_t* above, const uint8_t* at,
     auto gx = hn::Zero(d32), gy = hn::Zero(d32);
     SobelGradients(d32, above, at, below, last, gx, gy);
     const auto m = hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy));
-    if (m_out) hn::StoreU(m, d32, reinterpret_cast<int32_t*>(m_out + last));  // the same m again
     AddMagnitudes(d32, hn::IfThenZeroElse(hn::FirstN(d32, size_t(x - last)), m), small_roots,
                   sobel);
     if (++in_flush >= kVectorsPerFlush) {
@@ -312,67 +307,113 @@ HWY_INLINE int SobelRowInWords(D32 d32, const uint8_t* above, const uint8_t* at,
 }
 #endif
 
-void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
+#if ESF_SOBEL_HALVES
+// The lanes of a row's sums (SobelLaneRefs) as locals of the function, and `sobel` naming them:
+// d32 the row's 32-bit lanes, d64 their 64-bit halves.
+#if HWY_HAVE_FLOAT64
+#define ESF_SOBEL_LANE_LOCALS                                                   \
+  auto sum_m = hn::Zero(d32), sum_q = sum_m, sum_e = sum_m;                     \
+  auto wide_m = hn::Zero(d64), wide_q = wide_m, wide_e = wide_m;                \
+  const hn::Repartition<double, decltype(d32)> df;                              \
+  auto double_q = hn::Zero(df), double_e = double_q;                            \
+  bool in_doubles = false;                                                      \
+  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel {                         \
+    sum_m, sum_q, sum_e, wide_m, wide_q, wide_e, double_q, double_e, in_doubles \
+  }
+#else
+#define ESF_SOBEL_LANE_LOCALS                                    \
+  auto sum_m = hn::Zero(d32), sum_q = sum_m, sum_e = sum_m;      \
+  auto wide_m = hn::Zero(d64), wide_q = wide_m, wide_e = wide_m; \
+  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel {          \
+    sum_m, sum_q, sum_e, wide_m, wide_q, wide_e                  \
+  }
+#endif
+#endif
+
+void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n,
               SobelRowSums& sums) {
   int x = 1;
 #if ESF_SOBEL_HALVES
   const hn::ScalableTag<int32_t> d32;
-  const int32_t* small_roots = smallRoots();
-  auto sum_m = hn::Zero(d32), sum_q = sum_m, sum_e = sum_m;
   const hn::Repartition<int64_t, decltype(d32)> d64;
-  auto wide_m = hn::Zero(d64), wide_q = wide_m, wide_e = wide_m;
-#if HWY_HAVE_FLOAT64
-  const hn::Repartition<double, decltype(d32)> df;
-  auto double_q = hn::Zero(df), double_e = double_q;
-  bool in_doubles = false;
-  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel{sum_m,  sum_q,    sum_e,    wide_m,    wide_q,
-                                                      wide_e, double_q, double_e, in_doubles};
-#else
-  const SobelLaneRefs<hn::ScalableTag<int32_t>> sobel{sum_m, sum_q, sum_e, wide_m, wide_q, wide_e};
-#endif
+  const int32_t* small_roots = smallRoots();
+  ESF_SOBEL_LANE_LOCALS;
   int in_flush = 0;
-  if (!m_out) {
-    // Without the per-pixel magnitudes the order of the pixels does not matter: gx and gy of
-    // twice the pixels in 16-bit lanes (|g| <= 1020), then their magnitudes: half the loads and
-    // the arithmetic of 32-bit lanes.
-    const hn::Repartition<int16_t, decltype(d32)> d16;
-    const int wide = int(hn::Lanes(d16));
-    for (; x + wide <= n - 1; x += wide) {
+  // The order of the pixels does not matter to the sums: gx and gy of twice the pixels in 16-bit
+  // lanes (|g| <= 1020), then their magnitudes: half the loads and the arithmetic of 32-bit lanes.
+  const hn::Repartition<int16_t, decltype(d32)> d16;
+  const int wide = int(hn::Lanes(d16));
+  for (; x + wide <= n - 1; x += wide) {
+    auto gx = hn::Zero(d16), gy = hn::Zero(d16);
+    SobelGradients(d16, above, at, below, x, gx, gy);
+    AddGradients(d16, d32, gx, gy, small_roots, sobel);
+    if ((in_flush += 2) == kVectorsPerFlush) {
+      FlushLanes(d32, sobel);
+      in_flush = 0;
+    }
+  }
+  x = SobelRowInWords(d32, above, at, below, x, n, small_roots, sobel, in_flush);
+  AddLanes(d32, sobel, sums);
+#endif
+  SobelRowPlain(above, at, below, x, n, sums);
+}
+
+void SobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* below,
+                      const int* cuts, int cut_count, uint64_t* segment_squares,
+                      SobelRowSums& sums) {
+#if ESF_SOBEL_HALVES
+  const hn::ScalableTag<int32_t> d32;
+  const hn::Repartition<int64_t, decltype(d32)> d64;
+  const int32_t* small_roots = smallRoots();
+  ESF_SOBEL_LANE_LOCALS;
+  int in_flush = 0;
+  const hn::Repartition<int16_t, decltype(d32)> d16;
+  const int wide = int(hn::Lanes(d16));
+  uint64_t squares_before = 0;  // the 64-bit lanes' sum m when the segment starts
+  for (int k = 0; k + 1 < cut_count; ++k) {
+    const int end = cuts[k + 1];
+    int x = cuts[k];
+    SobelRowSums plain;
+    for (; x + wide <= end; x += wide) {
       auto gx = hn::Zero(d16), gy = hn::Zero(d16);
       SobelGradients(d16, above, at, below, x, gx, gy);
       AddGradients(d16, d32, gx, gy, small_roots, sobel);
-      if ((in_flush += 2) == kVectorsPerFlush) {
+      if ((in_flush += 2) >= kVectorsPerFlush) {
         FlushLanes(d32, sobel);
         in_flush = 0;
       }
     }
+    // The segment's last pixels as the vector of windows ending with it, the pixels before them
+    // (this segment's or earlier ones') set to gx = gy = 0, which adds nothing.
+    if (const int last = end - wide; x < end && last >= 1) {
+      auto gx = hn::Zero(d16), gy = hn::Zero(d16);
+      SobelGradients(d16, above, at, below, last, gx, gy);
+      const auto added = hn::FirstN(d16, size_t(x - last));
+      AddGradients(d16, d32, hn::IfThenZeroElse(added, gx), hn::IfThenZeroElse(added, gy),
+                   small_roots, sobel);
+    } else if (x < end) {
+      SobelRowPlain(above, at, below, x, end + 1, plain);
+    }
+    FlushLanes(d32, sobel);
+    in_flush = 0;
+    const uint64_t squares_after = uint64_t(hn::GetLane(hn::SumOfLanes(d64, wide_m)));
+    segment_squares[k] = squares_after - squares_before + plain.squares;
+    squares_before = squares_after;
+    sums.squares += plain.squares;
+    sums.roots += plain.roots;
+    sums.root_square_excess += plain.root_square_excess;
   }
-  x = SobelRowInWords(d32, above, at, below, x, n, m_out, small_roots, sobel, in_flush);
   AddLanes(d32, sobel, sums);
-#endif
-  SobelRowPlain(above, at, below, x, n, m_out, sums);
-}
-
-uint64_t SumOfU32(const uint32_t* v, int n) {
-  int i = 0;
-  uint64_t total = 0;
-#if ESF_SOBEL_HALVES
-  const hn::ScalableTag<uint32_t> d32;
-  const hn::Repartition<uint64_t, decltype(d32)> d64;
-  const int lanes = int(hn::Lanes(d32));
-  auto sum = hn::Zero(d64);
-  for (; i + lanes <= n; i += lanes) {
-    sum = hn::Add(sum, AddWidenedHalves(d64, hn::LoadU(d32, v + i)));
+#else
+  for (int k = 0; k + 1 < cut_count; ++k) {
+    SobelRowSums plain;
+    SobelRowPlain(above, at, below, cuts[k], cuts[k + 1] + 1, plain);
+    segment_squares[k] = plain.squares;
+    sums.squares += plain.squares;
+    sums.roots += plain.roots;
+    sums.root_square_excess += plain.root_square_excess;
   }
-  if (const int last = n - lanes; i < n && last >= 0) {  // as in RegionRowSums
-    const auto fresh = hn::Not(hn::FirstN(d32, size_t(i - last)));
-    sum = hn::Add(sum, AddWidenedHalves(d64, hn::IfThenElseZero(fresh, hn::LoadU(d32, v + last))));
-    i = n;
-  }
-  total = hn::GetLane(hn::SumOfLanes(d64, sum));
 #endif
-  for (; i < n; ++i) total += v[i];
-  return total;
 }
 
 void SobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t* excess) {
@@ -417,20 +458,22 @@ HWY_AFTER_NAMESPACE();
 namespace esf::simd {
 
 HWY_EXPORT(SobelRow);
+HWY_EXPORT(SobelRowSegments);
 HWY_EXPORT(SobelRoots);
-HWY_EXPORT(SumOfU32);
 
-void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
+void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n,
               SobelRowSums& sums) {
-  HWY_DYNAMIC_DISPATCH(SobelRow)(above, at, below, n, m_out, sums);
+  HWY_DYNAMIC_DISPATCH(SobelRow)(above, at, below, n, sums);
+}
+
+void sobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* below,
+                      const int* cuts, int cut_count, uint64_t* segment_squares,
+                      SobelRowSums& sums) {
+  HWY_DYNAMIC_DISPATCH(SobelRowSegments)(above, at, below, cuts, cut_count, segment_squares, sums);
 }
 
 void sobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t* excess) {
   HWY_DYNAMIC_DISPATCH(SobelRoots)(m, n, in_doubles, q, excess);
-}
-
-uint64_t sumOfU32(const uint32_t* v, int n) {
-  return HWY_DYNAMIC_DISPATCH(SumOfU32)(v, n);
 }
 
 }  // namespace esf::simd

@@ -8,16 +8,19 @@ namespace esf::simd {
 // The Sobel sums of one row's interior pixels x in [1, n - 1) (n >= 3): m = gx^2 + gy^2 of the
 // 3x3 window over the rows above, at and below, q = sobelRoot(m); adds sum m, sum q and
 // sum (q^2 - 2^32 m) (in (-q, q], so it fits a signed sum: sum q^2 = 2^32 sum m + that).
-// m_out non-null: m_out[x] = m for x in [1, n - 1).
 struct SobelRowSums {
   uint64_t squares = 0, roots = 0;
   int64_t root_square_excess = 0;
 };
-void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n, uint32_t* m_out,
+void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n,
               SobelRowSums& sums);
 
-// sum v[i], i in [0, n).
-uint64_t sumOfU32(const uint32_t* v, int n);
+// sobelRow's sums of the pixels x in [cuts[0], cuts[cut_count - 1]) (cuts ascending, within
+// [1, n - 1] for a row of n pixels; cut_count >= 2), and the sum of m over each segment [cuts[k],
+// cuts[k + 1]) into segment_squares[k]: the regions' sums of a row, without each pixel's m.
+void sobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* below,
+                      const int* cuts, int cut_count, uint64_t* segment_squares,
+                      SobelRowSums& sums);
 
 // q[i] = sobelRoot(m[i]) and excess[i] = q[i]^2 - 2^32 m[i] for i in [0, n), each m[i] <=
 // 2080800 (the largest Sobel magnitude): the roots sobelRow takes for magnitudes past its
