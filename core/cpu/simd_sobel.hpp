@@ -16,8 +16,9 @@ void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int
               SobelRowSums& sums);
 
 // sobelRow's sums of the pixels x in [cuts[0], cuts[cut_count - 1]) (cuts ascending, within
-// [1, n - 1] for a row of n pixels; cut_count >= 2), and the sum of m over each segment [cuts[k],
-// cuts[k + 1]) into segment_squares[k]: the regions' sums of a row, without each pixel's m.
+// [1, n - 1] for a row of n pixels; cut_count >= 2), and, where segment_squares is not null, the
+// sum of m over each segment [cuts[k], cuts[k + 1]) into segment_squares[k]: the regions' sums
+// of a row, without each pixel's m.
 void sobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* below,
                       const int* cuts, int cut_count, uint64_t* segment_squares,
                       SobelRowSums& sums);
