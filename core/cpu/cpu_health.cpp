@@ -30,6 +30,7 @@ void HealthRowSums::start(const DifferencePlanes& planes, uint8_t* stretch_into,
   width_ = width;
   height_ = height;
   count_histogram_ = count_histogram;
+  root_way_ = simd::fastestSobelRootWay();
   change_level_ = regions.change_level;
   std::vector<RegionSpan> spans = healthRegionSpans(regions, width, height);
   auto same = [](const RegionSpan& a, const RegionSpan& b) {
@@ -83,7 +84,7 @@ void HealthRowSums::addSobelRow(SobelBand& b, int center) {
   const uint8_t* above = planes_.stretched + size_t(center - 1) * w;
   const std::span<const uint32_t> row_spans = rowSpans(center);
   if (row_spans.empty()) {
-    simd::sobelRow(above, above + w, above + 2 * w, width_, b.row);
+    simd::sobelRow(above, above + w, above + 2 * w, width_, root_way_, b.row);
     return;
   }
   // The row cut at its spans' ends: each span's sum of m is that of the segments it covers.
@@ -97,7 +98,7 @@ void HealthRowSums::addSobelRow(SobelBand& b, int center) {
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   b.segment_squares.resize(cuts.size());
   simd::sobelRowSegments(above, above + w, above + 2 * w, cuts.data(), int(cuts.size()),
-                         b.segment_squares.data(), b.row);
+                         b.segment_squares.data(), root_way_, b.row);
   for (uint32_t r : row_spans) {
     const int x0 = std::clamp(spans_[r].x0, 1, width_ - 1);
     const int x1 = std::clamp(spans_[r].x1, 1, width_ - 1);

@@ -67,6 +67,7 @@ class HealthRowSums {
   uint8_t* stretch_into_ = nullptr;
   int width_ = 0, height_ = 0, stripe_rows_ = 2, stripes_ = 0;
   bool count_histogram_ = true;
+  simd::SobelRootWay root_way_ = simd::SobelRootWay::kTable;
   uint32_t change_level_ = 0;
   std::vector<RegionSpan> spans_;
   // The spans that cover row y: row_spans_[row_span_begin_[y] .. row_span_begin_[y + 1]) (a

@@ -7,6 +7,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <vector>
 
@@ -127,14 +128,16 @@ HWY_INLINE void SmallRoot(D32 d32, hn::Vec<D32> m, const int32_t* small_roots, h
 }
 
 #if HWY_HAVE_FLOAT64
-// round(65536 sqrt(m)) in double lanes: the square root is correctly rounded and the scaling
-// exact, and round-to-nearest of it equals sobelRoot for every m in [0, 2080800] (the tests
-// check each one).
-// e = q^2 - 2^32 m beside it: q^2 < 2^53 and 2^32 m < 2^53, so the difference is exact.
+// round(65536 sqrt(m)) in double lanes: sqrt(2^32 m) = 65536 sqrt(m) exactly (the scaling is a
+// power of four and the square root is correctly rounded), and round-to-nearest of it equals
+// sobelRoot for every m in [0, 2080800] (the tests check each one).
+// e = q^2 - 2^32 m beside it, from one fused multiply-subtract: q^2 < 2^53 and 2^32 m < 2^53,
+// so the difference is exact.
 template <class DF>
 HWY_INLINE void DoubleRoot(DF df, hn::Vec<DF> m, hn::Vec<DF>& q, hn::Vec<DF>& e) {
-  q = hn::Round(hn::Mul(hn::Sqrt(m), hn::Set(df, 65536.0)));
-  e = hn::Sub(hn::Mul(q, q), hn::Mul(m, hn::Set(df, 4294967296.0)));
+  const auto scaled = hn::Mul(m, hn::Set(df, 4294967296.0));
+  q = hn::Round(hn::Sqrt(scaled));
+  e = hn::MulSub(q, q, scaled);
 }
 #endif
 
@@ -161,35 +164,48 @@ struct SobelLaneRefs {
 #if HWY_HAVE_FLOAT64
 // Half a vector of magnitudes, in double lanes, into the lanes.
 template <class DF, class D32>
-HWY_INLINE void AddRootsInDoubles(DF df, hn::Vec<DF> m, SobelLaneRefs<D32> lanes) {
+HWY_INLINE void AddHalfRootsInDoubles(DF df, hn::Vec<DF> m, SobelLaneRefs<D32> lanes) {
   auto q = hn::Zero(df), e = hn::Zero(df);
   DoubleRoot(df, m, q, e);
   lanes.double_q = hn::Add(lanes.double_q, q);
   lanes.double_e = hn::Add(lanes.double_e, e);
 }
+
+// A vector of magnitudes, a half at a time in double lanes, into the lanes.
+template <class D32>
+HWY_INLINE void AddRootsInDoubles(D32, hn::Vec<D32> m, SobelLaneRefs<D32> lanes) {
+  const typename SobelLaneRefs<D32>::DF df;
+  const hn::Half<D32> dh32;
+  AddHalfRootsInDoubles(df, hn::PromoteTo(df, hn::LowerHalf(dh32, m)), lanes);
+  AddHalfRootsInDoubles(df, hn::PromoteTo(df, hn::UpperHalf(dh32, m)), lanes);
+}
 #endif
 
-// One vector of magnitudes into the lanes.
-template <class D32>
+// One vector of magnitudes into the lanes, the roots taken SobelRootWay::kDoubles's way or
+// kTable's.
+template <bool kAllDoubles, class D32>
 HWY_INLINE void AddMagnitudes(D32 d32, hn::Vec<D32> m, const int32_t* small_roots,
                               SobelLaneRefs<D32> lanes) {
   if (hn::AllTrue(d32, hn::Eq(m, hn::Zero(d32)))) return;  // flat: q = 0 adds nothing
   lanes.m = hn::Add(lanes.m, m);
   auto q = hn::Zero(d32), e = hn::Zero(d32);
+#if HWY_HAVE_FLOAT64
+  if (kAllDoubles) {
+    AddRootsInDoubles(d32, m, lanes);
+    return;
+  }
+#endif
   if (hn::AllTrue(d32, hn::Lt(m, hn::Set(d32, kSmallMagnitudes)))) {
     SmallRoot(d32, m, small_roots, q, e);
   } else {
 #if HWY_HAVE_FLOAT64
     // In doubles where there are doubles: their square roots take the divider, IntRoot the
     // vector ALUs. With AVX-512, every other vector goes to IntRoot, which keeps both busy: a
-    // 1080p pattern frame's rows on one core here, 0.80 ms all in doubles, 0.73 alternating
-    // (0.68 alternating and 0.73 all in IntRoot once it took no square root). With AVX2 and
-    // SSE4 alternating was slower (0.80 -> 0.87 and 1.77 -> 1.89 ms).
+    // 1080p pattern frame's rows on one core of a Xeon, 0.80 ms all in doubles, 0.73
+    // alternating (0.68 alternating and 0.73 all in IntRoot once it took no square root). With
+    // AVX2 and SSE4 alternating was slower (0.80 -> 0.87 and 1.77 -> 1.89 ms).
     if (!kAlternateRoots || (lanes.in_doubles = !lanes.in_doubles)) {
-      const typename SobelLaneRefs<D32>::DF df;
-      const hn::Half<D32> dh32;
-      AddRootsInDoubles(df, hn::PromoteTo(df, hn::LowerHalf(dh32, m)), lanes);
-      AddRootsInDoubles(df, hn::PromoteTo(df, hn::UpperHalf(dh32, m)), lanes);
+      AddRootsInDoubles(d32, m, lanes);
       return;
     }
 #endif
@@ -242,16 +258,16 @@ HWY_INLINE void SobelGradients(D d, const uint8_t* above, const uint8_t* at, con
 #if ESF_SOBEL_HALVES
 // m = gx^2 + gy^2 of a vector of 16-bit gradients into the lanes (in an order of their own), by
 // pairwise multiply-adds of (gx, gy) interleaved: lane i of each is pairs[2i]^2 + pairs[2i + 1]^2.
-template <class D16, class D32>
+template <bool kAllDoubles, class D16, class D32>
 HWY_INLINE void AddGradients(D16 d16, D32 d32, hn::Vec<D16> gx, hn::Vec<D16> gy,
                              const int32_t* small_roots, SobelLaneRefs<D32> lanes) {
   const auto low = hn::InterleaveLower(d16, gx, gy), high = hn::InterleaveUpper(d16, gx, gy);
   auto odd = hn::Zero(d32);
   auto even = hn::ReorderWidenMulAccumulate(d32, low, low, hn::Zero(d32), odd);
-  AddMagnitudes(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, lanes);
+  AddMagnitudes<kAllDoubles>(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, lanes);
   odd = hn::Zero(d32);
   even = hn::ReorderWidenMulAccumulate(d32, high, high, hn::Zero(d32), odd);
-  AddMagnitudes(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, lanes);
+  AddMagnitudes<kAllDoubles>(d32, hn::RearrangeToOddPlusEven(even, odd), small_roots, lanes);
 }
 #endif
 
@@ -271,9 +287,10 @@ void SobelRowPlain(const uint8_t* above, const uint8_t* at, const uint8_t* below
   }
 }
 
-void SobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* below,
-                      const int* cuts, int cut_count, uint64_t* segment_squares,
-                      SobelRowSums& sums) {
+template <bool kAllDoubles>
+void SobelRowSegmentsOneWay(const uint8_t* above, const uint8_t* at, const uint8_t* below,
+                            const int* cuts, int cut_count, uint64_t* segment_squares,
+                            SobelRowSums& sums) {
 #if ESF_SOBEL_HALVES
   const hn::ScalableTag<int32_t> d32;
   const hn::Repartition<int64_t, decltype(d32)> d64;
@@ -303,7 +320,7 @@ void SobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* be
     for (; x + wide <= end; x += wide) {
       auto gx = hn::Zero(d16), gy = hn::Zero(d16);
       SobelGradients(d16, above, at, below, x, gx, gy);
-      AddGradients(d16, d32, gx, gy, small_roots, sobel);
+      AddGradients<kAllDoubles>(d16, d32, gx, gy, small_roots, sobel);
       if ((in_flush += 2) >= kVectorsPerFlush) {
         FlushLanes(d32, sobel);
         in_flush = 0;
@@ -317,8 +334,8 @@ void SobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* be
       auto gx = hn::Zero(d16), gy = hn::Zero(d16);
       SobelGradients(d16, above, at, below, last, gx, gy);
       const auto added = hn::FirstN(d16, size_t(x - last));
-      AddGradients(d16, d32, hn::IfThenZeroElse(added, gx), hn::IfThenZeroElse(added, gy),
-                   small_roots, sobel);
+      AddGradients<kAllDoubles>(d16, d32, hn::IfThenZeroElse(added, gx),
+                                hn::IfThenZeroElse(added, gy), small_roots, sobel);
       if ((in_flush += 2) >= kVectorsPerFlush) {
         FlushLanes(d32, sobel);
         in_flush = 0;
@@ -349,11 +366,25 @@ void SobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* be
 #endif
 }
 
+void SobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* below,
+                      const int* cuts, int cut_count, uint64_t* segment_squares, SobelRootWay way,
+                      SobelRowSums& sums) {
+  if (way == SobelRootWay::kDoubles)
+    SobelRowSegmentsOneWay<true>(above, at, below, cuts, cut_count, segment_squares, sums);
+  else
+    SobelRowSegmentsOneWay<false>(above, at, below, cuts, cut_count, segment_squares, sums);
+}
+
 // One segment, the row's interior.
 void SobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n,
-              SobelRowSums& sums) {
+              SobelRootWay way, SobelRowSums& sums) {
   const int cuts[] = {1, n - 1};
-  if (n >= 3) SobelRowSegments(above, at, below, cuts, 2, nullptr, sums);
+  if (n >= 3) SobelRowSegments(above, at, below, cuts, 2, nullptr, way, sums);
+}
+
+// Whether SobelRootWay::kDoubles differs from kTable on this target.
+bool HasDoubleRoots() {
+  return ESF_SOBEL_HALVES && HWY_HAVE_FLOAT64;
 }
 
 void SobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t* excess) {
@@ -400,16 +431,51 @@ namespace esf::simd {
 HWY_EXPORT(SobelRow);
 HWY_EXPORT(SobelRowSegments);
 HWY_EXPORT(SobelRoots);
+HWY_EXPORT(HasDoubleRoots);
 
 void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n,
-              SobelRowSums& sums) {
-  HWY_DYNAMIC_DISPATCH(SobelRow)(above, at, below, n, sums);
+              SobelRootWay way, SobelRowSums& sums) {
+  HWY_DYNAMIC_DISPATCH(SobelRow)(above, at, below, n, way, sums);
 }
 
 void sobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* below,
-                      const int* cuts, int cut_count, uint64_t* segment_squares,
+                      const int* cuts, int cut_count, uint64_t* segment_squares, SobelRootWay way,
                       SobelRowSums& sums) {
-  HWY_DYNAMIC_DISPATCH(SobelRowSegments)(above, at, below, cuts, cut_count, segment_squares, sums);
+  HWY_DYNAMIC_DISPATCH(SobelRowSegments)
+  (above, at, below, cuts, cut_count, segment_squares, way, sums);
+}
+
+SobelRootWay fastestSobelRootWay() {
+  static const SobelRootWay fastest = [] {
+    if (!HWY_DYNAMIC_DISPATCH(HasDoubleRoots)()) return SobelRootWay::kTable;
+    // A camera-like strip: a ramp with noise (most magnitudes within the table, some past it)
+    // and a few hard edges, 16 rows of 1920 pixels: tens of microseconds a way.
+    constexpr int kWidth = 1920, kRows = 18;
+    std::vector<uint8_t> strip(size_t(kWidth) * kRows);
+    uint32_t state = 2463534242u;
+    for (size_t i = 0; i < strip.size(); ++i) {
+      state ^= state << 13, state ^= state >> 17, state ^= state << 5;
+      const int x = int(i % kWidth);
+      strip[i] = uint8_t(40 + x / 16 + int(state % 24) + (x % 256 < 8 ? 100 : 0));
+    }
+    auto time = [&](SobelRootWay way) {
+      const auto start = std::chrono::steady_clock::now();
+      SobelRowSums sums;
+      for (int y = 1; y + 1 < kRows; ++y) {
+        const uint8_t* above = strip.data() + size_t(y - 1) * kWidth;
+        sobelRow(above, above + kWidth, above + 2 * kWidth, kWidth, way, sums);
+      }
+      return std::chrono::steady_clock::now() - start;
+    };
+    // The fastest of several runs of each, alternating, so that a busy moment counts for neither.
+    auto table = std::chrono::steady_clock::duration::max(), doubles = table;
+    for (int run = 0; run < 7; ++run) {
+      table = std::min(table, time(SobelRootWay::kTable));
+      doubles = std::min(doubles, time(SobelRootWay::kDoubles));
+    }
+    return doubles < table ? SobelRootWay::kDoubles : SobelRootWay::kTable;
+  }();
+  return fastest;
 }
 
 void sobelRoots(const uint32_t* m, int n, bool in_doubles, uint32_t* q, int32_t* excess) {

@@ -12,15 +12,25 @@ struct SobelRowSums {
   uint64_t squares = 0, roots = 0;
   int64_t root_square_excess = 0;
 };
+// How the rows take the roots of their magnitudes. Both give the same sums; which is faster
+// depends on the CPU's gathers and double square roots (bench/RESULTS.md has the figures), so it
+// is timed, not assumed. Where the target has no double lanes both are kTable.
+enum class SobelRootWay {
+  kTable,    // magnitudes below 65536 looked up; larger ones in double and float lanes
+  kDoubles,  // every root in double lanes
+};
+// The faster way on this CPU, timed once (under a millisecond) on the first call.
+SobelRootWay fastestSobelRootWay();
+
 void sobelRow(const uint8_t* above, const uint8_t* at, const uint8_t* below, int n,
-              SobelRowSums& sums);
+              SobelRootWay way, SobelRowSums& sums);
 
 // sobelRow's sums of the pixels x in [cuts[0], cuts[cut_count - 1]) (cuts ascending, within
 // [1, n - 1] for a row of n pixels; cut_count >= 2), and, where segment_squares is not null, the
 // sum of m over each segment [cuts[k], cuts[k + 1]) into segment_squares[k]: the regions' sums
 // of a row, without each pixel's m.
 void sobelRowSegments(const uint8_t* above, const uint8_t* at, const uint8_t* below,
-                      const int* cuts, int cut_count, uint64_t* segment_squares,
+                      const int* cuts, int cut_count, uint64_t* segment_squares, SobelRootWay way,
                       SobelRowSums& sums);
 
 // q[i] = sobelRoot(m[i]) and excess[i] = q[i]^2 - 2^32 m[i] for i in [0, n), each m[i] <=

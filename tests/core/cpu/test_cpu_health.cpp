@@ -31,6 +31,10 @@ void onEveryTarget(const Check& check) {
   hwy::SetSupportedTargetsForTest(0);
 }
 
+// Both ways of taking the Sobel roots, whichever this CPU times faster.
+constexpr simd::SobelRootWay kRootWays[] = {simd::SobelRootWay::kTable,
+                                            simd::SobelRootWay::kDoubles};
+
 std::vector<uint8_t> randomBytes(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<uint8_t> v(n);
@@ -190,8 +194,6 @@ TEST(SimdHealth, SobelRowSumsEqualTheReference) {
         } else if (content == 5) {  // a camera's noise: m past 4096, mostly within the table
           for (uint8_t& v : f) v = uint8_t(100 + v % 48);
         }
-        simd::SobelRowSums got;
-        simd::sobelRow(f.data(), f.data() + n, f.data() + 2 * n, n, got);
         uint64_t squares = 0, roots = 0;
         Wide96 root_squares, got_root_squares;
         for (int x = 1; x < n - 1; ++x) {
@@ -204,14 +206,19 @@ TEST(SimdHealth, SobelRowSumsEqualTheReference) {
         if (content == 2 && n > 3) {
           EXPECT_EQ(sobelMagnitudeSquared(f.data(), n, 2, 1), 1040400u);
         }
-        EXPECT_EQ(got.squares, squares);
-        EXPECT_EQ(got.roots, roots);
-        // The excess form: sum q^2 = 2^32 sum m + excess.
-        got_root_squares.words = {0, uint32_t(got.squares), uint32_t(got.squares >> 32)};
-        const uint64_t e = uint64_t(got.root_square_excess);
-        got_root_squares.add(Wide96{
-            {uint32_t(e), uint32_t(e >> 32), got.root_square_excess < 0 ? 0xffffffffu : 0u}});
-        EXPECT_EQ(got_root_squares, root_squares);
+        for (simd::SobelRootWay way : kRootWays) {
+          SCOPED_TRACE(way == simd::SobelRootWay::kTable ? "table" : "doubles");
+          simd::SobelRowSums got;
+          simd::sobelRow(f.data(), f.data() + n, f.data() + 2 * n, n, way, got);
+          EXPECT_EQ(got.squares, squares);
+          EXPECT_EQ(got.roots, roots);
+          // The excess form: sum q^2 = 2^32 sum m + excess.
+          got_root_squares.words = {0, uint32_t(got.squares), uint32_t(got.squares >> 32)};
+          const uint64_t e = uint64_t(got.root_square_excess);
+          got_root_squares.add(Wide96{
+              {uint32_t(e), uint32_t(e >> 32), got.root_square_excess < 0 ? 0xffffffffu : 0u}});
+          EXPECT_EQ(got_root_squares, root_squares);
+        }
       }
   });
 }
@@ -243,25 +250,28 @@ TEST(SimdHealth, SobelRowSegmentsEqualTheReferenceSums) {
           cut_sets.push_back(cuts);
         }
         simd::SobelRowSums whole;
-        simd::sobelRow(f.data(), f.data() + n, f.data() + 2 * n, n, whole);
-        for (const std::vector<int>& cuts : cut_sets) {
-          if (cuts.size() < 2 || cuts.front() >= cuts.back()) continue;  // n = 3: one pixel
-          SCOPED_TRACE(testing::Message()
-                       << n << " content " << content << " cuts " << cuts.size());
-          std::vector<uint64_t> squares(cuts.size() - 1, 0xdeadbeef);
-          simd::SobelRowSums got;
-          simd::sobelRowSegments(f.data(), f.data() + n, f.data() + 2 * n, cuts.data(),
-                                 int(cuts.size()), squares.data(), got);
-          EXPECT_EQ(got.squares, whole.squares);
-          EXPECT_EQ(got.roots, whole.roots);
-          EXPECT_EQ(got.root_square_excess, whole.root_square_excess);
-          for (size_t k = 0; k + 1 < cuts.size(); ++k) {
-            uint64_t want = 0;
-            for (int x = cuts[k]; x < cuts[k + 1]; ++x)
-              want += sobelMagnitudeSquared(f.data(), n, x, 1);
-            EXPECT_EQ(squares[k], want) << "segment " << k;
+        simd::sobelRow(f.data(), f.data() + n, f.data() + 2 * n, n, simd::SobelRootWay::kTable,
+                       whole);
+        for (simd::SobelRootWay way : kRootWays)
+          for (const std::vector<int>& cuts : cut_sets) {
+            if (cuts.size() < 2 || cuts.front() >= cuts.back()) continue;  // n = 3: one pixel
+            SCOPED_TRACE(testing::Message()
+                         << n << " content " << content << " cuts " << cuts.size()
+                         << (way == simd::SobelRootWay::kTable ? " table" : " doubles"));
+            std::vector<uint64_t> squares(cuts.size() - 1, 0xdeadbeef);
+            simd::SobelRowSums got;
+            simd::sobelRowSegments(f.data(), f.data() + n, f.data() + 2 * n, cuts.data(),
+                                   int(cuts.size()), squares.data(), way, got);
+            EXPECT_EQ(got.squares, whole.squares);
+            EXPECT_EQ(got.roots, whole.roots);
+            EXPECT_EQ(got.root_square_excess, whole.root_square_excess);
+            for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+              uint64_t want = 0;
+              for (int x = cuts[k]; x < cuts[k + 1]; ++x)
+                want += sobelMagnitudeSquared(f.data(), n, x, 1);
+              EXPECT_EQ(squares[k], want) << "segment " << k;
+            }
           }
-        }
       }
   });
 }
