@@ -195,8 +195,15 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
 class SteadyCpuClock : public FrameSink {
  public:
   Status write(const FrameResult&) override {
-    last_ = {seconds(CLOCK_PROCESS_CPUTIME_ID), seconds(CLOCK_THREAD_CPUTIME_ID)};
-    if (!first_) first_ = last_;
+    // The process's span holds the thread's: its clock is read before the thread's at the first
+    // frame and after it at the last. Read in one order both times, the thread's share could come
+    // out above the whole by the time between two reads.
+    if (!first_) {
+      const double process = seconds(CLOCK_PROCESS_CPUTIME_ID);
+      first_ = {process, seconds(CLOCK_THREAD_CPUTIME_ID)};
+    }
+    const double thread = seconds(CLOCK_THREAD_CPUTIME_ID);
+    last_ = {seconds(CLOCK_PROCESS_CPUTIME_ID), thread};
     return Status::success();
   }
   double steadyCpuSeconds() const { return first_ ? last_[0] - (*first_)[0] : 0; }
