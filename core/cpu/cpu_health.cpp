@@ -36,17 +36,13 @@ void HealthRowSums::start(const DifferencePlanes& planes, uint8_t* stretch_into,
   auto same = [](const RegionSpan& a, const RegionSpan& b) {
     return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1;
   };
-  // The rows' spans are made again only when the spans change (a new size or new regions).
+  // The rows' spans and cuts are made again only when the spans change (a new size or new
+  // regions).
   if (!std::equal(spans.begin(), spans.end(), spans_.begin(), spans_.end(), same) ||
-      row_span_begin_.size() != (spans.empty() ? 0 : size_t(height) + 1)) {
+      row_span_begin_.size() != (spans.empty() ? 0 : size_t(height) + 1) ||
+      row_tables_width_ != width) {
     spans_ = std::move(spans);
-    row_span_begin_.assign(spans_.empty() ? 0 : size_t(height) + 1, 0);
-    row_spans_.clear();
-    for (int y = 0; !spans_.empty() && y < height; ++y) {
-      for (size_t r = 0; r < spans_.size(); ++r)
-        if (y >= spans_[r].y0 && y < spans_[r].y1) row_spans_.push_back(uint32_t(r));
-      row_span_begin_[size_t(y) + 1] = uint32_t(row_spans_.size());
-    }
+    makeRowSpans();
   }
   stripe_rows_ = std::max(stripe_rows, 2);
   stripes_ = int((int64_t(height) + stripe_rows_ - 1) / stripe_rows_);
@@ -62,6 +58,43 @@ void HealthRowSums::start(const DifferencePlanes& planes, uint8_t* stretch_into,
     boundary_capacity_ = stripes_;
   }
   for (int k = 0; k < stripes_; ++k) boundaries_[size_t(k)].store(0, std::memory_order_relaxed);
+}
+
+void HealthRowSums::makeRowSpans() {
+  row_tables_width_ = width_;
+  const bool any = !spans_.empty();
+  row_span_begin_.assign(any ? size_t(height_) + 1 : 0, 0);
+  row_cut_begin_.assign(any ? size_t(height_) + 1 : 0, 0);
+  row_spans_.clear();
+  span_segments_.clear();
+  row_cuts_.clear();
+  std::vector<int> cuts;
+  for (int y = 0; any && y < height_; ++y) {
+    const size_t first_span = row_spans_.size();
+    for (size_t r = 0; r < spans_.size(); ++r)
+      if (y >= spans_[r].y0 && y < spans_[r].y1) row_spans_.push_back(uint32_t(r));
+    row_span_begin_[size_t(y) + 1] = uint32_t(row_spans_.size());
+    // The Sobel row's interior cut at its spans' ends (clamped to it): each span's sum of m is
+    // that of the segments [cuts[k], cuts[k + 1]) it covers.
+    const int lo = 1, hi = std::max(width_ - 1, 1);
+    cuts.assign({lo, hi});
+    for (size_t i = first_span; i < row_spans_.size(); ++i) {
+      cuts.push_back(std::clamp(spans_[row_spans_[i]].x0, lo, hi));
+      cuts.push_back(std::clamp(spans_[row_spans_[i]].x1, lo, hi));
+    }
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (size_t i = first_span; i < row_spans_.size(); ++i) {
+      auto segment = [&](int x) {
+        return uint32_t(std::lower_bound(cuts.begin(), cuts.end(), std::clamp(x, lo, hi)) -
+                        cuts.begin());
+      };
+      span_segments_.push_back(
+          {segment(spans_[row_spans_[i]].x0), segment(spans_[row_spans_[i]].x1)});
+    }
+    row_cuts_.insert(row_cuts_.end(), cuts.begin(), cuts.end());
+    row_cut_begin_[size_t(y) + 1] = uint32_t(row_cuts_.size());
+  }
 }
 
 void HealthRowSums::addDifferenceRow(DifferenceBand& b, int y) {
@@ -87,24 +120,16 @@ void HealthRowSums::addSobelRow(SobelBand& b, int center) {
     simd::sobelRow(above, above + w, above + 2 * w, width_, root_way_, b.row);
     return;
   }
-  // The row cut at its spans' ends: each span's sum of m is that of the segments it covers.
-  std::vector<int>& cuts = b.cuts;
-  cuts.assign({1, width_ - 1});
-  for (uint32_t r : row_spans) {
-    cuts.push_back(std::clamp(spans_[r].x0, 1, width_ - 1));
-    cuts.push_back(std::clamp(spans_[r].x1, 1, width_ - 1));
-  }
-  std::sort(cuts.begin(), cuts.end());
-  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  b.segment_squares.resize(cuts.size());
-  simd::sobelRowSegments(above, above + w, above + 2 * w, cuts.data(), int(cuts.size()),
+  const size_t first_span = row_span_begin_[size_t(center)];
+  const size_t first_cut = row_cut_begin_[size_t(center)];
+  const int cut_count = int(row_cut_begin_[size_t(center) + 1] - first_cut);
+  b.segment_squares.resize(size_t(cut_count));
+  simd::sobelRowSegments(above, above + w, above + 2 * w, row_cuts_.data() + first_cut, cut_count,
                          b.segment_squares.data(), root_way_, b.row);
-  for (uint32_t r : row_spans) {
-    const int x0 = std::clamp(spans_[r].x0, 1, width_ - 1);
-    const int x1 = std::clamp(spans_[r].x1, 1, width_ - 1);
-    for (size_t k = size_t(std::lower_bound(cuts.begin(), cuts.end(), x0) - cuts.begin());
-         k + 1 < cuts.size() && cuts[k] < x1; ++k)
-      b.region_squares[r] += b.segment_squares[k];
+  for (size_t i = 0; i < row_spans.size(); ++i) {
+    const std::array<uint32_t, 2>& segments = span_segments_[first_span + i];
+    for (uint32_t k = segments[0]; k < segments[1]; ++k)
+      b.region_squares[row_spans[i]] += b.segment_squares[k];
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The CPU executor's health kernels, split over the row pool's stripes: the frame difference and
 // the Sobel sums, equal to frameDifferenceReference and sobelReference (core/stages/).
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -51,15 +52,14 @@ class HealthRowSums {
   struct SobelBand {
     simd::SobelRowSums row;
     std::vector<uint64_t> region_squares;
-    // With regions: the row's cuts at its spans' ends, and each segment's sum of m.
-    std::vector<int> cuts;
-    std::vector<uint64_t> segment_squares;
+    std::vector<uint64_t> segment_squares;  // with regions: each of the row's segments' sum of m
   };
   std::span<const uint32_t> rowSpans(int y) const {
     if (spans_.empty()) return {};
     return {row_spans_.data() + row_span_begin_[size_t(y)],
             row_spans_.data() + row_span_begin_[size_t(y) + 1]};
   }
+  void makeRowSpans();  // the row tables below, from spans_, width_ and height_
   void addDifferenceRow(DifferenceBand& b, int y);
   void addSobelRow(SobelBand& b, int center);  // the window centred on row `center`, if any
 
@@ -71,8 +71,13 @@ class HealthRowSums {
   uint32_t change_level_ = 0;
   std::vector<RegionSpan> spans_;
   // The spans that cover row y: row_spans_[row_span_begin_[y] .. row_span_begin_[y + 1]) (a
-  // grid's row meets one row of cells, not every cell).
-  std::vector<uint32_t> row_span_begin_, row_spans_;
+  // grid's row meets one row of cells, not every cell). Beside each, span_segments_: the
+  // segments [first, end) of row y's Sobel cuts, row_cuts_[row_cut_begin_[y] ..
+  // row_cut_begin_[y + 1]), that the span covers.
+  std::vector<uint32_t> row_span_begin_, row_spans_, row_cut_begin_;
+  std::vector<std::array<uint32_t, 2>> span_segments_;
+  std::vector<int> row_cuts_;
+  int row_tables_width_ = -1;  // the width the row tables were made for
   std::vector<DifferenceBand> difference_bands_;
   std::vector<SobelBand> sobel_bands_;
   // Per pair of neighbouring stripes, how many of the two are complete.
