@@ -27,6 +27,7 @@ void HealthRowSums::start(const DifferencePlanes& planes, uint8_t* stretch_into,
                           int bands, int stripe_rows) {
   planes_ = planes;
   stretch_into_ = stretch_into;
+  sobel_plane_ = stretch_into ? stretch_into : planes.luma;
   width_ = width;
   height_ = height;
   count_histogram_ = count_histogram;
@@ -101,8 +102,8 @@ void HealthRowSums::addDifferenceRow(DifferenceBand& b, int y) {
   const size_t row = size_t(y) * size_t(width_);
   const uint8_t* c = planes_.luma + row;
   const uint8_t* p = planes_.previous + row;
-  simd::differenceRow(c, p, planes_.reference + row, planes_.stretched + row,
-                      planes_.stretched_previous + row, width_, b.row);
+  simd::differenceRow(c, p, planes_.reference + row, width_,
+                      stretch_into_ ? stretch_into_ + row : nullptr, b.row);
   if (count_histogram_) b.histogram.countLuma(c, width_);
   for (uint32_t r : rowSpans(y)) {
     const RegionSpan& span = spans_[r];
@@ -114,7 +115,7 @@ void HealthRowSums::addDifferenceRow(DifferenceBand& b, int y) {
 void HealthRowSums::addSobelRow(SobelBand& b, int center) {
   if (width_ < 3 || center < 1 || center > height_ - 2) return;
   const size_t w = size_t(width_);
-  const uint8_t* above = planes_.stretched + size_t(center - 1) * w;
+  const uint8_t* above = sobel_plane_ + size_t(center - 1) * w;
   const std::span<const uint32_t> row_spans = rowSpans(center);
   if (row_spans.empty()) {
     simd::sobelRow(above, above + w, above + 2 * w, width_, root_way_, b.row);
@@ -134,9 +135,6 @@ void HealthRowSums::addSobelRow(SobelBand& b, int center) {
 }
 
 void HealthRowSums::addRow(int y, int band) {
-  const size_t w = size_t(width_);
-  if (stretch_into_)
-    simd::stretchLimitedLuma(planes_.luma + size_t(y) * w, width_, stretch_into_ + size_t(y) * w);
   addDifferenceRow(difference_bands_[size_t(band)], y);
   SobelBand& sobel = sobel_bands_[size_t(band)];
   const int stripe = y / stripe_rows_, first = stripe * stripe_rows_;
@@ -193,45 +191,28 @@ void HealthRowSums::finish(FrameDifferenceSums& difference, SobelSums& sobel) {
   sobel.root_squares = rootSquares(sobel.squares, excess);
 }
 
-void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
+void healthSumsCpu(const DifferencePlanes& planes, uint8_t* stretch_into, int width, int height,
                    const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
                    FrameDifferenceSums& difference, SobelSums& sobel) {
   HealthRowSums rows;
-  rows.start(planes, nullptr, width, height, regions, count_histogram, pool.threads(),
+  rows.start(planes, stretch_into, width, height, regions, count_histogram, pool.threads(),
              RowPool::kStripeRows);
   rows.addRows(pool);
   rows.finish(difference, sobel);
 }
 
-void stretchLimitedLumaCpu(const uint8_t* luma, int width, int height, uint8_t* out,
-                           RowPool& pool) {
-  const size_t w = size_t(width);
-  pool.forEachBand(height, [&](int begin, int end, int) {
-    for (int y = begin; y < end; ++y)
-      simd::stretchLimitedLuma(luma + size_t(y) * w, width, out + size_t(y) * w);
-  });
-}
-
 namespace {
 
-// healthSumsCpu of plain planes, stretched into temporaries for limited range.
+// healthSumsCpu of plain planes, limited range stretched into a temporary.
 void healthSumsOfPlainPlanes(const uint8_t* luma, const uint8_t* previous, const uint8_t* reference,
                              int width, int height, bool full_range,
                              const HealthRegionSpec& regions, RowPool& pool,
                              FrameDifferenceSums& difference, SobelSums& sobel) {
-  DifferencePlanes planes{luma, previous ? previous : luma, reference ? reference : luma, luma,
-                          previous ? previous : luma};
-  std::vector<uint8_t> stretched, stretched_previous;
-  if (!full_range) {
-    const size_t n = size_t(width) * size_t(height);
-    stretched.resize(n);
-    stretched_previous.resize(n);
-    stretchLimitedLumaCpu(planes.luma, width, height, stretched.data(), pool);
-    stretchLimitedLumaCpu(planes.previous, width, height, stretched_previous.data(), pool);
-    planes.stretched = stretched.data();
-    planes.stretched_previous = stretched_previous.data();
-  }
-  healthSumsCpu(planes, width, height, regions, true, pool, difference, sobel);
+  const DifferencePlanes planes{luma, previous ? previous : luma, reference ? reference : luma};
+  std::vector<uint8_t> stretched;
+  if (!full_range) stretched.resize(size_t(width) * size_t(height));
+  healthSumsCpu(planes, full_range ? nullptr : stretched.data(), width, height, regions, true, pool,
+                difference, sobel);
 }
 
 }  // namespace

@@ -18,22 +18,20 @@
 namespace esf {
 
 // One frame difference's planes, each width x height: the luma Y, the previous P and the
-// reference R (P = R = Y on the first frame), and F(Y), F(P) (fullRangeLuma: for full range the
-// same pointers as Y and P).
+// reference R (P = R = Y on the first frame).
 struct DifferencePlanes {
   const uint8_t* luma = nullptr;
   const uint8_t* previous = nullptr;
   const uint8_t* reference = nullptr;
-  const uint8_t* stretched = nullptr;
-  const uint8_t* stretched_previous = nullptr;
 };
 // The frame difference and Sobel sums of one frame, gathered while its luma rows are written, on
 // the threads that write them (the executor's import, each row still in cache): start, then
 // addRow(y, band) once row y of planes.luma is written, then finish. The rows come in stripes of
 // `stripe_rows` (at least 2) as RowPool::forEachStripe hands them out, each stripe's rows in order
 // on one band; a Sobel window that spans two stripes is added by the band that completes the
-// second of them. stretch_into (limited range): addRow first writes row y's F(Y) there, which
-// must be planes.stretched; planes.stretched_previous is complete before start.
+// second of them. stretch_into null: full range, the Sobel rows are Y's own. Else limited
+// range: addRow writes row y's F(Y) (fullRangeLuma) there, a width x height plane the Sobel rows
+// read.
 class HealthRowSums {
  public:
   void start(const DifferencePlanes& planes, uint8_t* stretch_into, int width, int height,
@@ -65,6 +63,7 @@ class HealthRowSums {
 
   DifferencePlanes planes_;
   uint8_t* stretch_into_ = nullptr;
+  const uint8_t* sobel_plane_ = nullptr;  // F(Y): stretch_into_ or, for full range, Y
   int width_ = 0, height_ = 0, stripe_rows_ = 2, stripes_ = 0;
   bool count_histogram_ = true;
   simd::SobelRootWay root_way_ = simd::SobelRootWay::kTable;
@@ -85,17 +84,15 @@ class HealthRowSums {
   int boundary_capacity_ = 0;
 };
 
-// The frame difference and the Sobel sums (of planes.stretched), in one pass over the rows: each
-// row read once for both while it is in cache. count_histogram false: the histogram stays zero
-// (for a caller that has Y's counts already).
-void healthSumsCpu(const DifferencePlanes& planes, int width, int height,
+// The frame difference and the Sobel sums (of F(Y)), in one pass over the rows: each row read
+// once for both while it is in cache. stretch_into as for HealthRowSums::start. count_histogram
+// false: the histogram stays zero (for a caller that has Y's counts already).
+void healthSumsCpu(const DifferencePlanes& planes, uint8_t* stretch_into, int width, int height,
                    const HealthRegionSpec& regions, bool count_histogram, RowPool& pool,
                    FrameDifferenceSums& difference, SobelSums& sobel);
-// out = F(luma) for limited range, width x height.
-void stretchLimitedLumaCpu(const uint8_t* luma, int width, int height, uint8_t* out, RowPool& pool);
 
-// Each half of healthSumsCpu from plain planes, stretched into temporaries (previous and
-// reference null: the first frame); the stage tests compare them with the references.
+// Each half of healthSumsCpu from plain planes, limited range stretched into a temporary
+// (previous and reference null: the first frame); the stage tests compare them with the references.
 FrameDifferenceSums frameDifferenceCpu(const uint8_t* luma, const uint8_t* previous,
                                        const uint8_t* reference, int width, int height,
                                        bool full_range, const HealthRegionSpec& regions,

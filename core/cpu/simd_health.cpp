@@ -31,31 +31,28 @@ template <class V>
 HWY_INLINE V AbsDiffU8(V a, V b) {
   return hn::Or(hn::SaturatedSub(a, b), hn::SaturatedSub(b, a));
 }
+
+// fullRangeLuma(v, false) of u8 lanes: 255 c / 219 with c = min(v, 235) -sat 16 in [0, 219] is
+// (8 c * 9539) >> 16 there (the tests check all 256 values), in 16-bit lanes: the even and the
+// odd bytes each times 8 in place of the lane, then the high halves of their products.
+template <class D8>
+HWY_INLINE hn::Vec<D8> StretchLimited(D8 d8, hn::Vec<D8> v) {
+  const hn::Repartition<uint16_t, D8> d16;
+  const auto c = hn::BitCast(d16, hn::SaturatedSub(hn::Min(v, hn::Set(d8, 235)), hn::Set(d8, 16)));
+  const auto byte_times_8 = hn::Set(d16, 0x07f8), by = hn::Set(d16, 9539);
+  const auto even = hn::MulHigh(hn::And(hn::ShiftLeft<3>(c), byte_times_8), by);
+  const auto odd = hn::MulHigh(hn::And(hn::ShiftRight<5>(c), byte_times_8), by);
+  return hn::BitCast(d8, hn::Or(even, hn::ShiftLeft<8>(odd)));
+}
 #endif
 
-void StretchLimitedLuma(const uint8_t* in, int n, uint8_t* out) {
-  const hn::ScalableTag<uint16_t> d16;
-  const hn::Rebind<int16_t, decltype(d16)> di16;
-  const hn::Rebind<uint8_t, decltype(d16)> d8;
-  const int lanes = int(hn::Lanes(d16));
-  const auto lo = hn::Set(d8, 16), hi = hn::Set(d8, 235);
-  // 255 c / 219 for c in [0, 219] as (255 c * 38305) >> 23: exact there (the tests check all
-  // 256 inputs), and 255 c < 2^16 keeps it in u16 lanes.
-  const auto by255 = hn::Set(d16, 255), mul = hn::Set(d16, 38305);
-  int x = 0;
-  for (; x + lanes <= n; x += lanes) {
-    const auto c = hn::PromoteTo(d16, hn::SaturatedSub(hn::Min(hn::LoadU(d8, in + x), hi), lo));
-    const auto f = hn::ShiftRight<7>(hn::MulHigh(hn::Mul(c, by255), mul));
-    hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di16, f)), d8, out + x);
-  }
-  for (; x < n; ++x) out[x] = uint8_t(fullRangeLuma(in[x], false));
-}
-
-// kSameReference: r is p (no frozen frame held), so sum |c - r| is sum |c - p|. kFullRange: fc
-// and fp are c and p, so the motion is the |c - p| already at hand. Most frames are both.
+// kSameReference: r is p (no frozen frame held), so sum |c - r| is sum |c - p|. kFullRange: the
+// motion is c - p, the |c - p| already at hand; else F(c) - F(p), F(c) stored to fc for the
+// Sobel rows and F(p) made again in the lanes, where reading a stretched copy of the previous
+// plane cost more (it is rarely in cache). Most frames have kSameReference.
 template <bool kSameReference, bool kFullRange>
-void DifferenceRowOf(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
-                     const uint8_t* fp, int n, DifferenceRowSums& sums) {
+void DifferenceRowOf(const uint8_t* c, const uint8_t* p, const uint8_t* r, int n, uint8_t* fc,
+                     DifferenceRowSums& sums) {
   int x = 0;
 #if ESF_HEALTH_HALVES
   const hn::ScalableTag<uint8_t> d8;
@@ -81,8 +78,9 @@ void DifferenceRowOf(const uint8_t* c, const uint8_t* p, const uint8_t* r, const
       auto vfc = vc, vfp = vp;
       if constexpr (!kFullRange) {
         sad_p = hn::Add(sad_p, hn::SumsOf8(AbsDiffU8(vc, vp)));
-        vfc = hn::LoadU(d8, fc + x);
-        vfp = hn::LoadU(d8, fp + x);
+        vfc = StretchLimited(d8, vc);
+        vfp = StretchLimited(d8, vp);
+        hn::StoreU(vfc, d8, fc + x);
       }
       const auto up = hn::SaturatedSub(vfc, vfp), down = hn::SaturatedSub(vfp, vfc);
       sum_up = hn::Add(sum_up, hn::SumsOf8(up));
@@ -110,19 +108,21 @@ void DifferenceRowOf(const uint8_t* c, const uint8_t* p, const uint8_t* r, const
   for (; x < n; ++x) {
     sums.sad_previous += uint64_t(std::abs(int(c[x]) - int(p[x])));
     sums.sad_reference += uint64_t(std::abs(int(c[x]) - int(r[x])));
-    const int m = int(fc[x]) - int(fp[x]);
+    const int fcx = int(fullRangeLuma(c[x], kFullRange));
+    if constexpr (!kFullRange) fc[x] = uint8_t(fcx);
+    const int m = fcx - int(fullRangeLuma(p[x], kFullRange));
     sums.motion_sum += m;
     sums.motion_squares += uint64_t(m * m);
   }
 }
 
-void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
-                   const uint8_t* fp, int n, DifferenceRowSums& sums) {
-  const bool same = r == p, full = fc == c && fp == p;
-  if (same && full) return DifferenceRowOf<true, true>(c, p, r, fc, fp, n, sums);
-  if (same) return DifferenceRowOf<true, false>(c, p, r, fc, fp, n, sums);
-  if (full) return DifferenceRowOf<false, true>(c, p, r, fc, fp, n, sums);
-  DifferenceRowOf<false, false>(c, p, r, fc, fp, n, sums);
+void DifferenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, int n, uint8_t* fc,
+                   DifferenceRowSums& sums) {
+  const bool same = r == p;
+  if (same && !fc) return DifferenceRowOf<true, true>(c, p, r, n, fc, sums);
+  if (same) return DifferenceRowOf<true, false>(c, p, r, n, fc, sums);
+  if (!fc) return DifferenceRowOf<false, true>(c, p, r, n, fc, sums);
+  DifferenceRowOf<false, false>(c, p, r, n, fc, sums);
 }
 
 void RegionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level, uint64_t& luma,
@@ -168,16 +168,12 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace esf::simd {
 
-HWY_EXPORT(StretchLimitedLuma);
 HWY_EXPORT(DifferenceRow);
 HWY_EXPORT(RegionRowSums);
 
-void stretchLimitedLuma(const uint8_t* in, int n, uint8_t* out) {
-  HWY_DYNAMIC_DISPATCH(StretchLimitedLuma)(in, n, out);
-}
-void differenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
-                   const uint8_t* fp, int n, DifferenceRowSums& sums) {
-  HWY_DYNAMIC_DISPATCH(DifferenceRow)(c, p, r, fc, fp, n, sums);
+void differenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, int n, uint8_t* fc,
+                   DifferenceRowSums& sums) {
+  HWY_DYNAMIC_DISPATCH(DifferenceRow)(c, p, r, n, fc, sums);
 }
 void regionRowSums(const uint8_t* c, const uint8_t* p, int n, uint32_t change_level, uint64_t& luma,
                    uint64_t& changed) {

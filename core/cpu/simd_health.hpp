@@ -6,17 +6,15 @@
 
 namespace esf::simd {
 
-// out[i] = fullRangeLuma(in[i], false) for i in [0, n): limited-range luma stretched to 0..255.
-void stretchLimitedLuma(const uint8_t* in, int n, uint8_t* out);
-
-// Sums over x in [0, n) of |c - p|, |c - r|, fc - fp and (fc - fp)^2, with fc, fp the stretched
-// c and p (the same pointers as c and p for full range). Added to the fields.
+// Sums over x in [0, n) of |c - p|, |c - r|, F(c) - F(p) and (F(c) - F(p))^2, added to the
+// fields. fc null: full range, F(v) = v. Else limited range, F(v) = fullRangeLuma(v, false),
+// and fc[x] = F(c[x]) is written too (the Sobel rows read it).
 struct DifferenceRowSums {
   uint64_t sad_previous = 0, sad_reference = 0, motion_squares = 0;
   int64_t motion_sum = 0;
 };
-void differenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, const uint8_t* fc,
-                   const uint8_t* fp, int n, DifferenceRowSums& sums);
+void differenceRow(const uint8_t* c, const uint8_t* p, const uint8_t* r, int n, uint8_t* fc,
+                   DifferenceRowSums& sums);
 
 // A region's span of one row: adds sum c[x] to `luma` and the count of |c[x] - p[x]| >
 // change_level to `changed`, x in [0, n).

@@ -64,25 +64,12 @@ void HostHealth::prepare(const Frame& frame, bool count_histogram) {
   previous_plane_ = sums_.first ? nullptr : planes_[previous_].data();
   reference_plane_ = sums_.first ? nullptr : planes_[reference_].data();
   if (!pool_) return;
-  DifferencePlanes planes{luma, previous_plane_ ? previous_plane_ : luma,
-                          reference_plane_ ? reference_plane_ : luma, luma,
-                          previous_plane_ ? previous_plane_ : luma};
+  const DifferencePlanes planes{luma, previous_plane_ ? previous_plane_ : luma,
+                                reference_plane_ ? reference_plane_ : luma};
   uint8_t* stretch_into = nullptr;
   if (!sums_.full_range) {
-    std::vector<uint8_t>& stretched = stretched_[stretched_current_];
-    std::vector<uint8_t>& stretched_previous = stretched_[1 - stretched_current_];
-    stretched.resize(size_t(w) * size_t(h));
-    stretch_into = stretched.data();
-    planes.stretched = stretched.data();
-    planes.stretched_previous = planes.stretched;
-    if (previous_plane_) {
-      // The previous frame's F is kept when it was limited range too, else made now.
-      if (!previous_stretched_) {
-        stretched_previous.resize(stretched.size());
-        stretchLimitedLumaCpu(previous_plane_, w, h, stretched_previous.data(), *pool_);
-      }
-      planes.stretched_previous = stretched_previous.data();
-    }
+    stretched_.resize(size_t(w) * size_t(h));  // no reallocation at the same size
+    stretch_into = stretched_.data();
   }
   rows_.start(planes, stretch_into, w, h, regions_, count_histogram, pool_->threads(),
               RowPool::kStripeRows);
@@ -107,8 +94,6 @@ void HostHealth::process(const Frame& frame, const RgbaImage* imported, FrameRes
     rows_.finish(sums.difference, sums.sobel);
     if (histogram)
       for (size_t v = 0; v < 256; ++v) sums.difference.histogram[v] = uint32_t((*histogram)[v]);
-    if (!sums.full_range) stretched_current_ = 1 - stretched_current_;
-    previous_stretched_ = !sums.full_range;
   } else {
     const uint8_t* luma = planes_[current_].data();
     sums.difference = frameDifferenceReference(luma, previous_plane_, reference_plane_, w, h,

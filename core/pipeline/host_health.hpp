@@ -57,10 +57,8 @@ class HostHealth {
   // reference's (previous and reference the same plane unless frames were frozen).
   std::array<std::vector<uint8_t>, 3> planes_;
   size_t current_ = 0, previous_ = 1, reference_ = 1;
-  // For limited range, F of the current and the previous plane.
-  std::array<std::vector<uint8_t>, 2> stretched_;
-  size_t stretched_current_ = 0;
-  bool has_previous_ = false, previous_stretched_ = false;
+  std::vector<uint8_t> stretched_;  // for limited range, F of the current plane
+  bool has_previous_ = false;
   HealthRowSums rows_;
   HealthSums sums_;
   const uint8_t* previous_plane_ = nullptr;  // of the frame being processed; null on a first

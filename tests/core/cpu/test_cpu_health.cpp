@@ -66,21 +66,37 @@ TEST(SimdHealth, SobelRootsEqualSobelRootForEveryMagnitude) {
   });
 }
 
-TEST(SimdHealth, StretchLimitedLumaEqualsFullRangeLumaForEveryValue) {
+TEST(SimdHealth, DifferenceRowStretchesEveryValueAsFullRangeLuma) {
   onEveryTarget([] {
-    // Every value at every position of a few vector widths and tails.
+    // Every value at every position of a few vector widths and tails, in c (stored) and in p
+    // (stretched in the lanes: the motion sums see it).
     for (int n : {1, 7, 255, 256, 259, 1000}) {
-      std::vector<uint8_t> in(static_cast<size_t>(n)), out(static_cast<size_t>(n));
+      std::vector<uint8_t> c(static_cast<size_t>(n)), p(static_cast<size_t>(n)),
+          fc(static_cast<size_t>(n));
       for (int start = 0; start < 256; start += (n < 256 ? n : 256)) {
-        for (int i = 0; i < n; ++i) in[size_t(i)] = uint8_t(start + i);
-        simd::stretchLimitedLuma(in.data(), n, out.data());
-        for (int i = 0; i < n; ++i)
-          ASSERT_EQ(out[size_t(i)], fullRangeLuma(in[size_t(i)], false)) << n << " " << int(in[i]);
+        for (int i = 0; i < n; ++i) {
+          c[size_t(i)] = uint8_t(start + i);
+          p[size_t(i)] = uint8_t(start + i * 7 + 3);
+        }
+        simd::DifferenceRowSums got;
+        simd::differenceRow(c.data(), p.data(), p.data(), n, fc.data(), got);
+        int64_t motion = 0;
+        uint64_t squares = 0;
+        for (int i = 0; i < n; ++i) {
+          ASSERT_EQ(fc[size_t(i)], fullRangeLuma(c[size_t(i)], false)) << n << " " << int(c[i]);
+          const int64_t m = int64_t(fullRangeLuma(c[size_t(i)], false)) -
+                            int64_t(fullRangeLuma(p[size_t(i)], false));
+          motion += m;
+          squares += uint64_t(m * m);
+        }
+        EXPECT_EQ(got.motion_sum, motion) << n;
+        EXPECT_EQ(got.motion_squares, squares) << n;
       }
     }
-    const uint8_t ends[] = {0, 16, 235, 255};
+    const uint8_t ends[] = {0, 16, 235, 255}, zeros[4] = {};
     uint8_t stretched[4];
-    simd::stretchLimitedLuma(ends, 4, stretched);
+    simd::DifferenceRowSums sums;
+    simd::differenceRow(ends, zeros, zeros, 4, stretched, sums);
     EXPECT_EQ(stretched[0], 0);
     EXPECT_EQ(stretched[1], 0);
     EXPECT_EQ(stretched[2], 255);
@@ -129,21 +145,13 @@ TEST(SimdHealth, DifferenceRowEqualsTheFormula) {
               r[size_t(x)] = p[size_t(x)];
             }
           }
-          std::vector<uint8_t> fc(c), fp(p);
-          if (!full_range) {
-            for (uint8_t& v : fc) v = uint8_t(fullRangeLuma(v, false));
-            for (uint8_t& v : fp) v = uint8_t(fullRangeLuma(v, false));
-          }
-          // The kernel takes shortcuts when r is p (no frozen frame held) and when fc, fp are
-          // c, p themselves (full range): each pointer combination once.
-          for (int shared = 0; shared < 4; ++shared) {
-            const bool same_reference = shared & 1, same_planes = shared & 2;
-            if (same_planes && !full_range) continue;
-            SCOPED_TRACE(testing::Message() << "shared " << shared);
+          std::vector<uint8_t> fc(size_t(n), 0x5a);
+          // The kernel takes a shortcut when r is p (no frozen frame held): both ways.
+          for (bool same_reference : {false, true}) {
+            SCOPED_TRACE(testing::Message() << "same reference " << same_reference);
             const uint8_t* rp = same_reference ? p.data() : r.data();
             simd::DifferenceRowSums got;
-            simd::differenceRow(c.data(), p.data(), rp, same_planes ? c.data() : fc.data(),
-                                same_planes ? p.data() : fp.data(), n, got);
+            simd::differenceRow(c.data(), p.data(), rp, n, full_range ? nullptr : fc.data(), got);
             expectEqual(got, differenceByFormula(c.data(), p.data(), rp, n, full_range));
           }
         }
