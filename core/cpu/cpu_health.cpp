@@ -47,13 +47,20 @@ void HealthRowSums::start(const DifferencePlanes& planes, uint8_t* stretch_into,
   }
   stripe_rows_ = std::max(stripe_rows, 2);
   stripes_ = int((int64_t(height) + stripe_rows_ - 1) / stripe_rows_);
-  difference_bands_.assign(size_t(std::max(bands, 1)), DifferenceBand{});
-  sobel_bands_.assign(size_t(std::max(bands, 1)), SobelBand{});
+  // The bands are kept from frame to frame (their histograms' tables are large once they count
+  // pairs), cleared.
+  difference_bands_.resize(size_t(std::max(bands, 1)));
+  sobel_bands_.resize(size_t(std::max(bands, 1)));
   for (DifferenceBand& b : difference_bands_) {
+    b.row = simd::DifferenceRowSums{};
+    b.histogram.clear();
     b.region_luma.assign(spans_.size(), 0);
     b.region_changed.assign(spans_.size(), 0);
   }
-  for (SobelBand& b : sobel_bands_) b.region_squares.assign(spans_.size(), 0);
+  for (SobelBand& b : sobel_bands_) {
+    b.row = simd::SobelRowSums{};
+    b.region_squares.assign(spans_.size(), 0);
+  }
   if (boundary_capacity_ < stripes_) {
     boundaries_ = std::make_unique<std::atomic<int>[]>(size_t(stripes_));
     boundary_capacity_ = stripes_;

@@ -1,5 +1,6 @@
 #include "core/cpu/cpu_histogram.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/cpu/simd_kernels.hpp"
@@ -92,7 +93,30 @@ void HistogramCounter::countRgba(const uint8_t* rgba, int pixels, uint8_t* luma_
   if (channels_.l) countLuma(luma_out, pixels);
 }
 
+namespace {
+
+// Whether half or more of 16 windows of 8 values spread over a row of n >= 256 are each one
+// value: flat bars, a black or clipped picture. There one add for eight equal values (the plain
+// loop) beats counting pairs, which increments one entry again and again; a row of a camera's
+// picture or of a gradient has few such windows. The windows' offsets step by odd amounts so
+// that they do not fall in step with a regular pattern.
+bool mostlyFlat(const uint8_t* values, int n) {
+  const int step = (n - 8) / 16;
+  int flat = 0;
+  for (int k = 0; k < 16; ++k) {
+    uint64_t v;
+    std::memcpy(&v, values + k * step + (k * 5 & 7), sizeof v);
+    flat += v == (v & 0xff) * 0x0101010101010101u;
+  }
+  return flat >= 8;
+}
+
+}  // namespace
+
 void HistogramCounter::countLuma(const uint8_t* values, int n) {
+  const bool pairs = luma_counted_ >= kPairsAfter && n >= 256 && !mostlyFlat(values, n);
+  luma_counted_ += uint64_t(std::max(n, 0));
+  if (pairs) return countLumaPairs(values, n);
   auto& l = tables_[3];
   int i = 0;
   // Eight values from one load: read byte by byte, each value was loaded again after every
@@ -119,12 +143,59 @@ void HistogramCounter::countLuma(const uint8_t* values, int n) {
   for (; i < n; ++i) ++l[0][values[i]];
 }
 
+void HistogramCounter::countLumaPairs(const uint8_t* values, int n) {
+  if (luma_pairs_.empty()) luma_pairs_.assign(size_t(65536), 0);
+  pairs_counted_ = true;
+  uint32_t* pairs = luma_pairs_.data();
+  int i = 0;
+  // One table: neighbours in a camera's picture are close, so the pairs counted stay in a few
+  // tens of kilobytes of it. A 1080p frame's Y on one Zen 5 core: a camera's picture 0.27 ms
+  // (0.48 plain), a gradient 0.34 (0.70), noise 0.35 (0.46); flat rows are counted plainly.
+  for (; i + 8 <= n; i += 8) {
+    uint64_t v;
+    std::memcpy(&v, values + i, sizeof v);  // little-endian: each pair's first value low
+    ++pairs[v & 0xffff];
+    ++pairs[(v >> 16) & 0xffff];
+    ++pairs[(v >> 32) & 0xffff];
+    ++pairs[v >> 48];
+  }
+  for (; i < n; ++i) ++tables_[3][0][values[i]];
+}
+
+void HistogramCounter::drainPairsInto(std::array<uint64_t, 256>& out) {
+  // Each value's count as a pair's first (a column) and as its second (a row); u32 sums: a
+  // table holds at most a frame's pixels / 2 < 2^31 pairs.
+  std::array<uint32_t, 256> as_first{};
+  for (size_t second = 0; second < 256; ++second) {
+    const uint32_t* row = luma_pairs_.data() + (second << 8);
+    uint32_t row_sum = 0;
+    for (size_t first = 0; first < 256; ++first) {
+      as_first[first] += row[first];
+      row_sum += row[first];
+    }
+    out[second] += row_sum;
+  }
+  for (size_t v = 0; v < 256; ++v) out[v] += as_first[v];
+  std::fill(luma_pairs_.begin(), luma_pairs_.end(), 0u);
+  pairs_counted_ = false;
+}
+
 void HistogramCounter::drainInto(ValueCounts& out) {
   for (size_t c = 0; c < 4; ++c)
     for (auto& replica : tables_[c]) {
       for (size_t v = 0; v < 256; ++v) out.counts[c][v] += replica[v];
       replica.fill(0);
     }
+  if (pairs_counted_) drainPairsInto(out.counts[3]);
+  luma_counted_ = 0;
+}
+
+void HistogramCounter::clear() {
+  for (Table& table : tables_)
+    for (auto& replica : table) replica.fill(0);
+  if (pairs_counted_) std::fill(luma_pairs_.begin(), luma_pairs_.end(), 0u);
+  pairs_counted_ = false;
+  luma_counted_ = 0;
 }
 
 std::vector<uint32_t> foldBins(const ValueCounts& values, int bins, std::string_view channels) {

@@ -56,8 +56,7 @@ class CpuExecutorBackend : public PipelineBackend {
     const RgbaImage* image = &image_;
     if (fused) {
       WallTimer timer;
-      std::vector<HistogramCounter> counters(size_t(pool_.threads()),
-                                             HistogramCounter(rgb_channels, kPipelineLuma));
+      std::vector<HistogramCounter>& counters = countersFor(rgb_channels);
       // The health luma goes into its plane while each row is in cache: the row's own Y bytes
       // (YUV, GREY), else the L of its RGBA pixels, the counter's L (kPipelineLuma).
       // The health sums of each row follow on the same thread (HostHealth::startRows).
@@ -111,6 +110,20 @@ class CpuExecutorBackend : public PipelineBackend {
   }
 
  private:
+  // One counter a thread, kept from frame to frame (their tables are large once countLuma
+  // counts pairs), cleared: a frame that failed may have left counts.
+  std::vector<HistogramCounter>& countersFor(ChannelSet channels) {
+    auto same = [](ChannelSet a, ChannelSet b) {
+      return a.r == b.r && a.g == b.g && a.b == b.b && a.l == b.l;
+    };
+    if (counters_.size() != size_t(pool_.threads()) || !same(channels, counter_channels_)) {
+      counters_.assign(size_t(pool_.threads()), HistogramCounter(channels, kPipelineLuma));
+      counter_channels_ = channels;
+    }
+    for (HistogramCounter& counter : counters_) counter.clear();
+    return counters_;
+  }
+
   // importCpu, or for Bayer frames the demosaic (its raw statistics into r.raw).
   Status importFrame(const Frame& frame, FrameResult& r, const ImportedRow& on_row) {
     if (!isBayer(frame.format)) return importCpu(frame, image_, pool_, on_row);
@@ -190,6 +203,8 @@ class CpuExecutorBackend : public PipelineBackend {
   RgbaImage blurred_, luma_blurred_, scratch_, resized_, luma_resized_;
   const RgbaImage* luma_image_ = &luma_;
   bool warned_no_source_luma_ = false;
+  std::vector<HistogramCounter> counters_;  // the fused pass's, one a thread
+  ChannelSet counter_channels_;
   std::optional<HostHealth> health_;  // declared after pool_, which it uses
 };
 
