@@ -41,11 +41,11 @@ class HistogramCounter {
   // Clears the counts (of a frame left half counted).
   void clear();
 
-  // countLuma counts the neighbours of a row of 256 or more values in pairs, unless the row is
-  // mostly flat, once this many values were counted since the last drain: a 65536-entry table
-  // takes one increment for two values (half the stores, the cost of counting), while draining
-  // it adds and clears 65536 entries (6.5 us on a Zen 5 core), which a small image would not
-  // repay.
+  // countLuma counts the neighbours of rows of 256 or more values in pairs where that pays (not
+  // flat, not noise: sampled every 8th row) once this many values were counted since the last
+  // drain: a 65536-entry table takes one increment for two values (half the stores, the cost of
+  // counting), while draining it adds and clears 65536 entries (6.5 us on a Zen 5 core), which a
+  // small image would not repay.
   static constexpr uint64_t kPairsAfter = uint64_t(1) << 16;
 
  private:
@@ -62,6 +62,8 @@ class HistogramCounter {
   std::vector<uint32_t> luma_pairs_;
   uint64_t luma_counted_ = 0;  // countLuma's values since the last drain
   bool pairs_counted_ = false;
+  int rows_until_choice_ = 0;  // rows before countLuma chooses again whether to count in pairs
+  bool rows_in_pairs_ = false;
 };
 
 // Folds value counts to `bins` bins in the order of `channels`: counts[bin * channels.size() + c]

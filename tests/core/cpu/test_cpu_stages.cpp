@@ -98,8 +98,8 @@ TEST(CpuHistogram, CountLumaEqualsPlainCountsOverRunsAndNoise) {
 }
 
 TEST(CpuHistogram, CountLumaInPairsEqualsPlainCountsAndDrainsClean) {
-  // Past kPairsAfter values the counter counts rows of 256 or more in pairs, unless mostly flat:
-  // rows of noise, of runs and flat rows with a few changes, of odd and even lengths and
+  // Past kPairsAfter values the counter counts rows of 256 or more in pairs where they pay:
+  // smooth rows, noise, runs and flat rows with a few changes, of odd and even lengths and
   // offsets (a pair never spans two rows), drained twice (the second drain must not see the
   // first's pairs), and clear() mid-way.
   std::mt19937 rng(28);
@@ -109,17 +109,19 @@ TEST(CpuHistogram, CountLumaInPairsEqualsPlainCountsAndDrainsClean) {
     const size_t run = rng() % 3 == 0 ? 1 + rng() % 40 : 1;
     runs.insert(runs.end(), run, uint8_t(rng()));
   }
-  std::vector<uint8_t> flat(5000, 77);
+  std::vector<uint8_t> flat(5000, 77), smooth(5000);
   for (size_t i = 0; i < flat.size(); i += 97) flat[i] = uint8_t(i);
-  const std::vector<uint8_t>* kinds[] = {&noise, &runs, &flat};
-  const int lengths[] = {255, 256, 257, 1919, 1920, 4097};
+  for (size_t i = 0; i < smooth.size(); ++i) smooth[i] = uint8_t(i / 24 + rng() % 5);
+  // Smooth rows (a gradient with a little noise) are the ones counted in pairs.
+  const std::vector<uint8_t>* kinds[] = {&smooth, &noise, &smooth, &runs, &smooth, &flat};
+  const int lengths[] = {255, 256, 257, 1919, 1920, 4097, 1921};
   HistogramCounter counter(ChannelSet::of("l"), LumaWeights::kBt709);
   for (int round = 0; round < 3; ++round) {
     std::array<uint64_t, 256> want{};
     uint64_t counted = 0;
     for (int call = 0; counted < 2 * HistogramCounter::kPairsAfter; ++call) {
-      const std::vector<uint8_t>& row = *kinds[call % 3];
-      const size_t start = size_t(call * 7 + round) % 64, n = size_t(lengths[call % 6]);
+      const std::vector<uint8_t>& row = *kinds[size_t(call) % 6];
+      const size_t start = size_t(call * 7 + round) % 64, n = size_t(lengths[call % 7]);
       counter.countLuma(row.data() + start, int(n));
       for (size_t i = start; i < start + n; ++i) ++want[row[i]];
       counted += n;
