@@ -1,6 +1,9 @@
 // Raw dumps (the CLI's --dump-raw DIR): keep each frame's bytes exactly as the source delivered
 // them (strides removed), so a test can recompute what esframe computed from the same frame. File
-// names: DIR/<sequence, 6 digits>-<W>x<H>-<FORMAT>.raw (.jpg for MJPEG).
+// names: DIR/<sequence, 6 digits>-<W>x<H>-<FORMAT>.raw (.jpg for MJPEG). A driver that repeats
+// a sequence number (vivid's HDMI input under load does) replaces the file this run wrote for it
+// the frame before: the file holds the last frame of that number, and the run goes on. Any other
+// file already there is refused unless told to replace it.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -72,7 +75,11 @@ class DumpRawSource : public FrameSource {
   Result<std::optional<Frame>> next() override {
     auto f = inner_->next();
     if (f && f->has_value()) {
-      if (auto s = writeFrame(**f, dir_, existing_); !s) return s.error();
+      const uint64_t sequence = (*f)->sequence;
+      const bool repeated = wrote_any_ && sequence == last_written_;
+      if (auto s = writeFrame(**f, dir_, repeated ? ExistingFile::kReplace : existing_); !s)
+        return s.error();
+      wrote_any_ = true, last_written_ = sequence;
     }
     return f;
   }
@@ -88,6 +95,8 @@ class DumpRawSource : public FrameSource {
   std::unique_ptr<FrameSource> inner_;
   std::string dir_;
   ExistingFile existing_;
+  bool wrote_any_ = false;
+  uint64_t last_written_ = 0;  // the sequence number of the file written last
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "capture/pattern_source.hpp"
 #include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
+#include "capture/source_kinds.hpp"
 #include "capture/v4l2_device.hpp"
 #include "tests/capture/capture_test_util.hpp"
 
@@ -212,6 +213,59 @@ TEST(DumpRaw, KeepsTheTightBytesOfEveryFrame) {
     std::snprintf(name, sizeof name, "/%06d-9x5-NV12.raw", i);
     EXPECT_EQ(test::readFile(dir + name), tightBytes(**f)) << name;
   }
+}
+
+// GREY 3x2 frames of the given sequence numbers, each filled with its index in the list.
+class SequenceSource : public FrameSource {
+ public:
+  explicit SequenceSource(std::vector<uint64_t> sequences) : sequences_(std::move(sequences)) {}
+  Result<std::optional<Frame>> next() override {
+    if (index_ == sequences_.size()) return std::optional<Frame>();
+    bytes_.assign(6, uint8_t(index_));
+    Frame f;
+    f.format = PixelFormat::kGREY, f.width = 3, f.height = 2, f.plane_count = 1;
+    f.planes[0].data = bytes_.data(), f.planes[0].size = 6, f.planes[0].stride = 3;
+    f.sequence = sequences_[index_++];
+    return std::optional<Frame>(f);
+  }
+  std::string name() const override { return "sequences"; }
+  int width() const override { return 3; }
+  int height() const override { return 2; }
+  PixelFormat format() const override { return PixelFormat::kGREY; }
+
+ private:
+  std::vector<uint64_t> sequences_;
+  std::vector<uint8_t> bytes_;
+  size_t index_ = 0;
+};
+
+TEST(DumpRaw, RepeatedSequenceKeepsTheLastFrameAndRefusesOtherFiles) {
+  const std::string dir = test::makeTempDir();
+  auto s = wrapDumpRaw(std::make_unique<SequenceSource>(std::vector<uint64_t>{0, 0, 1, 0}), dir,
+                       ExistingFile::kRefuse);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  for (int i = 0; i < 3; ++i) {
+    auto f = (*s)->next();
+    ASSERT_TRUE(f.ok() && f->has_value()) << (f.ok() ? "end" : f.error().message);
+  }
+  EXPECT_EQ(test::readFile(dir + "/000000-3x2-GREY.raw"), std::vector<uint8_t>(6, 1));
+  EXPECT_EQ(test::readFile(dir + "/000001-3x2-GREY.raw"), std::vector<uint8_t>(6, 2));
+  // A number this run wrote, but not for the frame before, is no repeat: refused.
+  auto back = (*s)->next();
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("000000-3x2-GREY.raw"), std::string::npos);
+  EXPECT_EQ(test::readFile(dir + "/000000-3x2-GREY.raw"), std::vector<uint8_t>(6, 1));
+
+  // A file there before the run is another's, even for the first frame's number.
+  const std::string other = test::makeTempDir(), planted = other + "/000000-3x2-GREY.raw";
+  test::writeFile(planted, std::vector<uint8_t>{9});
+  auto t = wrapDumpRaw(std::make_unique<SequenceSource>(std::vector<uint64_t>{0}), other,
+                       ExistingFile::kRefuse);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  auto refused = (*t)->next();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find(planted), std::string::npos) << refused.error().message;
+  EXPECT_EQ(test::readFile(planted), std::vector<uint8_t>{9});
 }
 
 }  // namespace
