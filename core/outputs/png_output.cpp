@@ -115,15 +115,18 @@ Status PngOutput::write(const FrameResult& f) {
   if (!due) return Status::success();
   char seq[32];
   std::snprintf(seq, sizeof seq, "%08llu", static_cast<unsigned long long>(f.seq));
+  const ExistingFile existing_file = existing(f.seq);
   Result<RgbaImage> graph = painter_.paint(f);
   if (!graph) return graph.error();
-  if (Status s = writePng(options_.dir + "/graph-" + seq + ".png", graph.value(), existing()); !s)
+  if (Status s = writePng(options_.dir + "/graph-" + seq + ".png", graph.value(), existing_file);
+      !s)
     return s;
-  if (f.image) return writePng(options_.dir + "/frame-" + seq + ".png", *f.image, existing());
+  wrote_any_ = true, last_written_ = f.seq;
+  if (f.image) return writePng(options_.dir + "/frame-" + seq + ".png", *f.image, existing_file);
   if (f.gpu && f.gpu->image_texture) {
     Result<RgbaImage> frame = readTexture(f.gpu->image_texture, f.gpu->width, f.gpu->height);
     if (!frame) return frame.error();
-    return writePng(options_.dir + "/frame-" + seq + ".png", frame.value(), existing());
+    return writePng(options_.dir + "/frame-" + seq + ".png", frame.value(), existing_file);
   }
   return Status::success();
 }
