@@ -81,6 +81,7 @@ HistogramCounter::HistogramCounter(ChannelSet channels, LumaWeights luma)
     : channels_(channels), luma_(luma) {}
 
 void HistogramCounter::countRgba(const uint8_t* rgba, int pixels, uint8_t* luma_out) {
+  counted_ = true;
   const int rgb_mask = int(channels_.r) | int(channels_.g) << 1 | int(channels_.b) << 2;
   // uint32 tables: a replica counts at most a frame's pixels, under 2^32 (kMaxFrameSide^2 = 2^28).
   if (rgb_mask) kCountByMask[size_t(rgb_mask)](rgba, pixels, tables_);
@@ -119,6 +120,7 @@ bool pairsPay(const uint8_t* values, int n) {
 }  // namespace
 
 void HistogramCounter::countLuma(const uint8_t* values, int n) {
+  counted_ = true;
   luma_counted_ += uint64_t(std::max(n, 0));
   if (luma_counted_ > kPairsAfter && n >= 256) {
     // Rows next to each other look alike: one row in 8 decides for the next 7.
@@ -200,9 +202,13 @@ void HistogramCounter::drainInto(ValueCounts& out) {
   if (pairs_counted_) drainPairsInto(out.counts[3]);
   luma_counted_ = 0;
   rows_until_choice_ = 0;
+  counted_ = false;
 }
 
 void HistogramCounter::clear() {
+  // A drained counter is clear already: the executor clears every counter at a frame's start.
+  if (!counted_) return;
+  counted_ = false;
   for (Table& table : tables_)
     for (auto& replica : table) replica.fill(0);
   if (pairs_counted_) std::fill(luma_pairs_.begin(), luma_pairs_.end(), 0u);

@@ -61,6 +61,7 @@ class HistogramCounter {
   // countLuma's pairs: entry a + 256 b counts the neighbours (a, b) at an even offset of a call.
   std::vector<uint32_t> luma_pairs_;
   uint64_t luma_counted_ = 0;  // countLuma's values since the last drain
+  bool counted_ = false;       // anything counted since the last drain or clear
   bool pairs_counted_ = false;
   int rows_until_choice_ = 0;  // rows before countLuma chooses again whether to count in pairs
   bool rows_in_pairs_ = false;
