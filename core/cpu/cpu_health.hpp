@@ -25,8 +25,9 @@ struct DifferencePlanes {
   const uint8_t* reference = nullptr;
 };
 // The frame difference and Sobel sums of one frame, gathered while its luma rows are written, on
-// the threads that write them (the executor's import, each row still in cache): start, then
-// addRow(y, band) once row y of planes.luma is written, then finish. The rows come in stripes of
+// the threads that write them (the executor's import, each stripe still in cache): start, then
+// addRow(y, band) once row y of planes.luma is written (a stripe's rows are added when its last
+// row comes), then finish. The rows come in stripes of
 // `stripe_rows` (at least 2) as RowPool::forEachStripe hands them out, each stripe's rows in order
 // on one band; a Sobel window that spans two stripes is added by the band that completes the
 // second of them. stretch_into null: full range, the Sobel rows are Y's own. Else limited
@@ -57,7 +58,8 @@ class HealthRowSums {
     return {row_spans_.data() + row_span_begin_[size_t(y)],
             row_spans_.data() + row_span_begin_[size_t(y) + 1]};
   }
-  void makeRowSpans();  // the row tables below, from spans_, width_ and height_
+  void addRowNow(int y, int band);  // row y's sums, at once
+  void makeRowSpans();              // the row tables below, from spans_, width_ and height_
   void addDifferenceRow(DifferenceBand& b, int y);
   void addSobelRow(SobelBand& b, int center);  // the window centred on row `center`, if any
 
