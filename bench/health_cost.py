@@ -11,6 +11,9 @@ alternating; the row is the median over all kept frames, and the ratio with/with
 executor without blur or resize the health sums are taken inside `import`, row by row (the
 "health" stage is then only the totals): there the ratio is the measure.
 --esframe takes a command line ("ld.so --library-path L esframe" on the NVIDIA device).
+On the CPU executor the source decides where the frame is when it is processed: "pattern" draws
+it just before (in cache), a file's frame was just read (in cache), while "pattern:loop=8" hands
+out frames made before the run (64 MB at 1080p RGBA, out of cache), as a camera's DMA buffers are.
 """
 import argparse
 import json
