@@ -302,6 +302,7 @@ TEST(CpuExecutorBackend, HealthEqualsTheReferenceOverARun) {
       {PixelFormat::kNV12, true, "rgbl", LumaSource::kSource},
       {PixelFormat::kYUYV, false, "rg", LumaSource::kRgb},
       {PixelFormat::kGREY, true, "l", LumaSource::kSource},
+      {PixelFormat::kSRGGB8, true, "rgbl", LumaSource::kRgb},  // rows from the demosaic
   };
   uint32_t seed = 500;
   for (const Case& c : cases)
