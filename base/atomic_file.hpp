@@ -5,6 +5,7 @@
 // An existing file is refused unless replacing was asked for; a symlink in its place is replaced
 // itself (rename), never written through.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "esframe/base/result.hpp"
@@ -13,6 +14,24 @@
 namespace esf {
 
 enum class ExistingFile { kRefuse, kReplace };
+
+// Files named by a frame's sequence number (--dump-raw, --output png). A driver that repeats a
+// number (vivid's HDMI input under load does) replaces the files written for the frame before:
+// they hold the last frame of that number and the run goes on. Any other file already there
+// follows `existing`.
+class SequenceNamedFiles {
+ public:
+  explicit SequenceNamedFiles(ExistingFile existing) : existing_(existing) {}
+  ExistingFile existingFor(uint64_t sequence) const {
+    return wrote_any_ && sequence == last_written_ ? ExistingFile::kReplace : existing_;
+  }
+  void wrote(uint64_t sequence) { wrote_any_ = true, last_written_ = sequence; }
+
+ private:
+  ExistingFile existing_;
+  bool wrote_any_ = false;
+  uint64_t last_written_ = 0;
+};
 
 class AtomicFile {
  public:

@@ -1,9 +1,7 @@
 // Raw dumps (the CLI's --dump-raw DIR): keep each frame's bytes exactly as the source delivered
 // them (strides removed), so a test can recompute what esframe computed from the same frame. File
-// names: DIR/<sequence, 6 digits>-<W>x<H>-<FORMAT>.raw (.jpg for MJPEG). A driver that repeats
-// a sequence number (vivid's HDMI input under load does) replaces the file this run wrote for it
-// the frame before: the file holds the last frame of that number, and the run goes on. Any other
-// file already there is refused unless told to replace it.
+// names: DIR/<sequence, 6 digits>-<W>x<H>-<FORMAT>.raw (.jpg for MJPEG), written as
+// SequenceNamedFiles says (a driver's repeated number replaces the frame before's file).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -71,15 +69,13 @@ Status writeFrame(const Frame& f, const std::string& dir, ExistingFile existing)
 class DumpRawSource : public FrameSource {
  public:
   DumpRawSource(std::unique_ptr<FrameSource> inner, std::string dir, ExistingFile existing)
-      : inner_(std::move(inner)), dir_(std::move(dir)), existing_(existing) {}
+      : inner_(std::move(inner)), dir_(std::move(dir)), files_(existing) {}
   Result<std::optional<Frame>> next() override {
     auto f = inner_->next();
     if (f && f->has_value()) {
       const uint64_t sequence = (*f)->sequence;
-      const bool repeated = wrote_any_ && sequence == last_written_;
-      if (auto s = writeFrame(**f, dir_, repeated ? ExistingFile::kReplace : existing_); !s)
-        return s.error();
-      wrote_any_ = true, last_written_ = sequence;
+      if (auto s = writeFrame(**f, dir_, files_.existingFor(sequence)); !s) return s.error();
+      files_.wrote(sequence);
     }
     return f;
   }
@@ -94,9 +90,7 @@ class DumpRawSource : public FrameSource {
  private:
   std::unique_ptr<FrameSource> inner_;
   std::string dir_;
-  ExistingFile existing_;
-  bool wrote_any_ = false;
-  uint64_t last_written_ = 0;  // the sequence number of the file written last
+  SequenceNamedFiles files_;
 };
 
 }  // namespace

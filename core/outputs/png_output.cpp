@@ -115,13 +115,13 @@ Status PngOutput::write(const FrameResult& f) {
   if (!due) return Status::success();
   char seq[32];
   std::snprintf(seq, sizeof seq, "%08llu", static_cast<unsigned long long>(f.seq));
-  const ExistingFile existing_file = existing(f.seq);
+  const ExistingFile existing_file = files_.existingFor(f.seq);
   Result<RgbaImage> graph = painter_.paint(f);
   if (!graph) return graph.error();
   if (Status s = writePng(options_.dir + "/graph-" + seq + ".png", graph.value(), existing_file);
       !s)
     return s;
-  wrote_any_ = true, last_written_ = f.seq;
+  files_.wrote(f.seq);
   if (f.image) return writePng(options_.dir + "/frame-" + seq + ".png", *f.image, existing_file);
   if (f.gpu && f.gpu->image_texture) {
     Result<RgbaImage> frame = readTexture(f.gpu->image_texture, f.gpu->width, f.gpu->height);

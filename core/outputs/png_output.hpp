@@ -4,9 +4,8 @@
 //   DIR/graph-SEQ.png  the histogram graph (GPU: graph.frag; --backend cpu: its CPU reference)
 //   DIR/frame-SEQ.png  the processed working image (after --blur/--resize)
 // SEQ is the frame's sequence number, 8 digits. Each file is written to a temporary name and
-// renamed, so a reader never sees half a PNG. DIR is created if missing (one level). A sequence
-// number repeated by the driver replaces the files this output wrote for the frame before; any
-// other file already there is refused unless overwrite.
+// renamed, so a reader never sees half a PNG. DIR is created if missing (one level). Existing
+// files: as SequenceNamedFiles says (refused unless overwrite, but for a repeated number).
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,14 +65,9 @@ class PngOutput : public FrameSink {
       : options_(std::move(options)),
         painter_(options_.graph_width, options_.graph_height, options_.graph) {}
 
-  ExistingFile existing(uint64_t seq) const {
-    const bool repeated = wrote_any_ && seq == last_written_;
-    return options_.overwrite || repeated ? ExistingFile::kReplace : ExistingFile::kRefuse;
-  }
   PngOutputOptions options_;
   uint64_t delivered_ = 0;
-  bool wrote_any_ = false;
-  uint64_t last_written_ = 0;  // the sequence number of the files written last
+  SequenceNamedFiles files_{options_.overwrite ? ExistingFile::kReplace : ExistingFile::kRefuse};
   GraphPainter painter_;
 };
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The CPU executor's health cost on the device's Xeon host: d3700be (base) against b9fd4d2
 # (esframe: a stripe's health rows after its last row), 2 threads.
+# .devrun/ab2.py is ../zen5-2core-cpu-health-fused-pairs/ab2.py, copied beside it by hand.
 cd "$(dirname "$0")/.."
 libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
 L="$PWD/.devrun/lib/ld-linux-x86-64.so.2 --library-path $libs"
