@@ -42,10 +42,10 @@ class ComponentRows {
       case Shape::kBytes:
         return base + first_;
       case Shape::kStrided:
-        for (size_t x = 0; x < width; ++x) scratch[x] = base[first_ + x * step_];
+        simd::pickBytes(base + first_, int(step_), int(width), scratch);
         break;
       case Shape::kHalved:
-        for (size_t x = 0; x < width; ++x) scratch[x] = base[first_ + (x / 2) * half_step_];
+        simd::repeatHalvedBytes(base + first_, int(half_step_), int(width), scratch);
         break;
       case Shape::kTable:
         for (size_t x = 0; x < width; ++x) scratch[x] = base[table_.column[x]];
@@ -95,15 +95,10 @@ void importPacked(const Frame& f, const RgbOrder& o, bool grey, RgbaImage* out, 
       // RGBA rows are copied too: memcpy streams a row from memory faster than the counting
       // loop reads it in place.
       uint8_t* rgba = out ? out->at(0, row) : scratch.data();
-      if (rgba_order) {
+      if (rgba_order)
         std::memcpy(rgba, in, size_t(f.width) * 4);
-      } else {
-        for (int x = 0; x < f.width; ++x, in += o.bpp) {
-          uint8_t* p = rgba + 4 * size_t(x);
-          p[0] = in[o.r], p[1] = in[o.g], p[2] = in[o.b];
-          p[3] = o.a < 0 ? 255 : in[o.a];
-        }
-      }
+      else
+        simd::packedRowToRgba(in, o, f.width, rgba);
       if (on_row) on_row(row, rgba, luma, band);
     }
   });

@@ -48,6 +48,89 @@ void YuvRowToRgba(const YuvCoefficients& k, const uint8_t* y, const uint8_t* cb,
   }
 }
 
+// One of four vectors by its index (no arrays: SVE vectors cannot be their elements).
+template <class V>
+HWY_INLINE V PickVector(int i, V v0, V v1, V v2, V v3) {
+  return i == 0 ? v0 : i == 1 ? v1 : i == 2 ? v2 : v3;
+}
+
+// rgba[4x + c] = in[bpp x + offset of c] for x in [0, n): packed RGB and GREY pixels reordered
+// into RGBA, alpha 255 where the format has none.
+void PackedRowToRgba(const uint8_t* in, int bpp, int r, int g, int b, int a, int n, uint8_t* rgba) {
+  const hn::ScalableTag<uint8_t> d;
+  const int lanes = int(hn::Lanes(d));
+  const auto opaque = hn::Set(d, 255);
+  int x = 0;
+  auto v0 = hn::Zero(d), v1 = v0, v2 = v0, v3 = v0;
+  auto store = [&](size_t at) {
+    hn::StoreInterleaved4(PickVector(r, v0, v1, v2, v3), PickVector(g, v0, v1, v2, v3),
+                          PickVector(b, v0, v1, v2, v3),
+                          a < 0 ? opaque : PickVector(a, v0, v1, v2, v3), d, rgba + 4 * at);
+  };
+  if (bpp == 1)
+    for (; x + lanes <= n; x += lanes) {
+      v0 = hn::LoadU(d, in + x);
+      store(size_t(x));
+    }
+  else if (bpp == 3)
+    for (; x + lanes <= n; x += lanes) {
+      hn::LoadInterleaved3(d, in + 3 * size_t(x), v0, v1, v2);
+      store(size_t(x));
+    }
+  else if (bpp == 4)
+    for (; x + lanes <= n; x += lanes) {
+      hn::LoadInterleaved4(d, in + 4 * size_t(x), v0, v1, v2, v3);
+      store(size_t(x));
+    }
+  for (; x < n; ++x) {
+    const uint8_t* p = in + size_t(x) * size_t(bpp);
+    uint8_t* o = rgba + 4 * size_t(x);
+    o[0] = p[r], o[1] = p[g], o[2] = p[b];
+    o[3] = a < 0 ? 255 : p[a];
+  }
+}
+
+// out[x] = in[x * step] for x in [0, n): one component of packed pixels. A vector reads two
+// bytes per pixel, the last pixel's trailing ones included, so the loop stops a pixel short of the
+// end and nothing past in[(n - 1) step] is read.
+void PickBytes(const uint8_t* in, int step, int n, uint8_t* out) {
+  const hn::ScalableTag<uint8_t> d;
+  const int lanes = int(hn::Lanes(d));
+  int x = 0;
+  hn::Vec<decltype(d)> v0, v1;
+  if (step == 2)  // Y of packed 4:2:2; no format of the table has another step
+    for (; x + lanes < n; x += lanes) {
+      hn::LoadInterleaved2(d, in + 2 * size_t(x), v0, v1);
+      hn::StoreU(v0, d, out + x);
+    }
+  for (; x < n; ++x) out[x] = in[size_t(x) * size_t(step)];
+}
+
+// out[x] = in[(x / 2) * step] for x in [0, n): subsampled chroma, each sample given to its two
+// pixels (the nearest sample). As in PickBytes, no byte past in[((n - 1) / 2) step] is read.
+void RepeatHalvedBytes(const uint8_t* in, int step, int n, uint8_t* out) {
+  const hn::ScalableTag<uint8_t> d;
+  const int lanes = int(hn::Lanes(d));
+  int x = 0;
+  hn::Vec<decltype(d)> v0, v1, v2, v3;
+  if (step == 1)
+    for (; x + 2 * lanes <= n; x += 2 * lanes) {
+      v0 = hn::LoadU(d, in + x / 2);
+      hn::StoreInterleaved2(v0, v0, d, out + x);
+    }
+  else if (step == 2)
+    for (; x + 2 * lanes < n; x += 2 * lanes) {
+      hn::LoadInterleaved2(d, in + size_t(x), v0, v1);
+      hn::StoreInterleaved2(v0, v0, d, out + x);
+    }
+  else if (step == 4)
+    for (; x + 2 * lanes < n; x += 2 * lanes) {
+      hn::LoadInterleaved4(d, in + 2 * size_t(x), v0, v1, v2, v3);
+      hn::StoreInterleaved2(v0, v0, d, out + x);
+    }
+  for (; x < n; ++x) out[x] = in[size_t(x / 2) * size_t(step)];
+}
+
 void SlideSums(uint32_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
   const hn::ScalableTag<uint32_t> d;
   const hn::Rebind<uint8_t, decltype(d)> d8;
@@ -300,6 +383,9 @@ HWY_AFTER_NAMESPACE();
 namespace esf::simd {
 
 HWY_EXPORT(YuvRowToRgba);
+HWY_EXPORT(PickBytes);
+HWY_EXPORT(PackedRowToRgba);
+HWY_EXPORT(RepeatHalvedBytes);
 HWY_EXPORT(SlideSums);
 HWY_EXPORT(AddBytes);
 HWY_EXPORT(AddWeighted);
@@ -319,6 +405,15 @@ HWY_EXPORT(LumaOfRgba);
 void yuvRowToRgba(const YuvCoefficients& k, const uint8_t* y, const uint8_t* cb, const uint8_t* cr,
                   int n, uint8_t* rgba) {
   HWY_DYNAMIC_DISPATCH(YuvRowToRgba)(k, y, cb, cr, n, rgba);
+}
+void packedRowToRgba(const uint8_t* in, const RgbOrder& order, int n, uint8_t* rgba) {
+  HWY_DYNAMIC_DISPATCH(PackedRowToRgba)(in, order.bpp, order.r, order.g, order.b, order.a, n, rgba);
+}
+void pickBytes(const uint8_t* in, int step, int n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(PickBytes)(in, step, n, out);
+}
+void repeatHalvedBytes(const uint8_t* in, int step, int n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(RepeatHalvedBytes)(in, step, n, out);
 }
 void slideSums(uint32_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
   HWY_DYNAMIC_DISPATCH(SlideSums)(sums, add, sub, n);

@@ -12,6 +12,16 @@ namespace esf::simd {
 void yuvRowToRgba(const YuvCoefficients& k, const uint8_t* y, const uint8_t* cb, const uint8_t* cr,
                   int n, uint8_t* rgba);
 
+// rgba[4x..4x+3] = the R, G, B and A bytes of packed pixel x (order's offsets within its bpp
+// bytes; A 255 where order.a < 0) for x in [0, n): packed RGB and GREY rows as RGBA.
+void packedRowToRgba(const uint8_t* in, const RgbOrder& order, int n, uint8_t* rgba);
+// out[x] = in[x * step] for x in [0, n): one component of packed pixels (a vector loop for step
+// 2). Reads nothing past in[(n - 1) step].
+void pickBytes(const uint8_t* in, int step, int n, uint8_t* out);
+// out[x] = in[(x / 2) * step] for x in [0, n): horizontally subsampled chroma at full width, the
+// nearest sample (vector loops for step 1, 2 and 4). Reads nothing past in[((n - 1) / 2) step].
+void repeatHalvedBytes(const uint8_t* in, int step, int n, uint8_t* out);
+
 // sums[i] += uint32_t(add[i]) - uint32_t(sub[i]) for i in [0, n) (a sliding window's step).
 void slideSums(uint32_t* sums, const uint8_t* add, const uint8_t* sub, int n);
 // sums[i] += uint32_t(add[i]) for i in [0, n).

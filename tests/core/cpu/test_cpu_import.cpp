@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <random>
 #include <set>
 
 #include "capture/frame_encode.hpp"
 #include "capture/pixel_format.hpp"
 #include "core/cpu/cpu_import.hpp"
+#include "core/cpu/simd_kernels.hpp"
 #include "core/import/import_reference.hpp"
 #include "tests/core/cpu/cpu_test_util.hpp"
 #include "tests/core/stages/stage_test_images.hpp"
@@ -172,6 +174,30 @@ TEST(CpuImport, MjpegDecodesThenEqualsReferenceWithoutSourceLuma) {
   ASSERT_TRUE(want.ok()) << want.error().message;
   expectSameImage(got.image, *want, "MJPEG");
   EXPECT_TRUE(got.luma_rows.empty());
+}
+
+TEST(CpuImport, ComponentRowKernelsEqualTheirFormulasAndStopAtTheLastSample) {
+  // The packed-Y and subsampled-chroma row kernels against their scalar formulas, at every width
+  // up to past two AVX-512 vectors, each input exactly as long as the row needs (the asan preset
+  // reports a read past it).
+  std::mt19937 rng(11);
+  for (int step : {1, 2, 4})
+    for (int n = 1; n <= 300; ++n) {
+      const size_t halved_len = size_t((n - 1) / 2) * size_t(step) + 1;
+      const size_t picked_len = size_t(n - 1) * size_t(step) + 1;
+      std::vector<uint8_t> halved(halved_len), picked(picked_len);
+      for (uint8_t& v : halved) v = uint8_t(rng());
+      for (uint8_t& v : picked) v = uint8_t(rng());
+      std::vector<uint8_t> got(size_t(n), 0xA5), want(size_t(n), 0);
+      for (int x = 0; x < n; ++x) want[size_t(x)] = halved[size_t(x / 2) * size_t(step)];
+      simd::repeatHalvedBytes(halved.data(), step, n, got.data());
+      ASSERT_EQ(got, want) << "repeatHalvedBytes step " << step << " width " << n;
+      if (step == 1) continue;
+      std::fill(got.begin(), got.end(), 0xA5);
+      for (int x = 0; x < n; ++x) want[size_t(x)] = picked[size_t(x) * size_t(step)];
+      simd::pickBytes(picked.data(), step, n, got.data());
+      ASSERT_EQ(got, want) << "pickBytes step " << step << " width " << n;
+    }
 }
 
 TEST(CpuImport, RefusesWhatTheReferenceRefuses) {
