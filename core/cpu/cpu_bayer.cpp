@@ -1,51 +1,88 @@
 #include "core/cpu/cpu_bayer.hpp"
 
 #include <algorithm>
-#include <array>
 #include <string>
+#include <vector>
 
 namespace esf {
 namespace {
 
-// The levels and gain of one channel, as demosaicReference's toByte.
-struct ByteMapping {
-  uint32_t black, range, gain;
-  uint8_t operator()(uint32_t v) const {
-    uint32_t s = v > black ? v - black : 0;
-    s = (s * gain + 128) >> 8;
-    return uint8_t(std::min<uint32_t>((s * 255 + range / 2) / range, 255));
+// demosaicReference's toByte: the black level off, the gain (256 = 1.0), then
+// min((s * 255 + range / 2) / range, 255). That last step is looked up for s in [0, range] (a
+// larger s gives 255 too): a division per channel and pixel was most of the demosaic's time.
+class ByteLevels {
+ public:
+  ByteLevels(uint32_t black, uint32_t white)
+      : black_(black), range_(white - black), table_(size_t(range_) + 1) {
+    // q = (255 s + range / 2) / range for s = 0, 1, ..., stepped as q range + r without dividing.
+    uint32_t q = 0, r = range_ / 2;
+    for (uint32_t s = 0; s <= range_; ++s) {
+      table_[s] = uint8_t(std::min<uint32_t>(q, 255));
+      for (r += 255; r >= range_; r -= range_) ++q;
+    }
   }
+  uint8_t operator()(uint32_t v, uint32_t gain) const {
+    uint32_t s = v > black_ ? v - black_ : 0;
+    s = (s * gain + 128) >> 8;
+    return table_[std::min(s, range_)];
+  }
+
+ private:
+  uint32_t black_, range_;
+  std::vector<uint8_t> table_;
 };
 
-// One output row from its row and the rows above and below (already mirrored). Columns mirror
-// the same way: -1 reads 1, width reads width - 2.
-void demosaicRow(const uint16_t* up, const uint16_t* row, const uint16_t* down, int width, int y,
-                 const DemosaicParams& p, const std::array<ByteMapping, 3>& to_byte, uint8_t* out) {
-  auto left = [&](int x) { return x == 0 ? 1 : x - 1; };
-  auto right = [&](int x) { return x == width - 1 ? width - 2 : x + 1; };
-  for (int x = 0; x < width; ++x, out += 4) {
-    const int l = left(x), r = right(x);
-    const uint32_t c = row[x];
-    const uint32_t edges = (uint32_t(row[l]) + row[r] + up[x] + down[x] + 2) >> 2;
-    const uint32_t corners = (uint32_t(up[l]) + up[r] + down[l] + down[r] + 2) >> 2;
+// Pixel x of a row, whose colour is kColour (0 red, 1 green, 2 blue), its left and right
+// neighbours' columns l and r given (mirrored at the ends). kRedRow: the row's other colour is red.
+template <int kColour, bool kRedRow>
+inline void demosaicPixel(const uint16_t* up, const uint16_t* row, const uint16_t* down, int x,
+                          int l, int r, const DemosaicParams& p, const ByteLevels& to_byte,
+                          uint8_t* out) {
+  const uint32_t c = row[x];
+  uint32_t red, green, blue;
+  if constexpr (kColour == 1) {
     const uint32_t across = (uint32_t(row[l]) + row[r] + 1) >> 1;
     const uint32_t along = (uint32_t(up[x]) + down[x] + 1) >> 1;
-    uint32_t red, green, blue;
-    switch (cfaColour(p.order, x, y)) {
-      case 0:
-        red = c, green = edges, blue = corners;
-        break;
-      case 2:
-        red = corners, green = edges, blue = c;
-        break;
-      default: {
-        const bool red_row = cfaColour(p.order, x + 1, y) == 0;
-        red = red_row ? across : along, green = c, blue = red_row ? along : across;
-      }
-    }
-    out[0] = to_byte[0](red), out[1] = to_byte[1](green), out[2] = to_byte[2](blue);
-    out[3] = 255;
+    red = kRedRow ? across : along, green = c, blue = kRedRow ? along : across;
+  } else {
+    const uint32_t edges = (uint32_t(row[l]) + row[r] + up[x] + down[x] + 2) >> 2;
+    const uint32_t corners = (uint32_t(up[l]) + up[r] + down[l] + down[r] + 2) >> 2;
+    red = kColour == 0 ? c : corners, green = edges, blue = kColour == 0 ? corners : c;
   }
+  out[0] = to_byte(red, p.gain_r), out[1] = to_byte(green, 256), out[2] = to_byte(blue, p.gain_b);
+  out[3] = 255;
+}
+
+// One output row from its row and the rows above and below (already mirrored), its colours
+// kEven at even x and kOdd at odd x. Columns mirror the same way: -1 reads 1, width reads
+// width - 2 (width >= 2).
+template <int kEven, int kOdd>
+void demosaicRow(const uint16_t* up, const uint16_t* row, const uint16_t* down, int width,
+                 const DemosaicParams& p, const ByteLevels& to_byte, uint8_t* out) {
+  constexpr bool kRedRow = kEven == 0 || kOdd == 0;
+  auto at = [&](int x) { return out + 4 * size_t(x); };
+  demosaicPixel<kEven, kRedRow>(up, row, down, 0, 1, 1, p, to_byte, out);
+  int x = 1;
+  for (; x + 2 < width; x += 2) {  // an odd pixel, then an even one
+    demosaicPixel<kOdd, kRedRow>(up, row, down, x, x - 1, x + 1, p, to_byte, at(x));
+    demosaicPixel<kEven, kRedRow>(up, row, down, x + 1, x, x + 2, p, to_byte, at(x + 1));
+  }
+  for (; x < width; ++x) {  // the last one or two, the last mirrored
+    const int r = x + 1 < width ? x + 1 : width - 2;
+    if (x % 2)
+      demosaicPixel<kOdd, kRedRow>(up, row, down, x, x - 1, r, p, to_byte, at(x));
+    else
+      demosaicPixel<kEven, kRedRow>(up, row, down, x, x - 1, r, p, to_byte, at(x));
+  }
+}
+
+// demosaicRow for a row whose colours at even and odd x are `even` and `odd`.
+void demosaicRowOf(int even, int odd, const uint16_t* up, const uint16_t* row, const uint16_t* down,
+                   int width, const DemosaicParams& p, const ByteLevels& to_byte, uint8_t* out) {
+  if (even == 0) return demosaicRow<0, 1>(up, row, down, width, p, to_byte, out);
+  if (odd == 0) return demosaicRow<1, 0>(up, row, down, width, p, to_byte, out);
+  if (even == 2) return demosaicRow<2, 1>(up, row, down, width, p, to_byte, out);
+  return demosaicRow<1, 2>(up, row, down, width, p, to_byte, out);
 }
 
 }  // namespace
@@ -57,10 +94,7 @@ Status demosaicCpu(const std::vector<uint16_t>& raw, int width, int height, cons
     return fail(ErrorCode::kInvalidArgument, "demosaic: ", std::to_string(raw.size()),
                 " values for a ", std::to_string(width), "x", std::to_string(height), " frame");
   if (out.width != width || out.height != height) out = RgbaImage(width, height);
-  const uint32_t range = p.white - p.black;
-  const std::array<ByteMapping, 3> to_byte = {ByteMapping{p.black, range, p.gain_r},
-                                              ByteMapping{p.black, range, 256},
-                                              ByteMapping{p.black, range, p.gain_b}};
+  const ByteLevels to_byte(p.black, p.white);
   auto rowAt = [&](int y) {
     y = y < 0 ? -y : (y >= height ? 2 * height - 2 - y : y);
     return &raw[size_t(y) * size_t(width)];
@@ -68,7 +102,8 @@ Status demosaicCpu(const std::vector<uint16_t>& raw, int width, int height, cons
   pool.forEachStripe(height, RowPool::kStripeRows, [&](int begin, int end, int band) {
     for (int y = begin; y < end; ++y) {
       uint8_t* rgba = out.at(0, y);
-      demosaicRow(rowAt(y - 1), rowAt(y), rowAt(y + 1), width, y, p, to_byte, rgba);
+      demosaicRowOf(cfaColour(p.order, 0, y), cfaColour(p.order, 1, y), rowAt(y - 1), rowAt(y),
+                    rowAt(y + 1), width, p, to_byte, rgba);
       if (on_row) on_row(y, rgba, nullptr, band);
     }
   });

@@ -3,6 +3,7 @@
 // and white levels against counts taken by hand.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 
 #include "capture/bayer.hpp"
@@ -127,6 +128,52 @@ TEST(RawSiteHistograms, LevelsBinsAndClipping) {
   EXPECT_FALSE(rawSiteHistograms(raw, 2, 2, CfaOrder::kRGGB, 10, {64, 1024}, 4).ok());
   EXPECT_FALSE(rawSiteHistograms(raw, 2, 2, CfaOrder::kRGGB, 10, {64, 64}, 4).ok());
   EXPECT_FALSE(rawSiteHistograms(raw, 2, 2, CfaOrder::kRGGB, 10, {}, 0).ok());
+}
+
+TEST(RawSiteHistograms, EveryOrderLevelAndBinCountAgainstThePlainFormula) {
+  // Seeded random values of every order at odd sizes against each pixel's site, bin
+  // s * bins / span and clip flags worked out here, pixel by pixel.
+  struct Levels {
+    int bits;
+    uint32_t black, white;
+  };
+  const Levels levels[] = {{8, 0, 255}, {10, 64, 1000}, {12, 256, 4095}, {16, 4096, 60000}};
+  const std::pair<int, int> sizes[] = {{1, 1}, {3, 2}, {257, 3}, {64, 5}};
+  uint32_t seed = 21;
+  for (CfaOrder order : {CfaOrder::kRGGB, CfaOrder::kGRBG, CfaOrder::kGBRG, CfaOrder::kBGGR})
+    for (const Levels& l : levels)
+      for (int bins : {1, 7, 64, 256})
+        for (auto [w, h] : sizes) {
+          SCOPED_TRACE(testing::Message() << "order " << int(order) << " bits " << l.bits
+                                          << " bins " << bins << " " << w << "x" << h);
+          const std::vector<uint16_t> raw = randomValues(size_t(w) * size_t(h), l.bits, seed++);
+          auto got = rawSiteHistograms(raw, w, h, order, l.bits, {l.black, l.white}, bins);
+          ASSERT_TRUE(got.ok()) << got.error().message;
+          std::array<std::vector<uint32_t>, 4> counts;
+          for (auto& c : counts) c.assign(size_t(bins), 0);
+          std::array<uint64_t, 4> pixels{}, crushed{}, clipped{};
+          const uint64_t span = uint64_t(l.white - l.black) + 1;
+          for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+              // Red where x and y have the order's red parity, blue where neither does.
+              const bool red_x = (x % 2) == (order == CfaOrder::kGRBG || order == CfaOrder::kBGGR);
+              const bool red_y = (y % 2) == (order == CfaOrder::kGBRG || order == CfaOrder::kBGGR);
+              const size_t site = red_x && red_y     ? 0  // R
+                                  : !red_x && !red_y ? 3  // B
+                                  : red_y            ? 1  // Gr: on a red row
+                                                     : 2;            // Gb
+              const uint32_t v = raw[size_t(y) * size_t(w) + size_t(x)];
+              const uint64_t level = v <= l.black ? 0 : (v >= l.white ? l.white : v) - l.black;
+              ++counts[site][size_t(level * uint64_t(bins) / span)];
+              ++pixels[site];
+              crushed[site] += v <= l.black;
+              clipped[site] += v >= l.white;
+            }
+          EXPECT_EQ(got->counts, counts);
+          EXPECT_EQ(got->pixels, pixels);
+          EXPECT_EQ(got->crushed, crushed);
+          EXPECT_EQ(got->clipped, clipped);
+        }
 }
 
 }  // namespace
