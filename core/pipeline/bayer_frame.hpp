@@ -19,8 +19,12 @@ struct BayerInput {
   RawHistogramData stats;        // at the configured bins
 };
 
-// Unpacks `frame` (a Bayer format, planes in CPU memory) and counts its raw statistics. Fails
-// with one line naming the level or size the frame cannot take.
-Result<BayerInput> prepareBayer(const Frame& frame, const PipelineConfig& config);
+class RowPool;
+
+// Unpacks `frame` (a Bayer format, planes in CPU memory) and counts its raw statistics, over the
+// pool's threads where there is a pool. Fails with one line naming the level or size the frame
+// cannot take.
+Result<BayerInput> prepareBayer(const Frame& frame, const PipelineConfig& config,
+                                RowPool* pool = nullptr);
 
 }  // namespace esf

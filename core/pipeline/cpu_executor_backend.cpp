@@ -127,7 +127,7 @@ class CpuExecutorBackend : public PipelineBackend {
   // importCpu, or for Bayer frames the demosaic (its raw statistics into r.raw).
   Status importFrame(const Frame& frame, FrameResult& r, const ImportedRow& on_row) {
     if (!isBayer(frame.format)) return importCpu(frame, image_, pool_, on_row);
-    Result<BayerInput> bayer = prepareBayer(frame, o_);
+    Result<BayerInput> bayer = prepareBayer(frame, o_, &pool_);
     if (!bayer) return bayer.error();
     r.raw = std::move(bayer->stats);
     return demosaicCpu(bayer->values, frame.width, frame.height, bayer->demosaic, image_, pool_,

@@ -8,6 +8,13 @@ namespace esf {
 Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, int width, int height,
                                             CfaOrder order, int bit_depth, RawLevels levels,
                                             int bins) {
+  return rawSiteHistogramsOfRows(raw, width, height, order, bit_depth, levels, bins, 0, height);
+}
+
+Result<RawSiteHistograms> rawSiteHistogramsOfRows(const std::vector<uint16_t>& raw, int width,
+                                                  int height, CfaOrder order, int bit_depth,
+                                                  RawLevels levels, int bins, int first_row,
+                                                  int end_row) {
   if (bit_depth < 8 || bit_depth > 16)
     return fail(ErrorCode::kInvalidArgument, "raw statistics: bit depth ",
                 std::to_string(bit_depth), " is outside 8..16");
@@ -22,6 +29,10 @@ Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, in
   if (width < 1 || height < 1 || raw.size() != size_t(width) * size_t(height))
     return fail(ErrorCode::kInvalidArgument, "raw statistics: ", std::to_string(raw.size()),
                 " values for a ", std::to_string(width), "x", std::to_string(height), " frame");
+  if (first_row < 0 || end_row < first_row || end_row > height)
+    return fail(ErrorCode::kInvalidArgument, "raw statistics: rows ", std::to_string(first_row),
+                "..", std::to_string(end_row), " are not within the frame's ",
+                std::to_string(height));
   RawSiteHistograms h;
   h.bins = bins;
   h.bit_depth = bit_depth;
@@ -37,7 +48,7 @@ Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, in
     bin_of[s] = uint8_t(q);
     for (r += uint64_t(bins); r >= span; r -= span) ++q;
   }
-  for (int y = 0; y < height; ++y) {
+  for (int y = first_row; y < end_row; ++y) {
     const uint16_t* row = &raw[size_t(y) * size_t(width)];
     // A row holds two sites, one at even x and one at odd x. The counts of crushed and clipped
     // values stay in locals: incrementing h's fields every pixel waited on the last increment.
@@ -64,6 +75,16 @@ Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, in
     h.clipped[even] += clipped[0], h.clipped[odd] += clipped[1];
   }
   return h;
+}
+
+void addRawSiteCounts(RawSiteHistograms& into, const RawSiteHistograms& part) {
+  for (size_t site = 0; site < 4; ++site) {
+    for (size_t b = 0; b < into.counts[site].size() && b < part.counts[site].size(); ++b)
+      into.counts[site][b] += part.counts[site][b];
+    into.pixels[site] += part.pixels[site];
+    into.crushed[site] += part.crushed[site];
+    into.clipped[site] += part.clipped[site];
+  }
 }
 
 }  // namespace esf

@@ -27,5 +27,14 @@ using RawSiteHistograms = RawHistogramData;
 Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, int width, int height,
                                             CfaOrder order, int bit_depth, RawLevels levels,
                                             int bins);
+// The same over the rows [first_row, end_row) only (the frame's size and levels checked as a
+// whole), for a caller that splits the rows over threads and adds the parts with
+// addRawSiteCounts.
+Result<RawSiteHistograms> rawSiteHistogramsOfRows(const std::vector<uint16_t>& raw, int width,
+                                                  int height, CfaOrder order, int bit_depth,
+                                                  RawLevels levels, int bins, int first_row,
+                                                  int end_row);
+// into's counts, pixels, crushed and clipped += part's (both of the same levels and bins).
+void addRawSiteCounts(RawSiteHistograms& into, const RawSiteHistograms& part);
 
 }  // namespace esf
