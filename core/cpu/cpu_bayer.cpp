@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "base/quotient_table.hpp"
+
 namespace esf {
 namespace {
 
@@ -13,14 +15,9 @@ namespace {
 class ByteLevels {
  public:
   ByteLevels(uint32_t black, uint32_t white)
-      : black_(black), range_(white - black), table_(size_t(range_) + 1) {
-    // q = (255 s + range / 2) / range for s = 0, 1, ..., stepped as q range + r without dividing.
-    uint32_t q = 0, r = range_ / 2;
-    for (uint32_t s = 0; s <= range_; ++s) {
-      table_[s] = uint8_t(std::min<uint32_t>(q, 255));
-      for (r += 255; r >= range_; r -= range_) ++q;
-    }
-  }
+      : black_(black),
+        range_(white - black),
+        table_(byteQuotients(255, range_ / 2, range_, size_t(range_) + 1)) {}
   uint8_t operator()(uint32_t v, uint32_t gain) const {
     uint32_t s = v > black_ ? v - black_ : 0;
     s = (s * gain + 128) >> 8;
