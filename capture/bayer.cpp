@@ -49,10 +49,19 @@ size_t BayerRowLayout::rowBytes(int width) const {
 
 void unpackBayerRow(const uint8_t* row, int width, const BayerRowLayout& l, uint16_t* out) {
   const uint32_t mask = (1u << l.bit_depth) - 1;
+  // Blocks of 16 values, a loop of a fixed count, which the compiler turns into vector lanes
+  // (SSE, NEON) at -O2 where it leaves a loop of any count scalar.
+  constexpr int kBlock = 16;
+  int x = 0;
   if (l.bytes_per_sample == 1) {
-    for (int x = 0; x < width; ++x) out[x] = row[x];
+    for (; x + kBlock <= width; x += kBlock)
+      for (int i = 0; i < kBlock; ++i) out[x + i] = row[x + i];
+    for (; x < width; ++x) out[x] = row[x];
   } else if (l.bytes_per_sample == 2) {
-    for (int x = 0; x < width; ++x) out[x] = uint16_t((row[2 * x] | row[2 * x + 1] << 8) & mask);
+    auto value = [&](int at) { return uint16_t((row[2 * at] | row[2 * at + 1] << 8) & mask); };
+    for (; x + kBlock <= width; x += kBlock)
+      for (int i = 0; i < kBlock; ++i) out[x + i] = value(x + i);
+    for (; x < width; ++x) out[x] = value(x);
   } else {
     // CSI-2: each group's high bytes, then one byte of low bits, pixel 0 in the lowest bits.
     const int low_bits = l.bit_depth - 8;
@@ -88,7 +97,8 @@ void packBayerRow(const uint16_t* values, int width, const BayerRowLayout& l, ui
 }
 
 Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int stride, int width,
-                                          int height, const BayerRowLayout& layout) {
+                                          int height, const BayerRowLayout& layout,
+                                          const RowSplitter& split) {
   if (Status s = layout.validate(width); !s) return s.error();
   const size_t row_bytes = layout.rowBytes(width);
   if (height < 1 || !stridedRowsFit(size, stride, row_bytes, height))
@@ -97,8 +107,14 @@ Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int 
                 " bytes at stride ", std::to_string(stride));
   // The frame fits `size` bytes in memory, so width x height values fit size_t too.
   std::vector<uint16_t> out(saturatingSize(width, height));
-  for (int y = 0; y < height; ++y)
-    unpackBayerRow(data + size_t(y) * size_t(stride), width, layout, &out[size_t(y) * width]);
+  auto rows = [&](int begin, int end) {
+    for (int y = begin; y < end; ++y)
+      unpackBayerRow(data + size_t(y) * size_t(stride), width, layout, &out[size_t(y) * width]);
+  };
+  if (split)
+    split(height, rows);
+  else
+    rows(0, height);
   return out;
 }
 

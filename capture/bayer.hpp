@@ -9,6 +9,7 @@
 //   MIPI CSI-2 12P 2 pixels in 3 bytes: the 8 high bits of each, then a byte of their 4 low bits,
 //                  pixel 0 in bits 0-3                       (SRGGB12P)
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "esframe/base/result.hpp"
@@ -43,8 +44,15 @@ void unpackBayerRow(const uint8_t* row, int width, const BayerRowLayout& layout,
 // bits of 16-bit words are zero, as V4L2 has them.
 void packBayerRow(const uint16_t* values, int width, const BayerRowLayout& layout, uint8_t* row);
 
-// A whole frame: `height` rows `stride` bytes apart -> width * height values.
+// Calls rows(begin, end) for ranges covering [0, count) once, perhaps concurrently (a thread
+// pool's bands); empty: one call over them all.
+using RowSplitter =
+    std::function<void(int count, const std::function<void(int begin, int end)>& rows)>;
+
+// A whole frame: `height` rows `stride` bytes apart -> width * height values, the rows unpacked
+// in the parts `split` makes.
 Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int stride, int width,
-                                          int height, const BayerRowLayout& layout);
+                                          int height, const BayerRowLayout& layout,
+                                          const RowSplitter& split = {});
 
 }  // namespace esf

@@ -339,7 +339,7 @@ BayerRowLayout bayerRowLayout(const PixelFormatInfo& info) {
   return {info.bit_depth, info.planes[0].bytes_per_sample, info.planes[0].horizontal_subsampling};
 }
 
-Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame) {
+Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame, const RowSplitter& split) {
   const PixelFormatInfo& info = pixelFormatInfo(frame.format);
   if (info.colour != ColourFamily::kBayer)
     return fail(ErrorCode::kInvalidArgument, formatName(frame.format), " is not a Bayer format");
@@ -347,7 +347,8 @@ Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame) {
   if (frame.plane_count < 1 || !p.data)
     return fail(ErrorCode::kInvalidArgument, "a ", info.name,
                 " frame needs its values in CPU memory (no zero-copy for Bayer)");
-  return unpackBayer(p.data, p.size, p.stride, frame.width, frame.height, bayerRowLayout(info));
+  return unpackBayer(p.data, p.size, p.stride, frame.width, frame.height, bayerRowLayout(info),
+                     split);
 }
 
 bool allowsOddWidth(PixelFormat f) {

@@ -101,8 +101,9 @@ bool isCompressed(PixelFormat format);
 bool isBayer(PixelFormat format);
 // How a Bayer row stores its values (bayer.hpp), from the row's columns.
 BayerRowLayout bayerRowLayout(const PixelFormatInfo& info);
-// The sensor values of a Bayer frame with CPU-visible plane 0: width * height values.
-Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame);
+// The sensor values of a Bayer frame with CPU-visible plane 0: width * height values, the rows
+// unpacked in the parts `split` makes.
+Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame, const RowSplitter& split = {});
 // Widths a format cannot hold: YUYV/UYVY pack two pixels per 4 bytes, so widths must be even.
 bool allowsOddWidth(PixelFormat format);
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/quotient_table.hpp"
+#include "core/cpu/simd_bayer.hpp"
 
 namespace esf {
 namespace {
@@ -14,19 +15,22 @@ namespace {
 // larger s gives 255 too): a division per channel and pixel was most of the demosaic's time.
 class ByteLevels {
  public:
-  ByteLevels(uint32_t black, uint32_t white)
-      : black_(black),
-        range_(white - black),
-        table_(byteQuotients(255, range_ / 2, range_, size_t(range_) + 1)) {}
+  explicit ByteLevels(const DemosaicParams& p)
+      : black_(p.black),
+        range_(p.white - p.black),
+        table_(byteQuotients(255, range_ / 2, range_, size_t(range_) + 1)),
+        lanes_{p.black, range_, p.gain_r, p.gain_b} {}
   uint8_t operator()(uint32_t v, uint32_t gain) const {
     uint32_t s = v > black_ ? v - black_ : 0;
     s = (s * gain + 128) >> 8;
     return table_[std::min(s, range_)];
   }
+  const simd::BayerLevels& forLanes() const { return lanes_; }
 
  private:
   uint32_t black_, range_;
   std::vector<uint8_t> table_;
+  simd::BayerLevels lanes_;
 };
 
 // Pixel x of a row, whose colour is kColour (0 red, 1 green, 2 blue), its left and right
@@ -59,12 +63,10 @@ void demosaicRow(const uint16_t* up, const uint16_t* row, const uint16_t* down, 
   constexpr bool kRedRow = kEven == 0 || kOdd == 0;
   auto at = [&](int x) { return out + 4 * size_t(x); };
   demosaicPixel<kEven, kRedRow>(up, row, down, 0, 1, 1, p, to_byte, out);
-  int x = 1;
-  for (; x + 2 < width; x += 2) {  // an odd pixel, then an even one
-    demosaicPixel<kOdd, kRedRow>(up, row, down, x, x - 1, x + 1, p, to_byte, at(x));
-    demosaicPixel<kEven, kRedRow>(up, row, down, x + 1, x, x + 2, p, to_byte, at(x + 1));
-  }
-  for (; x < width; ++x) {  // the last one or two, the last mirrored
+  // The interior in vector lanes: a pixel at a time it took half of a 1080p SRGGB8 frame's time
+  // on the executor (about 2.3 of 4.8 ms on 2 Zen 5 cores).
+  int x = simd::demosaicInterior(up, row, down, 1, width - 1, kEven, kOdd, to_byte.forLanes(), out);
+  for (; x < width; ++x) {  // what is left of the interior, and the last pixel, mirrored
     const int r = x + 1 < width ? x + 1 : width - 2;
     if (x % 2)
       demosaicPixel<kOdd, kRedRow>(up, row, down, x, x - 1, r, p, to_byte, at(x));
@@ -91,7 +93,7 @@ Status demosaicCpu(const std::vector<uint16_t>& raw, int width, int height, cons
     return fail(ErrorCode::kInvalidArgument, "demosaic: ", std::to_string(raw.size()),
                 " values for a ", std::to_string(width), "x", std::to_string(height), " frame");
   if (out.width != width || out.height != height) out = RgbaImage(width, height);
-  const ByteLevels to_byte(p.black, p.white);
+  const ByteLevels to_byte(p);
   auto rowAt = [&](int y) {
     y = y < 0 ? -y : (y >= height ? 2 * height - 2 - y : y);
     return &raw[size_t(y) * size_t(width)];
@@ -105,6 +107,42 @@ Status demosaicCpu(const std::vector<uint16_t>& raw, int width, int height, cons
     }
   });
   return Status::success();
+}
+
+Result<RawSiteHistograms> rawSiteHistogramsCpu(const std::vector<uint16_t>& raw, int width,
+                                               int height, CfaOrder order, int bit_depth,
+                                               RawLevels levels, int bins, RowPool& pool) {
+  // The reference over no rows checks the frame and resolves the levels; the bands below only
+  // count.
+  Result<RawSiteHistograms> total =
+      rawSiteHistogramsOfRows(raw, width, height, order, bit_depth, levels, bins, 0, 0);
+  if (!total) return total;
+  const simd::RawBinning binning{total->black, total->white, total->white - total->black + 1,
+                                 uint32_t(bins)};
+  std::vector<RawSiteHistograms> parts(size_t(pool.threads()), total.value());
+  pool.forEachBand(height, [&](int begin, int end, int band) {
+    RawSiteHistograms& h = parts[size_t(band)];
+    std::vector<uint8_t> row_bins(static_cast<size_t>(width));
+    for (int y = begin; y < end; ++y) {
+      const uint16_t* row = &raw[size_t(y) * size_t(width)];
+      uint64_t crushed[2] = {0, 0}, clipped[2] = {0, 0};
+      simd::rawBinsOfRow(row, width, binning, row_bins.data(), crushed, clipped);
+      // The bins of a row's two sites, one at even x and one at odd x, counted plainly: a
+      // histogram's increments have no vector form.
+      const size_t even = size_t(cfaSite(order, 0, y)), odd = size_t(cfaSite(order, 1, y));
+      uint32_t* even_counts = h.counts[even].data();
+      uint32_t* odd_counts = h.counts[odd].data();
+      int x = 0;
+      for (; x + 1 < width; x += 2)
+        ++even_counts[row_bins[size_t(x)]], ++odd_counts[row_bins[size_t(x) + 1]];
+      if (x < width) ++even_counts[row_bins[size_t(x)]];
+      h.pixels[even] += uint64_t(width + 1) / 2, h.pixels[odd] += uint64_t(width) / 2;
+      h.crushed[even] += crushed[0], h.crushed[odd] += crushed[1];
+      h.clipped[even] += clipped[0], h.clipped[odd] += clipped[1];
+    }
+  });
+  for (const RawSiteHistograms& part : parts) addRawSiteCounts(*total, part);
+  return total;
 }
 
 }  // namespace esf

@@ -9,6 +9,7 @@
 #include "core/cpu/cpu_import.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/stages/demosaic_reference.hpp"
+#include "core/stats/raw_histogram.hpp"
 
 namespace esf {
 
@@ -17,5 +18,11 @@ namespace esf {
 Status demosaicCpu(const std::vector<uint16_t>& raw, int width, int height,
                    const DemosaicParams& params, RgbaImage& out, RowPool& pool,
                    const ImportedRow& on_row = {});
+
+// rawSiteHistograms (core/stats/raw_histogram.hpp) of the frame, its rows over the pool's threads
+// and their bins in vector lanes; equal to it, and failing as it does.
+Result<RawSiteHistograms> rawSiteHistogramsCpu(const std::vector<uint16_t>& raw, int width,
+                                               int height, CfaOrder order, int bit_depth,
+                                               RawLevels levels, int bins, RowPool& pool);
 
 }  // namespace esf

@@ -1,6 +1,7 @@
 #include "core/pipeline/bayer_frame.hpp"
 
 #include "capture/pixel_format.hpp"
+#include "core/cpu/cpu_bayer.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/stats/raw_histogram.hpp"
 
@@ -18,25 +19,21 @@ Result<BayerInput> prepareBayer(const Frame& frame, const PipelineConfig& config
   d.gain_b = config.raw.gain_b;
   if (Status s = d.validate(frame.width, frame.height); !s)
     return fail(s.error().code, info.name, " ", s.error().message);
-  Result<std::vector<uint16_t>> values = unpackBayerFrame(frame);
+  RowSplitter split;
+  if (pool)
+    split = [pool](int count, const std::function<void(int, int)>& rows) {
+      pool->forEachBand(count, [&](int begin, int end, int) { rows(begin, end); });
+    };
+  Result<std::vector<uint16_t>> values = unpackBayerFrame(frame, split);
   if (!values) return values.error();
   in.values = std::move(values.value());
-  // Checked over no rows first: the parts below cannot fail.
   const RawLevels levels{d.black, d.white};
   Result<RawSiteHistograms> stats =
-      rawSiteHistogramsOfRows(in.values, frame.width, frame.height, d.order, d.bit_depth, levels,
-                              config.histogram.bins, 0, pool ? 0 : frame.height);
+      pool ? rawSiteHistogramsCpu(in.values, frame.width, frame.height, d.order, d.bit_depth,
+                                  levels, config.histogram.bins, *pool)
+           : rawSiteHistograms(in.values, frame.width, frame.height, d.order, d.bit_depth, levels,
+                               config.histogram.bins);
   if (!stats) return stats.error();
-  if (pool) {
-    std::vector<RawSiteHistograms> parts(size_t(pool->threads()));
-    pool->forEachBand(frame.height, [&](int begin, int end, int band) {
-      Result<RawSiteHistograms> part =
-          rawSiteHistogramsOfRows(in.values, frame.width, frame.height, d.order, d.bit_depth,
-                                  levels, config.histogram.bins, begin, end);
-      if (part) parts[size_t(band)] = std::move(part.value());
-    });
-    for (const RawSiteHistograms& part : parts) addRawSiteCounts(*stats, part);
-  }
   in.stats = std::move(stats.value());
   return in;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <functional>
 #include <random>
 
 #include "capture/bayer.hpp"
@@ -88,6 +89,34 @@ TEST(Bayer, PackedFramesUnpackToTheirValues) {
       auto got = unpackBayer(frame.data(), frame.size(), stride, width, height, layout);
       ASSERT_TRUE(got.ok()) << got.error().message;
       EXPECT_EQ(*got, values) << bits << " bits, width " << width;
+    }
+  }
+  // Byte and word layouts at widths around the unpacking's blocks of 16, set high bits of the
+  // words masked off, the rows in parts as a thread pool's bands call them.
+  for (const BayerRowLayout layout :
+       {BayerRowLayout{8, 1, 1}, BayerRowLayout{10, 2, 1}, BayerRowLayout{16, 2, 1}}) {
+    for (int width : {1, 15, 16, 17, 50, 644}) {
+      const int height = 5, stride = int(layout.rowBytes(width)) + 3;
+      const std::vector<uint16_t> values =
+          randomValues(size_t(width) * height, layout.bit_depth, uint32_t(width));
+      std::vector<uint8_t> frame(size_t(stride) * height, 0xEE);
+      for (int y = 0; y < height; ++y) {
+        uint8_t* row = &frame[size_t(y) * size_t(stride)];
+        packBayerRow(&values[size_t(y) * width], width, layout, row);
+        if (layout.bytes_per_sample == 2 && layout.bit_depth < 16)
+          for (int x = 0; x < width; ++x) row[2 * x + 1] |= uint8_t(0xff << (layout.bit_depth - 8));
+      }
+      int splits = 0;
+      const RowSplitter two_parts = [&](int count, const std::function<void(int, int)>& rows) {
+        ++splits;
+        EXPECT_EQ(count, height);
+        rows(count / 2, count);
+        rows(0, count / 2);
+      };
+      auto got = unpackBayer(frame.data(), frame.size(), stride, width, height, layout, two_parts);
+      ASSERT_TRUE(got.ok()) << got.error().message;
+      EXPECT_EQ(*got, values) << layout.bit_depth << " bits, width " << width;
+      EXPECT_EQ(splits, 1);
     }
   }
   const BayerRowLayout p10{10, 5, 4};

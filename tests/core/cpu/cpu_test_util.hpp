@@ -1,5 +1,9 @@
 #pragma once
-// Shared by the executor tests: the thread counts every stage runs with, and a poisoned image.
+// Shared by the executor tests: the thread counts every stage runs with, a poisoned image, and a
+// run on every instruction set.
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
 #include <cstdint>
 #include <cstring>
 
@@ -16,6 +20,18 @@ inline RgbaImage poisonedImage(int w, int h) {
   RgbaImage img(w, h);
   for (size_t i = 0; i < img.pixels.size(); i += 4) std::memcpy(&img.pixels[i], &kPoison, 4);
   return img;
+}
+
+// Runs `check` once per instruction set this CPU has and the build compiled (AVX-512, AVX2, SSE4,
+// ..., the emulated one): each has its own lane count and tails.
+template <class Check>
+void onEveryTarget(const Check& check) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    SCOPED_TRACE(hwy::TargetName(target));
+    hwy::SetSupportedTargetsForTest(target);
+    check();
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 }  // namespace esf::test

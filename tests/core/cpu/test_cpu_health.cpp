@@ -2,7 +2,6 @@
 // every target's vector width and tail, and the executor's health stage against the reference
 // backend's over runs of frames (the kept previous and freeze-reference planes).
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,22 +13,11 @@
 #include "core/stages/sobel_reference.hpp"
 #include "core/stats/health.hpp"
 #include "esframe/pipeline.hpp"
+#include "tests/core/cpu/cpu_test_util.hpp"
 #include "tests/support/random_frame.hpp"
 
 namespace esf {
 namespace {
-
-// Runs `check` once per instruction set this CPU has and the build compiled (AVX-512, AVX2, SSE4,
-// ..., the emulated one): each has its own lane count and tails.
-template <class Check>
-void onEveryTarget(const Check& check) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    SCOPED_TRACE(hwy::TargetName(target));
-    hwy::SetSupportedTargetsForTest(target);
-    check();
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
 
 // Both ways of taking the Sobel roots, whichever this CPU times faster.
 constexpr simd::SobelRootWay kRootWays[] = {simd::SobelRootWay::kTable,
@@ -43,7 +31,7 @@ std::vector<uint8_t> randomBytes(size_t n, uint32_t seed) {
 }
 
 TEST(SimdHealth, SobelRootsEqualSobelRootForEveryMagnitude) {
-  onEveryTarget([] {
+  test::onEveryTarget([] {
     constexpr uint32_t kLargest = 2080800;  // 2 * 1020^2
     std::vector<uint32_t> m(kLargest + 1);
     for (uint32_t i = 0; i <= kLargest; ++i) m[i] = i;
@@ -67,7 +55,7 @@ TEST(SimdHealth, SobelRootsEqualSobelRootForEveryMagnitude) {
 }
 
 TEST(SimdHealth, DifferenceRowStretchesEveryValueAsFullRangeLuma) {
-  onEveryTarget([] {
+  test::onEveryTarget([] {
     // Every value at every position of a few vector widths and tails, in c (stored) and in p
     // (stretched in the lanes: the motion sums see it).
     for (int n : {1, 7, 255, 256, 259, 1000}) {
@@ -125,7 +113,7 @@ void expectEqual(const simd::DifferenceRowSums& got, const simd::DifferenceRowSu
 }
 
 TEST(SimdHealth, DifferenceRowEqualsTheFormula) {
-  onEveryTarget([] {
+  test::onEveryTarget([] {
     uint32_t seed = 1;
     // Up past one 64-bit flush of the squares' 32-bit lanes (2048 vectors of up to 64 bytes).
     for (int n : {1, 3, 17, 31, 64, 65, 257, 1920, 140000})
@@ -159,7 +147,7 @@ TEST(SimdHealth, DifferenceRowEqualsTheFormula) {
 }
 
 TEST(SimdHealth, RegionSpanSumsEqualTheLoops) {
-  onEveryTarget([] {
+  test::onEveryTarget([] {
     uint32_t seed = 500;
     for (int n : {0, 1, 15, 16, 17, 63, 64, 65, 1000, 1920})
       for (uint32_t level : {0u, 16u, 254u, 255u, 300u}) {
@@ -181,7 +169,7 @@ TEST(SimdHealth, RegionSpanSumsEqualTheLoops) {
 }
 
 TEST(SimdHealth, SobelRowSumsEqualTheReference) {
-  onEveryTarget([] {
+  test::onEveryTarget([] {
     uint32_t seed = 100;
     // Past many flushes of the i32 sums (every 16 vectors of up to 16 lanes) too.
     for (int n : {3, 4, 17, 33, 63, 257, 1920, 9001})
@@ -232,7 +220,7 @@ TEST(SimdHealth, SobelRowSumsEqualTheReference) {
 }
 
 TEST(SimdHealth, SobelRowSegmentsEqualTheReferenceSums) {
-  onEveryTarget([] {
+  test::onEveryTarget([] {
     uint32_t seed = 900;
     for (int n : {3, 4, 17, 33, 63, 257, 1920})
       for (int content = 0; content < 3; ++content) {
