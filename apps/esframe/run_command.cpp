@@ -305,7 +305,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
                   "executor) or reference (the plain CPU references)")
       ->check(CLI::IsMember({"auto", "gles", "cpu", "reference"}))
       ->capture_default_str();
-  cmd->add_option("--threads", o->threads, "CPU executor threads (0: one per core)")
+  cmd->add_option(
+         "--threads", o->threads,
+         "CPU executor threads, and the host threads of Bayer frames on the GPU (0: one per core)")
       ->check(CLI::Range(0, 256))
       ->capture_default_str();
   cmd->add_option("--output", o->outputs,

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "capture/pixel_format.hpp"
+#include "core/cpu/row_pool.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
@@ -114,6 +115,10 @@ class GpuBackend : public PipelineBackend {
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
   std::optional<Demosaic> demosaic_;  // made at the first Bayer frame
+  // Made at the first Bayer frame too: its values are unpacked and its raw statistics counted on
+  // the host, on these threads (a 1080p SRGGB8 frame's upload 2.43 ms on one, 1.78 ms on two
+  // Zen 5 cores beside llvmpipe).
+  std::optional<RowPool> host_pool_;
   // PipelineConfig::health: the two stages and the figures from their sums.
   std::optional<FrameDifference> difference_;
   std::optional<Sobel> sobel_;
@@ -221,7 +226,8 @@ Status GpuBackend::configure(int w, int h) {
 // demosaiced into the stage image.
 Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame, FrameResult& r) {
   WallTimer upload_timer;
-  Result<BayerInput> bayer = prepareBayer(frame, o_);
+  if (!host_pool_) host_pool_.emplace(o_.threads);
+  Result<BayerInput> bayer = prepareBayer(frame, o_, &*host_pool_);
   if (!bayer) return bayer.error();
   r.raw = std::move(bayer->stats);
   if (!demosaic_) {

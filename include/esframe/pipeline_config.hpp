@@ -92,7 +92,7 @@ struct RawConfig {
 struct ESF_API PipelineConfig {
   Backend backend = Backend::kAuto;
   GpuConfig gpu;    // kGles (and kAuto's probe)
-  int threads = 0;  // kCpu: worker threads, 0 = one per core
+  int threads = 0;  // kCpu: worker threads; kGles: host threads for Bayer frames. 0 = one per core
   HistogramConfig histogram;
   std::optional<BlurConfig> blur;  // separable box blur before counting
   std::optional<Size> resize;      // area-average downscale before counting
