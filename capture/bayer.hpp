@@ -36,8 +36,8 @@ struct BayerRowLayout {
   size_t rowBytes(int width) const;  // the minimal stride
 };
 
-// Reads one row's `width` values into `out`. Unpacked words are masked to bit_depth (V4L2 zero
-// fills the unused high bits).
+// Reads one row's `width` values into `out` (a layout that validate accepts). Unpacked words are
+// masked to bit_depth (V4L2 zero fills the unused high bits).
 void unpackBayerRow(const uint8_t* row, int width, const BayerRowLayout& layout, uint16_t* out);
 
 // The inverse: `width` values (each below 2^bit_depth) into one row of the layout. Unused high
