@@ -4,41 +4,16 @@
 #include <string>
 #include <vector>
 
-#include "base/quotient_table.hpp"
 #include "core/cpu/simd_bayer.hpp"
 
 namespace esf {
 namespace {
 
-// demosaicReference's toByte: the black level off, the gain (256 = 1.0), then
-// min((s * 255 + range / 2) / range, 255). That last step is looked up for s in [0, range] (a
-// larger s gives 255 too): a division per channel and pixel was most of the demosaic's time.
-class ByteLevels {
- public:
-  explicit ByteLevels(const DemosaicParams& p)
-      : black_(p.black),
-        range_(p.white - p.black),
-        table_(byteQuotients(255, range_ / 2, range_, size_t(range_) + 1)),
-        lanes_{p.black, range_, p.gain_r, p.gain_b} {}
-  uint8_t operator()(uint32_t v, uint32_t gain) const {
-    uint32_t s = v > black_ ? v - black_ : 0;
-    s = (s * gain + 128) >> 8;
-    return table_[std::min(s, range_)];
-  }
-  const simd::BayerLevels& forLanes() const { return lanes_; }
-
- private:
-  uint32_t black_, range_;
-  std::vector<uint8_t> table_;
-  simd::BayerLevels lanes_;
-};
-
 // Pixel x of a row, whose colour is kColour (0 red, 1 green, 2 blue), its left and right
 // neighbours' columns l and r given (mirrored at the ends). kRedRow: the row's other colour is red.
 template <int kColour, bool kRedRow>
 inline void demosaicPixel(const uint16_t* up, const uint16_t* row, const uint16_t* down, int x,
-                          int l, int r, const DemosaicParams& p, const ByteLevels& to_byte,
-                          uint8_t* out) {
+                          int l, int r, const DemosaicParams& p, uint8_t* out) {
   const uint32_t c = row[x];
   uint32_t red, green, blue;
   if constexpr (kColour == 1) {
@@ -50,7 +25,9 @@ inline void demosaicPixel(const uint16_t* up, const uint16_t* row, const uint16_
     const uint32_t corners = (uint32_t(up[l]) + up[r] + down[l] + down[r] + 2) >> 2;
     red = kColour == 0 ? c : corners, green = edges, blue = kColour == 0 ? corners : c;
   }
-  out[0] = to_byte(red, p.gain_r), out[1] = to_byte(green, 256), out[2] = to_byte(blue, p.gain_b);
+  // The levels as the reference takes them: the plain loop does only a row's last pixels.
+  out[0] = demosaicLevel(red, p.gain_r, p), out[1] = demosaicLevel(green, 256, p);
+  out[2] = demosaicLevel(blue, p.gain_b, p);
   out[3] = 255;
 }
 
@@ -59,29 +36,30 @@ inline void demosaicPixel(const uint16_t* up, const uint16_t* row, const uint16_
 // width - 2 (width >= 2).
 template <int kEven, int kOdd>
 void demosaicRow(const uint16_t* up, const uint16_t* row, const uint16_t* down, int width,
-                 const DemosaicParams& p, const ByteLevels& to_byte, uint8_t* out) {
+                 const DemosaicParams& p, const simd::BayerLevels& levels, uint8_t* out) {
   constexpr bool kRedRow = kEven == 0 || kOdd == 0;
   auto at = [&](int x) { return out + 4 * size_t(x); };
-  demosaicPixel<kEven, kRedRow>(up, row, down, 0, 1, 1, p, to_byte, out);
+  demosaicPixel<kEven, kRedRow>(up, row, down, 0, 1, 1, p, out);
   // The interior in vector lanes: a pixel at a time it took half of a 1080p SRGGB8 frame's time
   // on the executor (about 2.3 of 4.8 ms on 2 Zen 5 cores).
-  int x = simd::demosaicInterior(up, row, down, 1, width - 1, kEven, kOdd, to_byte.forLanes(), out);
+  int x = simd::demosaicInterior(up, row, down, 1, width - 1, kEven, kOdd, levels, out);
   for (; x < width; ++x) {  // what is left of the interior, and the last pixel, mirrored
     const int r = x + 1 < width ? x + 1 : width - 2;
     if (x % 2)
-      demosaicPixel<kOdd, kRedRow>(up, row, down, x, x - 1, r, p, to_byte, at(x));
+      demosaicPixel<kOdd, kRedRow>(up, row, down, x, x - 1, r, p, at(x));
     else
-      demosaicPixel<kEven, kRedRow>(up, row, down, x, x - 1, r, p, to_byte, at(x));
+      demosaicPixel<kEven, kRedRow>(up, row, down, x, x - 1, r, p, at(x));
   }
 }
 
 // demosaicRow for a row whose colours at even and odd x are `even` and `odd`.
 void demosaicRowOf(int even, int odd, const uint16_t* up, const uint16_t* row, const uint16_t* down,
-                   int width, const DemosaicParams& p, const ByteLevels& to_byte, uint8_t* out) {
-  if (even == 0) return demosaicRow<0, 1>(up, row, down, width, p, to_byte, out);
-  if (odd == 0) return demosaicRow<1, 0>(up, row, down, width, p, to_byte, out);
-  if (even == 2) return demosaicRow<2, 1>(up, row, down, width, p, to_byte, out);
-  return demosaicRow<1, 2>(up, row, down, width, p, to_byte, out);
+                   int width, const DemosaicParams& p, const simd::BayerLevels& levels,
+                   uint8_t* out) {
+  if (even == 0) return demosaicRow<0, 1>(up, row, down, width, p, levels, out);
+  if (odd == 0) return demosaicRow<1, 0>(up, row, down, width, p, levels, out);
+  if (even == 2) return demosaicRow<2, 1>(up, row, down, width, p, levels, out);
+  return demosaicRow<1, 2>(up, row, down, width, p, levels, out);
 }
 
 }  // namespace
@@ -93,7 +71,7 @@ Status demosaicCpu(const std::vector<uint16_t>& raw, int width, int height, cons
     return fail(ErrorCode::kInvalidArgument, "demosaic: ", std::to_string(raw.size()),
                 " values for a ", std::to_string(width), "x", std::to_string(height), " frame");
   if (out.width != width || out.height != height) out = RgbaImage(width, height);
-  const ByteLevels to_byte(p);
+  const simd::BayerLevels levels{p.black, p.white - p.black, p.gain_r, p.gain_b};
   auto rowAt = [&](int y) {
     y = y < 0 ? -y : (y >= height ? 2 * height - 2 - y : y);
     return &raw[size_t(y) * size_t(width)];
@@ -102,7 +80,7 @@ Status demosaicCpu(const std::vector<uint16_t>& raw, int width, int height, cons
     for (int y = begin; y < end; ++y) {
       uint8_t* rgba = out.at(0, y);
       demosaicRowOf(cfaColour(p.order, 0, y), cfaColour(p.order, 1, y), rowAt(y - 1), rowAt(y),
-                    rowAt(y + 1), width, p, to_byte, rgba);
+                    rowAt(y + 1), width, p, levels, rgba);
       if (on_row) on_row(y, rgba, nullptr, band);
     }
   });
@@ -112,10 +90,9 @@ Status demosaicCpu(const std::vector<uint16_t>& raw, int width, int height, cons
 Result<RawSiteHistograms> rawSiteHistogramsCpu(const std::vector<uint16_t>& raw, int width,
                                                int height, CfaOrder order, int bit_depth,
                                                RawLevels levels, int bins, RowPool& pool) {
-  // The reference over no rows checks the frame and resolves the levels; the bands below only
-  // count.
+  // Checked and the levels resolved as the reference does it; the bands below only count.
   Result<RawSiteHistograms> total =
-      rawSiteHistogramsOfRows(raw, width, height, order, bit_depth, levels, bins, 0, 0);
+      emptyRawSiteHistograms(raw, width, height, bit_depth, levels, bins);
   if (!total) return total;
   const simd::RawBinning binning{total->black, total->white, total->white - total->black + 1,
                                  uint32_t(bins)};

@@ -15,9 +15,10 @@ struct BayerLevels {
 };
 
 // Demosaics pixels x0, x0 + 1, ... of `row` (colour even_colour at even x, odd_colour at odd x:
-// 0 red, 1 green, 2 blue) into rgba + 4 x, a whole vector at a time, while x + lanes <= x1; returns
-// the first x it did not write. 1 <= x0 and x1 <= width - 1, so it reads row[x0 - 1..x1] and the
-// same of `up` and `down`, nothing else.
+// 0 red, 1 green, 2 blue) into rgba + 4 x, a whole vector at a time, up to x1 where [x0, x1)
+// holds a vector (the last one overlapping the one before); returns x1, or x0 where it does not. 1
+// <= x0 and x1 <= width - 1, so it reads row[x0 - 1..x1] and the same of `up` and `down`, nothing
+// else.
 int demosaicInterior(const uint16_t* up, const uint16_t* row, const uint16_t* down, int x0, int x1,
                      int even_colour, int odd_colour, const BayerLevels& levels, uint8_t* rgba);
 

@@ -13,14 +13,14 @@ int mirror(int i, int n) {
   return i;
 }
 
-uint8_t toByte(uint32_t v, uint32_t gain, const DemosaicParams& p) {
+}  // namespace
+
+uint8_t demosaicLevel(uint32_t v, uint32_t gain, const DemosaicParams& p) {
   uint32_t s = v > p.black ? v - p.black : 0;
   s = (s * gain + 128) >> 8;
   const uint32_t range = p.white - p.black;
   return uint8_t(std::min<uint32_t>((s * 255 + range / 2) / range, 255));
 }
-
-}  // namespace
 
 Status DemosaicParams::validate(int width, int height) const {
   if (width < 2 || height < 2)
@@ -70,9 +70,9 @@ Result<RgbaImage> demosaicReference(const std::vector<uint16_t>& raw, int width,
           rgb[0] = red_row ? across : along, rgb[1] = c, rgb[2] = red_row ? along : across;
       }
       uint8_t* px = out.at(x, y);
-      px[0] = toByte(rgb[0], p.gain_r, p);
-      px[1] = toByte(rgb[1], 256, p);
-      px[2] = toByte(rgb[2], p.gain_b, p);
+      px[0] = demosaicLevel(rgb[0], p.gain_r, p);
+      px[1] = demosaicLevel(rgb[1], 256, p);
+      px[2] = demosaicLevel(rgb[2], p.gain_b, p);
       px[3] = 255;
     }
   return out;

@@ -29,6 +29,9 @@ struct DemosaicParams {
   Status validate(int width, int height) const;
 };
 
+// Step 2 for one interpolated value v and its channel's gain (256 for green): its byte.
+uint8_t demosaicLevel(uint32_t v, uint32_t gain, const DemosaicParams& params);
+
 // `raw`: width * height values, row by row, each < 2^bit_depth.
 Result<RgbaImage> demosaicReference(const std::vector<uint16_t>& raw, int width, int height,
                                     const DemosaicParams& params);

@@ -7,16 +7,9 @@
 
 namespace esf {
 
-Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, int width, int height,
-                                            CfaOrder order, int bit_depth, RawLevels levels,
-                                            int bins) {
-  return rawSiteHistogramsOfRows(raw, width, height, order, bit_depth, levels, bins, 0, height);
-}
-
-Result<RawSiteHistograms> rawSiteHistogramsOfRows(const std::vector<uint16_t>& raw, int width,
-                                                  int height, CfaOrder order, int bit_depth,
-                                                  RawLevels levels, int bins, int first_row,
-                                                  int end_row) {
+Result<RawSiteHistograms> emptyRawSiteHistograms(const std::vector<uint16_t>& raw, int width,
+                                                 int height, int bit_depth, RawLevels levels,
+                                                 int bins) {
   if (bit_depth < 8 || bit_depth > 16)
     return fail(ErrorCode::kInvalidArgument, "raw statistics: bit depth ",
                 std::to_string(bit_depth), " is outside 8..16");
@@ -31,21 +24,27 @@ Result<RawSiteHistograms> rawSiteHistogramsOfRows(const std::vector<uint16_t>& r
   if (width < 1 || height < 1 || raw.size() != size_t(width) * size_t(height))
     return fail(ErrorCode::kInvalidArgument, "raw statistics: ", std::to_string(raw.size()),
                 " values for a ", std::to_string(width), "x", std::to_string(height), " frame");
-  if (first_row < 0 || end_row < first_row || end_row > height)
-    return fail(ErrorCode::kInvalidArgument, "raw statistics: rows ", std::to_string(first_row),
-                "..", std::to_string(end_row), " are not within the frame's ",
-                std::to_string(height));
   RawSiteHistograms h;
   h.bins = bins;
   h.bit_depth = bit_depth;
   h.black = black, h.white = white;
   for (auto& c : h.counts) c.assign(size_t(bins), 0);
-  if (first_row == end_row) return h;  // a caller's check of the frame alone
+  return h;
+}
+
+Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, int width, int height,
+                                            CfaOrder order, int bit_depth, RawLevels levels,
+                                            int bins) {
+  Result<RawSiteHistograms> checked =
+      emptyRawSiteHistograms(raw, width, height, bit_depth, levels, bins);
+  if (!checked) return checked;
+  RawSiteHistograms& h = *checked;
+  const uint32_t black = h.black, white = h.white;
   // The bin of each s in [0, span), s * bins / span (< bins <= 256), from a table: a division
   // per pixel took most of the statistics' time.
   const uint64_t span = uint64_t(white - black) + 1;
   const std::vector<uint8_t> bin_of = byteQuotients(uint64_t(bins), 0, span, size_t(span));
-  for (int y = first_row; y < end_row; ++y) {
+  for (int y = 0; y < height; ++y) {
     const uint16_t* row = &raw[size_t(y) * size_t(width)];
     // A row holds two sites, one at even x and one at odd x. The counts of crushed and clipped
     // values stay in locals: incrementing h's fields every pixel waited on the last increment.
@@ -71,12 +70,12 @@ Result<RawSiteHistograms> rawSiteHistogramsOfRows(const std::vector<uint16_t>& r
     h.crushed[even] += crushed[0], h.crushed[odd] += crushed[1];
     h.clipped[even] += clipped[0], h.clipped[odd] += clipped[1];
   }
-  return h;
+  return checked;
 }
 
 void addRawSiteCounts(RawSiteHistograms& into, const RawSiteHistograms& part) {
   for (size_t site = 0; site < 4; ++site) {
-    for (size_t b = 0; b < into.counts[site].size() && b < part.counts[site].size(); ++b)
+    for (size_t b = 0; b < into.counts[site].size(); ++b)
       into.counts[site][b] += part.counts[site][b];
     into.pixels[site] += part.pixels[site];
     into.crushed[site] += part.crushed[site];

@@ -27,14 +27,14 @@ using RawSiteHistograms = RawHistogramData;
 Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, int width, int height,
                                             CfaOrder order, int bit_depth, RawLevels levels,
                                             int bins);
-// The same over the rows [first_row, end_row) only (the frame's size and levels checked as a
-// whole), for a caller that splits the rows over threads and adds the parts with
-// addRawSiteCounts.
-Result<RawSiteHistograms> rawSiteHistogramsOfRows(const std::vector<uint16_t>& raw, int width,
-                                                  int height, CfaOrder order, int bit_depth,
-                                                  RawLevels levels, int bins, int first_row,
-                                                  int end_row);
-// into's counts, pixels, crushed and clipped += part's (both of the same levels and bins).
+// The frame checked as rawSiteHistograms checks it, and its histograms with the levels resolved
+// and no counts: for a caller that counts the rows itself (on threads, adding the parts with
+// addRawSiteCounts).
+Result<RawSiteHistograms> emptyRawSiteHistograms(const std::vector<uint16_t>& raw, int width,
+                                                 int height, int bit_depth, RawLevels levels,
+                                                 int bins);
+// into's counts, pixels, crushed and clipped += part's (both of the same levels and bins: parts
+// of one emptyRawSiteHistograms).
 void addRawSiteCounts(RawSiteHistograms& into, const RawSiteHistograms& part);
 
 }  // namespace esf
