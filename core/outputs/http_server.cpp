@@ -48,6 +48,12 @@ namespace {
 
 constexpr std::string_view kServerWhat = "HTTP sink";
 constexpr const char* kMjpegBoundary = "esframe-frame";
+// Connections beyond the streams, for the short requests (a Prometheus scrape, /api/frame, the
+// page's files): open streams never leave a scrape waiting to be accepted.
+constexpr int kRequestConnections = 16;
+// What a stream request past the limit is told: EventSource does not retry a 503 by itself, the
+// page does after this long.
+constexpr const char* kBusyRetrySeconds = "3";
 
 MHD_Result yes(bool ok) {
   return ok ? MHD_YES : MHD_NO;
@@ -122,7 +128,8 @@ void push(HttpClient& c, const std::string& message, size_t limit) {
 }
 
 MHD_Result respond(MHD_Connection* connection, unsigned status, std::string_view body,
-                   const char* type, std::optional<uint64_t> seq = std::nullopt) {
+                   const char* type, std::optional<uint64_t> seq = std::nullopt,
+                   const char* retry_after = nullptr) {
   MHD_Response* r = MHD_create_response_from_buffer(body.size(), const_cast<char*>(body.data()),
                                                     MHD_RESPMEM_MUST_COPY);
   if (!r) return MHD_NO;
@@ -130,6 +137,7 @@ MHD_Result respond(MHD_Connection* connection, unsigned status, std::string_view
   MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
   MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
   if (seq) MHD_add_response_header(r, "X-Esframe-Seq", std::to_string(*seq).c_str());
+  if (retry_after) MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, retry_after);
   if (status == MHD_HTTP_METHOD_NOT_ALLOWED) MHD_add_response_header(r, "Allow", "GET, HEAD");
   const MHD_Result result = MHD_queue_response(connection, status, r);
   MHD_destroy_response(r);
@@ -138,6 +146,12 @@ MHD_Result respond(MHD_Connection* connection, unsigned status, std::string_view
 
 MHD_Result respondText(MHD_Connection* connection, unsigned status, const std::string& text) {
   return respond(connection, status, text + "\n", "text/plain; charset=utf-8");
+}
+
+MHD_Result respondBusy(MHD_Connection* connection, int streams) {
+  return respond(connection, MHD_HTTP_SERVICE_UNAVAILABLE,
+                 "all " + std::to_string(streams) + " streams are taken; retry later\n",
+                 "text/plain; charset=utf-8", std::nullopt, kBusyRetrySeconds);
 }
 
 // Compares without an early exit, so the time taken tells nothing of where they differ.
@@ -232,7 +246,7 @@ Result<std::unique_ptr<HttpService>> HttpServer::start(const HttpSinkOptions& op
   if (!server->tls_cert_.empty()) flags |= MHD_USE_TLS;
   std::vector<MHD_OptionItem> items = {
       {MHD_OPTION_EXTERNAL_LOGGER, intptr_t(&logMhd), nullptr},  // first: it covers the others
-      {MHD_OPTION_CONNECTION_LIMIT, options.clients, nullptr},
+      {MHD_OPTION_CONNECTION_LIMIT, options.clients + kRequestConnections, nullptr},
       {MHD_OPTION_CONNECTION_TIMEOUT, options.timeout_s, nullptr},
       {MHD_OPTION_CONNECTION_MEMORY_LIMIT, 32 * 1024, nullptr},
       {MHD_OPTION_NOTIFY_COMPLETED, intptr_t(&completed), server.get()},
@@ -360,6 +374,9 @@ int HttpServer::serveSnapshot(MHD_Connection* connection, Snapshot which, HttpRe
 int HttpServer::serveStream(MHD_Connection* connection, bool events) {
   std::lock_guard lock(mutex_);
   if (stopped_) return respondText(connection, MHD_HTTP_SERVICE_UNAVAILABLE, "stopping");
+  // A stream that went away while it waited for a message still counts until the next frame
+  // resumes it and libmicrohttpd finds the socket closed.
+  if (clients_.size() >= size_t(options_.clients)) return respondBusy(connection, options_.clients);
   auto client = std::make_unique<HttpClient>();
   client->server = this;
   client->connection = connection;

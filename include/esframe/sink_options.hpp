@@ -40,7 +40,7 @@ struct PromSinkOptions {
 struct HttpSinkOptions {
   std::string address = "127.0.0.1";  // an IPv4 or IPv6 address; "0.0.0.0" or "::" for all
   int port = 0;                       // 0: a free port the kernel picks
-  int clients = 8;                    // concurrent connections; more wait to be accepted
+  int clients = 8;                    // concurrent streams; one more is answered 503
   int every = 1;                      // /api/events: every Nth frame
   // /frame.jpg, /stream.mjpg: a JPEG at most every Nth frame, of FrameResult::image (the
   // pipeline must keep it: PipelineConfig::image_needed); 0: no snapshots, those paths are 404.

@@ -3,8 +3,9 @@
 running `esframe run --fps 10`. Every endpoint and its content type; the SSE data lines equal the
 JSONL lines the same run printed; /metrics passes `promtool check metrics`; /graph.png equals the
 PNG output's graph of the same frame; /frame.jpg decodes at the frame's size. Faults: 100 clients
-connecting and dropping, a client that never reads, malformed and oversized requests, a port in
-use, wrong credentials, SIGTERM with clients connected. TLS with a certificate openssl makes, and
+connecting and dropping, streams past clients= refused with 503 while scrapes are still answered,
+a client that never reads, malformed and oversized requests, a port in use, wrong credentials,
+SIGTERM with clients connected. TLS with a certificate openssl makes, and
 the GPU backend's graph and read-back frame.
 
 usage: test_http_output.py ESFRAME_BINARY
@@ -315,7 +316,7 @@ class HttpOutputTest(unittest.TestCase):
                     elif k % 3 == 2:
                         s.sendall(b"GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
             except OSError:
-                pass  # beyond clients=8 and the listen queue: refused, as the limit means
+                pass  # past the connections taken and the listen queue: refused, as the limits mean
 
         threads = [threading.Thread(target=hit, args=(k,)) for k in range(100)]
         for t in threads:
@@ -332,29 +333,65 @@ class HttpOutputTest(unittest.TestCase):
                 pass
             self.assertLess(time.monotonic(), deadline, "not served after the clients dropped")
             time.sleep(0.1)
+        # The dropped streams free their slots as the frames after them go out to them: until
+        # then a new stream may get 503, never anything else.
+        while True:
+            r, _ = get(port, "/api/events", method="HEAD")
+            if r.status == 200:
+                break
+            self.assertEqual(r.status, 503)
+            self.assertLess(time.monotonic(), deadline, "no stream after the clients dropped")
+            time.sleep(0.1)
         self.assertEqual(len(read_sse(port, 3)), 3)
         self.assertIsNone(run.proc.poll())
 
     def test_clients_limit(self):
         run = self.start(http_options=",clients=3")
         streams = []
-        for _ in range(3):
+        for path in ("/api/events", "/stream.mjpg", "/api/events"):  # both kinds count
             conn = http.client.HTTPConnection("127.0.0.1", run.port, timeout=10)
-            conn.request("GET", "/api/events")
+            conn.request("GET", path)
             response = conn.getresponse()  # holds the socket: keep it
             self.assertEqual(response.status, 200)
             streams.append((conn, response))
-        # A fourth connection is not taken while three are open: it waits in the listen queue.
-        with socket.create_connection(("127.0.0.1", run.port), timeout=10) as s:
-            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
-            s.settimeout(1)
-            with self.assertRaises(socket.timeout):
-                s.recv(100)
-            conn, response = streams.pop()
-            response.close()
+        # A fourth stream is refused at once, and says when to ask again.
+        for path in ("/api/events", "/stream.mjpg"):
+            r, body = get(run.port, path)
+            self.assertEqual(r.status, 503, path)
+            self.assertEqual(r.getheader("Retry-After"), "3")
+            self.assertEqual(body, b"all 3 streams are taken; retry later\n")
+        # Short requests are answered while every stream is taken: a scrape never waits on them.
+        # Sixteen held connections beside the streams are still taken and answered.
+        held = []
+        try:
+            for _ in range(16):
+                conn = http.client.HTTPConnection("127.0.0.1", run.port, timeout=10)
+                conn.request("GET", "/metrics")
+                response = conn.getresponse()
+                self.assertEqual(response.status, 200)
+                response.read()
+                held.append(conn)  # keep-alive: the connection stays open
+        finally:
+            for conn in held:
+                conn.close()
+        r, _ = get(run.port, "/api/frame")
+        self.assertEqual(r.status, 200)
+        conn, response = streams.pop()
+        response.close()
+        conn.close()
+        # The slot is free once the server notices the stream has gone (at the next frame).
+        deadline = time.monotonic() + 10
+        while True:
+            conn = http.client.HTTPConnection("127.0.0.1", run.port, timeout=10)
+            conn.request("GET", "/api/events")
+            response = conn.getresponse()
+            if response.status == 200:
+                streams.append((conn, response))
+                break
+            self.assertEqual(response.status, 503)
             conn.close()
-            s.settimeout(10)  # taken once a stream has gone (noticed at the next frame)
-            self.assertTrue(s.recv(100).startswith(b"HTTP/1.1 200 OK\r\n"))
+            self.assertLess(time.monotonic(), deadline, "the closed stream's slot was not freed")
+            time.sleep(0.1)
         for conn, response in streams:
             response.close()
             conn.close()

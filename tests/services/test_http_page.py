@@ -4,11 +4,13 @@ driven over the DevTools protocol on a pipe (--remote-debugging-pipe). The test 
 pixels and checks every column's bar against the histogram of the same frame in the run's own
 JSONL (luma, overlay and parade; linear and log scale), shows that the drawing changes between two
 frames, reads the health state (OK from the pattern; BLACK, FROZEN and COVERED from Y4M frames
-on stdin), and restarts esframe on the same port to see the page reconnect.
+on stdin), restarts esframe on the same port to see the page reconnect, and sees the page wait
+for a stream while the server has all it takes.
 
 usage: test_http_page.py ESFRAME_BINARY [--screenshot PNG]
 """
 import base64
+import http.client
 import itertools
 import json
 import math
@@ -242,6 +244,29 @@ class HttpPageTest(unittest.TestCase):
         frame = json.loads(lines[second["seq"]])
         self.assertTrue(second["figures"].startswith(f"frame {frame['seq']}  97x61 RGBA32"),
                         second["figures"])
+
+    def test_a_busy_server_is_asked_again(self):
+        # Every stream taken (clients=1, held here): the server answers 503, which EventSource
+        # does not retry by itself; the page says so and asks again until the stream is free.
+        run = test_http_output.Run(size=(97, 61), frames=None, http_options=",clients=1")
+        self.runs.append(run)
+        conn = http.client.HTTPConnection("127.0.0.1", run.port, timeout=10)
+        conn.request("GET", "/api/events")
+        held = conn.getresponse()
+        self.assertEqual(held.status, 200)
+        self.browser = Browser(os.path.join(self.dir, "profile"))
+        b = self.browser
+        b.page("Page.navigate", url=f"http://127.0.0.1:{run.port}/")
+        b.wait_for("window.esframeView && "
+                   "document.getElementById('link').textContent === 'busy, retrying'")
+        time.sleep(4)  # past one retry: still busy, nothing drawn
+        self.assertEqual(b.evaluate("document.getElementById('link').textContent"),
+                         "busy, retrying")
+        self.assertEqual(b.evaluate("window.esframeView.frames"), 0)
+        held.close()
+        conn.close()
+        b.wait_for("document.getElementById('link').textContent === 'live'", timeout=20)
+        b.wait_for("window.esframeView.frames >= 1")
 
     def camera_state(self, frames, keys, want, want_class):
         """Y4M frames on stdin, `frames` (each a Y plane then 4:2:0 chroma) in turn again and

@@ -99,7 +99,18 @@ function connect() {
     link.textContent = "live";
     link.className = "state";
   };
-  events.onerror = () => { link.textContent = "reconnecting"; link.className = "state down"; };
+  events.onerror = () => {
+    if (events.readyState !== EventSource.CLOSED) {  // a dropped link: EventSource retries it
+      link.textContent = "reconnecting";
+      link.className = "state down";
+      return;
+    }
+    // An answer other than a stream (503 when the server has all the streams it takes):
+    // EventSource gives up on those, so the page asks again after the server's Retry-After.
+    link.textContent = "busy, retrying";
+    link.className = "state down";
+    setTimeout(connect, 3000);
+  };
   events.onmessage = (e) => {
     const record = JSON.parse(e.data);
     if (record.hist) show(record);  // health event lines carry "event" and no histogram
