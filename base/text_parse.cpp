@@ -33,11 +33,12 @@ Result<uint64_t> parseUnsigned(std::string_view text, std::string_view what, uin
   return v;
 }
 
-Result<ParsedSize> parseSize(std::string_view text, std::string_view what, int max) {
+Result<ParsedSize> parseSize(std::string_view text, std::string_view what, int max,
+                             std::string_view form) {
   const size_t x = text.find_first_of("xX");
   auto bad = [&] {
-    return fail(ErrorCode::kInvalidArgument, what, " ", quoted(text),
-                ": expected WxH (e.g. 640x480), each 1..", std::to_string(max));
+    return fail(ErrorCode::kInvalidArgument, what, " ", quoted(text), ": expected ", form,
+                ", each 1..", std::to_string(max));
   };
   if (x == std::string_view::npos) return bad();
   Result<uint64_t> w = parseUnsigned(text.substr(0, x), what, 1, uint64_t(max));

@@ -21,8 +21,10 @@ struct ParsedSize {
 };
 
 // "640x480" (or "640X480"): both positive and at most `max` (by default the frame limit,
-// esframe/base/sizes.hpp). Error: "size '12y4': expected WxH (e.g. 640x480), each 1..16384".
-Result<ParsedSize> parseSize(std::string_view text, std::string_view what, int max = kMaxFrameSide);
+// esframe/base/sizes.hpp). Error: "size '12y4': expected WxH (e.g. 640x480), each 1..16384", where
+// `form` is what is expected (a grid's is "CxR (e.g. 4x3)").
+Result<ParsedSize> parseSize(std::string_view text, std::string_view what, int max = kMaxFrameSide,
+                             std::string_view form = "WxH (e.g. 640x480)");
 
 // A decimal integer in [min, max], nothing else (no sign, no spaces, no trailing text).
 Result<uint64_t> parseUnsigned(std::string_view text, std::string_view what, uint64_t min,

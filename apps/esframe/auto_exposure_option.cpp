@@ -17,7 +17,7 @@ Result<double> parseReal(const std::string& key, const std::string& value) {
   errno = 0;
   const double v = std::strtod(value.c_str(), &end);
   if (value.empty() || !end || *end != '\0' || errno != 0 || !std::isfinite(v))
-    return fail(ErrorCode::kInvalidArgument, kWhat, ": ", key, "=", value, ": not a number");
+    return fail(ErrorCode::kInvalidArgument, kWhat, ": ", key, "=", value, ": not a finite number");
   return v;
 }
 

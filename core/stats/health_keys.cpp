@@ -26,7 +26,7 @@ Result<double> parseValue(std::string_view what, const std::string& key, const s
   errno = 0;
   double v = std::strtod(digits.c_str(), &end);
   if (digits.empty() || !end || *end != '\0' || errno != 0 || !std::isfinite(v))
-    return fail(ErrorCode::kInvalidArgument, what, ": ", key, "=", value, ": not a number");
+    return fail(ErrorCode::kInvalidArgument, what, ": ", key, "=", value, ": not a finite number");
   if (db) v = std::pow(10.0, v / 20.0);
   if (!(v >= lo && v <= hi)) {
     char range[64];
@@ -73,7 +73,8 @@ Result<HealthConfig> parseHealthKeys(std::string_view text, std::string_view wha
   if (!items) return items.error();
   for (const auto& [key, value] : *items) {
     if (key == "grid") {
-      Result<ParsedSize> grid = parseSize(value, std::string(what) + " grid", kMaxHealthGridSide);
+      Result<ParsedSize> grid =
+          parseSize(value, std::string(what) + " grid", kMaxHealthGridSide, "CxR (e.g. 4x3)");
       if (!grid) return grid.error();
       h.grid_columns = grid->width;
       h.grid_rows = grid->height;

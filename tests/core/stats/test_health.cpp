@@ -330,9 +330,10 @@ TEST(HealthKeys, TextGivesEveryFieldAndErrorsNameTheKey) {
   EXPECT_EQ(h->covered_ratio, 0.5);
   EXPECT_EQ(h->covered_min_duration, 4.0);
   for (const auto& [text, want] : std::vector<std::pair<const char*, const char*>>{
-           {"noise=abc", "health keys: noise=abc: not a number"},
+           {"noise=abc", "health keys: noise=abc: not a finite number"},
+           {"pic_th=inf", "health keys: pic_th=inf: not a finite number"},
            {"threshold=101", "health keys: threshold=101: must be in [0, 100]"},
-           {"grid=17x2", "health keys grid"},
+           {"grid=17x2", "health keys grid '17x2': expected CxR (e.g. 4x3), each 1..16"},
            {"roi=1,2,3", "health keys: roi=1,2,3: expected X,Y,W,H"},
            {"loud=1", "loud"}}) {
     Result<HealthConfig> bad = parseHealthConfig(text);
