@@ -4,6 +4,9 @@
 // verdict compares the last sample with the first (taken after the first `every` frames, when
 // caches and the driver's pools are warm) and exits 1 on growth past the limits.
 //   esframe_soak --frames N [--size WxH] [--every K] [--rss-growth-kb KB] [--backend gles|cpu]
+//                [--health KEYS]
+// --health KEYS (esf::parseHealthConfig's, "" for the defaults) adds the health passes, whose
+// previous frames and freeze reference stay on the GPU from frame to frame, and their events.
 // The backend defaults to gles (not auto, which picks cpu on a software renderer): GL objects and
 // the driver's memory are what a long run on a board would leak.
 #include <dirent.h>
@@ -78,7 +81,7 @@ Sample sample(uint64_t frame) {
 int usage() {
   std::fprintf(stderr,
                "usage: esframe_soak --frames N [--size WxH] [--every K] [--rss-growth-kb KB] "
-               "[--backend gles|cpu]\n");
+               "[--backend gles|cpu] [--health KEYS]\n");
   return 2;
 }
 
@@ -103,6 +106,10 @@ int main(int argc, char** argv) {
       auto backend = esf::parseBackend(value);
       if (!backend) return usage();
       config.backend = *backend;
+    } else if (key == "--health") {
+      auto health = esf::parseHealthConfig(value);
+      if (!health) return std::fprintf(stderr, "%s\n", health.error().message.c_str()), 2;
+      config.health = *health;
     } else if (key == "--size" && std::sscanf(value, "%dx%d", &width, &height) == 2)
       continue;
     else
