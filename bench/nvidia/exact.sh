@@ -40,10 +40,10 @@ check y4m_luma_blur --source $tmp/c.y4m --blur 15 --luma source --histogram chan
 check y4m_health --source $tmp/c.y4m --health=freeze_duration=0.1,black_min_duration=0.1
 check rgba4k_health --source $tmp/c.rgba --size 3840x2160 --format AB24 --health
 check nv12_odd_health --source $tmp/c.nv12 --size 1282x722 --format NV12 --health
-# With regions: a 16x9 grid and rectangles, one past the frame's edge.
 # Bayer frames: the GPU's demosaic against the executor's, with levels and gains, and the raw
 # statistics (taken on the host for both, on its threads in vector lanes).
 check bayer10_odd --source pattern --frames 6 --size 1282x722 --format SGRBG10 --raw black=64,white=1000,wb=300,200 --histogram bins=64
 check bayer8_health --source pattern --frames 8 --size 1920x1080 --format SRGGB8 --health
+# With regions: a 16x9 grid and rectangles, one past the frame's edge.
 check rgba4k_regions --source $tmp/c.rgba --size 3840x2160 --format AB24 --health=grid=16x9,roi=0,0,1,1,1000,500,2000,900,3800,2100,100,100
 exit $status

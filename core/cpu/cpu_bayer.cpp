@@ -25,7 +25,7 @@ inline void demosaicPixel(const uint16_t* up, const uint16_t* row, const uint16_
     const uint32_t corners = (uint32_t(up[l]) + up[r] + down[l] + down[r] + 2) >> 2;
     red = kColour == 0 ? c : corners, green = edges, blue = kColour == 0 ? corners : c;
   }
-  // The levels as the reference takes them: the plain loop does only a row's last pixels.
+  // The levels as the reference takes them: the plain loop does only a row's two end pixels.
   out[0] = demosaicLevel(red, p.gain_r, p), out[1] = demosaicLevel(green, 256, p);
   out[2] = demosaicLevel(blue, p.gain_b, p);
   out[3] = 255;

@@ -52,7 +52,7 @@ constexpr const char* kMjpegBoundary = "esframe-frame";
 // page's files): open streams never leave a scrape waiting to be accepted.
 constexpr int kRequestConnections = 16;
 // What a stream request past the limit is told: EventSource does not retry a 503 by itself, the
-// page does after this long.
+// page (http_page/page.js) does after this long.
 constexpr const char* kBusyRetrySeconds = "3";
 
 MHD_Result yes(bool ok) {

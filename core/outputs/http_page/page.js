@@ -106,7 +106,8 @@ function connect() {
       return;
     }
     // An answer other than a stream (503 when the server has all the streams it takes):
-    // EventSource gives up on those, so the page asks again after the server's Retry-After.
+    // EventSource gives up on those, so the page asks again after the Retry-After the server
+    // sends (kBusyRetrySeconds in http_server.cpp).
     link.textContent = "busy, retrying";
     link.className = "state down";
     setTimeout(connect, 3000);
