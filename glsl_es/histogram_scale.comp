@@ -3,14 +3,18 @@
 //   scale = numerator / denominator rounded once to the nearest float (ties to even) by integer
 // long division, so every GPU and the CPU reference agree bit for bit.
 // Output per channel: { maxCount, numerator, denominator, floatBits(scale) }.
-// TREE 1: one workgroup of 256 invocations, one per bin, the maxima a tree in shared memory
-// (GPUs); TREE 0: one invocation per channel loops over the bins (llvmpipe, where barriers
-// cost more than the loop). core/stages/scale.hpp's ScaleForm.
+// TREE 1: one workgroup of TREE_WG invocations (a power of two, 2..256, from the driver's
+// limits: 128 on Mali-T860), each folding 256 / TREE_WG bins, then the maxima a tree in shared
+// memory (GPUs); TREE 0: one invocation per channel loops over the bins (llvmpipe, where
+// barriers cost more than the loop). core/stages/scale.hpp's ScaleForm.
 #ifndef TREE
 #define TREE 1
 #endif
+#ifndef TREE_WG
+#define TREE_WG 256
+#endif
 #if TREE
-layout(local_size_x = 256) in;
+layout(local_size_x = TREE_WG) in;
 #else
 layout(local_size_x = 4) in;
 #endif
@@ -69,17 +73,35 @@ shared uint peak[4 * 256];  // [channel][bin], then the tree's partial maxima
 void main() {
   uint b = gl_LocalInvocationIndex;
 #if TREE
-  for (uint k = 0u; k < 4u; ++k)
-    peak[k * 256u + b] = (b < u_bins && k < u_channels) ? bins[b * u_channels + k] : 0u;
+  for (uint k = 0u; k < 4u; ++k) {
+    uint m = 0u;
+    for (uint i = b; i < 256u; i += uint(TREE_WG))
+      m = max(m, (i < u_bins && k < u_channels) ? bins[i * u_channels + k] : 0u);
+    peak[k * 256u + b] = m;
+  }
   memoryBarrierShared();
   barrier();
+#if TREE_WG > 128
   TREE_LEVEL(128u)
+#endif
+#if TREE_WG > 64
   TREE_LEVEL(64u)
+#endif
+#if TREE_WG > 32
   TREE_LEVEL(32u)
+#endif
+#if TREE_WG > 16
   TREE_LEVEL(16u)
+#endif
+#if TREE_WG > 8
   TREE_LEVEL(8u)
+#endif
+#if TREE_WG > 4
   TREE_LEVEL(4u)
+#endif
+#if TREE_WG > 2
   TREE_LEVEL(2u)
+#endif
   TREE_LEVEL(1u)
   uint k = b;
   if (k >= u_channels) return;

@@ -2,10 +2,15 @@
 // core/import/import_reference.hpp (the CPU reference computes the same bits).
 // Planes are separate R8 / GR88 textures read with texelFetch (no samplerExternalOES: Mesa
 // converts YUV only in fragment shaders). Chroma is the nearest sample of the pixel's block.
+// WRITE_LUMA adds the source's Y as a second result (R=G=B=Y); without it the program declares
+// no second image or buffer (v3d reads every declared unit at dispatch, bound or not).
 // With PACKED_OUT both results are packed buffers instead (one uint per pixel, R in bits 0-7:
 // core/image/gpu_image.hpp's PackedRgbaBuffer), for stages that read that layout.
 #ifndef PACKED_OUT
 #define PACKED_OUT 0
+#endif
+#ifndef WRITE_LUMA
+#define WRITE_LUMA 0
 #endif
 #ifndef LOCAL_X
 #define LOCAL_X 16
@@ -17,10 +22,14 @@ layout(local_size_x = LOCAL_X, local_size_y = LOCAL_Y) in;
 
 #if PACKED_OUT
 layout(std430, binding = 0) writeonly buffer PackedOut { uint out_pixels[]; };
+#if WRITE_LUMA
 layout(std430, binding = 1) writeonly buffer PackedLuma { uint luma_pixels[]; };  // R=G=B=Y
+#endif
 #else
 layout(rgba8, binding = 0) writeonly uniform highp image2D u_out;
-layout(rgba8, binding = 1) writeonly uniform highp image2D u_luma;  // R=G=B=Y when u_write_luma
+#if WRITE_LUMA
+layout(rgba8, binding = 1) writeonly uniform highp image2D u_luma;  // R=G=B=Y
+#endif
 #endif
 
 uniform highp sampler2D u_plane0;  // Y (R8), or Y+C pairs (GR88) for YUYV / UYVY
@@ -32,7 +41,6 @@ uniform bool u_swap_uv;            // NV21: CrCb
 uniform ivec4 u_k0;                // y_offset, ys, rv, gu (16.16)
 uniform ivec2 u_k1;                // gv, bu
 uniform ivec2 u_size;
-uniform bool u_write_luma;
 
 ivec4 bytes(vec4 t) { return ivec4(t * 255.0 + 0.5); }
 
@@ -71,9 +79,13 @@ void main() {
 #if PACKED_OUT
   uint at = uint(p.y) * uint(u_size.x) + uint(p.x);
   out_pixels[at] = uint(r) | (uint(g) << 8) | (uint(b) << 16) | 0xFF000000u;
-  if (u_write_luma) luma_pixels[at] = uint(y) * 0x010101u | 0xFF000000u;
+#if WRITE_LUMA
+  luma_pixels[at] = uint(y) * 0x010101u | 0xFF000000u;
+#endif
 #else
   imageStore(u_out, p, vec4(r, g, b, 255) / 255.0);
-  if (u_write_luma) imageStore(u_luma, p, vec4(y, y, y, 255) / 255.0);
+#if WRITE_LUMA
+  imageStore(u_luma, p, vec4(y, y, y, 255) / 255.0);
+#endif
 #endif
 }

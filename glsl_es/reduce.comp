@@ -137,7 +137,20 @@ uvec4 texelAfter(int x, int y, int j) {
 }
 #endif
 
-uint mn[CHANNELS], mx[CHANNELS], lo[CHANNELS], hi[CHANNELS];
+// Constant initial values: a compiler sees no read of the accumulators before a write.
+#if CHANNELS == 1
+#define CHANNEL_ARRAY(v) uint[1](v)
+#elif CHANNELS == 2
+#define CHANNEL_ARRAY(v) uint[2](v, v)
+#elif CHANNELS == 3
+#define CHANNEL_ARRAY(v) uint[3](v, v, v)
+#else
+#define CHANNEL_ARRAY(v) uint[4](v, v, v, v)
+#endif
+uint mn[CHANNELS] = CHANNEL_ARRAY(0xffffffffu);
+uint mx[CHANNELS] = CHANNEL_ARRAY(0u);
+uint lo[CHANNELS] = CHANNEL_ARRAY(0u);
+uint hi[CHANNELS] = CHANNEL_ARRAY(0u);
 
 void accumulate(uvec4 c) {
   for (int k = 0; k < CHANNELS; ++k) {
@@ -192,12 +205,6 @@ void treeReduce(uint lid) {
 }
 
 void main() {
-  for (int k = 0; k < CHANNELS; ++k) {
-    mn[k] = 0xffffffffu;
-    mx[k] = 0u;
-    lo[k] = 0u;
-    hi[k] = 0u;
-  }
   uint lid = gl_LocalInvocationIndex;
 #if SUBGROUP
   if (lid == 0u) {

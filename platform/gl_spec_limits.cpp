@@ -1,6 +1,7 @@
 #include "platform/gl_spec_limits.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -65,6 +66,15 @@ void clampToGles31Minimums(ComputeLimits& l) {
 Status checkProgramWithinGles31Minimums(GLuint program, std::string_view what) {
   Result<GlLimits> setting = glLimitsSetting();
   if (!setting || setting.value() != GlLimits::kGles31Minimums) return {};
+  GLint size[3] = {0, 0, 0};
+  glGetProgramiv(program, GL_COMPUTE_WORK_GROUP_SIZE, size);
+  const int64_t invocations = int64_t(size[0]) * size[1] * size[2];
+  if (invocations > kMinWorkGroupInvocations || size[0] > kMinWorkGroupSize[0] ||
+      size[1] > kMinWorkGroupSize[1] || size[2] > kMinWorkGroupSize[2])
+    return fail(ErrorCode::kUnsupported, std::string(what), ": a ", std::to_string(size[0]), "x",
+                std::to_string(size[1]), "x", std::to_string(size[2]), " workgroup, more than the ",
+                std::to_string(kMinWorkGroupInvocations),
+                " invocations GLES 3.1 guarantees (ESFRAME_GL_LIMITS=gles31-min)");
   GLint blocks = 0;
   glGetProgramInterfaceiv(program, GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &blocks);
   if (blocks > kMinComputeStorageBlocks)

@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <regex>
+#include <set>
 
 #include "esframe/base/log.hpp"
 #include "platform/gl_spec_limits.hpp"
@@ -53,7 +55,7 @@ std::pair<int, std::string> firstError(const std::string& log) {
 }
 
 Result<GlShader> compile(GLenum stage, std::string_view name, const std::string& preamble,
-                         std::string_view text) {
+                         std::string_view text, std::vector<std::string>* warnings) {
   const GLchar* parts[] = {preamble.c_str(), text.data()};
   const GLint lengths[] = {GLint(preamble.size()), GLint(text.size())};
   GlShader shader(glCreateShader(stage));
@@ -68,6 +70,16 @@ Result<GlShader> compile(GLenum stage, std::string_view name, const std::string&
     logDebug("driver log for " + std::string(name) + ":\n" + log);
     return fail(ErrorCode::kGpu, "glsl_es/", name, ":", std::to_string(line),
                 ": compile error: ", message);
+  }
+  const std::string log = shaderLog(shader.get());
+  size_t start = 0;
+  while (start < log.size()) {
+    size_t end = log.find('\n', start);
+    if (end == std::string::npos) end = log.size();
+    std::string line = log.substr(start, end - start);
+    if (line.find("warning") != std::string::npos)
+      warnings->push_back("glsl_es/" + std::string(name) + ": " + line);
+    start = end + 1;
   }
   return shader;
 }
@@ -109,7 +121,81 @@ void logCacheOnce(const ProgramCache* cache, bool usable) {
     logDebug("program cache: off (the driver offers no program binary format)");
 }
 
+// Mesa's v3d compiles a compute program at its first dispatch, with no error when it cannot; an
+// indirect dispatch of no workgroups makes it compile now (before it looks at any binding) and
+// runs nothing. The other drivers compile at link (panfrost, freedreno, llvmpipe, zink, NVIDIA),
+// and some read the program's bindings at any dispatch (panfrost): they get none.
+bool compilesAtDispatch() {
+  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  return renderer && std::strncmp(renderer, "V3D ", 4) == 0;
+}
+
+void dispatchNothing(GLuint program) {
+  GLint old_program = 0, old_indirect = 0;
+  glGetIntegerv(GL_CURRENT_PROGRAM, &old_program);
+  glGetIntegerv(GL_DISPATCH_INDIRECT_BUFFER_BINDING, &old_indirect);
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, buffer);
+  const GLuint none[3] = {0, 0, 0};
+  glBufferData(GL_DISPATCH_INDIRECT_BUFFER, sizeof none, none, GL_STATIC_DRAW);
+  glUseProgram(program);
+  glDispatchComputeIndirect(0);
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, GLuint(old_indirect));
+  glDeleteBuffers(1, &buffer);
+  // The program current before may have been deleted since (it is then no program's name).
+  glUseProgram(old_program && glIsProgram(GLuint(old_program)) ? GLuint(old_program) : 0);
+}
+
+struct Reports {
+  std::mutex mutex;
+  std::vector<ProgramReport> list;
+  std::set<std::string> keys;
+  bool quiet = false;
+};
+
+Reports& reportsState() {
+  static Reports r;
+  return r;
+}
+
+// Programs a long run builds are few; a bound keeps a process that rebuilds forever flat.
+constexpr size_t kMaxReports = 4096;
+
 }  // namespace
+
+std::vector<ProgramReport> ShaderLibrary::reports() {
+  Reports& r = reportsState();
+  std::lock_guard lock(r.mutex);
+  return r.list;
+}
+
+void ShaderLibrary::clearReports() {
+  Reports& r = reportsState();
+  std::lock_guard lock(r.mutex);
+  r.list.clear();
+  r.keys.clear();
+}
+
+std::optional<ProgramReport> ShaderLibrary::firstRefusal() {
+  Reports& r = reportsState();
+  std::lock_guard lock(r.mutex);
+  for (const ProgramReport& p : r.list)
+    if (p.verdict.refused) return p;
+  return std::nullopt;
+}
+
+void ShaderLibrary::setQuietDriver(bool quiet) {
+  Reports& r = reportsState();
+  std::lock_guard lock(r.mutex);
+  r.quiet = quiet;
+}
+
+std::string ShaderDefines::describe() const {
+  std::string out;
+  for (const auto& [name, value] : defines_) out += (out.empty() ? "" : " ") + name + "=" + value;
+  return out;
+}
 
 std::string ShaderDefines::preamble() const {
   std::string p = "#version 310 es\nprecision highp float;\nprecision highp int;\n";
@@ -160,28 +246,59 @@ Result<GlProgram> ShaderLibrary::build(std::initializer_list<Stage> stages,
   }
   const bool cached = cache_ && cache_->usable();
   logCacheOnce(cache_, cached);
+  const bool compute = stages.size() == 1 && stages.begin()->type == GL_COMPUTE_SHADER;
+  Reports& reports = reportsState();
+  bool quiet = false;
+  {
+    std::lock_guard lock(reports.mutex);
+    quiet = reports.quiet;
+  }
+  DriverMessageWindow window(quiet);
+  std::vector<std::string> warnings;
+  Result<GlProgram> program = GlProgram();
   std::string why;
   if (cached) {
-    if (GlProgram program = cache_->load(key, &why)) {
+    if (GlProgram loaded = cache_->load(key, &why)) {
       logDebug("program " + what + ": loaded from the program cache in " + msSince(start));
-      return program;
+      program = std::move(loaded);
+    } else {
+      logDebug("program " + what + ": not in the program cache (" + why + ")");
     }
-    logDebug("program " + what + ": not in the program cache (" + why + ")");
   }
-  std::vector<GlShader> shaders;
-  size_t i = 0;
-  for (const Stage& stage : stages) {
-    Result<GlShader> shader = compile(stage.type, stage.name, preamble, texts[i++]);
-    if (!shader) return shader.error();
-    shaders.push_back(std::move(shader.value()));
+  if (!program->get()) {
+    std::vector<GlShader> shaders;
+    size_t i = 0;
+    for (const Stage& stage : stages) {
+      Result<GlShader> shader = compile(stage.type, stage.name, preamble, texts[i++], &warnings);
+      if (!shader) return shader.error();
+      shaders.push_back(std::move(shader.value()));
+    }
+    program = link(shaders, what, cached);
+    if (!program) return program;
+    std::string outcome;
+    if (cached)
+      outcome = cache_->store(key, program->get(), &why) ? ", stored in the program cache"
+                                                         : ", not stored (" + why + ")";
+    logDebug("program " + what + ": compiled and linked in " + msSince(start) + outcome);
   }
-  Result<GlProgram> program = link(shaders, what, cached);
-  if (!program) return program;
-  std::string outcome;
-  if (cached)
-    outcome = cache_->store(key, program->get(), &why) ? ", stored in the program cache"
-                                                       : ", not stored (" + why + ")";
-  logDebug("program " + what + ": compiled and linked in " + msSince(start) + outcome);
+  if (compute && compilesAtDispatch()) dispatchNothing(program->get());
+  std::vector<std::string> lines = window.finish();
+  lines.insert(lines.end(), warnings.begin(), warnings.end());
+  ProgramReport report{what, d.describe(), compute, judgeDriverMessages(lines)};
+  if (compute) {  // a driver may compile its own helpers meanwhile (v3d's blit shaders)
+    std::erase_if(report.verdict.shaders, [](const ShaderStatistics& s) {
+      return s.stage.find("COMPUTE") == std::string::npos && s.stage != "CS" &&
+             s.stage != "compute";
+    });
+  }
+  {
+    std::lock_guard lock(reports.mutex);
+    if (reports.list.size() < kMaxReports && reports.keys.insert(key).second)
+      reports.list.push_back(report);
+  }
+  if (report.verdict.refused)
+    return fail(ErrorCode::kUnsupported, "glsl_es/", what, ": ", kDriverRefusal, ": ",
+                report.verdict.refusal);
   return program;
 }
 

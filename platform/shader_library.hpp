@@ -4,13 +4,16 @@
 // "#line 1" after the preamble keeps the driver's line numbers equal to the file's. A program
 // already built by an earlier run comes from the program cache (program_cache.hpp) instead;
 // each build is logged at debug level with its time (the start-up timeline of `esframe -vv`).
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "esframe/base/result.hpp"
 #include "glsl_es/embedded_file.hpp"
+#include "platform/driver_messages.hpp"
 #include "platform/gl_objects.hpp"
 #include "platform/program_cache.hpp"
 
@@ -26,13 +29,38 @@ class ShaderDefines {
     return *this;
   }
   std::string preamble() const;
+  std::string describe() const;  // "LOCAL_X=16 LOCAL_Y=8", "" for none
 
  private:
   std::vector<std::pair<std::string, std::string>> defines_;
 };
 
+// One program as the driver built it: what it said, judged (driver_messages.hpp).
+struct ProgramReport {
+  std::string name;     // "histogram.comp", "graph.vert+graph.frag"
+  std::string defines;  // ShaderDefines::describe()
+  bool compute = false;
+  DriverVerdict verdict;
+};
+
+// The words of a driver's refusal in an Error's message (the program's name comes before them).
+inline constexpr std::string_view kDriverRefusal = "the GPU driver cannot compile it";
+inline bool isDriverRefusal(const Error& e) {
+  return e.message.find(kDriverRefusal) != std::string::npos;
+}
+
 class ShaderLibrary {
  public:
+  // Every program built in this process since the last clearReports(), in build order, one
+  // report per distinct source (later builds of the same text are not repeated).
+  static std::vector<ProgramReport> reports();
+  static void clearReports();
+  // The driver refused a program: the first such report since clearReports(), or none.
+  static std::optional<ProgramReport> firstRefusal();
+  // quiet: what the driver writes on stderr while building is kept for the reports only, not
+  // passed on (esframe programs prints it in its own form).
+  static void setQuietDriver(bool quiet);
+
   // The shaders built into esframe (glsl_es/), programs cached in ProgramCache::shared().
   static const ShaderLibrary& builtin();
   // `cache`: where built programs are kept across runs (null: none). It must outlive this.

@@ -14,6 +14,7 @@ void addInfoCommand(CLI::App& app, GlobalOptions& global);
 void addRunCommand(CLI::App& app, GlobalOptions& global);
 void addTuneCommand(CLI::App& app, GlobalOptions& global);
 void addSelftestCommand(CLI::App& app, GlobalOptions& global);
+void addProgramsCommand(CLI::App& app, GlobalOptions& global);
 
 // Extra sections of `esframe info` contributed by other parts (capture devices, tuning cache).
 struct InfoSection {

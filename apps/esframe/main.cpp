@@ -30,6 +30,7 @@ int runCli(int argc, char** argv) {
   addRunCommand(app, global);
   addTuneCommand(app, global);
   addSelftestCommand(app, global);
+  addProgramsCommand(app, global);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

@@ -160,9 +160,11 @@ Result<RgbaImage> PackedRgbaBuffer::download() const {
   return out;
 }
 
-Result<RgbaPacker> RgbaPacker::create(const GlContext&) {
+Result<RgbaPacker> RgbaPacker::create(const GlContext& gl) {
   RgbaPacker packer;
-  Result<GlProgram> program = ShaderLibrary::builtin().compute("pack_rgba.comp");
+  packer.group_ = pixelWorkgroup(gl.limits());
+  Result<GlProgram> program = ShaderLibrary::builtin().compute(
+      "pack_rgba.comp", ShaderDefines().set("WG_X", packer.group_.x).set("WG_Y", packer.group_.y));
   if (!program) return program.error();
   packer.program_ = std::move(program.value());
   return packer;
@@ -181,7 +183,8 @@ Status RgbaPacker::run(const GpuImage& image, PackedRgbaBuffer& out) {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out.buffer());
   // Earlier imageStore writes into the texture must be visible to texelFetch.
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
-  glDispatchCompute(GLuint((image.width() + 15) / 16), GLuint((image.height() + 15) / 16), 1);
+  glDispatchCompute(GLuint((image.width() + group_.x - 1) / group_.x),
+                    GLuint((image.height() + group_.y - 1) / group_.y), 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   return checkGl("pack RGBA dispatch");
 }

@@ -11,6 +11,7 @@
 #include "esframe/base/result.hpp"
 #include "esframe/rgba_image.hpp"
 #include "platform/gl_objects.hpp"
+#include "platform/workgroup_shape.hpp"
 
 namespace esf {
 
@@ -76,6 +77,7 @@ class RgbaPacker {
  private:
   RgbaPacker() = default;
   GlProgram program_;
+  WorkgroupShape group_;  // from the driver's limits
 };
 
 }  // namespace esf

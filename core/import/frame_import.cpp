@@ -16,8 +16,6 @@
 namespace esf {
 namespace {
 
-constexpr int kGroup = 16;  // 16x16 = 256 invocations: fits v3d
-
 // A caller's target texture must be GL_RGBA8 of the frame's size.
 Status checkTarget(GLuint texture, int w, int h) {
   if (!texture) return {};
@@ -59,19 +57,24 @@ bool bytesArePackedLayout(PixelFormat f) {
 Result<std::unique_ptr<FrameImporter>> FrameImporter::create(GlContext& gl, UploadPath upload) {
   auto state = std::make_unique<State>();
   state->gl = &gl;
+  state->group = pixelWorkgroup(gl.limits());
   state->readback = makeFramebuffer();
   state->unpack_buffers =
       upload == UploadPath::kAuto ? !gl.isLlvmpipe() : upload == UploadPath::kUnpackBuffers;
   return std::unique_ptr<FrameImporter>(new FrameImporter(std::move(state)));
 }
 
-Status FrameImporter::prepare(PixelFormat format, bool packed) {
+Status FrameImporter::prepare(PixelFormat format, bool packed, bool source_luma) {
   if (isBayer(format)) return Status::success();
   const bool yuv = isYuv(format);  // MJPEG decodes to RGB24
-  GlProgram& program = (yuv ? state_->yuv : state_->rgb)[packed ? 1 : 0];
+  const bool luma = yuv && source_luma;
+  GlProgram& program =
+      yuv ? state_->yuv[packed ? 1 : 0][luma ? 1 : 0] : state_->rgb[packed ? 1 : 0];
   if (program) return Status::success();
   ShaderDefines defines;
-  defines.set("LOCAL_X", kGroup).set("LOCAL_Y", kGroup).set("PACKED_OUT", packed ? 1 : 0);
+  defines.set("LOCAL_X", state_->group.x).set("LOCAL_Y", state_->group.y);
+  defines.set("PACKED_OUT", packed ? 1 : 0);
+  if (yuv) defines.set("WRITE_LUMA", luma ? 1 : 0);
   Result<GlProgram> built =
       ShaderLibrary::builtin().compute(yuv ? "import_yuv.comp" : "import_rgb.comp", defines);
   if (!built) return built.error();
@@ -153,8 +156,11 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   if (Status st = checkPackedTarget(options.target_packed_luma, f.width, f.height); !st)
     return st.error();
   const bool copy_as_is = packed && bytesArePackedLayout(f.format) && f.planes[0].dmabuf_fd < 0;
+  const bool yuv = isYuv(f.format);
+  const bool want_luma =
+      options.source_luma && (yuv || pixelFormatInfo(f.format).colour == ColourFamily::kGrey);
   if (!copy_as_is) {
-    if (Status st = prepare(f.format, packed); !st) return st.error();
+    if (Status st = prepare(f.format, packed, want_luma); !st) return st.error();
   }
   auto layout = planeLayout(f.format, f.width, f.height);
   if (!layout) return fail(layout.error().code, "import: ", layout.error().message);
@@ -196,9 +202,6 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     out.packed_rgba = options.target_packed_rgba;
     return out;
   }
-  const bool yuv = isYuv(f.format);
-  const bool want_luma =
-      options.source_luma && (yuv || pixelFormatInfo(f.format).colour == ColourFamily::kGrey);
   if (packed && want_luma && yuv && !options.target_packed_luma)
     return fail(ErrorCode::kInvalidArgument,
                 "import: a packed import of the source luma needs a luma target buffer");
@@ -213,7 +216,8 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     luma_tex = options.target_luma ? options.target_luma : s.luma.tex.get();
   }
 
-  const GLuint program = (yuv ? s.yuv : s.rgb)[packed ? 1 : 0].get();
+  const GLuint program =
+      (yuv ? s.yuv[packed ? 1 : 0][want_luma ? 1 : 0] : s.rgb[packed ? 1 : 0]).get();
   glUseProgram(program);
   auto loc = [&](const char* name) { return glGetUniformLocation(program, name); };
   for (int i = 0; i < 3; ++i) {
@@ -245,7 +249,6 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     glUniform1i(loc("u_swap_uv"), info.packing == Packing::kSemiPlanar && info.cb.byte_offset != 0);
     glUniform4i(loc("u_k0"), k.y_offset, k.ys, k.rv, k.gu);
     glUniform2i(loc("u_k1"), k.gv, k.bu);
-    glUniform1i(loc("u_write_luma"), want_luma);
     if (want_luma && packed)
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, options.target_packed_luma);
     else if (want_luma)
@@ -258,8 +261,8 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     glUniform1i(loc("u_bpp"), o.bpp);
     glUniform4i(loc("u_offsets"), o.r, o.g, o.b, o.a);
   }
-  glDispatchCompute(GLuint((f.width + kGroup - 1) / kGroup),
-                    GLuint((f.height + kGroup - 1) / kGroup), 1);
+  glDispatchCompute(GLuint((f.width + s.group.x - 1) / s.group.x),
+                    GLuint((f.height + s.group.y - 1) / s.group.y), 1);
   glMemoryBarrier(packed ? GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT
                          : GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
                                GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);

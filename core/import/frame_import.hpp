@@ -81,8 +81,9 @@ class FrameImporter {
   // Builds the conversion program `format`'s frames use (YUV, or RGB, which MJPEG decodes to),
   // if not built yet. import() does it too; a caller that times frames calls it first, so the
   // first frame's time is not a compile's.
-  // `packed`: the program that writes packed buffers (ImportOptions::target_packed_rgba).
-  Status prepare(PixelFormat format, bool packed = false);
+  // `packed`: the program that writes packed buffers (ImportOptions::target_packed_rgba);
+  // `source_luma`: the one that also writes the source's luma (ImportOptions::source_luma).
+  Status prepare(PixelFormat format, bool packed = false, bool source_luma = false);
   ~FrameImporter();
   FrameImporter(const FrameImporter&) = delete;
   FrameImporter& operator=(const FrameImporter&) = delete;

@@ -16,6 +16,7 @@
 #include "core/import/staging_copier.hpp"
 #include "platform/gl_fence.hpp"
 #include "platform/gl_objects.hpp"
+#include "platform/workgroup_shape.hpp"
 
 namespace esf {
 
@@ -68,8 +69,11 @@ void ensureTexture(UploadTexture& t, GLenum internal, int w, int h);
 
 struct FrameImporter::State {
   GlContext* gl = nullptr;
-  // Built at the first frame that needs each (prepare): [0] into images, [1] packed buffers.
-  GlProgram yuv[2], rgb[2];
+  // Built at the first frame that needs each (prepare): [0] into images, [1] packed buffers;
+  // yuv's second index: with the source luma written beside (a program declares no image or
+  // buffer it is not given: v3d reads every declared unit at dispatch).
+  GlProgram yuv[2][2], rgb[2];
+  WorkgroupShape group;  // from the driver's limits
   std::array<UploadTexture, 3> uploads;
   UploadTexture out, luma;
   std::vector<CachedImport> imports;

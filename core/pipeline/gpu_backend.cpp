@@ -250,12 +250,14 @@ Status GpuBackend::submit(const Frame& frame) {
     if (Status s = configure(frame.width, frame.height); !s) return s;
   }
   const bool packed_import = importsPacked(frame.format);
-  // The programs this frame's format needs, built before its time is taken.
-  if (Status s = importer_->prepare(frame.format, packed_import); !s) return s;
-  FrameResult r;
-  timer_.startFrame();
   const bool want_source_luma =
       o_.luma == LumaSource::kSource && o_.histogram.channels.find('l') != std::string::npos;
+  // The programs this frame's format needs, built before its time is taken.
+  if (Status s = importer_->prepare(frame.format, packed_import, want_source_luma || difference_);
+      !s)
+    return s;
+  FrameResult r;
+  timer_.startFrame();
   ImportedFrame imported;
   GlFence import_fence;
   Status st = timed(r, "import", [&]() -> Status {

@@ -16,6 +16,7 @@
 #include "esframe/base/log.hpp"
 #include "esframe/base/sizes.hpp"
 #include "esframe/version.hpp"
+#include "platform/shader_library.hpp"
 
 namespace esf {
 
@@ -161,6 +162,20 @@ Result<std::unique_ptr<PipelineBackend>> createBackend(Pipeline::Impl& impl) {
 
 }  // namespace
 
+bool fallBackToExecutor(Pipeline::Impl& impl, const Error& error) {
+  if (impl.config.backend != Backend::kAuto || impl.backend_kind != Backend::kGles ||
+      impl.delivered || !isDriverRefusal(error))
+    return false;
+  Result<std::unique_ptr<PipelineBackend>> executor = createCpuExecutorBackend(impl.config);
+  if (!executor) return false;
+  impl.backend_kind = Backend::kCpu;
+  impl.choice_reason = error.message;
+  logWarning("backend auto: cpu, " + error.message);
+  impl.backend = std::move(executor.value());
+  if (!impl.dmabuf_allocator) impl.gl.reset();
+  return true;
+}
+
 Status ensureBackend(Pipeline::Impl& impl, const Frame& frame) {
   if (impl.backend) return Status::success();
   const BackendChoice choice = checkAutoChoice(
@@ -172,7 +187,10 @@ Status ensureBackend(Pipeline::Impl& impl, const Frame& frame) {
   impl.choice_reason = choice.reason;
   impl.tuning.reset();
   Result<std::unique_ptr<PipelineBackend>> backend = createBackend(impl);
-  if (!backend) return backend.error();
+  if (!backend) {
+    if (fallBackToExecutor(impl, backend.error())) return Status::success();
+    return backend.error();
+  }
   impl.backend = std::move(backend.value());
   if (impl.backend_kind != Backend::kGles && !impl.dmabuf_allocator) impl.gl.reset();
   return Status::success();
@@ -208,8 +226,8 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const PipelineConfig& config)
       impl->gl = std::move(gl.value());
     }
     Result<std::unique_ptr<PipelineBackend>> backend = createBackend(*impl);
-    if (!backend) return backend.error();
-    impl->backend = std::move(backend.value());
+    if (!backend && !fallBackToExecutor(*impl, backend.error())) return backend.error();
+    if (backend) impl->backend = std::move(backend.value());
     return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
   });
 }
@@ -284,14 +302,23 @@ Result<FrameResult> Pipeline::process(const Frame& frame) {
   return guard("pipeline process", [&]() -> Result<FrameResult> {
     if (Status s = makeCurrent(*impl_); !s) return s.error();
     if (Status s = ensureBackend(*impl_, frame); !s) return s.error();
-    return impl_->backend->process(frame);
+    Result<FrameResult> result = impl_->backend->process(frame);
+    if (!result && fallBackToExecutor(*impl_, result.error()))
+      result = impl_->backend->process(frame);
+    impl_->delivered = impl_->delivered || result;
+    return result;
   });
 }
 
 Status submitFrame(Pipeline& pipeline, const Frame& frame) {
-  if (Status s = makeCurrent(pipeline.impl()); !s) return s;
-  if (Status s = ensureBackend(pipeline.impl(), frame); !s) return s;
-  return pipeline.impl().backend->submit(frame);
+  Pipeline::Impl& impl = pipeline.impl();
+  if (Status s = makeCurrent(impl); !s) return s;
+  if (Status s = ensureBackend(impl, frame); !s) return s;
+  Status submitted = impl.backend->submit(frame);
+  if (!submitted && fallBackToExecutor(impl, submitted.error()))
+    submitted = impl.backend->submit(frame);
+  impl.delivered = impl.delivered || submitted;
+  return submitted;
 }
 
 Status stageFrame(Pipeline& pipeline, const Frame& frame) {

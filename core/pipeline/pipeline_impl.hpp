@@ -23,7 +23,13 @@ struct Pipeline::Impl {
   // made at the first frame, whose size picks the record (backend_choice.hpp). Until then
   // `backend` is null and backend_kind / choice_reason hold the rule's provisional choice.
   std::optional<TuningCache> tuning;
+  bool delivered = false;  // a frame went through the backend
 };
+
+// kAuto on a GPU whose driver cannot compile a program this run needs (`error`, from the first
+// frame or the backend's creation): the CPU executor takes over, said once with the driver's
+// words; true when it did.
+bool fallBackToExecutor(Pipeline::Impl& impl, const Error& error);
 
 // Makes the backend if kAuto left it to the first frame (Impl::tuning).
 Status ensureBackend(Pipeline::Impl& impl, const Frame& frame);

@@ -4,12 +4,15 @@
 
 #include "core/stages/stage_gl.hpp"
 #include "platform/shader_library.hpp"
+#include "platform/workgroup_shape.hpp"
 
 namespace esf {
 
-Result<Demosaic> Demosaic::create(const GlContext&) {
+Result<Demosaic> Demosaic::create(const GlContext& gl) {
   Demosaic d;
-  Result<GlProgram> program = ShaderLibrary::builtin().compute("demosaic.comp");
+  d.group_ = pixelWorkgroup(gl.limits());
+  Result<GlProgram> program = ShaderLibrary::builtin().compute(
+      "demosaic.comp", ShaderDefines().set("WG_X", d.group_.x).set("WG_Y", d.group_.y));
   if (!program) return program.error();
   d.program_ = std::move(program.value());
   d.raw_ = makeTexture();
@@ -59,7 +62,8 @@ Status Demosaic::run(const DemosaicParams& p, GLuint out_texture) {
   glUniform2ui(glGetUniformLocation(program, "u_levels"), p.black, p.white);
   glUniform2ui(glGetUniformLocation(program, "u_gains"), p.gain_r, p.gain_b);
   glBindImageTexture(0, out_texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-  glDispatchCompute(GLuint((width_ + 15) / 16), GLuint((height_ + 15) / 16), 1);
+  glDispatchCompute(GLuint((width_ + group_.x - 1) / group_.x),
+                    GLuint((height_ + group_.y - 1) / group_.y), 1);
   glMemoryBarrier(kImageWrittenBarrier);
   return checkGl("demosaic dispatch");
 }

@@ -9,6 +9,7 @@
 #include "core/stages/demosaic_reference.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
+#include "platform/workgroup_shape.hpp"
 
 namespace esf {
 
@@ -24,6 +25,7 @@ class Demosaic {
  private:
   Demosaic() = default;
   GlProgram program_;
+  WorkgroupShape group_;  // from the driver's limits
   GlTexture raw_;
   int width_ = 0, height_ = 0;
 };

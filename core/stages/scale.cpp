@@ -17,8 +17,14 @@ Result<HistogramScale> HistogramScale::create(const GlContext& gl, ScaleForm for
   HistogramScale s;
   s.gl_ = &gl;
   if (form == ScaleForm::kAuto) form = gl.isLlvmpipe() ? ScaleForm::kLoop : ScaleForm::kTree;
+  // The tree's workgroup: 256 invocations, or the largest power of two the driver takes.
+  int tree_wg = 256;
+  while (tree_wg > 4 &&
+         (tree_wg > gl.limits().work_group_invocations || tree_wg > gl.limits().work_group_size[0]))
+    tree_wg /= 2;
   Result<GlProgram> program = ShaderLibrary::builtin().compute(
-      "histogram_scale.comp", ShaderDefines().set("TREE", form == ScaleForm::kTree ? 1 : 0));
+      "histogram_scale.comp",
+      ShaderDefines().set("TREE", form == ScaleForm::kTree ? 1 : 0).set("TREE_WG", tree_wg));
   if (!program) return program.error();
   s.program_ = std::move(program.value());
   Result<GlBuffer> buffer = makeStorageBuffer(16, "histogram scale buffer");

@@ -1,0 +1,225 @@
+#include "core/pipeline/program_check.hpp"
+
+#include <set>
+
+#include "capture/pixel_format.hpp"
+#include "core/outputs/graph_renderer.hpp"
+#include "core/pipeline/selftest.hpp"
+#include "core/stages/blur.hpp"
+#include "core/stages/histogram.hpp"
+#include "core/stages/reduce.hpp"
+#include "core/tuning/auto_params.hpp"
+#include "core/tuning/sweep_candidates.hpp"
+#include "esframe/pipeline.hpp"
+
+namespace esf {
+namespace {
+
+// One pipeline configuration and the formats it is fed.
+struct Scenario {
+  std::string name;
+  PipelineConfig config;
+  std::vector<PixelFormat> formats;
+};
+
+// The option sets that change which programs a pipeline builds, each on a YUV, an RGB and a
+// Bayer format (every format alone goes through the default configuration).
+std::vector<Scenario> scenarios(const GpuConfig& gpu) {
+  PipelineConfig base;
+  base.backend = Backend::kGles;
+  base.gpu = gpu;
+  base.gpu.selftest = false;
+  const std::vector<PixelFormat> some = {PixelFormat::kNV12, PixelFormat::kRGBA32,
+                                         PixelFormat::kSRGGB10};
+  std::vector<Scenario> out;
+  out.push_back({"defaults", base, allPixelFormats()});
+  auto add = [&](const std::string& name, auto change) {
+    Scenario s{name, base, some};
+    change(s.config);
+    out.push_back(std::move(s));
+  };
+  add("luma from the source", [](PipelineConfig& c) { c.luma = LumaSource::kSource; });
+  add("health", [](PipelineConfig& c) { c.health = HealthConfig{}; });
+  add("health with regions", [](PipelineConfig& c) {
+    HealthConfig h;
+    h.grid_columns = 4;
+    h.grid_rows = 3;
+    h.rois = {{3, 2, 50, 40}};
+    c.health = h;
+  });
+  add("health, luma from the source", [](PipelineConfig& c) {
+    c.health = HealthConfig{};
+    c.luma = LumaSource::kSource;
+  });
+  add("blur 15 taps", [](PipelineConfig& c) { c.blur = BlurConfig{15, 2}; });
+  add("blur 15 taps, no image", [](PipelineConfig& c) {
+    c.blur = BlurConfig{15, 1};
+    c.image_needed = false;
+  });
+  add("resize", [](PipelineConfig& c) { c.resize = Size{320, 240}; });
+  add("64 bins", [](PipelineConfig& c) { c.histogram.bins = 64; });
+  add("L only", [](PipelineConfig& c) { c.histogram.channels = "l"; });
+  add("no image needed", [](PipelineConfig& c) { c.image_needed = false; });
+  return out;
+}
+
+void runScenario(const Scenario& s, ProgramCheckReport& report) {
+  Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(s.config);
+  if (!pipeline) {
+    report.notes.push_back(s.name + ": " + pipeline.error().message);
+    return;
+  }
+  for (PixelFormat format : s.formats) {
+    SourceConfig source_config;
+    source_config.width = 640;
+    source_config.height = 480;
+    source_config.format = format;
+    Result<std::unique_ptr<FrameSource>> source = (*pipeline)->openSource("pattern", source_config);
+    if (!source) {
+      report.notes.push_back(s.name + ", " + formatName(format) + ": " + source.error().message);
+      continue;
+    }
+    // Two frames: the second runs what needs a previous frame (health's difference).
+    for (int i = 0; i < 2; ++i) {
+      Result<std::optional<Frame>> frame = (*source)->next();
+      if (!frame || !frame->has_value()) break;
+      // A fake device returns no results: a frame's own errors are not the programs'.
+      Result<FrameResult> result = (*pipeline)->process(**frame);
+      if (!result) {
+        report.notes.push_back(s.name + ", " + formatName(format) + ": " + result.error().message);
+        break;
+      }
+    }
+  }
+}
+
+// Each blur strategy at this driver's default shape, and the split blur's vertical forms.
+void buildBlurFamilies(GlContext& gl, ProgramCheckReport& report) {
+  const BlurParams d = BlurParams::defaultsFor(gl);
+  std::vector<BlurParams> forms;
+  for (BlurStrategy s : {BlurStrategy::kTiled, BlurStrategy::kSliding, BlurStrategy::kFused,
+                         BlurStrategy::kSplit, BlurStrategy::kStream}) {
+    BlurParams p = d;
+    p.strategy = s;
+    forms.push_back(p);
+  }
+  for (bool quads : {false, true})
+    for (bool rows : {false, true}) {
+      BlurParams p = d;
+      p.strategy = BlurStrategy::kSplit;
+      p.buffer_intermediate = true;
+      p.column_quads = quads;
+      p.row_quads = rows;
+      forms.push_back(p);
+    }
+  std::string why;
+  forms.push_back(vendorBlurDefaults(gl, d, &why));
+  for (const BlurParams& p : forms) {
+    if (Status valid = p.validate(gl.limits()); !valid) {
+      report.notes.push_back("blur " + std::string(blurStrategyName(p.strategy)) + ": " +
+                             valid.error().message);
+      continue;
+    }
+    Result<Blur> blur = Blur::create(gl, p);
+    if (!blur) report.notes.push_back(blur.error().message);
+  }
+}
+
+void buildReduceForms(GlContext& gl, ProgramCheckReport& report) {
+  std::string why;
+  ReduceParams vendor = vendorReduceDefaults(gl, ReduceParams{}, &why);
+  for (ImageSource source : {ImageSource::kTexture, ImageSource::kPackedBuffer}) {
+    ReduceParams p = vendor;
+    p.source = source;
+    Result<ImageReduce> r = ImageReduce::create(gl, p);
+    if (!r) report.notes.push_back(r.error().message);
+  }
+}
+
+void buildGraphPrograms(ProgramCheckReport& report) {
+  for (GraphMode mode : {GraphMode::kOverlay, GraphMode::kParade, GraphMode::kLuma})
+    for (bool log_scale : {false, true}) {
+      GraphOptions o = kPlainGraph;
+      o.mode = mode;
+      o.log_scale = log_scale;
+      Result<GraphRenderer> g = GraphRenderer::create(256, "rgbl", 512, 256, o);
+      if (!g) report.notes.push_back(g.error().message);
+    }
+  // The kiosk's frame (core/outputs/drm_frame.cpp).
+  Result<GlProgram> frame = ShaderLibrary::builtin().graphics("graph.vert", "frame.frag");
+  if (!frame) report.notes.push_back(frame.error().message);
+}
+
+void buildSweeps(GlContext& gl, ProgramCheckReport& report) {
+  for (const BlurParams& p : blurCandidates(BlurParams::defaultsFor(gl), gl.limits(), false)) {
+    Result<Blur> blur = Blur::create(gl, p);
+    if (!blur) report.notes.push_back(blur.error().message);
+  }
+  HistogramParams h = HistogramParams::defaultsFor(gl);
+  std::vector<HistogramParams> all = persistentCandidates(h, gl.limits(), false);
+  for (const HistogramParams& p : replicatedCandidates(h, gl.limits(), false)) all.push_back(p);
+  for (const HistogramParams& p : all) {
+    Result<Histogram> histogram = Histogram::create(gl, p);
+    if (!histogram) report.notes.push_back(histogram.error().message);
+  }
+}
+
+std::vector<std::string> problemsOf(const ProgramReport& r, bool default_program) {
+  std::vector<std::string> problems;
+  const DriverVerdict& v = r.verdict;
+  if (v.refused) problems.push_back("the driver cannot compile it: " + v.refusal);
+  if (v.fallback) problems.push_back("v3d's fallback scheduler");
+  for (const ShaderStatistics& s : v.shaders)
+    if (default_program && s.spills > 0)
+      problems.push_back(s.stage + ": " + std::to_string(s.spills) + " spills, " +
+                         std::to_string(s.fills) + " fills");
+  for (const std::string& w : v.warnings) problems.push_back(w);
+  return problems;
+}
+
+}  // namespace
+
+bool ProgramCheckReport::passed() const {
+  return problemCount() == 0;
+}
+
+int ProgramCheckReport::problemCount() const {
+  int n = 0;
+  for (const CheckedProgram& p : programs) n += p.problems.empty() ? 0 : 1;
+  return n;
+}
+
+ProgramCheckReport checkPrograms(GlContext& gl, const GpuConfig& gpu,
+                                 const ProgramCheckOptions& options) {
+  ProgramCheckReport report;
+  report.renderer = gl.renderer();
+  report.version = gl.version();
+  report.limits = gl.limits();
+  ShaderLibrary::clearReports();
+  for (const Scenario& s : scenarios(gpu)) runScenario(s, report);
+  if (Status current = gl.makeCurrent(); !current) {
+    report.notes.push_back(current.error().message);
+    return report;
+  }
+  const size_t defaults = ShaderLibrary::reports().size();
+  buildGraphPrograms(report);
+  SelftestOptions selftest;
+  selftest.quick = true;
+  selftest.all_strategies = true;
+  selftest.large = Size{64, 48};
+  runSelftest(gl, selftest);  // every histogram strategy; results are not judged here
+  buildBlurFamilies(gl, report);
+  buildReduceForms(gl, report);
+  if (options.sweep) buildSweeps(gl, report);
+  const std::vector<ProgramReport> built = ShaderLibrary::reports();
+  for (size_t i = 0; i < built.size(); ++i) {
+    CheckedProgram p;
+    p.report = built[i];
+    p.default_program = i < defaults;
+    p.problems = problemsOf(p.report, p.default_program);
+    report.programs.push_back(std::move(p));
+  }
+  return report;
+}
+
+}  // namespace esf
