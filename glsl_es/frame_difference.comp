@@ -47,6 +47,9 @@ uniform uint u_words;  // ceil(width * height / 4)
 uniform bool u_first;  // no kept frames: P = R = Y
 uniform bool u_from_rgb;
 uniform bool u_full_range;
+// 4, as a uniform: a bound the compiler cannot see keeps the pixel loop one copy of its body,
+// not 4 interleaved ones (Midgard spilled, v3d lost threads).
+uniform uint u_pixels_per_word;
 layout(std430, binding = 0) writeonly buffer Current { uint current_luma[]; };
 layout(std430, binding = 1) readonly buffer Previous { uint previous_luma[]; };
 layout(std430, binding = 2) readonly buffer Reference { uint reference_luma[]; };
@@ -171,17 +174,16 @@ void main() {
   uint sad_previous = 0u, sad_reference = 0u, squares = 0u;
   int motion = 0;
   uint base = gl_WorkGroupID.x * uint(WG_SIZE * WORDS);
-  for (uint k = 0u; k < uint(WORDS); ++k) {
-    uint word = base + k * uint(WG_SIZE) + lid;
-    if (word >= u_words) break;
+  uint word_end = min(base + uint(WORDS * WG_SIZE), u_words);
+  for (uint word = base + lid; word < word_end; word += uint(WG_SIZE)) {
     uint pw = u_first ? 0u : previous_luma[word];
     uint rw = u_first ? 0u : reference_luma[word];
     uint cw = 0u;
     // The word's first pixel by one division; the next ones step along (and wrap) the row.
     uint first = word * 4u;
     ivec2 at = ivec2(int(first % u_size.x), int(first / u_size.x));
-    for (uint j = 0u; j < 4u; ++j) {
-      if (first + j >= pixels) break;
+    uint in_word = min(u_pixels_per_word, pixels - first);
+    for (uint j = 0u; j < in_word; ++j) {
       uint y = lumaAt(at, first + j);
       uint p = u_first ? y : (pw >> (8u * j)) & 255u;
       uint r = u_first ? y : (rw >> (8u * j)) & 255u;

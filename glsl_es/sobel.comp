@@ -29,6 +29,11 @@
 layout(local_size_x = 64, local_size_y = WG_Y) in;
 uniform uvec2 u_size;
 uniform bool u_full_range;
+// ROWS_PER_INVOCATION and 4, as uniforms: loop bounds the compiler cannot see keep each loop one
+// copy of its body rather than 8 or 4 interleaved ones, which needed more registers than v3d has
+// for 4 threads and more than Midgard has without spilling.
+uniform uint u_rows_per_invocation;
+uniform uint u_pixels_per_step;
 #if PACKED_SOURCE
 uniform bool u_from_rgb;
 layout(std430, binding = 0) readonly buffer Source { uint source_pixels[]; };
@@ -101,6 +106,18 @@ int fullRange(uint v) {
   return int(255u * (clamp(v, 16u, 235u) - 16u) / 219u);
 }
 
+// A row's 6 pixels x0 - 1 .. x0 + 4, range-stretched, one byte each: bytes 0-3 in .x, 4-5 in
+// .y. Three rows in 6 registers rather than 18 (v3d needed its fallback scheduler, Midgard
+// spilled); a pixel's 3 neighbours are the low 3 bytes after `advance`.
+uvec2 packRow(int b0, int b1, int b2, int b3, int b4, int b5) {
+  return uvec2(uint(b0) | (uint(b1) << 8) | (uint(b2) << 16) | (uint(b3) << 24),
+               uint(b4) | (uint(b5) << 8));
+}
+
+uvec2 advance(uvec2 row) {
+  return uvec2((row.x >> 8) | (row.y << 24), row.y >> 8);
+}
+
 #if PACKED_SOURCE
 // The range-stretched luma of pixel (x, y); x past the row's end reads its last pixel (the
 // caller never uses those).
@@ -111,16 +128,16 @@ int pixelAt(uint x, uint y) {
   return fullRange(luma);
 }
 
-// Pixels x0 - 1 .. x0 + 4 of row y.
-void loadRow(uint y, uint x0, out int b[6]) {
-  for (int k = 0; k < 6; ++k) b[k] = pixelAt(x0 - 1u + uint(k), y);
+uvec2 loadRow(uint y, uint x0) {
+  return packRow(pixelAt(x0 - 1u, y), pixelAt(x0, y), pixelAt(x0 + 1u, y), pixelAt(x0 + 2u, y),
+                 pixelAt(x0 + 3u, y), pixelAt(x0 + 4u, y));
 }
 #else
 // Bytes x0 - 1 .. x0 + 4 of row y, range-stretched (bytes past the frame's end read as 0; the
 // caller never uses them). x0 - 1 is a multiple of 4, so s, the bytes' offset in their first
 // word, is the same for every invocation of a row (0 on every row where the width is a multiple
 // of 4): the third word is loaded only where s = 3 reaches it.
-void loadRow(uint y, uint x0, out int b[6]) {
+uvec2 loadRow(uint y, uint x0) {
   uint i0 = y * u_size.x + x0 - 1u;
   uint w = i0 >> 2, s = i0 & 3u;
   uint last = u_words - 1u;
@@ -129,9 +146,9 @@ void loadRow(uint y, uint x0, out int b[6]) {
   // The 8 bytes from byte s on, as two words (a shift by 32 is undefined: s = 0 apart).
   uint lo = s == 0u ? a0 : (a0 >> (8u * s)) | (a1 << (32u - 8u * s));
   uint hi = s == 0u ? a1 : (a1 >> (8u * s)) | (a2 << (32u - 8u * s));
-  for (int k = 0; k < 4; ++k) b[k] = fullRange(bitfieldExtract(lo, 8 * k, 8));
-  b[4] = fullRange(hi & 255u);
-  b[5] = fullRange(bitfieldExtract(hi, 8, 8));
+  return packRow(fullRange(bitfieldExtract(lo, 0, 8)), fullRange(bitfieldExtract(lo, 8, 8)),
+                 fullRange(bitfieldExtract(lo, 16, 8)), fullRange(bitfieldExtract(lo, 24, 8)),
+                 fullRange(hi & 255u), fullRange(bitfieldExtract(hi, 8, 8)));
 }
 #endif
 
@@ -186,32 +203,33 @@ void main() {
                      uint(ROWS_PER_INVOCATION);
   uint squares = 0u, roots = 0u, rsq_lo = 0u, rsq_hi = 0u;
   if (x0 + 1u < u_size.x && y0 + 1u < u_size.y) {
-    int top[6], mid[6], bot[6];
-    loadRow(y0 - 1u, x0, top);
-    loadRow(y0, x0, mid);
+    uvec2 top = loadRow(y0 - 1u, x0), mid = loadRow(y0, x0);
 #if REGIONS > 0
-    // The invocation's 4 columns mostly lie in one grid column: one division for them, not one
-    // a pixel (the grid's row: one a row).
-    uint first_column = columnOf(x0);
-    bool one_column = first_column == columnOf(min(x0 + 3u, u_size.x - 1u));
+    // The grid columns of the invocation's 4 pixels, 4 bits each (at most 16 columns): four
+    // divisions an invocation, none a pixel (the grid's row: one a row).
+    uint columns = 0u;
+    for (uint j = 0u; j < 4u; ++j) columns |= columnOf(min(x0 + j, u_size.x - 1u)) << (4u * j);
 #endif
-    for (uint y = y0; y < y0 + uint(ROWS_PER_INVOCATION) && y + 1u < u_size.y; ++y) {
-      loadRow(y + 1u, x0, bot);
+    uint y_end = min(y0 + u_rows_per_invocation, u_size.y - 1u);
+    for (uint y = y0; y < y_end; ++y) {
+      uvec2 bot = loadRow(y + 1u, x0);
 #if REGIONS > 0
       uint row_cell = y * uint(GRID_ROWS) / u_size.y * uint(GRID_COLUMNS);
 #endif
-      for (uint j = 0u; j < 4u; ++j) {
-        if (x0 + j + 1u >= u_size.x) break;
-        int a = top[j], b = top[j + 1u], c = top[j + 2u];
-        int d = mid[j], f = mid[j + 2u];
-        int g = bot[j], h = bot[j + 1u], k = bot[j + 2u];
-        int gx = a + 2 * d + g - c - 2 * f - k;
-        int gy = a + 2 * b + c - g - 2 * h - k;
+      uvec2 t = top, c = mid, b = bot;
+      uint pixels = min(u_pixels_per_step, u_size.x - 1u - x0);
+      for (uint j = 0u; j < pixels; ++j) {
+        int t0 = int(t.x & 255u), t1 = int(bitfieldExtract(t.x, 8, 8));
+        int t2 = int(bitfieldExtract(t.x, 16, 8));
+        int c0 = int(c.x & 255u), c2 = int(bitfieldExtract(c.x, 16, 8));
+        int b0 = int(b.x & 255u), b1 = int(bitfieldExtract(b.x, 8, 8));
+        int b2 = int(bitfieldExtract(b.x, 16, 8));
+        int gx = t0 + 2 * c0 + b0 - t2 - 2 * c2 - b2;
+        int gy = t0 + 2 * t1 + t2 - b0 - 2 * b1 - b2;
         uint m = uint(gx * gx + gy * gy);
         uint q = sobelRoot(m);
 #if REGIONS > 0
-        addToRegions(row_cell + (one_column ? first_column : columnOf(x0 + j)), uvec2(x0 + j, y),
-                     m);
+        addToRegions(row_cell + bitfieldExtract(columns, int(4u * j), 4), uvec2(x0 + j, y), m);
 #endif
         squares += m;
         roots += q;
@@ -219,6 +237,9 @@ void main() {
         umulExtended(q, q, hi, lo);
         rsq_lo = uaddCarry(rsq_lo, lo, carry);
         rsq_hi += hi + carry;
+        t = advance(t);
+        c = advance(c);
+        b = advance(b);
       }
       top = mid;
       mid = bot;
@@ -235,7 +256,9 @@ void main() {
   s_rsq1[lid] = rsq_hi;
   s_rsq2[lid] = 0u;
   barrier();
-  for (uint stride = kInvocations / 2u; stride > 0u; stride >>= 1) {
+  // gl_NumWorkGroups.z is 1: a start the compiler cannot see keeps the tree one loop (unrolled,
+  // Midgard spilled the levels' loads).
+  for (uint stride = gl_NumWorkGroups.z * kInvocations / 2u; stride > 0u; stride >>= 1) {
     if (lid < stride) {
       uint o = lid + stride, carry;
       s_squares_lo[lid] = uaddCarry(s_squares_lo[lid], s_squares_lo[o], carry);

@@ -214,9 +214,10 @@ Status GpuBackend::configure(int w, int h) {
     Result<FrameDifference> d =
         FrameDifference::create(gl_, FrameDifferenceParams::defaultsFor(gl_), regions);
     if (!d) return d.error();
-    difference_.emplace(std::move(d.value()));
     Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_), regions);
     if (!s) return s.error();
+    // Both or neither: a later frame must not find the difference without its Sobel pass.
+    difference_.emplace(std::move(d.value()));
     sobel_.emplace(std::move(s.value()));
   }
   return Status::success();

@@ -175,6 +175,7 @@ Status FrameDifference::queueOn(GLuint texture, GLuint packed, int width, int he
   glUniform1i(glGetUniformLocation(p, "u_first"), first);
   glUniform1i(glGetUniformLocation(p, "u_from_rgb"), from_rgb);
   glUniform1i(glGetUniformLocation(p, "u_full_range"), full_range);
+  glUniform1ui(glGetUniformLocation(p, "u_pixels_per_word"), 4);
   // A first frame reads no kept frame: the current buffer stands in for both bindings.
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, luma_[current_].get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, luma_[first ? current_ : previous_].get());

@@ -121,6 +121,8 @@ Status Sobel::queueOn(GLuint luma, GLuint packed, int width, int height, bool fr
   glUseProgram(p);
   glUniform2ui(glGetUniformLocation(p, "u_size"), GLuint(width), GLuint(height));
   glUniform1i(glGetUniformLocation(p, "u_full_range"), full_range);
+  glUniform1ui(glGetUniformLocation(p, "u_rows_per_invocation"), SobelParams::kRowsPerInvocation);
+  glUniform1ui(glGetUniformLocation(p, "u_pixels_per_step"), 4);
   // No barrier here: the input's writer issued its own, and the partials' last reader was a
   // read-back through a mapping (done before this), so a pass queued beside this one can overlap.
   if (packed) {

@@ -103,6 +103,12 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
   p.tile_rows = d.tile_rows;
   p.workgroup_size = d.workgroup_size;
   std::string vendor = "v3d-safe default";
+  if (!gl.isLlvmpipe() && !isNvidia(gl)) {
+    // The boards' compilers (bench/boards/compilers.md): the fused pass at the stage's tile
+    // keeps v3d at 4 threads (the tiled one 2), has fewer instructions on Mali and Adreno, and
+    // is the one form without spills on Mali-T860 (the tiled one spills 13).
+    p.strategy = BlurStrategy::kFused;
+  }
   if (gl.isLlvmpipe()) {
     // llvmpipe, 1920x1080 (bench/RESULTS.md, round 2): the sliding window, segments of 32, 64
     // lines per workgroup: 133 ms in the sweep against 819 ms for the seed's tiled 4 x 128.

@@ -10,7 +10,8 @@
 //   NVIDIA    replicated histogram on the packed buffer, 1024 x 256, 4 sub-histograms; the
 //             split blur through a packed buffer (16 x 64 tiles, columns of 8); reduce
 //             128 x 512 on the packed buffer, 16 pixels a step, loads batched (H200 sweeps)
-//   others    the v3d-safe defaults of each stage (<=256 invocations, <=32 KB shared)
+//   others    the v3d-safe defaults of each stage (<=256 invocations, <=32 KB shared); the blur
+//             fused at the stage's tile (the boards' compilers: bench/boards/compilers.md)
 // `why` gets one line saying which and where from, for the log and `esframe info`.
 #include <string>
 
