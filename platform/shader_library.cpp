@@ -287,8 +287,8 @@ Result<GlProgram> ShaderLibrary::build(std::initializer_list<Stage> stages,
   ProgramReport report{what, d.describe(), compute, judgeDriverMessages(lines)};
   if (compute) {  // a driver may compile its own helpers meanwhile (v3d's blit shaders)
     std::erase_if(report.verdict.shaders, [](const ShaderStatistics& s) {
-      return s.stage.find("COMPUTE") == std::string::npos && s.stage != "CS" &&
-             s.stage != "compute";
+      // Mesa's names: v3d and panfrost "MESA_SHADER_COMPUTE", freedreno "CL".
+      return s.stage.find("COMPUTE") == std::string::npos && s.stage != "CS" && s.stage != "CL";
     });
   }
   {

@@ -18,6 +18,7 @@ namespace {
 struct ProgramsArgs {
   bool json = false;
   bool sweep = false;
+  std::vector<std::string> shaders;
 };
 
 std::string figure(int64_t v) {
@@ -109,11 +110,15 @@ int programs(const GlobalOptions& global, const ProgramsArgs& a) {
   setenv("V3D_DEBUG", "precompile", 0);
   ShaderLibrary::setQuietDriver(true);
   Result<std::unique_ptr<GlContext>> ctx = createContext(global);
-  if (!ctx) return kExitFailure;  // createContext said why
+  if (!ctx) {
+    logError(ctx.error().message);
+    return kExitFailure;
+  }
   Result<GpuConfig> gpu = gpuConfig(global);
   if (!gpu) return kExitFailure;
   ProgramCheckOptions options;
   options.sweep = a.sweep;
+  options.shader_files = a.shaders;
   const ProgramCheckReport report = checkPrograms(*ctx.value(), gpu.value(), options);
   if (a.json)
     std::cout << reportJson(report).dump(2) << std::endl;
@@ -133,6 +138,9 @@ void addProgramsCommand(CLI::App& app, GlobalOptions& global) {
   auto a = std::make_shared<ProgramsArgs>();
   cmd->add_flag("--json", a->json, "Print the report as one JSON object");
   cmd->add_flag("--sweep", a->sweep, "Also every candidate of esframe tune's sweeps (slow)");
+  cmd->add_option("--shader", a->shaders,
+                  "Build and judge these compute shader files instead (GLSL ES 3.10, no #version)")
+      ->check(CLI::ExistingFile);
   cmd->callback([&global, a]() {
     const int status = programs(global, *a);
     if (status != kExitOk) throw CLI::RuntimeError(status);

@@ -1,6 +1,8 @@
 #include "core/pipeline/program_check.hpp"
 
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "capture/pixel_format.hpp"
 #include "core/outputs/graph_renderer.hpp"
@@ -164,6 +166,25 @@ void buildSweeps(GlContext& gl, ProgramCheckReport& report) {
   }
 }
 
+// Each file on its own library (the name its file's base name); one that cannot be read or
+// built is a note.
+void buildShaderFiles(const std::vector<std::string>& paths, ProgramCheckReport& report) {
+  for (const std::string& path : paths) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      report.notes.push_back(path + ": cannot read it");
+      continue;
+    }
+    const std::string source = text.str();
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    const EmbeddedFile file{name, source};
+    Result<GlProgram> program = ShaderLibrary({&file, 1}).compute(name);
+    if (!program) report.notes.push_back(program.error().message);
+  }
+}
+
 std::vector<std::string> problemsOf(const ProgramReport& r, bool default_program) {
   std::vector<std::string> problems;
   const DriverVerdict& v = r.verdict;
@@ -180,7 +201,7 @@ std::vector<std::string> problemsOf(const ProgramReport& r, bool default_program
 }  // namespace
 
 bool ProgramCheckReport::passed() const {
-  return problemCount() == 0;
+  return problemCount() == 0 && !failed_to_build;
 }
 
 int ProgramCheckReport::problemCount() const {
@@ -196,6 +217,16 @@ ProgramCheckReport checkPrograms(GlContext& gl, const GpuConfig& gpu,
   report.version = gl.version();
   report.limits = gl.limits();
   ShaderLibrary::clearReports();
+  if (!options.shader_files.empty()) {
+    buildShaderFiles(options.shader_files, report);
+    for (const ProgramReport& built : ShaderLibrary::reports()) {
+      CheckedProgram p{built, false, problemsOf(built, true)};
+      report.programs.push_back(std::move(p));
+    }
+    // A file that did not compile or link has no report: its note is its failure.
+    if (report.programs.size() < options.shader_files.size()) report.failed_to_build = true;
+    return report;
+  }
   for (const Scenario& s : scenarios(gpu)) runScenario(s, report);
   if (Status current = gl.makeCurrent(); !current) {
     report.notes.push_back(current.error().message);

@@ -25,6 +25,10 @@ namespace esf {
 
 struct ProgramCheckOptions {
   bool sweep = false;  // every candidate of `esframe tune`'s sweeps, not only each family's default
+  // Compute shaders from files (GLSL ES 3.10 without the #version line, as glsl_es/ holds
+  // them), built and judged instead of esframe's own: a shader being written, checked on the
+  // boards' compilers before it joins glsl_es/.
+  std::vector<std::string> shader_files;
 };
 
 struct CheckedProgram {
@@ -40,6 +44,7 @@ struct ProgramCheckReport {
   // What could not be set up (a configuration the driver's limits refuse with one line): not a
   // program failure, listed so nothing is left out silently.
   std::vector<std::string> notes;
+  bool failed_to_build = false;  // shader_files: one did not compile or link (its note says why)
   bool passed() const;
   int problemCount() const;
 };
