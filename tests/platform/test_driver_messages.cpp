@@ -12,75 +12,46 @@
 namespace esf {
 namespace {
 
-TEST(DriverMessages, V3dStatistics) {
-  ShaderStatistics s;
-  ASSERT_TRUE(parseShaderStatistics(
-      "CS shader: 187 inst, 4 threads, 2 loops, 31 uniforms, 22 max-temps, 0:0 spills:fills, "
-      "3 sfu-stalls, 190 inst-and-stalls, 41 nops",
-      &s));
-  EXPECT_EQ(s.stage, "CS");
-  EXPECT_EQ(s.instructions, 187);
-  EXPECT_EQ(s.threads, 4);
-  EXPECT_EQ(s.loops, 2);
-  EXPECT_EQ(s.registers, 22);
-  EXPECT_EQ(s.spills, 0);
-  EXPECT_EQ(s.fills, 0);
-}
+struct Expected {
+  const char* line;
+  const char* stage;
+  int64_t instructions, threads, registers, spills, fills;
+};
 
-TEST(DriverMessages, V3dStderrFormAndSpills) {
-  ShaderStatistics s;
-  ASSERT_TRUE(parseShaderStatistics(
-      "SHADER-DB-GLSL3 - CS shader: 950 inst, 2 threads, 1 loops, 12 uniforms, 64 max-temps, "
-      "15:22 spills:fills, 0 sfu-stalls, 950 inst-and-stalls, 100 nops",
-      &s));
-  EXPECT_EQ(s.stage, "CS");
-  EXPECT_EQ(s.instructions, 950);
-  EXPECT_EQ(s.threads, 2);
-  EXPECT_EQ(s.spills, 15);
-  EXPECT_EQ(s.fills, 22);
-}
+// Each compiler's line, as Mesa 25.0 prints it, and the figures it holds (-1: not printed).
+const Expected kLines[] = {
+    {"CS shader: 187 inst, 4 threads, 2 loops, 31 uniforms, 22 max-temps, 0:0 spills:fills, 3 "
+     "sfu-stalls, 190 inst-and-stalls, 41 nops",
+     "CS", 187, 4, 22, 0, 0},
+    {"SHADER-DB-GLSL3 - CS shader: 950 inst, 2 threads, 1 loops, 12 uniforms, 64 max-temps, "
+     "15:22 spills:fills, 0 sfu-stalls, 950 inst-and-stalls, 100 nops",
+     "CS", 950, 2, 64, 15, 22},
+    {"MESA_SHADER_COMPUTE shader: 412 inst, 12.500000 cycles, 10.250000 fma, 2.000000 cvt, "
+     "1.000000 sfu, 0.000000 v, 3.000000 t, 8.000000 ls, 70 quadwords, 2 threads, 1 loops, "
+     "29:241 spills:fills",
+     "MESA_SHADER_COMPUTE", 412, 2, -1, 29, 241},
+    {"SHADER-DB: MESA_SHADER_COMPUTE shader: 210 inst, 90 bundles, 130 quadwords, 12 registers, "
+     "1 threads, 3 loops, 4:9 spills:fills",
+     "MESA_SHADER_COMPUTE", 210, 1, 12, 4, 9},
+    {"CL shader: 96 inst, 20 nops, 76 non-nops, 10 mov, 2 cov, 48 dwords, 0 last-baryf, 0 "
+     "last-helper, 1 half, 6 full, 8 constlen, 20 cat0, 10 cat1, 30 cat2, 5 cat3, 0 cat4, 2 cat5, "
+     "9 cat6, 0 cat7, 0 stp, 0 ldp, 4 sstall, 3 (ss), 1 systall, 2 (sy), 16 waves, 1 loops, 0 "
+     "preamble inst, 0 early-preamble\n",
+     "CL", 96, 16, 6, -1, -1},
+};
 
-TEST(DriverMessages, BifrostStatistics) {
-  ShaderStatistics s;
-  ASSERT_TRUE(parseShaderStatistics(
-      "MESA_SHADER_COMPUTE shader: 412 inst, 12.500000 cycles, 10.250000 fma, 2.000000 cvt, "
-      "1.000000 sfu, 0.000000 v, 3.000000 t, 8.000000 ls, 70 quadwords, 2 threads, 1 loops, "
-      "29:241 spills:fills",
-      &s));
-  EXPECT_EQ(s.stage, "MESA_SHADER_COMPUTE");
-  EXPECT_EQ(s.instructions, 412);
-  EXPECT_EQ(s.threads, 2);
-  EXPECT_EQ(s.spills, 29);
-  EXPECT_EQ(s.fills, 241);
-  EXPECT_EQ(s.registers, -1);  // Bifrost prints none
-}
-
-TEST(DriverMessages, MidgardStatistics) {
-  ShaderStatistics s;
-  ASSERT_TRUE(parseShaderStatistics(
-      "SHADER-DB: MESA_SHADER_COMPUTE shader: 210 inst, 90 bundles, 130 quadwords, 12 "
-      "registers, 1 threads, 3 loops, 4:9 spills:fills",
-      &s));
-  EXPECT_EQ(s.stage, "MESA_SHADER_COMPUTE");
-  EXPECT_EQ(s.instructions, 210);
-  EXPECT_EQ(s.registers, 12);
-  EXPECT_EQ(s.threads, 1);
-  EXPECT_EQ(s.spills, 4);
-}
-
-TEST(DriverMessages, FreedrenoStatistics) {
-  ShaderStatistics s;
-  ASSERT_TRUE(parseShaderStatistics(
-      "compute shader: 96 inst, 20 nops, 76 non-nops, 10 mov, 2 cov, 48 dwords, 0 last-baryf, 0 "
-      "last-helper, 1 half, 6 full, 8 constlen, 20 cat0, 10 cat1, 30 cat2, 5 cat3, 0 cat4, 2 "
-      "cat5, 9 cat6, 0 cat7, 0 stp, 0 ldp, 4 sstall, 3 (ss), 1 systall, 2 (sy), 16 waves, 1 "
-      "loops, 0 preamble inst, 0 early-preamble\n",
-      &s));
-  EXPECT_EQ(s.stage, "compute");
-  EXPECT_EQ(s.instructions, 96);
-  EXPECT_EQ(s.registers, 6);
-  EXPECT_EQ(s.threads, 16);
-  EXPECT_EQ(s.spills, -1);
+TEST(DriverMessages, EachCompilersStatistics) {
+  for (const Expected& e : kLines) {
+    SCOPED_TRACE(e.line);
+    ShaderStatistics s;
+    ASSERT_TRUE(parseShaderStatistics(e.line, &s));
+    EXPECT_EQ(s.stage, e.stage);
+    EXPECT_EQ(s.instructions, e.instructions);
+    EXPECT_EQ(s.threads, e.threads);
+    EXPECT_EQ(s.registers, e.registers);
+    EXPECT_EQ(s.spills, e.spills);
+    EXPECT_EQ(s.fills, e.fills);
+  }
 }
 
 TEST(DriverMessages, NotStatistics) {
