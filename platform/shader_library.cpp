@@ -185,6 +185,20 @@ std::optional<ProgramReport> ShaderLibrary::firstRefusal() {
   return std::nullopt;
 }
 
+std::optional<ProgramReport> ShaderLibrary::fallbackSince(size_t mark) {
+  Reports& r = reportsState();
+  std::lock_guard lock(r.mutex);
+  for (size_t i = mark; i < r.list.size(); ++i)
+    if (r.list[i].verdict.fallback) return r.list[i];
+  return std::nullopt;
+}
+
+size_t ShaderLibrary::reportCount() {
+  Reports& r = reportsState();
+  std::lock_guard lock(r.mutex);
+  return r.list.size();
+}
+
 void ShaderLibrary::setQuietDriver(bool quiet) {
   Reports& r = reportsState();
   std::lock_guard lock(r.mutex);

@@ -57,6 +57,10 @@ class ShaderLibrary {
   static void clearReports();
   // The driver refused a program: the first such report since clearReports(), or none.
   static std::optional<ProgramReport> firstRefusal();
+  // A program built after the first `mark` reports that the driver compiled only with its
+  // last-resort scheduler (v3d's fallback): `esframe tune` never chooses such a candidate.
+  static std::optional<ProgramReport> fallbackSince(size_t mark);
+  static size_t reportCount();
   // quiet: what the driver writes on stderr while building is kept for the reports only, not
   // passed on (esframe programs prints it in its own form).
   static void setQuietDriver(bool quiet);

@@ -6,10 +6,20 @@
 #include "core/stages/histogram_reference.hpp"
 #include "core/stages/reduce_reference.hpp"
 #include "core/tuning/tuned_params.hpp"
+#include "platform/shader_library.hpp"
 
 namespace esf {
 
 namespace {
+
+// A candidate whose program the driver compiled only with its last-resort scheduler (v3d's
+// fallback: optimisations off, 2 threads) is never chosen: it is slow wherever it runs.
+Status compiledWell(size_t mark) {
+  if (std::optional<ProgramReport> r = ShaderLibrary::fallbackSince(mark))
+    return fail(ErrorCode::kUnsupported, "glsl_es/", r->name,
+                ": the driver compiles it only with its fallback scheduler");
+  return Status::success();
+}
 
 // The fastest point of all the sweeps of one stage (each sweep starts from the previous winner).
 const SweepPoint* fastestOf(const std::vector<Sweep>& sweeps) {
@@ -37,9 +47,14 @@ struct HistogramBench {
     point.label = describe(p);
     point.params = tunedFieldsToJson(p);
     if (o.progress) o.progress->step(point.label);
+    const size_t mark = ShaderLibrary::reportCount();
     Result<Histogram> h = Histogram::create(gl, p);
     if (!h) {
       point.error = h.error().message;
+      return;
+    }
+    if (Status s = compiledWell(mark); !s) {
+      point.error = s.error().message;
       return;
     }
     Histogram& hist = h.value();
@@ -337,9 +352,11 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
     point.label = describe(p);
     point.params = tunedFieldsToJson(p);
     if (o.progress) o.progress->step(point.label);
+    const size_t mark = ShaderLibrary::reportCount();
     Result<Blur> blur = Blur::create(gl, p);
-    if (!blur) {
-      point.error = blur.error().message;
+    const Status well = blur ? compiledWell(mark) : Status(blur.error());
+    if (!well) {
+      point.error = well.error().message;
     } else {
       auto once = [&]() { return blur.value().run(in.value(), out.value()); };
       Status s = once();
@@ -386,9 +403,14 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
     point.label = describe(p);
     point.params = tunedFieldsToJson(p);
     if (o.progress) o.progress->step(point.label);
+    const size_t mark = ShaderLibrary::reportCount();
     Result<ImageReduce> r = ImageReduce::create(gl, p);
     if (!r) {
       point.error = r.error().message;
+      return;
+    }
+    if (Status s = compiledWell(mark); !s) {
+      point.error = s.error().message;
       return;
     }
     auto once = [&]() {
