@@ -192,7 +192,9 @@ shared bool s_last;
 void treeReduce(uint lid) {
   memoryBarrierShared();
   barrier();
-  for (uint s = 1u; s < uint(WG_X); s <<= 1) {
+  // gl_NumWorkGroups.z is 1: a bound the compiler cannot see keeps the tree one loop rather
+  // than log2(WG_X) unrolled levels (v3d kept 2 threads, Midgard spilled).
+  for (uint s = 1u; s < uint(WG_X) * gl_NumWorkGroups.z; s <<= 1) {
     uint other = lid + s;
     if ((lid & (2u * s - 1u)) == 0u && other < uint(WG_X))
       for (int k = 0; k < CHANNELS; ++k) {
