@@ -1,5 +1,8 @@
 #include "capture/y4m_reader.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -10,6 +13,9 @@ namespace esf {
 namespace {
 
 constexpr size_t kMaxHeaderLine = 4096;
+// A frame is read into memory this much at a time, so a stream whose header declares more than it
+// sends costs at most this beyond what arrived.
+constexpr size_t kReadChunk = size_t(16) << 20;
 
 // One '\n'-terminated line, without the '\n'. Fails on EOF before '\n' or on an overlong line.
 Result<std::string> readLine(FILE* in, const std::string& name, const char* what) {
@@ -94,7 +100,26 @@ Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name,
   if (Status s = checkFrameSize(name + ": Y4M header", h.width, h.height, ErrorCode::kUnsupported);
       !s)
     return s.error();
+  if (Status s = checkFileHoldsAFrame(in, h, name); !s) return s.error();
   return h;
+}
+
+Status Y4mReader::checkFileHoldsAFrame(FILE* in, const Y4mHeader& h, const std::string& name) {
+  struct stat st {};
+  const int fd = ::fileno(in);
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  const off_t at = ::ftello(in);
+  if (at < 0 || st.st_size <= at) return {};  // no frame at all: an empty video
+  auto size = frameSize(h.format, h.width, h.height);
+  if (!size) return fail(size.error().code, name, ": ", size.error().message);
+  const uint64_t left = uint64_t(st.st_size - at);
+  // "FRAME\n" and the frame's bytes at least.
+  if (left < uint64_t(*size) + 6)
+    return fail(ErrorCode::kTruncated, name, ": truncated Y4M: its header declares ",
+                std::to_string(h.width), "x", std::to_string(h.height), " ", formatName(h.format),
+                " frames of ", std::to_string(*size), " bytes, and the file holds ",
+                std::to_string(left), " bytes after the header");
+  return {};
 }
 
 Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::string& name,
@@ -113,13 +138,27 @@ Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::strin
                 std::to_string(index));
   auto size = frameSize(h.format, h.width, h.height);
   if (!size) return fail(size.error().code, name, ": ", size.error().message);
-  out.resize(*size);
   bool failed = false;
-  const size_t got = readPayload(in, payload, out.data(), out.size(), failed);
-  if (got != out.size())
+  size_t got = 0;
+  if (out.capacity() >= *size) {  // a slot that held a frame already: one read
+    out.resize(*size);
+    got = readPayload(in, payload, out.data(), *size, failed);
+  } else {
+    // Grown with what arrives: a header that declares more than the stream sends costs one
+    // chunk, not the whole frame.
+    out.clear();
+    while (got < *size && !failed) {
+      const size_t chunk = std::min(*size - got, kReadChunk);
+      out.resize(got + chunk);
+      const size_t n = readPayload(in, payload, out.data() + got, chunk, failed);
+      got += n;
+      if (n < chunk) break;
+    }
+  }
+  if (got != *size)
     return fail(failed ? ErrorCode::kIo : ErrorCode::kTruncated, name, ": truncated Y4M frame ",
-                std::to_string(index), " (", std::to_string(got), " of ",
-                std::to_string(out.size()), " bytes)");
+                std::to_string(index), " (", std::to_string(got), " of ", std::to_string(*size),
+                " bytes)");
   return true;
 }
 

@@ -1,0 +1,121 @@
+#include "core/outputs/http_guard.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+
+#include "esframe/base/log.hpp"
+
+namespace esf {
+
+struct HttpConnection {
+  int fd = -1;
+  std::string address;
+  std::chrono::steady_clock::time_point deadline;
+  bool pending = false;
+  bool shut = false;                           // shut down by the guard: never pending again
+  std::list<HttpConnection*>::iterator where;  // in pending_, while pending
+};
+
+HttpConnectionGuard::HttpConnectionGuard(int timeout_s) : timeout_(std::max(timeout_s, 1)) {
+  // The guard's thread takes no signal: they are the pipeline's.
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  thread_ = std::thread([this] { run(); });
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
+
+HttpConnectionGuard::~HttpConnectionGuard() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+HttpConnection* HttpConnectionGuard::opened(int fd, std::string address) {
+  auto* c = new HttpConnection{fd, std::move(address)};
+  std::lock_guard lock(mutex_);
+  makePending(c);
+  // The oldest pending connection of this address goes first, so one address cannot push out
+  // another's; then the oldest of all.
+  if (pending_by_address_[c->address] > kPendingPerAddress) {
+    auto oldest = std::find_if(pending_.begin(), pending_.end(),
+                               [&](const HttpConnection* p) { return p->address == c->address; });
+    shutDown(*oldest, "more pending connections from its address than allowed");
+  }
+  if (pending_.size() > kPendingTotal)
+    shutDown(pending_.front(), "more pending connections than allowed");
+  return c;
+}
+
+void HttpConnectionGuard::closed(HttpConnection* c) {
+  if (!c) return;
+  {
+    std::lock_guard lock(mutex_);
+    leavePending(c);
+  }
+  delete c;
+}
+
+void HttpConnectionGuard::authorized(HttpConnection* c) {
+  if (!c) return;
+  std::lock_guard lock(mutex_);
+  leavePending(c);
+}
+
+void HttpConnectionGuard::requestEnded(HttpConnection* c) {
+  if (!c) return;
+  std::lock_guard lock(mutex_);
+  if (!c->pending && !c->shut) makePending(c);
+}
+
+size_t HttpConnectionGuard::pendingCount() const {
+  std::lock_guard lock(mutex_);
+  return pending_.size();
+}
+
+void HttpConnectionGuard::makePending(HttpConnection* c) {
+  c->deadline = std::chrono::steady_clock::now() + timeout_;
+  c->pending = true;
+  c->where = pending_.insert(pending_.end(), c);
+  ++pending_by_address_[c->address];
+  // A later deadline than those waited for: the thread needs waking only when it waited for none.
+  if (pending_.size() == 1) wake_.notify_one();
+}
+
+void HttpConnectionGuard::leavePending(HttpConnection* c) {
+  if (!c->pending) return;
+  c->pending = false;
+  pending_.erase(c->where);
+  auto count = pending_by_address_.find(c->address);
+  if (--count->second == 0) pending_by_address_.erase(count);
+}
+
+void HttpConnectionGuard::shutDown(HttpConnection* c, const char* why) {
+  leavePending(c);
+  c->shut = true;
+  // libmicrohttpd sees the end of the stream on its next read and closes the connection.
+  ::shutdown(c->fd, SHUT_RDWR);
+  logDebug("HTTP sink: closed a connection from " + c->address + ": " + why);
+}
+
+void HttpConnectionGuard::run() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    const auto now = std::chrono::steady_clock::now();
+    // Deadlines are in pending_'s order: each connection's is its entry time plus timeout_.
+    while (!pending_.empty() && pending_.front()->deadline <= now)
+      shutDown(pending_.front(), "no whole request within the timeout");
+    if (pending_.empty())
+      wake_.wait_for(lock, timeout_);
+    else
+      wake_.wait_until(lock, pending_.front()->deadline);
+  }
+}
+
+}  // namespace esf
