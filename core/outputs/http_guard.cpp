@@ -38,7 +38,9 @@ HttpConnectionGuard::~HttpConnectionGuard() {
 }
 
 HttpConnection* HttpConnectionGuard::opened(int fd, std::string address) {
-  auto* c = new HttpConnection{fd, std::move(address)};
+  auto* c = new HttpConnection;
+  c->fd = fd;
+  c->address = std::move(address);
   std::lock_guard lock(mutex_);
   makePending(c);
   // The oldest pending connection of this address goes first, so one address cannot push out

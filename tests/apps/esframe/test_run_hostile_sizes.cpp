@@ -67,6 +67,35 @@ TEST(HostileSize, CliY4mHeaderOverTheLimitExitsOne) {
                         ": Y4M header: frame size 65535x65535 is outside 1x1..16384x16384\n");
 }
 
+// 1 KB declaring 16384x16384 4:4:4 frames (768 MiB each): refused before a frame is allocated.
+TEST(HostileSize, CliShortY4mFileIsRefusedWithoutTakingItsFrameSize) {
+  test::ScratchDir dir;
+  const std::string y4m = (dir.path / "short.y4m").string();
+  {
+    std::ofstream out(y4m, std::ios::binary);
+    out << "YUV4MPEG2 W16384 H16384 F25:1 C444\nFRAME\n" << std::string(1000, '\0');
+  }
+  Refusal r = runRefused({"run", "--source", y4m});
+  EXPECT_EQ(r.exit_code, 5) << r.line;
+  EXPECT_EQ(r.line, "esframe: error: " + y4m +
+                        ": truncated Y4M: its header declares 16384x16384 YUV444 frames of "
+                        "805306368 bytes, and the file holds 1006 bytes after the header\n");
+  EXPECT_LT(r.peak_rss_kb, 100 * 1024);
+}
+
+// The same through a pipe, which cannot be measured first: read a chunk at a time.
+TEST(HostileSize, CliShortY4mOnStdinCostsAChunk) {
+  std::string input = "YUV4MPEG2 W16384 H16384 F25:1 C444\nFRAME\n" + std::string(1000, '\0');
+  const auto start = std::chrono::steady_clock::now();
+  test::CommandResult r = runEsframe({"run", "--source", "-", "--backend", "cpu"}, input, 60);
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_EQ(test::lineCount(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("truncated Y4M frame 0 (1000 of 805306368 bytes)"), std::string::npos)
+      << r.err;
+  EXPECT_LT(r.peak_rss_kb, 100 * 1024);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30);
+}
+
 TEST(HostileSize, CliPngGraphOf1000000x1000000ExitsTwo) {
   test::ScratchDir dir;
   const std::filesystem::path out = dir.path / "graphs";
