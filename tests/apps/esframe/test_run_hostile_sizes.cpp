@@ -17,6 +17,7 @@ struct Refusal {
   int exit_code;
   std::string line;  // stderr, the whole of it
   double seconds;
+  long peak_rss_kb;
 };
 
 Refusal runRefused(const std::vector<std::string>& args) {
@@ -26,7 +27,7 @@ Refusal runRefused(const std::vector<std::string>& args) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.out, "") << "nothing half-written on stdout";
   EXPECT_EQ(test::lineCount(r.err), 1) << r.err;
-  return {r.exit_code, r.err, s};
+  return {r.exit_code, r.err, s, r.peak_rss_kb};
 }
 
 TEST(HostileSize, CliSize65536x65536ExitsTwoAtOnce) {
