@@ -268,6 +268,13 @@ void runPipeline(const GlobalOptions& global, const RunOptions& o) {
   if (!source && g_stop_signal) return;  // stopped while waiting for a stream's first bytes
   if (!source) runtimeError(withVideoHint(source.error(), o.source));
   FrameSource& src = **source;
+  // --resize is a downscale: past the source's size it is the command line that is wrong (exit 2),
+  // said before any frame, though the size is known only now.
+  if (const std::optional<Size>& r = p.pipeline.resize;
+      r && (r->width > src.width() || r->height > src.height()))
+    usageError("--resize " + o.resize + ": larger than the source's " +
+               std::to_string(src.width()) + "x" + std::to_string(src.height()) +
+               " frames (a downscale only)");
   logInfo("source " + src.name() + ": " + std::to_string(src.width()) + "x" +
           std::to_string(src.height()) + " " + formatName(src.format()) + " (" +
           src.ioDescription() + ")");
