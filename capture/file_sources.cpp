@@ -190,6 +190,7 @@ Result<std::unique_ptr<FrameSource>> openY4mSource(const std::string& path,
   if (!file) return file.error();
   auto header = Y4mReader::readHeader(file->get(), path);
   if (!header) return header.error();
+  if (Status s = Y4mReader::checkFileHoldsAFrame(file->fd(), *header, path); !s) return s.error();
   return std::unique_ptr<FrameSource>(new Y4mSource(path, std::move(*file), *header, options));
 }
 
@@ -236,6 +237,7 @@ Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
   if (head == kY4mMagic) {
     auto header = Y4mReader::readHeader(file->get(), name, head);
     if (!header) return header.error();
+    if (Status s = Y4mReader::checkFileHoldsAFrame(file->fd(), *header, name); !s) return s.error();
     return std::unique_ptr<FrameSource>(new Y4mSource(name, std::move(*file), *header, options));
   }
   if (!options.format || options.width <= 0)

@@ -1,6 +1,7 @@
 #include "capture/y4m_reader.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -100,15 +101,13 @@ Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name,
   if (Status s = checkFrameSize(name + ": Y4M header", h.width, h.height, ErrorCode::kUnsupported);
       !s)
     return s.error();
-  if (Status s = checkFileHoldsAFrame(in, h, name); !s) return s.error();
   return h;
 }
 
-Status Y4mReader::checkFileHoldsAFrame(FILE* in, const Y4mHeader& h, const std::string& name) {
+Status Y4mReader::checkFileHoldsAFrame(int fd, const Y4mHeader& h, const std::string& name) {
   struct stat st {};
-  const int fd = ::fileno(in);
-  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return {};
-  const off_t at = ::ftello(in);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  const off_t at = ::lseek(fd, 0, SEEK_CUR);
   if (at < 0 || st.st_size <= at) return {};  // no frame at all: an empty video
   auto size = frameSize(h.format, h.width, h.height);
   if (!size) return fail(size.error().code, name, ": ", size.error().message);

@@ -85,7 +85,7 @@ std::string inCliTerms(std::string message) {
 
 // A compressed video taken for raw frames: what decodes it, on the same line.
 Error withVideoHint(Error error, const std::string& source) {
-  static constexpr std::string_view kVideos[] = {".mp4", ".mkv", ".mov", ".avi", ".webm",
+  static constexpr std::string_view kVideos[] = {".mp4", ".mkv",  ".mov",  ".avi", ".webm",
                                                  ".ts",  ".h264", ".h265", ".hevc"};
   const std::string extension = std::filesystem::path(source).extension().string();
   const bool video = std::any_of(std::begin(kVideos), std::end(kVideos), [&](std::string_view v) {
@@ -151,14 +151,15 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     Result<OutputSpec> spec = parseOutputSpec(text);
     if (!spec) usageError(spec.error().message);
     // Two outputs writing the same files would fail on (or overwrite) each other's.
-    const std::string target = spec->kind == OutputSpec::Kind::kPng    ? "png:" + spec->png.dir
-                               : spec->kind == OutputSpec::Kind::kProm ? "prom:" + spec->prom.path
+    const std::string target = spec->kind == OutputSpec::Kind::kPng    ? spec->png.dir
+                               : spec->kind == OutputSpec::Kind::kProm ? spec->prom.path
                                                                        : "";
     if (!target.empty()) {
       std::string key = std::filesystem::path(target).lexically_normal().string();
-      if (key.ends_with('/')) key.pop_back();  // png:shots/ is png:shots
+      if (key.size() > 1 && key.ends_with('/')) key.pop_back();  // shots/ is shots
+      key = (spec->kind == OutputSpec::Kind::kPng ? "png:" : "prom:") + key;
       if (std::find(written.begin(), written.end(), key) != written.end())
-        usageError("--output " + target + ": given twice (both would write the same files)");
+        usageError("--output " + text + ": given twice (both would write the same files)");
       written.push_back(key);
     }
     if (spec->writesStdout()) ++to_stdout;

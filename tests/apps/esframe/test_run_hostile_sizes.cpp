@@ -76,10 +76,10 @@ TEST(HostileSize, CliShortY4mFileIsRefusedWithoutTakingItsFrameSize) {
     std::ofstream out(y4m, std::ios::binary);
     out << "YUV4MPEG2 W16384 H16384 F25:1 C444\nFRAME\n" << std::string(1000, '\0');
   }
-  Refusal r = runRefused({"run", "--source", y4m});
+  Refusal r = runRefused({"run", "--source", y4m, "--backend", "cpu"});
   EXPECT_EQ(r.exit_code, 5) << r.line;
   EXPECT_EQ(r.line, "esframe: error: " + y4m +
-                        ": truncated Y4M: its header declares 16384x16384 YUV444 frames of "
+                        ": truncated Y4M: its header declares 16384x16384 YUV444P frames of "
                         "805306368 bytes, and the file holds 1006 bytes after the header\n");
   EXPECT_LT(r.peak_rss_kb, 100 * 1024);
 }

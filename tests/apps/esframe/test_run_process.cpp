@@ -133,7 +133,9 @@ TEST(RunProcess, BadOptionsGiveOneLineErrors) {
       {{"--output", "jsonl", "--output", "csv"}, 2, "stdout"},
       {{"--backend", "vulkan"}, 2, "backend"},
       {{"--source", "/nonexistent/clip.y4m"}, 1, "/nonexistent/clip.y4m"},
-      {{"--size", "64x48", "--resize", "65x10"}, 2, "--resize 65x10: larger than the source's 64x48"},
+      {{"--size", "64x48", "--resize", "65x10"},
+       2,
+       "--resize 65x10: larger than the source's 64x48"},
       {{"--output", "png:shots", "--output", "png:shots/"}, 2, "png:shots/: given twice"},
       {{"--output", "prom:m.prom", "--output", "prom:./m.prom"}, 2, "prom:./m.prom: given twice"},
   };
@@ -188,8 +190,9 @@ TEST(RunProcess, AnMp4SourceNamesFfmpegsPipe) {
   test::CommandResult r = runEsframe({"run", "--backend", "cpu", "--source", mp4});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(test::lineCount(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("need --size and --format; a compressed video goes through ffmpeg: "
-                       "ffmpeg -i " + mp4 + " -f yuv4mpegpipe - | esframe run --source -"),
+  EXPECT_NE(r.err.find("raw frames need --size and --format"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; a compressed video goes through ffmpeg: ffmpeg -i " + mp4 +
+                       " -f yuv4mpegpipe - | esframe run --source -\n"),
             std::string::npos)
       << r.err;
 }
