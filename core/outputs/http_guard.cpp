@@ -1,5 +1,6 @@
 #include "core/outputs/http_guard.hpp"
 
+#include <arpa/inet.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -104,6 +105,29 @@ void HttpConnectionGuard::shutDown(HttpConnection* c, const char* why) {
   // libmicrohttpd sees the end of the stream on its next read and closes the connection.
   ::shutdown(c->fd, SHUT_RDWR);
   logDebug("HTTP sink: closed a connection from " + c->address + ": " + why);
+}
+
+void httpConnectionEvent(void* cls, MHD_Connection* connection, void** socket_context,
+                         MHD_ConnectionNotificationCode code) {
+  auto* guard = static_cast<HttpConnectionGuard*>(cls);
+  if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+    guard->closed(static_cast<HttpConnection*>(*socket_context));
+    *socket_context = nullptr;
+    return;
+  }
+  const MHD_ConnectionInfo* fd =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  const MHD_ConnectionInfo* peer =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (!fd || !peer) return;
+  char text[INET6_ADDRSTRLEN] = "?";
+  const sockaddr* addr = peer->client_addr;
+  if (addr->sa_family == AF_INET6)
+    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(addr)->sin6_addr, text,
+                sizeof text);
+  else if (addr->sa_family == AF_INET)
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(addr)->sin_addr, text, sizeof text);
+  *socket_context = guard->opened(fd->connect_fd, text);
 }
 
 void HttpConnectionGuard::run() {

@@ -1,12 +1,10 @@
 #include "core/outputs/http_server.hpp"
 
-#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <microhttpd.h>
 
@@ -82,30 +80,6 @@ void completed(void* cls, MHD_Connection* /*connection*/, void** state,
                MHD_RequestTerminationCode /*code*/) {
   static_cast<HttpServer*>(cls)->requestDone(static_cast<HttpRequest*>(*state));
   *state = nullptr;
-}
-
-// The guard learns of every connection from its accept to its close (http_guard.hpp).
-void connectionEvent(void* cls, MHD_Connection* connection, void** socket_context,
-                     MHD_ConnectionNotificationCode code) {
-  auto* guard = static_cast<HttpConnectionGuard*>(cls);
-  if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
-    guard->closed(static_cast<HttpConnection*>(*socket_context));
-    *socket_context = nullptr;
-    return;
-  }
-  const MHD_ConnectionInfo* fd =
-      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-  const MHD_ConnectionInfo* peer =
-      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  if (!fd || !peer) return;
-  char text[INET6_ADDRSTRLEN] = "?";
-  const sockaddr* addr = peer->client_addr;
-  if (addr->sa_family == AF_INET6)
-    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(addr)->sin6_addr, text,
-                sizeof text);
-  else if (addr->sa_family == AF_INET)
-    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(addr)->sin_addr, text, sizeof text);
-  *socket_context = guard->opened(fd->connect_fd, text);
 }
 
 void logMhd(void* /*cls*/, const char* format, va_list args) {
@@ -293,7 +267,7 @@ Result<std::unique_ptr<HttpService>> HttpServer::start(const HttpSinkOptions& op
       {MHD_OPTION_CONNECTION_TIMEOUT, options.timeout_s, nullptr},
       {MHD_OPTION_CONNECTION_MEMORY_LIMIT, 32 * 1024, nullptr},
       {MHD_OPTION_NOTIFY_COMPLETED, intptr_t(&completed), server.get()},
-      {MHD_OPTION_NOTIFY_CONNECTION, intptr_t(&connectionEvent), server->guard_.get()},
+      {MHD_OPTION_NOTIFY_CONNECTION, intptr_t(&httpConnectionEvent), server->guard_.get()},
       {MHD_OPTION_LISTEN_SOCKET, fd->get(), nullptr},
   };
   if (!server->tls_cert_.empty()) {
