@@ -137,10 +137,13 @@ void HttpConnectionGuard::run() {
     // Deadlines are in pending_'s order: each connection's is its entry time plus timeout_.
     while (!pending_.empty() && pending_.front()->deadline <= now)
       shutDown(pending_.front(), "no whole request within the timeout");
-    if (pending_.empty())
+    if (pending_.empty()) {
       wake_.wait_for(lock, timeout_);
-    else
-      wake_.wait_until(lock, pending_.front()->deadline);
+    } else {
+      // A copy: the connection may be closed and freed while the lock is let go.
+      const auto deadline = pending_.front()->deadline;
+      wake_.wait_until(lock, deadline);
+    }
   }
 }
 
