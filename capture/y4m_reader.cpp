@@ -14,9 +14,6 @@ namespace esf {
 namespace {
 
 constexpr size_t kMaxHeaderLine = 4096;
-// A frame is read into memory this much at a time, so a stream whose header declares more than it
-// sends costs at most this beyond what arrived.
-constexpr size_t kReadChunk = size_t(16) << 20;
 
 // One '\n'-terminated line, without the '\n'. Fails on EOF before '\n' or on an overlong line.
 Result<std::string> readLine(FILE* in, const std::string& name, const char* what) {
@@ -138,22 +135,8 @@ Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::strin
   auto size = frameSize(h.format, h.width, h.height);
   if (!size) return fail(size.error().code, name, ": ", size.error().message);
   bool failed = false;
-  size_t got = 0;
-  if (out.capacity() >= *size) {  // a slot that held a frame already: one read
-    out.resize(*size);
-    got = readPayload(in, payload, out.data(), *size, failed);
-  } else {
-    // Grown with what arrives: a header that declares more than the stream sends costs one
-    // chunk, not the whole frame.
-    out.clear();
-    while (got < *size && !failed) {
-      const size_t chunk = std::min(*size - got, kReadChunk);
-      out.resize(got + chunk);
-      const size_t n = readPayload(in, payload, out.data() + got, chunk, failed);
-      got += n;
-      if (n < chunk) break;
-    }
-  }
+  // A header that declares more than the stream sends costs a chunk, not the whole frame.
+  const size_t got = readGrowing(in, payload, out, 0, *size, failed);
   if (got != *size)
     return fail(failed ? ErrorCode::kIo : ErrorCode::kTruncated, name, ": truncated Y4M frame ",
                 std::to_string(index), " (", std::to_string(got), " of ", std::to_string(*size),

@@ -97,6 +97,29 @@ TEST(HostileSize, CliShortY4mOnStdinCostsAChunk) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30);
 }
 
+// 1 KB of raw frames said to be 16384x16384 RGB24 (768 MiB a frame), as a file and on stdin.
+TEST(HostileSize, CliShortRawFileOrStreamCostsAtMostAChunk) {
+  test::ScratchDir dir;
+  const std::string raw = (dir.path / "short.raw").string();
+  std::ofstream(raw, std::ios::binary) << std::string(1000, '\0');
+  const std::vector<std::string> size = {"--format", "RGB24", "--size", "16384x16384"};
+  std::vector<std::string> args = {"run", "--backend", "cpu", "--source", raw};
+  args.insert(args.end(), size.begin(), size.end());
+  Refusal r = runRefused(args);
+  EXPECT_EQ(r.exit_code, 5) << r.line;
+  EXPECT_EQ(r.line, "esframe: error: " + raw +
+                        ": truncated raw video: a 16384x16384 RGB24 frame is 805306368 bytes, "
+                        "and the file holds 1000\n");
+  EXPECT_LT(r.peak_rss_kb, 100 * 1024);
+  args = {"run", "--backend", "cpu", "--source", "-"};
+  args.insert(args.end(), size.begin(), size.end());
+  test::CommandResult piped = runEsframe(args, std::string(1000, '\0'), 60);
+  EXPECT_EQ(piped.exit_code, 5) << piped.err;
+  EXPECT_NE(piped.err.find("truncated raw frame 0 (1000 of 805306368 bytes)"), std::string::npos)
+      << piped.err;
+  EXPECT_LT(piped.peak_rss_kb, 100 * 1024);
+}
+
 TEST(HostileSize, CliPngGraphOf1000000x1000000ExitsTwo) {
   test::ScratchDir dir;
   const std::filesystem::path out = dir.path / "graphs";
