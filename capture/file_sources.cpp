@@ -2,6 +2,7 @@
 // two video kinds from a stream (standard input, a named pipe), which is read once and never
 // rewound.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -163,17 +164,18 @@ Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
                           std::string& consumed, const ReadBytes& payload) {
   auto size = frameSize(format, width, height);
   if (!size) return fail(size.error().code, name, ": ", size.error().message);
-  out.resize(*size);
-  const size_t head = std::min(consumed.size(), out.size());
+  const size_t head = std::min(consumed.size(), *size);
+  if (out.size() < head) out.resize(head);
   std::memcpy(out.data(), consumed.data(), head);
   consumed.erase(0, head);
   bool failed = false;
-  const size_t got = head + readPayload(in, payload, out.data() + head, out.size() - head, failed);
+  // A frame size larger than the stream's frames costs a chunk, not the whole frame.
+  const size_t got = readGrowing(in, payload, out, head, *size, failed);
   if (got == 0 && !failed) return false;
-  if (got != out.size())
+  if (got != *size)
     return fail(failed ? ErrorCode::kIo : ErrorCode::kTruncated, name, ": truncated raw frame ",
-                std::to_string(index), " (", std::to_string(got), " of ",
-                std::to_string(out.size()), " bytes)");
+                std::to_string(index), " (", std::to_string(got), " of ", std::to_string(*size),
+                " bytes)");
   return true;
 }
 
@@ -190,6 +192,7 @@ Result<std::unique_ptr<FrameSource>> openY4mSource(const std::string& path,
   if (!file) return file.error();
   auto header = Y4mReader::readHeader(file->get(), path);
   if (!header) return header.error();
+  if (Status s = Y4mReader::checkFileHoldsAFrame(file->fd(), *header, path); !s) return s.error();
   return std::unique_ptr<FrameSource>(new Y4mSource(path, std::move(*file), *header, options));
 }
 
@@ -205,11 +208,27 @@ Status checkRawOptions(const std::string& path, const SourceOptions& options) {
   return {};
 }
 
+// A regular file (not a pipe) shorter than one frame of the size asked for is refused before a
+// frame is allocated; an empty one is a video of no frames.
+Status checkRawFileHoldsAFrame(int fd, const SourceOptions& options, const std::string& name) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return {};
+  auto size = frameSize(*options.format, options.width, options.height);
+  if (!size) return fail(size.error().code, name, ": ", size.error().message);
+  if (uint64_t(st.st_size) < uint64_t(*size))
+    return fail(ErrorCode::kTruncated, name, ": truncated raw video: a ",
+                std::to_string(options.width), "x", std::to_string(options.height), " ",
+                formatName(*options.format), " frame is ", std::to_string(*size),
+                " bytes, and the file holds ", std::to_string(st.st_size));
+  return {};
+}
+
 Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
                                                    const SourceOptions& options) {
   if (Status s = checkRawOptions(path, options); !s) return s.error();
   auto file = openFile(path);
   if (!file) return file.error();
+  if (Status s = checkRawFileHoldsAFrame(file->fd(), options, path); !s) return s.error();
   return std::unique_ptr<FrameSource>(new RawSource(path, std::move(*file), options));
 }
 
@@ -236,6 +255,7 @@ Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
   if (head == kY4mMagic) {
     auto header = Y4mReader::readHeader(file->get(), name, head);
     if (!header) return header.error();
+    if (Status s = Y4mReader::checkFileHoldsAFrame(file->fd(), *header, name); !s) return s.error();
     return std::unique_ptr<FrameSource>(new Y4mSource(name, std::move(*file), *header, options));
   }
   if (!options.format || options.width <= 0)

@@ -46,6 +46,10 @@ int closePollingReader(void* cookie) {
 
 }  // namespace
 
+int InterruptibleFile::fd() const {
+  return static_cast<const PollingReader*>(reader_)->fd.get();
+}
+
 Result<InterruptibleFile> InterruptibleFile::open(UniqueFd fd, const std::string& name) {
   UniqueFd wake(::eventfd(0, EFD_CLOEXEC));
   if (!wake.valid())

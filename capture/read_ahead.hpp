@@ -34,6 +34,8 @@ class InterruptibleFile {
   static Result<InterruptibleFile> open(UniqueFd fd, const std::string& name);
 
   FILE* get() const { return file_.get(); }
+  // The fd read: its offset is the stream's (unbuffered), for a regular file's size checks.
+  int fd() const;
   // Reads `size` bytes into `dst` from the fd, bypassing the stream (which, unbuffered, holds no
   // bytes read ahead); fewer at the end of the stream, or on an error, which sets `failed`.
   size_t readDirect(uint8_t* dst, size_t size, bool& failed) const;

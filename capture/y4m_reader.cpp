@@ -1,5 +1,9 @@
 #include "capture/y4m_reader.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -97,6 +101,23 @@ Result<Y4mHeader> Y4mReader::readHeader(FILE* in, const std::string& name,
   return h;
 }
 
+Status Y4mReader::checkFileHoldsAFrame(int fd, const Y4mHeader& h, const std::string& name) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  const off_t at = ::lseek(fd, 0, SEEK_CUR);
+  if (at < 0 || st.st_size <= at) return {};  // no frame at all: an empty video
+  auto size = frameSize(h.format, h.width, h.height);
+  if (!size) return fail(size.error().code, name, ": ", size.error().message);
+  const uint64_t left = uint64_t(st.st_size - at);
+  // "FRAME\n" and the frame's bytes at least.
+  if (left < uint64_t(*size) + 6)
+    return fail(ErrorCode::kTruncated, name, ": truncated Y4M: its header declares ",
+                std::to_string(h.width), "x", std::to_string(h.height), " ", formatName(h.format),
+                " frames of ", std::to_string(*size), " bytes, and the file holds ",
+                std::to_string(left), " bytes after the header");
+  return {};
+}
+
 Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::string& name,
                                   uint64_t index, std::vector<uint8_t>& out,
                                   const ReadBytes& payload) {
@@ -113,13 +134,13 @@ Result<bool> Y4mReader::readFrame(FILE* in, const Y4mHeader& h, const std::strin
                 std::to_string(index));
   auto size = frameSize(h.format, h.width, h.height);
   if (!size) return fail(size.error().code, name, ": ", size.error().message);
-  out.resize(*size);
   bool failed = false;
-  const size_t got = readPayload(in, payload, out.data(), out.size(), failed);
-  if (got != out.size())
+  // A header that declares more than the stream sends costs a chunk, not the whole frame.
+  const size_t got = readGrowing(in, payload, out, 0, *size, failed);
+  if (got != *size)
     return fail(failed ? ErrorCode::kIo : ErrorCode::kTruncated, name, ": truncated Y4M frame ",
-                std::to_string(index), " (", std::to_string(got), " of ",
-                std::to_string(out.size()), " bytes)");
+                std::to_string(index), " (", std::to_string(got), " of ", std::to_string(*size),
+                " bytes)");
   return true;
 }
 

@@ -34,6 +34,10 @@ class Y4mReader {
   static Result<bool> readFrame(FILE* in, const Y4mHeader& header, const std::string& name,
                                 uint64_t index, std::vector<uint8_t>& out,
                                 const ReadBytes& payload = {});
+  // After readHeader, with `fd` at the first frame (an unbuffered stream's fd): a regular file
+  // (not a pipe) whose bytes left are fewer than one frame is ErrorCode::kTruncated before any
+  // frame is allocated; no bytes at all is an empty video.
+  static Status checkFileHoldsAFrame(int fd, const Y4mHeader& header, const std::string& name);
 };
 
 }  // namespace esf

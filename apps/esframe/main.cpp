@@ -4,11 +4,27 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
+#include <string_view>
 
 #include "apps/esframe/cli_common.hpp"
 #include "apps/esframe/commands.hpp"
 
 namespace {
+
+// CLI11 says "INI was not able to parse run.frmes" of a name it does not know in a config file:
+// said instead as the file, the section and the name.
+std::string configErrorLine(const std::string& what, const CLI::Option& config) {
+  constexpr std::string_view kUnknown = "INI was not able to parse ";
+  if (!what.starts_with(kUnknown) || config.results().empty()) return what;
+  const std::string item = what.substr(kUnknown.size());
+  const size_t dot = item.find('.');
+  std::string line = "--config " + config.results().front() + ": unknown option '" +
+                     (dot == std::string::npos ? item : item.substr(dot + 1)) + "'";
+  if (dot != std::string::npos) line += " in [" + item.substr(0, dot) + "]";
+  return line + " (esframe " + (dot == std::string::npos ? "" : item.substr(0, dot) + " ") +
+         "--help lists the options, without their dashes in the file)";
+}
 
 int runCli(int argc, char** argv) {
   using namespace esf::cli;
@@ -23,7 +39,8 @@ int runCli(int argc, char** argv) {
   addGlobalOptions(app, global);
   // A service reads its options from a file (systemd's esframe@.service: /etc/esframe/NAME.conf):
   // "name = value" a line, a command's options under its section ("[run]").
-  app.set_config("--config", "", "Read options from FILE: 'name = value' lines, [run] section");
+  CLI::Option* config =
+      app.set_config("--config", "", "Read options from FILE: 'name = value' lines, [run] section");
   app.allow_config_extras(CLI::config_extras_mode::error);
   app.parse_complete_callback([&global]() { applyLogLevel(global); });
   addInfoCommand(app, global);
@@ -41,6 +58,9 @@ int runCli(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ConfigError& e) {
+    std::fprintf(stderr, "esframe: error: %s\n", configErrorLine(e.what(), *config).c_str());
+    return kExitUsage;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "esframe: error: %s\n", e.what());
     return kExitUsage;

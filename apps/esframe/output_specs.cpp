@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/text_parse.hpp"
+#include "esframe/base/log.hpp"
 
 namespace esf::cli {
 namespace {
@@ -399,8 +400,15 @@ Result<std::unique_ptr<FrameSink>> createSink(const OutputSpec& spec, Pipeline& 
       return createMqttSink(spec.mqtt);
     case OutputSpec::Kind::kProm:
       return createPromSink(spec.prom);
-    case OutputSpec::Kind::kHttp:
-      return createHttpSink(spec.http);
+    case OutputSpec::Kind::kHttp: {
+      // The server's start-up lines (the URL it listens on, what it exposes) are said whatever
+      // the log level: a user needs the URL, and the port when the kernel picked it.
+      const LogLevel level = logLevel();
+      if (level < LogLevel::kInfo) setLogLevel(LogLevel::kInfo);
+      Result<std::unique_ptr<FrameSink>> sink = createHttpSink(spec.http);
+      setLogLevel(level);
+      return sink;
+    }
   }
   return fail(ErrorCode::kInternal, "output: unknown kind");
 }

@@ -7,9 +7,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,12 +74,28 @@ std::string inCliTerms(std::string message) {
       {"the histogram's channels", "--histogram channels"},
       {"a Bayer pixel format", "a --format"},
       {"set the source's frame rate", "use --fps"},
+      {"need a frame size and a pixel format", "need --size and --format"},
   };
   for (const auto& [field, flag] : kFlags)
     for (size_t at = message.find(field); at != std::string::npos;
          at = message.find(field, at + flag.size()))
       message.replace(at, field.size(), flag);
   return message;
+}
+
+// A compressed video taken for raw frames: what decodes it, on the same line.
+Error withVideoHint(Error error, const std::string& source) {
+  static constexpr std::string_view kVideos[] = {".mp4", ".mkv",  ".mov",  ".avi", ".webm",
+                                                 ".ts",  ".h264", ".h265", ".hevc"};
+  const std::string extension = std::filesystem::path(source).extension().string();
+  const bool video = std::any_of(std::begin(kVideos), std::end(kVideos), [&](std::string_view v) {
+    return std::equal(v.begin(), v.end(), extension.begin(), extension.end(),
+                      [](char a, char b) { return a == std::tolower(uint8_t(b)); });
+  });
+  if (video && error.message.find("a frame size and a pixel format") != std::string::npos)
+    error.message += "; a compressed video goes through ffmpeg: ffmpeg -i " + source +
+                     " -f yuv4mpegpipe - | esframe run --source -";
+  return error;
 }
 
 [[noreturn]] void runtimeError(const Error& error) {
@@ -125,9 +146,22 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   const std::vector<std::string> specs =
       o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
   int to_stdout = 0;
+  std::vector<std::string> written;  // the folders and files of the outputs so far
   for (const std::string& text : specs) {
     Result<OutputSpec> spec = parseOutputSpec(text);
     if (!spec) usageError(spec.error().message);
+    // Two outputs writing the same files would fail on (or overwrite) each other's.
+    const std::string target = spec->kind == OutputSpec::Kind::kPng    ? spec->png.dir
+                               : spec->kind == OutputSpec::Kind::kProm ? spec->prom.path
+                                                                       : "";
+    if (!target.empty()) {
+      std::string key = std::filesystem::path(target).lexically_normal().string();
+      if (key.size() > 1 && key.ends_with('/')) key.pop_back();  // shots/ is shots
+      key = (spec->kind == OutputSpec::Kind::kPng ? "png:" : "prom:") + key;
+      if (std::find(written.begin(), written.end(), key) != written.end())
+        usageError("--output " + text + ": given twice (both would write the same files)");
+      written.push_back(key);
+    }
     if (spec->writesStdout()) ++to_stdout;
     if (spec->kind == OutputSpec::Kind::kDrm) {
       // auto: the plane needs the GPU whatever it is; cpu/reference: the sink uploads each frame
@@ -233,8 +267,15 @@ void runPipeline(const GlobalOptions& global, const RunOptions& o) {
   }
   Result<std::unique_ptr<FrameSource>> source = (*pipeline)->openSource(o.source, p.source);
   if (!source && g_stop_signal) return;  // stopped while waiting for a stream's first bytes
-  if (!source) runtimeError(source.error());
+  if (!source) runtimeError(withVideoHint(source.error(), o.source));
   FrameSource& src = **source;
+  // --resize is a downscale: past the source's size it is the command line that is wrong (exit 2),
+  // said before any frame, though the size is known only now.
+  if (const std::optional<Size>& r = p.pipeline.resize;
+      r && (r->width > src.width() || r->height > src.height()))
+    usageError("--resize " + o.resize + ": larger than the source's " +
+               std::to_string(src.width()) + "x" + std::to_string(src.height()) +
+               " frames (a downscale only)");
   logInfo("source " + src.name() + ": " + std::to_string(src.width()) + "x" +
           std::to_string(src.height()) + " " + formatName(src.format()) + " (" +
           src.ioDescription() + ")");
@@ -275,6 +316,22 @@ void runPipeline(const GlobalOptions& global, const RunOptions& o) {
   logDebug("run: the pipeline released");  // -vv's timeline: teardown, to the process's exit
 }
 
+// CLI11's NonNegativeNumber names its upper bound, the largest double, in 309 digits.
+CLI::Validator nonNegative(bool whole) {
+  return CLI::Validator(
+      [whole](std::string& text) -> std::string {
+        const char* what = whole ? "a whole number >= 0" : "a number >= 0";
+        errno = 0;
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < 0 ||
+            (whole && value != std::floor(value)))
+          return "'" + text + "': expected " + what;
+        return {};
+      },
+      whole ? "N>=0" : "X>=0");
+}
+
 }  // namespace
 
 void addRunCommand(CLI::App& app, GlobalOptions& global) {
@@ -291,9 +348,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--fps", o->fps,
                   "Frames per second to ask the source for; the pattern is then paced like a "
                   "live camera")
-      ->check(CLI::NonNegativeNumber);
+      ->check(nonNegative(false));
   cmd->add_option("--frames", o->frames, "Stop after N frames (default: until the stream ends)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(nonNegative(true));
   cmd->add_option("--blur", o->blur, "Separable box blur: TAPS[:ITERATIONS], TAPS odd");
   cmd->add_option("--resize", o->resize, "Area-average downscale to WxH");
   cmd->add_option("--histogram", o->histogram,

@@ -257,6 +257,10 @@ void planarFrame(Builder& build, InputFrame& out, const py::object& input, const
 InputFrame frameFromBuffer(const py::object& input, const FrameMetadata& meta) {
   InputFrame out;
   Frame& f = out.frame;
+  if (input.is_none())
+    raise(ErrorCode::kInvalidArgument,
+          "frame: None is not a frame (an array of (height, width[, channels]), a buffer with "
+          "a format, or a tuple of planes with a format)");
   if (meta.format) {
     f.format = unwrap(parsePixelFormat(*meta.format));
   } else {

@@ -115,7 +115,11 @@ const char* endName(RunReport::End end) {
 py::dict runLoop(const std::string& source, const py::object& jsonl, const py::object& csv,
                  const py::object& binary, const py::object& png, const py::object& prom,
                  int64_t max_frames, const py::kwargs& options) {
-  PyPipeline pipeline(pipelineConfig(selectArguments(options, false)));
+  PipelineConfig config = pipelineConfig(selectArguments(options, false));
+  // The PNG sink writes the processed frames too, which the CPU executor and the GPU's packed
+  // import otherwise skip.
+  if (!png.is_none()) config.image_needed = true;
+  PyPipeline pipeline(config);
   const SourceConfig source_config = sourceConfig(selectArguments(options, true));
   std::vector<UniqueFd> fds;
   std::vector<std::unique_ptr<FrameSink>> sinks;

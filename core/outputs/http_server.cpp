@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/outputs/http_auth.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/base/unique_fd.hpp"
 #include "glsl_es/embedded_file.hpp"
@@ -40,8 +41,10 @@ struct HttpClient {
 // A request's state between libmicrohttpd's calls: a snapshot request waits suspended.
 struct HttpRequest {
   MHD_Connection* connection = nullptr;
+  HttpConnection* guarded = nullptr;  // its connection as the guard knows it
   Snapshot which = Snapshot::kGraph;
-  bool resumed = false;  // was suspended until publishSnapshot() or stop()
+  bool resumed = false;     // was suspended until publishSnapshot() or stop()
+  bool authorized = false;  // passed auth: its connection left the guard's pending ones
 };
 
 namespace {
@@ -51,6 +54,11 @@ constexpr const char* kMjpegBoundary = "esframe-frame";
 // Connections beyond the streams, for the short requests (a Prometheus scrape, /api/frame, the
 // page's files): open streams never leave a scrape waiting to be accepted.
 constexpr int kRequestConnections = 16;
+// Beyond the guard's pending connections: those accepted in one burst before the evicted ones
+// are seen closed.
+constexpr int kAcceptBurst = 64;
+// TLS 1.2 and 1.3 only, GnuTLS's NORMAL ciphers otherwise (docs/output-formats.md).
+constexpr const char* kTlsPriorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2";
 // What a stream request past the limit is told: EventSource does not retry a 503 by itself, the
 // page (http_page/page.js) does after this long.
 constexpr const char* kBusyRetrySeconds = "3";
@@ -127,6 +135,11 @@ void push(HttpClient& c, const std::string& message, size_t limit) {
   }
 }
 
+void addCommonHeaders(MHD_Response* r) {
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+}
+
 MHD_Result respond(MHD_Connection* connection, unsigned status, std::string_view body,
                    const char* type, std::optional<uint64_t> seq = std::nullopt,
                    const char* retry_after = nullptr) {
@@ -134,8 +147,7 @@ MHD_Result respond(MHD_Connection* connection, unsigned status, std::string_view
                                                     MHD_RESPMEM_MUST_COPY);
   if (!r) return MHD_NO;
   MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-  MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-  MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+  addCommonHeaders(r);
   if (seq) MHD_add_response_header(r, "X-Esframe-Seq", std::to_string(*seq).c_str());
   if (retry_after) MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, retry_after);
   if (status == MHD_HTTP_METHOD_NOT_ALLOWED) MHD_add_response_header(r, "Allow", "GET, HEAD");
@@ -152,14 +164,6 @@ MHD_Result respondBusy(MHD_Connection* connection, int streams) {
   return respond(connection, MHD_HTTP_SERVICE_UNAVAILABLE,
                  "all " + std::to_string(streams) + " streams are taken; retry later\n",
                  "text/plain; charset=utf-8", std::nullopt, kBusyRetrySeconds);
-}
-
-// Compares without an early exit, so the time taken tells nothing of where they differ.
-bool equalInConstantTime(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (size_t i = 0; i < a.size(); ++i) diff |= uint8_t(a[i] ^ b[i]);
-  return diff == 0;
 }
 
 Result<std::string> readFile(const std::string& path, std::string_view what) {
@@ -197,6 +201,12 @@ Result<UniqueFd> listenOn(const std::string& address, int port, int& family) {
   return fd;
 }
 
+bool isLoopback(const sockaddr_storage& bound) {
+  if (bound.ss_family == AF_INET)
+    return (ntohl(reinterpret_cast<const sockaddr_in&>(bound).sin_addr.s_addr) >> 24) == 127;
+  return IN6_IS_ADDR_LOOPBACK(&reinterpret_cast<const sockaddr_in6&>(bound).sin6_addr);
+}
+
 const EmbeddedFile* pageFile(std::string_view url) {
   const std::string_view name = url == "/" ? "index.html" : url.substr(1);
   for (size_t i = 0; i < esf_http_page_count; ++i)
@@ -218,10 +228,9 @@ Result<std::unique_ptr<HttpService>> HttpServer::start(const HttpSinkOptions& op
   if (!options.user.empty()) {
     Result<std::string> text = readFile(options.password_file, "password file");
     if (!text) return text.error();
-    server->password_ = text->substr(0, text->find('\n'));
-    if (server->password_.empty())
-      return fail(ErrorCode::kInvalidArgument, kServerWhat, ": password file ",
-                  options.password_file, " holds no password on its first line");
+    Result<std::string> password = passwordFromFile(*text, options.password_file);
+    if (!password) return password.error();
+    server->password_ = std::move(*password);
   }
   if (!options.cert.empty()) {
     Result<std::string> cert = readFile(options.cert, "certificate");
@@ -240,21 +249,31 @@ Result<std::unique_ptr<HttpService>> HttpServer::start(const HttpSinkOptions& op
   server->port_ = ntohs(family == AF_INET6 ? reinterpret_cast<sockaddr_in6&>(bound).sin6_port
                                            : reinterpret_cast<sockaddr_in&>(bound).sin_port);
 
+  const bool loopback = isLoopback(bound);
+  const std::string url = std::string(server->tls_cert_.empty() ? "http" : "https") + "://" +
+                          (family == AF_INET6 ? "[" : "") + options.address +
+                          (family == AF_INET6 ? "]" : "") + ":" + std::to_string(server->port_) +
+                          "/";
+  server->guard_ = std::make_unique<HttpConnectionGuard>(options.timeout_s);
+
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                    MHD_USE_ERROR_LOG;
   if (family == AF_INET6) flags |= MHD_USE_IPv6;
   if (!server->tls_cert_.empty()) flags |= MHD_USE_TLS;
   std::vector<MHD_OptionItem> items = {
       {MHD_OPTION_EXTERNAL_LOGGER, intptr_t(&logMhd), nullptr},  // first: it covers the others
-      {MHD_OPTION_CONNECTION_LIMIT, options.clients + kRequestConnections, nullptr},
+      {MHD_OPTION_CONNECTION_LIMIT,
+       options.clients + kRequestConnections + intptr_t(kPendingTotal) + kAcceptBurst, nullptr},
       {MHD_OPTION_CONNECTION_TIMEOUT, options.timeout_s, nullptr},
       {MHD_OPTION_CONNECTION_MEMORY_LIMIT, 32 * 1024, nullptr},
       {MHD_OPTION_NOTIFY_COMPLETED, intptr_t(&completed), server.get()},
+      {MHD_OPTION_NOTIFY_CONNECTION, intptr_t(&httpConnectionEvent), server->guard_.get()},
       {MHD_OPTION_LISTEN_SOCKET, fd->get(), nullptr},
   };
   if (!server->tls_cert_.empty()) {
     items.push_back({MHD_OPTION_HTTPS_MEM_CERT, 0, server->tls_cert_.data()});
     items.push_back({MHD_OPTION_HTTPS_MEM_KEY, 0, server->tls_key_.data()});
+    items.push_back({MHD_OPTION_HTTPS_PRIORITIES, 0, const_cast<char*>(kTlsPriorities)});
   }
   items.push_back({MHD_OPTION_END, 0, nullptr});
   // The server's thread takes no signal: SIGINT and SIGTERM reach the thread that stops the run.
@@ -269,8 +288,16 @@ Result<std::unique_ptr<HttpService>> HttpServer::start(const HttpSinkOptions& op
                 options.address, ":", std::to_string(server->port_),
                 server->tls_cert_.empty() ? "" : " (is the certificate and key PEM?)");
   (void)fd->release();  // the daemon closes it when it stops
-  logInfo(std::string(kServerWhat) + ": listening on " + (family == AF_INET6 ? "[" : "") +
-          options.address + (family == AF_INET6 ? "]" : "") + ":" + std::to_string(server->port_));
+  logInfo(std::string(kServerWhat) + ": listening on " + url);
+  // Said once at start, whatever the log level: what a non-loopback address exposes.
+  if (!loopback && options.user.empty())
+    logWarning(std::string(kServerWhat) + ": " + url +
+               " serves the camera's frames and figures to anyone who reaches it: no basic auth "
+               "(user, password-file)" +
+               (server->tls_cert_.empty() ? " and no TLS (cert, key)" : ""));
+  else if (!loopback && server->tls_cert_.empty())
+    logWarning(std::string(kServerWhat) + ": " + url + " takes user " + options.user +
+               "'s password in the clear, readable on the network: no TLS (cert, key)");
   return std::unique_ptr<HttpService>(std::move(server));
 }
 
@@ -304,18 +331,19 @@ void HttpServer::stop() {
 
 bool HttpServer::authorized(MHD_Connection* connection) const {
   if (options_.user.empty()) return true;
-  char* password = nullptr;
-  char* user = MHD_basic_auth_get_username_password(connection, &password);
-  const bool ok = user && password && equalInConstantTime(user, options_.user) &&
-                  equalInConstantTime(password, password_);
-  MHD_free(user);
-  MHD_free(password);
-  return ok;
+  return basicAuthMatches(
+      MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION),
+      options_.user, password_);
 }
 
 int HttpServer::handle(MHD_Connection* connection, const char* url, const char* method,
                        HttpRequest*& request) {
-  if (!request) request = new HttpRequest{connection};
+  if (!request) {
+    request = new HttpRequest{connection};
+    if (const MHD_ConnectionInfo* info =
+            MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT))
+      request->guarded = static_cast<HttpConnection*>(info->socket_context);
+  }
   const std::string_view path = url;
   if (request->resumed) return serveSnapshot(connection, request->which, request);
   if (std::strcmp(method, "GET") != 0 && std::strcmp(method, "HEAD") != 0)
@@ -323,9 +351,21 @@ int HttpServer::handle(MHD_Connection* connection, const char* url, const char* 
   if (!authorized(connection)) {
     MHD_Response* r = MHD_create_response_from_buffer(13, const_cast<char*>("unauthorized\n"),
                                                       MHD_RESPMEM_PERSISTENT);
+    if (!r) return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+    addCommonHeaders(r);
     const MHD_Result result = MHD_queue_basic_auth_fail_response(connection, "esframe", r);
     MHD_destroy_response(r);
     return result;
+  }
+  // Without auth, a page of another name whose address became this server's (DNS rebinding)
+  // could read it from a browser: its Host header gives it away.
+  if (options_.user.empty() &&
+      !hostNamesThisServer(MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Host")))
+    return respondText(connection, 421, "the Host header names another server");
+  if (!request->authorized) {
+    request->authorized = true;
+    guard_->authorized(request->guarded);
   }
   if (path == "/metrics") {
     std::optional<std::string> text = content_.metrics();
@@ -390,7 +430,7 @@ int HttpServer::serveStream(MHD_Connection* connection, bool events) {
       r, MHD_HTTP_HEADER_CONTENT_TYPE,
       events ? "text/event-stream"
              : (std::string("multipart/x-mixed-replace; boundary=") + kMjpegBoundary).c_str());
-  MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  addCommonHeaders(r);
   const MHD_Result result = MHD_queue_response(connection, MHD_HTTP_OK, r);
   MHD_destroy_response(r);
   if (result != MHD_YES) return result;  // the callback freed nothing: the client goes here
@@ -402,6 +442,7 @@ int HttpServer::serveStream(MHD_Connection* connection, bool events) {
 
 void HttpServer::requestDone(HttpRequest* request) {
   if (!request) return;
+  if (request->authorized) guard_->requestEnded(request->guarded);
   {
     std::lock_guard lock(mutex_);
     std::erase(waiting_, request);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/shared_module.hpp"
+#include "core/outputs/http_guard.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/rgba_image.hpp"
@@ -124,6 +125,7 @@ class HttpServer final : public HttpService {
   HttpContent& content_;
   std::string password_;
   std::string tls_cert_, tls_key_;
+  std::unique_ptr<HttpConnectionGuard> guard_;  // outlives the daemon, whose callbacks use it
   MHD_Daemon* daemon_ = nullptr;
   int port_ = 0;
   std::atomic<int> event_clients_{0}, stream_clients_{0};

@@ -132,8 +132,8 @@ class MqttOutput : public FrameSink {
         last_error_.empty()
             ? "cannot connect: no answer in " + std::to_string(options_.connect_timeout_ms) + " ms"
             : last_error_;
-    return fail(fatal_ ? ErrorCode::kNotFound : ErrorCode::kTimeout, name_,
-                ": cannot connect: ", why);
+    // `why` begins with what failed ("cannot connect: ...").
+    return fail(fatal_ ? ErrorCode::kNotFound : ErrorCode::kTimeout, name_, ": ", why);
   }
 
   Status write(const FrameResult& frame) override {

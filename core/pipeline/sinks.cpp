@@ -1,6 +1,7 @@
 // The built-in sinks behind esframe/sinks.hpp: typed options in, core/outputs objects out.
 #include "esframe/sinks.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -105,6 +106,10 @@ Result<std::unique_ptr<FrameSink>> makePromSink(const PromSinkOptions& options) 
   const std::string dir = slash == std::string::npos ? "."
                           : slash == 0               ? "/"
                                                      : options.path.substr(0, slash);
+  // A missing folder is made, as the PNG sink makes its own (one level, not its parents).
+  if (::access(dir.c_str(), F_OK) != 0 && errno == ENOENT && ::mkdir(dir.c_str(), 0755) != 0)
+    return fail(errorCodeFromErrno(errno), "Prometheus sink: cannot create folder ", dir, ": ",
+                std::strerror(errno));
   if (::access(dir.c_str(), W_OK) != 0)
     return fail(errorCodeFromErrno(errno), "Prometheus sink: cannot write in ", dir, ": ",
                 std::strerror(errno));

@@ -84,7 +84,10 @@ TEST(Y4mErrors, TruncatedAndCorruptInputNameTheFile) {
   const struct {
     std::string content, expect;
   } cases[] = {
-      {ok + "FRAME\n" + frame.substr(0, 10), "truncated Y4M frame 0 (10 of 27 bytes)"},
+      // A file shorter than one frame is refused at open, before a frame is allocated.
+      {ok + "FRAME\n" + frame.substr(0, 10),
+       "truncated Y4M: its header declares 5x3 YU12 frames of 27 bytes, and the file holds 16 "
+       "bytes after the header"},
       {ok + "FRAME\n" + frame + "FRAME\n", "truncated Y4M frame 1 (0 of 27"},
       {ok + "FRAME\n" + frame + "FRAM", "truncated Y4M frame header"},
       {ok + "FRAMX\n" + frame, "bad Y4M frame header at frame 0"},

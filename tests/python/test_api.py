@@ -113,6 +113,8 @@ def test_errors_carry_their_codes(pipeline_of, tmp_path):
         == "invalid-argument"
     assert error_code(lambda: p.process(np.zeros(16, np.uint8), format="MJPEG")) == "unsupported"
     assert error_code(lambda: p.process("not an array")) == "invalid-argument"
+    with pytest.raises(esframe.Error, match="None is not a frame"):
+        p.process(None)
     assert error_code(lambda: esframe.open(str(tmp_path / "missing.y4m"))) == "not-found"
     assert error_code(lambda: esframe.open("pattern", width=-3)) == "invalid-argument"
 

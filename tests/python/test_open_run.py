@@ -51,6 +51,15 @@ def test_run_writes_the_cli_records(cli, tmp_path):
     assert [without_timing(r) for r in written] == [without_timing(line) for line in lines]
 
 
+def test_run_png_writes_the_frames_and_the_graphs(tmp_path):
+    report = esframe.run("pattern", png=tmp_path / "shots", max_frames=2, width=32, height=16,
+                         backend="cpu")
+    assert report["frames"] == 2
+    assert sorted(p.name for p in (tmp_path / "shots").iterdir()) == [
+        "frame-00000000.png", "frame-00000001.png", "graph-00000000.png",
+        "graph-00000001.png"]
+
+
 def test_sigint_stops_run_after_whole_records(tmp_path):
     out = tmp_path / "live.jsonl"
     script = ("import esframe, sys\n"

@@ -432,7 +432,7 @@ class HttpOutputTest(unittest.TestCase):
     def test_basic_auth(self):
         secret = os.path.join(self.dir, "password")
         with open(secret, "w") as f:
-            f.write("s3cret pass\n")
+            f.write("s3cret-pass\n")
         run = self.start(http_options=f",user=viewer,password-file={secret}")
         import base64
 
@@ -444,13 +444,13 @@ class HttpOutputTest(unittest.TestCase):
             r, _ = get(run.port, path)
             self.assertEqual(r.status, 401, path)
             self.assertEqual(r.getheader("WWW-Authenticate"), 'Basic realm="esframe"')
-        for user, password in [("viewer", "s3cret"), ("viewer", "s3cret pass\n"),
-                               ("other", "s3cret pass"), ("viewer", "")]:
+        for user, password in [("viewer", "s3cret"), ("viewer", "s3cret-pass\n"),
+                               ("other", "s3cret-pass"), ("viewer", "")]:
             r, _ = get(run.port, "/metrics", headers=auth(user, password))
             self.assertEqual(r.status, 401, (user, password))
         deadline = time.monotonic() + 30
         while True:  # 401 came before any frame; /metrics answers 503 until the first
-            r, body = get(run.port, "/metrics", headers=auth("viewer", "s3cret pass"))
+            r, body = get(run.port, "/metrics", headers=auth("viewer", "s3cret-pass"))
             if r.status != 503 or time.monotonic() > deadline:
                 break
             time.sleep(0.05)

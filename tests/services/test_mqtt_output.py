@@ -229,6 +229,7 @@ class MqttOutputTest(unittest.TestCase):
         out, err = run.communicate(timeout=60)
         self.assertEqual(run.returncode, 1, err)
         self.assertIn("cannot connect", err)
+        self.assertEqual(err.count("cannot connect"), 1, err)
 
     def test_bad_specs_are_usage_errors(self):
         for spec in ["mqtt://127.0.0.1", "mqtt://:1883/t", "mqtt://h/t,qos=2",

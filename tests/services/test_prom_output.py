@@ -140,9 +140,18 @@ class PromOutputTest(unittest.TestCase):
             self.assertEqual(float(metrics[("esframe_health_" + metric, frozenset({src}))]),
                              float(health[key]), metric)
 
+    def test_a_missing_folder_is_made_as_png_makes_its_own(self):
+        with tempfile.TemporaryDirectory() as top:
+            path = os.path.join(top, "made", "x.prom")
+            run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--frames", "2", "--output",
+                                  f"prom:{path}"], capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(path) as f:
+                self.assertIn("esframe_frames_total", f.read())
+
     def test_unwritable_folder_is_one_line_before_any_frame(self):
         run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--frames", "2", "--output",
-                              "prom:/nonexistent-esframe-dir/x.prom"], capture_output=True,
+                              "prom:/nonexistent-esframe-dir/sub/x.prom"], capture_output=True,
                              text=True, timeout=60)
         self.assertEqual(run.returncode, 1)
         self.assertEqual(run.stdout, "")

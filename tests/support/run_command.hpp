@@ -9,6 +9,7 @@ struct CommandResult {
   int exit_code = -1;  // 128 + signal number if killed by a signal
   std::string out;
   std::string err;
+  long peak_rss_kb = 0;  // the child's peak resident set (getrusage's ru_maxrss)
 };
 
 // Runs `esframe args...`, with `stdin_text` on standard input, for at most timeout_s seconds.

@@ -17,6 +17,7 @@ struct Refusal {
   int exit_code;
   std::string line;  // stderr, the whole of it
   double seconds;
+  long peak_rss_kb;
 };
 
 Refusal runRefused(const std::vector<std::string>& args) {
@@ -26,7 +27,7 @@ Refusal runRefused(const std::vector<std::string>& args) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.out, "") << "nothing half-written on stdout";
   EXPECT_EQ(test::lineCount(r.err), 1) << r.err;
-  return {r.exit_code, r.err, s};
+  return {r.exit_code, r.err, s, r.peak_rss_kb};
 }
 
 TEST(HostileSize, CliSize65536x65536ExitsTwoAtOnce) {
@@ -65,6 +66,58 @@ TEST(HostileSize, CliY4mHeaderOverTheLimitExitsOne) {
   EXPECT_EQ(r.exit_code, 1) << r.line;
   EXPECT_EQ(r.line, "esframe: error: " + y4m +
                         ": Y4M header: frame size 65535x65535 is outside 1x1..16384x16384\n");
+}
+
+// 1 KB declaring 16384x16384 4:4:4 frames (768 MiB each): refused before a frame is allocated.
+TEST(HostileSize, CliShortY4mFileIsRefusedWithoutTakingItsFrameSize) {
+  test::ScratchDir dir;
+  const std::string y4m = (dir.path / "short.y4m").string();
+  {
+    std::ofstream out(y4m, std::ios::binary);
+    out << "YUV4MPEG2 W16384 H16384 F25:1 C444\nFRAME\n" << std::string(1000, '\0');
+  }
+  Refusal r = runRefused({"run", "--source", y4m, "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 5) << r.line;
+  EXPECT_EQ(r.line, "esframe: error: " + y4m +
+                        ": truncated Y4M: its header declares 16384x16384 YUV444P frames of "
+                        "805306368 bytes, and the file holds 1006 bytes after the header\n");
+  EXPECT_LT(r.peak_rss_kb, 100 * 1024);
+}
+
+// The same through a pipe, which cannot be measured first: read a chunk at a time.
+TEST(HostileSize, CliShortY4mOnStdinCostsAChunk) {
+  std::string input = "YUV4MPEG2 W16384 H16384 F25:1 C444\nFRAME\n" + std::string(1000, '\0');
+  const auto start = std::chrono::steady_clock::now();
+  test::CommandResult r = runEsframe({"run", "--source", "-", "--backend", "cpu"}, input, 60);
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_EQ(test::lineCount(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("truncated Y4M frame 0 (1000 of 805306368 bytes)"), std::string::npos)
+      << r.err;
+  EXPECT_LT(r.peak_rss_kb, 100 * 1024);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30);
+}
+
+// 1 KB of raw frames said to be 16384x16384 RGB24 (768 MiB a frame), as a file and on stdin.
+TEST(HostileSize, CliShortRawFileOrStreamCostsAtMostAChunk) {
+  test::ScratchDir dir;
+  const std::string raw = (dir.path / "short.raw").string();
+  std::ofstream(raw, std::ios::binary) << std::string(1000, '\0');
+  const std::vector<std::string> size = {"--format", "RGB24", "--size", "16384x16384"};
+  std::vector<std::string> args = {"run", "--backend", "cpu", "--source", raw};
+  args.insert(args.end(), size.begin(), size.end());
+  Refusal r = runRefused(args);
+  EXPECT_EQ(r.exit_code, 5) << r.line;
+  EXPECT_EQ(r.line, "esframe: error: " + raw +
+                        ": truncated raw video: a 16384x16384 RGB24 frame is 805306368 bytes, "
+                        "and the file holds 1000\n");
+  EXPECT_LT(r.peak_rss_kb, 100 * 1024);
+  args = {"run", "--backend", "cpu", "--source", "-"};
+  args.insert(args.end(), size.begin(), size.end());
+  test::CommandResult piped = runEsframe(args, std::string(1000, '\0'), 60);
+  EXPECT_EQ(piped.exit_code, 5) << piped.err;
+  EXPECT_NE(piped.err.find("truncated raw frame 0 (1000 of 805306368 bytes)"), std::string::npos)
+      << piped.err;
+  EXPECT_LT(piped.peak_rss_kb, 100 * 1024);
 }
 
 TEST(HostileSize, CliPngGraphOf1000000x1000000ExitsTwo) {

@@ -5,10 +5,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 
+#include "tests/apps/esframe/run_test_util.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace esf {
@@ -131,10 +133,20 @@ TEST(RunProcess, BadOptionsGiveOneLineErrors) {
       {{"--output", "jsonl", "--output", "csv"}, 2, "stdout"},
       {{"--backend", "vulkan"}, 2, "backend"},
       {{"--source", "/nonexistent/clip.y4m"}, 1, "/nonexistent/clip.y4m"},
-      {{"--size", "64x48", "--resize", "65x10"}, 1, "resize"},
+      {{"--size", "64x48", "--resize", "65x10"},
+       2,
+       "--resize 65x10: larger than the source's 64x48"},
+      {{"--output", "png:shots", "--output", "png:shots/"}, 2, "png:shots/: given twice"},
+      {{"--output", "prom:m.prom", "--output", "prom:./m.prom"}, 2, "prom:./m.prom: given twice"},
+      // CLI11's own range check named the largest double's 309 digits.
+      {{"--frames", "-1"}, 2, "--frames: '-1': expected a whole number >= 0"},
+      {{"--frames", "1.5"}, 2, "expected a whole number >= 0"},
+      {{"--fps", "-5"}, 2, "--fps: '-5': expected a number >= 0"},
+      {{"--fps", "nan"}, 2, "expected a number >= 0"},
   };
   for (const BadCase& c : cases) {
-    std::vector<std::string> args = {"run", "--frames", "1"};
+    std::vector<std::string> args = {"run"};
+    if (c.args[0] != "--frames") args.insert(args.end(), {"--frames", "1"});
     args.insert(args.end(), c.args.begin(), c.args.end());
     std::string shown;
     for (const std::string& a : c.args) shown += a + " ";
@@ -143,8 +155,36 @@ TEST(RunProcess, BadOptionsGiveOneLineErrors) {
     EXPECT_EQ(r.exit_code, c.exit_code) << r.err;
     EXPECT_EQ(test::lineCount(withoutAutoBackendLine(r.err)), 1) << r.err;
     EXPECT_NE(r.err.find(c.names), std::string::npos) << r.err;
+    EXPECT_LT(r.err.size(), 300u) << r.err;
     EXPECT_EQ(r.out, "") << "nothing half-written on stdout";
   }
+}
+
+// A config file's unknown name was CLI11's "INI was not able to parse run.frmes".
+TEST(RunProcess, AConfigFileTypoNamesTheFileAndSection) {
+  test::ScratchDir dir;
+  const std::string config = (dir.path / "run.conf").string();
+  std::ofstream(config) << "[run]\nfrmes = 3\n";
+  test::CommandResult r = runEsframe({"--config", config, "run", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "esframe: error: --config " + config +
+                       ": unknown option 'frmes' in [run] (esframe run --help lists the options, "
+                       "without their dashes in the file)\n");
+}
+
+// A compressed video is not raw frames: the line says how to decode it into esframe.
+TEST(RunProcess, AnMp4SourceNamesFfmpegsPipe) {
+  test::ScratchDir dir;
+  const std::string mp4 = (dir.path / "clip.mp4").string();
+  std::ofstream(mp4) << std::string(64, 'x');
+  test::CommandResult r = runEsframe({"run", "--backend", "cpu", "--source", mp4});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(test::lineCount(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("raw frames need --size and --format"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; a compressed video goes through ffmpeg: ffmpeg -i " + mp4 +
+                       " -f yuv4mpegpipe - | esframe run --source -\n"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace
