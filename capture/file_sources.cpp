@@ -166,7 +166,7 @@ Result<bool> readRawFrame(FILE* in, PixelFormat format, int width, int height,
   if (!size) return fail(size.error().code, name, ": ", size.error().message);
   const size_t head = std::min(consumed.size(), *size);
   if (out.size() < head) out.resize(head);
-  std::memcpy(out.data(), consumed.data(), head);
+  if (head > 0) std::memcpy(out.data(), consumed.data(), head);  // an empty `out` has no data()
   consumed.erase(0, head);
   bool failed = false;
   // A frame size larger than the stream's frames costs a chunk, not the whole frame.
