@@ -1,5 +1,7 @@
 #include "core/outputs/http_guard.hpp"
 
+#include "core/outputs/http_guard_events.hpp"
+
 #include <arpa/inet.h>
 #include <pthread.h>
 #include <signal.h>

@@ -29,8 +29,6 @@
 #include <string>
 #include <thread>
 
-#include <microhttpd.h>
-
 namespace esf {
 
 // Limits of the pending connections (documented in docs/output-formats.md).
@@ -71,10 +69,5 @@ class HttpConnectionGuard {
   std::map<std::string, size_t> pending_by_address_;
   std::thread thread_;  // last: started when the rest is ready
 };
-
-// libmicrohttpd's MHD_OPTION_NOTIFY_CONNECTION callback; `cls` is the guard. It tells the guard of
-// every connection from its accept to its close, with its socket and its client's address.
-void httpConnectionEvent(void* cls, MHD_Connection* connection, void** socket_context,
-                         MHD_ConnectionNotificationCode code);
 
 }  // namespace esf

@@ -15,6 +15,7 @@
 #include <iterator>
 
 #include "core/outputs/http_auth.hpp"
+#include "core/outputs/http_guard_events.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/base/unique_fd.hpp"
 #include "glsl_es/embedded_file.hpp"
