@@ -79,7 +79,7 @@ DriverMessageWindow::DriverMessageWindow(bool quiet) : quiet_(quiet) {
   }
   const DebugProcs procs = debugProcs();
   if (procs.usable) {
-    debug_ = true;
+    set_callback_ = reinterpret_cast<void*>(procs.callback);
     debug_was_enabled_ = glIsEnabled(GL_DEBUG_OUTPUT_KHR);
     procs.get_pointer(GL_DEBUG_CALLBACK_FUNCTION_KHR, &old_callback_);
     void* user = nullptr;
@@ -99,10 +99,10 @@ std::vector<std::string> DriverMessageWindow::finish() {
   if (!open_) return {};
   open_ = false;
   std::vector<std::string> lines;
-  if (debug_) {
+  if (set_callback_) {
     glFinish();  // messages of work still queued in a driver thread
-    const DebugProcs procs = debugProcs();
-    procs.callback(reinterpret_cast<GLDEBUGPROCKHR>(old_callback_), old_user_);
+    reinterpret_cast<PFNGLDEBUGMESSAGECALLBACKKHRPROC>(set_callback_)(
+        reinterpret_cast<GLDEBUGPROCKHR>(old_callback_), old_user_);
     if (!debug_was_enabled_) glDisable(GL_DEBUG_OUTPUT_KHR);
     std::lock_guard lock(debug_mutex_);
     lines = std::move(debug_lines_);

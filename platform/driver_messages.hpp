@@ -56,7 +56,7 @@ class DriverMessageWindow {
   bool open_ = true;
   int saved_stderr_ = -1;
   int capture_ = -1;
-  bool debug_ = false;
+  void* set_callback_ = nullptr;  // glDebugMessageCallback(KHR), null without GL_KHR_debug
   bool debug_was_enabled_ = false;
   void* old_callback_ = nullptr;
   const void* old_user_ = nullptr;

@@ -177,14 +177,6 @@ void ShaderLibrary::clearReports() {
   r.keys.clear();
 }
 
-std::optional<ProgramReport> ShaderLibrary::firstRefusal() {
-  Reports& r = reportsState();
-  std::lock_guard lock(r.mutex);
-  for (const ProgramReport& p : r.list)
-    if (p.verdict.refused) return p;
-  return std::nullopt;
-}
-
 std::optional<ProgramReport> ShaderLibrary::fallbackSince(size_t mark) {
   Reports& r = reportsState();
   std::lock_guard lock(r.mutex);

@@ -55,8 +55,6 @@ class ShaderLibrary {
   // report per distinct source (later builds of the same text are not repeated).
   static std::vector<ProgramReport> reports();
   static void clearReports();
-  // The driver refused a program: the first such report since clearReports(), or none.
-  static std::optional<ProgramReport> firstRefusal();
   // A program built after the first `mark` reports that the driver compiled only with its
   // last-resort scheduler (v3d's fallback): `esframe tune` never chooses such a candidate.
   static std::optional<ProgramReport> fallbackSince(size_t mark);

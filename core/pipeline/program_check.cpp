@@ -185,11 +185,14 @@ void buildShaderFiles(const std::vector<std::string>& paths, ProgramCheckReport&
   }
 }
 
-std::vector<std::string> problemsOf(const ProgramReport& r, bool default_program) {
+// `sweep_candidate`: one esframe tune never chooses when it needs the fallback scheduler
+// (core/tuning/sweep.cpp), so that is not a problem of it.
+std::vector<std::string> problemsOf(const ProgramReport& r, bool default_program,
+                                    bool sweep_candidate = false) {
   std::vector<std::string> problems;
   const DriverVerdict& v = r.verdict;
   if (v.refused) problems.push_back("the driver cannot compile it: " + v.refusal);
-  if (v.fallback) problems.push_back("v3d's fallback scheduler");
+  if (v.fallback && !sweep_candidate) problems.push_back("v3d's fallback scheduler");
   for (const ShaderStatistics& s : v.shaders)
     if (default_program && s.spills > 0)
       problems.push_back(s.stage + ": " + std::to_string(s.spills) + " spills, " +
@@ -232,7 +235,7 @@ ProgramCheckReport checkPrograms(GlContext& gl, const GpuConfig& gpu,
     report.notes.push_back(current.error().message);
     return report;
   }
-  const size_t defaults = ShaderLibrary::reports().size();
+  const size_t defaults = ShaderLibrary::reportCount();
   buildGraphPrograms(report);
   SelftestOptions selftest;
   selftest.quick = true;
@@ -248,14 +251,11 @@ ProgramCheckReport checkPrograms(GlContext& gl, const GpuConfig& gpu,
     CheckedProgram p;
     p.report = built[i];
     p.default_program = i < defaults;
-    p.problems = problemsOf(p.report, p.default_program);
-    // A sweep candidate that needs the fallback scheduler is one esframe tune never chooses
-    // (core/tuning/sweep.cpp): listed, not a problem.
-    if (i >= before_sweep && p.report.verdict.fallback && !p.report.verdict.refused) {
+    const bool sweep_candidate = i >= before_sweep;
+    p.problems = problemsOf(p.report, p.default_program, sweep_candidate);
+    if (sweep_candidate && p.report.verdict.fallback && !p.report.verdict.refused)
       report.notes.push_back(p.report.name + " [" + p.report.defines +
                              "]: v3d's fallback scheduler: esframe tune never chooses it");
-      std::erase(p.problems, std::string("v3d's fallback scheduler"));
-    }
     report.programs.push_back(std::move(p));
   }
   return report;
