@@ -8,6 +8,7 @@ SUDO=""
 
 packages=(
   build-essential cmake ninja-build pkg-config git clang-format
+  ccache  # every build compiles through it (CMakeLists.txt); test-all.sh keeps its cache across clones
   libegl-dev libgles-dev libgbm-dev libdrm-dev libv4l-dev libstb-dev
   libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libhwy-dev  # the CPU executor's vector kernels (Highway, runtime dispatch)

@@ -31,6 +31,16 @@ for arg in "$@"; do
   esac
 done
 
+# Every build below (default, asan, tsan, fuzz, the cross build, the Debian packages) compiles
+# through ccache (CMakeLists.txt finds it) into one cache outside the clone, beside the boards'
+# Mesa: CI clones into a new folder each time, and paths under the clone hash relative to it, so a
+# source unchanged since the last run is not compiled again. ESFRAME_CCACHE_DIR moves it.
+if [ -z "${CCACHE_DIR:-}" ]; then
+  CCACHE_DIR=${ESFRAME_CCACHE_DIR:-/var/cache/esframe/ccache}
+  mkdir -p "$CCACHE_DIR" 2>/dev/null || CCACHE_DIR=$HOME/.cache/esframe-ccache
+fi
+export CCACHE_DIR CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-12G}
+
 # Each step's seconds go into a table printed at the end, also when a step fails.
 start_s=$(date +%s)
 step_names=() step_secs=() step_name='' step_start=0
@@ -53,6 +63,10 @@ print_table() {
     printf '%-58s %6d\n' "${step_names[$i]}" "${step_secs[$i]}"
   done
   printf '%-58s %6d\n' "total$([ $full = 1 ] && echo ' (--full)')" "$(($(date +%s) - start_s))"
+  if command -v ccache >/dev/null; then
+    echo "ccache ($CCACHE_DIR), this run:"
+    ccache -s 2>/dev/null | grep -E '^ *(Hits|Misses):' || true
+  fi
   [ "$status" -eq 0 ] || echo "test-all.sh: FAILED in step '${step_names[-1]}'" >&2
 }
 trap print_table EXIT
@@ -62,8 +76,9 @@ matrix_regex=$(grep -v '^\s*\(#\|$\)' tests/gpu-matrix.txt | paste -sd'|')
 matrix_regex="^(${matrix_regex})\$"
 
 step "checks: layers, library strings, clang-format"
-command -v clang-format >/dev/null || bash toolchain/setup-debian.sh
+{ command -v clang-format && command -v ccache; } >/dev/null || bash toolchain/setup-debian.sh
 bash toolchain/check-tree
+ccache -z >/dev/null  # the table at the end counts this run's hits
 
 # The packages of the later steps install in the background while the default preset builds:
 # "vm" (QEMU, a kernel's headers and sources for tests/vm), "fuzz" (clang), "browser" (Chromium for
