@@ -15,6 +15,7 @@
 #include "core/cpu/cpu_resize.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
+#include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/host_health.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/resize.hpp"
@@ -41,71 +42,93 @@ class CpuExecutorBackend : public PipelineBackend {
   const Status& poolStatus() const { return pool_.status(); }
 
   Result<FrameResult> process(const Frame& frame) override {
+    const FramePlan& plan = planFor(frame.format);
     FrameResult r;
-    const bool source_luma = usesSourceLuma(frame);
-    ChannelSet rgb_channels = ChannelSet::of(o_.histogram.channels);
-    if (source_luma) rgb_channels.l = false;  // L from the Y bytes instead
-    const bool fused = !o_.blur && !o_.resize;
-    // Only L, from the Y bytes, and nobody reads the image: no conversion at all.
-    const bool luma_only = fused && source_luma && !o_.image_needed && !rgb_channels.r &&
-                           !rgb_channels.g && !rgb_channels.b;
-    // Nobody reads the image: each row is counted from a scratch row and no image is written.
-    const bool rows_only = fused && !o_.image_needed && !isBayer(frame.format);
     ValueCounts values;
     double fold_ms = 0;  // the fused pass's remaining histogram work: summing and folding
     const RgbaImage* image = &image_;
-    if (fused) {
-      WallTimer timer;
-      std::vector<HistogramCounter>& counters = countersFor(rgb_channels);
-      // The health luma goes into its plane while each row is in cache: the row's own Y bytes
-      // (YUV, GREY), else the L of its RGBA pixels, the counter's L (kPipelineLuma).
-      // The health sums of each row follow on the same thread (HostHealth::startRows).
-      uint8_t* health_luma = health_ ? health_->lumaPlane(frame) : nullptr;
-      // The L counts are the health luma's own when L is counted from that same luma: the Y
-      // bytes, or the RGBA pixels of a frame without Y bytes.
-      const bool luma_counted = source_luma || (!hasLumaPlane(frame) && rgb_channels.l);
-      if (health_) health_->startRows(frame, !luma_counted);
-      const size_t width = size_t(frame.width);
-      auto count = [&](int y, const uint8_t* rgba, const uint8_t* luma, int band) {
-        HistogramCounter& counter = counters[size_t(band)];
-        uint8_t* health_row = health_luma ? health_luma + size_t(y) * width : nullptr;
-        if (rgba) counter.countRgba(rgba, frame.width, luma ? nullptr : health_row);
-        if (source_luma) counter.countLuma(luma, frame.width);
-        if (health_row && luma) std::memcpy(health_row, luma, width);
-        if (health_row) health_->addRow(y, band);
-      };
-      Status s = luma_only   ? importLumaCpu(frame, pool_, count)
-                 : rows_only ? importRowsCpu(frame, pool_, count)
-                             : importFrame(frame, r, count);
-      if (!s) return s.error();
-      r.timings.push_back({"import", timer.ms(), false});  // the counting included
-      WallTimer drain_timer;
-      for (HistogramCounter& counter : counters) counter.drainInto(values);
-      fold_ms = drain_timer.ms();
-      if (health_)
-        health_->process(frame, nullptr, r, true, luma_counted ? &values.counts[3] : nullptr);
-    } else {
-      Result<const RgbaImage*> processed = importBlurResize(frame, source_luma, r);
-      if (!processed) return processed.error();
-      image = processed.value();
-      WallTimer timer;
-      values = countValues(*image, rgb_channels, kPipelineLuma, pool_);
-      if (source_luma)
-        values.counts[3] =
-            countValues(*luma_image_, ChannelSet::of("l"), kPipelineLuma, pool_).counts[3];
-      r.timings.push_back({"histogram", timer.ms(), false});
+    for (const PlanPass& pass : plan.passes) {
+      switch (pass.kind) {
+        case PassKind::kImportCount: {
+          WallTimer timer;
+          if (Status s = importAndCount(frame, plan, r); !s) return s.error();
+          r.timings.push_back({"import", timer.ms(), false});  // the counting included
+          WallTimer drain_timer;
+          for (HistogramCounter& counter : counters_) counter.drainInto(values);
+          fold_ms = drain_timer.ms();
+          break;
+        }
+        case PassKind::kImport:
+        case PassKind::kDemosaic: {
+          WallTimer timer;
+          if (Status s = importImage(frame, pass.lanes == 2, r); !s) return s.error();
+          r.timings.push_back({"import", timer.ms(), false});
+          luma_image_ = &luma_;
+          break;
+        }
+        case PassKind::kHealth:
+          // The fused pass added each row's sums; the L counts are the health luma's own when L
+          // is counted from that same luma.
+          if (pass.reads == PlanData::kImage && !plan.has(PassKind::kImportCount))
+            health_->process(frame, &image_, r);
+          else
+            health_->process(frame, nullptr, r, true,
+                             lumaCounted(plan) ? &values.counts[3] : nullptr);
+          break;
+        case PassKind::kBlur: {
+          WallTimer t;
+          blurCpu(*image, o_.blur->taps, o_.blur->iterations, pool_, blurred_, scratch_);
+          image = &blurred_;
+          if (pass.lanes == 2) {
+            blurCpu(*luma_image_, o_.blur->taps, o_.blur->iterations, pool_, luma_blurred_,
+                    scratch_);
+            luma_image_ = &luma_blurred_;
+          }
+          r.timings.push_back({"blur", t.ms(), false});
+          break;
+        }
+        case PassKind::kResize: {
+          const auto [w, h] = *o_.resize;
+          if (Status c = checkResizeSize(image->width, image->height, w, h); !c) return c.error();
+          WallTimer t;
+          resizeCpu(*image, w, h, pool_, resized_);
+          image = &resized_;
+          if (pass.lanes == 2) {
+            resizeCpu(*luma_image_, w, h, pool_, luma_resized_);
+            luma_image_ = &luma_resized_;
+          }
+          r.timings.push_back({"resize", t.ms(), false});
+          break;
+        }
+        case PassKind::kHistogram: {
+          WallTimer timer;
+          if (pass.reads == PlanData::kImage) {
+            values = countValues(*image, rgbChannels(plan), kPipelineLuma, pool_);
+            if (pass.lanes == 2)
+              values.counts[3] =
+                  countValues(*luma_image_, ChannelSet::of("l"), kPipelineLuma, pool_).counts[3];
+          }
+          const std::string& channels = o_.histogram.channels;
+          r.hist = HistogramData{o_.histogram.bins, channels,
+                                 foldBins(values, o_.histogram.bins, channels)};
+          r.timings.push_back({"histogram", fold_ms + timer.ms(), false});
+          break;
+        }
+        case PassKind::kScale: {
+          const std::string& channels = o_.histogram.channels;
+          const HistogramData values256{kValueCount, channels,
+                                        foldBins(values, kValueCount, channels)};
+          if (plan.result_image)
+            finishHostFrameResult(r, frame, values256, *image);
+          else
+            finishHostFrameResult(r, frame, values256, frame.width, frame.height);
+          break;
+        }
+        case PassKind::kPack:
+        case PassKind::kHistogram256:
+          return fail(ErrorCode::kInternal, "frame plan: a GPU pass in the CPU executor's plan");
+      }
     }
-
-    WallTimer fold_timer;
-    const std::string& channels = o_.histogram.channels;
-    const int bins = o_.histogram.bins;
-    r.hist = HistogramData{bins, channels, foldBins(values, bins, channels)};
-    const HistogramData values256{kValueCount, channels, foldBins(values, kValueCount, channels)};
-    if (fused) r.timings.push_back({"histogram", fold_ms + fold_timer.ms(), false});
-    if (luma_only || rows_only)
-      finishHostFrameResult(r, frame, values256, frame.width, frame.height);
-    else
-      finishHostFrameResult(r, frame, values256, *image);
     return r;
   }
 
@@ -134,67 +157,71 @@ class CpuExecutorBackend : public PipelineBackend {
                        on_row);
   }
 
-  // Whether the frame has its own Y bytes, which importCpu hands to its row callback.
-  static bool hasLumaPlane(const Frame& frame) {
-    const PixelFormatInfo& info = pixelFormatInfo(frame.format);
-    return info.y.present() && info.packing != Packing::kCompressed;
-  }
-
-  // LumaSource::kSource with an L channel and a frame that has a luma plane; otherwise L comes
-  // from RGB, said once (as the reference backend says it).
-  bool usesSourceLuma(const Frame& frame) {
-    if (o_.luma != LumaSource::kSource || o_.histogram.channels.find('l') == std::string::npos)
-      return false;
-    if (hasLumaPlane(frame)) return true;
-    if (!warned_no_source_luma_) {
-      logWarning(std::string("source luma: ") + formatName(frame.format) +
+  // The plan for `format`'s frames, made at the first frame of each format.
+  const FramePlan& planFor(PixelFormat format) {
+    if (plan_ && plan_->format == format) return *plan_;
+    plan_ = planFrame(FramePlanInputs::of(o_, format, PlanExecutor::kCpu));
+    logInfo("frame plan: " + plan_->describe());
+    if (plan_->source_luma_missing && !warned_no_source_luma_) {
+      logWarning(std::string("source luma: ") + formatName(format) +
                  " frames have no luma plane; L comes from RGB");
       warned_no_source_luma_ = true;
     }
-    return false;
+    return *plan_;
   }
 
-  // The unfused path: import (keeping the Y bytes as a grey image when L comes from the source),
-  // then blur and resize both images. Returns the processed RGBA image; luma_image_ points to the
-  // processed grey one. The images are members, reused from frame to frame.
-  Result<const RgbaImage*> importBlurResize(const Frame& frame, bool source_luma, FrameResult& r) {
-    WallTimer import_timer;
+  // The channels counted on the RGB image: L is counted on the source's luma instead.
+  ChannelSet rgbChannels(const FramePlan& plan) const {
+    ChannelSet channels = ChannelSet::of(o_.histogram.channels);
+    if (plan.source_luma) channels.l = false;
+    return channels;
+  }
+  // Whether the fused pass's L counts are the health luma's: L from the Y bytes, or from the
+  // RGBA pixels of a frame without Y bytes.
+  bool lumaCounted(const FramePlan& plan) const {
+    return plan.source_luma || (plan.health_from_rgb && rgbChannels(plan).l);
+  }
+
+  // Import and histogram in one pass over each stripe of rows. The health luma goes into its
+  // plane while each row is in cache: the row's own Y bytes (YUV, GREY), else the L of its RGBA
+  // pixels, the counter's L (kPipelineLuma). The health sums of each row follow on the same
+  // thread (HostHealth::startRows).
+  Status importAndCount(const Frame& frame, const FramePlan& plan, FrameResult& r) {
+    std::vector<HistogramCounter>& counters = countersFor(rgbChannels(plan));
+    uint8_t* health_luma = health_ ? health_->lumaPlane(frame) : nullptr;
+    const bool luma_counted = lumaCounted(plan);
+    if (health_) health_->startRows(frame, !luma_counted);
+    const size_t width = size_t(frame.width);
+    const bool source_luma = plan.source_luma;
+    auto count = [&](int y, const uint8_t* rgba, const uint8_t* luma, int band) {
+      HistogramCounter& counter = counters[size_t(band)];
+      uint8_t* health_row = health_luma ? health_luma + size_t(y) * width : nullptr;
+      if (rgba) counter.countRgba(rgba, frame.width, luma ? nullptr : health_row);
+      if (source_luma) counter.countLuma(luma, frame.width);
+      if (health_row && luma) std::memcpy(health_row, luma, width);
+      if (health_row) health_->addRow(y, band);
+    };
+    switch (plan.count_mode) {
+      case CountMode::kLumaOnly:
+        return importLumaCpu(frame, pool_, count);
+      case CountMode::kRows:
+        return importRowsCpu(frame, pool_, count);
+      case CountMode::kImage:
+        return importFrame(frame, r, count);
+    }
+    return Status::success();
+  }
+
+  // The import into image_, keeping the Y bytes as a grey image luma_ when `source_luma`.
+  Status importImage(const Frame& frame, bool source_luma, FrameResult& r) {
     if (source_luma && (luma_.width != frame.width || luma_.height != frame.height))
       luma_ = RgbaImage(frame.width, frame.height);
-    Status s = importFrame(frame, r, [&](int y, const uint8_t*, const uint8_t* luma, int) {
+    return importFrame(frame, r, [&](int y, const uint8_t*, const uint8_t* luma, int) {
       if (!source_luma) return;
       uint8_t* out = luma_.at(0, y);
       for (int x = 0; x < frame.width; ++x, out += 4)
         out[0] = out[1] = out[2] = luma[x], out[3] = 255;
     });
-    if (!s) return s.error();
-    r.timings.push_back({"import", import_timer.ms(), false});
-    if (health_) health_->process(frame, &image_, r);
-    const RgbaImage* image = &image_;
-    luma_image_ = &luma_;
-    if (o_.blur) {
-      WallTimer t;
-      blurCpu(image_, o_.blur->taps, o_.blur->iterations, pool_, blurred_, scratch_);
-      image = &blurred_;
-      if (source_luma) {
-        blurCpu(luma_, o_.blur->taps, o_.blur->iterations, pool_, luma_blurred_, scratch_);
-        luma_image_ = &luma_blurred_;
-      }
-      r.timings.push_back({"blur", t.ms(), false});
-    }
-    if (o_.resize) {
-      const auto [w, h] = *o_.resize;
-      if (Status c = checkResizeSize(image->width, image->height, w, h); !c) return c.error();
-      WallTimer t;
-      resizeCpu(*image, w, h, pool_, resized_);
-      image = &resized_;
-      if (source_luma) {
-        resizeCpu(*luma_image_, w, h, pool_, luma_resized_);
-        luma_image_ = &luma_resized_;
-      }
-      r.timings.push_back({"resize", t.ms(), false});
-    }
-    return image;
   }
 
   PipelineConfig o_;
@@ -206,6 +233,7 @@ class CpuExecutorBackend : public PipelineBackend {
   std::vector<HistogramCounter> counters_;  // the fused pass's, one a thread
   ChannelSet counter_channels_;
   std::optional<HostHealth> health_;  // declared after pool_, which it uses
+  std::optional<FramePlan> plan_;     // for the last frame's format
 };
 
 }  // namespace

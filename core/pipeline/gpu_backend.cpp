@@ -7,6 +7,7 @@
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
+#include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/gpu_histogram_counter.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
@@ -76,33 +77,38 @@ class GpuBackend : public PipelineBackend {
   void settle() override { importer_->settle(); }
 
  private:
+  // A stage's current output on one lane: an image, a packed buffer, or both (the image a
+  // packed buffer was made from: its size and the result's texture).
+  struct FrameLane {
+    const GpuImage* image = nullptr;
+    const PackedRgbaBuffer* packed = nullptr;
+  };
+  // What the passes of one frame hand each other.
+  struct FrameState {
+    FrameLane lane[2];  // [0] RGB, [1] the source's luma
+    ImportedFrame imported;
+    GlFence import_fence;
+    bool health_full_range = true;
+  };
+
   Status configure(int w, int h);
+  Status preparePlan(const Frame& frame);
+  // Runs the plan's passes on `frame`. `auto_refused`: the histogram refused strategy=auto's
+  // choice (submit() then plans again with the stage's defaults).
+  Status runPlan(const Frame& frame, bool& auto_refused);
+  Status importPass(const Frame& frame, const PlanPass& pass, FrameResult& r, FrameState& state);
+  Status healthPass(const Frame& frame, const PlanPass& pass, FrameState& state);
+  Status imagePass(const PlanPass& pass, FrameState& state);
   // Runs `work` as stage `name` of the frame timer; the times are collected once per frame.
-  Status timed(FrameResult&, const char* name, const std::function<Status()>& work) {
+  template <typename Work>
+  Status timed(const char* name, const Work& work) {
     timer_.begin(name);
     Status s = work();
     timer_.end();
     return s;
   }
-  Status stage(std::optional<GpuImage>& in, std::optional<GpuImage>& out, bool blur);
-  // Whether the blur writes the histogram's packed buffer itself (Blur's packed form): the
-  // histogram reads a packed buffer, no resize follows, no sink reads the blurred image, and
-  // the blur is split through a buffer.
-  bool blurPacks() const {
-    return blur_ && uses_packed_ && !resize_ && !o_.image_needed && blurHasPackedForm();
-  }
   bool blurHasPackedForm() const {
     return blur_->params().strategy == BlurStrategy::kSplit && blur_->params().buffer_intermediate;
-  }
-  // Whether frames are imported straight into packed buffers, with no RGBA image at all: every
-  // stage after the import reads packed buffers (the histogram reads one, the blur has its
-  // packed form, nothing resizes, the health stages read a packed frame where they run), and no
-  // sink reads the image. Saves the pack pass, and the blur runs packed -> packed; a host
-  // RGBA32 frame is a buffer copy, no texture upload (the driver's texture path costs the CPU
-  // twice the buffer's on NVIDIA). Bayer frames are demosaiced into the image first.
-  bool importsPacked(PixelFormat format) const {
-    return uses_packed_ && !resize_ && !o_.image_needed && !isBayer(format) &&
-           (!blur_ || blurHasPackedForm()) && (!difference_ || difference_->acceptsPacked());
   }
   Result<ImportedFrame> importBayer(const Frame& frame, FrameResult& r);
 
@@ -132,6 +138,7 @@ class GpuBackend : public PipelineBackend {
   std::optional<GpuImage> imported_[2], blurred_[2], resized_[2];
   std::optional<PackedRgbaBuffer> packed_[2];
   std::optional<PackedRgbaBuffer> imported_packed_[2];  // importsPacked(): the import's output
+  std::optional<FramePlan> plan_;                       // for the last frame's format and size
   GpuFrameView view_;
   // Between submit() and collect(): the frame's identity, what is known so far, and what to
   // read back.
@@ -245,200 +252,211 @@ Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame, FrameResult& r
   return out;
 }
 
-Status GpuBackend::submit(const Frame& frame) {
-  submitted_.reset();
+// Makes the stages for this size and the plan for this format, where either changed.
+Status GpuBackend::preparePlan(const Frame& frame) {
   if (frame.width != in_w_ || frame.height != in_h_) {
     if (Status s = configure(frame.width, frame.height); !s) return s;
+    plan_.reset();
   }
-  const bool packed_import = importsPacked(frame.format);
-  const bool want_source_luma =
-      o_.luma == LumaSource::kSource && o_.histogram.channels.find('l') != std::string::npos;
-  // The programs this frame's format needs, built before its time is taken.
-  if (Status s = importer_->prepare(frame.format, packed_import, want_source_luma || difference_);
-      !s)
-    return s;
-  FrameResult r;
-  timer_.startFrame();
-  ImportedFrame imported;
-  GlFence import_fence;
-  Status st = timed(r, "import", [&]() -> Status {
-    // Import straight into the stage images, so no frame is copied on the GPU.
-    ImportOptions io;
-    // The health stages read the source's Y plane too, whatever the histogram's L reads.
-    io.source_luma = want_source_luma || difference_;
-    io.wait_for_reads = false;  // the read-backs below wait; import_fence_ proves it
-    if (packed_import) {
-      for (int i = 0; i < (io.source_luma ? 2 : 1); ++i) {
-        if (Status s = ensureSized(imported_packed_[i], frame.width, frame.height); !s) return s;
-      }
-      io.target_packed_rgba = imported_packed_[0]->buffer();
-      if (io.source_luma) io.target_packed_luma = imported_packed_[1]->buffer();
-      Result<ImportedFrame> f = importer_->import(frame, io);
-      if (!f) return f.error();
-      imported = f.value();
-      if (imported.zero_copy) import_fence = GlFence::insert("the import of a zero-copy frame");
-      return Status::success();
-    }
-    if (Status s = ensureSized(imported_[0], frame.width, frame.height); !s) return s;
-    io.target_rgba = imported_[0]->texture();
-    if (io.source_luma) {
-      if (Status s = ensureSized(imported_[1], frame.width, frame.height); !s) return s;
-      io.target_luma = imported_[1]->texture();
-    }
-    Result<ImportedFrame> f =
-        isBayer(frame.format) ? importBayer(frame, r) : importer_->import(frame, io);
-    if (!f) return f.error();
-    imported = f.value();
-    // The source may requeue a zero-copy buffer once submit() returns: fence the import's
-    // reads of it (the first work of the frame), to wait for those alone.
-    if (imported.zero_copy) import_fence = GlFence::insert("the import of a zero-copy frame");
-    // A result lands elsewhere only where the importer shares one image for both (GREY's luma
-    // is its RGBA image): copy just those.
-    for (int i = 0; i < 2; ++i) {
-      GLuint tex = i == 0 ? imported.rgba : imported.luma;
-      if (!tex || (imported_[i] && tex == imported_[i]->texture())) continue;
-      if (Status s = ensureSized(imported_[i], imported.width, imported.height); !s) return s;
-      if (Status s = copyTexture(tex, *imported_[i]); !s) return s;
-    }
-    return Status::success();
-  });
-  if (!st) return st;
-  r.zero_copy = imported.zero_copy;
-  const bool luma = want_source_luma && (imported.luma != 0 || imported.packed_luma != 0);
-  const bool health_full_range = healthLumaIsFullRange(frame);
-  if (difference_) {
-    const bool from_rgb = !imported.luma && !imported.packed_luma;
-    // GREY's luma is its RGBA buffer.
-    const bool own_luma = !from_rgb && imported.packed_luma != imported.packed_rgba;
-    st = timed(r, "health", [&]() -> Status {
-      if (!packed_import) {  // the Sobel pass reads the luma the frame difference wrote
-        const GpuImage& source = from_rgb ? *imported_[0] : *imported_[1];
-        if (Status s = difference_->run(source, from_rgb, health_full_range); !s) return s;
-        return sobel_->run(difference_->currentLuma(), frame.width, frame.height,
-                           health_full_range);
-      }
-      // Both passes read the packed frame, not each other: queued together with one barrier
-      // after both, the GPU overlaps them.
-      const PackedRgbaBuffer& source = *imported_packed_[own_luma ? 1 : 0];
-      if (Status s = difference_->queue(source, from_rgb, health_full_range); !s) return s;
-      if (Status s = sobel_->queue(source, from_rgb, health_full_range); !s) return s;
-      glMemoryBarrier(kStorageWrittenBarrier);
-      if (Status s = difference_->complete(); !s) return s;
-      return sobel_->complete();
-    });
-    if (!st) return st;
-  }
-  if (want_source_luma && !luma && !warned_no_source_luma_) {
+  if (plan_ && plan_->format == frame.format) return Status::success();
+  FramePlanInputs in = FramePlanInputs::of(o_, frame.format, PlanExecutor::kGpu);
+  in.histogram_reads_packed = uses_packed_;
+  in.blur_has_packed_form = blur_ && blurHasPackedForm();
+  in.health_accepts_packed = difference_ && difference_->acceptsPacked();
+  plan_ = planFrame(in);
+  logInfo("frame plan: " + plan_->describe());
+  if (plan_->source_luma_missing && !warned_no_source_luma_) {
     logWarning(std::string("source luma: ") + formatName(frame.format) +
                " frames have no luma plane; L comes from RGB");
     warned_no_source_luma_ = true;
   }
-  std::optional<GpuImage>* current[2] = {&imported_[0], &imported_[1]};
-  // Packed imports: the buffers the stages read (GREY's luma is its RGBA buffer).
-  const PackedRgbaBuffer* packed_frame[2] = {nullptr, nullptr};
-  if (packed_import) {
-    packed_frame[0] = &*imported_packed_[0];
-    if (luma)
-      packed_frame[1] =
-          imported.packed_luma == imported.packed_rgba ? packed_frame[0] : &*imported_packed_[1];
+  // The programs this format needs, built before any frame's time is taken.
+  const PlanPass& first = plan_->passes.front();
+  if (first.kind == PassKind::kDemosaic) return Status::success();
+  return importer_->prepare(frame.format, first.writes == PlanData::kPacked,
+                            plan_->import_writes_luma);
+}
+
+Status GpuBackend::submit(const Frame& frame) {
+  submitted_.reset();
+  bool auto_refused = false;
+  Status s = preparePlan(frame);
+  if (s) s = runPlan(frame, auto_refused);
+  if (!auto_refused) return s;
+  // strategy=auto picked parameters the stage refuses for this size (a driver limit the choice
+  // did not know): say so once and take the stage's own defaults from now on.
+  logWarning(s.error().message + "; using the histogram stage's defaults");
+  auto_refused_ = true;
+  in_w_ = in_h_ = 0;
+  if (Status again = preparePlan(frame); !again) return again;
+  return runPlan(frame, auto_refused);
+}
+
+Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameResult& r,
+                              FrameState& state) {
+  if (pass.kind == PassKind::kDemosaic) {
+    if (Status s = ensureSized(imported_[0], frame.width, frame.height); !s) return s;
+    Result<ImportedFrame> f = importBayer(frame, r);
+    if (!f) return f.error();
+    state.imported = f.value();
+    state.lane[0].image = &*imported_[0];
+    return Status::success();
   }
-  const bool blur_packs = blurPacks();
-  if (blur_ && packed_import) {
-    st = timed(r, "blur", [&]() -> Status {
-      for (int i = 0; i < (luma ? 2 : 1); ++i) {
-        const PackedRgbaBuffer& in = *packed_frame[i];
-        if (Status s = ensureSized(packed_[i], in.width(), in.height()); !s) return s;
-        if (Status s = blur_->run(in, *packed_[i]); !s) return s;
-        packed_frame[i] = &*packed_[i];
+  // Straight into the stage images or buffers, so no frame is copied on the GPU.
+  ImportOptions io;
+  io.source_luma = plan_->import_writes_luma;
+  io.wait_for_reads = false;  // the read-backs wait; the import fence proves it
+  if (pass.writes == PlanData::kPacked) {
+    for (int i = 0; i < pass.lanes; ++i) {
+      if (Status s = ensureSized(imported_packed_[i], frame.width, frame.height); !s) return s;
+    }
+    io.target_packed_rgba = imported_packed_[0]->buffer();
+    if (io.source_luma) io.target_packed_luma = imported_packed_[1]->buffer();
+  } else {
+    for (int i = 0; i < pass.lanes; ++i) {
+      if (Status s = ensureSized(imported_[i], frame.width, frame.height); !s) return s;
+    }
+    io.target_rgba = imported_[0]->texture();
+    if (io.source_luma) io.target_luma = imported_[1]->texture();
+  }
+  Result<ImportedFrame> f = importer_->import(frame, io);
+  if (!f) return f.error();
+  const ImportedFrame& imported = state.imported = f.value();
+  // The source may requeue a zero-copy buffer once submit() returns: fence the import's reads
+  // of it (the first work of the frame), to wait for those alone.
+  if (imported.zero_copy) state.import_fence = GlFence::insert("the import of a zero-copy frame");
+  if (io.source_luma && !imported.luma && !imported.packed_luma)
+    return fail(ErrorCode::kInternal, std::string("frame plan: the import of a ") +
+                                          formatName(frame.format) + " frame wrote no luma");
+  if (pass.writes == PlanData::kPacked) {
+    state.lane[0].packed = &*imported_packed_[0];
+    // GREY's luma is its RGBA buffer.
+    if (io.source_luma)
+      state.lane[1].packed = imported.packed_luma == imported.packed_rgba ? state.lane[0].packed
+                                                                          : &*imported_packed_[1];
+    return Status::success();
+  }
+  // A result lands elsewhere only where the importer shares one image for both (GREY's luma is
+  // its RGBA image): copy just those.
+  for (int i = 0; i < pass.lanes; ++i) {
+    const GLuint tex = i == 0 ? imported.rgba : imported.luma;
+    if (tex != imported_[i]->texture()) {
+      if (Status s = copyTexture(tex, *imported_[i]); !s) return s;
+    }
+    state.lane[i].image = &*imported_[i];
+  }
+  return Status::success();
+}
+
+// The frame difference and the Sobel pass, on the import's luma (or its RGB).
+Status GpuBackend::healthPass(const Frame& frame, const PlanPass& pass, FrameState& state) {
+  const bool from_rgb = plan_->health_from_rgb;
+  const FrameLane& source = state.lane[from_rgb ? 0 : 1];
+  if (pass.reads == PlanData::kImage) {  // the Sobel pass reads the luma the difference wrote
+    if (Status s = difference_->run(*source.image, from_rgb, state.health_full_range); !s) return s;
+    return sobel_->run(difference_->currentLuma(), frame.width, frame.height,
+                       state.health_full_range);
+  }
+  // Both passes read the packed frame, not each other: queued together with one barrier after
+  // both, the GPU overlaps them.
+  if (Status s = difference_->queue(*source.packed, from_rgb, state.health_full_range); !s)
+    return s;
+  if (Status s = sobel_->queue(*source.packed, from_rgb, state.health_full_range); !s) return s;
+  glMemoryBarrier(kStorageWrittenBarrier);
+  if (Status s = difference_->complete(); !s) return s;
+  return sobel_->complete();
+}
+
+// Blur, resize or pack, on each lane the pass carries, into that lane's stage image or buffer.
+Status GpuBackend::imagePass(const PlanPass& pass, FrameState& state) {
+  for (int i = 0; i < pass.lanes; ++i) {
+    FrameLane& lane = state.lane[i];
+    if (pass.kind == PassKind::kResize) {
+      if (Status s = ensureSized(resized_[i], o_.resize->width, o_.resize->height); !s) return s;
+      if (Status s = resize_->run(*lane.image, *resized_[i]); !s) return s;
+      lane.image = &*resized_[i];
+      continue;
+    }
+    const int w = lane.image ? lane.image->width() : lane.packed->width();
+    const int h = lane.image ? lane.image->height() : lane.packed->height();
+    if (pass.writes == PlanData::kImage) {  // the blur, image to image
+      if (Status s = ensureSized(blurred_[i], w, h); !s) return s;
+      if (Status s = blur_->run(*lane.image, *blurred_[i]); !s) return s;
+      lane.image = &*blurred_[i];
+      continue;
+    }
+    if (Status s = ensureSized(packed_[i], w, h); !s) return s;
+    Status s = pass.kind == PassKind::kPack      ? packer_->run(*lane.image, *packed_[i])
+               : pass.reads == PlanData::kPacked ? blur_->run(*lane.packed, *packed_[i])
+                                                 : blur_->run(*lane.image, *packed_[i]);
+    if (!s) return s;
+    lane.packed = &*packed_[i];
+  }
+  return Status::success();
+}
+
+Status GpuBackend::runPlan(const Frame& frame, bool& auto_refused) {
+  const FramePlan& plan = *plan_;
+  FrameResult r;
+  FrameState state;
+  state.health_full_range = healthLumaIsFullRange(frame);
+  timer_.startFrame();
+  for (const PlanPass& pass : plan.passes) {
+    const FrameLane& rgb = state.lane[0];
+    const FrameLane luma = pass.lanes == 2 ? state.lane[1] : FrameLane{};
+    Status st;
+    switch (pass.kind) {
+      case PassKind::kImport:
+      case PassKind::kDemosaic:
+        st = timed("import", [&] { return importPass(frame, pass, r, state); });
+        break;
+      case PassKind::kHealth:
+        st = timed("health", [&] { return healthPass(frame, pass, state); });
+        break;
+      case PassKind::kBlur:
+      case PassKind::kResize:
+      case PassKind::kPack:
+        st = timed(passName(pass.kind), [&] { return imagePass(pass, state); });
+        break;
+      case PassKind::kHistogram:
+        st = timed("histogram", [&] {
+          return binned_.dispatch(rgb.image, rgb.packed, luma.image, luma.packed);
+        });
+        auto_refused = !st && !o_.histogram.strategy && !auto_refused_;
+        break;
+      case PassKind::kHistogram256:
+        st = timed("histogram256", [&] {
+          return values_.dispatch(rgb.image, rgb.packed, luma.image, luma.packed);
+        });
+        break;
+      case PassKind::kScale: {
+        const uint64_t pixels = rgb.image ? uint64_t(rgb.image->width()) * rgb.image->height()
+                                          : uint64_t(frame.width) * uint64_t(frame.height);
+        st = timed("scale", [&] {
+          return scale_.run(binned_.buffer(), o_.histogram.bins, int(o_.histogram.channels.size()),
+                            pixels);
+        });
+        break;
       }
-      return Status::success();
-    });
-    if (!st) return st;
-  } else if (blur_) {
-    st = timed(r, "blur", [&]() -> Status {
-      for (int i = 0; i < (luma ? 2 : 1); ++i) {
-        GpuImage& in = **current[i];
-        if (blur_packs) {  // straight into the packed buffer the histogram reads: no pack pass
-          if (Status s = ensureSized(packed_[i], in.width(), in.height()); !s) return s;
-          if (Status s = blur_->run(in, *packed_[i]); !s) return s;
-          continue;
-        }
-        if (Status s = ensureSized(blurred_[i], in.width(), in.height()); !s) return s;
-        if (Status s = blur_->run(in, *blurred_[i]); !s) return s;
-        current[i] = &blurred_[i];
-      }
-      return Status::success();
-    });
+      case PassKind::kImportCount:
+        st = fail(ErrorCode::kInternal, "frame plan: a CPU pass in the GPU's plan");
+        break;
+    }
     if (!st) return st;
   }
-  if (resize_) {
-    st = timed(r, "resize", [&]() -> Status {
-      for (int i = 0; i < (luma ? 2 : 1); ++i) {
-        if (Status s = ensureSized(resized_[i], o_.resize->width, o_.resize->height); !s) return s;
-        if (Status s = resize_->run(**current[i], *resized_[i]); !s) return s;
-        current[i] = &resized_[i];
-      }
-      return Status::success();
-    });
-    if (!st) return st;
-  }
-  const GpuImage* rgb = packed_import ? nullptr : &**current[0];
-  const GpuImage* luma_image = luma && !packed_import ? &**current[1] : nullptr;
-  if (uses_packed_ && !blur_packs && !packed_import) {
-    st = timed(r, "pack", [&]() -> Status {
-      for (int i = 0; i < (luma ? 2 : 1); ++i) {
-        const GpuImage& img = **current[i];
-        if (Status s = ensureSized(packed_[i], img.width(), img.height()); !s) return s;
-        if (Status s = packer_->run(img, *packed_[i]); !s) return s;
-      }
-      return Status::success();
-    });
-    if (!st) return st;
-  }
-  const PackedRgbaBuffer* rgb_packed = packed_import  ? packed_frame[0]
-                                       : uses_packed_ ? &*packed_[0]
-                                                      : nullptr;
-  const PackedRgbaBuffer* luma_packed = packed_import          ? packed_frame[1]
-                                        : uses_packed_ && luma ? &*packed_[1]
-                                                               : nullptr;
-  const int result_w = rgb ? rgb->width() : frame.width;
-  const int result_h = rgb ? rgb->height() : frame.height;
-  st = timed(r, "histogram", [&]() -> Status {
-    return binned_.dispatch(rgb, rgb_packed, luma_image, luma_packed);
-  });
-  if (!st && !o_.histogram.strategy && !auto_refused_) {
-    // strategy=auto picked parameters the stage refuses for this size (a driver limit the
-    // choice did not know): say so once and fall back to the stage's own defaults.
-    logWarning(st.error().message + "; using the histogram stage's defaults");
-    auto_refused_ = true;
-    in_w_ = in_h_ = 0;
-    return submit(frame);
-  }
-  if (!st) return st;
-  const bool separate_values = o_.histogram.bins != kValueCount;
-  if (separate_values) {
-    st = timed(r, "histogram256", [&]() -> Status {
-      return values_.dispatch(rgb, rgb_packed, luma_image, luma_packed);
-    });
-    if (!st) return st;
-  }
-  const int channels = int(o_.histogram.channels.size());
-  st = timed(r, "scale", [&]() -> Status {
-    return scale_.run(binned_.buffer(), o_.histogram.bins, channels,
-                      uint64_t(result_w) * uint64_t(result_h));
-  });
-  if (!st) return st;
   glFlush();  // start the GPU on this frame while the caller reads the next one
-  if (Status done = import_fence.wait(kGpuWatchdog); !done) return done;
+  if (Status done = state.import_fence.wait(kGpuWatchdog); !done) return done;
+  const GpuImage* result = state.lane[0].image;
   Submitted sub;
   sub.frame = frame;
   sub.result = std::move(r);
-  sub.texture = rgb && !blur_packs ? rgb->texture() : 0;
-  sub.width = result_w;
-  sub.height = result_h;
-  sub.zero_copy = imported.zero_copy;
-  sub.upload_ms = imported.upload_ms;
-  sub.health_full_range = health_full_range;
+  sub.result.zero_copy = state.imported.zero_copy;
+  sub.texture = plan.result_image ? result->texture() : 0;
+  sub.width = result ? result->width() : frame.width;
+  sub.height = result ? result->height() : frame.height;
+  sub.zero_copy = state.imported.zero_copy;
+  sub.upload_ms = state.imported.upload_ms;
+  sub.health_full_range = state.health_full_range;
   submitted_.emplace(std::move(sub));
   return Status::success();
 }

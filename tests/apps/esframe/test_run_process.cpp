@@ -119,6 +119,20 @@ TEST(RunProcess, VerboseClosingLineGivesTheCpuTimePerFrame) {
   EXPECT_LE(thread_ms, cpu_ms);
 }
 
+// -v prints the frame plan once per format: the passes in order, with what each reads and writes.
+TEST(RunProcess, VerbosePrintsTheFramePlan) {
+  test::CommandResult r = runEsframe({"-v", "run", "--backend", "cpu", "--source", "pattern",
+                                      "--format", "NV12", "--size", "64x48", "--frames", "3",
+                                      "--luma", "source", "--blur", "3", "--output", "jsonl"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string plan =
+      "frame plan: cpu NV12: import frame->image x2, blur image->image x2, histogram "
+      "image->counts x2, scale counts->scales; L from the source's luma\n";
+  const size_t at = r.err.find(plan);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("frame plan:", at + 1), std::string::npos) << "printed once: " << r.err;
+}
+
 TEST(RunProcess, BadOptionsGiveOneLineErrors) {
   const std::vector<BadCase> cases = {
       {{"--histogram", "bins=0"}, 2, "bins"},
