@@ -6,6 +6,7 @@
 #include "base/text_parse.hpp"
 #include "capture/libcamera_source.hpp"
 #include "core/stages/channels.hpp"
+#include "esframe/settings.hpp"
 
 namespace esf::cli {
 namespace {
@@ -94,6 +95,13 @@ Status checkSourceSpec(const std::string& spec) {
   return Status::success();
 }
 
+// RawConfig's setting `field` (esframe/settings.hpp): its range.
+static const RawSetting& rawSetting(std::string_view field) {
+  for (const RawSetting& s : rawSettings())
+    if (field == s.field) return s;
+  std::abort();  // a field of RawConfig: the table has every one
+}
+
 Status parseRawOption(const std::string& text, RawConfig& raw) {
   constexpr const char* kKeys = " (black=N, white=N, wb=R,B with gains in 1/256: 256 = 1.0)";
   std::vector<std::string> parts;
@@ -110,17 +118,20 @@ Status parseRawOption(const std::string& text, RawConfig& raw) {
                   kKeys);
     const std::string key = parts[i].substr(0, eq), value = parts[i].substr(eq + 1);
     if (key == "black" || key == "white") {
-      Result<int> level = parseInt("--raw: " + key, value, key == "black" ? 0 : 1, 65535);
-      if (!level) return level.error();
-      (key == "black" ? raw.black : raw.white) = uint32_t(level.value());
+      const RawSetting& level = rawSetting(key == "black" ? "black" : "white");
+      Result<int> v = parseInt("--raw: " + key, value, int(level.min), int(level.max));
+      if (!v) return v.error();
+      level.set(raw, v.value());
     } else if (key == "wb") {  // its value holds a comma: R, then B in the next part
       if (i + 1 >= parts.size())
         return fail(ErrorCode::kInvalidArgument, "--raw: wb needs two gains, R,B", kKeys);
-      Result<int> r = parseInt("--raw: wb red gain", value, 1, 4096);
+      const RawSetting &red = rawSetting("gain_r"), &blue = rawSetting("gain_b");
+      Result<int> r = parseInt("--raw: wb red gain", value, int(red.min), int(red.max));
       if (!r) return r.error();
-      Result<int> b = parseInt("--raw: wb blue gain", parts[++i], 1, 4096);
+      Result<int> b = parseInt("--raw: wb blue gain", parts[++i], int(blue.min), int(blue.max));
       if (!b) return b.error();
-      raw.gain_r = uint32_t(r.value()), raw.gain_b = uint32_t(b.value());
+      red.set(raw, r.value());
+      blue.set(raw, b.value());
     } else {
       return fail(ErrorCode::kInvalidArgument, "--raw: unknown key '", key, "'", kKeys);
     }

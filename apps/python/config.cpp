@@ -4,6 +4,7 @@
 #include <map>
 
 #include "apps/python/errors.hpp"
+#include "esframe/settings.hpp"
 
 namespace py = pybind11;
 
@@ -79,46 +80,41 @@ Size asSize(const py::handle& v, const std::string& name) {
   return Size{asInt(s[0], name + " width"), asInt(s[1], name + " height")};
 }
 
+// A setter for each setting of `table`, on the config `target()` returns.
+template <typename Config, typename Target>
+SetterMap settingSetters(const std::vector<Setting<Config>>& table, Target target) {
+  SetterMap setters;
+  for (const Setting<Config>& setting : table) {
+    setters[setting.field] = [&setting, target](const py::handle& v, const std::string& n) {
+      const double value =
+          setting.type == SettingType::kInteger ? double(asInt(v, n)) : asDouble(v, n);
+      check(checkSetting(n, setting.type, setting.min, setting.max, value));
+      setting.set(target(), value);
+    };
+  }
+  return setters;
+}
+
 }  // namespace
 
 PipelineConfig pipelineConfig(const py::dict& kwargs) {
   PipelineConfig c;
   c.image_needed = false;  // no Python result reads the RGBA working image
   HealthConfig health_defaults;
-  const SetterMap health_fields = {
-      {"pixel_black_th", [&](auto v, auto n) { c.health->pixel_black_th = asDouble(v, n); }},
-      {"picture_black_ratio_th",
-       [&](auto v, auto n) { c.health->picture_black_ratio_th = asDouble(v, n); }},
-      {"black_min_duration",
-       [&](auto v, auto n) { c.health->black_min_duration = asDouble(v, n); }},
-      {"freeze_noise", [&](auto v, auto n) { c.health->freeze_noise = asDouble(v, n); }},
-      {"freeze_duration", [&](auto v, auto n) { c.health->freeze_duration = asDouble(v, n); }},
-      {"scene_threshold", [&](auto v, auto n) { c.health->scene_threshold = asDouble(v, n); }},
-      {"grid_columns", [&](auto v, auto n) { c.health->grid_columns = asInt(v, n); }},
-      {"grid_rows", [&](auto v, auto n) { c.health->grid_rows = asInt(v, n); }},
-      {"rois",
-       [&](auto v, auto n) {
-         c.health->rois.clear();
-         for (const py::handle& r : py::reinterpret_borrow<py::iterable>(v)) {
-           if (py::len(r) != 4) raise(ErrorCode::kInvalidArgument, n, ": (x, y, w, h) expected");
-           py::sequence q = py::reinterpret_borrow<py::sequence>(r);
-           c.health->rois.push_back(
-               {asInt(q[0], n), asInt(q[1], n), asInt(q[2], n), asInt(q[3], n)});
-         }
-       }},
-      {"change_level", [&](auto v, auto n) { c.health->change_level = uint32_t(asInt(v, n)); }},
-      {"flat_tenengrad", [&](auto v, auto n) { c.health->flat_tenengrad = asDouble(v, n); }},
-      {"detail_loss", [&](auto v, auto n) { c.health->detail_loss = asDouble(v, n); }},
-      {"covered_ratio", [&](auto v, auto n) { c.health->covered_ratio = asDouble(v, n); }},
-      {"covered_min_duration",
-       [&](auto v, auto n) { c.health->covered_min_duration = asDouble(v, n); }},
+  // HealthConfig's and RawConfig's numbers from their tables (esframe/settings.hpp): a value out
+  // of a setting's range is refused here, before it is cast to the field's type.
+  SetterMap health_fields =
+      settingSetters<HealthConfig>(healthSettings(), [&]() -> HealthConfig& { return *c.health; });
+  health_fields["rois"] = [&](auto v, auto n) {
+    c.health->rois.clear();
+    for (const py::handle& r : py::reinterpret_borrow<py::iterable>(v)) {
+      if (py::len(r) != 4) raise(ErrorCode::kInvalidArgument, n, ": (x, y, w, h) expected");
+      py::sequence q = py::reinterpret_borrow<py::sequence>(r);
+      c.health->rois.push_back({asInt(q[0], n), asInt(q[1], n), asInt(q[2], n), asInt(q[3], n)});
+    }
   };
-  const SetterMap raw_fields = {
-      {"black", [&](auto v, auto n) { c.raw.black = uint32_t(asInt(v, n)); }},
-      {"white", [&](auto v, auto n) { c.raw.white = uint32_t(asInt(v, n)); }},
-      {"gain_r", [&](auto v, auto n) { c.raw.gain_r = uint32_t(asInt(v, n)); }},
-      {"gain_b", [&](auto v, auto n) { c.raw.gain_b = uint32_t(asInt(v, n)); }},
-  };
+  const SetterMap raw_fields =
+      settingSetters<RawConfig>(rawSettings(), [&]() -> RawConfig& { return c.raw; });
   const SetterMap gpu_fields = {
       {"platform",
        [&](auto v, auto n) { c.gpu.platform = unwrap(parseEglPlatform(asString(v, n))); }},

@@ -196,4 +196,14 @@ def run(
     max_frames: int = -1,
     **options: Any,
 ) -> RunReport: ...
+class Setting(TypedDict):
+    key: str
+    field: str
+    type: Literal["int", "float"]
+    min: float
+    max: float
+    decibels: bool
+    help: str
+
+def settings() -> dict[str, list[Setting]]: ...
 def set_log_level(level: Literal["error", "warning", "info", "debug"]) -> None: ...

@@ -16,6 +16,7 @@
 #include "apps/python/run.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/pipeline.hpp"
+#include "esframe/settings.hpp"
 #include "esframe/version.hpp"
 
 namespace py = pybind11;
@@ -131,6 +132,34 @@ dump_raw_dir, poll_timeout_ms. max_frames: stop after this many. The iterator's 
 the Pipeline it made; use it in a with statement to close a camera promptly.)");
 
   bindRun(m);
+
+  m.def(
+      "settings",
+      [] {
+        auto rows = [](const auto& table) {
+          py::list out;
+          for (const auto& s : table) {
+            py::dict row;
+            row["key"] = s.key;
+            row["field"] = s.field;
+            row["type"] = s.type == SettingType::kInteger ? "int" : "float";
+            row["min"] = s.min;
+            row["max"] = s.max;
+            row["decibels"] = s.decibels;
+            row["help"] = s.help;
+            out.append(row);
+          }
+          return out;
+        };
+        py::dict out;
+        out["health"] = rows(healthSettings());
+        out["raw"] = rows(rawSettings());
+        return out;
+      },
+      "The numbers of the health and raw options, as one table declares them for every client: "
+      "{'health': [...], 'raw': [...]}, each a list of dicts with key (the CLI's name, '' where "
+      "it spells it otherwise), field (the keyword here), type ('int' or 'float'), min, max "
+      "(inclusive), decibels and help.");
 
   m.def(
       "set_log_level",

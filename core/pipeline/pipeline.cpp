@@ -15,6 +15,7 @@
 #include "core/tuning/backend_comparison.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/base/sizes.hpp"
+#include "esframe/settings.hpp"
 #include "esframe/version.hpp"
 #include "platform/shader_library.hpp"
 
@@ -53,38 +54,9 @@ const char* lumaSourceName(LumaSource luma) {
 
 namespace {
 
-std::string formatNumber(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
-
-// ffmpeg's ranges for the same options (blackdetect, freezedetect, scdet).
+// The settings' ranges (esframe/settings.hpp), then what a range cannot say.
 Status validateHealth(const HealthConfig& h) {
-  struct Range {
-    const char* name;
-    double value, lo, hi;
-  };
-  const Range ranges[] = {
-      {"health pixel_black_th", h.pixel_black_th, 0, 1},
-      {"health picture_black_ratio_th", h.picture_black_ratio_th, 0, 1},
-      {"health black_min_duration", h.black_min_duration, 0, 1e9},
-      {"health freeze_noise", h.freeze_noise, 0, 1},
-      {"health freeze_duration", h.freeze_duration, 0, 1e9},
-      {"health scene_threshold", h.scene_threshold, 0, 100},
-      {"health grid_columns", double(h.grid_columns), 0, kMaxHealthGridSide},
-      {"health grid_rows", double(h.grid_rows), 0, kMaxHealthGridSide},
-      {"health change_level", double(h.change_level), 0, 255},
-      {"health flat_tenengrad", h.flat_tenengrad, 0, 1e9},
-      {"health detail_loss", h.detail_loss, 0, 1},
-      {"health covered_ratio", h.covered_ratio, 0, 1},
-      {"health covered_min_duration", h.covered_min_duration, 0, 1e9},
-  };
-  for (const Range& r : ranges) {
-    if (!(r.value >= r.lo && r.value <= r.hi))  // NaN fails too
-      return fail(ErrorCode::kInvalidArgument, r.name, " must be in [", formatNumber(r.lo), ", ",
-                  formatNumber(r.hi), "], got ", formatNumber(r.value));
-  }
+  if (Status s = checkSettings("health", healthSettings(), h); !s) return s;
   if ((h.grid_columns == 0) != (h.grid_rows == 0))
     return fail(ErrorCode::kInvalidArgument, "health grid ", std::to_string(h.grid_columns), "x",
                 std::to_string(h.grid_rows), " must have both sides or neither");
@@ -123,14 +95,10 @@ Status PipelineConfig::validate() const {
                   "threads must be in [0, 256] (0: one per core), got ", std::to_string(threads));
     if (resize)
       if (Status s = checkFrameSize("resize target", resize->width, resize->height); !s) return s;
+    if (Status s = checkSettings("raw", rawSettings(), raw); !s) return s;
     if (raw.white != 0 && raw.white <= raw.black)
       return fail(ErrorCode::kInvalidArgument, "raw white level ", std::to_string(raw.white),
                   " must be above the black level ", std::to_string(raw.black));
-    if (raw.black > 65535 || raw.white > 65535)
-      return fail(ErrorCode::kInvalidArgument, "raw levels must be at most 65535");
-    if (raw.gain_r < 1 || raw.gain_r > 4096 || raw.gain_b < 1 || raw.gain_b > 4096)
-      return fail(ErrorCode::kInvalidArgument,
-                  "raw white balance gains must be in 1..4096 (256 = 1.0)");
     if (health) return validateHealth(*health);
     return Status::success();
   });

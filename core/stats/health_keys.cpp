@@ -12,27 +12,29 @@
 #include "base/api_guard.hpp"
 #include "base/text_parse.hpp"
 #include "core/stats/health_regions.hpp"
+#include "esframe/settings.hpp"
 
 namespace esf {
 namespace {
 
-// A finite number in [lo, hi]; `decibels` also takes "-60dB" (10^(dB/20), as ffmpeg reads it).
-Result<double> parseValue(std::string_view what, const std::string& key, const std::string& value,
-                          double lo, double hi, bool decibels = false) {
+// A finite number; a setting that takes decibels also takes "-60dB" (10^(dB/20), as ffmpeg
+// reads it). The range is the setting's (checkSetting).
+Result<double> parseValue(std::string_view what, const HealthSetting& setting,
+                          const std::string& value) {
   std::string digits = value;
-  const bool db = decibels && digits.size() > 2 && digits.compare(digits.size() - 2, 2, "dB") == 0;
+  const bool db =
+      setting.decibels && digits.size() > 2 && digits.compare(digits.size() - 2, 2, "dB") == 0;
   if (db) digits.resize(digits.size() - 2);
   char* end = nullptr;
   errno = 0;
   double v = std::strtod(digits.c_str(), &end);
   if (digits.empty() || !end || *end != '\0' || errno != 0 || !std::isfinite(v))
-    return fail(ErrorCode::kInvalidArgument, what, ": ", key, "=", value, ": not a finite number");
+    return fail(ErrorCode::kInvalidArgument, what, ": ", setting.key, "=", value,
+                ": not a finite number");
   if (db) v = std::pow(10.0, v / 20.0);
-  if (!(v >= lo && v <= hi)) {
-    char range[64];
-    std::snprintf(range, sizeof range, "[%g, %g]", lo, hi);
-    return fail(ErrorCode::kInvalidArgument, what, ": ", key, "=", value, ": must be in ", range);
-  }
+  const std::string item = std::string(what) + ": " + setting.key + "=" + value + ":";
+  if (Status s = checkSetting(item, setting.type, setting.min, setting.max, v); !s)
+    return s.error();
   return v;
 }
 
@@ -65,10 +67,9 @@ Result<std::vector<HealthRegion>> parseRois(std::string_view what, const std::st
 Result<HealthConfig> parseHealthKeys(std::string_view text, std::string_view what) {
   HealthConfig h;
   if (text.empty()) return h;
-  const KeyValueListRules rules{
-      {"pix_th", "pic_th", "black_min_duration", "noise", "freeze_duration", "threshold", "grid",
-       "roi", "change", "flat", "detail_loss", "covered", "covered_min_duration"},
-      {"roi"}};
+  KeyValueListRules rules{{"grid", "roi"}, {"roi"}};
+  for (const HealthSetting& setting : healthSettings())
+    if (*setting.key) rules.keys.push_back(setting.key);
   Result<std::vector<KeyValue>> items = parseKeyValueList(text, what, rules);
   if (!items) return items.error();
   for (const auto& [key, value] : *items) {
@@ -86,29 +87,12 @@ Result<HealthConfig> parseHealthKeys(std::string_view text, std::string_view wha
       h.rois = std::move(rois.value());
       continue;
     }
-    if (key == "change") {
-      Result<uint64_t> level = parseUnsigned(value, std::string(what) + " change", 0, 255);
-      if (!level) return level.error();
-      h.change_level = uint32_t(*level);
-      continue;
+    for (const HealthSetting& setting : healthSettings()) {
+      if (key != setting.key) continue;
+      Result<double> v = parseValue(what, setting, value);
+      if (!v) return v.error();
+      setting.set(h, *v);
     }
-    Result<double> v = key == "noise"       ? parseValue(what, key, value, 0, 1, true)
-                       : key == "threshold" ? parseValue(what, key, value, 0, 100)
-                       : key.ends_with("_th") || key == "covered" || key == "detail_loss"
-                           ? parseValue(what, key, value, 0, 1)
-                       : key == "flat" ? parseValue(what, key, value, 0, 1e9)
-                                       : parseValue(what, key, value, 0, 86400);
-    if (!v) return v.error();
-    if (key == "pix_th") h.pixel_black_th = *v;
-    if (key == "pic_th") h.picture_black_ratio_th = *v;
-    if (key == "black_min_duration") h.black_min_duration = *v;
-    if (key == "noise") h.freeze_noise = *v;
-    if (key == "freeze_duration") h.freeze_duration = *v;
-    if (key == "threshold") h.scene_threshold = *v;
-    if (key == "flat") h.flat_tenengrad = *v;
-    if (key == "detail_loss") h.detail_loss = *v;
-    if (key == "covered") h.covered_ratio = *v;
-    if (key == "covered_min_duration") h.covered_min_duration = *v;
   }
   return h;
 }

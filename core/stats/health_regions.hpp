@@ -11,10 +11,6 @@
 
 namespace esf {
 
-// The most regions a stage keeps in shared memory: a 16 x 16 grid and 16 rectangles.
-inline constexpr int kMaxHealthGridSide = 16;
-inline constexpr size_t kMaxHealthRois = 16;
-
 // What the stages need of the regions: the same for every frame size.
 struct HealthRegionSpec {
   int columns = 0, rows = 0;

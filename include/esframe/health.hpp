@@ -6,6 +6,7 @@
 //
 // The luma is the source's own Y plane (YUV and GREY frames) or the integer BT.709 luma of the
 // RGB (other frames), at the source's size, before any blur or resize.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +22,10 @@ struct HealthRegion {
   int x = 0, y = 0, width = 0, height = 0;
   bool operator==(const HealthRegion&) const = default;
 };
+
+// The most regions the stages keep in shared memory: a 16 x 16 grid and 16 rectangles.
+inline constexpr int kMaxHealthGridSide = 16;
+inline constexpr size_t kMaxHealthRois = 16;
 
 // The options, with ffmpeg's names and defaults (the regions' own: no ffmpeg filter has them).
 struct HealthConfig {
