@@ -52,8 +52,8 @@ namespace {
 
 // CSI-2 packing: each group's kPixels high bytes, then one byte of their kLowBits low bits, pixel
 // 0 in the lowest bits. The group's shape as template arguments and its pixels unrolled: read
-// from the layout at run time, a 1080p frame on the executor took 2.76 ms (10P) and 3.39 ms
-// (12P) on 2 Zen 5 cores, 2.50 and 2.79 ms now.
+// from the layout at run time, the unpacking cost a 10P or 12P frame a tenth to a fifth more
+// (bench/results/zen5-2core-cpu-import.md).
 template <int kPixels, int kLowBits>
 void unpackCsi2Row(const uint8_t* row, int width, uint16_t* out) {
   constexpr unsigned kLowMask = (1u << kLowBits) - 1;

@@ -1,6 +1,6 @@
 // The module's side of LibcameraHost (libcamera_module.hpp), compiled into
 // libesframe-libcamera.so only: the libesframe functions the module calls are defined here, each
-// a call through the table its loader handed to esf_libcamera_module_v2. A static libesframe
+// a call through the table its loader handed to esf_libcamera_module_v3. A static libesframe
 // links the module's code in and binds these calls directly.
 #include "capture/libcamera_module.hpp"
 #include "capture/libcamera_source.hpp"
@@ -30,9 +30,6 @@ Result<std::vector<PlaneSlice>> v4l2PlaneSlices(PixelFormat format, int height,
 }
 std::string colorimetryName(const Colorimetry& c) {
   return g_host->colorimetry_name(c);
-}
-const char* toString(IoMode mode) {
-  return g_host->io_mode_name(mode);
 }
 Result<std::string> libcameraCameraId(const std::string& spec) {
   return g_host->camera_id(spec);

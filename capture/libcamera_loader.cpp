@@ -10,15 +10,12 @@ namespace esf {
 namespace {
 
 // What the module calls of libesframe (LibcameraHost says why a table).
-const LibcameraHost kHost{&logLine,          &formatName,
-                          &isCompressed,     &drmFourcc,
-                          &fromDrmFourcc,    &v4l2PlaneSlices,
-                          &colorimetryName,  static_cast<const char* (*)(IoMode)>(&toString),
-                          &libcameraCameraId};
+const LibcameraHost kHost{&logLine,       &formatName,      &isCompressed,    &drmFourcc,
+                          &fromDrmFourcc, &v4l2PlaneSlices, &colorimetryName, &libcameraCameraId};
 
 Result<const LibcameraModule*> libcameraModule() {
 #ifdef ESF_MODULES_LINKED
-  return esf_libcamera_module_v2(&kHost);
+  return esf_libcamera_module_v3(&kHost);
 #else
   // kUnsupported, as in a build without libcamera: this esframe cannot use libcamera.
   static const Result<const void*> table =

@@ -30,7 +30,6 @@ struct LibcameraHost {
   Result<std::vector<PlaneSlice>> (*v4l2_plane_slices)(PixelFormat format, int height,
                                                        int bytes_per_line);
   std::string (*colorimetry_name)(const Colorimetry& c);
-  const char* (*io_mode_name)(IoMode mode);
   Result<std::string> (*camera_id)(const std::string& spec);
 };
 
@@ -42,7 +41,7 @@ struct LibcameraModule {
 };
 
 inline constexpr const char kLibcameraModuleFile[] = "libesframe-libcamera.so";
-inline constexpr const char kLibcameraModuleEntry[] = "esf_libcamera_module_v2";
+inline constexpr const char kLibcameraModuleEntry[] = "esf_libcamera_module_v3";
 
 // The module's side of capture/libcamera_source.hpp, under names of their own (the module's calls
 // must not bind to libesframe's loader functions of the same name).
@@ -59,5 +58,5 @@ extern const LibcameraHost* g_host;
 
 // The module's one exported entry point: keeps `host` (valid for the process's lifetime) and
 // returns the table above, valid as long.
-extern "C" ESF_MODULE_ENTRY const esf::LibcameraModule* esf_libcamera_module_v2(
+extern "C" ESF_MODULE_ENTRY const esf::LibcameraModule* esf_libcamera_module_v3(
     const esf::LibcameraHost* host);

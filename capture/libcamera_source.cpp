@@ -471,7 +471,7 @@ const LibcameraHost* g_host = nullptr;
 
 }  // namespace esf
 
-const esf::LibcameraModule* esf_libcamera_module_v2(const esf::LibcameraHost* host) {
+const esf::LibcameraModule* esf_libcamera_module_v3(const esf::LibcameraHost* host) {
   esf::libcamera_module::g_host = host;
   static const esf::LibcameraModule module{esf::libcamera_module::openLibcameraSource,
                                            esf::libcamera_module::describeLibcameraCameras,

@@ -1,8 +1,8 @@
 #pragma once
 // Reads a large range of a regular file with several threads at once, each pread(2)ing its own
 // part: a frame's copy out of the page cache is memory-bound per thread, and one thread reading
-// 3 MB 1080p 4:2:0 frames bound a whole Y4M run at about 2000 frames a second on an H200's host
-// (0.5 ms a frame, more than the GPU's work on it).
+// 3 MB 1080p 4:2:0 frames took longer per frame than the GPU's work on it, so it bound a whole
+// Y4M run (bench/results/h200-run.md).
 #include <sys/types.h>
 
 #include <condition_variable>

@@ -16,20 +16,6 @@
 
 namespace esf {
 
-const char* toString(IoMode mode) {
-  switch (mode) {
-    case IoMode::kAuto:
-      return "auto";
-    case IoMode::kMmap:
-      return "mmap";
-    case IoMode::kDmabuf:
-      return "dmabuf";
-    case IoMode::kExpbuf:
-      return "expbuf";
-  }
-  return "?";
-}
-
 Result<IoMode> parseIoMode(const std::string& s) {
   for (IoMode m : {IoMode::kAuto, IoMode::kMmap, IoMode::kDmabuf, IoMode::kExpbuf})
     if (s == toString(m)) return m;

@@ -1,5 +1,5 @@
-// The seed's tiled separable box blur, in integers (core/stages/blur.hpp). One pass: a
-// workgroup loads a ROWS x TILE_W tile (each invocation a ROWS x COLS block; the seed: 4 x 4,
+// The tiled separable box blur, in integers (core/stages/blur.hpp). One pass: a
+// workgroup loads a ROWS x TILE_W tile (each invocation a ROWS x COLS block; by default 4 x 4,
 // 32 invocations, 4 x 128 tile) and writes BLOCK = TILE_W - (FILTER_DIM - 1) outputs per row.
 // u_flip swaps x and y, so the same code runs the vertical pass.
 #ifndef TILE_W

@@ -67,7 +67,7 @@ void main() {
   }
   // Batches of PREFETCH outputs: their entering, leaving and centre rows are read before any
   // is used, so a batch's loads are in flight together (one at a time, the pass waited on the
-  // memory's latency for every row: 1.7 TB/s on an H200).
+  // memory's latency for every row, far below the memory's bandwidth).
   for (int y = y0; y < y1; y += PREFETCH) {
     WORD head[PREFETCH], tail[PREFETCH], centre[PREFETCH];
     for (int k = 0; k < PREFETCH; ++k) {

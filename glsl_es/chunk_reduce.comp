@@ -1,4 +1,4 @@
-// One pass of the seed's chunk reduce (core/stages/chunk_reduce.hpp): workgroup w adds chunk
+// One pass of the chunk reduce (core/stages/chunk_reduce.hpp): workgroup w adds chunk
 // (w * 2 * u_stride + u_stride) into chunk (w * 2 * u_stride), every word of it.
 #ifndef WORDS
 #define WORDS 1024

@@ -65,9 +65,9 @@ uniform ivec2 u_size;
 layout(std430, binding = 0) writeonly buffer Chunks { uint chunks[]; };
 #elif STRATEGY == 4
 // replicated: the output is written, never added to, so the host clears nothing per run (a
-// glBufferSubData clear cost about 20 us of GPU time on an H200). Workgroups add into `acc`;
-// the last one to finish (by `done`) moves acc into bins and leaves acc and done at zero for
-// the next run (the host zeroes them once, when it creates the stage).
+// glBufferSubData clear cost about as much GPU time as the histogram on an H200). Workgroups
+// add into `acc`; the last one to finish (by `done`) moves acc into bins and leaves acc and
+// done at zero for the next run (the host zeroes them once, when it creates the stage).
 layout(std430, binding = 0) writeonly buffer Bins { uint bins[]; };
 layout(std430, binding = 3) coherent buffer Acc {
   uint done;
@@ -184,7 +184,7 @@ void add(uint word, uint n) {
 #define PACKED_WORDS 1
 // The common case (256 bins of 4 channels, bin * 4 + k in shared memory) from the packed pixel:
 // byte `code` moved to bits 2..9 with one shift and one mask, no unpacking and no bin scaling.
-// 2-5% faster than countQuad on an H100 (bench/results/h100-580.159.04-histogram-floor).
+// Faster than countQuad on NVIDIA (bench/results/h100-histogram-floor.md).
 uint packedWord(uint p, int k) {
   int code = CODES[k];
   uint v;

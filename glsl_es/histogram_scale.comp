@@ -1,4 +1,4 @@
-// The seed's display scale (histogram part 2), exact (core/stages/scale.hpp): per channel k
+// The histogram's display scale, exact (core/stages/scale.hpp): per channel k
 //   numerator = bins, denominator = min(maxCount * bins, 5 * pixels)   (= max(1/max, 0.2*bins/px))
 //   scale = numerator / denominator rounded once to the nearest float (ties to even) by integer
 // long division, so every GPU and the CPU reference agree bit for bit.

@@ -57,7 +57,7 @@ void addToShared(uint r, uint v) {
 
 // An invocation's pixels mostly lie in one cell: it adds them in registers and goes to shared
 // memory when the cell changes and at the end (one shared add per pixel, a whole workgroup on the
-// same word, made the pass 20 times slower on an H100).
+// same word, made the pass many times slower on an H100: bench/results/h100-health.md).
 uint g_cell = 0u, g_cell_sum = 0u;
 #if ROIS > 0
 uint g_roi_sum[ROIS];

@@ -1,6 +1,6 @@
 #pragma once
 // Compiles the shaders embedded from glsl_es/. Parameters (workgroup size, bins, tile sizes)
-// are #defines in a generated preamble, the way the seed articles inject constants; a
+// are #defines in a generated preamble, so the compiler folds them as constants; a
 // "#line 1" after the preamble keeps the driver's line numbers equal to the file's. A program
 // already built by an earlier run comes from the program cache (program_cache.hpp) instead;
 // each build is logged at debug level with its time (the start-up timeline of `esframe -vv`).

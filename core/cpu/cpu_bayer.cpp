@@ -41,7 +41,7 @@ void demosaicRow(const uint16_t* up, const uint16_t* row, const uint16_t* down, 
   auto at = [&](int x) { return out + 4 * size_t(x); };
   demosaicPixel<kEven, kRedRow>(up, row, down, 0, 1, 1, p, out);
   // The interior in vector lanes: a pixel at a time it took half of a 1080p SRGGB8 frame's time
-  // on the executor (about 2.3 of 4.8 ms on 2 Zen 5 cores).
+  // on the executor (bench/results/zen5-2core-cpu-import.md).
   int x = simd::demosaicInterior(up, row, down, 1, width - 1, kEven, kOdd, levels, out);
   for (; x < width; ++x) {  // what is left of the interior, and the last pixel, mirrored
     const int r = x + 1 < width ? x + 1 : width - 2;

@@ -110,8 +110,8 @@ void HealthRowSums::addDifferenceRow(DifferenceBand& b, int y) {
   const uint8_t* c = planes_.luma + row;
   const uint8_t* p = planes_.previous + row;
   // The previous frame's plane is rarely in cache (2 MB at 1080p, and the frame's own rows went
-  // through since): the row waited on its loads. Asking for the row 4 ahead took the difference's
-  // samples in perf over a 1080p RGBA pattern from 1187-1399 to 676-714.
+  // through since): the row waited on its loads. Asking for the row 4 ahead nearly halved the
+  // difference's samples in perf (bench/results/zen5-2core-cpu-health.md).
   if (y + 4 < height_ && planes_.previous != planes_.luma) {
     const uint8_t* ahead = p + 4 * size_t(width_);
     for (int x = 0; x < width_; x += 64) __builtin_prefetch(ahead + x);
@@ -151,8 +151,7 @@ void HealthRowSums::addSobelRow(SobelBand& b, int center) {
 void HealthRowSums::addRow(int y, int band) {
   // A stripe's rows are added once its last row is written, not each after its own: the
   // executor counts a row's histograms between two calls, and the health rows' reads evicted
-  // the counters' tables from L1 every row. Over 1080p RGBA frames from memory on Zen 5 the
-  // frame with health took 1.377-1.379 ms against 1.426-1.445 (ab2.py, 9 rounds, twice).
+  // the counters' tables from L1 every row (bench/results/zen5-2core-cpu-health.md).
   const int first = (y / stripe_rows_) * stripe_rows_;
   if (y != std::min(first + stripe_rows_, height_) - 1) return;
   for (int row = first; row <= y; ++row) addRowNow(row, band);

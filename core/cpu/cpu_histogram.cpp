@@ -102,8 +102,9 @@ namespace {
 // a regular pattern). Not where half of them are one value (flat bars, a black or clipped
 // picture: there the plain loop's one add for eight equal values is faster), nor where the ends
 // of a window are 12 or more apart on average (noise: the pairs spread over the whole table, and
-// on a Xeon a noisy row (sigma 16) took 1.15-1.27 ms a 1080p plane in pairs against 0.93 plainly,
-// although Zen 5 still gained). A camera's picture (4 apart) and gradients count in pairs.
+// on a Xeon a noisy row counted in pairs was slower than plainly, although Zen 5 still gained:
+// bench/results/zen5-2core-cpu-health.md). A camera's picture (4 apart) and gradients count in
+// pairs.
 bool pairsPay(const uint8_t* values, int n) {
   const int step = (n - 8) / 16;
   int flat = 0, spread = 0;
@@ -162,8 +163,8 @@ void HistogramCounter::countLumaPairs(const uint8_t* values, int n) {
   uint32_t* pairs = luma_pairs_.data();
   int i = 0;
   // One table: neighbours in a camera's picture are close, so the pairs counted stay in a few
-  // tens of kilobytes of it. A 1080p plane on one Zen 5 core, in pairs against plainly: a
-  // camera's picture 0.27 against 0.48 ms, a gradient 0.32 against 0.68.
+  // tens of kilobytes of it, and half the stores count a camera's picture or a gradient in about
+  // half the time (bench/results/zen5-2core-cpu-health.md).
   for (; i + 8 <= n; i += 8) {
     uint64_t v;
     std::memcpy(&v, values + i, sizeof v);  // little-endian: each pair's first value low

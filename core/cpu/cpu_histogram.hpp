@@ -44,8 +44,8 @@ class HistogramCounter {
   // countLuma counts the neighbours of rows of 256 or more values in pairs where that pays (not
   // flat, not noise: sampled every 8th row) once this many values were counted since the last
   // drain: a 65536-entry table takes one increment for two values (half the stores, the cost of
-  // counting), while draining it adds and clears 65536 entries (6.5 us on a Zen 5 core), which a
-  // small image would not repay.
+  // counting), while draining it adds and clears 65536 entries, which a small image would not
+  // repay.
   static constexpr uint64_t kPairsAfter = uint64_t(1) << 16;
 
  private:

@@ -21,8 +21,9 @@ namespace esf::simd {
 // of square roots. A camera's sensor noise sends a lane past a smaller table far more often than
 // the share of such lanes suggests, as one lane takes the whole vector: on a noisy 1080p picture
 // 2.4% of the lanes are past 4096 but 15% of the 16-lane vectors have one, past 65536 0.1% and
-// 0.8%, and the Sobel rows took 0.91 ms on one core with a 4096 table, 0.64 with this one. Most
-// lookups stay in the table's first entries; q <= 256 * 65536 fits i32.
+// 0.8%, so the rows are much faster with this table than with a 4096-entry one
+// (bench/results/xeon-2core-cpu-health.md). Most lookups stay in the table's first entries;
+// q <= 256 * 65536 fits i32.
 constexpr int kSmallMagnitudes = 65536;
 inline const int32_t* smallRoots() {
   static const std::vector<int32_t> table = [] {
@@ -199,10 +200,9 @@ HWY_INLINE void AddMagnitudes(D32 d32, hn::Vec<D32> m, const int32_t* small_root
   } else {
 #if HWY_HAVE_FLOAT64
     // In doubles where there are doubles: their square roots take the divider, IntRoot the
-    // vector ALUs. With AVX-512, every other vector goes to IntRoot, which keeps both busy: a
-    // 1080p pattern frame's rows on one core of a Xeon, 0.80 ms all in doubles, 0.73
-    // alternating (0.68 alternating and 0.73 all in IntRoot once it took no square root). With
-    // AVX2 and SSE4 alternating was slower (0.80 -> 0.87 and 1.77 -> 1.89 ms).
+    // vector ALUs. With AVX-512, every other vector goes to IntRoot, which keeps both busy and
+    // beat both all in doubles and all in IntRoot on a Xeon; with AVX2 and SSE4 alternating
+    // was slower (bench/results/xeon-2core-cpu-health.md).
     if (!kAlternateRoots || (lanes.in_doubles = !lanes.in_doubles)) {
       AddRootsInDoubles(d32, m, lanes);
       return;
@@ -330,8 +330,8 @@ void SobelRowSegmentsOneWay(const uint8_t* above, const uint8_t* at, const uint8
     }
     // The segment's last pixels as the vector of windows ending with it, the pixels before them
     // (this segment's or earlier ones') set to gx = gy = 0, which adds nothing. The plain loop,
-    // a root per pixel, only where no such vector fits: with the last 14 pixels of each 1080p
-    // row in it, a frame's rows took 0.63 ms on one core, 0.56 without those pixels.
+    // a root per pixel, only where no such vector fits: the last 14 pixels of each 1080p row
+    // in it cost a tenth of the rows' time.
     if (const int last = end - wide; x < end && last >= 1) {
       auto gx = hn::Zero(d16), gy = hn::Zero(d16);
       SobelGradients(d16, above, at, below, last, gx, gy);

@@ -13,8 +13,9 @@ struct SobelRowSums {
   int64_t root_square_excess = 0;
 };
 // How the rows take the roots of their magnitudes. Both give the same sums; which is faster
-// depends on the CPU's gathers and double square roots (bench/RESULTS.md has the figures), so it
-// is timed, not assumed. Where the target has no double lanes both are kTable.
+// depends on the CPU's gathers and double square roots (bench/results/zen5-2core-cpu-health.md
+// has the figures), so it is timed, not assumed. Where the target has no double lanes both are
+// kTable.
 enum class SobelRootWay {
   kTable,    // magnitudes below 65536 looked up; larger ones in double and float lanes
   kDoubles,  // every root in double lanes

@@ -4,7 +4,7 @@
 //   PackedRgbaBuffer  an SSBO with one uint per pixel, rows packed, R in bits 0-7, G 8-15,
 //                     B 16-23, A 24-31 (the byte order of RgbaImage on a little-endian host,
 //                     so upload is a plain copy). Faster to walk linearly than a texture on
-//                     some GPUs (field-facts section 2).
+//                     some GPUs (NVIDIA: bench/results/h200-stages.md).
 // RgbaPacker converts the first into the second on the GPU.
 #include <GLES3/gl31.h>
 
@@ -70,8 +70,8 @@ class RgbaPacker {
 
   // `image` as a packed buffer written by this pass, as the pipeline's stages meet it. Where a
   // stage is timed (bench, tuning) use this, not PackedRgbaBuffer::fromImage: a buffer filled
-  // by glBufferSubData stayed in host memory on an H200 and was read at PCIe speed (a blur
-  // 687 us instead of 82, a histogram 46 us instead of 27).
+  // by glBufferSubData stayed in host memory on an H200 and was read at PCIe speed (a blur and
+  // a histogram much slower than on a buffer written on the GPU: bench/results/h200-stages.md).
   static Result<PackedRgbaBuffer> packOnGpu(const GlContext& gl, const RgbaImage& image);
 
  private:

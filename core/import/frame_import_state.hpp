@@ -83,8 +83,9 @@ struct FrameImporter::State {
   // the plane is copied into a mapped buffer (unsynchronised: the slot's fence says the GPU
   // has finished the texture copy that read it two frames ago) and the texture is filled from
   // it on the GPU, so the CPU never waits for a transfer. glTexSubImage2D from client memory
-  // stalls on a slower path instead (NVIDIA, 4K RGBA: 9.0 ms against 2.1 ms for a buffer
-  // copy). llvmpipe takes client memory directly: for it a buffer is one more CPU copy.
+  // stalls on a slower path instead (NVIDIA: several times the buffer copy,
+  // bench/results/h200-run.md). llvmpipe takes client memory directly: for it a buffer is one
+  // more CPU copy.
   bool unpack_buffers = false;
   std::array<UnpackRing, 3> unpack;
 

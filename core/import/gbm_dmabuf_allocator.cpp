@@ -78,7 +78,7 @@ class GbmDmabufAllocator : public DmabufAllocator {
 Result<std::unique_ptr<DmabufAllocator>> createGbmDmabufAllocator(const GlContext& gl) {
   const EglDisplay& display = gl.display();
   const std::string node = display.drmNodePath();
-  // Mesa 22.3 llvmpipe crashes sampling a foreign dmabuf (field-facts section 3).
+  // Mesa 22.3 llvmpipe crashes sampling a dmabuf it did not allocate.
   const bool imports_foreign = !gl.isLlvmpipe();
   if (display.gbm())
     return std::unique_ptr<DmabufAllocator>(

@@ -1,7 +1,8 @@
 #pragma once
 // One worker thread that runs FrameImporter::stage()'s plane copies into the mapped upload
 // buffers, so the thread that stages frame N+1 goes on to collect frame N while they run (a
-// 1080p 4:2:0 frame is a 3 MB memcpy, 0.3 ms: half the run loop's time per frame on an H200).
+// 1080p 4:2:0 frame is a 3 MB memcpy, a large part of the run loop's time per frame on a fast
+// GPU: bench/results/h200-run.md).
 // The caller maps the buffers before start() and unmaps them only after wait().
 #include <condition_variable>
 #include <cstddef>

@@ -25,7 +25,7 @@ constexpr std::array<uint8_t, 4> kGraphTextColour = {255, 255, 255, 255};
 constexpr std::array<uint8_t, 4> kGraphMarkerColour = {255, 128, 0, 255};
 constexpr int kGraphMaxTextColumns = 512;  // the caption is cut at this many pixel columns
 
-// RGBA bytes of colour `mask` (0..15): the seed's table indexed by the 4-bit mask of channels
+// RGBA bytes of colour `mask` (0..15): a table indexed by the 4-bit mask of channels
 // drawn at a pixel (r 1, g 2, b 4, l 8): black, red, green, yellow, blue, magenta, cyan,
 // grey 128, and white for every mask with luma. Mask 0 is the background.
 std::array<uint8_t, 4> graphColour(int mask);

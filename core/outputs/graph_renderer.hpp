@@ -15,7 +15,7 @@
 
 namespace esf {
 
-// The seed's picture: all channels overlaid, linear, no decorations.
+// The plain picture: all channels overlaid, linear, no decorations.
 constexpr GraphOptions kPlainGraph{GraphMode::kOverlay, false, false};
 
 // CPU reference: the same rule as graph.frag, row 0 at the top (as PNG stores it). The log

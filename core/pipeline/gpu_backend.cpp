@@ -122,8 +122,8 @@ class GpuBackend : public PipelineBackend {
   std::optional<Resize> resize_;
   std::optional<Demosaic> demosaic_;  // made at the first Bayer frame
   // Made at the first Bayer frame too: its values are unpacked and its raw statistics counted on
-  // the host, on these threads (a 1080p SRGGB8 frame's upload 2.43 ms on one, 1.78 ms on two
-  // Zen 5 cores beside llvmpipe).
+  // the host, on these threads (a quarter less upload time on two cores than on one beside
+  // llvmpipe: bench/results/zen5-2core-cpu-import.md).
   std::optional<RowPool> host_pool_;
   // PipelineConfig::health: the two stages and the figures from their sums.
   std::optional<FrameDifference> difference_;

@@ -39,7 +39,7 @@ Result<BlurStrategy> parseBlurStrategy(std::string_view name) {
 }
 
 BlurParams BlurParams::defaultsFor(const GlContext&) {
-  return BlurParams{};  // the seed's 4 x 128 tile, 32 invocations: fits every GLES 3.1 driver
+  return BlurParams{};  // the 4 x 128 tile, 32 invocations: fits every GLES 3.1 driver
 }
 
 int64_t BlurParams::fusedSharedBytes() const {
@@ -361,7 +361,7 @@ Status Blur::splitThroughBuffer(End in, End out) {
   const int64_t units = quads ? w / 4 : w;  // the vertical pass's columns
   // The horizontal pass: blur_rows.comp where the source is a packed buffer of a width that is
   // a multiple of 4, else the tile (from an image, each of its texels would be a fetch of its
-  // own: 174 us against 57 for the tile at 3840x2160 on an H200).
+  // own: three times the tile's time on an H200, bench/results/h200-stages.md).
   const bool rows_from_buffer = params_.row_quads && w % 4 == 0;
   const int64_t hx = (w + params_.tile_width - 1) / params_.tile_width;
   const int64_t hy = (h + params_.tile_rows - 1) / params_.tile_rows;

@@ -1,9 +1,9 @@
 #pragma once
-// The seed's tiled separable box blur (WebGPU sample "imageBlur"), exact in integers.
+// A separable box blur, exact in integers, in several forms (strategies below).
 //
 // One shader does both passes: a workgroup of workgroup_size invocations loads a tile of
 // tile_rows x tile_width texels into shared memory (each invocation a tile_rows x
-// (tile_width / workgroup_size) block: the seed's 4 x 4 with 32 invocations and a 4 x 128
+// (tile_width / workgroup_size) block: by default 4 x 4 with 32 invocations and a 4 x 128
 // tile), and writes blockDim = tile_width - (filter_dim - 1) outputs per tile row. The `flip`
 // uniform swaps x and y for the vertical pass. An iteration is a horizontal pass then a
 // vertical one, ping-ponging between images.
@@ -14,7 +14,7 @@
 //     filter_dim integer taps; A is carried through from the centre texel.
 //
 // Strategies (same output, bit for bit):
-//   tiled    the seed's form above (glsl_es/blur.comp): filter_dim taps per output
+//   tiled    the form above (glsl_es/blur.comp): filter_dim taps per output
 //   sliding  a running integer sum (glsl_es/blur_sliding.comp): each invocation owns `segment`
 //            consecutive outputs of one line and adds one tap and drops one per output, so the
 //            cost no longer grows with filter_dim; workgroup_size neighbouring lines per
@@ -66,7 +66,8 @@ struct BlurParams {
   int prefetch = 1;
   // split only: the horizontal pass writes a packed buffer (one uint per pixel) and the
   // vertical pass reads it as columns and writes raw 32-bit texels (glsl_es/blur_columns.comp);
-  // an image pass costs about 35 us at 3840x2160 on an H200, a buffer read 10. filter_dim <= 257.
+  // on NVIDIA an image pass costs several times a buffer read (bench/results/h200-stages.md,
+  // floors). filter_dim <= 257.
   bool buffer_intermediate = false;
   // with buffer_intermediate: the vertical pass owns 4 neighbouring columns per invocation and
   // moves them as one uvec4 per row (frames whose width is a multiple of 4; others take the
@@ -74,8 +75,8 @@ struct BlurParams {
   bool column_quads = false;
   // with buffer_intermediate: the horizontal pass of a packed-buffer source owns 4 neighbouring
   // pixels per invocation and reads its window as uvec4 loads into registers
-  // (glsl_es/blur_rows.comp), workgroup_size invocations per workgroup, no shared memory: 33 us
-  // against 57 for the tile at 3840x2160 on an H200. Image sources, and widths that are not a
+  // (glsl_es/blur_rows.comp), workgroup_size invocations per workgroup, no shared memory: on an
+  // H200 the pass takes well under the tile's time. Image sources, and widths that are not a
   // multiple of 4, take the tile.
   bool row_quads = false;
 

@@ -1,7 +1,7 @@
 #pragma once
 // Which channels a histogram or reduce computes, and the integer luma formulas.
 // A channel list is a string of distinct letters from "rgbl" in the order the results
-// interleave them: "rgbl" (the seed's 4-channel layout), "l", "gr"...
+// interleave them: "rgbl" (all four), "l", "gr"...
 #include <cstdint>
 #include <string>
 #include <string_view>

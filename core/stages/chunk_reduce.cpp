@@ -8,7 +8,7 @@
 namespace esf {
 
 std::vector<ChunkReducePass> chunkReducePlan(uint32_t chunk_count) {
-  // The seed: numSteps = ceil(log2(numChunks)); pass i: stride 2^i, floor(chunksLeft / 2)
+  // numSteps = ceil(log2(numChunks)); pass i: stride 2^i, floor(chunksLeft / 2)
   // workgroups, chunksLeft -= that.
   std::vector<ChunkReducePass> plan;
   uint32_t left = chunk_count;

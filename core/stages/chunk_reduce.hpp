@@ -1,6 +1,6 @@
 #pragma once
-// The seed's chunk reduce (histogram part 1, step 4): `chunk_count` chunks of `words` uint32
-// each, laid out back to back in one SSBO, are summed pairwise into chunk 0.
+// The chunk-reduce histogram's reduce (HistogramStrategy::kChunkReduce): `chunk_count` chunks
+// of `words` uint32 each, laid out back to back in one SSBO, are summed pairwise into chunk 0.
 // Pass i uses stride 2^i and dispatches floor(chunksLeft / 2) workgroups, each adding chunk
 // (w * 2 * stride + stride) into chunk (w * 2 * stride); chunksLeft -= dispatched. After
 // ceil(log2(chunk_count)) passes chunk 0 holds the sum, for any chunk count (not only powers

@@ -12,10 +12,11 @@
 // histogram there, then adds both into one record with global atomics (the sums in 64 bits), in
 // a buffer the host never maps; the last workgroup to finish moves the record into the buffer
 // read back and zeroes it for the next pass (where the GPU has a fifth storage block; GLES 3.1
-// promises 4, and there the host zeroes it and copies it). (On an H100 at 1080p, the same atomics
-// into a buffer mapped for the read-back took 0.5 ms, 25 times the pass: NVIDIA kept it in host
-// memory. Per-workgroup records merged 16 at a time over levels took 0.036 ms; zeroing by upload
-// and copying by command beside the dispatch, 0.027 ms on an H200, 0.019 without the two.)
+// promises 4, and there the host zeroes it and copies it). (On NVIDIA the same atomics into a
+// buffer mapped for the read-back took many times the pass: the driver kept it in host memory.
+// Per-workgroup records merged over levels, and zeroing by upload and copying by command beside
+// the dispatch, each cost more than the one record: bench/results/h100-health.md,
+// bench/results/h200-health.md.)
 //
 // The three packed frames rotate: after read(), advance(frozen) makes the current frame the
 // previous one, and the reference too unless the frame was frozen (freezedetect compares with

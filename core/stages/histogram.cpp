@@ -67,7 +67,7 @@ int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
-// Mesa unrolls constant-trip loops this short (measured on llvmpipe: 16 unrolled, 64 not);
+// Mesa unrolls constant-trip loops this short (llvmpipe unrolls 16 trips, not 64);
 // longer ones count every iteration against llvmpipe's loop limit.
 constexpr int kUnrolledTrips = 16;
 

@@ -3,19 +3,19 @@
 //
 // Output buffer layout (binsBuffer(), std430 uint array, bins * channels.size() words):
 //   counts[bin * channels.size() + c], c = index of the channel in params.channels,
-// i.e. interleaved per bin like the seed's 4-channel version (for "rgbl": [bin][r g b l]).
+// i.e. interleaved per bin, a bin's channel counts side by side (for "rgbl": [bin][r g b l]).
 // Bin of an 8-bit value v: (v * bins) >> 8. Luma: integer BT.709 or BT.601 (channels.hpp).
 // The buffer is allocated rounded up to a multiple of 4 words (the tail is unspecified), so a
 // fragment shader without SSBO access can bind it as a uniform block
 // `layout(std140) uniform Bins { uvec4 words[(bins * channels + 3) / 4]; }` and read word i as
 // words[i >> 2][i & 3] (std140 pads a uint array to 16 bytes per element, a uvec4 array not).
 //
-// Strategies (identical counts; the fastest one differs per GPU, field-facts section 2):
-//   single        one invocation loops over every pixel (seed step 1)
-//   global-atomic one invocation per pixel, atomicAdd into the output (seed step 2)
+// Strategies (identical counts; the fastest one differs per GPU: bench/results/ has the sweeps):
+//   single        one invocation loops over every pixel (the plainest form, for reference)
+//   global-atomic one invocation per pixel, atomicAdd into the output
 //   chunk-sum     one workgroup per tile_width x tile_height tile counts into shared memory and
 //                 writes its own chunk; then one invocation per output word sums all chunks
-//   chunk-reduce  the same chunks, then ChunkReduce's strided pairwise passes (seed step 4)
+//   chunk-reduce  the same chunks, then ChunkReduce's strided pairwise passes
 //   persistent    `workgroups` workgroups walk the image in a grid-stride loop, each into a
 //                 privatized shared histogram, then merge once with atomics (OpenCV OpenCL,
 //                 CUB). workgroup_size 1 with shared_atomics=false (non-atomic shared
@@ -65,7 +65,7 @@ struct HistogramParams {
   ImageSource source = ImageSource::kTexture;
 
   // global-atomic, chunk-sum, chunk-reduce: the workgroup is tile_width x tile_height
-  // invocations, one pixel each; a chunk is one workgroup's tile (the seed: 256 x 1).
+  // invocations, one pixel each; a chunk is one workgroup's tile (by default 256 x 1).
   int tile_width = 256;
   int tile_height = 1;
   // chunk-sum and chunk-reduce: invocations per workgroup of the summing pass.

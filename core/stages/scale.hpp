@@ -1,5 +1,5 @@
 #pragma once
-// The seed's histogram display scale (part 2) on the GPU: per channel
+// The histogram's display scale on the GPU: per channel
 //   scale = max(1 / maxCount, 0.2 * bins / pixels)
 // which is one rational, bins / min(maxCount * bins, 5 * pixels), evaluated exactly in
 // integers and rounded once to the nearest float32 (ties to even) by integer long division,
@@ -12,7 +12,7 @@
 // The buffer always holds 4 entries (64 bytes); std140 lays this struct array out the same,
 // so a renderer may also bind it as `layout(std140) uniform Scale { ChannelScale scales[4]; }`.
 // numerator = bins, denominator = min(maxCount * bins, 5 * pixels), scale = numerator /
-// denominator rounded. A bar of count n is n * scale of the graph height (the seed); a renderer
+// denominator rounded. A bar of count n is n * scale of the graph height; a renderer
 // that wants exact integer heights can compare n * numerator against y * denominator.
 #include <cstdint>
 #include <vector>
@@ -32,9 +32,10 @@ struct ChannelScale {
 };
 
 // How the shader finds each channel's largest count: one invocation per channel looping over
-// the bins (llvmpipe: 0.02 ms a frame, where the tree's 256 invocations and 8 barriers take
-// 0.18), or 256 invocations reducing a tree in shared memory (GPUs: 4 invocations waited on one
-// load after another, 73-82 us a frame on an H200; the tree takes 9).
+// the bins (llvmpipe, where the tree's 256 invocations and 8 barriers cost several times the
+// loop), or 256 invocations reducing a tree in shared memory (GPUs, where 4 invocations wait on
+// one load after another: the loop takes several times the tree). Figures:
+// bench/results/llvmpipe-2core-stages.md, bench/results/h200-stages.md.
 enum class ScaleForm { kAuto, kLoop, kTree };
 
 class HistogramScale {

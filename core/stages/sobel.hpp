@@ -7,16 +7,16 @@
 // The luma: the frame difference's packed luma (FrameDifference::currentLuma(), after that pass),
 // or a packed frame's own (its red channel, or the BT.709 luma of its RGB, as the frame
 // difference reads it). From a packed frame the pass depends on no other, so it can run beside
-// the frame difference (queue(), then one barrier for both: on an H100 at 1080p the two passes
-// took 24.5 us together against 33.4 with a barrier between them). On llvmpipe, which runs
-// passes one after the other and reads images, reading the difference's bytes is the cheaper
-// form (a 720p frame's health about 3% faster than the Sobel pass converting the image's pixels).
+// the frame difference (queue(), then one barrier for both: the GPU overlaps the two passes,
+// bench/results/h200-health.md). On llvmpipe, which runs passes one after the other and reads
+// images, reading the difference's bytes is the cheaper form (slightly cheaper than the Sobel
+// pass converting the image's pixels again: bench/results/llvmpipe-2core-stages.md).
 //
 // Shape (glsl_es/sobel.comp): 64 x workgroup_y invocations cover 256 columns and
 // 8 x workgroup_y rows, 4 pixels of each of 8 consecutive rows each, 6 pixels per row and every
-// row loaded once (earlier shapes:
-// one pixel and 9 byte loads each over 16-column strips, 0.36 ms at 4K on an H100; 4 pixels of
-// 2 rows each, 0.27 ms, its workgroups spending more on their reduction than on their pixels);
+// row loaded once (earlier shapes were slower: one pixel and 9 byte loads each over 16-column
+// strips; 4 pixels of 2 rows each, its workgroups spending more on their reduction than on
+// their pixels; bench/results/h100-health.md);
 // each workgroup adds its sums in shared memory (64, 64 and 96 bits) and stores one partial;
 // read() adds them.
 #include "core/image/gpu_image.hpp"

@@ -9,7 +9,8 @@
 
 namespace esf {
 
-// Raspberry Pi v3d: what every default configuration must fit (field-facts section 4).
+// Raspberry Pi v3d (Mesa's v3d driver: 256 invocations, 32 KB of shared memory, 16-wide
+// subgroups): what every default configuration must fit.
 constexpr int kV3dMaxInvocations = 256;
 constexpr int kV3dMaxSharedBytes = 32 * 1024;
 constexpr int kV3dSubgroupWidth = 16;

@@ -55,9 +55,9 @@ HistogramParams vendorHistogramDefaults(const GlContext& gl, const HistogramPara
     p.pixels_per_invocation = 4;
     p.shared_atomics = true;
   } else if (isNvidia(gl)) {
-    // H200, 580.159.04, 3840x2160 (bench/RESULTS.md, 2026-11-22 round 2): replicated on the
-    // packed buffer, 1024 x 256, 4 sub-histograms, no run length: 25.7 us (0.66x CUB); the
-    // old persistent form 43-46 us, the v3d default (256 x 16 on the texture) 0.8 ms.
+    // H200, 3840x2160 (bench/results/h200-stages.md): replicated on the packed buffer,
+    // 1024 x 256, 4 sub-histograms, no run length: faster than CUB, where the persistent form
+    // (one shared histogram a workgroup) stayed slower than CUB and the v3d default far slower.
     vendor = "NVIDIA default";
     p.strategy = HistogramStrategy::kReplicated;
     p.source = ImageSource::kPackedBuffer;
@@ -110,17 +110,17 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
     p.strategy = BlurStrategy::kFused;
   }
   if (gl.isLlvmpipe()) {
-    // llvmpipe, 1920x1080 (bench/RESULTS.md, round 2): the sliding window, segments of 32, 64
-    // lines per workgroup: 133 ms in the sweep against 819 ms for the seed's tiled 4 x 128.
+    // llvmpipe, 1920x1080 (bench/results/llvmpipe-2core-stages.md): the sliding window,
+    // segments of 32, 64 lines per workgroup, several times faster than the tiled 4 x 128.
     vendor = "llvmpipe default";
     p.strategy = BlurStrategy::kSliding;
     p.segment = 32;
     p.workgroup_size = 64;
   } else if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md, round 5): split through a packed buffer. A packed source's
+    // H200 (bench/results/h200-stages.md): split through a packed buffer. A packed source's
     // horizontal pass runs from registers, 4 pixels per invocation (row_quads; an image's takes
     // the 16 x 64 tile), and blur_columns.comp slides down columns of 32, reading rows 8 at a
-    // time: 60.9 us packed to packed at 3840x2160, where the tile and columns of 8 took 81.
+    // time, so that a batch's loads are in flight together: the fastest form the sweeps found.
     vendor = "NVIDIA default";
     p.strategy = BlurStrategy::kSplit;
     p.tile_width = 64;
@@ -159,9 +159,9 @@ ReduceParams vendorReduceDefaults(const GlContext& gl, const ReduceParams& base,
   p.batch_loads = d.batch_loads;
   std::string vendor = "v3d-safe default";
   if (isNvidia(gl)) {
-    // H200 (bench/RESULTS.md, round 3): packed buffer, 128 x 512, 16 pixels a step with the
-    // step's loads batched, shared tree, 4 accumulators: 24.3-24.6 us at 3840x2160 (round 2's
-    // 64 x 1024 x 64 unbatched: 26.2 us); subgroup arithmetic measured 1-2 us slower.
+    // H200 (bench/results/h200-stages.md): packed buffer, 128 x 512, 16 pixels a step with the
+    // step's loads batched (all of a step's loads in flight at once), shared tree, 4
+    // accumulators; subgroup arithmetic was slower than the shared tree at every shape.
     vendor = "NVIDIA default";
     p.source = ImageSource::kPackedBuffer;
     p.workgroup_size = 128;

@@ -21,12 +21,12 @@ struct MeasureOptions {
   int warmup = 3;
   int iterations = 15;
   // Stop early once this much time went into the measured runs (slow configurations on
-  // llvmpipe take 100 ms a run), keeping at least min_iterations samples.
+  // llvmpipe take a large part of it each), keeping at least min_iterations samples.
   double budget_s = 1.0;
   int min_iterations = 3;
   // Warm-up also lasts at least this long: a GPU that idled while the CPU compiled the
-  // previous configuration runs at low clocks until it has had work for a while (an H200
-  // measured the same blur at 268 us in a sweep and 174 us in a long run).
+  // previous configuration runs at low clocks until it has had work for a while (on an H200
+  // the same blur timed half again slower in a sweep than in a long run).
   double warmup_s = 0;
 };
 

@@ -89,8 +89,9 @@ struct HistogramBench {
 };
 
 // A persistent shape whose invocations each walk more than 32768 grid-stride steps: seconds
-// of GPU time for a big frame (1.8 s for 1 x 1 at 3840x2160 on an H200), past the ~500 ms
-// that hangs a Pi 5. Real GPUs skip them; llvmpipe's own loop limit is the stage's check.
+// of GPU time for a big frame even on a fast GPU (bench/results/h200-stages.md), past the
+// half second that hangs a Pi 5. Real GPUs skip them; llvmpipe's own loop limit is the
+// stage's check.
 bool tooSerial(const HistogramParams& p, const RgbaImage& frame) {
   int64_t per_step = int64_t(p.workgroups) * p.workgroup_size * p.pixels_per_invocation;
   return int64_t(frame.pixelCount()) / per_step > 32768;
@@ -132,13 +133,15 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
                               HistogramStrategy::kChunkSum, HistogramStrategy::kChunkReduce,
                               HistogramStrategy::kPersistent, HistogramStrategy::kReplicated}) {
     // One invocation over a big frame runs for seconds on a real GPU, long enough for a
-    // watchdog (a Pi 5 hangs past ~500 ms): only where the GPU is the CPU.
+    // watchdog (a Pi 5 hangs past half a second): only where the GPU is the CPU.
     if (s == HistogramStrategy::kSingle && big && !gl.isLlvmpipe()) continue;
     HistogramParams p = defaults;
     p.strategy = s;
     firsts.push_back(p);
   }
-  HistogramParams one = defaults;  // field-facts section 2's llvmpipe form, for comparison
+  // One invocation looping over the frame with plain shared counts: the form one might expect
+  // to suit a software GPU, swept for comparison (llvmpipe's loop limit refuses it on big frames).
+  HistogramParams one = defaults;
   one.strategy = HistogramStrategy::kPersistent;
   one.workgroup_size = 1;
   one.workgroups = 1;

@@ -134,8 +134,9 @@ std::vector<BlurParams> blurCandidates(const BlurParams& base, const ComputeLimi
     }
   }
   // stream: rows per workgroup x columns per invocation x workgroup size, within shared memory.
-  // (On an H100 its best, 128 rows x 2 columns x 32, took 158 us at 3840x2160 against 115 us for
-  // sliding: few resident warps per tile. Kept as a candidate for GPUs with small caches.)
+  // (On an H100 its best was slower than sliding at 3840x2160, bench/results/h100-stages.md: a
+  // tile streams its rows one after the other, few resident warps per tile. Kept as a candidate
+  // for GPUs with small caches.)
   for (int rows : quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256}) {
     for (int cols : quick ? std::vector<int>{2} : std::vector<int>{1, 2}) {
       for (int wg : quick ? std::vector<int>{32} : std::vector<int>{32, 64}) {

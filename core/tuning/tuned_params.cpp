@@ -97,7 +97,7 @@ Result<HistogramParams> histogramFromJson(const json& j, HistogramParams p) {
         readBool(j, "shared_atomics", &p.shared_atomics)}) {
     if (!s) return s.error();
   }
-  // Added in rounds 2 and 3 (issue 12): optional, so older cache entries stay usable.
+  // Optional: cache entries written before these fields existed stay usable.
   for (Status s :
        {readOptionalInt(j, "replicas", &p.replicas),
         readOptionalBool(j, "run_length", &p.run_length), readOptionalBool(j, "planar", &p.planar),
@@ -121,7 +121,7 @@ Result<BlurParams> blurFromJson(const json& j, BlurParams p) {
                    readInt(j, "workgroup_size", &p.workgroup_size)}) {
     if (!s) return s.error();
   }
-  // Added in round 2 (issue 12): optional, so older cache entries (tiled) stay usable.
+  // Optional: cache entries written before blur strategies existed (all tiled) stay usable.
   if (auto it = j.find("strategy"); it != j.end()) {
     if (!it->is_string())
       return fail(ErrorCode::kCorruptData, "tuned parameters: field 'strategy' is not a string");

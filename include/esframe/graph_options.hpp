@@ -20,7 +20,7 @@ struct GraphOptions {
   GraphMode mode = GraphMode::kOverlay;
   bool log_scale = false;  // bar height ~ log2(count + 1) / log2(max + 1) instead of linear
   // A text strip (luma mean, p10/p50/p90, EV hint, clipped fractions), clipping markers at both
-  // ends and a faint quarter grid. Off: the bars alone (the seed's picture).
+  // ends and a faint quarter grid. Off: the bars alone (the plain picture).
   bool decorations = true;
   GraphSource source = GraphSource::kImage;
 };

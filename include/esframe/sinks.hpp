@@ -57,7 +57,7 @@ struct DrmSinkOptions {
   std::optional<DrmRect> rect;
   int buffers = 3;  // 2: double, 3: triple buffering
   // The graph drawn (mode=, scale=, decor=). Decorations default off here: the plane shows the
-  // seed's picture unless decor=on.
+  // plain picture unless decor=on.
   GraphOptions graph{GraphMode::kOverlay, false, false};
   // The processed frame on the primary plane under the graph (frame=off: the graph alone).
   bool frame = true;

@@ -187,7 +187,7 @@ class Modules(unittest.TestCase):
         shutil.copy(camera, os.path.join(self.scratch, "libesframe-mqtt.so"))
         r = run(SMALL_RUN + ["--source", "libcamera"], libdir=self.scratch, esframe=esframe)
         self.assert_one_line_error(r, 2, "libesframe-libcamera.so: ",
-                                   "undefined symbol: esf_libcamera_module_v2")
+                                   "undefined symbol: esf_libcamera_module_v3")
         r = run(MQTT_RUN, libdir=self.scratch, esframe=esframe)
         self.assert_one_line_error(r, 1, "libesframe-mqtt.so: ",
                                    "undefined symbol: esf_mqtt_module_v3")
