@@ -41,6 +41,11 @@ class CpuExecutorBackend : public PipelineBackend {
   int threads() const override { return pool_.threads(); }
   const Status& poolStatus() const { return pool_.status(); }
 
+  Status configureFor(const Frame& frame) override {
+    planFor(frame.format);
+    return Status::success();
+  }
+
   Result<FrameResult> process(const Frame& frame) override {
     const FramePlan& plan = planFor(frame.format);
     FrameResult r;

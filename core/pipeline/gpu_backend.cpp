@@ -68,6 +68,7 @@ class GpuBackend : public PipelineBackend {
     if (Status s = submit(frame); !s) return s.error();
     return collect();
   }
+  Status configureFor(const Frame& frame) override;
   Status submit(const Frame& frame) override;
   Result<FrameResult> collect() override;
   Status stage(const Frame& frame) override {
@@ -92,7 +93,6 @@ class GpuBackend : public PipelineBackend {
   };
 
   Status configure(int w, int h);
-  Status preparePlan(const Frame& frame);
   // Runs the plan's passes on `frame`. `auto_refused`: the histogram refused strategy=auto's
   // choice (submit() then plans again with the stage's defaults).
   Status runPlan(const Frame& frame, bool& auto_refused);
@@ -252,8 +252,8 @@ Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame, FrameResult& r
   return out;
 }
 
-// Makes the stages for this size and the plan for this format, where either changed.
-Status GpuBackend::preparePlan(const Frame& frame) {
+// The stages for this size and the plan for this format, where either changed.
+Status GpuBackend::configureFor(const Frame& frame) {
   if (frame.width != in_w_ || frame.height != in_h_) {
     if (Status s = configure(frame.width, frame.height); !s) return s;
     plan_.reset();
@@ -279,16 +279,17 @@ Status GpuBackend::preparePlan(const Frame& frame) {
 
 Status GpuBackend::submit(const Frame& frame) {
   submitted_.reset();
+  if (!plan_ || plan_->format != frame.format || frame.width != in_w_ || frame.height != in_h_)
+    return fail(ErrorCode::kInternal, "pipeline: a frame submitted before configureFor()");
   bool auto_refused = false;
-  Status s = preparePlan(frame);
-  if (s) s = runPlan(frame, auto_refused);
+  Status s = runPlan(frame, auto_refused);
   if (!auto_refused) return s;
   // strategy=auto picked parameters the stage refuses for this size (a driver limit the choice
   // did not know): say so once and take the stage's own defaults from now on.
   logWarning(s.error().message + "; using the histogram stage's defaults");
   auto_refused_ = true;
   in_w_ = in_h_ = 0;
-  if (Status again = preparePlan(frame); !again) return again;
+  if (Status again = configureFor(frame); !again) return again;
   return runPlan(frame, auto_refused);
 }
 

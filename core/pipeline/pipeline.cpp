@@ -270,9 +270,12 @@ Result<FrameResult> Pipeline::process(const Frame& frame) {
   return guard("pipeline process", [&]() -> Result<FrameResult> {
     if (Status s = makeCurrent(*impl_); !s) return s.error();
     if (Status s = ensureBackend(*impl_, frame); !s) return s.error();
-    Result<FrameResult> result = impl_->backend->process(frame);
-    if (!result && fallBackToExecutor(*impl_, result.error()))
-      result = impl_->backend->process(frame);
+    auto process = [&]() -> Result<FrameResult> {
+      if (Status s = impl_->backend->configureFor(frame); !s) return s.error();
+      return impl_->backend->process(frame);
+    };
+    Result<FrameResult> result = process();
+    if (!result && fallBackToExecutor(*impl_, result.error())) result = process();
     impl_->delivered = impl_->delivered || result;
     return result;
   });
@@ -282,9 +285,12 @@ Status submitFrame(Pipeline& pipeline, const Frame& frame) {
   Pipeline::Impl& impl = pipeline.impl();
   if (Status s = makeCurrent(impl); !s) return s;
   if (Status s = ensureBackend(impl, frame); !s) return s;
-  Status submitted = impl.backend->submit(frame);
-  if (!submitted && fallBackToExecutor(impl, submitted.error()))
-    submitted = impl.backend->submit(frame);
+  auto submit = [&]() -> Status {
+    if (Status s = impl.backend->configureFor(frame); !s) return s;
+    return impl.backend->submit(frame);
+  };
+  Status submitted = submit();
+  if (!submitted && fallBackToExecutor(impl, submitted.error())) submitted = submit();
   impl.delivered = impl.delivered || submitted;
   return submitted;
 }

@@ -23,6 +23,10 @@ class GlContext;
 class PipelineBackend {
  public:
   virtual ~PipelineBackend() = default;
+  // Makes the frame plan (core/pipeline/frame_plan.hpp), and the stages it needs, for frames of
+  // `frame`'s format and size, where they differ from the last frame's; process() and submit()
+  // then walk it. The Pipeline calls it before each of them.
+  virtual Status configureFor(const Frame& frame) = 0;
   // Processes one frame. The result's GPU view (gles) stays valid until the next process().
   virtual Result<FrameResult> process(const Frame& frame) = 0;
   // Worker threads the stages use (1 for the GPU and the references).

@@ -29,6 +29,9 @@ class ReferenceBackend : public PipelineBackend {
     if (health_) health_->finish(events);
   }
 
+  // The oracle runs every stage in the plain order, on every frame as it comes: no plan.
+  Status configureFor(const Frame&) override { return Status::success(); }
+
   Result<FrameResult> process(const Frame& frame) override {
     FrameResult r;
     WallTimer import_timer;

@@ -56,6 +56,7 @@ struct Outcome {
 };
 
 Result<Outcome> processFrame(PipelineBackend& backend, const Frame& frame, bool read_image) {
+  if (Status s = backend.configureFor(frame); !s) return s.error();
   Result<FrameResult> r = backend.process(frame);
   if (!r) return r.error();
   Outcome o{std::move(r.value()), {}};
