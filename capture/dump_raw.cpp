@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "base/atomic_file.hpp"
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
 #include "esframe/base/sizes.hpp"
 #include "esframe/base/unique_fd.hpp"

@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "capture/raw_reader.hpp"
 #include "capture/read_ahead.hpp"
 #include "capture/source_kinds.hpp"

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -73,6 +73,27 @@ void writeJpegBytes(void* context, void* data, int size) {
 }
 
 }  // namespace
+
+void packBayerRow(const uint16_t* values, int width, const BayerRowLayout& l, uint8_t* row) {
+  if (l.bytes_per_sample == 1) {
+    for (int x = 0; x < width; ++x) row[x] = uint8_t(values[x]);
+  } else if (l.bytes_per_sample == 2) {
+    for (int x = 0; x < width; ++x)
+      row[2 * x] = uint8_t(values[x] & 0xff), row[2 * x + 1] = uint8_t(values[x] >> 8);
+  } else {
+    const int low_bits = l.bit_depth - 8;
+    for (int g = 0; g < width / l.pixels_per_sample; ++g) {
+      uint8_t* s = row + size_t(g) * size_t(l.bytes_per_sample);
+      uint8_t lows = 0;
+      for (int i = 0; i < l.pixels_per_sample; ++i) {
+        const uint16_t v = values[g * l.pixels_per_sample + i];
+        s[i] = uint8_t(v >> low_bits);
+        lows = uint8_t(lows | (v & ((1 << low_bits) - 1)) << (i * low_bits));
+      }
+      s[l.pixels_per_sample] = lows;
+    }
+  }
+}
 
 Status encodeRgbaInto(const RgbaImage& img, PixelFormat format, const Colorimetry& colorimetry,
                       std::vector<uint8_t>& out) {

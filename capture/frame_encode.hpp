@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/bayer_layout.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/rgba_image.hpp"
@@ -20,5 +21,10 @@ Result<std::vector<uint8_t>> encodeRgba(const RgbaImage& image, PixelFormat form
 // run: docs/reliability.md, Soak).
 Status encodeRgbaInto(const RgbaImage& image, PixelFormat format, const Colorimetry& colorimetry,
                       std::vector<uint8_t>& out);
+
+// `width` values (each below 2^bit_depth) into one row of a Bayer layout, the inverse of import's
+// unpackBayerRow (core/import/bayer_unpack.hpp). Unused high bits of 16-bit words are zero, as
+// V4L2 has them.
+void packBayerRow(const uint16_t* values, int width, const BayerRowLayout& layout, uint8_t* row);
 
 }  // namespace esf

@@ -2,10 +2,10 @@
 // offers for each role, and its controls with their ranges.
 #include <libcamera/property_ids.h>
 
+#include "base/pixel_format.hpp"
 #include "capture/libcamera_camera.hpp"
 #include "capture/libcamera_module.hpp"
 #include "capture/libcamera_source.hpp"
-#include "capture/pixel_format.hpp"
 
 namespace esf {
 namespace {

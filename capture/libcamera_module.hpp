@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/pixel_format.hpp"
 #include "base/shared_module.hpp"
-#include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
 #include "esframe/base/log.hpp"
 

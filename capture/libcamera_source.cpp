@@ -21,10 +21,10 @@
 #include <map>
 #include <mutex>
 
+#include "base/pixel_format.hpp"
 #include "capture/dmabuf_allocator.hpp"
 #include "capture/libcamera_camera.hpp"
 #include "capture/libcamera_controls.hpp"
-#include "capture/pixel_format.hpp"
 #include "esframe/base/log.hpp"
 
 namespace esf {

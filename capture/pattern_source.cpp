@@ -7,9 +7,9 @@
 #include <cerrno>
 #include <chrono>
 
+#include "base/pixel_format.hpp"
 #include "base/text_parse.hpp"
 #include "capture/frame_encode.hpp"
-#include "capture/pixel_format.hpp"
 #include "esframe/base/sizes.hpp"
 
 namespace esf {

@@ -7,23 +7,14 @@
 #include <filesystem>
 
 #include "base/api_guard.hpp"
+#include "base/pixel_format.hpp"
 #include "base/text_parse.hpp"
 #include "capture/libcamera_source.hpp"
-#include "capture/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/still_image.hpp"
 #include "esframe/base/unique_fd.hpp"
 
 namespace esf {
-
-Result<IoMode> parseIoMode(const std::string& s) {
-  for (IoMode m : {IoMode::kAuto, IoMode::kMmap, IoMode::kDmabuf, IoMode::kExpbuf})
-    if (s == toString(m)) return m;
-  return guard("io mode name", [&]() -> Result<IoMode> {
-    return fail(ErrorCode::kInvalidArgument, "unknown io mode '", s,
-                "' (auto, mmap, dmabuf, expbuf)");
-  });
-}
 
 // Both delegate to base/text_parse (one grammar for every caller); kept until their callers use it.
 Result<std::pair<std::string, std::string>> parseCtrl(const std::string& text) {

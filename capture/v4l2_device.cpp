@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 
 namespace esf {
 namespace {

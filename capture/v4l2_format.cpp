@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "capture/v4l2_device.hpp"
 
 namespace esf {

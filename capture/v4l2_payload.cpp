@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 
 namespace esf {
 

@@ -13,8 +13,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/pixel_format.hpp"
 #include "capture/dmabuf_allocator.hpp"
-#include "capture/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/v4l2_device.hpp"
 #include "capture/v4l2_format.hpp"

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "esframe/base/sizes.hpp"
 
 namespace esf {

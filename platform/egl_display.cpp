@@ -21,30 +21,6 @@ std::map<EGLDisplay, int> g_display_refs;
 
 }  // namespace
 
-const char* toString(EglPlatform p) {
-  switch (p) {
-    case EglPlatform::kAuto:
-      return "auto";
-    case EglPlatform::kGbm:
-      return "gbm";
-    case EglPlatform::kDevice:
-      return "device";
-    case EglPlatform::kSurfaceless:
-      return "surfaceless";
-  }
-  return "?";
-}
-
-Result<EglPlatform> parseEglPlatform(const std::string& s) {
-  for (EglPlatform p :
-       {EglPlatform::kAuto, EglPlatform::kGbm, EglPlatform::kDevice, EglPlatform::kSurfaceless})
-    if (s == toString(p)) return p;
-  return guard("EGL platform name", [&]() -> Result<EglPlatform> {
-    return fail(ErrorCode::kInvalidArgument, "unknown EGL platform '", s,
-                "' (auto, gbm, device, surfaceless)");
-  });
-}
-
 const char* eglErrorString(EGLint e) {
   switch (e) {
     case EGL_SUCCESS:

@@ -1,6 +1,6 @@
 #include "apps/esframe/health_option.hpp"
 
-#include "core/stats/health_keys.hpp"
+#include "base/health_keys.hpp"
 
 namespace esf::cli {
 

@@ -3,9 +3,9 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "base/channels.hpp"
 #include "base/text_parse.hpp"
 #include "capture/libcamera_source.hpp"
-#include "core/stages/channels.hpp"
 #include "esframe/settings.hpp"
 
 namespace esf::cli {

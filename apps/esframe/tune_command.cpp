@@ -7,9 +7,9 @@
 
 #include "apps/esframe/cli_common.hpp"
 #include "apps/esframe/commands.hpp"
+#include "base/pixel_format.hpp"
 #include "base/text_parse.hpp"
 #include "capture/frame_encode.hpp"
-#include "capture/pixel_format.hpp"
 #include "core/pipeline/selftest_verdict.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "core/tuning/backend_comparison.hpp"

@@ -14,7 +14,7 @@ struct FormatPair {
   PixelFormat esframe;
 };
 
-// Byte order in memory on both sides: GStreamer names bytes, V4L2 names (capture/pixel_format)
+// Byte order in memory on both sides: GStreamer names bytes, V4L2 names (base/pixel_format)
 // say the same order. RGBx's padding byte is read as alpha, which no histogram channel counts.
 constexpr FormatPair kFormats[] = {
     {GST_VIDEO_FORMAT_RGBA, PixelFormat::kRGBA32}, {GST_VIDEO_FORMAT_RGBx, PixelFormat::kRGBA32},

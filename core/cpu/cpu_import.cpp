@@ -3,7 +3,7 @@
 #include <cstring>
 #include <vector>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/cpu/simd_kernels.hpp"
 #include "core/import/import_reference.hpp"
 #include "core/import/mjpeg_decode.hpp"

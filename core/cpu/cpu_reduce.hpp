@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/channels.hpp"
 #include "core/cpu/row_pool.hpp"
-#include "core/stages/channels.hpp"
 #include "core/stages/reduce.hpp"
 #include "esframe/rgba_image.hpp"
 

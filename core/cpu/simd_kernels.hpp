@@ -63,7 +63,7 @@ void windowSums(const uint32_t* in, int n, int taps, int stride, uint32_t* out, 
 void copyAlpha(const uint8_t* in, uint8_t* out, int pixels);
 
 // out[x] = (r R + g G + b B + round) >> shift of RGBA pixel x, for x in [0, n): the integer luma
-// of core/stages/channels.hpp (weights summing below 2^16, so each sum fits u32 lanes).
+// of base/channels.hpp (weights summing below 2^16, so each sum fits u32 lanes).
 struct LumaWeightsU32 {
   uint32_t r, g, b, round;
   int shift;

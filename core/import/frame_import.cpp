@@ -4,7 +4,7 @@
 #include <chrono>
 #include <vector>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/import/frame_import_state.hpp"
 #include "core/import/import_reference.hpp"
 #include "core/import/mjpeg_decode.hpp"

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/import/dmabuf_texture.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/import/staging_copier.hpp"

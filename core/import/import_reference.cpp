@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/import/mjpeg_decode.hpp"
 
 namespace esf {

@@ -1,6 +1,6 @@
 #include "core/pipeline/backend_common.hpp"
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/stages/scale_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
 

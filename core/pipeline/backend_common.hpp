@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/stages/channels.hpp"
+#include "base/channels.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/histogram_data.hpp"
 #include "esframe/sink.hpp"

@@ -1,8 +1,9 @@
 #include "core/pipeline/bayer_frame.hpp"
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/cpu/cpu_bayer.hpp"
 #include "core/cpu/row_pool.hpp"
+#include "core/import/bayer_unpack.hpp"
 #include "core/stats/raw_histogram.hpp"
 
 namespace esf {

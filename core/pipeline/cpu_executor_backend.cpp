@@ -7,7 +7,7 @@
 #include <cstring>
 #include <optional>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/cpu/cpu_bayer.hpp"
 #include "core/cpu/cpu_blur.hpp"
 #include "core/cpu/cpu_histogram.hpp"

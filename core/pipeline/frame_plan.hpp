@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "esframe/pipeline_config.hpp"
 
 namespace esf {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/cpu/cpu_health.hpp"
 #include "core/cpu/simd_kernels.hpp"
 #include "core/import/import_reference.hpp"

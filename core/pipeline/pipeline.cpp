@@ -1,7 +1,6 @@
 #include "esframe/pipeline.hpp"
 
 #include <atomic>
-#include <cstdio>
 
 #include "base/api_guard.hpp"
 #include "capture/libcamera_source.hpp"
@@ -10,99 +9,12 @@
 #include "core/pipeline/backend_choice.hpp"
 #include "core/pipeline/pipeline_impl.hpp"
 #include "core/pipeline/selftest_verdict.hpp"
-#include "core/stages/channels.hpp"
-#include "core/stats/health_regions.hpp"
 #include "core/tuning/backend_comparison.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/base/sizes.hpp"
-#include "esframe/settings.hpp"
-#include "esframe/version.hpp"
 #include "platform/shader_library.hpp"
 
 namespace esf {
-
-const char* libraryVersion() {
-  return ESFRAME_VERSION_STRING;
-}
-
-const char* backendName(Backend backend) {
-  switch (backend) {
-    case Backend::kAuto:
-      return "auto";
-    case Backend::kGles:
-      return "gles";
-    case Backend::kCpu:
-      return "cpu";
-    case Backend::kReference:
-      return "reference";
-  }
-  return "?";
-}
-
-Result<Backend> parseBackend(std::string_view name) {
-  for (Backend b : {Backend::kAuto, Backend::kGles, Backend::kCpu, Backend::kReference})
-    if (name == backendName(b)) return b;
-  return guard("backend name", [&]() -> Result<Backend> {
-    return fail(ErrorCode::kInvalidArgument, "unknown backend '", std::string(name),
-                "' (auto, gles, cpu, reference)");
-  });
-}
-
-const char* lumaSourceName(LumaSource luma) {
-  return luma == LumaSource::kSource ? "source" : "rgb";
-}
-
-namespace {
-
-// The settings' ranges (esframe/settings.hpp), then what a range cannot say.
-Status validateHealth(const HealthConfig& h) {
-  if (Status s = checkSettings("health", healthSettings(), h); !s) return s;
-  if ((h.grid_columns == 0) != (h.grid_rows == 0))
-    return fail(ErrorCode::kInvalidArgument, "health grid ", std::to_string(h.grid_columns), "x",
-                std::to_string(h.grid_rows), " must have both sides or neither");
-  if (h.rois.size() > kMaxHealthRois)
-    return fail(ErrorCode::kInvalidArgument, "health rois: at most ",
-                std::to_string(kMaxHealthRois), ", got ", std::to_string(h.rois.size()));
-  for (const HealthRegion& r : h.rois) {
-    if (r.x < 0 || r.y < 0 || r.width < 1 || r.height < 1)
-      return fail(ErrorCode::kInvalidArgument, "health roi ", std::to_string(r.x), ",",
-                  std::to_string(r.y), ",", std::to_string(r.width), ",", std::to_string(r.height),
-                  ": needs x, y >= 0 and a positive size");
-  }
-  return Status::success();
-}
-
-}  // namespace
-
-Status PipelineConfig::validate() const {
-  return guard("pipeline configuration", [&]() -> Status {
-    if (histogram.bins < 1 || histogram.bins > 256)
-      return fail(ErrorCode::kInvalidArgument, "histogram bins must be in [1, 256], got ",
-                  std::to_string(histogram.bins));
-    if (Status s = validateChannels(histogram.channels); !s)
-      return recode(s.error(), ErrorCode::kInvalidArgument);
-    if (blur) {
-      if (blur->taps < 1 || blur->taps % 2 == 0)
-        return fail(ErrorCode::kInvalidArgument, "blur taps must be odd and positive, got ",
-                    std::to_string(blur->taps),
-                    " (an even filter shifts the picture by half a pixel per pass)");
-      if (blur->iterations < 1 || blur->iterations > 100)
-        return fail(ErrorCode::kInvalidArgument, "blur iterations must be in [1, 100], got ",
-                    std::to_string(blur->iterations));
-    }
-    if (threads < 0 || threads > 256)
-      return fail(ErrorCode::kInvalidArgument,
-                  "threads must be in [0, 256] (0: one per core), got ", std::to_string(threads));
-    if (resize)
-      if (Status s = checkFrameSize("resize target", resize->width, resize->height); !s) return s;
-    if (Status s = checkSettings("raw", rawSettings(), raw); !s) return s;
-    if (raw.white != 0 && raw.white <= raw.black)
-      return fail(ErrorCode::kInvalidArgument, "raw white level ", std::to_string(raw.white),
-                  " must be above the black level ", std::to_string(raw.black));
-    if (health) return validateHealth(*health);
-    return Status::success();
-  });
-}
 
 Pipeline::Pipeline(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Pipeline::~Pipeline() = default;

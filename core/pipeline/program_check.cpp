@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/outputs/graph_renderer.hpp"
 #include "core/pipeline/selftest.hpp"
 #include "core/stages/blur.hpp"

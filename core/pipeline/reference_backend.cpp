@@ -2,7 +2,8 @@
 // against), so the output equals the gles backend's bit for bit, timings aside.
 #include <optional>
 
-#include "capture/pixel_format.hpp"
+#include "base/channels.hpp"
+#include "base/pixel_format.hpp"
 #include "core/import/import_reference.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
@@ -10,7 +11,6 @@
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/blur_reference.hpp"
-#include "core/stages/channels.hpp"
 #include "core/stages/histogram_reference.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/resize_reference.hpp"

@@ -11,8 +11,8 @@
 #include <optional>
 #include <random>
 
+#include "base/pixel_format.hpp"
 #include "capture/frame_encode.hpp"
-#include "capture/pixel_format.hpp"
 #include "core/image/gpu_image.hpp"
 #include "core/import/gbm_dmabuf_allocator.hpp"
 #include "core/pipeline/pipeline_backend.hpp"

@@ -17,19 +17,6 @@ namespace {
 
 constexpr const char* kHistogramStage = "histogram";
 
-struct StrategyName {
-  HistogramStrategy strategy;
-  const char* name;
-};
-constexpr StrategyName kStrategies[] = {
-    {HistogramStrategy::kSingle, "single"},
-    {HistogramStrategy::kGlobalAtomic, "global-atomic"},
-    {HistogramStrategy::kChunkSum, "chunk-sum"},
-    {HistogramStrategy::kChunkReduce, "chunk-reduce"},
-    {HistogramStrategy::kPersistent, "persistent"},
-    {HistogramStrategy::kReplicated, "replicated"},
-};
-
 // The STRATEGY define of glsl_es/histogram.comp.
 int shaderStrategy(HistogramStrategy s) {
   switch (s) {
@@ -110,21 +97,6 @@ int64_t busiestInvocationLoops(const HistogramParams& p, int64_t width, int64_t 
 }
 
 }  // namespace
-
-const char* histogramStrategyName(HistogramStrategy s) {
-  for (const StrategyName& n : kStrategies)
-    if (n.strategy == s) return n.name;
-  return "?";
-}
-
-Result<HistogramStrategy> parseHistogramStrategy(std::string_view name) {
-  for (const StrategyName& n : kStrategies)
-    if (name == n.name) return n.strategy;
-  return guard("histogram strategy name", [&]() -> Result<HistogramStrategy> {
-    return fail(ErrorCode::kInvalidArgument, "unknown histogram strategy '", name,
-                "' (single, global-atomic, chunk-sum, chunk-reduce, persistent, replicated)");
-  });
-}
 
 const char* imageSourceName(ImageSource s) {
   return s == ImageSource::kTexture ? "texture" : "buffer";

@@ -41,8 +41,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/channels.hpp"
 #include "core/image/gpu_image.hpp"
-#include "core/stages/channels.hpp"
 #include "core/stages/chunk_reduce.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/pipeline_config.hpp"

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/stages/channels.hpp"
+#include "base/channels.hpp"
 #include "esframe/rgba_image.hpp"
 
 namespace esf {

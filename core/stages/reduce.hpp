@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "base/channels.hpp"
 #include "core/image/gpu_image.hpp"
-#include "core/stages/channels.hpp"
 #include "core/stages/histogram.hpp"  // ImageSource
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"

@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/stages/channels.hpp"
+#include "base/channels.hpp"
 #include "core/stages/reduce.hpp"
 #include "esframe/rgba_image.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 
 namespace esf {
 namespace {
@@ -71,26 +71,6 @@ uint64_t durationNs(double seconds) {
 }
 
 }  // namespace
-
-const char* healthEventName(HealthEventType type) {
-  switch (type) {
-    case HealthEventType::kBlackStart:
-      return "black_start";
-    case HealthEventType::kBlackEnd:
-      return "black_end";
-    case HealthEventType::kFreezeStart:
-      return "freeze_start";
-    case HealthEventType::kFreezeEnd:
-      return "freeze_end";
-    case HealthEventType::kSceneChange:
-      return "scene_change";
-    case HealthEventType::kCoveredStart:
-      return "covered_start";
-    case HealthEventType::kCoveredEnd:
-      return "covered_end";
-  }
-  return "unknown";
-}
 
 void Wide96::add(uint64_t v) {
   uint64_t t = uint64_t(words[0]) + uint32_t(v);

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "capture/bayer.hpp"
+#include "base/bayer_layout.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/histogram_data.hpp"
 

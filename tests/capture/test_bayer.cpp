@@ -7,7 +7,8 @@
 #include <functional>
 #include <random>
 
-#include "capture/bayer.hpp"
+#include "capture/frame_encode.hpp"
+#include "core/import/bayer_unpack.hpp"
 #include "core/stats/raw_histogram.hpp"
 
 namespace esf {

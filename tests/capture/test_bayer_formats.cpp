@@ -6,8 +6,9 @@
 #include <random>
 #include <string>
 
+#include "base/pixel_format.hpp"
 #include "capture/frame_encode.hpp"
-#include "capture/pixel_format.hpp"
+#include "core/import/bayer_unpack.hpp"
 
 namespace esf {
 namespace {

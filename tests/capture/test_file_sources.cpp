@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "capture/source.hpp"
 #include "tests/capture/capture_test_util.hpp"
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <linux/videodev2.h>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "capture/source.hpp"
 #include "capture/still_image.hpp"
 #include "capture/v4l2_format.hpp"

@@ -6,8 +6,8 @@
 #include <cctype>
 
 #include "apps/esframe/run_options.hpp"
+#include "base/pixel_format.hpp"
 #include "capture/libcamera_source.hpp"
-#include "capture/pixel_format.hpp"
 
 #ifdef ESFRAME_TEST_LIBCAMERA
 #include <libcamera/control_ids.h>

@@ -5,8 +5,8 @@
 
 #include <chrono>
 
+#include "base/pixel_format.hpp"
 #include "capture/pattern_source.hpp"
-#include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/v4l2_device.hpp"

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "base/pixel_format.hpp"
 #include "base/text_parse.hpp"
-#include "capture/pixel_format.hpp"
 #include "capture/source.hpp"
 #include "core/import/import_reference.hpp"
 #include "core/outputs/graph_renderer.hpp"

@@ -5,9 +5,9 @@
 
 #include "apps/esframe/output_specs.hpp"
 #include "apps/esframe/run_options.hpp"
+#include "base/health_keys.hpp"
 #include "base/text_parse.hpp"
 #include "capture/source.hpp"
-#include "core/stats/health_keys.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;

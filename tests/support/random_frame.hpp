@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "esframe/frame.hpp"
 
 namespace esf::test {

@@ -7,8 +7,8 @@
 #include <random>
 #include <set>
 
+#include "base/pixel_format.hpp"
 #include "capture/frame_encode.hpp"
-#include "capture/pixel_format.hpp"
 #include "core/cpu/cpu_import.hpp"
 #include "core/cpu/simd_kernels.hpp"
 #include "core/import/import_reference.hpp"

@@ -7,9 +7,9 @@
 #include <random>
 #include <tuple>
 
+#include "base/pixel_format.hpp"
 #include "capture/frame_encode.hpp"
 #include "capture/pattern_source.hpp"
-#include "capture/pixel_format.hpp"
 #include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/import/import_reference.hpp"

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <memory>
 
+#include "base/pixel_format.hpp"
 #include "capture/frame_encode.hpp"
-#include "capture/pixel_format.hpp"
 #include "core/import/import_reference.hpp"
 
 #define STB_IMAGE_IMPLEMENTATION

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/import/import_reference.hpp"
 
 namespace esf {

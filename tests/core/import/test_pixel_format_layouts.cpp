@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/pixel_format.hpp"
 #include "capture/frame_encode.hpp"
-#include "capture/pixel_format.hpp"
 #include "core/import/import_reference.hpp"
 
 namespace esf {

@@ -8,8 +8,8 @@
 
 #include <random>
 
+#include "base/pixel_format.hpp"
 #include "capture/frame_encode.hpp"
-#include "capture/pixel_format.hpp"
 #include "core/image/gpu_image.hpp"
 #include "esframe/esframe.hpp"
 

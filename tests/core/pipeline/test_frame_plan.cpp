@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 #include "core/pipeline/frame_plan.hpp"
 
 namespace esf {

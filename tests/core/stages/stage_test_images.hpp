@@ -11,8 +11,8 @@
 
 #include <functional>
 
+#include "base/channels.hpp"
 #include "core/image/gpu_image.hpp"
-#include "core/stages/channels.hpp"
 #include "esframe/rgba_image.hpp"
 #include "tests/support/gl_test_context.hpp"
 

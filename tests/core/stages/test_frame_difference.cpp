@@ -2,9 +2,9 @@
 // every sum, over runs of frames where the previous frame and the freeze reference differ.
 #include <gtest/gtest.h>
 
+#include "base/channels.hpp"
 #include "core/cpu/cpu_health.hpp"
 #include "core/image/gpu_image.hpp"
-#include "core/stages/channels.hpp"
 #include "core/stages/frame_difference.hpp"
 #include "core/stages/frame_difference_reference.hpp"
 #include "core/stats/health_regions.hpp"

@@ -1,6 +1,6 @@
 // The health keys (esframe/health.hpp's HealthConfig as KEY=VALUE text), for every client: the
 // CLI's --health, the GStreamer element's health-options, parseHealthConfig.
-#include "core/stats/health_keys.hpp"
+#include "base/health_keys.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -11,7 +11,6 @@
 
 #include "base/api_guard.hpp"
 #include "base/text_parse.hpp"
-#include "core/stats/health_regions.hpp"
 #include "esframe/settings.hpp"
 
 namespace esf {

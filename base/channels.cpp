@@ -1,4 +1,4 @@
-#include "core/stages/channels.hpp"
+#include "base/channels.hpp"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "capture/pixel_format.hpp"
+#include "base/pixel_format.hpp"
 
 #include <linux/videodev2.h>
 
@@ -75,8 +75,8 @@ constexpr PixelFormatInfo yuv(PixelFormat f, const char* name, uint32_t fourcc, 
           CfaOrder::kRGGB};
 }
 
-// A Bayer format: one plane whose sample holds `pixels` values in `bytes` bytes (bayer.hpp); a
-// width must fill whole samples.
+// A Bayer format: one plane whose sample holds `pixels` values in `bytes` bytes (bayer_layout.hpp);
+// a width must fill whole samples.
 constexpr PixelFormatInfo bayer(PixelFormat f, const char* name, uint32_t fourcc, CfaOrder cfa,
                                 int bits, int bytes, int pixels) {
   return {f,
@@ -262,7 +262,7 @@ std::optional<PixelFormat> fromV4l2Fourcc(uint32_t fourcc) {
 
 namespace {
 
-// Each row of kFormats that DRM has a name for, as drm_fourcc.h spells the codes (capture does
+// Each row of kFormats that DRM has a name for, as drm_fourcc.h spells the codes (base does
 // not depend on libdrm; tests/capture checks these against its header). MJPEG is libcamera's
 // 'MJPG'.
 constexpr uint32_t drmCode(const char (&c)[5]) {
@@ -337,18 +337,6 @@ bool isBayer(PixelFormat f) {
 
 BayerRowLayout bayerRowLayout(const PixelFormatInfo& info) {
   return {info.bit_depth, info.planes[0].bytes_per_sample, info.planes[0].horizontal_subsampling};
-}
-
-Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame, const RowSplitter& split) {
-  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
-  if (info.colour != ColourFamily::kBayer)
-    return fail(ErrorCode::kInvalidArgument, formatName(frame.format), " is not a Bayer format");
-  const FramePlane& p = frame.planes[0];
-  if (frame.plane_count < 1 || !p.data)
-    return fail(ErrorCode::kInvalidArgument, "a ", info.name,
-                " frame needs its values in CPU memory (no zero-copy for Bayer)");
-  return unpackBayer(p.data, p.size, p.stride, frame.width, frame.height, bayerRowLayout(info),
-                     split);
 }
 
 bool allowsOddWidth(PixelFormat f) {

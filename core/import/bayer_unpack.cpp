@@ -1,52 +1,12 @@
-#include "capture/bayer.hpp"
+#include "core/import/bayer_unpack.hpp"
 
 #include <string>
 #include <utility>
 
+#include "base/pixel_format.hpp"
 #include "esframe/base/sizes.hpp"
 
 namespace esf {
-
-int cfaColour(CfaOrder order, int x, int y) {
-  const int red_x = order == CfaOrder::kGRBG || order == CfaOrder::kBGGR;
-  const int red_y = order == CfaOrder::kGBRG || order == CfaOrder::kBGGR;
-  const int px = (x ^ red_x) & 1, py = (y ^ red_y) & 1;
-  if (px == 0 && py == 0) return 0;
-  if (px == 1 && py == 1) return 2;
-  return 1;
-}
-
-CfaSite cfaSite(CfaOrder order, int x, int y) {
-  switch (cfaColour(order, x, y)) {
-    case 0:
-      return CfaSite::kR;
-    case 2:
-      return CfaSite::kB;
-    default:
-      return cfaColour(order, x + 1, y) == 0 ? CfaSite::kGr : CfaSite::kGb;
-  }
-}
-
-Status BayerRowLayout::validate(int width) const {
-  const bool known =
-      (bit_depth == 8 && bytes_per_sample == 1 && pixels_per_sample == 1) ||
-      (bit_depth > 8 && bit_depth <= 16 && bytes_per_sample == 2 && pixels_per_sample == 1) ||
-      (bit_depth == 10 && bytes_per_sample == 5 && pixels_per_sample == 4) ||
-      (bit_depth == 12 && bytes_per_sample == 3 && pixels_per_sample == 2);
-  if (!known)
-    return fail(ErrorCode::kUnsupported, "no Bayer layout of ", std::to_string(bit_depth),
-                " bits in ", std::to_string(bytes_per_sample), " bytes per ",
-                std::to_string(pixels_per_sample), " pixels");
-  if (width < 1 || width % pixels_per_sample != 0)
-    return fail(ErrorCode::kInvalidArgument, "a ", std::to_string(bit_depth),
-                "-bit packed Bayer row needs a width that is a multiple of ",
-                std::to_string(pixels_per_sample), ", got ", std::to_string(width));
-  return {};
-}
-
-size_t BayerRowLayout::rowBytes(int width) const {
-  return size_t(width / pixels_per_sample) * size_t(bytes_per_sample);
-}
 
 namespace {
 
@@ -101,27 +61,6 @@ void unpackBayerRow(const uint8_t* row, int width, const BayerRowLayout& l, uint
     unpackCsi2Row<2, 4>(row, width, out);
 }
 
-void packBayerRow(const uint16_t* values, int width, const BayerRowLayout& l, uint8_t* row) {
-  if (l.bytes_per_sample == 1) {
-    for (int x = 0; x < width; ++x) row[x] = uint8_t(values[x]);
-  } else if (l.bytes_per_sample == 2) {
-    for (int x = 0; x < width; ++x)
-      row[2 * x] = uint8_t(values[x] & 0xff), row[2 * x + 1] = uint8_t(values[x] >> 8);
-  } else {
-    const int low_bits = l.bit_depth - 8;
-    for (int g = 0; g < width / l.pixels_per_sample; ++g) {
-      uint8_t* s = row + size_t(g) * size_t(l.bytes_per_sample);
-      uint8_t lows = 0;
-      for (int i = 0; i < l.pixels_per_sample; ++i) {
-        const uint16_t v = values[g * l.pixels_per_sample + i];
-        s[i] = uint8_t(v >> low_bits);
-        lows = uint8_t(lows | (v & ((1 << low_bits) - 1)) << (i * low_bits));
-      }
-      s[l.pixels_per_sample] = lows;
-    }
-  }
-}
-
 Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int stride, int width,
                                           int height, const BayerRowLayout& layout,
                                           const RowSplitter& split) {
@@ -142,6 +81,18 @@ Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int 
   else
     rows(0, height);
   return out;
+}
+
+Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame, const RowSplitter& split) {
+  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+  if (info.colour != ColourFamily::kBayer)
+    return fail(ErrorCode::kInvalidArgument, formatName(frame.format), " is not a Bayer format");
+  const FramePlane& p = frame.planes[0];
+  if (frame.plane_count < 1 || !p.data)
+    return fail(ErrorCode::kInvalidArgument, "a ", info.name,
+                " frame needs its values in CPU memory (no zero-copy for Bayer)");
+  return unpackBayer(p.data, p.size, p.stride, frame.width, frame.height, bayerRowLayout(info),
+                     split);
 }
 
 }  // namespace esf

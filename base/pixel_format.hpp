@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/bayer.hpp"
+#include "base/bayer_layout.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/base/sizes.hpp"
 #include "esframe/frame.hpp"
@@ -72,7 +72,7 @@ struct PixelFormatInfo {
   uint32_t v4l2_mplane_fourcc;
   const char* mplane_name;  // "NV12M", or ""
   // Bayer rows: the colour filter array's order (others: unused). Plane 0's sample is the
-  // storage unit (bayer.hpp): 1 byte per value, 2, or 5 bytes per 4 values (10P), 3 per 2 (12P).
+  // storage unit (bayer_layout.hpp): 1 byte per value, 2, or 5 per 4 values (10P), 3 per 2 (12P).
   CfaOrder cfa;
 };
 
@@ -99,11 +99,8 @@ std::optional<PixelFormat> fromDrmFourcc(uint32_t fourcc);
 bool isYuv(PixelFormat format);  // uncompressed Y'CbCr formats: colorimetry applies
 bool isCompressed(PixelFormat format);
 bool isBayer(PixelFormat format);
-// How a Bayer row stores its values (bayer.hpp), from the row's columns.
+// How a Bayer row stores its values (bayer_layout.hpp), from the row's columns.
 BayerRowLayout bayerRowLayout(const PixelFormatInfo& info);
-// The sensor values of a Bayer frame with CPU-visible plane 0: width * height values, the rows
-// unpacked in the parts `split` makes.
-Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame, const RowSplitter& split = {});
 // Widths a format cannot hold: YUYV/UYVY pack two pixels per 4 bytes, so widths must be even.
 bool allowsOddWidth(PixelFormat format);
 

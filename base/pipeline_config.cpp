@@ -1,0 +1,64 @@
+// PipelineConfig::validate (include/esframe/pipeline_config.hpp): the ranges of every setting,
+// in the layer that declares it, so that any layer may check a configuration it is handed.
+#include <string>
+
+#include "base/api_guard.hpp"
+#include "base/channels.hpp"
+#include "esframe/base/sizes.hpp"
+#include "esframe/pipeline_config.hpp"
+#include "esframe/settings.hpp"
+
+namespace esf {
+namespace {
+
+// The settings' ranges (esframe/settings.hpp), then what a range cannot say.
+Status validateHealth(const HealthConfig& h) {
+  if (Status s = checkSettings("health", healthSettings(), h); !s) return s;
+  if ((h.grid_columns == 0) != (h.grid_rows == 0))
+    return fail(ErrorCode::kInvalidArgument, "health grid ", std::to_string(h.grid_columns), "x",
+                std::to_string(h.grid_rows), " must have both sides or neither");
+  if (h.rois.size() > kMaxHealthRois)
+    return fail(ErrorCode::kInvalidArgument, "health rois: at most ",
+                std::to_string(kMaxHealthRois), ", got ", std::to_string(h.rois.size()));
+  for (const HealthRegion& r : h.rois) {
+    if (r.x < 0 || r.y < 0 || r.width < 1 || r.height < 1)
+      return fail(ErrorCode::kInvalidArgument, "health roi ", std::to_string(r.x), ",",
+                  std::to_string(r.y), ",", std::to_string(r.width), ",", std::to_string(r.height),
+                  ": needs x, y >= 0 and a positive size");
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+Status PipelineConfig::validate() const {
+  return guard("pipeline configuration", [&]() -> Status {
+    if (histogram.bins < 1 || histogram.bins > 256)
+      return fail(ErrorCode::kInvalidArgument, "histogram bins must be in [1, 256], got ",
+                  std::to_string(histogram.bins));
+    if (Status s = validateChannels(histogram.channels); !s)
+      return recode(s.error(), ErrorCode::kInvalidArgument);
+    if (blur) {
+      if (blur->taps < 1 || blur->taps % 2 == 0)
+        return fail(ErrorCode::kInvalidArgument, "blur taps must be odd and positive, got ",
+                    std::to_string(blur->taps),
+                    " (an even filter shifts the picture by half a pixel per pass)");
+      if (blur->iterations < 1 || blur->iterations > 100)
+        return fail(ErrorCode::kInvalidArgument, "blur iterations must be in [1, 100], got ",
+                    std::to_string(blur->iterations));
+    }
+    if (threads < 0 || threads > 256)
+      return fail(ErrorCode::kInvalidArgument,
+                  "threads must be in [0, 256] (0: one per core), got ", std::to_string(threads));
+    if (resize)
+      if (Status s = checkFrameSize("resize target", resize->width, resize->height); !s) return s;
+    if (Status s = checkSettings("raw", rawSettings(), raw); !s) return s;
+    if (raw.white != 0 && raw.white <= raw.black)
+      return fail(ErrorCode::kInvalidArgument, "raw white level ", std::to_string(raw.white),
+                  " must be above the black level ", std::to_string(raw.black));
+    if (health) return validateHealth(*health);
+    return Status::success();
+  });
+}
+
+}  // namespace esf
