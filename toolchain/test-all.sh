@@ -8,7 +8,8 @@
 #                                  valgrind on the GLES backend, the arm64 and armhf packages
 #
 # Coverage in both: the tree checks (layers, library strings, clang-format); the default preset's
-# whole ctest on llvmpipe (unit, GPU matrix, CLI, services), the exported-symbol and ABI checks and
+# whole ctest on llvmpipe (unit, GPU matrix, CLI, services), the layers in its objects (no
+# upward definitions), the exported-symbol and ABI checks and
 # the SIMD kernels compiled for aarch64 (toolchain/check-simd-targets);
 # the real-driver cases in QEMU guests (tests/vm: vivid, vkms, vgem, vimc); the installed package;
 # the amd64 Debian packages installed with apt into a clean root;
@@ -118,6 +119,13 @@ step "default preset: build"
 # (tests, bench, apps) with line tables only.
 cmake --preset default -DESFRAME_LINE_DEBUG_INFO=CLIENTS >/dev/null
 cmake --build --preset default -j"$jobs"
+# What #includes cannot show (check-tree reads the sources only), in the objects just built: no
+# layer uses a symbol a higher layer defines, and no public function is defined above the
+# include/esframe/ header that declares it (toolchain/check-layers --objects: nm and readelf on
+# each layer's OBJECT library, seconds, so before the tests; the ctest
+# layers.objects_check_fails_on_upward_definitions shows it failing on planted objects).
+step "layers in the objects: no upward definitions (toolchain/check-layers --objects build/default)"
+python3 toolchain/check-layers --objects build/default
 # Some tests use tools of the "vm" group (jq, v4l-utils): the setup ends before any test runs.
 wait_for_setup
 step "default preset: ctest (unit, gpu, cli, services; not vm)"
@@ -152,6 +160,8 @@ fi
 step "GLES 3.1 minimum limits on llvmpipe: ctest -L 'gpu|cli-gl' (ESFRAME_GL_LIMITS=gles31-min)"
 ESFRAME_GL_LIMITS=gles31-min ctest --test-dir build/default --output-on-failure -j"$jobs" \
   -L 'gpu|cli-gl'
+# The objects' layers were checked right after the build (check-layers --objects, above); the
+# exported symbols and the ABI of the linked library here.
 step "exported symbols and ABI (toolchain/check-abi)"
 if [ -f toolchain/check-abi ]; then bash toolchain/check-abi build/default; fi
 # The SIMD kernels for the 64-bit boards' targets (NEON, SVE, SVE2), which no x86 build checks
