@@ -73,22 +73,24 @@ Status expand(std::span<const EmbeddedFile> library, std::string_view text, size
       out.text.append(line);
       continue;
     }
-    const std::string where = "glsl_es/" + file + ":" + std::to_string(line_number);
+    // "glsl_es/FILE:LINE", after "glsl_es/SHADER: " when FILE is one the shader includes.
+    std::string where = "glsl_es/" + file + ":" + std::to_string(line_number);
+    if (number > 0) where = "glsl_es/" + out.files[0] + ": " + where;
     const std::string_view name = includedName(rest);
     if (name.empty())
-      return fail(ErrorCode::kInvalidArgument, "glsl_es/", out.files[0], ": ", where,
+      return fail(ErrorCode::kInvalidArgument, where,
                   ": an #include names its file in quotes: #include \"common/NAME.glsl\"");
     if (conditional_depth > 0)
-      return fail(ErrorCode::kInvalidArgument, "glsl_es/", out.files[0], ": ", where,
-                  ": #include \"", name, "\" inside #if: includes go outside conditionals");
+      return fail(ErrorCode::kInvalidArgument, where, ": #include \"", name,
+                  "\" inside #if: includes go outside conditionals");
     if (std::find(out.files.begin(), out.files.end(), name) != out.files.end()) {
       out.text.append("\n");  // included before: this line stays, empty
       continue;
     }
     const EmbeddedFile* included = findFile(library, name);
     if (!included)
-      return fail(ErrorCode::kNotFound, "glsl_es/", out.files[0], ": ", where, ": #include \"",
-                  name, "\": the shader library has no file glsl_es/", name);
+      return fail(ErrorCode::kNotFound, where, ": #include \"", name,
+                  "\": the shader library has no file glsl_es/", name);
     const size_t included_number = out.files.size();
     out.files.emplace_back(name);
     out.text.append(lineDirective(included_number, 1));
