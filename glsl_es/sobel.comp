@@ -169,8 +169,7 @@ void main() {
         uint m = uint(gx * gx + gy * gy);
         uint q = sobelRoot(m);
 #if REGIONS > 0
-        addToRegions(row_cell + bitfieldExtract(columns, int(4u * j), 4), uvec2(x0 + j, y),
-                     uvec2(m, 0u));
+        addToRegions(row_cell + bitfieldExtract(columns, int(4u * j), 4), uvec2(x0 + j, y), m);
 #endif
         squares += m;
         roots += q;

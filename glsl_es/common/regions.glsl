@@ -26,11 +26,19 @@ const uint kRegionSlots = uint(REGIONS * REGION_VALUES);
 shared uint s_region_lo[kRegionSlots];
 shared uint s_region_hi[kRegionSlots];
 
-// This invocation's sums (.y unused with one value) of its current cell, and of each rectangle.
+// A region's values: a uint for one, a uvec2 for two (one value in a uvec2 cost Midgard
+// registers: its unused halves are not all dropped).
+#if REGION_VALUES > 1
+#define RegionSums uvec2
+#else
+#define RegionSums uint
+#endif
+
+// This invocation's sums of its current cell, and of each rectangle.
 uint g_cell = 0u;
-uvec2 g_cell_sums = uvec2(0u);
+RegionSums g_cell_sums = RegionSums(0u);
 #if ROIS > 0
-uvec2 g_roi_sums[ROIS];
+RegionSums g_roi_sums[ROIS];
 #endif
 
 void regionsBegin(uint lid, uint invocations) {
@@ -39,7 +47,7 @@ void regionsBegin(uint lid, uint invocations) {
     s_region_hi[i] = 0u;
   }
 #if ROIS > 0
-  for (int i = 0; i < ROIS; ++i) g_roi_sums[i] = uvec2(0u);
+  for (int i = 0; i < ROIS; ++i) g_roi_sums[i] = RegionSums(0u);
 #endif
 }
 
@@ -49,10 +57,12 @@ void addToSlot(uint slot, uint v) {
   if (before + v < before) atomicAdd(s_region_hi[slot], 1u);
 }
 
-void addToRegion(uint r, uvec2 sums) {
-  addToSlot(r * uint(REGION_VALUES), sums.x);
+void addToRegion(uint r, RegionSums sums) {
 #if REGION_VALUES > 1
-  addToSlot(r * uint(REGION_VALUES) + 1u, sums.y);
+  addToSlot(r * 2u, sums.x);
+  addToSlot(r * 2u + 1u, sums.y);
+#else
+  addToSlot(r, sums);
 #endif
 }
 
@@ -63,12 +73,12 @@ uint cellOf(uvec2 a) {
 }
 
 // Pixel `a`, in grid cell `cell`, adds `values` to the sums of the regions it lies in.
-void addToRegions(uint cell, uvec2 a, uvec2 values) {
+void addToRegions(uint cell, uvec2 a, RegionSums values) {
 #if GRID_COLUMNS > 0
   if (cell != g_cell) {
     addToRegion(g_cell, g_cell_sums);
     g_cell = cell;
-    g_cell_sums = uvec2(0u);
+    g_cell_sums = RegionSums(0u);
   }
   g_cell_sums += values;
 #endif
