@@ -7,7 +7,7 @@
 namespace esf {
 
 struct EmbeddedFile {
-  std::string_view name;  // file name, e.g. "histogram_persistent.comp"
+  std::string_view name;  // its path under glsl_es/: "histogram.comp", "common/rgba8.glsl"
   std::string_view text;
 };
 

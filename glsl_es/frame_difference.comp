@@ -11,9 +11,9 @@
 // `totals` (NVIDIA may keep a buffer it maps in host memory, where every atomic crosses the bus).
 // With PACKED_SOURCE the frame is a packed buffer (one uint per pixel, R in bits 0-7:
 // core/image/gpu_image.hpp's PackedRgbaBuffer) instead of an image: a sixth storage block.
-// Regions (GRID_COLUMNS x GRID_ROWS cells, then ROIS rectangles): a workgroup adds each region's
-// luma and changed pixels in shared memory, then into 4 words a region after the record (sum Y
-// and the changed count, 64 bits each, low word first).
+// Regions (common/regions.glsl): a workgroup adds each region's luma and changed pixels in
+// shared memory, then into 4 words a region after the record (sum Y and the changed count, 64
+// bits each, low word first).
 #ifndef PUBLISH
 #define PUBLISH 0
 #endif
@@ -26,16 +26,6 @@
 #ifndef WORDS
 #define WORDS 4
 #endif
-#ifndef GRID_COLUMNS
-#define GRID_COLUMNS 0
-#endif
-#ifndef GRID_ROWS
-#define GRID_ROWS 0
-#endif
-#ifndef ROIS
-#define ROIS 0
-#endif
-#define REGIONS (GRID_COLUMNS * GRID_ROWS + ROIS)
 layout(local_size_x = WG_SIZE) in;
 #if PACKED_SOURCE
 layout(std430, binding = 5) readonly buffer Source { uint source_pixels[]; };
@@ -55,6 +45,12 @@ layout(std430, binding = 1) readonly buffer Previous { uint previous_luma[]; };
 layout(std430, binding = 2) readonly buffer Reference { uint reference_luma[]; };
 layout(std430, binding = 3) buffer Totals { uint totals[]; };
 const uint kRecordWords = 264u;
+#define REGION_VALUES 2
+#define REGION_TOTALS totals
+#define REGION_TOTALS_AT kRecordWords
+#include "common/regions.glsl"
+#include "common/rgba8.glsl"
+#include "common/full_range.glsl"
 #if PUBLISH
 layout(std430, binding = 4) writeonly buffer Result { uint result[]; };
 const uint kTotalWords = kRecordWords + 4u * uint(REGIONS);  // the counter follows them
@@ -62,11 +58,6 @@ shared uint s_last;
 #endif
 #if REGIONS > 0
 uniform uint u_change_level;
-#if ROIS > 0
-uniform uvec4 u_rois[ROIS];  // x0, y0, x1, y1: columns [x0, x1) of rows [y0, y1)
-#endif
-shared uint s_region_luma[REGIONS];
-shared uint s_region_changed[REGIONS];
 #endif
 
 shared uint s_hist[256];
@@ -78,73 +69,13 @@ shared uint s_squares[WG_SIZE];
 // The luma of pixel `p`, the `index`th in row order.
 uint lumaAt(ivec2 p, uint index) {
 #if PACKED_SOURCE
-  uint w = source_pixels[index];
-  uvec3 c = uvec3(w & 255u, (w >> 8) & 255u, (w >> 16) & 255u);
+  uvec3 c = unpackPixel(source_pixels[index]).rgb;
 #else
-  // unorm8 -> float is c / 255: scaling back and rounding gives c exactly.
-  uvec3 c = uvec3(texelFetch(u_image, p, 0).rgb * 255.0 + 0.5);
+  uvec3 c = texelBytes(texelFetch(u_image, p, 0)).rgb;
 #endif
   if (!u_from_rgb) return c.r;
-  return (13933u * c.r + 46871u * c.g + 4732u * c.b + 32768u) >> 16;
+  return luma709(c);
 }
-
-// Limited range stretched to full: 255 * clamp(y - 16, 0, 219) / 219 (siti).
-int fullRange(uint y) {
-  if (u_full_range) return int(y);
-  return int(255u * (clamp(y, 16u, 235u) - 16u) / 219u);
-}
-
-#if REGIONS > 0
-// An invocation's pixels mostly lie in one cell: it adds them in registers and goes to shared
-// memory when the cell changes and at the end (not one shared add per pixel: a whole workgroup
-// on the same word serializes).
-uint g_cell = 0u, g_cell_luma = 0u, g_cell_changed = 0u;
-#if ROIS > 0
-uint g_roi_luma[ROIS], g_roi_changed[ROIS];
-#endif
-
-void flushCell() {
-  if (g_cell_luma != 0u) atomicAdd(s_region_luma[g_cell], g_cell_luma);
-  if (g_cell_changed != 0u) atomicAdd(s_region_changed[g_cell], g_cell_changed);
-  g_cell_luma = 0u;
-  g_cell_changed = 0u;
-}
-
-void addToRegions(ivec2 at, uint y, uint p) {
-  uint changed = uint(abs(int(y) - int(p))) > u_change_level ? 1u : 0u;
-  uvec2 a = uvec2(at);
-#if GRID_COLUMNS > 0
-  uint column = a.x * uint(GRID_COLUMNS) / u_size.x, row = a.y * uint(GRID_ROWS) / u_size.y;
-  uint cell = row * uint(GRID_COLUMNS) + column;
-  if (cell != g_cell) {
-    flushCell();
-    g_cell = cell;
-  }
-  g_cell_luma += y;
-  g_cell_changed += changed;
-#endif
-#if ROIS > 0
-  for (int i = 0; i < ROIS; ++i) {
-    if (all(greaterThanEqual(a, u_rois[i].xy)) && all(lessThan(a, u_rois[i].zw))) {
-      g_roi_luma[i] += y;
-      g_roi_changed[i] += changed;
-    }
-  }
-#endif
-}
-
-void flushRegions() {
-  flushCell();
-#if ROIS > 0
-  for (int i = 0; i < ROIS; ++i) {
-    uint r = uint(GRID_COLUMNS * GRID_ROWS + i);
-    if (g_roi_luma[i] != 0u) atomicAdd(s_region_luma[r], g_roi_luma[i]);
-    if (g_roi_changed[i] != 0u) atomicAdd(s_region_changed[r], g_roi_changed[i]);
-  }
-#endif
-}
-
-#endif
 
 // A 64-bit sum as two words: the add that wraps the low word carries into the high one; `high`
 // is the added value's own high word (its sign extension for a signed one).
@@ -158,16 +89,7 @@ void main() {
   uint lid = gl_LocalInvocationID.x;
   for (uint b = lid; b < 256u; b += uint(WG_SIZE)) s_hist[b] = 0u;
 #if REGIONS > 0
-  for (uint r = lid; r < uint(REGIONS); r += uint(WG_SIZE)) {
-    s_region_luma[r] = 0u;
-    s_region_changed[r] = 0u;
-  }
-#if ROIS > 0
-  for (int i = 0; i < ROIS; ++i) {
-    g_roi_luma[i] = 0u;
-    g_roi_changed[i] = 0u;
-  }
-#endif
+  regionsBegin(lid, uint(WG_SIZE));
 #endif
   barrier();
   uint pixels = u_size.x * u_size.y;
@@ -188,7 +110,8 @@ void main() {
       uint p = u_first ? y : (pw >> (8u * j)) & 255u;
       uint r = u_first ? y : (rw >> (8u * j)) & 255u;
 #if REGIONS > 0
-      addToRegions(at, y, p);
+      uint changed = uint(abs(int(y) - int(p))) > u_change_level ? 1u : 0u;
+      addToRegions(cellOf(uvec2(at)), uvec2(at), uvec2(y, changed));
 #endif
       if (++at.x == int(u_size.x)) at = ivec2(0, at.y + 1);
       cw |= y << (8u * j);
@@ -228,11 +151,7 @@ void main() {
   for (uint b = lid; b < 256u; b += uint(WG_SIZE))
     if (s_hist[b] != 0u) atomicAdd(totals[b], s_hist[b]);
 #if REGIONS > 0
-  for (uint r = lid; r < uint(REGIONS); r += uint(WG_SIZE)) {
-    uint at = kRecordWords + 4u * r;
-    if (s_region_luma[r] != 0u) addWide(at, s_region_luma[r], 0u);
-    if (s_region_changed[r] != 0u) addWide(at + 2u, s_region_changed[r], 0u);
-  }
+  publishRegions(lid, uint(WG_SIZE));
 #endif
 #if PUBLISH
   // This workgroup's adds are done before its count: the last to count sees every one.

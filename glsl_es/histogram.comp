@@ -2,24 +2,13 @@
 // describes the strategies and the output layout: bins[bin * CHANNELS + k].
 //   STRATEGY  0 single, 1 global-atomic, 2 chunk (chunk-sum / chunk-reduce), 3 persistent,
 //             4 replicated (persistent over quads of 4 pixels into REPLICAS shared copies)
-//   BINS 1..256; bin = (v * BINS) >> 8.  CHANNELS 1..4, CHANNEL0..3: 0 r, 1 g, 2 b, 3 luma.
-//   LUMA_601  0: BT.709 (13933, 46871, 4732) / 65536; 1: BT.601 (77, 150, 29) / 256; rounded.
+//   BINS 1..256; bin = (v * BINS) >> 8.  CHANNELS, CHANNEL0..3, LUMA_601: common/channels.glsl.
 //   SOURCE_BUFFER  0: texelFetch from u_image; 1: packed uint pixels at binding 1.
 #ifndef STRATEGY
 #define STRATEGY 3
 #endif
 #ifndef BINS
 #define BINS 256
-#endif
-#ifndef CHANNELS
-#define CHANNELS 4
-#define CHANNEL0 0
-#define CHANNEL1 1
-#define CHANNEL2 2
-#define CHANNEL3 3
-#endif
-#ifndef LUMA_601
-#define LUMA_601 0
 #endif
 #ifndef SOURCE_BUFFER
 #define SOURCE_BUFFER 0
@@ -60,6 +49,8 @@ layout(std430, binding = 1) readonly buffer Image { uint pixels[]; };
 uniform highp sampler2D u_image;
 #endif
 uniform ivec2 u_size;
+#include "common/channels.glsl"
+#include "common/image_pixels.glsl"
 
 #if STRATEGY == 2
 layout(std430, binding = 0) writeonly buffer Chunks { uint chunks[]; };
@@ -79,44 +70,6 @@ layout(std430, binding = 0) buffer Bins { uint bins[]; };
 
 const uint WORDS = uint(BINS * CHANNELS);
 const uint INVOCATIONS = uint(WG_X * WG_Y);
-const int CODES[4] = int[4](CHANNEL0,
-#if CHANNELS > 1
-                            CHANNEL1,
-#else
-                            0,
-#endif
-#if CHANNELS > 2
-                            CHANNEL2,
-#else
-                            0,
-#endif
-#if CHANNELS > 3
-                            CHANNEL3);
-#else
-                            0);
-#endif
-
-uvec4 pixelAt(ivec2 p) {
-#if SOURCE_BUFFER
-  uint v = pixels[uint(p.y) * uint(u_size.x) + uint(p.x)];
-  return uvec4(v & 255u, (v >> 8) & 255u, (v >> 16) & 255u, v >> 24);
-#else
-  // unorm8 -> float is c / 255: scaling back and rounding gives c exactly.
-  return uvec4(texelFetch(u_image, p, 0) * 255.0 + 0.5);
-#endif
-}
-
-uint channelValue(uvec4 c, int code) {
-  if (code == 0) return c.r;
-  if (code == 1) return c.g;
-  if (code == 2) return c.b;
-#if LUMA_601
-  return (77u * c.r + 150u * c.g + 29u * c.b + 128u) >> 8;
-#else
-  return (13933u * c.r + 46871u * c.g + 4732u * c.b + 32768u) >> 16;
-#endif
-}
-
 // The output word of channel slot k for pixel c.
 uint wordOf(uvec4 c, int k) {
   return ((channelValue(c, CODES[k]) * uint(BINS)) >> 8) * uint(CHANNELS) + uint(k);
@@ -171,10 +124,6 @@ uint outputWordOf(uint i) {
 const uint REP_STRIDE = (WORDS % 2u == 0u && REPLICAS > 1) ? WORDS + 1u : WORDS;
 const uint SHARED_WORDS = REP_STRIDE * uint(REPLICAS);
 shared uint counts[SHARED_WORDS];
-
-uvec4 unpackPixel(uint v) {
-  return uvec4(v & 255u, (v >> 8) & 255u, (v >> 16) & 255u, v >> 24);
-}
 
 void add(uint word, uint n) {
   atomicAdd(counts[word], n);
@@ -245,27 +194,6 @@ void countQuad(uvec4 c0, uvec4 c1, uvec4 c2, uvec4 c3, uint rep) {
 #endif
   }
 }
-
-#if !SOURCE_BUFFER
-// Pixel (x + j, y) in row-major order, wrapped onto the next rows (j <= 3, so 3 wraps at most:
-// no division and no loop).
-uvec4 texel(int x, int y, int j) {
-  int px = x + j, py = y;
-  if (px >= u_size.x) {
-    px -= u_size.x;
-    ++py;
-  }
-  if (px >= u_size.x) {
-    px -= u_size.x;
-    ++py;
-  }
-  if (px >= u_size.x) {
-    px -= u_size.x;
-    ++py;
-  }
-  return pixelAt(ivec2(px, py));
-}
-#endif
 #endif
 
 void main() {
@@ -362,7 +290,8 @@ void main() {
       countQuad(unpackPixel(v.x), unpackPixel(v.y), unpackPixel(v.z), unpackPixel(v.w), rep);
 #endif
 #else
-      countQuad(texel(x, y, 0), texel(x, y, 1), texel(x, y, 2), texel(x, y, 3), rep);
+      countQuad(pixelAfter(x, y, 0), pixelAfter(x, y, 1), pixelAfter(x, y, 2), pixelAfter(x, y, 3),
+                rep);
       x += dx;
       y += dy;
       if (x >= u_size.x) {
@@ -375,11 +304,7 @@ void main() {
   // The last total % 4 pixels: the first invocation of the dispatch.
   if (gid == 0u) {
     for (uint i = nq * 4u; i < total; ++i) {
-#if SOURCE_BUFFER
-      uvec4 c = unpackPixel(pixels[i]);
-#else
-      uvec4 c = pixelAt(ivec2(int(i % uint(u_size.x)), int(i / uint(u_size.x))));
-#endif
+      uvec4 c = pixelAtIndex(i);
       for (int k = 0; k < CHANNELS; ++k) add(rep + sharedWordOf(c, k), 1u);
     }
   }

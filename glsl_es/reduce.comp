@@ -1,7 +1,7 @@
 // Per-channel min, max and 64-bit sum over an image (core/stages/reduce.hpp). Output: 4 words
 // per channel slot k: { min, max, sum_lo, sum_hi } at result[4k..4k+3], written whole by the
 // last workgroup (no clear per run).
-//   CHANNELS 1..4, CHANNEL0..3: 0 r, 1 g, 2 b, 3 luma. LUMA_601, SOURCE_BUFFER as histogram.comp.
+//   CHANNELS, CHANNEL0..3, LUMA_601: common/channels.glsl. SOURCE_BUFFER as histogram.comp.
 //   QUADS        quads of 4 consecutive pixels per invocation and grid-stride step
 //   CARRY        1: invocation sums carry into a high word (the host sets 0 when no invocation
 //                can pass 2^32: at most 16843009 pixels of 255 each)
@@ -15,16 +15,6 @@
 #if defined(SUBGROUP) && SUBGROUP
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
-#endif
-#ifndef CHANNELS
-#define CHANNELS 4
-#define CHANNEL0 0
-#define CHANNEL1 1
-#define CHANNEL2 2
-#define CHANNEL3 3
-#endif
-#ifndef LUMA_601
-#define LUMA_601 0
 #endif
 #ifndef SOURCE_BUFFER
 #define SOURCE_BUFFER 0
@@ -64,6 +54,8 @@ layout(std430, binding = 2) readonly buffer Image { uint pixels[]; };
 uniform highp sampler2D u_image;
 #endif
 uniform ivec2 u_size;
+#include "common/channels.glsl"
+#include "common/image_pixels.glsl"
 layout(std430, binding = 0) writeonly buffer Result { uint result[]; };
 #if ACCUMULATORS
 // `done`, then ACCUMULATORS x CHANNELS x {min, max, lo, hi}; between runs done is zero and
@@ -80,61 +72,6 @@ layout(std430, binding = 3) coherent buffer Partials {
   uint pad0, pad1, pad2;
   uvec4 partials[];
 };
-#endif
-
-const int CODES[4] = int[4](CHANNEL0,
-#if CHANNELS > 1
-                            CHANNEL1,
-#else
-                            0,
-#endif
-#if CHANNELS > 2
-                            CHANNEL2,
-#else
-                            0,
-#endif
-#if CHANNELS > 3
-                            CHANNEL3);
-#else
-                            0);
-#endif
-
-uint channelValue(uvec4 c, int code) {
-  if (code == 0) return c.r;
-  if (code == 1) return c.g;
-  if (code == 2) return c.b;
-#if LUMA_601
-  return (77u * c.r + 150u * c.g + 29u * c.b + 128u) >> 8;
-#else
-  return (13933u * c.r + 46871u * c.g + 4732u * c.b + 32768u) >> 16;
-#endif
-}
-
-uvec4 unpackPixel(uint v) {
-  return uvec4(v & 255u, (v >> 8) & 255u, (v >> 16) & 255u, v >> 24);
-}
-
-#if !SOURCE_BUFFER
-uvec4 texel(int x, int y) {
-  return uvec4(texelFetch(u_image, ivec2(x, y), 0) * 255.0 + 0.5);  // unorm8: exact
-}
-// Pixel (x + j, y) in row-major order wrapped onto the next rows (j <= 3: no division, no loop).
-uvec4 texelAfter(int x, int y, int j) {
-  int px = x + j, py = y;
-  if (px >= u_size.x) {
-    px -= u_size.x;
-    ++py;
-  }
-  if (px >= u_size.x) {
-    px -= u_size.x;
-    ++py;
-  }
-  if (px >= u_size.x) {
-    px -= u_size.x;
-    ++py;
-  }
-  return texel(px, py);
-}
 #endif
 
 // Constant initial values: a compiler sees no read of the accumulators before a write.
@@ -254,10 +191,10 @@ void main() {
       accumulate(unpackPixel(v.z));
       accumulate(unpackPixel(v.w));
 #else
-      accumulate(texelAfter(x, y, 0));
-      accumulate(texelAfter(x, y, 1));
-      accumulate(texelAfter(x, y, 2));
-      accumulate(texelAfter(x, y, 3));
+      accumulate(pixelAfter(x, y, 0));
+      accumulate(pixelAfter(x, y, 1));
+      accumulate(pixelAfter(x, y, 2));
+      accumulate(pixelAfter(x, y, 3));
       x += dx;
       y += dy;
       if (x >= u_size.x) {
@@ -269,13 +206,7 @@ void main() {
   }
   // The last total % 4 pixels: the first invocation of the dispatch.
   if (gid == 0u) {
-    for (uint i = nq * 4u; i < total; ++i) {
-#if SOURCE_BUFFER
-      accumulate(unpackPixel(pixels[i]));
-#else
-      accumulate(texel(int(i % uint(u_size.x)), int(i / uint(u_size.x))));
-#endif
-    }
+    for (uint i = nq * 4u; i < total; ++i) accumulate(pixelAtIndex(i));
   }
 
   // This workgroup's partial per channel into `partials`.

@@ -7,8 +7,8 @@
 // (m = gx^2 + gy^2, 64 bits, low word first), sum q (64 bits) and sum q^2 (96 bits),
 // q = round(65536 sqrt(m)) exactly. An invocation's own sums of its 32 pixels fit 32 bits for m
 // (32 x 2080800) and q (32 x 94.6 million), 64 for q^2.
-// Regions (GRID_COLUMNS x GRID_ROWS cells, then ROIS rectangles): a workgroup adds each region's
-// sum m in shared memory (64 bits), then into 2 words a region (64 bits, low first) of `regions`.
+// Regions (common/regions.glsl): a workgroup adds each region's sum m in shared memory (64 bits),
+// then into 2 words a region (64 bits, low first) of `regions`.
 #ifndef WG_Y
 #define WG_Y 4
 #endif
@@ -16,16 +16,6 @@
 #define PACKED_SOURCE 0
 #endif
 #define ROWS_PER_INVOCATION 8
-#ifndef GRID_COLUMNS
-#define GRID_COLUMNS 0
-#endif
-#ifndef GRID_ROWS
-#define GRID_ROWS 0
-#endif
-#ifndef ROIS
-#define ROIS 0
-#endif
-#define REGIONS (GRID_COLUMNS * GRID_ROWS + ROIS)
 layout(local_size_x = 64, local_size_y = WG_Y) in;
 uniform uvec2 u_size;
 uniform bool u_full_range;
@@ -42,54 +32,17 @@ uniform uint u_words;
 layout(std430, binding = 0) readonly buffer Luma { uint luma[]; };
 #endif
 layout(std430, binding = 1) writeonly buffer Partials { uint partials[]; };
-#if REGIONS > 0
+// The regions' sums (bound only when there are regions: unused, the block is not active).
 layout(std430, binding = 2) buffer Regions { uint regions[]; };
-#if ROIS > 0
-uniform uvec4 u_rois[ROIS];  // x0, y0, x1, y1: columns [x0, x1) of rows [y0, y1)
-#endif
-shared uint s_region_lo[REGIONS];
-shared uint s_region_hi[REGIONS];
+#define REGION_VALUES 1
+#define REGION_TOTALS regions
+#define REGION_TOTALS_AT 0u
+#include "common/regions.glsl"
+#include "common/rgba8.glsl"
+#include "common/full_range.glsl"
 
-void addToShared(uint r, uint v) {
-  uint before = atomicAdd(s_region_lo[r], v);
-  if (before + v < before) atomicAdd(s_region_hi[r], 1u);
-}
-
-// An invocation's pixels mostly lie in one cell: it adds them in registers and goes to shared
-// memory when the cell changes and at the end (one shared add per pixel, a whole workgroup on the
-// same word, made the pass many times slower on an H100: bench/results/h100-health.md).
-uint g_cell = 0u, g_cell_sum = 0u;
-#if ROIS > 0
-uint g_roi_sum[ROIS];
-#endif
-
+#if REGIONS > 0
 uint columnOf(uint x) { return x * uint(GRID_COLUMNS) / u_size.x; }
-
-// `cell`: the grid cell of pixel `a` (the caller finds it without a division per pixel).
-void addToRegions(uint cell, uvec2 a, uint m) {
-#if GRID_COLUMNS > 0
-  if (cell != g_cell) {
-    if (g_cell_sum != 0u) addToShared(g_cell, g_cell_sum);
-    g_cell = cell;
-    g_cell_sum = 0u;
-  }
-  g_cell_sum += m;
-#endif
-#if ROIS > 0
-  for (int i = 0; i < ROIS; ++i) {
-    if (all(greaterThanEqual(a, u_rois[i].xy)) && all(lessThan(a, u_rois[i].zw)))
-      g_roi_sum[i] += m;
-  }
-#endif
-}
-
-void flushRegions() {
-  if (g_cell_sum != 0u) addToShared(g_cell, g_cell_sum);
-#if ROIS > 0
-  for (int i = 0; i < ROIS; ++i)
-    if (g_roi_sum[i] != 0u) addToShared(uint(GRID_COLUMNS * GRID_ROWS + i), g_roi_sum[i]);
-#endif
-}
 #endif
 
 const uint kInvocations = uint(64 * WG_Y);
@@ -100,11 +53,6 @@ shared uint s_roots_hi[kInvocations];
 shared uint s_rsq0[kInvocations];
 shared uint s_rsq1[kInvocations];
 shared uint s_rsq2[kInvocations];
-
-int fullRange(uint v) {
-  if (u_full_range) return int(v);
-  return int(255u * (clamp(v, 16u, 235u) - 16u) / 219u);
-}
 
 // A row's 6 pixels x0 - 1 .. x0 + 4, range-stretched, one byte each: bytes 0-3 in .x, 4-5 in
 // .y. Three rows in 6 registers rather than 18 (v3d needed its fallback scheduler, Midgard
@@ -122,10 +70,8 @@ uvec2 advance(uvec2 row) {
 // The range-stretched luma of pixel (x, y); x past the row's end reads its last pixel (the
 // caller never uses those).
 int pixelAt(uint x, uint y) {
-  uint w = source_pixels[y * u_size.x + min(x, u_size.x - 1u)];
-  uvec3 c = uvec3(w & 255u, (w >> 8) & 255u, (w >> 16) & 255u);
-  uint luma = u_from_rgb ? (13933u * c.r + 46871u * c.g + 4732u * c.b + 32768u) >> 16 : c.r;
-  return fullRange(luma);
+  uvec3 c = unpackPixel(source_pixels[y * u_size.x + min(x, u_size.x - 1u)]).rgb;
+  return fullRange(u_from_rgb ? luma709(c) : c.r);
 }
 
 uvec2 loadRow(uint y, uint x0) {
@@ -189,13 +135,7 @@ void main() {
 void main() {
   uint lid = gl_LocalInvocationIndex;
 #if REGIONS > 0
-  for (uint r = lid; r < uint(REGIONS); r += kInvocations) {
-    s_region_lo[r] = 0u;
-    s_region_hi[r] = 0u;
-  }
-#if ROIS > 0
-  for (int i = 0; i < ROIS; ++i) g_roi_sum[i] = 0u;
-#endif
+  regionsBegin(lid, kInvocations);
   barrier();
 #endif
   uint x0 = 1u + gl_WorkGroupID.x * 256u + gl_LocalInvocationID.x * 4u;
@@ -285,13 +225,7 @@ void main() {
   }
 #if REGIONS > 0
   // The reduction's barriers came after the last shared add.
-  for (uint r = lid; r < uint(REGIONS); r += kInvocations) {
-    uint lo = s_region_lo[r], hi = s_region_hi[r];
-    if (lo == 0u && hi == 0u) continue;
-    uint before = atomicAdd(regions[2u * r], lo);
-    uint carry = before + lo < before ? 1u : 0u;
-    if (hi + carry != 0u) atomicAdd(regions[2u * r + 1u], hi + carry);
-  }
+  publishRegions(lid, kInvocations);
 #endif
 }
 #endif

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
-#include <regex>
 #include <set>
 
 #include "esframe/base/log.hpp"
 #include "platform/gl_spec_limits.hpp"
+#include "platform/shader_source.hpp"
 
 namespace esf {
 namespace {
@@ -33,55 +33,64 @@ std::string programLog(GLuint program) {
   return log;
 }
 
-// Mesa writes "0:12(5): error: ...", NVIDIA "0(12) : error C1008: ...". Returns the first error
-// line's number and its text, so the message can name file:line.
-std::pair<int, std::string> firstError(const std::string& log) {
-  static const std::regex mesa(R"(^\s*\d+:(\d+)\(\d+\):\s*(.*)$)");
-  static const std::regex nvidia(R"(^\s*\d+\((\d+)\)\s*:\s*(.*)$)");
+// The first error line of a driver's log, as its location and text; a log with no located error
+// gives its first line as the text, at line 0 of the shader.
+LogLocation firstError(const std::string& log) {
   std::string fallback;
   size_t start = 0;
   while (start < log.size()) {
     size_t end = log.find('\n', start);
     if (end == std::string::npos) end = log.size();
-    std::string line = log.substr(start, end - start);
+    const std::string_view line(log.data() + start, end - start);
     start = end + 1;
-    std::smatch m;
-    bool is_error = line.find("error") != std::string::npos;
-    if ((std::regex_match(line, m, mesa) || std::regex_match(line, m, nvidia)) && is_error)
-      return {std::stoi(m[1]), m[2]};
+    if (line.find("error") != std::string_view::npos)
+      if (std::optional<LogLocation> at = parseLogLocation(line)) return *at;
     if (fallback.empty() && !line.empty()) fallback = line;
   }
-  return {0, fallback};
+  return {0, 0, fallback};
 }
 
-Result<GlShader> compile(GLenum stage, std::string_view name, const std::string& preamble,
-                         std::string_view text, std::vector<std::string>* warnings) {
-  const GLchar* parts[] = {preamble.c_str(), text.data()};
-  const GLint lengths[] = {GLint(preamble.size()), GLint(text.size())};
-  GlShader shader(glCreateShader(stage));
-  if (!shader) return fail(ErrorCode::kGpu, "glCreateShader failed for '", name, "'");
-  glShaderSource(shader.get(), 2, parts, lengths);
-  glCompileShader(shader.get());
+// "glsl_es/histogram.comp:12", or for a line of an included file
+// "glsl_es/common/rgba8.glsl:12 (included by histogram.comp)".
+std::string placeOf(const ResolvedShader& shader, int line) {
+  const ShaderLine at = shader.place(line);
+  std::string place = "glsl_es/" + at.file + ":" + std::to_string(at.line);
+  if (at.file != shader.files[0]) place += " (included by " + shader.files[0] + ")";
+  return place;
+}
+
+Result<GlShader> compile(GLenum stage, const std::string& preamble, const ResolvedShader& shader,
+                         std::vector<std::string>* warnings) {
+  const std::string& name = shader.files[0];
+  const GLchar* parts[] = {preamble.c_str(), shader.text.c_str()};
+  const GLint lengths[] = {GLint(preamble.size()), GLint(shader.text.size())};
+  GlShader compiled(glCreateShader(stage));
+  if (!compiled) return fail(ErrorCode::kGpu, "glCreateShader failed for '", name, "'");
+  glShaderSource(compiled.get(), 2, parts, lengths);
+  glCompileShader(compiled.get());
   GLint ok = GL_FALSE;
-  glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok);
+  glGetShaderiv(compiled.get(), GL_COMPILE_STATUS, &ok);
   if (!ok) {
-    std::string log = shaderLog(shader.get());
-    auto [line, message] = firstError(log);
-    logDebug("driver log for " + std::string(name) + ":\n" + log);
-    return fail(ErrorCode::kGpu, "glsl_es/", name, ":", std::to_string(line),
-                ": compile error: ", message);
+    std::string log = shaderLog(compiled.get());
+    const LogLocation error = firstError(log);
+    logDebug("driver log for " + name + ":\n" + log);
+    return fail(ErrorCode::kGpu, placeOf(shader, error.line), ": compile error: ", error.message);
   }
-  const std::string log = shaderLog(shader.get());
+  const std::string log = shaderLog(compiled.get());
   size_t start = 0;
   while (start < log.size()) {
     size_t end = log.find('\n', start);
     if (end == std::string::npos) end = log.size();
     std::string line = log.substr(start, end - start);
-    if (line.find("warning") != std::string::npos)
-      warnings->push_back("glsl_es/" + std::string(name) + ": " + line);
+    if (line.find("warning") != std::string::npos) {
+      if (std::optional<LogLocation> at = parseLogLocation(line))
+        warnings->push_back(placeOf(shader, at->line) + ": " + at->message);
+      else
+        warnings->push_back("glsl_es/" + name + ": " + line);
+    }
     start = end + 1;
   }
-  return shader;
+  return compiled;
 }
 
 // `retrievable`: the program's binary will be read for the cache (a hint some drivers need).
@@ -96,7 +105,7 @@ Result<GlProgram> link(const std::vector<GlShader>& shaders, const std::string& 
   if (!ok) {
     std::string log = programLog(program.get());
     logDebug("link log for " + what + ":\n" + log);
-    return fail(ErrorCode::kGpu, "glsl_es/", what, ": link error: ", firstError(log).second);
+    return fail(ErrorCode::kGpu, "glsl_es/", what, ": link error: ", firstError(log).message);
   }
   return program;
 }
@@ -221,6 +230,10 @@ Result<std::string_view> ShaderLibrary::source(std::string_view name) const {
   return fail(ErrorCode::kNotFound, "no embedded shader named '", name, "'");
 }
 
+Result<ResolvedShader> ShaderLibrary::resolved(std::string_view name) const {
+  return resolveShaderIncludes(files_, name);
+}
+
 Result<GlProgram> ShaderLibrary::compute(std::string_view name, const ShaderDefines& d) const {
   Result<GlProgram> program = build({{GL_COMPUTE_SHADER, name}}, d);
   if (!program) return program;
@@ -241,14 +254,14 @@ Result<GlProgram> ShaderLibrary::build(std::initializer_list<Stage> stages,
   const std::string preamble = d.preamble();
   std::string what;  // "a.comp", "graph.vert+graph.frag"
   std::string key;   // every stage's full text: the program cache's key
-  std::vector<std::string_view> texts;
+  std::vector<ResolvedShader> texts;
   for (const Stage& stage : stages) {
-    Result<std::string_view> text = source(stage.name);
+    Result<ResolvedShader> text = resolved(stage.name);
     if (!text) return text.error();
-    texts.push_back(text.value());
     what += (what.empty() ? "" : "+") + std::string(stage.name);
     key.append(std::to_string(stage.type)).append(1, '\n').append(preamble);
-    key.append(text.value()).append(1, '\0');
+    key.append(text->text).append(1, '\0');
+    texts.push_back(std::move(text.value()));
   }
   const bool cached = cache_ && cache_->usable();
   logCacheOnce(cache_, cached);
@@ -275,7 +288,7 @@ Result<GlProgram> ShaderLibrary::build(std::initializer_list<Stage> stages,
     std::vector<GlShader> shaders;
     size_t i = 0;
     for (const Stage& stage : stages) {
-      Result<GlShader> shader = compile(stage.type, stage.name, preamble, texts[i++], &warnings);
+      Result<GlShader> shader = compile(stage.type, preamble, texts[i++], &warnings);
       if (!shader) return shader.error();
       shaders.push_back(std::move(shader.value()));
     }

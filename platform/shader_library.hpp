@@ -16,6 +16,7 @@
 #include "platform/driver_messages.hpp"
 #include "platform/gl_objects.hpp"
 #include "platform/program_cache.hpp"
+#include "platform/shader_source.hpp"
 
 namespace esf {
 
@@ -69,8 +70,12 @@ class ShaderLibrary {
   explicit ShaderLibrary(std::span<const EmbeddedFile> files, const ProgramCache* cache = nullptr)
       : files_(files), cache_(cache) {}
 
+  // The file as embedded, its #include lines as they stand.
   Result<std::string_view> source(std::string_view name) const;
-  // A compute program from one file. Errors read "glsl_es/NAME:LINE: <driver message>".
+  // The text the driver gets after the preamble: includes resolved (shader_source.hpp).
+  Result<ResolvedShader> resolved(std::string_view name) const;
+  // A compute program from one file. Errors read "glsl_es/NAME:LINE: <driver message>" (for a
+  // line of an included file "glsl_es/common/FILE:LINE (included by NAME): ...").
   Result<GlProgram> compute(std::string_view name, const ShaderDefines& defines = {}) const;
   // A vertex + fragment program.
   Result<GlProgram> graphics(std::string_view vertex, std::string_view fragment,

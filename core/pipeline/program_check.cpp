@@ -166,7 +166,7 @@ void buildSweeps(GlContext& gl, ProgramCheckReport& report) {
   }
 }
 
-// Each file on its own library (the name its file's base name); one that cannot be read or
+// Each file as a shader of its own (the name its file's base name); one that cannot be read or
 // built is a note.
 void buildShaderFiles(const std::vector<std::string>& paths, ProgramCheckReport& report) {
   for (const std::string& path : paths) {
@@ -179,8 +179,11 @@ void buildShaderFiles(const std::vector<std::string>& paths, ProgramCheckReport&
     }
     const std::string source = text.str();
     const std::string name = path.substr(path.find_last_of('/') + 1);
-    const EmbeddedFile file{name, source};
-    Result<GlProgram> program = ShaderLibrary({&file, 1}).compute(name);
+    // The file first (a name it shares with a built-in shader is its own), then the built-in
+    // ones, whose common/ files it may include.
+    std::vector<EmbeddedFile> files{EmbeddedFile{name, source}};
+    files.insert(files.end(), builtinShaders().begin(), builtinShaders().end());
+    Result<GlProgram> program = ShaderLibrary(files).compute(name);
     if (!program) report.notes.push_back(program.error().message);
   }
 }

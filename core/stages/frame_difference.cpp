@@ -40,8 +40,9 @@ Result<FrameDifference> FrameDifference::create(const GlContext& gl,
                                                 const FrameDifferenceParams& params,
                                                 const HealthRegionSpec& regions) {
   if (Status s = params.validate(gl.limits()); !s) return s.error();
+  // A region's two sums are 64 bits each in shared memory too (common/regions.glsl).
   const int64_t shared = (kDifferenceHistogramWords + 4 * int64_t(params.workgroup_size) +
-                          2 * int64_t(regions.count())) *
+                          int64_t(kDifferenceRegionWords * regions.count())) *
                          4;
   if (Status s = checkWorkgroup(gl.limits(), kDifferenceStage, params.workgroup_size, 1, shared);
       !s)

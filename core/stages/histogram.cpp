@@ -13,6 +13,12 @@
 #include "platform/shader_library.hpp"
 
 namespace esf {
+#if ESF_FAULT_INJECTION
+// tests/support/shaders/ (core/stages/CMakeLists.txt).
+extern const EmbeddedFile esf_fault_shaders[];
+extern const std::size_t esf_fault_shaders_count;
+#endif
+
 namespace {
 
 constexpr const char* kHistogramStage = "histogram";
@@ -364,7 +370,8 @@ Status Histogram::prepareInjectedFault() {
   static std::atomic<bool> warned{false};
   if (!warned.exchange(true))
     logWarning("ESFRAME_TEST_GPU_FAULT=histogram: the GPU histogram miscounts on purpose (a test)");
-  Result<GlProgram> program = ShaderLibrary::builtin().compute("fault_miscount.comp");
+  const ShaderLibrary fault_shaders({esf_fault_shaders, esf_fault_shaders_count});
+  Result<GlProgram> program = fault_shaders.compute("fault_miscount.comp");
   if (!program) return program.error();
   fault_ = std::move(program.value());
 #endif

@@ -24,14 +24,14 @@ bool hasGlExtension(const char* name) {
 // GLSL ES wants #extension before any other token, and ShaderLibrary's preamble starts with
 // precision statements: the subgroup form is compiled here with its own preamble.
 Result<GlProgram> compileWithSubgroups(const ShaderDefines& d) {
-  Result<std::string_view> text = ShaderLibrary::builtin().source("reduce.comp");
+  Result<ResolvedShader> text = ShaderLibrary::builtin().resolved("reduce.comp");
   if (!text) return text.error();
   std::string pre = d.preamble();
   const std::string version = "#version 310 es\n";
   pre.insert(version.size(),
              "#extension GL_KHR_shader_subgroup_basic : require\n"
              "#extension GL_KHR_shader_subgroup_arithmetic : require\n");
-  std::string src = pre + std::string(text.value());
+  std::string src = pre + text->text;
   // The shader's own #extension lines are then repeats inside #if SUBGROUP: drop them.
   for (const char* line : {"#extension GL_KHR_shader_subgroup_basic : require\n",
                            "#extension GL_KHR_shader_subgroup_arithmetic : require\n"}) {

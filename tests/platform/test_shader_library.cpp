@@ -47,6 +47,26 @@ TEST(ShaderLibrary, BrokenShaderErrorNamesFileAndLine) {
   EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
 }
 
+TEST(ShaderLibrary, ErrorInAnIncludedFileNamesThatFileAndLine) {
+  test::glContext();
+  Result<GlProgram> program = testLibrary().compute("broken_in_include.comp");
+  ASSERT_FALSE(program.ok());
+  const std::string& m = program.error().message;
+  EXPECT_EQ(m.rfind("glsl_es/common/stray_call.glsl:4 (included by broken_in_include.comp): ", 0),
+            0u)
+      << m;
+  EXPECT_NE(m.find("undefined_function_on_line_4"), std::string::npos) << m;
+}
+
+TEST(ShaderLibrary, LinesAfterAnIncludeKeepTheirNumbers) {
+  test::glContext();
+  Result<GlProgram> program = testLibrary().compute("broken_after_include.comp");
+  ASSERT_FALSE(program.ok());
+  const std::string& m = program.error().message;
+  EXPECT_EQ(m.rfind("glsl_es/broken_after_include.comp:7: ", 0), 0u) << m;
+  EXPECT_NE(m.find("undefined_symbol_on_line_7"), std::string::npos) << m;
+}
+
 TEST(ShaderLibrary, UnknownShaderIsAnError) {
   Result<std::string_view> s = testLibrary().source("nope.comp");
   ASSERT_FALSE(s.ok());
