@@ -102,4 +102,10 @@ Result<const void*> loadModuleEntry(const std::string& file_name, const char* en
   return table;
 }
 
+Status moduleNotBuilt(std::string_view feature, std::string_view packages,
+                      std::string_view option) {
+  return fail(ErrorCode::kUnsupported, feature, " support not built (install ", packages,
+              " and configure with -D", option, "=ON)");
+}
+
 }  // namespace esf

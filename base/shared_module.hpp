@@ -1,8 +1,10 @@
 #pragma once
-// Optional parts of libesframe that pull in heavy libraries (libcamera, libmosquitto) live in
-// modules beside libesframe.so and are loaded on first use, so a run that needs neither does not
-// pay their dynamic loading. SharedModule owns one dlopen() handle.
+// Optional parts of libesframe that pull in heavy libraries (libcamera, libmosquitto,
+// libmicrohttpd) live in modules beside libesframe.so and are loaded on first use, so a run that
+// needs none does not pay their dynamic loading. SharedModule owns one dlopen() handle;
+// loadOptionalModule is what each module's loader calls.
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "esframe/base/result.hpp"
@@ -14,6 +16,14 @@
 #define ESF_MODULE_ENTRY
 #else
 #define ESF_MODULE_ENTRY __attribute__((visibility("default")))
+#endif
+
+// In a loader: the entry point itself where the module's code is linked into libesframe (called
+// directly), null where the module is a file to load (its entry point is not in libesframe).
+#if defined(ESF_MODULES_LINKED)
+#define ESF_LINKED_ENTRY(entry) (&entry)
+#else
+#define ESF_LINKED_ENTRY(entry) nullptr
 #endif
 
 namespace esf {
@@ -48,6 +58,33 @@ class SharedModule {
 // opened once.
 Result<const void*> loadModuleEntry(const std::string& file_name, const char* entry,
                                     const void* host, ErrorCode code_if_missing);
+
+// One optional module as its loader names it: the file, its entry point (extern "C" const
+// Module* entry(const Host* host)) by name, and ESF_LINKED_ENTRY(entry).
+template <typename Module, typename Host>
+struct OptionalModule {
+  const char* file_name;  // "libesframe-mqtt.so", looked for in moduleDirectory()
+  const char* entry_name;
+  const Module* (*linked_entry)(const Host* host);
+};
+
+// The module's table for `host`: its entry point called directly where it is linked in, else the
+// file loaded (loadModuleEntry). Fails with kUnsupported, as a build without the module does
+// (this esframe cannot use it): "cannot load PATH: REASON", REASON dlerror()'s text. Each loader
+// keeps the result in a function-local static, so the module loads once, on first use.
+template <typename Module, typename Host>
+Result<const Module*> loadOptionalModule(const OptionalModule<Module, Host>& module,
+                                         const Host& host) {
+  if (module.linked_entry) return module.linked_entry(&host);
+  Result<const void*> table =
+      loadModuleEntry(module.file_name, module.entry_name, &host, ErrorCode::kUnsupported);
+  if (!table) return table.error();
+  return static_cast<const Module*>(table.value());
+}
+
+// What a build without an optional module's libraries answers each use of it, kUnsupported:
+// "FEATURE support not built (install PACKAGES and configure with -DOPTION=ON)".
+Status moduleNotBuilt(std::string_view feature, std::string_view packages, std::string_view option);
 
 // Where modules are looked for: $ESFRAME_MODULE_DIR when set and not empty, else the folder
 // libesframe itself was loaded from (the build tree, a cross build's tree), or its subfolder

@@ -14,15 +14,11 @@ const LibcameraHost kHost{&logLine,       &formatName,      &isCompressed,    &d
                           &fromDrmFourcc, &v4l2PlaneSlices, &colorimetryName, &libcameraCameraId};
 
 Result<const LibcameraModule*> libcameraModule() {
-#ifdef ESF_MODULES_LINKED
-  return esf_libcamera_module_v3(&kHost);
-#else
-  // kUnsupported, as in a build without libcamera: this esframe cannot use libcamera.
-  static const Result<const void*> table =
-      loadModuleEntry(kLibcameraModuleFile, kLibcameraModuleEntry, &kHost, ErrorCode::kUnsupported);
-  if (!table) return table.error();
-  return static_cast<const LibcameraModule*>(table.value());
-#endif
+  static const Result<const LibcameraModule*> module = loadOptionalModule(
+      OptionalModule<LibcameraModule, LibcameraHost>{kLibcameraModuleFile, kLibcameraModuleEntry,
+                                                     ESF_LINKED_ENTRY(esf_libcamera_module_v3)},
+      kHost);
+  return module;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The libcamera source in a build without libcamera (-DESFRAME_LIBCAMERA=OFF, or AUTO where
 // pkg-config found no libcamera): every use says so.
+#include "base/shared_module.hpp"
 #include "capture/libcamera_source.hpp"
 
 namespace esf {
@@ -9,9 +10,7 @@ bool libcameraSupportBuilt() {
 }
 
 Status loadLibcameraSupport() {
-  return fail(ErrorCode::kUnsupported,
-              "libcamera support not built (install libcamera-dev and configure with "
-              "-DESFRAME_LIBCAMERA=ON)");
+  return moduleNotBuilt("libcamera", "libcamera-dev", "ESFRAME_LIBCAMERA");
 }
 
 Result<std::unique_ptr<FrameSource>> openLibcameraSource(const std::string& spec,

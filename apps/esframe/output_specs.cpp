@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -57,13 +58,15 @@ Result<OutputSpec> specOf(Result<Options> options, OutputSpec::Kind kind,
   return spec;
 }
 
-// "PATH[,KEY=VALUE...]": the path first (it may hold '='), then the options, keys from `keys`.
+// "PATH[,KEY=VALUE...]": the path first (it may hold '='), then the options, keys from `keys`;
+// the value of a key in `list_keys` is a comma-separated list ("hosts=a,b").
 struct PathAndOptions {
   std::string path;
   std::vector<KeyValue> options;
 };
 Result<PathAndOptions> parsePathAndOptions(const std::string& text, std::string_view what,
-                                           const char* needs, std::vector<std::string_view> keys) {
+                                           const char* needs, std::vector<std::string_view> keys,
+                                           std::vector<std::string_view> list_keys = {}) {
   const size_t comma = text.find(',');
   PathAndOptions parts;
   parts.path = text.substr(0, comma);
@@ -71,8 +74,9 @@ Result<PathAndOptions> parsePathAndOptions(const std::string& text, std::string_
   if (comma == std::string::npos) return parts;
   if (comma + 1 == text.size())
     return fail(ErrorCode::kInvalidArgument, what, ": empty option after '", parts.path, ",'");
-  Result<std::vector<KeyValue>> items = parseKeyValueList(
-      std::string_view(text).substr(comma + 1), what, KeyValueListRules{std::move(keys), {}});
+  Result<std::vector<KeyValue>> items =
+      parseKeyValueList(std::string_view(text).substr(comma + 1), what,
+                        KeyValueListRules{std::move(keys), std::move(list_keys)});
   if (!items) return items.error();
   parts.options = std::move(items.value());
   return parts;
@@ -288,7 +292,8 @@ Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
   Result<PathAndOptions> parts = parsePathAndOptions(
       text, kHttp, "a port: http:[ADDR:]PORT[,clients=N,every=N,user=U,password-file=F,...]",
       {"clients", "every", "snapshot-every", "quality", "timeout", "queue", "user", "password-file",
-       "cert", "key", "graph", "mode", "scale", "decor"});
+       "hosts", "cert", "key", "graph", "mode", "scale", "decor"},
+      {"hosts"});
   if (!parts) return parts.error();
   HttpSinkOptions o;
   // [ADDR:]PORT; an IPv6 address in brackets: [::1]:8080.
@@ -325,6 +330,12 @@ Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
       o.user = value;
     } else if (key == "password-file") {
       o.password_file = value;
+    } else if (key == "hosts") {  // hosts=NAME[,NAME...]: the library checks each name
+      for (size_t start = 0; start <= value.size();) {
+        const size_t comma = std::min(value.find(',', start), value.size());
+        o.allowed_hosts.push_back(value.substr(start, comma - start));
+        start = comma + 1;
+      }
     } else if (key == "cert") {
       o.cert = value;
     } else if (key == "key") {

@@ -7,7 +7,7 @@
 //     cafile=F,capath=D,cert=F,key=F,tls-version=V,insecure,will-topic=T] |
 //   prom:PATH[,every=SECONDS] |
 //   http:[ADDR:]PORT[,clients=N,every=N,snapshot-every=N,quality=Q,timeout=S,queue=N,user=U,
-//     password-file=F,cert=F,key=F,graph=WxH,mode=M,scale=S,decor=on|off]
+//     password-file=F,hosts=NAME[,NAME...],cert=F,key=F,graph=WxH,mode=M,scale=S,decor=on|off]
 // Errors name the flag: this is the CLI's own syntax, the library never sees it.
 #include <memory>
 #include <string>

@@ -93,7 +93,7 @@ bool basicAuthMatches(const char* header, std::string_view user, std::string_vie
   return user_ok & password_ok;
 }
 
-bool hostNamesThisServer(const char* host) {
+bool hostNamesThisServer(const char* host, const std::vector<std::string>& allowed_names) {
   if (!host) return true;
   std::string_view name = host;
   if (name.starts_with('[')) {  // an IPv6 address, with or without a port
@@ -110,6 +110,10 @@ bool hostNamesThisServer(const char* host) {
   in_addr v4;
   if (::inet_pton(AF_INET, text.c_str(), &v4) == 1) return true;
   if (equalIgnoringCase(name, "localhost")) return true;
+  for (std::string_view allowed : allowed_names) {
+    if (allowed.ends_with('.')) allowed.remove_suffix(1);
+    if (equalIgnoringCase(name, allowed)) return true;
+  }
   char self[256] = {};
   if (::gethostname(self, sizeof self - 1) != 0 || self[0] == '\0') return false;
   const std::string_view machine = self;

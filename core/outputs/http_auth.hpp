@@ -3,6 +3,7 @@
 // password file, and the Host header of a server without auth.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "esframe/base/result.hpp"
 
@@ -19,8 +20,9 @@ Result<std::string> passwordFromFile(std::string_view text, const std::string& p
 bool basicAuthMatches(const char* header, std::string_view user, std::string_view password);
 
 // Whether a Host header (null: none, as HTTP/1.0 allows) names this server: an IP address,
-// localhost, or this machine's host name (also with ".local"). Another name is what DNS
-// rebinding sends: a page of that name whose address became this server's.
-bool hostNamesThisServer(const char* host);
+// localhost, this machine's host name (also with ".local"), or one of `allowed_names`; case and
+// the header's port aside. Another name is what DNS rebinding sends: a page of that name whose
+// address became this server's.
+bool hostNamesThisServer(const char* host, const std::vector<std::string>& allowed_names);
 
 }  // namespace esf

@@ -29,15 +29,12 @@ const HttpHost kHttpHost{&logLine, &errorCodeFromErrno};
 }  // namespace
 
 Result<const HttpModule*> httpModule() {
-#ifdef ESF_MODULES_LINKED
-  return esf_http_module_v1(&kHttpHost);
-#else
-  // kUnsupported, as in a build without HTTP: this esframe cannot serve.
-  static const Result<const void*> table =
-      loadModuleEntry(kHttpModuleFile, kHttpModuleEntry, &kHttpHost, ErrorCode::kUnsupported);
-  if (!table) return fail(table.error().code, kOutputWhat, ": ", table.error().message);
-  return static_cast<const HttpModule*>(table.value());
-#endif
+  static const Result<const HttpModule*> module =
+      loadOptionalModule(OptionalModule<HttpModule, HttpHost>{kHttpModuleFile, kHttpModuleEntry,
+                                                              ESF_LINKED_ENTRY(esf_http_module_v1)},
+                         kHttpHost);
+  if (!module) return fail(module.error().code, kOutputWhat, ": ", module.error().message);
+  return module;
 }
 
 Result<std::unique_ptr<HttpOutput>> HttpOutput::create(const HttpSinkOptions& options) {

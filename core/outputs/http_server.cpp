@@ -362,7 +362,8 @@ int HttpServer::handle(MHD_Connection* connection, const char* url, const char* 
   // Without auth, a page of another name whose address became this server's (DNS rebinding)
   // could read it from a browser: its Host header gives it away.
   if (options_.user.empty() &&
-      !hostNamesThisServer(MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Host")))
+      !hostNamesThisServer(MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Host"),
+                           options_.allowed_hosts))
     return respondText(connection, 421, "the Host header names another server");
   if (!request->authorized) {
     request->authorized = true;

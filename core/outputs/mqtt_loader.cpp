@@ -14,18 +14,14 @@ const MqttHost kHost{&logLine, &jsonlLine, &jsonlEventLine};
 }  // namespace
 
 Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& options) {
-#ifdef ESF_MODULES_LINKED
-  const MqttModule* module = esf_mqtt_module_v3(&kHost);
-#else
-  // kUnsupported, as in a build without MQTT: this esframe cannot speak MQTT.
-  static const Result<const void*> table =
-      loadModuleEntry(kMqttModuleFile, kMqttModuleEntry, &kHost, ErrorCode::kUnsupported);
-  if (!table)
-    return fail(table.error().code, "mqtt://", options.host, "/", options.topic, ": ",
-                table.error().message);
-  const auto* module = static_cast<const MqttModule*>(table.value());
-#endif
-  return module->open_output(options);
+  static const Result<const MqttModule*> module =
+      loadOptionalModule(OptionalModule<MqttModule, MqttHost>{kMqttModuleFile, kMqttModuleEntry,
+                                                              ESF_LINKED_ENTRY(esf_mqtt_module_v3)},
+                         kHost);
+  if (!module)
+    return fail(module.error().code, "mqtt://", options.host, "/", options.topic, ": ",
+                module.error().message);
+  return module.value()->open_output(options);
 }
 
 }  // namespace esf

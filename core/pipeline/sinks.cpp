@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -116,6 +117,20 @@ Result<std::unique_ptr<FrameSink>> makePromSink(const PromSinkOptions& options) 
   return std::unique_ptr<FrameSink>(new PromOutput(options));
 }
 
+// A name HttpSinkOptions::allowed_hosts may hold: what a Host header's name part can be (DNS
+// labels; '_' as some local names have it), without a port, which the check does not compare.
+Status checkAllowedHost(const std::string& name) {
+  const bool fits = !name.empty() && name.size() <= 253 && name.front() != '.' &&
+                    std::all_of(name.begin(), name.end(), [](char c) {
+                      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                             (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+                    });
+  if (fits) return Status::success();
+  return fail(ErrorCode::kInvalidArgument, "HTTP sink: allowed host '", name,
+              "' is not a host name: letters, digits, '-', '.' and '_', without a port (the Host "
+              "header's port is not compared)");
+}
+
 Result<std::unique_ptr<FrameSink>> makeHttpSink(const HttpSinkOptions& o) {
   if (o.port < 0 || o.port > 65535 || o.clients < 1 || o.every < 1 || o.snapshot_every < 0 ||
       o.quality < 1 || o.quality > 100 || o.timeout_s < 1 || o.queue < 1 || o.graph_width < 1 ||
@@ -129,6 +144,8 @@ Result<std::unique_ptr<FrameSink>> makeHttpSink(const HttpSinkOptions& o) {
     return fail(ErrorCode::kInvalidArgument, "HTTP sink: cert and key go together");
   if (Status s = checkFrameSize("HTTP sink graph", o.graph_width, o.graph_height); !s)
     return s.error();
+  for (const std::string& name : o.allowed_hosts)
+    if (Status s = checkAllowedHost(name); !s) return s.error();
   return openHttpOutput(o);
 }
 

@@ -3,6 +3,7 @@
 // the Prometheus textfile, the HTTP server. Data only, so the outputs that implement them can
 // include it.
 #include <string>
+#include <vector>
 
 #include "esframe/graph_options.hpp"
 
@@ -50,6 +51,11 @@ struct HttpSinkOptions {
   int queue = 16;      // messages a stream client may fall behind before it is dropped
   // HTTP basic auth when `user` is set: the password is the first line of password_file.
   std::string user, password_file;
+  // Without auth, a request is answered only when its Host header names this server: an IP
+  // address, localhost, this machine's host name (also with ".local"), or one of these names
+  // (DNS names the board is reached by, e.g. "camera-kitchen.local"; compared ignoring case and
+  // the Host header's port). Any other name gets 421: it is what DNS rebinding sends.
+  std::vector<std::string> allowed_hosts;
   // TLS when both are set: PEM files.
   std::string cert, key;
   int graph_width = 512, graph_height = 256;

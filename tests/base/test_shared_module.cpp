@@ -71,6 +71,48 @@ TEST(SharedModule, ASymbolThatIsNotThereNamesTheModuleAndTheSymbol) {
   EXPECT_NE(entry.error().message.find("esf_no_such_entry_point"), std::string::npos);
 }
 
+// A module and its host as a loader declares them, for loadOptionalModule.
+struct TestHost {
+  int value;
+};
+struct TestModule {
+  const TestHost* host;
+};
+const TestModule* testEntry(const TestHost* host) {
+  static TestModule module{nullptr};
+  module.host = host;
+  return &module;
+}
+
+TEST(SharedModule, AnOptionalModuleLinkedInIsItsEntryPointCalledWithTheHost) {
+  ScopedEnv dir("ESFRAME_MODULE_DIR", "/nonexistent-esframe-modules");  // never looked in
+  const TestHost host{7};
+  const auto module = loadOptionalModule(
+      OptionalModule<TestModule, TestHost>{"libesframe-none.so", "entry", &testEntry}, host);
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  EXPECT_EQ(module.value()->host, &host);
+}
+
+TEST(SharedModule, AnOptionalModuleThatCannotLoadIsUnsupportedNamingTheFileAndTheReason) {
+  ScopedEnv dir("ESFRAME_MODULE_DIR", "/nonexistent-esframe-modules");
+  const auto module = loadOptionalModule(
+      OptionalModule<TestModule, TestHost>{"libesframe-none.so", "entry", nullptr}, TestHost{7});
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.error().code, ErrorCode::kUnsupported);
+  EXPECT_EQ(module.error().message,
+            "cannot load /nonexistent-esframe-modules/libesframe-none.so: cannot open shared "
+            "object file: No such file or directory");
+}
+
+TEST(SharedModule, NotBuiltIsUnsupportedNamingThePackagesAndTheOption) {
+  const Status s = moduleNotBuilt("MQTT", "libmosquitto-dev", "ESFRAME_MQTT");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::kUnsupported);
+  EXPECT_EQ(s.error().message,
+            "MQTT support not built (install libmosquitto-dev and configure with "
+            "-DESFRAME_MQTT=ON)");
+}
+
 #ifdef ESF_TEST_MQTT_MODULE
 TEST(SharedModule, ARealModulesEntryPointGivesItsTable) {
   ScopedEnv dir("ESFRAME_MODULE_DIR", ESF_TEST_LIBESFRAME_DIR);

@@ -5,7 +5,8 @@ and with TLS, and the esframe process's memory and descriptors during and after;
 headers given `timeout` in all, not per byte; TLS 1.0 and 1.1 refused, 1.2 and 1.3 accepted
 (openssl s_client); password files ending in LF, CRLF, a space, holding a NUL; a password sent
 with a NUL and more after it; the warning of an exposed server and the URL said without -v;
-the Host header of a server without auth (DNS rebinding).
+the Host header of a server without auth (DNS rebinding), and the names hosts= adds (curl
+reaching the server by a name resolved to 127.0.0.1).
 
 The slowloris here is short for CI (ESF_SLOWLORIS="CONNECTIONS,SECONDS", default 100,12). The
 long form: ESF_SLOWLORIS=300,60 python3 tests/services/test_http_hardening.py build/default/esframe
@@ -243,14 +244,18 @@ class HttpHardeningTest(unittest.TestCase):
                               (b"\n", "holds no password")]:
             with open(self.secret, "wb") as f:
                 f.write(content)
-            r = subprocess.run([http_test.ESFRAME, "run", "--backend", "cpu", "--frames", "1",
-                                "--output", f"http:0,user=viewer,password-file={self.secret}"],
-                               capture_output=True, text=True, timeout=30)
-            self.assertNotEqual(r.returncode, 0, content)
-            self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
-            self.assertIn(f"password file {self.secret} ", r.stderr)
-            self.assertIn(what, r.stderr)
-            self.assertEqual(r.stdout, "")
+            error = self.refused_at_start(f"http:0,user=viewer,password-file={self.secret}")
+            self.assertIn(f"password file {self.secret} ", error)
+            self.assertIn(what, error)
+
+    def refused_at_start(self, spec):
+        """The one line esframe says when it refuses an http output `spec` at start."""
+        r = subprocess.run([http_test.ESFRAME, "run", "--backend", "cpu", "--frames", "1",
+                            "--output", spec], capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(r.returncode, 0, spec)
+        self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+        self.assertEqual(r.stdout, "")
+        return r.stderr
 
     def start_lines(self, spec):
         """esframe's stderr lines at start, without -v, for an http output `spec`."""
@@ -292,6 +297,38 @@ class HttpHardeningTest(unittest.TestCase):
         r, _ = http_test.get(authed.port, "/api/frame",
                              headers={"Host": "camera.example", **self.auth(b"s3cret")})
         self.assertEqual(r.status, 200)
+
+    def curl_as(self, port, name, *extra):
+        """curl's status for /api/frame at http://NAME:PORT/, NAME resolved to 127.0.0.1 as a
+        board's DNS or mDNS name would be: curl sends Host: NAME:PORT."""
+        return self.curl(f"http://{name}:{port}/api/frame", "--resolve",
+                         f"{name}:{port}:127.0.0.1", *extra, timeout=5)[0]
+
+    def test_configured_host_names(self):
+        run = self.start(http_options=",hosts=camera-kitchen.local,Cam.Example.NET")
+        for name, status in [("camera-kitchen.local", "200"), ("CAMERA-Kitchen.local", "200"),
+                             ("cam.example.net", "200"), ("localhost", "200"),
+                             ("kitchen.local", "421"), ("camera-kitchen.local.evil.example", "421"),
+                             ("camera-kitchen", "421"), ("evil.example", "421")]:
+            self.assertEqual(self.curl_as(run.port, name), status, name)
+        # The Host header as other clients send it: without the port, with a final dot.
+        url = f"http://127.0.0.1:{run.port}/api/frame"
+        for host, status in [("camera-kitchen.local", "200"), ("cam.example.net.", "200"),
+                             ("other.example", "421")]:
+            self.assertEqual(self.curl(url, "-H", f"Host: {host}", timeout=5)[0], status, host)
+        # With auth, hosts= lets no one past it: the credentials are the check, for any name.
+        authed = self.start(
+            http_options=f",user=viewer,password-file={self.secret},hosts=camera-kitchen.local")
+        for name, extra, status in [("camera-kitchen.local", [], "401"),
+                                    ("camera-kitchen.local", ["-u", "viewer:s3cret"], "200"),
+                                    ("other.example", ["-u", "viewer:s3cret"], "200"),
+                                    ("other.example", [], "401")]:
+            self.assertEqual(self.curl_as(authed.port, name, *extra), status, (name, extra))
+
+    def test_bad_host_names_are_one_line_at_start(self):
+        for name in ["cam.local:8080", "cam/x", ".local"]:
+            self.assertIn(f"allowed host '{name}' is not a host name",
+                          self.refused_at_start(f"http:0,hosts=ok.local,{name}"))
 
     def test_streams_say_nosniff(self):
         run = self.start()

@@ -184,12 +184,41 @@ TEST(HttpOutputOptions, AddressPortAndKeys) {
   Result<HttpSinkOptions> v6 = parseHttpSpec("[::1]:8080");
   ASSERT_TRUE(v6.ok()) << v6.error().message;
   EXPECT_EQ(v6->address, "::1");
+  EXPECT_TRUE(v6->allowed_hosts.empty());
 
-  for (const char* text :
-       {"http", "http:", "http:x", "http:65536", "http:-1", "http::80", "http:::1:80",
-        "http:80,clients=0", "http:80,every=0", "http:80,quality=101", "http:80,user=u",
-        "http:80,password-file=p", "http:80,cert=c", "http:80,key=k", "http:80,mode=bars",
-        "http:80,color=red", "http:80,", "http:80,timeout=0", "http:80,graph=0x1"}) {
+  // hosts= takes the following items without '=' as more names, as drm's rect= its numbers.
+  Result<HttpSinkOptions> named =
+      parseHttpSpec("0.0.0.0:8080,hosts=camera-kitchen.local,Cam.Example.NET,every=2");
+  ASSERT_TRUE(named.ok()) << named.error().message;
+  EXPECT_EQ(named->allowed_hosts,
+            (std::vector<std::string>{"camera-kitchen.local", "Cam.Example.NET"}));
+  EXPECT_EQ(named->every, 2);
+  Result<HttpSinkOptions> one = parseHttpSpec("8080,hosts=cam");
+  ASSERT_TRUE(one.ok()) << one.error().message;
+  EXPECT_EQ(one->allowed_hosts, std::vector<std::string>{"cam"});
+
+  for (const char* text : {"http",
+                           "http:",
+                           "http:x",
+                           "http:65536",
+                           "http:-1",
+                           "http::80",
+                           "http:::1:80",
+                           "http:80,clients=0",
+                           "http:80,every=0",
+                           "http:80,quality=101",
+                           "http:80,user=u",
+                           "http:80,password-file=p",
+                           "http:80,cert=c",
+                           "http:80,key=k",
+                           "http:80,mode=bars",
+                           "http:80,color=red",
+                           "http:80,",
+                           "http:80,timeout=0",
+                           "http:80,graph=0x1",
+                           "http:80,hosts=",
+                           "http:80,hosts=a,,b",
+                           "http:80,hosts=a,hosts=b"}) {
     Result<OutputSpec> bad = parseOutputSpec(text);
     ASSERT_FALSE(bad.ok()) << text;
     EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument) << text;
