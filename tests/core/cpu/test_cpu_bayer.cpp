@@ -6,23 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <random>
 
 #include "core/cpu/cpu_bayer.hpp"
 #include "core/cpu/simd_bayer.hpp"
 #include "tests/core/cpu/cpu_test_util.hpp"
+#include "tests/support/random_raw.hpp"
 
 namespace esf {
 namespace {
 
-constexpr CfaOrder kOrders[] = {CfaOrder::kRGGB, CfaOrder::kGRBG, CfaOrder::kGBRG, CfaOrder::kBGGR};
-
-std::vector<uint16_t> randomRaw(int w, int h, int bits, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<uint16_t> v(size_t(w) * size_t(h));
-  for (auto& x : v) x = uint16_t(rng() & ((1u << bits) - 1));
-  return v;
-}
+using test::randomRaw;
 
 TEST(CpuBayer, MatchesTheReference) {
   const struct { int w, h; } sizes[] = {{2, 2}, {3, 2}, {2, 7}, {5, 3}, {257, 3}, {64, 48}};
@@ -38,7 +31,7 @@ TEST(CpuBayer, MatchesTheReference) {
     uint32_t seed = 1;
     for (int threads : test::kThreadCounts) {
       RowPool pool(threads);
-      for (CfaOrder order : kOrders)
+      for (CfaOrder order : test::kCfaOrders)
         for (const auto& l : levels)
           for (const auto& s : sizes) {
             SCOPED_TRACE(testing::Message() << "order " << int(order) << " bits " << l.bits << " "
@@ -117,7 +110,7 @@ TEST(CpuBayer, RawStatisticsEqualTheReference) {
     uint32_t seed = 50;
     for (int threads : test::kThreadCounts) {
       RowPool pool(threads);
-      for (CfaOrder order : kOrders)
+      for (CfaOrder order : test::kCfaOrders)
         for (const auto& l : levels)
           for (int bins : {1, 7, 255, 256})
             for (const auto& s : sizes) {
