@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "esframe/esframe.hpp"
+#include "tests/support/fixed_stream_source.hpp"
 
 namespace esf {
 namespace {
@@ -47,9 +48,12 @@ Frame rgbaFrame(std::vector<uint8_t>& pixels, int side) {
 }
 
 // One grey 4x4 RGBA frame, then the end of the stream; next() throws when told to.
-class TestSource : public FrameSource {
+class TestSource : public test::FixedStreamSource {
  public:
-  explicit TestSource(Throw in_next) : throw_(in_next), pixels_(4 * 4 * 4, 100) {}
+  explicit TestSource(Throw in_next)
+      : FixedStreamSource("test", 4, 4, PixelFormat::kRGBA32),
+        throw_(in_next),
+        pixels_(4 * 4 * 4, 100) {}
   Result<std::optional<Frame>> next() override {
     maybeThrow(throw_, "the test source broke");
     if (done_) return std::optional<Frame>();
@@ -58,10 +62,6 @@ class TestSource : public FrameSource {
     f.source = "test";
     return std::optional<Frame>(f);
   }
-  std::string name() const override { return "test"; }
-  int width() const override { return 4; }
-  int height() const override { return 4; }
-  PixelFormat format() const override { return PixelFormat::kRGBA32; }
 
  private:
   Throw throw_;
