@@ -103,6 +103,19 @@ int replot(const Args& a) {
   return 0;
 }
 
+// The parameters this run tuned for a w x h frame, if it did ("tuned"), else what `choose()`
+// picks from the cache or the defaults ("auto"): into `out`; the origin returned.
+template <class Params, class Choose>
+const char* tunedOrChosen(const std::map<std::pair<int, int>, Params>& tuned, int w, int h,
+                          Params& out, Choose choose) {
+  if (auto it = tuned.find({w, h}); it != tuned.end()) {
+    out = it->second;
+    return "tuned";
+  }
+  out = choose();
+  return "auto";
+}
+
 int run(const Args& a) {
   if (!a.replot.empty()) return replot(a);
   Result<EglPlatform> platform = parseEglPlatform(a.egl);
@@ -235,28 +248,14 @@ int run(const Args& a) {
     o.histogram_variants = variants;
     o.histogram_only = a.histogram_only;
     std::string why;
-    if (auto it = tuned_hist.find({w, h}); it != tuned_hist.end()) {
-      o.histogram = it->second;
-      o.histogram_origin = "tuned";
-    } else {
-      o.histogram = chooseHistogramParams(gl, w, h, &why);
-      o.histogram_origin = "auto";
-    }
-    o.blur.iterations = 1;
-    if (auto it = tuned_blur.find({w, h}); it != tuned_blur.end()) {
-      o.blur = it->second;
-      o.blur_origin = "tuned";
-    } else {
-      o.blur = chooseBlurParams(gl, w, h, &why, o.blur);
-      o.blur_origin = "auto";
-    }
-    if (auto it = tuned_reduce.find({w, h}); it != tuned_reduce.end()) {
-      o.reduce = it->second;
-      o.reduce_origin = "tuned";
-    } else {
-      o.reduce = chooseReduceParams(gl, w, h, &why);
-      o.reduce_origin = "auto";
-    }
+    o.histogram_origin = tunedOrChosen(tuned_hist, w, h, o.histogram,
+                                       [&] { return chooseHistogramParams(gl, w, h, &why); });
+    BlurParams one_iteration;
+    one_iteration.iterations = 1;
+    o.blur_origin = tunedOrChosen(tuned_blur, w, h, o.blur,
+                                  [&] { return chooseBlurParams(gl, w, h, &why, one_iteration); });
+    o.reduce_origin = tunedOrChosen(tuned_reduce, w, h, o.reduce,
+                                    [&] { return chooseReduceParams(gl, w, h, &why); });
     std::string size = std::to_string(w) + "x" + std::to_string(h);
     size_t first = rows.size();
     bool others_done = false;

@@ -25,16 +25,26 @@ Status checkExact(const BlurInto& blur, PackedRgbaBuffer& out, const RgbaImage& 
   return {};
 }
 
+// The packed buffers a blur of `frame` writes: one timed, one checked against the reference.
+struct PackedOutputs {
+  PackedRgbaBuffer timed, checked;
+};
+Result<PackedOutputs> packedOutputs(const RgbaImage& frame) {
+  Result<PackedRgbaBuffer> timed = PackedRgbaBuffer::create(frame.width, frame.height);
+  if (!timed) return timed.error();
+  Result<PackedRgbaBuffer> checked = PackedRgbaBuffer::create(frame.width, frame.height);
+  if (!checked) return checked.error();
+  return PackedOutputs{std::move(timed.value()), std::move(checked.value())};
+}
+
 }  // namespace
 
 Result<PackedBlurSweep> sweepPackedBlur(const GlContext& gl, const RgbaImage& frame,
                                         const BlurParams& base, const TuneOptions& o) {
   Result<PackedRgbaBuffer> src = RgbaPacker::packOnGpu(gl, frame);
   if (!src) return src.error();
-  Result<PackedRgbaBuffer> out = PackedRgbaBuffer::create(frame.width, frame.height);
-  if (!out) return out.error();
-  Result<PackedRgbaBuffer> checked = PackedRgbaBuffer::create(frame.width, frame.height);
-  if (!checked) return checked.error();
+  Result<PackedOutputs> outputs = packedOutputs(frame);
+  if (!outputs) return outputs.error();
   const RgbaImage want = blurReference(frame, base.filter_dim, base.iterations);
   PackedBlurSweep result;
   result.sweep.stage = "blur";
@@ -61,9 +71,9 @@ Result<PackedBlurSweep> sweepPackedBlur(const GlContext& gl, const RgbaImage& fr
     Result<Blur> blur = Blur::create(gl, p);
     Status s = blur ? Status::success() : Status(blur.error());
     BlurInto work = [&](PackedRgbaBuffer& into) { return blur.value().run(src.value(), into); };
-    if (s && o.verify) s = checkExact(work, checked.value(), want);
+    if (s && o.verify) s = checkExact(work, outputs->checked, want);
     if (s) {
-      Result<TimingStats> t = measureGpu(gl, o.measure, [&]() { return work(out.value()); });
+      Result<TimingStats> t = measureGpu(gl, o.measure, [&]() { return work(outputs->timed); });
       if (t)
         pt.stats = t.value();
       else
@@ -127,10 +137,8 @@ Status packedBlurRows(const GlContext& gl, const RgbaImage& frame, const std::st
   if (!src) return src.error();
   Result<GpuImage> tex = GpuImage::fromImage(frame);
   if (!tex) return tex.error();
-  Result<PackedRgbaBuffer> out = PackedRgbaBuffer::create(frame.width, frame.height);
-  if (!out) return out.error();
-  Result<PackedRgbaBuffer> checked = PackedRgbaBuffer::create(frame.width, frame.height);
-  if (!checked) return checked.error();
+  Result<PackedOutputs> outputs = packedOutputs(frame);
+  if (!outputs) return outputs.error();
   const RgbaImage want = blurReference(frame, p.filter_dim, p.iterations);
   struct Form {
     const char* name;
@@ -143,8 +151,8 @@ Status packedBlurRows(const GlContext& gl, const RgbaImage& frame, const std::st
        [&](PackedRgbaBuffer& into) { return blur.value().run(tex.value(), into); }}};
   for (const Form& f : forms) {
     const std::string variant = "esframe " + origin + " (" + f.name + "): " + describe(p);
-    Status s = checkExact(f.work, checked.value(), want);
-    const std::function<Status()> timed_work = [&]() { return f.work(out.value()); };
+    Status s = checkExact(f.work, outputs->checked, want);
+    const std::function<Status()> timed_work = [&]() { return f.work(outputs->timed); };
     BenchRow r = s ? timed(label, group, variant, true, measureGpu(gl, o.gpu, timed_work),
                            bytes * 4 * p.iterations, px)
                    : timed(label, group, variant, true, s.error(), 0, 0);

@@ -82,22 +82,23 @@ Status histogramRows(const GlContext& gl, const RgbaImage& frame, const std::str
                                       }),
                           bytes, px));
   }
+  // A peer's row, noted (where it ran) with whether its counts equal the reference's.
+  auto push_checked = [&](BenchRow row, const std::vector<uint32_t>& counts, bool with_alpha,
+                          const char* equal, const char* differ) {
+    if (row.error.empty())
+      row.note = counts == referenceColumns(frame, with_alpha) ? equal : differ;
+    rows->push_back(std::move(row));
+  };
   if (!o.histogram_only) {
     std::vector<uint32_t> rgb;
-    BenchRow cv = timed(label, group, "OpenCV calcHist R,G,B + cvtColor+calcHist gray", false,
-                        opencvHistogram(frame, o.cpu, &rgb), bytes, px);
-    if (cv.error.empty())
-      cv.note = rgb == referenceColumns(frame, false) ? "R,G,B counts equal esframe's"
-                                                      : "R,G,B counts DIFFER from esframe's";
-    rows->push_back(cv);
+    push_checked(timed(label, group, "OpenCV calcHist R,G,B + cvtColor+calcHist gray", false,
+                       opencvHistogram(frame, o.cpu, &rgb), bytes, px),
+                 rgb, false, "R,G,B counts equal esframe's", "R,G,B counts DIFFER from esframe's");
   }
   std::vector<uint32_t> rgba;
-  BenchRow cub = timed(label, group, "CUB MultiHistogramEven<4,4> (R,G,B,A, no luma)", false,
-                       cubHistogram(frame, o.gpu, &rgba), bytes, px);
-  if (cub.error.empty())
-    cub.note = rgba == referenceColumns(frame, true) ? "counts equal the reference"
-                                                     : "counts DIFFER from the reference";
-  rows->push_back(cub);
+  push_checked(timed(label, group, "CUB MultiHistogramEven<4,4> (R,G,B,A, no luma)", false,
+                     cubHistogram(frame, o.gpu, &rgba), bytes, px),
+               rgba, true, "counts equal the reference", "counts DIFFER from the reference");
   return {};
 }
 

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "base/pixel_format.hpp"
+#include "platform/code_names.hpp"
 
 namespace esf {
 namespace {
@@ -55,26 +56,12 @@ std::string fraction(uint32_t num, uint32_t den) {
 }
 
 const char* controlType(uint32_t type) {
-  switch (type) {
-    case V4L2_CTRL_TYPE_INTEGER:
-      return "int";
-    case V4L2_CTRL_TYPE_BOOLEAN:
-      return "bool";
-    case V4L2_CTRL_TYPE_MENU:
-      return "menu";
-    case V4L2_CTRL_TYPE_BUTTON:
-      return "button";
-    case V4L2_CTRL_TYPE_INTEGER64:
-      return "int64";
-    case V4L2_CTRL_TYPE_STRING:
-      return "string";
-    case V4L2_CTRL_TYPE_BITMASK:
-      return "bitmask";
-    case V4L2_CTRL_TYPE_INTEGER_MENU:
-      return "intmenu";
-    default:
-      return "compound";
-  }
+  static constexpr CodeName kTypes[] = {
+      {V4L2_CTRL_TYPE_INTEGER, "int"},     {V4L2_CTRL_TYPE_BOOLEAN, "bool"},
+      {V4L2_CTRL_TYPE_MENU, "menu"},       {V4L2_CTRL_TYPE_BUTTON, "button"},
+      {V4L2_CTRL_TYPE_INTEGER64, "int64"}, {V4L2_CTRL_TYPE_STRING, "string"},
+      {V4L2_CTRL_TYPE_BITMASK, "bitmask"}, {V4L2_CTRL_TYPE_INTEGER_MENU, "intmenu"}};
+  return codeName(type, kTypes, "compound");
 }
 
 bool findControl(int fd, const std::string& name, v4l2_query_ext_ctrl& out) {

@@ -6,6 +6,7 @@
 
 #include "base/api_guard.hpp"
 #include "esframe/base/log.hpp"
+#include "platform/code_names.hpp"
 
 namespace esf {
 namespace {
@@ -22,34 +23,14 @@ std::map<EGLDisplay, int> g_display_refs;
 }  // namespace
 
 const char* eglErrorString(EGLint e) {
-  switch (e) {
-    case EGL_SUCCESS:
-      return "EGL_SUCCESS";
-    case EGL_NOT_INITIALIZED:
-      return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS:
-      return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC:
-      return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE:
-      return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG:
-      return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT:
-      return "EGL_BAD_CONTEXT";
-    case EGL_BAD_DISPLAY:
-      return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH:
-      return "EGL_BAD_MATCH";
-    case EGL_BAD_PARAMETER:
-      return "EGL_BAD_PARAMETER";
-    case EGL_BAD_SURFACE:
-      return "EGL_BAD_SURFACE";
-    case EGL_CONTEXT_LOST:
-      return "EGL_CONTEXT_LOST";
-    default:
-      return "EGL error";
-  }
+  static constexpr CodeName kErrors[] = {
+      ESF_CODE_NAME(EGL_SUCCESS),       ESF_CODE_NAME(EGL_NOT_INITIALIZED),
+      ESF_CODE_NAME(EGL_BAD_ACCESS),    ESF_CODE_NAME(EGL_BAD_ALLOC),
+      ESF_CODE_NAME(EGL_BAD_ATTRIBUTE), ESF_CODE_NAME(EGL_BAD_CONFIG),
+      ESF_CODE_NAME(EGL_BAD_CONTEXT),   ESF_CODE_NAME(EGL_BAD_DISPLAY),
+      ESF_CODE_NAME(EGL_BAD_MATCH),     ESF_CODE_NAME(EGL_BAD_PARAMETER),
+      ESF_CODE_NAME(EGL_BAD_SURFACE),   ESF_CODE_NAME(EGL_CONTEXT_LOST)};
+  return codeName(e, kErrors, "EGL error");
 }
 
 bool hasEglClientExtension(const char* name) {

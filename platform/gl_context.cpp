@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "esframe/base/log.hpp"
+#include "platform/code_names.hpp"
 #include "platform/gl_spec_limits.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -54,22 +55,13 @@ void pinDriDrivers() {}
 }  // namespace
 
 const char* glErrorString(GLenum e) {
-  switch (e) {
-    case GL_NO_ERROR:
-      return "GL_NO_ERROR";
-    case GL_INVALID_ENUM:
-      return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE:
-      return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION:
-      return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION:
-      return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY:
-      return "GL_OUT_OF_MEMORY";
-    default:
-      return "GL error";
-  }
+  static constexpr CodeName kErrors[] = {ESF_CODE_NAME(GL_NO_ERROR),
+                                         ESF_CODE_NAME(GL_INVALID_ENUM),
+                                         ESF_CODE_NAME(GL_INVALID_VALUE),
+                                         ESF_CODE_NAME(GL_INVALID_OPERATION),
+                                         ESF_CODE_NAME(GL_INVALID_FRAMEBUFFER_OPERATION),
+                                         ESF_CODE_NAME(GL_OUT_OF_MEMORY)};
+  return codeName(e, kErrors, "GL error");
 }
 
 Status checkGl(const char* what) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "platform/code_names.hpp"
 #include "platform/egl_procs.hpp"
 
 namespace esf {
@@ -12,14 +13,10 @@ namespace {
 constexpr std::chrono::milliseconds kSlice{100};
 
 const char* resetStatusName(GLenum status) {
-  switch (status) {
-    case GL_GUILTY_CONTEXT_RESET_EXT:
-      return "a GPU reset caused by this context";
-    case GL_INNOCENT_CONTEXT_RESET_EXT:
-      return "a GPU reset caused by another context";
-    default:
-      return "a GPU reset";
-  }
+  static constexpr CodeName kStatuses[] = {
+      {GL_GUILTY_CONTEXT_RESET_EXT, "a GPU reset caused by this context"},
+      {GL_INNOCENT_CONTEXT_RESET_EXT, "a GPU reset caused by another context"}};
+  return codeName(status, kStatuses, "a GPU reset");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "esframe/base/log.hpp"
+#include "platform/code_names.hpp"
 #include "platform/drm_objects.hpp"
 
 namespace esf {
@@ -47,15 +48,10 @@ Result<OpenedDrmNode> openCard(const std::string& spec, GbmDevice* gl_gbm) {
 }  // namespace
 
 const char* planeTypeName(uint64_t type) {
-  switch (type) {
-    case DRM_PLANE_TYPE_OVERLAY:
-      return "overlay";
-    case DRM_PLANE_TYPE_PRIMARY:
-      return "primary";
-    case DRM_PLANE_TYPE_CURSOR:
-      return "cursor";
-  }
-  return "unknown";
+  static constexpr CodeName kTypes[] = {{DRM_PLANE_TYPE_OVERLAY, "overlay"},
+                                        {DRM_PLANE_TYPE_PRIMARY, "primary"},
+                                        {DRM_PLANE_TYPE_CURSOR, "cursor"}};
+  return codeName(int64_t(type), kTypes, "unknown");
 }
 
 Result<std::unique_ptr<KmsDevice>> KmsDevice::open(const std::string& spec, GbmDevice* gl_gbm) {

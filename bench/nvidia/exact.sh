@@ -2,9 +2,8 @@
 # On the device (bash .devrun/exact.sh after bundle.sh): esframe run on the GPU (device platform) against the CPU reference backend for
 # the e2e inputs, every output field but the timings compared.
 set -uo pipefail
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+# shellcheck source=SCRIPTDIR/device_env.sh
+. "$(dirname "$0")/device_env.sh"
 run() { "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" "$@"; }
 export XDG_CACHE_HOME=/tmp/esf-cache
 tmp=/tmp/exact; rm -rf $tmp; mkdir -p $tmp

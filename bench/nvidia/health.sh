@@ -4,9 +4,8 @@
 # ffmpeg output bundle.sh recorded on the development machine (the device has no ffmpeg):
 # tests/apps/esframe/test_run_health.cpp itself, pointed at the recording.
 set -uo pipefail
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+# shellcheck source=SCRIPTDIR/device_env.sh
+. "$(dirname "$0")/device_env.sh"
 export XDG_CACHE_HOME=/tmp/esf-cache
 # The test starts esframe by path: a wrapper that starts it through the bundled loader.
 cat >/tmp/esframe-wrapper <<WRAP

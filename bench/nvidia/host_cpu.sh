@@ -4,9 +4,8 @@
 # and NV12) and a Y4M file; the GPU rows again with __GL_YIELD=USLEEP (NVIDIA's driver otherwise
 # spins on the CPU while it waits for the GPU: the driver's CPU time, not esframe's).
 set -uo pipefail
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+# shellcheck source=SCRIPTDIR/device_env.sh
+. "$(dirname "$0")/device_env.sh"
 export XDG_CACHE_HOME=/tmp/esf-cache
 esframe_cmd="$PWD/.devrun/lib/ld-linux-x86-64.so.2 --library-path $libs $PWD/.devrun/esframe"
 tmp=/tmp/host-cpu; rm -rf $tmp; mkdir -p $tmp

@@ -4,9 +4,8 @@
 # the processed image; for .devrun/esframe and, where it exists, .devrun/before/esframe (an
 # earlier build copied in by hand). Prints each one's status line and the first frame's stages.
 set -uo pipefail
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+# shellcheck source=SCRIPTDIR/device_env.sh
+. "$(dirname "$0")/device_env.sh"
 export XDG_CACHE_HOME=/tmp/esf-cache
 export ESFRAME_MODULE_DIR=$PWD/.devrun/lib  # libesframe-http.so: the bundle keeps modules there
 # A GET over bash's /dev/tcp (the device image has no curl): the status line.

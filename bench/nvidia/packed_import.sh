@@ -11,10 +11,8 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+# shellcheck source=SCRIPTDIR/device_env.sh
+. "$(dirname "$0")/device_env.sh"
 export XDG_CACHE_HOME=/tmp/esf-cache
 ld="$PWD/.devrun/lib/ld-linux-x86-64.so.2 --library-path $libs"
 bins=${ESFRAME_BINS:-.devrun/esframe}

@@ -7,12 +7,10 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/log.txt") 2>&1
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+# shellcheck source=SCRIPTDIR/device_env.sh
+. "$(dirname "$0")/device_env.sh"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 nvidia-smi -L; nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.mem --format=csv
-libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
 # Debian's loader and glibc from the bundle: the device image's own glibc may be older.
 run() { "$PWD/.devrun/lib/ld-linux-x86-64.so.2" --library-path "$libs" "$@"; }
 export XDG_CACHE_HOME=/tmp/esf-cache

@@ -6,10 +6,8 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/selftest-log.txt") 2>&1
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-libs=$PWD/.devrun/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu
+# shellcheck source=SCRIPTDIR/device_env.sh
+. "$(dirname "$0")/device_env.sh"
 # Wrappers that run the bundle's binaries through its loader, so board-report can call them.
 bin=/tmp/esframe-bin
 mkdir -p "$bin"

@@ -131,8 +131,11 @@ void RepeatHalvedBytes(const uint8_t* in, int step, int n, uint8_t* out) {
   for (; x < n; ++x) out[x] = in[size_t(x / 2) * size_t(step)];
 }
 
-void SlideSums(uint32_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
-  const hn::ScalableTag<uint32_t> d;
+// sums[i] += add[i] - sub[i] in the sums' own width: wrapping arithmetic, so u16 sums are exact
+// while every true sum is below 65536.
+template <typename Sum>
+void SlideSumsT(Sum* sums, const uint8_t* add, const uint8_t* sub, int n) {
+  const hn::ScalableTag<Sum> d;
   const hn::Rebind<uint8_t, decltype(d)> d8;
   const int lanes = int(hn::Lanes(d));
   int i = 0;
@@ -140,18 +143,28 @@ void SlideSums(uint32_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
     const auto s = hn::Add(hn::LoadU(d, sums + i), hn::PromoteTo(d, hn::LoadU(d8, add + i)));
     hn::StoreU(hn::Sub(s, hn::PromoteTo(d, hn::LoadU(d8, sub + i))), d, sums + i);
   }
-  for (; i < n; ++i) sums[i] += uint32_t(add[i]) - uint32_t(sub[i]);
+  for (; i < n; ++i) sums[i] = Sum(sums[i] + add[i] - sub[i]);
 }
 
-void AddBytes(uint32_t* sums, const uint8_t* add, int n) {
-  const hn::ScalableTag<uint32_t> d;
+// sums[i] += add[i], wrapping likewise.
+template <typename Sum>
+void AddBytesT(Sum* sums, const uint8_t* add, int n) {
+  const hn::ScalableTag<Sum> d;
   const hn::Rebind<uint8_t, decltype(d)> d8;
   const int lanes = int(hn::Lanes(d));
   int i = 0;
   for (; i + lanes <= n; i += lanes)
     hn::StoreU(hn::Add(hn::LoadU(d, sums + i), hn::PromoteTo(d, hn::LoadU(d8, add + i))), d,
                sums + i);
-  for (; i < n; ++i) sums[i] += add[i];
+  for (; i < n; ++i) sums[i] = Sum(sums[i] + add[i]);
+}
+
+void SlideSums(uint32_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
+  SlideSumsT(sums, add, sub, n);
+}
+
+void AddBytes(uint32_t* sums, const uint8_t* add, int n) {
+  AddBytesT(sums, add, n);
 }
 
 void AddWeighted(uint32_t* acc, const uint32_t* row, uint32_t weight, int n) {
@@ -247,25 +260,10 @@ void LumaOfRgba(const uint8_t* rgba, int n, const LumaWeightsU32& w, uint8_t* ou
 // u16 sums: the same steps as the u32 ones above (wrapping arithmetic; exact while every true
 // sum is below 65536).
 void SlideSums16(uint16_t* sums, const uint8_t* add, const uint8_t* sub, int n) {
-  const hn::ScalableTag<uint16_t> d;
-  const hn::Rebind<uint8_t, decltype(d)> d8;
-  const int lanes = int(hn::Lanes(d));
-  int i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    const auto s = hn::Add(hn::LoadU(d, sums + i), hn::PromoteTo(d, hn::LoadU(d8, add + i)));
-    hn::StoreU(hn::Sub(s, hn::PromoteTo(d, hn::LoadU(d8, sub + i))), d, sums + i);
-  }
-  for (; i < n; ++i) sums[i] = uint16_t(sums[i] + add[i] - sub[i]);
+  SlideSumsT(sums, add, sub, n);
 }
 void AddBytes16(uint16_t* sums, const uint8_t* add, int n) {
-  const hn::ScalableTag<uint16_t> d;
-  const hn::Rebind<uint8_t, decltype(d)> d8;
-  const int lanes = int(hn::Lanes(d));
-  int i = 0;
-  for (; i + lanes <= n; i += lanes)
-    hn::StoreU(hn::Add(hn::LoadU(d, sums + i), hn::PromoteTo(d, hn::LoadU(d8, add + i))), d,
-               sums + i);
-  for (; i < n; ++i) sums[i] = uint16_t(sums[i] + add[i]);
+  AddBytesT(sums, add, n);
 }
 
 template <typename Sum>

@@ -3,10 +3,10 @@
 #include <cstring>
 #include <string>
 
+#include "core/image/pixel_program.hpp"
 #include "esframe/base/sizes.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/gl_fence.hpp"
-#include "platform/shader_library.hpp"
 
 namespace esf {
 namespace {
@@ -162,11 +162,8 @@ Result<RgbaImage> PackedRgbaBuffer::download() const {
 
 Result<RgbaPacker> RgbaPacker::create(const GlContext& gl) {
   RgbaPacker packer;
-  packer.group_ = pixelWorkgroup(gl.limits());
-  Result<GlProgram> program = ShaderLibrary::builtin().compute(
-      "pack_rgba.comp", ShaderDefines().set("WG_X", packer.group_.x).set("WG_Y", packer.group_.y));
-  if (!program) return program.error();
-  packer.program_ = std::move(program.value());
+  if (Status s = compilePixelProgram(gl, "pack_rgba.comp", packer.group_, packer.program_); !s)
+    return s.error();
   return packer;
 }
 

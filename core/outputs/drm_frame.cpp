@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/outputs/gl_draw.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/shader_library.hpp"
 
@@ -49,12 +50,7 @@ Status FrameScaler::draw(GLuint texture, int src_w, int src_h, int dst_w, int ds
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, texture);
   glViewport(0, 0, dst_w, dst_h);
-  glDisable(GL_BLEND);
-  glDisable(GL_DEPTH_TEST);
-  glDisable(GL_SCISSOR_TEST);
-  glBindVertexArray(vao_.get());
-  glDrawArrays(GL_TRIANGLES, 0, 6);
-  glBindVertexArray(0);
+  drawViewportQuad(vao_.get());
   glBindTexture(GL_TEXTURE_2D, 0);
   glUseProgram(0);
   return checkGl("DRM output: drawing the frame into the primary plane's buffer");

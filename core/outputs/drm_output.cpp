@@ -6,6 +6,7 @@
 
 #include <drm_fourcc.h>
 
+#include "core/outputs/gl_draw.hpp"
 #include "core/stages/scale_reference.hpp"
 #include "platform/gl_context.hpp"
 
@@ -102,13 +103,8 @@ Result<GpuFrameView> DrmOutput::uploadCpuFrame(const FrameResult& frame) {
        scaleReference(h.counts, h.bins, channels, uint64_t(image.width) * image.height))
     scale_words.insert(scale_words.end(),
                        {s.max_count, s.numerator, s.denominator, std::bit_cast<uint32_t>(s.scale)});
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cpu_counts_.get());
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(h.counts.size() * 4), h.counts.data(),
-               GL_STREAM_DRAW);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cpu_scales_.get());
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(scale_words.size() * 4), scale_words.data(),
-               GL_STREAM_DRAW);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  streamWords(cpu_counts_.get(), h.counts);
+  streamWords(cpu_scales_.get(), scale_words);
   if (!cpu_image_ || cpu_image_width_ != image.width || cpu_image_height_ != image.height) {
     cpu_image_ = makeTexture();
     glBindTexture(GL_TEXTURE_2D, cpu_image_.get());

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "core/outputs/bitmap_font.hpp"
+#include "core/outputs/gl_draw.hpp"
 #include "esframe/base/sizes.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/gl_fence.hpp"
@@ -141,13 +142,8 @@ Status GraphRenderer::renderCounts(const HistogramData& hist, std::span<const fl
     scale_words.insert(scale_words.end(),
                        {max_count, 0, 0, std::bit_cast<uint32_t>(scales[size_t(c)])});
   }
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cpu_counts_.get());
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(hist.counts.size() * 4), hist.counts.data(),
-               GL_STREAM_DRAW);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cpu_scales_.get());
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(scale_words.size() * 4), scale_words.data(),
-               GL_STREAM_DRAW);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  streamWords(cpu_counts_.get(), hist.counts);
+  streamWords(cpu_scales_.get(), scale_words);
   if (Status s = checkGl("graph: uploading CPU counts"); !s) return s;
   return render(cpu_counts_.get(), cpu_scales_.get(), labels);
 }
@@ -173,12 +169,7 @@ Status GraphRenderer::renderTo(GLuint counts_buffer, GLuint scale_buffer, int x,
   glActiveTexture(GL_TEXTURE2);
   glBindTexture(GL_TEXTURE_2D, text_tex_.get());
   glViewport(x, y, w, h);
-  glDisable(GL_BLEND);
-  glDisable(GL_DEPTH_TEST);
-  glDisable(GL_SCISSOR_TEST);
-  glBindVertexArray(vao_.get());
-  glDrawArrays(GL_TRIANGLES, 0, 6);
-  glBindVertexArray(0);
+  drawViewportQuad(vao_.get());
   glBindTexture(GL_TEXTURE_2D, 0);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, 0);

@@ -177,6 +177,13 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
   Blur b;
   b.gl_ = &gl;
   b.params_ = params;
+  // The two-pass strategies' end: `b` with its program, which runs each pass (u_flip picks it).
+  auto withFlipPass = [](Blur b, Result<GlProgram> program) -> Result<Blur> {
+    if (!program) return program.error();
+    b.program_ = std::move(program.value());
+    b.flip_location_ = glGetUniformLocation(b.program_.get(), "u_flip");
+    return b;
+  };
   if (params.strategy == BlurStrategy::kFused || params.strategy == BlurStrategy::kSplit) {
     // Per invocation: its share of the tile loads, then of the horizontal and the vertical
     // segments (filter_dim taps + segment outputs each).
@@ -251,17 +258,14 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
     // The ring of the window's texels in shared memory where it fits (blur_sliding.comp).
     const bool ring =
         int64_t(params.workgroup_size) * params.filter_dim * 4 <= gl.limits().shared_memory_size;
-    Result<GlProgram> program = ShaderLibrary::builtin().compute(
-        "blur_sliding.comp", ShaderDefines()
-                                 .set("RING", ring ? 1 : 0)
-                                 .set("PREFETCH", ring ? params.prefetch : 1)
-                                 .set("SEGMENT", params.segment)
-                                 .set("WG_X", params.workgroup_size)
-                                 .set("FILTER_DIM", params.filter_dim));
-    if (!program) return program.error();
-    b.program_ = std::move(program.value());
-    b.flip_location_ = glGetUniformLocation(b.program_.get(), "u_flip");
-    return b;
+    return withFlipPass(std::move(b),
+                        ShaderLibrary::builtin().compute(
+                            "blur_sliding.comp", ShaderDefines()
+                                                     .set("RING", ring ? 1 : 0)
+                                                     .set("PREFETCH", ring ? params.prefetch : 1)
+                                                     .set("SEGMENT", params.segment)
+                                                     .set("WG_X", params.workgroup_size)
+                                                     .set("FILTER_DIM", params.filter_dim)));
   }
   // Per invocation: tile_rows x cols loads, then tile_rows x cols outputs of filter_dim taps.
   const int64_t cols = params.tile_width / params.workgroup_size;
@@ -270,17 +274,31 @@ Result<Blur> Blur::create(const GlContext& gl, const BlurParams& params) {
                                      "use more invocations per tile");
       !s)
     return s.error();
-  Result<GlProgram> program =
-      ShaderLibrary::builtin().compute("blur.comp", ShaderDefines()
-                                                        .set("TILE_W", params.tile_width)
-                                                        .set("ROWS", params.tile_rows)
-                                                        .set("WG_X", params.workgroup_size)
-                                                        .set("FILTER_DIM", params.filter_dim));
-  if (!program) return program.error();
-  b.program_ = std::move(program.value());
-  b.flip_location_ = glGetUniformLocation(b.program_.get(), "u_flip");
-  return b;
+  return withFlipPass(std::move(b), ShaderLibrary::builtin().compute(
+                                        "blur.comp", ShaderDefines()
+                                                         .set("TILE_W", params.tile_width)
+                                                         .set("ROWS", params.tile_rows)
+                                                         .set("WG_X", params.workgroup_size)
+                                                         .set("FILTER_DIM", params.filter_dim)));
 }
+
+namespace {
+
+// One dispatch of `program`, gx x gy workgroups, from the image `in` into the image `out`. The
+// previous pass's stores must land before this one fetches them, and its fetches of `out` (two
+// passes back) must finish before this one overwrites it.
+Status dispatchImageToImage(const GlContext& gl, GLuint program, GLuint in, GLuint out, int64_t gx,
+                            int64_t gy) {
+  if (Status s = checkDispatch(gl.limits(), kBlurStage, gx, gy); !s) return s;
+  bindSourceImage(program, in, 0);
+  glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
+  return {};
+}
+
+}  // namespace
 
 Status Blur::pass(GLuint in, GLuint out, int width, int height, bool flip) {
   int pass_w = flip ? height : width, pass_h = flip ? width : height;
@@ -292,28 +310,14 @@ Status Blur::pass(GLuint in, GLuint out, int width, int height, bool flip) {
     gx = (pass_w + params_.blockDim() - 1) / params_.blockDim();
     gy = (pass_h + params_.tile_rows - 1) / params_.tile_rows;
   }
-  if (Status s = checkDispatch(gl_->limits(), kBlurStage, gx, gy); !s) return s;
-  bindSourceImage(program_.get(), in, 0);
-  glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glUniform1i(flip_location_, flip ? 1 : 0);
-  // The previous pass's stores must land before this one fetches them, and its fetches of
-  // `out` (two passes back) must finish before this one overwrites it.
-  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                  GL_TEXTURE_UPDATE_BARRIER_BIT);
-  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
-  return {};
+  return dispatchImageToImage(*gl_, program_.get(), in, out, gx, gy);
 }
 
 Status Blur::fused(GLuint in, GLuint out, int width, int height) {
   int64_t gx = (width + params_.tile_width - 1) / params_.tile_width;
   int64_t gy = (height + params_.tile_rows - 1) / params_.tile_rows;
-  if (Status s = checkDispatch(gl_->limits(), kBlurStage, gx, gy); !s) return s;
-  bindSourceImage(program_.get(), in, 0);
-  glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                  GL_TEXTURE_UPDATE_BARRIER_BIT);
-  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
-  return {};
+  return dispatchImageToImage(*gl_, program_.get(), in, out, gx, gy);
 }
 
 namespace {
@@ -445,13 +449,7 @@ Status Blur::stream(GLuint in, GLuint out, int width, int height) {
   const int64_t columns = int64_t(params_.workgroup_size) * params_.segment;
   int64_t gx = (width + columns - 1) / columns;
   int64_t gy = (height + params_.tile_rows - 1) / params_.tile_rows;
-  if (Status s = checkDispatch(gl_->limits(), kBlurStage, gx, gy); !s) return s;
-  bindSourceImage(program_.get(), in, 0);
-  glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                  GL_TEXTURE_UPDATE_BARRIER_BIT);
-  glDispatchCompute(GLuint(gx), GLuint(gy), 1);
-  return {};
+  return dispatchImageToImage(*gl_, program_.get(), in, out, gx, gy);
 }
 
 Status Blur::run(const GpuImage& in, GpuImage& out) {

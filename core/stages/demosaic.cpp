@@ -2,19 +2,15 @@
 
 #include <string>
 
+#include "core/image/pixel_program.hpp"
 #include "core/stages/stage_gl.hpp"
-#include "platform/shader_library.hpp"
-#include "platform/workgroup_shape.hpp"
 
 namespace esf {
 
 Result<Demosaic> Demosaic::create(const GlContext& gl) {
   Demosaic d;
-  d.group_ = pixelWorkgroup(gl.limits());
-  Result<GlProgram> program = ShaderLibrary::builtin().compute(
-      "demosaic.comp", ShaderDefines().set("WG_X", d.group_.x).set("WG_Y", d.group_.y));
-  if (!program) return program.error();
-  d.program_ = std::move(program.value());
+  if (Status s = compilePixelProgram(gl, "demosaic.comp", d.group_, d.program_); !s)
+    return s.error();
   d.raw_ = makeTexture();
   return d;
 }

@@ -277,16 +277,14 @@ Status Histogram::poison(int width, int height, uint32_t pattern) {
 }
 
 Status Histogram::run(const GpuImage& image) {
-  if (params_.source != ImageSource::kTexture)
-    return fail(ErrorCode::kInvalidArgument, kHistogramStage,
-                ": configured for a packed buffer source, given a texture");
+  const bool texture_source = params_.source == ImageSource::kTexture;
+  if (Status s = checkSourceForm(kHistogramStage, texture_source, true); !s) return s;
   return runImpl(image.width(), image.height(), image.texture(), 0);
 }
 
 Status Histogram::run(const PackedRgbaBuffer& image) {
-  if (params_.source != ImageSource::kPackedBuffer)
-    return fail(ErrorCode::kInvalidArgument, kHistogramStage,
-                ": configured for a texture source, given a packed buffer");
+  const bool texture_source = params_.source == ImageSource::kTexture;
+  if (Status s = checkSourceForm(kHistogramStage, texture_source, false); !s) return s;
   return runImpl(image.width(), image.height(), 0, image.buffer());
 }
 

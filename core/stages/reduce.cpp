@@ -165,16 +165,14 @@ Status ImageReduce::poison(uint32_t pattern) {
 }
 
 Status ImageReduce::run(const GpuImage& image) {
-  if (params_.source != ImageSource::kTexture)
-    return fail(ErrorCode::kInvalidArgument, kReduceStage,
-                ": configured for a packed buffer source, given a texture");
+  const bool texture_source = params_.source == ImageSource::kTexture;
+  if (Status s = checkSourceForm(kReduceStage, texture_source, true); !s) return s;
   return runImpl(image.width(), image.height(), image.texture(), 0);
 }
 
 Status ImageReduce::run(const PackedRgbaBuffer& image) {
-  if (params_.source != ImageSource::kPackedBuffer)
-    return fail(ErrorCode::kInvalidArgument, kReduceStage,
-                ": configured for a texture source, given a packed buffer");
+  const bool texture_source = params_.source == ImageSource::kTexture;
+  if (Status s = checkSourceForm(kReduceStage, texture_source, false); !s) return s;
   return runImpl(image.width(), image.height(), 0, image.buffer());
 }
 

@@ -70,6 +70,14 @@ void setRoiUniforms(GLuint program, const HealthRegionSpec& regions, int width, 
   }
 }
 
+Status checkSourceForm(const char* stage, bool configured_for_texture, bool given_texture) {
+  if (configured_for_texture == given_texture) return Status::success();
+  return given_texture ? fail(ErrorCode::kInvalidArgument, stage,
+                              ": configured for a packed buffer source, given a texture")
+                       : fail(ErrorCode::kInvalidArgument, stage,
+                              ": configured for a texture source, given a packed buffer");
+}
+
 void bindSourceImage(GLuint program, GLuint texture, GLuint buffer) {
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
   if (texture) {

@@ -28,6 +28,9 @@ void setRoiUniforms(GLuint program, const HealthRegionSpec& regions, int width, 
 // buffer at binding 1 (buffer != 0), after the barrier that makes earlier imageStore / SSBO
 // writes to it visible.
 void bindSourceImage(GLuint program, GLuint texture, GLuint buffer);
+// A stage configured for one source form (a texture, or a packed buffer) and given the other is
+// refused, naming both; the same form passes.
+Status checkSourceForm(const char* stage, bool configured_for_texture, bool given_texture);
 // The barrier bits after a stage's last write to an SSBO: any later shader, uniform, vertex,
 // indirect, copy or map access sees it.
 constexpr GLbitfield kStorageWrittenBarrier =

@@ -90,18 +90,22 @@ HistogramParams vendorHistogramDefaults(const GlContext& gl, const HistogramPara
   return p;
 }
 
+namespace {
+
+// `shape`'s speed fields (strategy, tile, segment, workgroup, ...) with `base`'s filter and
+// iterations: what the blur computes stays; how it runs is `shape`'s.
+BlurParams withFilterOf(const BlurParams& shape, const BlurParams& base) {
+  BlurParams p = shape;
+  p.filter_dim = base.filter_dim;
+  p.iterations = base.iterations;
+  return p;
+}
+
+}  // namespace
+
 BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::string* why) {
-  BlurParams d = BlurParams::defaultsFor(gl);
-  BlurParams p = base;
-  p.strategy = d.strategy;
-  p.segment = d.segment;
-  p.prefetch = d.prefetch;
-  p.buffer_intermediate = d.buffer_intermediate;
-  p.column_quads = d.column_quads;
-  p.row_quads = d.row_quads;
-  p.tile_width = d.tile_width;
-  p.tile_rows = d.tile_rows;
-  p.workgroup_size = d.workgroup_size;
+  const BlurParams d = BlurParams::defaultsFor(gl);
+  BlurParams p = withFilterOf(d, base);
   std::string vendor = "v3d-safe default";
   if (!gl.isLlvmpipe() && !isNvidia(gl)) {
     // The boards' compilers (bench/boards/compilers.md): the fused pass at the stage's tile
@@ -133,15 +137,7 @@ BlurParams vendorBlurDefaults(const GlContext& gl, const BlurParams& base, std::
   }
   if (p.filter_dim > p.maxFilterDim() || !p.validate(gl.limits())) {
     vendor = "stage default";
-    p.strategy = d.strategy;
-    p.segment = d.segment;
-    p.prefetch = d.prefetch;
-    p.buffer_intermediate = d.buffer_intermediate;
-    p.column_quads = d.column_quads;
-    p.row_quads = d.row_quads;
-    p.tile_width = d.tile_width;
-    p.tile_rows = d.tile_rows;
-    p.workgroup_size = d.workgroup_size;
+    p = withFilterOf(d, base);
   }
   if (why) *why = "blur: " + vendor + " (no tuning cache entry): " + describe(p);
   return p;

@@ -33,6 +33,71 @@ const SweepPoint* fastestOf(const std::vector<Sweep>& sweeps) {
 
 constexpr uint32_t kPoisonPattern = 0xDEADBEEFu;
 
+// Measures one configuration of a stage into `point`: its label and tuned fields, then, where
+// the stage builds and its programs compiled well, `check(stage)` once (against the CPU
+// reference) and the timing of `once(stage)`. A refusal, failure or wrong result is the point's
+// error, and the point is never chosen.
+template <class Stage, class Params, class Check, class Once>
+void measurePoint(const GlContext& gl, const TuneOptions& o, const Params& p, SweepPoint& point,
+                  Check check, Once once) {
+  point.label = describe(p);
+  point.params = tunedFieldsToJson(p);
+  if (o.progress) o.progress->step(point.label);
+  const size_t mark = ShaderLibrary::reportCount();
+  Result<Stage> made = Stage::create(gl, p);
+  Status s = made ? compiledWell(mark) : Status(made.error());
+  if (s) s = check(made.value());
+  if (s) {
+    Result<TimingStats> t = measureGpu(gl, o.measure, [&]() { return once(made.value()); });
+    if (t) {
+      point.stats = t.value();
+      return;
+    }
+    s = t.error();
+  }
+  point.error = s.error().message;
+}
+
+// `result` with the fastest point of all its sweeps as its best: that point's tuned fields read
+// onto `base` by `fromJson`.
+template <class Params, class FromJson>
+Result<TuneResult<Params>> withTheFastest(TuneResult<Params> result, const Params& base,
+                                          FromJson fromJson) {
+  const SweepPoint* winner = fastestOf(result.sweeps);
+  Result<Params> best = fromJson(winner->params, base);
+  if (!best) return best.error();
+  result.best = best.value();
+  result.best_stats = winner->stats;
+  return result;
+}
+
+// Each of `ps` as a point of `s`: placed on the plot by `place(p, point)`, then measured by
+// `run(p, point)`; the progress counts them.
+template <class Params, class Place, class Run>
+void sweepPoints(Sweep& s, const std::vector<Params>& ps, const TuneOptions& o, Place place,
+                 Run run) {
+  if (o.progress) o.progress->addToTotal(int(ps.size()));
+  for (const Params& p : ps) {
+    SweepPoint point;
+    place(p, point);
+    run(p, point);
+    s.points.push_back(std::move(point));
+  }
+}
+
+// The frame in both source forms the stages take.
+struct FrameForms {
+  GpuImage texture;
+  PackedRgbaBuffer buffer;
+};
+Result<FrameForms> frameForms(const GlContext& gl, const RgbaImage& frame) {
+  Result<GpuImage> texture = GpuImage::fromImage(frame);
+  if (!texture) return texture.error();
+  Result<PackedRgbaBuffer> buffer = RgbaPacker::packOnGpu(gl, frame);
+  if (!buffer) return buffer.error();
+  return FrameForms{std::move(texture.value()), std::move(buffer.value())};
+}
+
 // Everything a histogram candidate needs: the frame in both forms and the expected counts.
 struct HistogramBench {
   const GlContext& gl;
@@ -43,50 +108,86 @@ struct HistogramBench {
   const TuneOptions& o;
 
   // Verifies (once) then times one configuration; the result goes into `point`.
+  // Each of `ps` as a point of `s`, placed by `place(p, point)`.
+  template <class Place>
+  void sweep(Sweep& s, const std::vector<HistogramParams>& ps, Place place) {
+    sweepPoints(s, ps, o, place,
+                [&](const HistogramParams& p, SweepPoint& point) { run(p, point); });
+  }
+
   void run(const HistogramParams& p, SweepPoint& point) {
-    point.label = describe(p);
-    point.params = tunedFieldsToJson(p);
-    if (o.progress) o.progress->step(point.label);
-    const size_t mark = ShaderLibrary::reportCount();
-    Result<Histogram> h = Histogram::create(gl, p);
-    if (!h) {
-      point.error = h.error().message;
-      return;
-    }
-    if (Status s = compiledWell(mark); !s) {
-      point.error = s.error().message;
-      return;
-    }
-    Histogram& hist = h.value();
-    auto once = [&]() {
+    auto once = [&](Histogram& hist) {
       return p.source == ImageSource::kTexture ? hist.run(texture) : hist.run(buffer);
     };
-    if (!expected.empty()) {
-      if (Status s = hist.poison(frame.width, frame.height, kPoisonPattern); !s) {
-        point.error = s.error().message;
-        return;
-      }
-      if (Status s = once(); !s) {
-        point.error = s.error().message;
-        return;
-      }
+    auto check = [&](Histogram& hist) -> Status {
+      if (expected.empty()) return Status::success();
+      if (Status s = hist.poison(frame.width, frame.height, kPoisonPattern); !s) return s;
+      if (Status s = once(hist); !s) return s;
       Result<std::vector<uint32_t>> counts = hist.read();
-      if (!counts) {
-        point.error = counts.error().message;
-        return;
-      }
-      if (counts.value() != expected) {
-        point.error = "counts differ from the CPU reference";
-        return;
-      }
-    }
-    Result<TimingStats> t = measureGpu(gl, o.measure, once);
-    if (!t)
-      point.error = t.error().message;
-    else
-      point.stats = t.value();
+      if (!counts) return counts.error();
+      if (counts.value() != expected)
+        return fail(ErrorCode::kGpu, "counts differ from the CPU reference");
+      return Status::success();
+    };
+    measurePoint<Histogram>(gl, o, p, point, check, once);
   }
 };
+
+// `base` at each workgroup size x workgroup count of a shape sweep, where `keep` takes it: a few
+// when quick, on llvmpipe the counts `llvmpipe_counts` (its workgroups run one after another).
+template <class Params, class Keep>
+std::vector<Params> shapeGrid(const Params& base, const GlContext& gl, bool quick,
+                              std::vector<int> llvmpipe_counts, Keep keep) {
+  const ComputeLimits& limits = gl.limits();
+  int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
+  std::vector<int> counts = quick ? std::vector<int>{1, 4}
+                            : gl.isLlvmpipe()
+                                ? std::move(llvmpipe_counts)
+                                : std::vector<int>{64, 128, 256, 512, 1024, 2048, 4096};
+  std::vector<Params> grid;
+  for (int wg : quick ? std::vector<int>{16, 64} : powersOfTwo(64, max_wg)) {
+    for (int n : counts) {
+      Params p = base;
+      p.workgroup_size = wg;
+      p.workgroups = n;
+      if (keep(p)) grid.push_back(p);
+    }
+  }
+  return grid;
+}
+
+// `best` at each pixels per step of `steps` (4 and 8 when quick), its loads in turn and, on a
+// packed buffer past one quad a step, batched; where `keep` takes it.
+template <class Params, class Keep>
+std::vector<Params> stepCandidates(const Params& best, bool quick, std::vector<int> steps,
+                                   Keep keep) {
+  std::vector<Params> out;
+  for (int n : quick ? std::vector<int>{4, 8} : steps) {
+    for (bool batch : {false, true}) {
+      Params p = best;
+      p.pixels_per_invocation = n;
+      p.batch_loads = batch;
+      if (batch && (p.source != ImageSource::kPackedBuffer || n == 4)) continue;
+      if (keep(p)) out.push_back(p);
+    }
+  }
+  return out;
+}
+
+// Where the points of a shape sweep stand on its plot: at their workgroup count, a line per
+// workgroup size.
+template <class Params>
+void placeByShape(const Params& p, SweepPoint& point) {
+  point.series = "wg=" + std::to_string(p.workgroup_size);
+  point.x = p.workgroups;
+}
+
+// Where the points of a step sweep stand: at their pixels per step, a line per load form.
+template <class Params>
+void placeByStep(const Params& p, SweepPoint& point) {
+  point.x = p.pixels_per_invocation;
+  point.series = p.batch_loads ? "batched loads" : "loads in turn";
+}
 
 // A persistent shape whose invocations each walk more than 32768 grid-stride steps: seconds
 // of GPU time for a big frame even on a fast GPU (bench/results/h200-stages.md), past the
@@ -116,11 +217,10 @@ const SweepPoint* Sweep::best() const {
 
 Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& frame,
                                           const HistogramParams& base, const TuneOptions& o) {
-  Result<GpuImage> texture = GpuImage::fromImage(frame);
-  if (!texture) return texture.error();
-  Result<PackedRgbaBuffer> buffer = RgbaPacker::packOnGpu(gl, frame);
-  if (!buffer) return buffer.error();
-  HistogramBench bench{gl, frame, std::move(texture.value()), std::move(buffer.value()), {}, o};
+  Result<FrameForms> frame_forms = frameForms(gl, frame);
+  if (!frame_forms) return frame_forms.error();
+  HistogramBench bench{gl, frame, std::move(frame_forms->texture), std::move(frame_forms->buffer),
+                       {}, o};
   if (o.verify) bench.expected = histogramReference(frame, base.bins, base.channels, base.luma);
   const ComputeLimits& limits = gl.limits();
   bool big = frame.pixelCount() > 1280u * 720u;
@@ -182,8 +282,7 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
   for (HistogramParams p : grid) {
     p.source = source;
     SweepPoint point;
-    point.series = "wg=" + std::to_string(p.workgroup_size);
-    point.x = p.workgroups;
+    placeByShape(p, point);
     bench.run(p, point);
     wgs.points.push_back(std::move(point));
   }
@@ -201,14 +300,9 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
       p.pixels_per_invocation = n;
       if (p.validate(limits)) ppis.push_back(p);
     }
-    if (o.progress) o.progress->addToTotal(int(ppis.size()));
-    for (const HistogramParams& p : ppis) {
-      int n = p.pixels_per_invocation;
-      SweepPoint point;
-      point.x = n;
-      bench.run(p, point);
-      ppi.points.push_back(std::move(point));
-    }
+    bench.sweep(ppi, ppis, [&](const HistogramParams& p, SweepPoint& point) {
+      point.x = p.pixels_per_invocation;
+    });
     result.sweeps.push_back(std::move(ppi));
   }
 
@@ -226,17 +320,13 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
     }
     at.pixels_per_invocation = 4;
     std::vector<HistogramParams> reps = replicatedCandidates(at, limits, o.quick);
-    if (o.progress) o.progress->addToTotal(int(reps.size()));
     Sweep rs{"histogram", "replicas", "sub-histograms per workgroup (one line per run length)",
              false,       false,      {}};
-    for (const HistogramParams& p : reps) {
-      SweepPoint point;
+    bench.sweep(rs, reps, [](const HistogramParams& p, SweepPoint& point) {
       point.series =
           std::string(p.run_length ? "run length" : "no run length") + (p.planar ? ", planar" : "");
       point.x = p.replicas;
-      bench.run(p, point);
-      rs.points.push_back(std::move(point));
-    }
+    });
     const SweepPoint* b4 = rs.best();
     result.sweeps.push_back(std::move(rs));
     if (b4) {
@@ -244,29 +334,14 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
       if (!best4) return best4.error();
       Sweep shapes{"histogram", "replicated", "workgroup count (one line per workgroup size)",
                    true,        false,        {}};
-      std::vector<HistogramParams> grid;
-      int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
-      std::vector<int> counts = o.quick ? std::vector<int>{1, 4}
-                                : gl.isLlvmpipe()
-                                    ? std::vector<int>{4, 16, 64, 256}
-                                    : std::vector<int>{64, 128, 256, 512, 1024, 2048, 4096};
-      for (int wg : o.quick ? std::vector<int>{16, 64} : powersOfTwo(64, max_wg)) {
-        for (int n : counts) {
-          HistogramParams p = best4.value();
-          p.workgroup_size = wg;
-          p.workgroups = n;
-          bool fills = int64_t(n) * wg * 4 <= int64_t(frame.pixelCount()) || n == 1;
-          if (fills && p.validate(limits)) grid.push_back(p);
-        }
-      }
-      if (o.progress) o.progress->addToTotal(int(grid.size()));
-      for (const HistogramParams& p : grid) {
-        SweepPoint point;
-        point.series = "wg=" + std::to_string(p.workgroup_size);
-        point.x = p.workgroups;
-        bench.run(p, point);
-        shapes.points.push_back(std::move(point));
-      }
+      std::vector<HistogramParams> grid =
+          shapeGrid(best4.value(), gl, o.quick, {4, 16, 64, 256}, [&](const HistogramParams& p) {
+            const bool fills =
+                int64_t(p.workgroups) * p.workgroup_size * 4 <= int64_t(frame.pixelCount()) ||
+                p.workgroups == 1;
+            return fills && p.validate(limits).ok();
+          });
+      bench.sweep(shapes, grid, placeByShape<HistogramParams>);
       const SweepPoint* b5 = shapes.best();
       Result<HistogramParams> best5 = histogramFromJson(b5 ? b5->params : b4->params, base);
       if (!best5) return best5.error();
@@ -274,24 +349,10 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
       Sweep ppi{
           "histogram", "replicated-ppi", "pixels per invocation and step (quads x 4)", true, false,
           {}};
-      std::vector<HistogramParams> ppis;
-      for (int n : o.quick ? std::vector<int>{4, 8} : std::vector<int>{4, 8, 16, 32}) {
-        for (bool batch : {false, true}) {
-          HistogramParams p = best5.value();
-          p.pixels_per_invocation = n;
-          p.batch_loads = batch;
-          if (batch && (p.source != ImageSource::kPackedBuffer || n == 4)) continue;
-          if (p.validate(limits)) ppis.push_back(p);
-        }
-      }
-      if (o.progress) o.progress->addToTotal(int(ppis.size()));
-      for (const HistogramParams& p : ppis) {
-        SweepPoint point;
-        point.x = p.pixels_per_invocation;
-        point.series = p.batch_loads ? "batched loads" : "loads in turn";
-        bench.run(p, point);
-        ppi.points.push_back(std::move(point));
-      }
+      const std::vector<HistogramParams> ppis =
+          stepCandidates(best5.value(), o.quick, {4, 8, 16, 32},
+                         [&](const HistogramParams& p) { return p.validate(limits).ok(); });
+      bench.sweep(ppi, ppis, placeByStep<HistogramParams>);
       result.sweeps.push_back(std::move(ppi));
     }
   }
@@ -310,22 +371,13 @@ Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& 
         if (p.validate(limits)) shapes.push_back(p);
       }
     }
-    if (o.progress) o.progress->addToTotal(int(shapes.size()));
-    for (const HistogramParams& p : shapes) {
-      SweepPoint point;
+    bench.sweep(tiles, shapes, [&](const HistogramParams&, SweepPoint& point) {
       point.x = double(tiles.points.size());
-      bench.run(p, point);
-      tiles.points.push_back(std::move(point));
-    }
+    });
     result.sweeps.push_back(std::move(tiles));
   }
 
-  const SweepPoint* winner = fastestOf(result.sweeps);
-  Result<HistogramParams> best = histogramFromJson(winner->params, base);
-  if (!best) return best.error();
-  result.best = best.value();
-  result.best_stats = winner->stats;
-  return result;
+  return withTheFastest(std::move(result), base, histogramFromJson);
 }
 
 Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, const BlurParams& base,
@@ -352,34 +404,17 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
     else
       point.series = std::string(blurStrategyName(p.strategy)) + " " + std::to_string(p.tile_rows) +
                      "x" + std::to_string(p.tile_width);
-    point.label = describe(p);
-    point.params = tunedFieldsToJson(p);
-    if (o.progress) o.progress->step(point.label);
-    const size_t mark = ShaderLibrary::reportCount();
-    Result<Blur> blur = Blur::create(gl, p);
-    const Status well = blur ? compiledWell(mark) : Status(blur.error());
-    if (!well) {
-      point.error = well.error().message;
-    } else {
-      auto once = [&]() { return blur.value().run(in.value(), out.value()); };
-      Status s = once();
-      if (s && o.verify) {
-        Result<RgbaImage> got = out.value().download();
-        if (!got)
-          s = got.error();
-        else if (!(got.value() == expected))
-          s = fail(ErrorCode::kGpu, "output differs from the CPU reference");
-      }
-      if (!s) {
-        point.error = s.error().message;
-      } else {
-        Result<TimingStats> t = measureGpu(gl, o.measure, once);
-        if (!t)
-          point.error = t.error().message;
-        else
-          point.stats = t.value();
-      }
-    }
+    auto once = [&](Blur& blur) { return blur.run(in.value(), out.value()); };
+    auto check = [&](Blur& blur) -> Status {
+      Status s = once(blur);
+      if (!s || !o.verify) return s;
+      Result<RgbaImage> got = out.value().download();
+      if (!got) return got.error();
+      if (!(got.value() == expected))
+        return fail(ErrorCode::kGpu, "output differs from the CPU reference");
+      return Status::success();
+    };
+    measurePoint<Blur>(gl, o, p, point, check, once);
     tiles.points.push_back(std::move(point));
   }
   const SweepPoint* winner = tiles.best();
@@ -395,57 +430,30 @@ Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, con
 
 Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
                                     const ReduceParams& base, const TuneOptions& o) {
-  Result<GpuImage> texture = GpuImage::fromImage(frame);
-  if (!texture) return texture.error();
-  Result<PackedRgbaBuffer> buffer = RgbaPacker::packOnGpu(gl, frame);
-  if (!buffer) return buffer.error();
+  Result<FrameForms> frame_forms = frameForms(gl, frame);
+  if (!frame_forms) return frame_forms.error();
   std::vector<ChannelReduce> expected;
   if (o.verify) expected = reduceReference(frame, base.channels, base.luma);
   const ComputeLimits& limits = gl.limits();
   auto run = [&](const ReduceParams& p, SweepPoint& point) {
-    point.label = describe(p);
-    point.params = tunedFieldsToJson(p);
-    if (o.progress) o.progress->step(point.label);
-    const size_t mark = ShaderLibrary::reportCount();
-    Result<ImageReduce> r = ImageReduce::create(gl, p);
-    if (!r) {
-      point.error = r.error().message;
-      return;
-    }
-    if (Status s = compiledWell(mark); !s) {
-      point.error = s.error().message;
-      return;
-    }
-    auto once = [&]() {
-      return p.source == ImageSource::kTexture ? r.value().run(texture.value())
-                                               : r.value().run(buffer.value());
+    auto once = [&](ImageReduce& r) {
+      return p.source == ImageSource::kTexture ? r.run(frame_forms->texture)
+                                               : r.run(frame_forms->buffer);
     };
-    if (o.verify) {
-      Status s = r.value().poison(kPoisonPattern);
-      if (s) s = once();
-      Result<std::vector<ChannelReduce>> got = r.value().read();
+    auto check = [&](ImageReduce& r) -> Status {
+      if (!o.verify) return Status::success();
+      Status s = r.poison(kPoisonPattern);
+      if (s) s = once(r);
+      Result<std::vector<ChannelReduce>> got = r.read();
       if (s && (!got || got.value() != expected))
         s = fail(ErrorCode::kGpu, "result differs from the CPU reference");
-      if (!s) {
-        point.error = s.error().message;
-        return;
-      }
-    }
-    Result<TimingStats> t = measureGpu(gl, o.measure, once);
-    if (!t)
-      point.error = t.error().message;
-    else
-      point.stats = t.value();
+      return s;
+    };
+    measurePoint<ImageReduce>(gl, o, p, point, check, once);
   };
   auto sweep = [&](Sweep& s, const std::vector<ReduceParams>& ps,
                    const std::function<void(const ReduceParams&, SweepPoint&)>& place) {
-    if (o.progress) o.progress->addToTotal(int(ps.size()));
-    for (const ReduceParams& p : ps) {
-      SweepPoint point;
-      place(p, point);
-      run(p, point);
-      s.points.push_back(std::move(point));
-    }
+    sweepPoints(s, ps, o, place, run);
   };
   auto fits = [&](const ReduceParams& p) {
     int64_t threads = int64_t(p.workgroups) * p.workgroup_size;
@@ -483,24 +491,8 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
 
   // 2. workgroup size x count.
   Sweep shapes{"reduce", "shape", "workgroup count (one line per workgroup size)", true, false, {}};
-  ps.clear();
-  int max_wg = std::min({limits.work_group_invocations, limits.work_group_size[0], 1024});
-  std::vector<int> counts = o.quick ? std::vector<int>{1, 4}
-                            : gl.isLlvmpipe()
-                                ? std::vector<int>{2, 8, 32, 128}
-                                : std::vector<int>{64, 128, 256, 512, 1024, 2048, 4096};
-  for (int wg : o.quick ? std::vector<int>{16, 64} : powersOfTwo(64, max_wg)) {
-    for (int n : counts) {
-      ReduceParams p = best1.value();
-      p.workgroup_size = wg;
-      p.workgroups = n;
-      if (fits(p)) ps.push_back(p);
-    }
-  }
-  sweep(shapes, ps, [&](const ReduceParams& p, SweepPoint& pt) {
-    pt.series = "wg=" + std::to_string(p.workgroup_size);
-    pt.x = p.workgroups;
-  });
+  ps = shapeGrid(best1.value(), gl, o.quick, {2, 8, 32, 128}, fits);
+  sweep(shapes, ps, placeByShape<ReduceParams>);
   const SweepPoint* b2 = shapes.best();
   Result<ReduceParams> best2 = reduceFromJson(b2 ? b2->params : b1->params, base);
   if (!best2) return best2.error();
@@ -508,28 +500,11 @@ Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,
 
   // 3. pixels per invocation and step.
   Sweep ppis{"reduce", "ppi", "pixels per invocation and step (quads x 4)", true, false, {}};
-  ps.clear();
-  for (int n : o.quick ? std::vector<int>{4, 8} : std::vector<int>{4, 8, 16, 32, 64}) {
-    for (bool batch : {false, true}) {
-      ReduceParams p = best2.value();
-      p.pixels_per_invocation = n;
-      p.batch_loads = batch;
-      if (batch && (p.source != ImageSource::kPackedBuffer || n == 4)) continue;
-      if (fits(p)) ps.push_back(p);
-    }
-  }
-  sweep(ppis, ps, [&](const ReduceParams& p, SweepPoint& pt) {
-    pt.x = p.pixels_per_invocation;
-    pt.series = p.batch_loads ? "batched loads" : "loads in turn";
-  });
+  ps = stepCandidates(best2.value(), o.quick, {4, 8, 16, 32, 64}, fits);
+  sweep(ppis, ps, placeByStep<ReduceParams>);
   result.sweeps.push_back(std::move(ppis));
 
-  const SweepPoint* winner = fastestOf(result.sweeps);
-  Result<ReduceParams> best = reduceFromJson(winner->params, base);
-  if (!best) return best.error();
-  result.best = best.value();
-  result.best_stats = winner->stats;
-  return result;
+  return withTheFastest(std::move(result), base, reduceFromJson);
 }
 
 }  // namespace esf

@@ -61,29 +61,25 @@ struct TuneOptions {
   Progress* progress = nullptr;
 };
 
-struct HistogramTuneResult {
-  HistogramParams best;
+// What tuning a stage found: the fastest parameters, their timing, and every sweep run.
+template <class Params>
+struct TuneResult {
+  Params best;
   TimingStats best_stats;
   std::vector<Sweep> sweeps;
 };
+
+using HistogramTuneResult = TuneResult<HistogramParams>;
 // Tunes the speed fields of `base` (bins, channels and luma stay) on `frame`.
 Result<HistogramTuneResult> tuneHistogram(const GlContext& gl, const RgbaImage& frame,
                                           const HistogramParams& base, const TuneOptions& o);
 
-struct BlurTuneResult {
-  BlurParams best;
-  TimingStats best_stats;
-  std::vector<Sweep> sweeps;
-};
+using BlurTuneResult = TuneResult<BlurParams>;
 // Tunes tile shape and workgroup size of `base` (filter_dim and iterations stay).
 Result<BlurTuneResult> tuneBlur(const GlContext& gl, const RgbaImage& frame, const BlurParams& base,
                                 const TuneOptions& o);
 
-struct ReduceTuneResult {
-  ReduceParams best;
-  TimingStats best_stats;
-  std::vector<Sweep> sweeps;
-};
+using ReduceTuneResult = TuneResult<ReduceParams>;
 // Reduce (channels and luma stay), in three sweeps: source x subgroups (where the context has
 // them) at 256 x 256; workgroup size x count on the winner; pixels per step 4..64.
 Result<ReduceTuneResult> tuneReduce(const GlContext& gl, const RgbaImage& frame,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "tests/support/temp_path.hpp"
 
 namespace esf {
 namespace {
@@ -43,10 +44,7 @@ Status writeWhole(const std::string& path, const std::string& bytes, ExistingFil
 class AtomicFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("esframe-atomic-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = test::freshTempPath("esframe-atomic", /*per_test=*/true);
     fs::create_directories(dir_);
   }
   void TearDown() override {

@@ -11,6 +11,7 @@
 #include "capture/source_kinds.hpp"
 #include "capture/v4l2_device.hpp"
 #include "tests/capture/capture_test_util.hpp"
+#include "tests/support/fixed_stream_source.hpp"
 
 namespace esf {
 namespace {
@@ -216,9 +217,11 @@ TEST(DumpRaw, KeepsTheTightBytesOfEveryFrame) {
 }
 
 // GREY 3x2 frames of the given sequence numbers, each filled with its index in the list.
-class SequenceSource : public FrameSource {
+class SequenceSource : public test::FixedStreamSource {
  public:
-  explicit SequenceSource(std::vector<uint64_t> sequences) : sequences_(std::move(sequences)) {}
+  explicit SequenceSource(std::vector<uint64_t> sequences)
+      : FixedStreamSource("sequences", 3, 2, PixelFormat::kGREY),
+        sequences_(std::move(sequences)) {}
   Result<std::optional<Frame>> next() override {
     if (index_ == sequences_.size()) return std::optional<Frame>();
     bytes_.assign(6, uint8_t(index_));
@@ -228,10 +231,6 @@ class SequenceSource : public FrameSource {
     f.sequence = sequences_[index_++];
     return std::optional<Frame>(f);
   }
-  std::string name() const override { return "sequences"; }
-  int width() const override { return 3; }
-  int height() const override { return 2; }
-  PixelFormat format() const override { return PixelFormat::kGREY; }
 
  private:
   std::vector<uint64_t> sequences_;

@@ -31,22 +31,23 @@ TEST(GlContext, AutoRecordsWhyItChose) {
   EXPECT_EQ(log.back().rfind(toString((*ctx)->display().platform()), 0), 0u) << log.back();
 }
 
-TEST(GlContext, GbmOnMissingNodeFailsWithPath) {
+// The error of a GBM context on `device`, which must fail.
+std::string gbmContextError(const std::string& device) {
   GlContextOptions o;
   o.egl.platform = EglPlatform::kGbm;
-  o.egl.drm_device = "/nonexistent";
+  o.egl.drm_device = device;
   Result<std::unique_ptr<GlContext>> ctx = GlContext::create(o);
-  ASSERT_FALSE(ctx.ok());
-  EXPECT_NE(ctx.error().message.find("/nonexistent"), std::string::npos) << ctx.error().message;
+  EXPECT_FALSE(ctx.ok()) << device;
+  return ctx.ok() ? std::string() : ctx.error().message;
+}
+
+TEST(GlContext, GbmOnMissingNodeFailsWithPath) {
+  const std::string message = gbmContextError("/nonexistent");
+  EXPECT_NE(message.find("/nonexistent"), std::string::npos) << message;
 }
 
 TEST(GlContext, GbmOnNonDrmFileFailsClearly) {
-  GlContextOptions o;
-  o.egl.platform = EglPlatform::kGbm;
-  o.egl.drm_device = "/dev/null";
-  Result<std::unique_ptr<GlContext>> ctx = GlContext::create(o);
-  ASSERT_FALSE(ctx.ok());
-  EXPECT_EQ(ctx.error().message, "'/dev/null' is not a DRM device");
+  EXPECT_EQ(gbmContextError("/dev/null"), "'/dev/null' is not a DRM device");
 }
 
 TEST(EglPlatform, ParsesNamesAndRejectsOthers) {

@@ -59,6 +59,16 @@ bool rejectedWith(const PlaneRanking& r, uint32_t id, const std::string& text) {
   return false;
 }
 
+// vkms's planes ranked for `req`, which leaves one candidate: `plane_id`.
+PlaneRanking rankVkmsToOne(const PlaneRequest& req, uint32_t plane_id) {
+  PlaneRanking r = rankPlanes(vkmsPlanes(), req);
+  EXPECT_EQ(r.candidates.size(), 1u);
+  if (!r.candidates.empty()) {
+    EXPECT_EQ(r.candidates[0].plane_id, plane_id);
+  }
+  return r;
+}
+
 TEST(KmsPlanePicker, VkmsPrefersAnOverlayWithArgbThenThePrimary) {
   PlaneRanking r = rankPlanes(vkmsPlanes(), PlaneRequest{});
   ASSERT_EQ(r.candidates.size(), 9u);  // 8 overlays, then the primary; no cursor
@@ -75,9 +85,8 @@ TEST(KmsPlanePicker, WithoutZposPropertyTheImpliedPositionMustMatch) {
   // Positions: primary 0, overlays 1..8, cursor 9 (plane order, as vkms composes).
   PlaneRequest req;
   req.zpos = 3;
-  PlaneRanking r = rankPlanes(vkmsPlanes(), req);
+  PlaneRanking r = rankVkmsToOne(req, 34);
   ASSERT_EQ(r.candidates.size(), 1u);
-  EXPECT_EQ(r.candidates[0].plane_id, 34u);
   EXPECT_EQ(r.candidates[0].zpos, 3u);
   EXPECT_FALSE(r.candidates[0].set_zpos);
   EXPECT_TRUE(rejectedWith(r, 32, "no zpos property: its fixed position is 1, requested zpos=3"));
@@ -152,9 +161,7 @@ TEST(KmsPlanePicker, PlanesOfOtherCrtcsAreSkipped) {
 TEST(KmsPlanePicker, ExplicitPlaneIdTakesEvenTheCursorAndReportsOnlyThatPlane) {
   PlaneRequest req;
   req.plane_id = 40;
-  PlaneRanking r = rankPlanes(vkmsPlanes(), req);
-  ASSERT_EQ(r.candidates.size(), 1u);
-  EXPECT_EQ(r.candidates[0].plane_id, 40u);
+  PlaneRanking r = rankVkmsToOne(req, 40);
   EXPECT_TRUE(r.rejected.empty());
 
   req.plane_id = 99;

@@ -58,39 +58,31 @@ if [ ! -f "$cache/vmlinux" ]; then
   mv "$cache/vmlinux.tmp" "$cache/vmlinux"
 fi
 
-# 3. vkms, built out of tree from linux-source-6.1 against the pinned headers.
-vkms_ko="$moddir/updates/vkms.ko"
-if [ ! -f "$vkms_ko" ]; then
-  log "building vkms out of tree"
-  src="$cache/vkms-src"
+# Builds module $1 (its Kconfig symbol $2) out of tree from linux-source-6.1's directory $3
+# against the pinned headers, checking for its source file $4; installs it under updates/.
+build_module() {
+  local name=$1 config=$2 dir=$3 probe=$4
+  local ko="$moddir/updates/$name.ko" src="$cache/$name-src"
+  [ -f "$ko" ] && return 0
+  log "building $name out of tree"
   rm -rf "$src" && mkdir -p "$src"
-  tar -xJf "$source_tar" -C "$src" --strip-components=5 --wildcards 'linux-source-6.1/drivers/gpu/drm/vkms/*'
-  [ -f "$src/vkms_drv.c" ] || die "vkms sources not found in $source_tar"
-  make -s -C "$headers" M="$src" CONFIG_DRM_VKMS=m -j"$(nproc)" modules >"$cache/vkms-build.log" 2>&1 ||
-    { cat "$cache/vkms-build.log" >&2; die "building vkms failed"; }
+  tar -xJf "$source_tar" -C "$src" --strip-components=5 --wildcards "linux-source-6.1/$dir/*"
+  [ -f "$src/$probe" ] || die "$name sources not found in $source_tar"
+  make -s -C "$headers" M="$src" "$config=m" -j"$(nproc)" modules >"$cache/$name-build.log" 2>&1 ||
+    { cat "$cache/$name-build.log" >&2; die "building $name failed"; }
   mkdir -p "$moddir/updates"
-  cp "$src/vkms.ko" "$vkms_ko"
+  cp "$src/$name.ko" "$ko"
   rm -rf "$src"
   rm -f "$cache/.depmod-done"
-fi
+}
+
+# 3. vkms, built out of tree from linux-source-6.1 against the pinned headers.
+build_module vkms CONFIG_DRM_VKMS drivers/gpu/drm/vkms vkms_drv.c
 
 # 3b. vimc (the virtual camera libcamera's vimc pipeline handler drives), built the same way:
 # Debian's kernel has none either. Its dependencies (mc, videodev, videobuf2, v4l2-tpg) are
 # Debian's modules; depmod finds them.
-vimc_ko="$moddir/updates/vimc.ko"
-if [ ! -f "$vimc_ko" ]; then
-  log "building vimc out of tree"
-  src="$cache/vimc-src"
-  rm -rf "$src" && mkdir -p "$src"
-  tar -xJf "$source_tar" -C "$src" --strip-components=5 --wildcards 'linux-source-6.1/drivers/media/test-drivers/vimc/*'
-  [ -f "$src/vimc-core.c" ] || die "vimc sources not found in $source_tar"
-  make -s -C "$headers" M="$src" CONFIG_VIDEO_VIMC=m -j"$(nproc)" modules >"$cache/vimc-build.log" 2>&1 ||
-    { cat "$cache/vimc-build.log" >&2; die "building vimc failed"; }
-  mkdir -p "$moddir/updates"
-  cp "$src/vimc.ko" "$vimc_ko"
-  rm -rf "$src"
-  rm -f "$cache/.depmod-done"
-fi
+build_module vimc CONFIG_VIDEO_VIMC drivers/media/test-drivers/vimc vimc-core.c
 
 # 4. depmod, so the guest's own modprobe finds vivid, vgem, vkms and vimc with their dependencies.
 if [ ! -f "$cache/.depmod-done" ]; then

@@ -14,26 +14,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/support/run_command.hpp"
+#include "tests/support/cli_cache_test.hpp"
 
 namespace esf {
 namespace {
 
 namespace fs = std::filesystem;
 
-class CliSelftest : public ::testing::Test {
+class CliSelftest : public test::CliWithOwnCache {
  protected:
-  void SetUp() override {
-    xdg_ = fs::temp_directory_path() / ("esf-cli-selftest-" + std::to_string(getpid()));
-    fs::remove_all(xdg_);
-    fs::create_directories(xdg_);
-    cache_ = xdg_ / "esframe" / "tuning.json";
-  }
-  void TearDown() override { fs::remove_all(xdg_); }
-  test::CommandResult esframe(const std::string& args, const std::string& env = "") {
-    return test::runShell(env + " XDG_CACHE_HOME='" + xdg_.string() + "' '" +
-                          test::esframeBinary() + "' " + args);
-  }
   // Validates `json_text` against the schema in the tree with Debian's python3-jsonschema.
   test::CommandResult validate(const std::string& json_text) {
     const fs::path report = xdg_ / "report.json";
@@ -46,7 +35,6 @@ class CliSelftest : public ::testing::Test {
     const test::CommandResult v = validate(json_text);
     EXPECT_EQ(v.exit_code, 0) << v.err;
   }
-  fs::path xdg_, cache_;
 };
 
 TEST_F(CliSelftest, QuickPassesHereAndInfoShowsTheVerdict) {

@@ -101,6 +101,22 @@ void checkFrame(const json& j, int width, int height, int bins, const std::strin
   EXPECT_TRUE(j["timing_ms"].contains("histogram"));
 }
 
+// `common` on the GLES backend (with `gles_extra` after it), the reference and the CPU one: each
+// must print `frames` lines, into g, r and c.
+void runOnEveryBackend(const std::vector<std::string>& common,
+                       const std::vector<std::string>& gles_extra, size_t frames,
+                       std::vector<json>& g, std::vector<json>& r, std::vector<json>& c) {
+  std::vector<std::string> gles = common, ref = common, cpu = common;
+  gles.insert(gles.end(), {"--backend", "gles"});
+  gles.insert(gles.end(), gles_extra.begin(), gles_extra.end());
+  ref.insert(ref.end(), {"--backend", "reference"});
+  cpu.insert(cpu.end(), {"--backend", "cpu"});
+  g = run(gles), r = run(ref), c = run(cpu);
+  ASSERT_EQ(g.size(), frames);
+  ASSERT_EQ(r.size(), frames);
+  ASSERT_EQ(c.size(), frames);
+}
+
 TEST(RunJsonl, EveryFieldAndStatsFromTheHistogram) {
   for (const char* backend : {"gles", "cpu", "reference"}) {
     SCOPED_TRACE(backend);
@@ -140,15 +156,9 @@ TEST(RunJsonl, GlesEqualsCpuBackendThroughBlurAndResize) {
   for (const char* strategy :
        {"auto", "single", "global-atomic", "chunk-sum", "chunk-reduce", "persistent"}) {
     SCOPED_TRACE(strategy);
-    std::vector<std::string> gles = common, ref = common, cpu = common;
-    gles.insert(gles.end(),
-                {"--backend", "gles", "--histogram", std::string("bins=256,strategy=") + strategy});
-    ref.insert(ref.end(), {"--backend", "reference"});
-    cpu.insert(cpu.end(), {"--backend", "cpu"});
-    std::vector<json> g = run(gles), r = run(ref), c = run(cpu);
-    ASSERT_EQ(g.size(), 2u);
-    ASSERT_EQ(r.size(), 2u);
-    ASSERT_EQ(c.size(), 2u);
+    std::vector<json> g, r, c;
+    ASSERT_NO_FATAL_FAILURE(runOnEveryBackend(
+        common, {"--histogram", std::string("bins=256,strategy=") + strategy}, 2, g, r, c));
     for (size_t i = 0; i < g.size(); ++i) {
       checkFrame(g[i], 41, 29, 256, "rgbl");
       expectSameExceptTiming(g[i], r[i]);
@@ -162,14 +172,8 @@ TEST(RunJsonl, GlesEqualsCpuBackendThroughBlurAndResize) {
 TEST(RunJsonl, SourceLumaFromYPlaneEqualsCpu) {
   const std::vector<std::string> common = {"run",      "--frames", "1",      "--size", "64x32",
                                            "--format", "NV12",     "--luma", "source"};
-  std::vector<std::string> gles = common, ref = common, cpu = common;
-  gles.insert(gles.end(), {"--backend", "gles"});
-  ref.insert(ref.end(), {"--backend", "reference"});
-  cpu.insert(cpu.end(), {"--backend", "cpu"});
-  std::vector<json> g = run(gles), r = run(ref), c = run(cpu);
-  ASSERT_EQ(g.size(), 1u);
-  ASSERT_EQ(r.size(), 1u);
-  ASSERT_EQ(c.size(), 1u);
+  std::vector<json> g, r, c;
+  ASSERT_NO_FATAL_FAILURE(runOnEveryBackend(common, {}, 1, g, r, c));
   checkFrame(g[0], 64, 32, 256, "rgbl");
   EXPECT_EQ(g[0]["format"], "NV12");
   expectSameExceptTiming(g[0], r[0]);

@@ -6,22 +6,31 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <random>
 
 #include "core/cpu/cpu_bayer.hpp"
 #include "core/cpu/simd_bayer.hpp"
 #include "tests/core/cpu/cpu_test_util.hpp"
+#include "tests/support/random_raw.hpp"
 
 namespace esf {
 namespace {
 
-constexpr CfaOrder kOrders[] = {CfaOrder::kRGGB, CfaOrder::kGRBG, CfaOrder::kGBRG, CfaOrder::kBGGR};
+using test::randomRaw;
 
-std::vector<uint16_t> randomRaw(int w, int h, int bits, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<uint16_t> v(size_t(w) * size_t(h));
-  for (auto& x : v) x = uint16_t(rng() & ((1u << bits) - 1));
-  return v;
+// `check(pool, order, threads, seed)` on every instruction set, thread count and CFA order; `seed`
+// runs on from `first_seed`, afresh on each target. A target stops at its first fatal failure.
+template <class Check>
+void onEveryTargetPoolAndOrder(uint32_t first_seed, const Check& check) {
+  test::onEveryTarget([&] {
+    uint32_t seed = first_seed;
+    for (int threads : test::kThreadCounts) {
+      RowPool pool(threads);
+      for (CfaOrder order : test::kCfaOrders) {
+        check(pool, order, threads, seed);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  });
 }
 
 TEST(CpuBayer, MatchesTheReference) {
@@ -34,34 +43,29 @@ TEST(CpuBayer, MatchesTheReference) {
                 {12, 240, 4000, 512, 300},
                 {16, 4096, 65535, 1, 4096},
                 {10, 0, 700, 256, 128}};
-  test::onEveryTarget([&] {
-    uint32_t seed = 1;
-    for (int threads : test::kThreadCounts) {
-      RowPool pool(threads);
-      for (CfaOrder order : kOrders)
-        for (const auto& l : levels)
-          for (const auto& s : sizes) {
-            SCOPED_TRACE(testing::Message() << "order " << int(order) << " bits " << l.bits << " "
-                                            << s.w << "x" << s.h << " threads " << threads);
-            DemosaicParams p;
-            p.order = order, p.bit_depth = l.bits, p.black = l.black, p.white = l.white;
-            p.gain_r = l.gain_r, p.gain_b = l.gain_b;
-            const std::vector<uint16_t> raw = randomRaw(s.w, s.h, l.bits, seed++);
-            Result<RgbaImage> want = demosaicReference(raw, s.w, s.h, p);
-            ASSERT_TRUE(want.ok()) << want.error().message;
-            RgbaImage got = test::poisonedImage(s.w, s.h);
-            std::vector<int> rows_seen(size_t(s.h), 0);
-            Status st = demosaicCpu(raw, s.w, s.h, p, got, pool,
-                                    [&](int y, const uint8_t* rgba, const uint8_t* luma, int) {
-                                      ++rows_seen[size_t(y)];
-                                      EXPECT_EQ(luma, nullptr);
-                                      EXPECT_EQ(rgba, got.at(0, y));
-                                    });
-            ASSERT_TRUE(st.ok()) << st.error().message;
-            ASSERT_EQ(got.pixels, want->pixels);
-            for (int n : rows_seen) ASSERT_EQ(n, 1);
-          }
-    }
+  onEveryTargetPoolAndOrder(1, [&](RowPool& pool, CfaOrder order, int threads, uint32_t& seed) {
+    for (const auto& l : levels)
+      for (const auto& s : sizes) {
+        SCOPED_TRACE(testing::Message() << "order " << int(order) << " bits " << l.bits << " "
+                                        << s.w << "x" << s.h << " threads " << threads);
+        DemosaicParams p;
+        p.order = order, p.bit_depth = l.bits, p.black = l.black, p.white = l.white;
+        p.gain_r = l.gain_r, p.gain_b = l.gain_b;
+        const std::vector<uint16_t> raw = randomRaw(s.w, s.h, l.bits, seed++);
+        Result<RgbaImage> want = demosaicReference(raw, s.w, s.h, p);
+        ASSERT_TRUE(want.ok()) << want.error().message;
+        RgbaImage got = test::poisonedImage(s.w, s.h);
+        std::vector<int> rows_seen(size_t(s.h), 0);
+        Status st = demosaicCpu(raw, s.w, s.h, p, got, pool,
+                                [&](int y, const uint8_t* rgba, const uint8_t* luma, int) {
+                                  ++rows_seen[size_t(y)];
+                                  EXPECT_EQ(luma, nullptr);
+                                  EXPECT_EQ(rgba, got.at(0, y));
+                                });
+        ASSERT_TRUE(st.ok()) << st.error().message;
+        ASSERT_EQ(got.pixels, want->pixels);
+        for (int n : rows_seen) ASSERT_EQ(n, 1);
+      }
   });
 }
 
@@ -113,26 +117,21 @@ TEST(CpuBayer, RawStatisticsEqualTheReference) {
     int bits;
     uint32_t black, white;
   } levels[] = {{8, 0, 0}, {10, 64, 1000}, {12, 256, 4095}, {16, 0, 65535}, {16, 4096, 60000}};
-  test::onEveryTarget([&] {
-    uint32_t seed = 50;
-    for (int threads : test::kThreadCounts) {
-      RowPool pool(threads);
-      for (CfaOrder order : kOrders)
-        for (const auto& l : levels)
-          for (int bins : {1, 7, 255, 256})
-            for (const auto& s : sizes) {
-              SCOPED_TRACE(testing::Message()
-                           << "order " << int(order) << " bits " << l.bits << " bins " << bins
-                           << " " << s.w << "x" << s.h << " threads " << threads);
-              const std::vector<uint16_t> raw = randomRaw(s.w, s.h, l.bits, seed++);
-              const RawLevels rl{l.black, l.white};
-              auto want = rawSiteHistograms(raw, s.w, s.h, order, l.bits, rl, bins);
-              ASSERT_TRUE(want.ok()) << want.error().message;
-              auto got = rawSiteHistogramsCpu(raw, s.w, s.h, order, l.bits, rl, bins, pool);
-              ASSERT_TRUE(got.ok()) << got.error().message;
-              ASSERT_EQ(*got, *want);
-            }
-    }
+  onEveryTargetPoolAndOrder(50, [&](RowPool& pool, CfaOrder order, int threads, uint32_t& seed) {
+    for (const auto& l : levels)
+      for (int bins : {1, 7, 255, 256})
+        for (const auto& s : sizes) {
+          SCOPED_TRACE(testing::Message()
+                       << "order " << int(order) << " bits " << l.bits << " bins " << bins << " "
+                       << s.w << "x" << s.h << " threads " << threads);
+          const std::vector<uint16_t> raw = randomRaw(s.w, s.h, l.bits, seed++);
+          const RawLevels rl{l.black, l.white};
+          auto want = rawSiteHistograms(raw, s.w, s.h, order, l.bits, rl, bins);
+          ASSERT_TRUE(want.ok()) << want.error().message;
+          auto got = rawSiteHistogramsCpu(raw, s.w, s.h, order, l.bits, rl, bins, pool);
+          ASSERT_TRUE(got.ok()) << got.error().message;
+          ASSERT_EQ(*got, *want);
+        }
   });
 }
 

@@ -196,13 +196,27 @@ TEST(Import, RgbFormatsHaveNoSourceLuma) {
   EXPECT_EQ(r->luma, 0u);
 }
 
+// `src` encoded as MJPEG, and a frame named `source` of it, or of its first half (truncated).
+struct MjpegFrame {
+  std::vector<uint8_t> jpeg;
+  Frame frame;
+};
+void makeMjpegFrame(const RgbaImage& src, const char* source, bool truncated, MjpegFrame& out) {
+  Result<std::vector<uint8_t>> jpeg = encodeRgba(src, PixelFormat::kMJPEG, {});
+  ASSERT_TRUE(jpeg.ok());
+  out.jpeg = std::move(jpeg.value());
+  Frame& f = out.frame;
+  f.format = PixelFormat::kMJPEG, f.width = src.width, f.height = src.height, f.source = source;
+  ASSERT_TRUE(
+      attachTightPlanes(f, out.jpeg.data(), truncated ? out.jpeg.size() / 2 : out.jpeg.size())
+          .ok());
+}
+
 TEST(Import, MjpegDecodesThenMatchesReference) {
   const RgbaImage src = renderPattern(96, 64, 5, 1);
-  auto jpeg = encodeRgba(src, PixelFormat::kMJPEG, {});
-  ASSERT_TRUE(jpeg.ok());
-  Frame f;
-  f.format = PixelFormat::kMJPEG, f.width = 96, f.height = 64, f.source = "test.mjpeg";
-  ASSERT_TRUE(attachTightPlanes(f, jpeg->data(), jpeg->size()).ok());
+  MjpegFrame m;
+  ASSERT_NO_FATAL_FAILURE(makeMjpegFrame(src, "test.mjpeg", false, m));
+  const Frame& f = m.frame;
   auto cpu = convertToRgbaCpu(f);
   ASSERT_TRUE(cpu.ok()) << cpu.error().message;
   expectSame(importOnGpu(f), *cpu, "MJPEG");
@@ -216,12 +230,9 @@ TEST(Import, MjpegDecodesThenMatchesReference) {
 
 TEST(Import, TruncatedMjpegIsAnError) {
   const RgbaImage src = renderPattern(32, 32, 0, 1);
-  auto jpeg = encodeRgba(src, PixelFormat::kMJPEG, {});
-  ASSERT_TRUE(jpeg.ok());
-  Frame f;
-  f.format = PixelFormat::kMJPEG, f.width = 32, f.height = 32, f.source = "cam";
-  ASSERT_TRUE(attachTightPlanes(f, jpeg->data(), jpeg->size() / 2).ok());
-  auto r = importer().import(f);
+  MjpegFrame m;
+  ASSERT_NO_FATAL_FAILURE(makeMjpegFrame(src, "cam", true, m));
+  auto r = importer().import(m.frame);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("cam"), std::string::npos) << r.error().message;
 }

@@ -8,6 +8,7 @@
 
 #include "core/outputs/drm_frame.hpp"
 #include "core/outputs/graph_renderer.hpp"
+#include "tests/core/outputs/graph_test_util.hpp"
 #include "tests/support/gl_test_context.hpp"
 
 namespace esf {
@@ -80,18 +81,12 @@ TEST(DrmFrameScaler, GpuMatchesCpuLoopAtOddSizes) {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, sw, sh, GL_RGBA, GL_UNSIGNED_BYTE, src.pixels.data());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     for (const auto& [dw, dh] : screens) {
-      GlTexture target = makeTexture();
-      glBindTexture(GL_TEXTURE_2D, target.get());
-      glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, dw, dh);
-      GlFramebuffer fbo = makeFramebuffer();
-      glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
-      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.get(), 0);
-      glClearColor(0.1f, 0.2f, 0.3f, 0.4f);  // poison: every pixel must be drawn over
-      glClear(GL_COLOR_BUFFER_BIT);
+      // Poison: every pixel must be drawn over.
+      const test::PoisonedTarget target = test::bindPoisonedTarget(dw, dh, 0.1f, 0.2f, 0.3f, 0.4f);
       Status drawn = scaler->draw(texture.get(), sw, sh, dw, dh);
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
       ASSERT_TRUE(drawn.ok()) << drawn.error().message;
-      Result<RgbaImage> got = readTexture(target.get(), dw, dh);
+      Result<RgbaImage> got = readTexture(target.texture.get(), dw, dh);
       ASSERT_TRUE(got.ok()) << got.error().message;
       const RgbaImage want = scaledReference(src, dw, dh);
       int bad = 0;

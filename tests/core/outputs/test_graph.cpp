@@ -21,6 +21,9 @@
 namespace esf {
 namespace {
 
+using test::fixedScales;
+using test::HandPixel;
+using test::kScaleDen;
 using test::loadPng;
 using test::makeSsbo;
 using test::poisonTarget;
@@ -30,15 +33,9 @@ constexpr int kBins = 16;
 constexpr int kWidth = 83;  // not a multiple of the bin count
 constexpr int kHeight = 64;
 const std::string kChannels = "rgbl";
-const uint32_t kScaleDen[4] = {64, 32, 128, 64};  // scale = 1 / den: exact in float
 
 HistogramData fixedHistogram() {
-  HistogramData h;
-  h.bins = kBins;
-  h.channels = kChannels;
-  for (int b = 0; b < kBins; ++b)
-    for (int c = 0; c < 4; ++c) h.counts.push_back(uint32_t((b * 7 + c * 13 + b * b) % 71));
-  return h;
+  return test::fixedHistogram();
 }
 
 // Independent raster: column x shows bin k when bin boundary k * W / bins lies at or left of
@@ -63,19 +60,8 @@ RgbaImage independentGraph(const HistogramData& h) {
 
 Result<RgbaImage> renderOnGpu(const HistogramData& h, const std::vector<float>& scales, int w,
                               int height) {
-  Result<GraphRenderer> g = GraphRenderer::create(h.bins, h.channels, w, height);
-  if (!g) return g.error();
-  GlBuffer counts = makeSsbo(h.counts);
-  GlBuffer scale = makeSsbo(scaleWords(scales));
-  poisonTarget(g.value());
-  if (Status s = g->render(counts.get(), scale.get()); !s) return s.error();
-  return g->read();
-}
-
-std::vector<float> fixedScales() {
-  std::vector<float> s;
-  for (uint32_t d : kScaleDen) s.push_back(1.0f / float(d));
-  return s;
+  return test::renderPoisoned(GraphRenderer::create(h.bins, h.channels, w, height), h,
+                              scaleWords(scales));
 }
 
 // Pixels of the fixed graph worked out by hand, an oracle for the raster above that shares no
@@ -84,11 +70,6 @@ std::vector<float> fixedScales() {
 // bin 5 = {60, 4, 7.5, 28}. Columns: x shows bin floor((2x + 1) * 16 / 166), so bin 3 ends at
 // x = 20, bin 4 is x = 21..25, bin 5 starts at x = 26. Row y is r = 63 - y from the bottom and
 // a bar of height h lights r when r + 0.5 < h.
-struct HandPixel {
-  int x, y;
-  uint8_t r, g, b;
-  const char* why;
-};
 constexpr HandPixel kHandPixels[] = {
     {20, 0, 255, 255, 255, "bin 3, L reaches the top: white"},
     {21, 0, 0, 255, 0, "bin 4 top row: only G (114) reaches: green"},
@@ -109,13 +90,7 @@ constexpr HandPixel kHandPixels[] = {
 void expectHandWorkedPixels(const RgbaImage& img, const std::string& what) {
   ASSERT_EQ(img.width, kWidth) << what;
   ASSERT_EQ(img.height, kHeight) << what;
-  for (const HandPixel& p : kHandPixels) {
-    const uint8_t* got = img.at(p.x, p.y);
-    EXPECT_TRUE(got[0] == p.r && got[1] == p.g && got[2] == p.b && got[3] == 255)
-        << what << " pixel " << p.x << "," << p.y << " is " << int(got[0]) << "," << int(got[1])
-        << "," << int(got[2]) << "," << int(got[3]) << ", want " << int(p.r) << "," << int(p.g)
-        << "," << int(p.b) << ",255 (" << p.why << ")";
-  }
+  test::expectHandPixels(img, kHandPixels, what);
 }
 
 const std::string& goldenPath() {
@@ -160,15 +135,7 @@ TEST(Graph, GpuMatchesGoldenPixelForPixel) {
   ASSERT_EQ(golden.width, kWidth);
   Result<RgbaImage> gpu = renderOnGpu(fixedHistogram(), fixedScales(), kWidth, kHeight);
   ASSERT_TRUE(gpu) << gpu.error().message;
-  int diffs = 0;
-  for (int y = 0; y < kHeight; ++y)
-    for (int x = 0; x < kWidth; ++x)
-      if (!std::equal(golden.at(x, y), golden.at(x, y) + 4, gpu->at(x, y)) && diffs++ < 5)
-        ADD_FAILURE() << "pixel " << x << "," << y << " differs: gpu " << int(gpu->at(x, y)[0])
-                      << "," << int(gpu->at(x, y)[1]) << "," << int(gpu->at(x, y)[2]) << ","
-                      << int(gpu->at(x, y)[3]) << " want " << int(golden.at(x, y)[0]) << ","
-                      << int(golden.at(x, y)[1]) << "," << int(golden.at(x, y)[2]);
-  EXPECT_EQ(diffs, 0);
+  EXPECT_EQ(test::countDiffs(golden, gpu.value(), "GPU against the golden"), 0);
   expectHandWorkedPixels(gpu.value(), "GPU graph");
   EXPECT_TRUE(renderGraphReference(fixedHistogram(), fixedScales(), kWidth, kHeight) == golden);
 }
@@ -176,18 +143,10 @@ TEST(Graph, GpuMatchesGoldenPixelForPixel) {
 TEST(Graph, GpuMatchesCpuReferenceForRealScalesAtOddSizes) {
   test::glContext();
   std::mt19937 rng(99);
-  struct Case {
-    int bins;
-    std::string channels;
-    int w, h;
-  };
+  using Case = test::GraphCase;
   for (const Case& c : {Case{1, "l", 1, 1}, Case{3, "rgb", 257, 3}, Case{255, "gl", 31, 200},
                         Case{256, "rgbl", 512, 256}, Case{16, "bgr", 100, 37}}) {
-    HistogramData h;
-    h.bins = c.bins;
-    h.channels = c.channels;
-    for (size_t i = 0; i < size_t(c.bins) * c.channels.size(); ++i)
-      h.counts.push_back(rng() % 5000);
+    const HistogramData h = test::histogramOf(c, [&](int, int) { return uint32_t(rng() % 5000); });
     uint64_t pixels = 0;
     for (int b = 0; b < c.bins; ++b) pixels += h.at(b, 0);
     std::vector<float> scales;
@@ -212,18 +171,12 @@ TEST(Graph, RenderToViewportTouchesOnlyItsRectangle) {
   GlBuffer counts = makeSsbo(h.counts);
   GlBuffer scale = makeSsbo(scaleWords(fixedScales()));
   const int fw = 120, fh = 90, x0 = 17, y0 = 9;
-  GlTexture target = makeTexture();
-  glBindTexture(GL_TEXTURE_2D, target.get());
-  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, fw, fh);
-  GlFramebuffer fbo = makeFramebuffer();
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.get(), 0);
-  glClearColor(0xDE / 255.f, 0xAD / 255.f, 0xBE / 255.f, 0xEF / 255.f);
-  glClear(GL_COLOR_BUFFER_BIT);
+  const test::PoisonedTarget target =
+      test::bindPoisonedTarget(fw, fh, 0xDE / 255.f, 0xAD / 255.f, 0xBE / 255.f, 0xEF / 255.f);
   Status s = g->renderTo(counts.get(), scale.get(), x0, y0, kWidth, kHeight);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   ASSERT_TRUE(s) << s.error().message;
-  Result<RgbaImage> all = readTexture(target.get(), fw, fh);  // row 0 = GL's bottom row
+  Result<RgbaImage> all = readTexture(target.texture.get(), fw, fh);  // row 0 = GL's bottom row
   ASSERT_TRUE(all) << all.error().message;
   const RgbaImage want = renderGraphReference(h, fixedScales(), kWidth, kHeight);  // top row 0
   int wrong = 0;

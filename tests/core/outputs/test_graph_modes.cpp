@@ -22,26 +22,18 @@
 namespace esf::graph_modes_test {
 namespace {
 
+using test::countDiffs;
+using test::fixedScales;
+using test::HandPixel;
+using test::kScaleDen;
+
 constexpr int kBins = 16;
 constexpr int kWidth = 131;  // odd, not a multiple of the bins or the 4 parade panels
 constexpr int kHeight = 80;  // text scale 1: a 9-row strip, 71 rows of bars
 const std::string kChannels = "rgbl";
-const uint32_t kScaleDen[4] = {64, 32, 128, 64};  // scale = 1 / den: exact in float
 
 HistogramData fixedHistogram() {
-  HistogramData h;
-  h.bins = kBins;
-  h.channels = kChannels;
-  for (int b = 0; b < kBins; ++b)
-    for (int c = 0; c < 4; ++c)  // bin 7 empty in every channel: the grid shows there
-      h.counts.push_back(b == 7 ? 0 : uint32_t((b * 7 + c * 13 + b * b) % 71));
-  return h;
-}
-
-std::vector<float> fixedScales() {
-  std::vector<float> s;
-  for (uint32_t d : kScaleDen) s.push_back(1.0f / float(d));
-  return s;
+  return test::fixedHistogram(/*empty_bin=*/7);  // the grid shows there
 }
 
 GraphLabels fixedLabels() {
@@ -141,15 +133,10 @@ RgbaImage independentGraph(const Style& style, uint8_t alpha = 255) {
 Result<RgbaImage> renderOnGpu(const HistogramData& h, const std::vector<float>& scales, int w,
                               int height, const GraphOptions& options, const GraphLabels& labels,
                               uint8_t alpha = 255) {
-  Result<GraphRenderer> g = GraphRenderer::create(h.bins, h.channels, w, height, options, alpha);
-  if (!g) return g.error();
   std::vector<uint32_t> max_counts;
   for (int c = 0; c < h.channelCount(); ++c) max_counts.push_back(maxCount(h, c));
-  GlBuffer counts = test::makeSsbo(h.counts);
-  GlBuffer scale = test::makeSsbo(test::scaleWords(scales, max_counts));
-  test::poisonTarget(g.value());
-  if (Status s = g->render(counts.get(), scale.get(), labels); !s) return s.error();
-  return g->read();
+  return test::renderPoisoned(GraphRenderer::create(h.bins, h.channels, w, height, options, alpha),
+                              h, test::scaleWords(scales, max_counts), labels);
 }
 
 Result<RgbaImage> renderStyleOnGpu(const Style& s, uint8_t alpha = 255) {
@@ -157,29 +144,7 @@ Result<RgbaImage> renderStyleOnGpu(const Style& s, uint8_t alpha = 255) {
                      fixedLabels(), alpha);
 }
 
-int countDiffs(const RgbaImage& want, const RgbaImage& got, const std::string& what) {
-  if (want.width != got.width || want.height != got.height) {
-    ADD_FAILURE() << what << ": size " << got.width << "x" << got.height;
-    return -1;
-  }
-  int diffs = 0;
-  for (int y = 0; y < want.height; ++y)
-    for (int x = 0; x < want.width; ++x)
-      if (!std::equal(want.at(x, y), want.at(x, y) + 4, got.at(x, y)) && diffs++ < 5)
-        ADD_FAILURE() << what << ": pixel " << x << "," << y << " is " << int(got.at(x, y)[0])
-                      << "," << int(got.at(x, y)[1]) << "," << int(got.at(x, y)[2]) << ","
-                      << int(got.at(x, y)[3]) << ", want " << int(want.at(x, y)[0]) << ","
-                      << int(want.at(x, y)[1]) << "," << int(want.at(x, y)[2]) << ","
-                      << int(want.at(x, y)[3]);
-  return diffs;
-}
-
 // Pixels of the decorated overlay worked out by hand (x, y from the top left).
-struct HandPixel {
-  int x, y;
-  uint8_t r, g, b;
-  const char* why;
-};
 constexpr HandPixel kHandPixels[] = {
     {2, 1, 255, 255, 255, "caption 'L', top of its stem (x = 2s, y = s): ink"},
     {3, 1, 0, 0, 0, "right of the L's stem: background"},
@@ -198,13 +163,7 @@ constexpr HandPixel kHandPixels[] = {
 };
 
 TEST(GraphModes, IndependentRasterMatchesHandWorkedPixels) {
-  const RgbaImage img = independentGraph(kStyles[0]);
-  for (const HandPixel& p : kHandPixels) {
-    const uint8_t* got = img.at(p.x, p.y);
-    EXPECT_TRUE(got[0] == p.r && got[1] == p.g && got[2] == p.b && got[3] == 255)
-        << p.x << "," << p.y << " is " << int(got[0]) << "," << int(got[1]) << "," << int(got[2])
-        << " (" << p.why << ")";
-  }
+  test::expectHandPixels(independentGraph(kStyles[0]), kHandPixels, "independent raster");
   // Parade: panel edges 0, 32, 65, 98; the b panel (65..97) draws blue only.
   const RgbaImage parade = independentGraph(kStyles[1]);
   for (int y = 9; y < kHeight; ++y) {
@@ -259,18 +218,11 @@ TEST(GraphModes, TranslucentBackground) {
 TEST(GraphModes, GpuMatchesCpuReferenceAtOddSizes) {
   test::glContext();
   std::mt19937 rng(1234);
-  struct Case {
-    int bins;
-    std::string channels;
-    int w, h;
-  };
+  using Case = test::GraphCase;
   for (const Case& c : {Case{1, "l", 1, 1}, Case{3, "rgb", 257, 3}, Case{255, "gl", 31, 200},
                         Case{256, "rgbl", 900, 400}, Case{16, "bgrl", 100, 37}}) {
-    HistogramData h;
-    h.bins = c.bins;
-    h.channels = c.channels;
-    for (size_t i = 0; i < size_t(c.bins) * c.channels.size(); ++i)
-      h.counts.push_back(rng() % 3 == 0 ? 0 : rng() % 100000);
+    const HistogramData h = test::histogramOf(
+        c, [&](int, int) { return uint32_t(rng() % 3 == 0 ? 0 : rng() % 100000); });
     std::vector<float> scales;
     for (size_t k = 0; k < c.channels.size(); ++k) scales.push_back(float(rng() % 1000) * 1e-6f);
     GraphLabels labels;

@@ -83,17 +83,7 @@ RgbaImage independentRawGraph(const RawHistogramData& raw, GraphMode mode, bool 
   return img;
 }
 
-int countDiffs(const RgbaImage& want, const RgbaImage& got, const std::string& what) {
-  int diffs = 0;
-  for (int y = 0; y < want.height; ++y)
-    for (int x = 0; x < want.width; ++x)
-      if (!std::equal(want.at(x, y), want.at(x, y) + 4, got.at(x, y)) && diffs++ < 5)
-        ADD_FAILURE() << what << ": pixel " << x << "," << y << " is " << int(got.at(x, y)[0])
-                      << "," << int(got.at(x, y)[1]) << "," << int(got.at(x, y)[2]) << ", want "
-                      << int(want.at(x, y)[0]) << "," << int(want.at(x, y)[1]) << ","
-                      << int(want.at(x, y)[2]);
-  return diffs;
-}
+using test::countDiffs;
 
 TEST(RawGraph, HistogramInterleavesTheSitesInCfaOrder) {
   const RawHistogramData raw = randomRaw(7);

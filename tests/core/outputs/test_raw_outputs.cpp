@@ -8,6 +8,7 @@
 #include "core/outputs/csv_output.hpp"
 #include "core/outputs/graph_layout.hpp"
 #include "core/outputs/jsonl_output.hpp"
+#include "tests/core/outputs/csv_test_util.hpp"
 
 namespace esf {
 namespace {
@@ -51,22 +52,10 @@ TEST(RawOutputs, JsonlFields) {
 
 TEST(RawOutputs, CsvColumnsLineUpWithTheirValues) {
   const FrameResult f = bayerResult();
-  auto split = [](const std::string& line) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    for (size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
-      out.push_back(line.substr(start, comma - start));
-    out.push_back(line.substr(start, line.size() - 1 - start));  // without the newline
-    return out;
-  };
-  const std::vector<std::string> header = split(csvHeader(f, true)), row = split(csvRow(f, true));
+  const std::vector<std::string> header = test::splitCsv(csvHeader(f, true)),
+                                 row = test::splitCsv(csvRow(f, true));
   ASSERT_EQ(header.size(), row.size());
-  auto at = [&](const std::string& name) {
-    for (size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return row[i];
-    ADD_FAILURE() << "no column " << name;
-    return std::string();
-  };
+  auto at = [&](const std::string& name) { return test::csvColumn(header, row, name); };
   EXPECT_EQ(at("raw_bits"), "10");
   EXPECT_EQ(at("raw_white"), "1000");
   EXPECT_DOUBLE_EQ(std::stod(at("raw_clipped_gb")), 0.5);

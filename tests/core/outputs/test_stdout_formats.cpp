@@ -10,6 +10,7 @@
 #include "core/outputs/bin_output.hpp"
 #include "core/outputs/csv_output.hpp"
 #include "core/outputs/jsonl_output.hpp"
+#include "tests/core/outputs/csv_test_util.hpp"
 
 namespace esf {
 namespace {
@@ -145,24 +146,7 @@ TEST(BinRecord, NoLumaEvHintIsNan) {
   EXPECT_TRUE(std::isnan(le<double>(r, at)));
 }
 
-std::vector<std::string> splitCsv(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == '"') {
-      if (quoted && i + 1 < line.size() && line[i + 1] == '"')
-        out.back() += line[++i];
-      else
-        quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      out.emplace_back();
-    } else if (c != '\n') {
-      out.back() += c;
-    }
-  }
-  return out;
-}
+using test::splitCsv;
 
 TEST(Csv, HeaderAndRowAgree) {
   for (bool bins : {false, true}) {
@@ -170,12 +154,7 @@ TEST(Csv, HeaderAndRowAgree) {
     const std::vector<std::string> h = splitCsv(csvHeader(f, bins));
     const std::vector<std::string> r = splitCsv(csvRow(f, bins));
     ASSERT_EQ(h.size(), r.size());
-    auto col = [&](const std::string& name) {
-      for (size_t i = 0; i < h.size(); ++i)
-        if (h[i] == name) return r[i];
-      ADD_FAILURE() << "no column " << name;
-      return std::string();
-    };
+    auto col = [&](const std::string& name) { return test::csvColumn(h, r, name); };
     EXPECT_EQ(col("source"), f.source);
     EXPECT_EQ(col("seq"), "41");
     EXPECT_EQ(std::stod(col("l_mean")), 2000.0 / 21);

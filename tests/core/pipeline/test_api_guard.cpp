@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "esframe/esframe.hpp"
+#include "tests/support/fixed_stream_source.hpp"
 
 namespace esf {
 namespace {
@@ -34,29 +35,33 @@ std::unique_ptr<Pipeline> referencePipeline() {
   return pipeline ? std::move(pipeline.value()) : nullptr;
 }
 
+// A square RGBA32 frame of `pixels` (side x side x 4 bytes), tightly packed.
+Frame rgbaFrame(std::vector<uint8_t>& pixels, int side) {
+  Frame f;
+  f.format = PixelFormat::kRGBA32;
+  f.width = f.height = side;
+  f.planes[0].data = pixels.data();
+  f.planes[0].size = pixels.size();
+  f.planes[0].stride = side * 4;
+  f.plane_count = 1;
+  return f;
+}
+
 // One grey 4x4 RGBA frame, then the end of the stream; next() throws when told to.
-class TestSource : public FrameSource {
+class TestSource : public test::FixedStreamSource {
  public:
-  explicit TestSource(Throw in_next) : throw_(in_next), pixels_(4 * 4 * 4, 100) {}
+  explicit TestSource(Throw in_next)
+      : FixedStreamSource("test", 4, 4, PixelFormat::kRGBA32),
+        throw_(in_next),
+        pixels_(4 * 4 * 4, 100) {}
   Result<std::optional<Frame>> next() override {
     maybeThrow(throw_, "the test source broke");
     if (done_) return std::optional<Frame>();
     done_ = true;
-    Frame f;
-    f.format = PixelFormat::kRGBA32;
-    f.width = 4;
-    f.height = 4;
-    f.planes[0].data = pixels_.data();
-    f.planes[0].size = pixels_.size();
-    f.planes[0].stride = 16;
-    f.plane_count = 1;
+    Frame f = rgbaFrame(pixels_, 4);
     f.source = "test";
     return std::optional<Frame>(f);
   }
-  std::string name() const override { return "test"; }
-  int width() const override { return 4; }
-  int height() const override { return 4; }
-  PixelFormat format() const override { return PixelFormat::kRGBA32; }
 
  private:
   Throw throw_;
@@ -95,12 +100,18 @@ Result<RunReport> runOnce(Throw in_source, Throw in_sink, TestSink& other) {
   return report;
 }
 
+// The run failed with `code` and exactly `message`.
+void expectRunError(const Result<RunReport>& report, ErrorCode code, const std::string& message) {
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.error().code, code) << errorCodeName(report.error().code);
+  EXPECT_EQ(report.error().message, message);
+}
+
 TEST(ApiGuard, ASinkThrowingRuntimeErrorEndsTheRunAsInternalWithItsWhat) {
   TestSink other(Throw::kNothing);
   Result<RunReport> report = runOnce(Throw::kNothing, Throw::kRuntimeError, other);
-  ASSERT_FALSE(report.ok());
-  EXPECT_EQ(report.error().code, ErrorCode::kInternal);
-  EXPECT_EQ(report.error().message, "a sink's write: unexpected exception: the test sink broke");
+  ASSERT_NO_FATAL_FAILURE(expectRunError(
+      report, ErrorCode::kInternal, "a sink's write: unexpected exception: the test sink broke"));
   EXPECT_EQ(other.writes, 0);  // the run ended at the first sink
   EXPECT_EQ(other.finishes, 1);
 }
@@ -108,9 +119,8 @@ TEST(ApiGuard, ASinkThrowingRuntimeErrorEndsTheRunAsInternalWithItsWhat) {
 TEST(ApiGuard, ASinkThrowingBadAllocIsOutOfMemoryNamingTheOperation) {
   TestSink other(Throw::kNothing);
   Result<RunReport> report = runOnce(Throw::kNothing, Throw::kBadAlloc, other);
-  ASSERT_FALSE(report.ok());
-  EXPECT_EQ(report.error().code, ErrorCode::kOutOfMemory);
-  EXPECT_EQ(report.error().message, "a sink's write: out of memory");
+  ASSERT_NO_FATAL_FAILURE(
+      expectRunError(report, ErrorCode::kOutOfMemory, "a sink's write: out of memory"));
   EXPECT_STREQ(errorCodeName(report.error().code), "out-of-memory");
   EXPECT_EQ(other.finishes, 1);
 }
@@ -118,14 +128,13 @@ TEST(ApiGuard, ASinkThrowingBadAllocIsOutOfMemoryNamingTheOperation) {
 TEST(ApiGuard, ASourceThrowingIsAnErrorAndEverySinkIsFinished) {
   TestSink other(Throw::kNothing);
   Result<RunReport> report = runOnce(Throw::kRuntimeError, Throw::kNothing, other);
-  ASSERT_FALSE(report.ok());
-  EXPECT_EQ(report.error().code, ErrorCode::kInternal);
-  EXPECT_EQ(report.error().message, "reading a frame: unexpected exception: the test source broke");
+  ASSERT_NO_FATAL_FAILURE(
+      expectRunError(report, ErrorCode::kInternal,
+                     "reading a frame: unexpected exception: the test source broke"));
   EXPECT_EQ(other.finishes, 1);
   report = runOnce(Throw::kBadAlloc, Throw::kNothing, other);
-  ASSERT_FALSE(report.ok());
-  EXPECT_EQ(report.error().code, ErrorCode::kOutOfMemory);
-  EXPECT_EQ(report.error().message, "reading a frame: out of memory");
+  ASSERT_NO_FATAL_FAILURE(
+      expectRunError(report, ErrorCode::kOutOfMemory, "reading a frame: out of memory"));
 }
 
 TEST(ApiGuard, TheSameSinksRunCleanlyWhenNothingThrows) {
@@ -143,14 +152,7 @@ TEST(ApiGuard, TheSameSinksRunCleanlyWhenNothingThrows) {
 [[noreturn]] void processUnderACappedAddressSpace() {
   std::unique_ptr<Pipeline> pipeline = referencePipeline();
   std::vector<uint8_t> pixels(1024 * 1024 * 4, 100);
-  Frame f;
-  f.format = PixelFormat::kRGBA32;
-  f.width = 1024;
-  f.height = 1024;
-  f.planes[0].data = pixels.data();
-  f.planes[0].size = pixels.size();
-  f.planes[0].stride = 1024 * 4;
-  f.plane_count = 1;
+  const Frame f = rgbaFrame(pixels, 1024);
   long pages = 0;
   if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
     if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;

@@ -93,16 +93,20 @@ class RunOverlap : public ::testing::TestWithParam<std::tuple<Backend, bool>> {
     return p.ok() ? std::move(p.value()) : nullptr;
   }
   bool live() const { return std::get<1>(GetParam()); }
+  // `source` run into `sink` alone by a new pipeline of this backend, never stopped.
+  Result<RunReport> runInto(ScriptedSource& source, CheckingSink& sink, RunLimits limits = {}) {
+    std::unique_ptr<Pipeline> p = pipeline();
+    if (!p) return fail(ErrorCode::kInternal, "no pipeline");
+    FrameSink* sinks[] = {&sink};
+    StopToken never;
+    return run(*p, source, sinks, never, limits);
+  }
 };
 
 TEST_P(RunOverlap, EveryFrameCountsItsOwnBytesInOrder) {
-  std::unique_ptr<Pipeline> p = pipeline();
-  ASSERT_TRUE(p);
   ScriptedSource source(6, live(), false);
   CheckingSink sink;
-  FrameSink* sinks[] = {&sink};
-  StopToken never;
-  Result<RunReport> r = run(*p, source, sinks, never);
+  Result<RunReport> r = runInto(source, sink);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->end, RunReport::End::kEndOfStream);
   EXPECT_EQ(r->frames, 6u);
@@ -117,13 +121,9 @@ TEST_P(RunOverlap, EveryFrameCountsItsOwnBytesInOrder) {
 }
 
 TEST_P(RunOverlap, FrameLimitReadsNoFrameBeyondIt) {
-  std::unique_ptr<Pipeline> p = pipeline();
-  ASSERT_TRUE(p);
   ScriptedSource source(10, live(), false);
   CheckingSink sink;
-  FrameSink* sinks[] = {&sink};
-  StopToken never;
-  Result<RunReport> r = run(*p, source, sinks, never, RunLimits{4});
+  Result<RunReport> r = runInto(source, sink, RunLimits{4});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->end, RunReport::End::kFrameLimit);
   EXPECT_EQ(r->frames, 4u);
@@ -132,13 +132,9 @@ TEST_P(RunOverlap, FrameLimitReadsNoFrameBeyondIt) {
 }
 
 TEST_P(RunOverlap, FailedReadDeliversTheFramesBeforeItThenFails) {
-  std::unique_ptr<Pipeline> p = pipeline();
-  ASSERT_TRUE(p);
   ScriptedSource source(3, live(), true);
   CheckingSink sink;
-  FrameSink* sinks[] = {&sink};
-  StopToken never;
-  Result<RunReport> r = run(*p, source, sinks, never);
+  Result<RunReport> r = runInto(source, sink);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kIo);
   EXPECT_EQ(sink.seqs, (std::vector<uint64_t>{0, 1, 2})) << "the frame in flight is delivered";

@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 
 #include "base/channels.hpp"
 #include "core/image/gpu_image.hpp"
@@ -41,6 +43,10 @@ constexpr Content kAllContents[] = {Content::kRandom, Content::kFlat0, Content::
 
 struct Size {
   int w, h;
+};
+// A frame size and the grid of health regions over it (columns x rows cells).
+struct RegionCase {
+  int w, h, columns, rows;
 };
 // Small sizes run the full matrix; the large ones a subset.
 constexpr Size kSmallSizes[] = {{1, 1}, {3, 7}, {127, 129}, {257, 1}, {1, 257}};
@@ -124,6 +130,27 @@ inline RgbaImage runImageStage(const RgbaImage& in, int w, int h,
   Result<RgbaImage> out = dst->download();
   EXPECT_TRUE(out.ok());
   return out.ok() ? out.value() : RgbaImage{};
+}
+
+// Stage::create(gl, p): none where the context refuses `p` beyond the GLES 3.1 minimums (the
+// test skips that configuration) or where it failed (a failure of the test, naming `what`).
+template <class Stage, class Params>
+std::optional<Stage> createStage(GlContext& gl, const Params& p, std::string_view what) {
+  Result<Stage> made = Stage::create(gl, p);
+  if (refusedForSpecMinimums(p.validate(gl.limits()), made)) return std::nullopt;
+  if (!made) {
+    ADD_FAILURE() << what << ": " << made.error().message;
+    return std::nullopt;
+  }
+  return std::move(made.value());
+}
+
+// `r` (a Status, or the Result of a create) failed, its message naming `part`: a refusal that
+// says why.
+template <class StatusOrResult>
+void expectRefusal(const StatusOrResult& r, std::string_view part) {
+  ASSERT_FALSE(r.ok()) << "accepted; expected a refusal naming " << part;
+  EXPECT_NE(r.error().message.find(part), std::string::npos) << r.error().message;
 }
 
 }  // namespace esf::test

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "core/image/gpu_image.hpp"
@@ -47,6 +50,104 @@ RgbaImage runPackedBlur(Blur& blur, const RgbaImage& in, bool from_image) {
   return got ? got.value() : poison;
 }
 
+std::optional<Blur> createBlur(GlContext& gl, const BlurParams& p) {
+  return test::createStage<Blur>(gl, p, blurStrategyName(p.strategy));
+}
+
+const test::Size kOddSizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
+const Content kRandomAndGradient[] = {Content::kRandom, Content::kGradient};
+const Content kRandomOnly[] = {Content::kRandom};
+
+// Every size and content (seeded `seed`) through `blur`, made from `p`, against the reference;
+// through a buffer, the packed forms too: image in and buffer in, a packed buffer out.
+void expectMatchesReference(Blur& blur, const BlurParams& p, std::span<const test::Size> sizes,
+                            std::span<const Content> contents, uint32_t seed,
+                            const std::string& what) {
+  for (test::Size s : sizes)
+    for (Content c : contents) {
+      const RgbaImage in = test::makeImage(s.w, s.h, c, seed);
+      const RgbaImage want = blurReference(in, p.filter_dim, p.iterations);
+      ASSERT_EQ(runBlur(blur, in), want) << what << " " << test::describe(s.w, s.h, c);
+      if (!p.buffer_intermediate) continue;
+      for (bool from_image : {true, false})
+        ASSERT_EQ(runPackedBlur(blur, in, from_image), want)
+            << what << (from_image ? " image" : " buffer") << " -> buffer "
+            << test::describe(s.w, s.h, c);
+    }
+}
+
+// The 1920x1080 frame in each of `contents` (seeded `seed`) through the blur of `p`. False where
+// the context refused the parameters (the test skips the rest) or the check failed fatally.
+bool fullHdMatches(GlContext& gl, const BlurParams& p, std::span<const Content> contents,
+                   uint32_t seed) {
+  std::optional<Blur> blur = createBlur(gl, p);
+  if (!blur) return false;
+  const test::Size full_hd[] = {{1920, 1080}};
+  expectMatchesReference(*blur, p, full_hd, contents, seed, blurStrategyName(p.strategy));
+  return !::testing::Test::HasFatalFailure();
+}
+
+// A shape meant for a Raspberry Pi: within v3d's limits, and exact at full HD, random and
+// gradient. False as fullHdMatches.
+bool fitsV3dAndMatchesFullHd(GlContext& gl, const BlurParams& p, uint32_t seed) {
+  EXPECT_TRUE(p.validate(test::v3dLimits()).ok())
+      << blurStrategyName(p.strategy) << " " << p.tile_width << "x" << p.tile_rows << " segment "
+      << p.segment << " wg " << p.workgroup_size << " must fit v3d";
+  return fullHdMatches(gl, p, kRandomAndGradient, seed);
+}
+
+// The parameters the strategy tests vary, in the order their tables list them (tile, segment,
+// workgroup, filter, iterations, prefetch; the packed buffer, its column and row quads).
+struct Shape {
+  int tw, th, segment, wg, filter, iterations, prefetch = 1;
+  bool buffer = false, quads = false, rows = false;
+
+  BlurParams params(BlurStrategy strategy) const {
+    return {.strategy = strategy,
+            .filter_dim = filter,
+            .iterations = iterations,
+            .tile_width = tw,
+            .tile_rows = th,
+            .workgroup_size = wg,
+            .segment = segment,
+            .prefetch = prefetch,
+            .buffer_intermediate = buffer,
+            .column_quads = quads,
+            .row_quads = rows};
+  }
+  std::string describe(BlurStrategy strategy) const {
+    return std::string(blurStrategyName(strategy)) + " " + std::to_string(tw) + "x" +
+           std::to_string(th) + " seg " + std::to_string(segment) + " wg " + std::to_string(wg) +
+           " filter " + std::to_string(filter) + " x" + std::to_string(iterations) + " prefetch " +
+           std::to_string(prefetch) + (buffer ? " through a buffer" : "") +
+           (quads ? " quads" : "") + (rows ? " row-quads" : "");
+  }
+};
+
+// Each shape of `strategy` against the reference on every size and content, its frames seeded
+// by `seed(shape)`.
+void expectEveryShapeMatches(GlContext& gl, BlurStrategy strategy, std::span<const Shape> shapes,
+                             std::span<const test::Size> sizes, uint32_t (*seed)(const Shape&)) {
+  for (const Shape& sh : shapes) {
+    const BlurParams p = sh.params(strategy);
+    std::optional<Blur> blur = createBlur(gl, p);
+    if (!blur) continue;
+    ASSERT_NO_FATAL_FAILURE(expectMatchesReference(*blur, p, sizes, test::kAllContents, seed(sh),
+                                                   sh.describe(strategy)));
+  }
+}
+
+// The matrix of a strategy whose first shape is meant for a Raspberry Pi: every shape on the
+// odd sizes, then the first within v3d's limits and exact at full HD (seeded `full_hd_seed`).
+// False where the context refused that shape or a check failed fatally.
+bool expectEveryShapeAndThePiShapeMatch(GlContext& gl, BlurStrategy strategy,
+                                        std::span<const Shape> shapes,
+                                        uint32_t (*seed)(const Shape&), uint32_t full_hd_seed) {
+  expectEveryShapeMatches(gl, strategy, shapes, kOddSizes, seed);
+  if (::testing::Test::HasFatalFailure()) return false;
+  return fitsV3dAndMatchesFullHd(gl, shapes[0].params(strategy), full_hd_seed);
+}
+
 TEST(BlurReference, HandExample) {
   // 3 taps along a 4-pixel row 0 30 60 90, clamped: (0+0+30+1)/3=10, (0+30+60+1)/3=30, 60,
   // (60+90+90+1)/3=80; then the vertical pass of a 1-row image keeps them. Alpha carried.
@@ -81,29 +182,22 @@ TEST(Blur, SmokeEveryShaderOnAnOddFrame) {
                           {BlurStrategy::kSplit, 64, 4, 16, 256},
                           {BlurStrategy::kSplit, 64, 16, 16, 256, true, true, true},
                           {BlurStrategy::kStream, 128, 64, 4, 64}};
-  const RgbaImage in = test::makeImage(132, 37, Content::kRandom, 29);
-  const RgbaImage want = blurReference(in, 5, 2);
+  const test::Size odd_frame[] = {{132, 37}};
   for (const Shape& sh : shapes) {
-    BlurParams p;
-    p.strategy = sh.strategy;
-    p.tile_width = sh.tw;
-    p.tile_rows = sh.th;
-    p.segment = sh.segment;
-    p.workgroup_size = sh.wg;
-    p.filter_dim = 5;
-    p.iterations = 2;
-    p.buffer_intermediate = sh.buffer;
-    p.column_quads = sh.quads;
-    p.row_quads = sh.rows;
-    Result<Blur> blur = Blur::create(gl, p);
-    if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) continue;
-    ASSERT_TRUE(blur.ok()) << blurStrategyName(sh.strategy) << ": " << blur.error().message;
-    EXPECT_EQ(runBlur(blur.value(), in), want) << blurStrategyName(sh.strategy);
-    if (!sh.buffer) continue;
-    for (bool from_image : {true, false}) {
-      EXPECT_EQ(runPackedBlur(blur.value(), in, from_image), want)
-          << "split through a buffer, packed from " << (from_image ? "an image" : "a buffer");
-    }
+    const BlurParams p{.strategy = sh.strategy,
+                       .filter_dim = 5,
+                       .iterations = 2,
+                       .tile_width = sh.tw,
+                       .tile_rows = sh.th,
+                       .workgroup_size = sh.wg,
+                       .segment = sh.segment,
+                       .buffer_intermediate = sh.buffer,
+                       .column_quads = sh.quads,
+                       .row_quads = sh.rows};
+    std::optional<Blur> blur = createBlur(gl, p);
+    if (!blur) continue;
+    EXPECT_NO_FATAL_FAILURE(expectMatchesReference(*blur, p, odd_frame, kRandomOnly, 29,
+                                                   blurStrategyName(sh.strategy)));
   }
 }
 
@@ -144,17 +238,15 @@ TEST(Blur, OtherTileShapesAndALargeFrame) {
   };
   const Shape shapes[] = {{64, 2, 16, 9}, {256, 8, 64, 31}, {128, 4, 128, 5}, {32, 1, 32, 31}};
   for (const Shape& sh : shapes) {
-    BlurParams p;
-    p.tile_width = sh.tile_width;
-    p.tile_rows = sh.rows;
-    p.workgroup_size = sh.wg;
-    p.filter_dim = sh.filter;
-    p.iterations = 2;
-    Result<Blur> blur = Blur::create(gl, p);
-    if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) continue;
-    ASSERT_TRUE(blur.ok()) << blur.error().message;
+    const BlurParams p{.filter_dim = sh.filter,
+                       .iterations = 2,
+                       .tile_width = sh.tile_width,
+                       .tile_rows = sh.rows,
+                       .workgroup_size = sh.wg};
+    std::optional<Blur> blur = createBlur(gl, p);
+    if (!blur) continue;
     RgbaImage in = test::makeImage(261, 67, Content::kRandom, 12);
-    ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
+    ASSERT_EQ(runBlur(*blur, in), blurReference(in, p.filter_dim, p.iterations))
         << "tile " << sh.tile_width << "x" << sh.rows << " wg " << sh.wg;
   }
   Result<Blur> blur = Blur::create(gl, BlurParams::defaultsFor(gl));
@@ -166,104 +258,36 @@ TEST(Blur, OtherTileShapesAndALargeFrame) {
 TEST(Blur, SlidingMatchesReferenceForEveryParameter) {
   // Segments shorter and longer than the filter, than the image and not dividing it; lines
   // per workgroup not dividing the height; filters wider than the image (every tap clamps).
-  GlContext& gl = test::glContext();
   // Taps read ahead (prefetch) more than the segment, not dividing it, and up to the limit.
-  struct Shape {
-    int segment, wg, filter, iterations, prefetch;
-  };
-  const Shape shapes[] = {{1, 16, 3, 1, 1},    {7, 16, 15, 2, 1},    {64, 64, 15, 1, 1},
-                          {5, 48, 1, 1, 1},    {300, 32, 31, 2, 1},  {16, 256, 255, 1, 1},
-                          {64, 16, 127, 3, 1}, {1, 16, 3, 1, 4},     {7, 16, 15, 2, 4},
-                          {64, 64, 15, 1, 8},  {300, 32, 31, 2, 16}, {13, 32, 1, 1, 3},
-                          {16, 256, 255, 1, 8}};
-  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
-  for (const Shape& sh : shapes) {
-    BlurParams p;
-    p.strategy = BlurStrategy::kSliding;
-    p.segment = sh.segment;
-    p.workgroup_size = sh.wg;
-    p.filter_dim = sh.filter;
-    p.iterations = sh.iterations;
-    p.prefetch = sh.prefetch;
-    Result<Blur> blur = Blur::create(gl, p);
-    if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) continue;
-    ASSERT_TRUE(blur.ok()) << blur.error().message;
-    for (test::Size s : sizes)
-      for (Content c : test::kAllContents) {
-        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.segment * 7 + sh.filter));
-        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
-            << "sliding segment " << sh.segment << " wg " << sh.wg << " filter " << sh.filter
-            << " x" << sh.iterations << " prefetch " << sh.prefetch << " "
-            << test::describe(s.w, s.h, c);
-      }
-  }
-  BlurParams p;
-  p.strategy = BlurStrategy::kSliding;
-  p.iterations = 1;
-  Result<Blur> blur = Blur::create(gl, p);
-  if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) return;
-  ASSERT_TRUE(blur.ok());
-  for (Content c : {Content::kRandom, Content::kGradient}) {
-    RgbaImage in = test::makeImage(1920, 1080, c, 14);
-    ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1)) << test::contentName(c);
-  }
+  // The tile is the default's: the sliding strategy has none.
+  const Shape shapes[] = {
+      {128, 4, 1, 16, 3, 1, 1},    {128, 4, 7, 16, 15, 2, 1},    {128, 4, 64, 64, 15, 1, 1},
+      {128, 4, 5, 48, 1, 1, 1},    {128, 4, 300, 32, 31, 2, 1},  {128, 4, 16, 256, 255, 1, 1},
+      {128, 4, 64, 16, 127, 3, 1}, {128, 4, 1, 16, 3, 1, 4},     {128, 4, 7, 16, 15, 2, 4},
+      {128, 4, 64, 64, 15, 1, 8},  {128, 4, 300, 32, 31, 2, 16}, {128, 4, 13, 32, 1, 1, 3},
+      {128, 4, 16, 256, 255, 1, 8}};
+  ASSERT_NO_FATAL_FAILURE(expectEveryShapeMatches(
+      test::glContext(), BlurStrategy::kSliding, shapes, kOddSizes,
+      [](const Shape& sh) { return uint32_t(sh.segment * 7 + sh.filter); }));
+  const BlurParams p{.strategy = BlurStrategy::kSliding, .filter_dim = 15, .iterations = 1};
+  fullHdMatches(test::glContext(), p, kRandomAndGradient, 14);
 }
 
 TEST(Blur, FusedMatchesReferenceForEveryParameter) {
   // Tiles that do not divide the image, halos wider than the tile and than the image,
   // segments longer than the tile, workgroups smaller and larger than the tile's work, and
-  // 1-3 iterations (the ping-pong between out and the temporary image).
+  // 1-3 iterations (the ping-pong between out and the temporary image). The first: a Pi's.
   GlContext& gl = test::glContext();
-  struct Shape {
-    int tw, th, segment, wg, filter, iterations;
-  };
   const Shape shapes[] = {{64, 32, 16, 256, 15, 1}, {32, 16, 8, 128, 15, 2}, {7, 5, 3, 16, 3, 3},
                           {16, 16, 64, 64, 31, 1},  {1, 1, 1, 16, 1, 2},     {24, 8, 5, 96, 61, 1},
                           {128, 4, 16, 256, 9, 2}};
-  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
-  for (const Shape& sh : shapes) {
-    BlurParams p;
-    p.strategy = BlurStrategy::kFused;
-    p.tile_width = sh.tw;
-    p.tile_rows = sh.th;
-    p.segment = sh.segment;
-    p.workgroup_size = sh.wg;
-    p.filter_dim = sh.filter;
-    p.iterations = sh.iterations;
-    Result<Blur> blur = Blur::create(gl, p);
-    if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) continue;
-    ASSERT_TRUE(blur.ok()) << blur.error().message;
-    for (test::Size s : sizes)
-      for (Content c : test::kAllContents) {
-        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.tw * 7 + sh.filter));
-        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
-            << "fused " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
-            << " filter " << sh.filter << " x" << sh.iterations << " "
-            << test::describe(s.w, s.h, c);
-      }
-  }
-  BlurParams p;
-  p.strategy = BlurStrategy::kFused;
-  p.tile_width = 64;
-  p.tile_rows = 32;
-  p.segment = 16;
-  p.workgroup_size = 256;
-  p.iterations = 1;
-  Result<Blur> blur = Blur::create(gl, p);
-  if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) return;
-  ASSERT_TRUE(blur.ok());
-  EXPECT_TRUE(p.validate(test::v3dLimits()).ok()) << "64x32 fused tile must fit v3d";
-  for (Content c : {Content::kRandom, Content::kGradient}) {
-    RgbaImage in = test::makeImage(1920, 1080, c, 15);
-    ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1)) << test::contentName(c);
-  }
+  const auto seed = [](const Shape& sh) { return uint32_t(sh.tw * 7 + sh.filter); };
+  if (!expectEveryShapeAndThePiShapeMatch(gl, BlurStrategy::kFused, shapes, seed, 15)) return;
   // Too much shared memory: refused with the driver's limit named.
+  BlurParams p = shapes[0].params(BlurStrategy::kFused);
   p.tile_width = 1024;
   p.tile_rows = 64;
-  Result<Blur> big = Blur::create(gl, p);
-  ASSERT_FALSE(big.ok());
-  EXPECT_NE(big.error().message.find("GL_MAX_COMPUTE_SHARED_MEMORY_SIZE"), std::string::npos)
-      << big.error().message;
+  test::expectRefusal(Blur::create(gl, p), "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE");
 }
 
 TEST(Blur, SplitMatchesReferenceForEveryParameter) {
@@ -272,10 +296,6 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   // buffer: the packed buffer between the passes (buffer_intermediate, blur_columns.comp);
   // quads: its vertical pass 4 columns per invocation (widths that are multiples of 4);
   // rows: its horizontal pass 4 pixels per invocation from registers (row_quads, likewise).
-  struct Shape {
-    int tw, th, segment, wg, filter, iterations, prefetch;
-    bool buffer, quads, rows = false;
-  };
   const Shape shapes[] = {
       {64, 4, 16, 256, 15, 1, 1, false, false},      {7, 3, 5, 16, 3, 2, 1, false, false},
       {128, 16, 32, 128, 31, 3, 1, false, false},    {1, 1, 1, 16, 1, 1, 1, false, false},
@@ -293,61 +313,18 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   // Widths of 4 and 132: the quad form; the others fall back to one column per invocation.
   const test::Size sizes[] = {{1, 1},   {257, 3}, {3, 7}, {127, 129},
                               {130, 5}, {2, 131}, {4, 1}, {132, 7}};
-  for (const Shape& sh : shapes) {
-    BlurParams p;
-    p.strategy = BlurStrategy::kSplit;
-    p.tile_width = sh.tw;
-    p.tile_rows = sh.th;
-    p.segment = sh.segment;
-    p.workgroup_size = sh.wg;
-    p.filter_dim = sh.filter;
-    p.iterations = sh.iterations;
-    p.prefetch = sh.prefetch;
-    p.buffer_intermediate = sh.buffer;
-    p.column_quads = sh.quads;
-    p.row_quads = sh.rows;
-    Result<Blur> blur = Blur::create(gl, p);
-    if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) continue;
-    ASSERT_TRUE(blur.ok()) << blur.error().message;
-    for (test::Size s : sizes)
-      for (Content c : test::kAllContents) {
-        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.tw * 3 + sh.filter));
-        const RgbaImage want = blurReference(in, p.filter_dim, p.iterations);
-        ASSERT_EQ(runBlur(blur.value(), in), want)
-            << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " wg " << sh.wg
-            << " filter " << sh.filter << " x" << sh.iterations << " prefetch " << sh.prefetch
-            << (sh.buffer ? " through a buffer " : " ") << (sh.quads ? "quads " : "")
-            << (sh.rows ? "row-quads " : "") << test::describe(s.w, s.h, c);
-        if (!sh.buffer) continue;
-        // Through a buffer, the packed forms too: image in and buffer in, a packed buffer out.
-        for (bool from_image : {true, false})
-          ASSERT_EQ(runPackedBlur(blur.value(), in, from_image), want)
-              << "split " << sh.tw << "x" << sh.th << " seg " << sh.segment << " filter "
-              << sh.filter << " x" << sh.iterations << (sh.quads ? " quads" : "")
-              << (sh.rows ? " row-quads" : "") << " prefetch " << sh.prefetch
-              << (from_image ? " image" : " buffer") << " -> buffer "
-              << test::describe(s.w, s.h, c);
-      }
-  }
-  BlurParams p;
-  p.strategy = BlurStrategy::kSplit;
-  p.tile_width = 128;
-  p.tile_rows = 4;
-  p.segment = 16;
-  p.workgroup_size = 256;
-  p.iterations = 1;
-  Result<Blur> blur = Blur::create(gl, p);
-  if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) return;
-  ASSERT_TRUE(blur.ok());
-  RgbaImage in = test::makeImage(1920, 1080, Content::kRandom, 16);
+  ASSERT_NO_FATAL_FAILURE(
+      expectEveryShapeMatches(gl, BlurStrategy::kSplit, shapes, sizes,
+                              [](const Shape& sh) { return uint32_t(sh.tw * 3 + sh.filter); }));
+  BlurParams p = Shape{128, 4, 16, 256, 15, 1}.params(BlurStrategy::kSplit);
+  if (!fullHdMatches(gl, p, kRandomOnly, 16)) return;
+  const RgbaImage in = test::makeImage(1920, 1080, Content::kRandom, 16);
   const RgbaImage want = blurReference(in, 15, 1);
-  ASSERT_EQ(runBlur(blur.value(), in), want);
   p.buffer_intermediate = true;
-  Result<Blur> through_buffer = Blur::create(gl, p);
-  if (test::refusedForSpecMinimums(p.validate(gl.limits()), through_buffer)) return;
-  ASSERT_TRUE(through_buffer.ok());
-  ASSERT_EQ(runBlur(through_buffer.value(), in), want);
-  ASSERT_EQ(runPackedBlur(through_buffer.value(), in, false), want);
+  std::optional<Blur> through_buffer = createBlur(gl, p);
+  if (!through_buffer) return;
+  ASSERT_EQ(runBlur(*through_buffer, in), want);
+  ASSERT_EQ(runPackedBlur(*through_buffer, in, false), want);
   // Column quads, then row quads as well with rows read ahead.
   for (bool row_quads : {false, true}) {
     BlurParams f = p;
@@ -363,102 +340,48 @@ TEST(Blur, SplitMatchesReferenceForEveryParameter) {
   // The packed forms check their buffers: the same one twice, and a size that differs.
   Result<PackedRgbaBuffer> a = PackedRgbaBuffer::create(5, 3), b = PackedRgbaBuffer::create(3, 5);
   ASSERT_TRUE(a.ok() && b.ok());
-  Status same = through_buffer.value().run(a.value(), a.value());
-  ASSERT_FALSE(same.ok());
-  EXPECT_NE(same.error().message.find("same buffer"), std::string::npos) << same.error().message;
-  Status mismatched = through_buffer.value().run(a.value(), b.value());
-  ASSERT_FALSE(mismatched.ok());
-  EXPECT_NE(mismatched.error().message.find("output is 3x5, input 5x3"), std::string::npos)
-      << mismatched.error().message;
+  test::expectRefusal(through_buffer->run(a.value(), a.value()), "same buffer");
+  test::expectRefusal(through_buffer->run(a.value(), b.value()), "output is 3x5, input 5x3");
   // Only split through a buffer has them: through an image it is refused, naming why.
   p.buffer_intermediate = false;
-  Result<Blur> through_image = Blur::create(gl, p);
-  if (test::refusedForSpecMinimums(p.validate(gl.limits()), through_image)) return;
-  ASSERT_TRUE(through_image.ok());
-  Status refused = through_image.value().run(a.value(), b.value());
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.error().message.find("split strategy through a buffer"), std::string::npos)
-      << refused.error().message;
+  std::optional<Blur> through_image = createBlur(gl, p);
+  if (!through_image) return;
+  test::expectRefusal(through_image->run(a.value(), b.value()), "split strategy through a buffer");
   p.buffer_intermediate = true;
   // The 16-bit lanes hold 257 taps of 255 and no more; other strategies refuse the parameter.
   p.filter_dim = 259;
-  Result<Blur> wide = Blur::create(gl, p);
-  ASSERT_FALSE(wide.ok());
-  EXPECT_NE(wide.error().message.find("[1, 257]"), std::string::npos) << wide.error().message;
+  test::expectRefusal(Blur::create(gl, p), "[1, 257]");
   p.filter_dim = 15;
   p.strategy = BlurStrategy::kSliding;
-  Result<Blur> sliding = Blur::create(gl, p);
-  ASSERT_FALSE(sliding.ok());
-  EXPECT_NE(sliding.error().message.find("split strategy only"), std::string::npos);
+  test::expectRefusal(Blur::create(gl, p), "split strategy only");
   // The horizontal pass from registers writes the buffer between the passes: none, refused.
   p.strategy = BlurStrategy::kSplit;
   p.buffer_intermediate = false;
   p.row_quads = true;
-  Result<Blur> rows_without_buffer = Blur::create(gl, p);
-  ASSERT_FALSE(rows_without_buffer.ok());
-  EXPECT_NE(rows_without_buffer.error().message.find("row_quads"), std::string::npos)
-      << rows_without_buffer.error().message;
+  test::expectRefusal(Blur::create(gl, p), "row_quads");
 }
 
 TEST(Blur, StreamMatchesReferenceForEveryParameter) {
   // One dispatch streaming down the rows: tiles that do not divide the image, halos wider than
-  // the tile and the image, 1-16 columns per invocation, rows per workgroup from 1 up past the
-  // image, a 129-tap filter (257, the lanes' limit, needs more loop iterations than llvmpipe
-  // runs), and 1-3 iterations.
+  // the tile and the image, 1-16 columns per invocation (the segment), rows per workgroup (the
+  // tile's rows) from 1 up past the image, a 129-tap filter (257, the lanes' limit, needs more
+  // loop iterations than llvmpipe runs), and 1-3 iterations. The tile width is the default's;
+  // the first shape, a Pi's.
   GlContext& gl = test::glContext();
-  struct Shape {
-    int rows, columns, wg, filter, iterations;
-  };
-  const Shape shapes[] = {{64, 4, 64, 15, 1}, {16, 2, 128, 15, 2}, {5, 3, 16, 3, 3},
-                          {1, 1, 16, 1, 2},   {7, 16, 4, 61, 1},   {40, 1, 16, 129, 1},
-                          {32, 8, 32, 9, 2}};
-  const test::Size sizes[] = {{1, 1}, {257, 3}, {3, 7}, {127, 129}, {130, 5}, {2, 131}};
-  for (const Shape& sh : shapes) {
-    BlurParams p;
-    p.strategy = BlurStrategy::kStream;
-    p.tile_rows = sh.rows;
-    p.segment = sh.columns;
-    p.workgroup_size = sh.wg;
-    p.filter_dim = sh.filter;
-    p.iterations = sh.iterations;
-    Result<Blur> blur = Blur::create(gl, p);
-    if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) continue;
-    ASSERT_TRUE(blur.ok()) << blur.error().message;
-    for (test::Size s : sizes)
-      for (Content c : test::kAllContents) {
-        RgbaImage in = test::makeImage(s.w, s.h, c, uint32_t(sh.rows * 5 + sh.filter));
-        ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, p.filter_dim, p.iterations))
-            << "stream rows " << sh.rows << " columns " << sh.columns << " wg " << sh.wg
-            << " filter " << sh.filter << " x" << sh.iterations << " "
-            << test::describe(s.w, s.h, c);
-      }
-  }
-  BlurParams p;
-  p.strategy = BlurStrategy::kStream;
-  p.tile_rows = 64;
-  p.segment = 4;
-  p.workgroup_size = 64;
-  p.iterations = 1;
-  EXPECT_TRUE(p.validate(test::v3dLimits()).ok()) << "64 x 4 columns must fit v3d";
-  Result<Blur> blur = Blur::create(gl, p);
-  if (test::refusedForSpecMinimums(p.validate(gl.limits()), blur)) return;
-  ASSERT_TRUE(blur.ok()) << blur.error().message;
-  for (Content c : {Content::kRandom, Content::kGradient}) {
-    RgbaImage in = test::makeImage(1920, 1080, c, 15);
-    ASSERT_EQ(runBlur(blur.value(), in), blurReference(in, 15, 1)) << test::contentName(c);
-  }
+  const Shape shapes[] = {{128, 64, 4, 64, 15, 1}, {128, 16, 2, 128, 15, 2},
+                          {128, 5, 3, 16, 3, 3},   {128, 1, 1, 16, 1, 2},
+                          {128, 7, 16, 4, 61, 1},  {128, 40, 1, 16, 129, 1},
+                          {128, 32, 8, 32, 9, 2}};
+  const auto seed = [](const Shape& sh) { return uint32_t(sh.th * 5 + sh.filter); };
+  if (!expectEveryShapeAndThePiShapeMatch(gl, BlurStrategy::kStream, shapes, seed, 15)) return;
   // Past the 16-bit lanes, and a ring past the shared memory: refused, naming why.
+  BlurParams p = shapes[0].params(BlurStrategy::kStream);
   p.filter_dim = 259;
-  Result<Blur> wide = Blur::create(gl, p);
-  ASSERT_FALSE(wide.ok());
-  EXPECT_NE(wide.error().message.find("[1, 257]"), std::string::npos) << wide.error().message;
+  test::expectRefusal(Blur::create(gl, p), "[1, 257]");
   p.filter_dim = 15;
   p.segment = 16;
   p.workgroup_size = 256;
-  Result<Blur> big = Blur::create(gl, p);
-  ASSERT_FALSE(big.ok());
-  EXPECT_NE(big.error().message.find("GL_MAX_COMPUTE_SHARED_MEMORY_SIZE"), std::string::npos)
-      << big.error().message;
+  test::expectRefusal(Blur::create(gl, p), "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE");
   EXPECT_EQ(parseBlurStrategy("stream").value(), BlurStrategy::kStream);
 }
 
@@ -467,32 +390,21 @@ TEST(Blur, SlidingRefusesBadParameters) {
   BlurParams p;
   p.strategy = BlurStrategy::kSliding;
   p.filter_dim = 14;
-  Result<Blur> b = Blur::create(gl, p);
-  ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.error().message.find("half a pixel"), std::string::npos) << b.error().message;
+  test::expectRefusal(Blur::create(gl, p), "half a pixel");
   p.filter_dim = 1025;
-  b = Blur::create(gl, p);
-  ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.error().message.find("[1, 1023]"), std::string::npos) << b.error().message;
+  test::expectRefusal(Blur::create(gl, p), "[1, 1023]");
   p.filter_dim = 15;
   p.segment = 0;
-  b = Blur::create(gl, p);
-  ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.error().message.find("segment must be in [1, 4096]"), std::string::npos);
+  test::expectRefusal(Blur::create(gl, p), "segment must be in [1, 4096]");
   p.segment = 64;
   p.prefetch = 17;
-  b = Blur::create(gl, p);
-  ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.error().message.find("prefetch must be in [1, 16]"), std::string::npos)
-      << b.error().message;
+  test::expectRefusal(Blur::create(gl, p), "prefetch must be in [1, 16]");
   p.prefetch = 1;
   p.segment = 4096;
   p.filter_dim = 1023;  // 5121 loop iterations: fine; a longer loop is refused on llvmpipe
   EXPECT_TRUE(Blur::create(gl, p).ok());
   p.workgroup_size = gl.limits().work_group_invocations + 16;
-  b = Blur::create(gl, p);
-  ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.error().message.find("blur sliding"), std::string::npos) << b.error().message;
+  test::expectRefusal(Blur::create(gl, p), "blur sliding");
   EXPECT_EQ(parseBlurStrategy("sliding").value(), BlurStrategy::kSliding);
   EXPECT_FALSE(parseBlurStrategy("fast").ok());
 }
@@ -531,9 +443,7 @@ TEST(Blur, RefusesEvenOversizedAndMisfitParameters) {
   Result<Blur> ok = Blur::create(gl, BlurParams{});
   ASSERT_TRUE(ok.ok());
   Result<GpuImage> a = GpuImage::create(8, 8), b = GpuImage::create(9, 8);
-  Status s = ok->run(a.value(), b.value());
-  ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message.find("blur: output is 9x8, input 8x8"), std::string::npos);
+  test::expectRefusal(ok->run(a.value(), b.value()), "blur: output is 9x8, input 8x8");
 }
 
 }  // namespace

@@ -3,24 +3,16 @@
 // random seeded frames at the smallest and odd-multiple sizes, into a poisoned output.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "core/image/gpu_image.hpp"
 #include "core/stages/demosaic.hpp"
 #include "core/stages/demosaic_reference.hpp"
 #include "tests/support/gl_test_context.hpp"
+#include "tests/support/random_raw.hpp"
 
 namespace esf {
 namespace {
 
-constexpr CfaOrder kOrders[] = {CfaOrder::kRGGB, CfaOrder::kGRBG, CfaOrder::kGBRG, CfaOrder::kBGGR};
-
-std::vector<uint16_t> randomRaw(int w, int h, int bits, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<uint16_t> v(size_t(w) * size_t(h));
-  for (auto& x : v) x = uint16_t(rng() & ((1u << bits) - 1));
-  return v;
-}
+using test::randomRaw;
 
 TEST(DemosaicReference, CfaOrdersPlaceRedWhereTheirNamesSay) {
   EXPECT_EQ(cfaColour(CfaOrder::kRGGB, 0, 0), 0);
@@ -104,7 +96,7 @@ TEST(Demosaic, MatchesReference) {
   const Size sizes[] = {{2, 2}, {4, 2}, {2, 6}, {258, 4}, {130, 66}, {640, 480}};
   uint32_t seed = 1;
   for (const Size& s : sizes)
-    for (CfaOrder order : kOrders)
+    for (CfaOrder order : test::kCfaOrders)
       for (int bits : {8, 10, 12, 16}) {
         DemosaicParams p;
         p.order = order, p.bit_depth = bits;

@@ -157,9 +157,7 @@ HealthRegionSpec testRegions(int columns, int rows) {
 TEST(FrameDifference, RegionsMatchReference) {
   GlContext& gl = test::glContext();
   RowPool pool(3);
-  struct Case {
-    int w, h, columns, rows;
-  };
+  using Case = test::RegionCase;
   for (Case c : {Case{1, 1, 1, 1}, Case{257, 3, 4, 3}, Case{127, 129, 16, 16}, Case{33, 300, 3, 7},
                  Case{1920, 1080, 8, 6}}) {
     const HealthRegionSpec regions = testRegions(c.columns, c.rows);

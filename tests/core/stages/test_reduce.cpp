@@ -1,6 +1,11 @@
 // Image reduce: per-channel min, max and 64-bit sum against the CPU reference.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+
 #include "core/image/gpu_image.hpp"
 #include "core/stages/reduce.hpp"
 #include "core/stages/reduce_reference.hpp"
@@ -30,6 +35,35 @@ std::vector<ChannelReduce> runReduce(ImageReduce& r, const RgbaImage& image) {
   return got.ok() ? got.value() : std::vector<ChannelReduce>{};
 }
 
+// The parameters the reduce tables vary, in their order; the source is given apart.
+struct Config {
+  const char* channels;
+  int groups, wg, ppi = 4, accumulators = 0;
+  bool batch = false;  // whole steps' loads first (packed buffer only)
+
+  ReduceParams params(ImageSource source) const {
+    return {.channels = channels,
+            .source = source,
+            .workgroups = groups,
+            .workgroup_size = wg,
+            .pixels_per_invocation = ppi,
+            .accumulators = accumulators,
+            .batch_loads = batch};
+  }
+};
+
+// Every size in every content, seeded `seed(size)`, through `r` against the reference of `p`.
+void expectMatchesReference(ImageReduce& r, const ReduceParams& p,
+                            std::span<const test::Size> sizes, uint32_t (*seed)(test::Size),
+                            const std::string& what) {
+  for (test::Size s : sizes)
+    for (Content content : test::kAllContents) {
+      RgbaImage img = test::makeImage(s.w, s.h, content, seed(s));
+      ASSERT_EQ(runReduce(r, img), reduceReference(img, p.channels, p.luma))
+          << what << " " << test::describe(s.w, s.h, content);
+    }
+}
+
 TEST(ReduceReference, HandComputed) {
   RgbaImage img(2, 1);
   uint8_t px[] = {10, 20, 30, 0, 250, 0, 7, 0};
@@ -45,61 +79,34 @@ TEST(ReduceReference, HandComputed) {
 // out the matrices below.
 TEST(Reduce, SmokeEveryFormOnAnOddFrame) {
   GlContext& gl = test::glContext();
-  struct Config {
-    const char* channels;
-    ImageSource source;
-    int groups, wg, ppi, accumulators;
-    bool batch;
-  };
-  const Config configs[] = {{"rgbl", ImageSource::kTexture, 16, 256, 4, 0, false},
-                            {"lg", ImageSource::kPackedBuffer, 3, 48, 12, 4, false},
-                            {"rgbl", ImageSource::kPackedBuffer, 3, 16, 64, 0, true}};
+  const std::pair<ImageSource, Config> configs[] = {
+      {ImageSource::kTexture, {"rgbl", 16, 256, 4, 0, false}},
+      {ImageSource::kPackedBuffer, {"lg", 3, 48, 12, 4, false}},
+      {ImageSource::kPackedBuffer, {"rgbl", 3, 16, 64, 0, true}}};
   const RgbaImage img = test::makeImage(257, 3, Content::kRandom, 31);
-  for (const Config& c : configs) {
-    ReduceParams p;
-    p.channels = c.channels;
-    p.source = c.source;
-    p.workgroups = c.groups;
-    p.workgroup_size = c.wg;
-    p.pixels_per_invocation = c.ppi;
-    p.accumulators = c.accumulators;
-    p.batch_loads = c.batch;
-    Result<ImageReduce> r = ImageReduce::create(gl, p);
-    if (test::refusedForSpecMinimums(p.validate(gl.limits()), r)) continue;
-    ASSERT_TRUE(r.ok()) << r.error().message;
-    EXPECT_EQ(runReduce(r.value(), img), reduceReference(img, p.channels, p.luma))
-        << c.channels << " " << imageSourceName(c.source) << " acc " << c.accumulators
+  for (const auto& [source, c] : configs) {
+    const ReduceParams p = c.params(source);
+    std::optional<ImageReduce> r = test::createStage<ImageReduce>(gl, p, p.channels);
+    if (!r) continue;
+    EXPECT_EQ(runReduce(*r, img), reduceReference(img, p.channels, p.luma))
+        << c.channels << " " << imageSourceName(source) << " acc " << c.accumulators
         << (c.batch ? " batched" : "");
   }
 }
 
 TEST(Reduce, MatchesReferenceAcrossSizesContentsAndShapes) {
   GlContext& gl = test::glContext();
-  struct Config {
-    const char* channels;
-    ImageSource source;
-    int groups, wg;
-  };
-  const Config configs[] = {{"rgbl", ImageSource::kTexture, 16, 256},
-                            {"lg", ImageSource::kPackedBuffer, 3, 48},
-                            {"b", ImageSource::kTexture, 40, 1}};
-  for (const Config& c : configs) {
-    ReduceParams p;
-    p.channels = c.channels;
-    p.source = c.source;
-    p.workgroups = c.groups;
-    p.workgroup_size = c.wg;
-    Result<ImageReduce> r = ImageReduce::create(gl, p);
-    if (test::refusedForSpecMinimums(p.validate(gl.limits()), r)) continue;
-    ASSERT_TRUE(r.ok()) << r.error().message;
-    for (test::Size s : test::kSmallSizes)
-      for (Content content : test::kAllContents) {
-        RgbaImage img = test::makeImage(s.w, s.h, content, 4);
-        ASSERT_EQ(runReduce(r.value(), img), reduceReference(img, p.channels, p.luma))
-            << c.channels << " " << test::describe(s.w, s.h, content);
-      }
+  const std::pair<ImageSource, Config> configs[] = {{ImageSource::kTexture, {"rgbl", 16, 256}},
+                                                    {ImageSource::kPackedBuffer, {"lg", 3, 48}},
+                                                    {ImageSource::kTexture, {"b", 40, 1}}};
+  for (const auto& [source, c] : configs) {
+    const ReduceParams p = c.params(source);
+    std::optional<ImageReduce> r = test::createStage<ImageReduce>(gl, p, p.channels);
+    if (!r) continue;
+    ASSERT_NO_FATAL_FAILURE(expectMatchesReference(
+        *r, p, test::kSmallSizes, [](test::Size) { return 4u; }, c.channels));
     RgbaImage big = test::makeImage(1920, 1080, Content::kRandom, 4);
-    ASSERT_EQ(runReduce(r.value(), big), reduceReference(big, p.channels, p.luma));
+    ASSERT_EQ(runReduce(*r, big), reduceReference(big, p.channels, p.luma));
   }
 }
 
@@ -116,10 +123,9 @@ TEST(Reduce, SumsPastTwoToThe32AreExact) {
     p.workgroups = wg == 1 ? 300 : 8;
     p.workgroup_size = wg;
     p.accumulators = wg == 64 ? 3 : 0;  // the carry through the accumulators' atomics
-    Result<ImageReduce> r = ImageReduce::create(gl, p);
-    if (test::refusedForSpecMinimums(p.validate(gl.limits()), r)) continue;
-    ASSERT_TRUE(r.ok()) << r.error().message;
-    std::vector<ChannelReduce> got = runReduce(r.value(), img);
+    std::optional<ImageReduce> r = test::createStage<ImageReduce>(gl, p, p.channels);
+    if (!r) continue;
+    std::vector<ChannelReduce> got = runReduce(*r, img);
     ASSERT_EQ(got.size(), 2u);
     EXPECT_EQ(got[0], (ChannelReduce{255, 255, 4386816000ull})) << "workgroup size " << wg;
     EXPECT_EQ(got[1], (ChannelReduce{255, 255, 4386816000ull})) << "workgroup size " << wg;
@@ -131,11 +137,6 @@ TEST(Reduce, QuadsPerStepSourcesAndOddShapes) {
   // no power of two (the tree's odd tail), both sources, sizes whose pixel count is no
   // multiple of 4, every content; subgroups where the context has them.
   GlContext& gl = test::glContext();
-  struct Config {
-    const char* channels;
-    int groups, wg, ppi, accumulators;
-    bool batch;  // whole steps' loads first (packed buffer only)
-  };
   // accumulators: 0 = partials, 1, 4, 16 and 64 atomic accumulators (64 > groups: some unused).
   const Config configs[] = {
       {"rgbl", 7, 48, 4, 0, false},  {"lbg", 1, 256, 12, 4, false},  {"r", 3, 16, 16, 16, false},
@@ -147,29 +148,19 @@ TEST(Reduce, QuadsPerStepSourcesAndOddShapes) {
   for (bool sub : subgroup_forms)
     for (const Config& c : configs)
       for (ImageSource src : {ImageSource::kPackedBuffer, ImageSource::kTexture}) {
-        ReduceParams p;
-        p.channels = c.channels;
-        p.source = src;
-        p.workgroups = c.groups;
+        ReduceParams p = c.params(src);
         p.workgroup_size = std::min(c.wg, gl.limits().work_group_invocations);
-        p.pixels_per_invocation = c.ppi;
-        p.accumulators = c.accumulators;
-        p.batch_loads = c.batch;
         p.subgroups = sub;
         p.luma = c.ppi == 12 ? LumaWeights::kBt601 : LumaWeights::kBt709;
-        Result<ImageReduce> r = ImageReduce::create(gl, p);
-        if (test::refusedForSpecMinimums(p.validate(gl.limits()), r)) continue;
-        ASSERT_TRUE(r.ok()) << r.error().message;
-        for (test::Size s : sizes)
-          for (Content content : test::kAllContents) {
-            RgbaImage img = test::makeImage(s.w, s.h, content, uint32_t(s.w + 5 * s.h));
-            ASSERT_EQ(runReduce(r.value(), img), reduceReference(img, p.channels, p.luma))
-                << c.channels << " wg " << p.workgroup_size << " ppi " << c.ppi << " acc "
-                << c.accumulators << (c.batch ? " batched " : " ") << imageSourceName(src)
-                << (sub ? " subgroups " : " ") << test::describe(s.w, s.h, content);
-          }
+        std::optional<ImageReduce> r = test::createStage<ImageReduce>(gl, p, p.channels);
+        if (!r) continue;
+        ASSERT_NO_FATAL_FAILURE(expectMatchesReference(
+            *r, p, sizes, [](test::Size s) { return uint32_t(s.w + 5 * s.h); },
+            std::string(c.channels) + " wg " + std::to_string(p.workgroup_size) + " ppi " +
+                std::to_string(c.ppi) + " acc " + std::to_string(c.accumulators) +
+                (c.batch ? " batched " : " ") + imageSourceName(src) + (sub ? " subgroups" : "")));
         RgbaImage big = test::makeImage(1920, 1080, Content::kGradient, 9);
-        ASSERT_EQ(runReduce(r.value(), big), reduceReference(big, p.channels, p.luma));
+        ASSERT_EQ(runReduce(*r, big), reduceReference(big, p.channels, p.luma));
       }
 }
 
@@ -178,12 +169,10 @@ TEST(Reduce, RefusesSubgroupsWhereMissingAndBadPixelsPerInvocation) {
   ReduceParams p;
   p.workgroup_size = 64;  // within every limit (ESFRAME_GL_LIMITS=gles31-min too): not the point
   p.pixels_per_invocation = 6;
-  Result<ImageReduce> r = ImageReduce::create(gl, p);
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("multiple of 4"), std::string::npos) << r.error().message;
+  test::expectRefusal(ImageReduce::create(gl, p), "multiple of 4");
   p.pixels_per_invocation = 4;
   p.subgroups = true;
-  r = ImageReduce::create(gl, p);
+  Result<ImageReduce> r = ImageReduce::create(gl, p);
   if (ReduceParams::subgroupsAvailable()) {
     EXPECT_TRUE(r.ok()) << r.error().message;
   } else {
@@ -222,12 +211,9 @@ TEST(Reduce, RefusesBadParameters) {
     Result<GpuImage> img = GpuImage::create(1920, 1080);
     ASSERT_TRUE(img.ok());
     Status s = r->run(img.value());
-    ASSERT_FALSE(s.ok());
     // 518400 quads of 4 pixels, one per step, + 3 for the tail + 4 (the tree's channel loop)
     // + the finish: 4 x (1 partial + 1) + 4 + 8 (the accumulators' loops, counted always).
-    EXPECT_NE(s.error().message.find("reduce: one invocation would run 518427 loop iterations"),
-              std::string::npos)
-        << s.error().message;
+    test::expectRefusal(s, "reduce: one invocation would run 518427 loop iterations");
     EXPECT_EQ(s.error().code, ErrorCode::kUnsupported) << errorCodeName(s.error().code);
   }
 }

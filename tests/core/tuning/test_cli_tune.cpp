@@ -12,27 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/support/run_command.hpp"
+#include "tests/support/cli_cache_test.hpp"
 
 namespace esf {
 namespace {
 
 namespace fs = std::filesystem;
 
-class CliTune : public ::testing::Test {
- protected:
-  void SetUp() override {
-    xdg_ = fs::temp_directory_path() / ("esf-cli-tune-" + std::to_string(getpid()));
-    fs::remove_all(xdg_);
-    cache_ = xdg_ / "esframe" / "tuning.json";
-  }
-  void TearDown() override { fs::remove_all(xdg_); }
-  test::CommandResult esframe(const std::string& args) {
-    return test::runShell("XDG_CACHE_HOME='" + xdg_.string() + "' '" + test::esframeBinary() +
-                          "' " + args);
-  }
-  fs::path xdg_, cache_;
-};
+class CliTune : public test::CliWithOwnCache {};
 
 TEST_F(CliTune, ShowOnAMissingCacheIsEmpty) {
   test::CommandResult r = esframe("tune --show");

@@ -12,6 +12,7 @@
 
 #include "core/tuning/tuned_params.hpp"
 #include "core/tuning/tuning_cache.hpp"
+#include "tests/support/temp_path.hpp"
 
 namespace esf {
 namespace {
@@ -21,10 +22,7 @@ namespace fs = std::filesystem;
 class TuningCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("esf-tuning-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = test::freshTempPath("esf-tuning", /*per_test=*/true);
     path_ = (dir_ / "sub" / "tuning.json").string();  // the directory does not exist yet
   }
   void TearDown() override { fs::remove_all(dir_); }
