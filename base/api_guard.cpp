@@ -43,7 +43,7 @@ Result<std::unique_ptr<FrameSink>> guardedSink(Result<std::unique_ptr<FrameSink>
 }
 
 Result<std::optional<Frame>> GuardedSource::next() {
-  return guard(operation_, [&] { return inner_->next(); });
+  return guard(operation_, [&] { return inner().next(); });
 }
 
 }  // namespace esf

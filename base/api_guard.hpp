@@ -11,6 +11,7 @@
 #include <string_view>
 #include <utility>
 
+#include "base/forwarding_source.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/sink.hpp"
 #include "esframe/source.hpp"
@@ -50,21 +51,13 @@ Result<std::unique_ptr<FrameSink>> guardedSink(Result<std::unique_ptr<FrameSink>
                                                std::string name);
 
 // A source whose next() is guarded: what Pipeline::openSource returns.
-class GuardedSource final : public FrameSource {
+class GuardedSource final : public ForwardingSource {
  public:
   explicit GuardedSource(std::unique_ptr<FrameSource> inner)
-      : inner_(std::move(inner)), operation_("frame source " + inner_->name()) {}
+      : ForwardingSource(std::move(inner)), operation_("frame source " + name()) {}
   Result<std::optional<Frame>> next() override;
-  std::string name() const override { return inner_->name(); }
-  bool isLive() const override { return inner_->isLive(); }
-  bool deviceLost() const override { return inner_->deviceLost(); }
-  int width() const override { return inner_->width(); }
-  int height() const override { return inner_->height(); }
-  PixelFormat format() const override { return inner_->format(); }
-  std::string ioDescription() const override { return inner_->ioDescription(); }
 
  private:
-  std::unique_ptr<FrameSource> inner_;
   std::string operation_;  // "frame source pattern": what an exception's Error names
 };
 

@@ -21,18 +21,18 @@ std::string formatNumber(double v) {
 
 }  // namespace
 
-// One row: key, field, type, range, decibels, help, and the field's get and set.
-#define ESF_NUMBER(Config, key, field, min, max, db, help)                                        \
-  Setting<Config> {                                                                               \
-    key, #field, SettingType::kNumber, min, max, db, help,                                        \
-        [](const Config& c) { return double(c.field); }, [](Config& c, double v) { c.field = v; } \
-  }
-#define ESF_INTEGER(Config, key, field, min, max, help)                          \
+// One row: key, field, type, range, decibels, help, and the field's get and set (the set casts to
+// the field's own type: checkSetting() has kept the value within it).
+#define ESF_SETTING(Config, key, field, type, min, max, db, help)                \
   Setting<Config> {                                                              \
-    key, #field, SettingType::kInteger, min, max, false, help,                   \
+    key, #field, SettingType::type, min, max, db, help,                          \
         [](const Config& c) { return double(c.field); },                         \
         [](Config& c, double v) { c.field = static_cast<decltype(c.field)>(v); } \
   }
+#define ESF_NUMBER(Config, key, field, min, max, db, help) \
+  ESF_SETTING(Config, key, field, kNumber, min, max, db, help)
+#define ESF_INTEGER(Config, key, field, min, max, help) \
+  ESF_SETTING(Config, key, field, kInteger, min, max, false, help)
 
 const std::vector<HealthSetting>& healthSettings() {
   static const std::vector<HealthSetting> table = {
@@ -81,6 +81,7 @@ const std::vector<RawSetting>& rawSettings() {
 
 #undef ESF_NUMBER
 #undef ESF_INTEGER
+#undef ESF_SETTING
 
 Status checkSetting(std::string_view what, SettingType type, double min, double max, double value) {
   return guard("setting check", [&]() -> Status {

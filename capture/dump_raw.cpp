@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "base/atomic_file.hpp"
+#include "base/forwarding_source.hpp"
 #include "base/pixel_format.hpp"
 #include "capture/source_kinds.hpp"
 #include "esframe/base/sizes.hpp"
@@ -66,12 +67,12 @@ Status writeFrame(const Frame& f, const std::string& dir, ExistingFile existing)
   return out->commit();
 }
 
-class DumpRawSource : public FrameSource {
+class DumpRawSource : public ForwardingSource {
  public:
   DumpRawSource(std::unique_ptr<FrameSource> inner, std::string dir, ExistingFile existing)
-      : inner_(std::move(inner)), dir_(std::move(dir)), files_(existing) {}
+      : ForwardingSource(std::move(inner)), dir_(std::move(dir)), files_(existing) {}
   Result<std::optional<Frame>> next() override {
-    auto f = inner_->next();
+    auto f = inner().next();
     if (f && f->has_value()) {
       const uint64_t sequence = (*f)->sequence;
       if (auto s = writeFrame(**f, dir_, files_.existingFor(sequence)); !s) return s.error();
@@ -79,16 +80,8 @@ class DumpRawSource : public FrameSource {
     }
     return f;
   }
-  std::string name() const override { return inner_->name(); }
-  bool isLive() const override { return inner_->isLive(); }
-  bool deviceLost() const override { return inner_->deviceLost(); }
-  int width() const override { return inner_->width(); }
-  int height() const override { return inner_->height(); }
-  PixelFormat format() const override { return inner_->format(); }
-  std::string ioDescription() const override { return inner_->ioDescription(); }
 
  private:
-  std::unique_ptr<FrameSource> inner_;
   std::string dir_;
   SequenceNamedFiles files_;
 };
