@@ -98,9 +98,18 @@ class HttpHardeningTest(unittest.TestCase):
             run.stop()
         shutil.rmtree(self.dir)
 
-    def start(self, *args, **kwargs):
+    def start(self, *args, ready_headers=None, **kwargs):
+        """http_test.Run. With auth its probe returns at the first 401, which the server gives
+        before it has a frame: `ready_headers` (credentials) then wait for the first frame too,
+        as 503 says there is none yet (a slow build, ASan, starts later)."""
         run = http_test.Run(*args, **kwargs)
         self.runs.append(run)
+        deadline = time.monotonic() + 30
+        while ready_headers is not None and time.monotonic() < deadline:
+            r, _ = http_test.get(run.port, "/api/frame", headers=ready_headers)
+            if r.status != 503:
+                break
+            time.sleep(0.05)
         return run
 
     def certificate(self):
@@ -226,7 +235,8 @@ class HttpHardeningTest(unittest.TestCase):
         for content in [b"s3cret\n", b"s3cret\r\n", b"s3cret"]:
             with open(self.secret, "wb") as f:
                 f.write(content)
-            run = self.start(http_options=f",user=viewer,password-file={self.secret}")
+            run = self.start(http_options=f",user=viewer,password-file={self.secret}",
+                             ready_headers=self.auth(b"s3cret"))
             r, _ = http_test.get(run.port, "/api/frame", headers=self.auth(b"s3cret"))
             self.assertEqual(r.status, 200, content)
             for wrong in [b"s3cret\r", b"s3cret\x00", b"s3cret\x00junk", b"s3cre", b"s3cret "]:
@@ -293,7 +303,8 @@ class HttpHardeningTest(unittest.TestCase):
             r, _ = http_test.get(run.port, "/api/frame", headers={"Host": host})
             self.assertEqual(r.status, status, host)
         # With auth, the credentials are the check: any name is served.
-        authed = self.start(http_options=f",user=viewer,password-file={self.secret}")
+        authed = self.start(http_options=f",user=viewer,password-file={self.secret}",
+                            ready_headers=self.auth(b"s3cret"))
         r, _ = http_test.get(authed.port, "/api/frame",
                              headers={"Host": "camera.example", **self.auth(b"s3cret")})
         self.assertEqual(r.status, 200)
@@ -318,7 +329,8 @@ class HttpHardeningTest(unittest.TestCase):
             self.assertEqual(self.curl(url, "-H", f"Host: {host}", timeout=5)[0], status, host)
         # With auth, hosts= lets no one past it: the credentials are the check, for any name.
         authed = self.start(
-            http_options=f",user=viewer,password-file={self.secret},hosts=camera-kitchen.local")
+            http_options=f",user=viewer,password-file={self.secret},hosts=camera-kitchen.local",
+            ready_headers=self.auth(b"s3cret"))
         for name, extra, status in [("camera-kitchen.local", [], "401"),
                                     ("camera-kitchen.local", ["-u", "viewer:s3cret"], "200"),
                                     ("other.example", ["-u", "viewer:s3cret"], "200"),
