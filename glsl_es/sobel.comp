@@ -9,6 +9,9 @@
 // (32 x 2080800) and q (32 x 94.6 million), 64 for q^2.
 // Regions (common/regions.glsl): a workgroup adds each region's sum m in shared memory (64 bits),
 // then into 2 words a region (64 bits, low first) of `regions`.
+#ifndef WG_X  // invocations a row of the workgroup; the C++ sets it (SobelParams::kWorkgroupX)
+#define WG_X 64
+#endif
 #ifndef WG_Y
 #define WG_Y 4
 #endif
@@ -16,7 +19,7 @@
 #define PACKED_SOURCE 0
 #endif
 #define ROWS_PER_INVOCATION 8
-layout(local_size_x = 64, local_size_y = WG_Y) in;
+layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 uniform uvec2 u_size;
 uniform bool u_full_range;
 // ROWS_PER_INVOCATION and 4, as uniforms: loop bounds the compiler cannot see keep each loop one
@@ -45,7 +48,7 @@ layout(std430, binding = 2) buffer Regions { uint regions[]; };
 uint columnOf(uint x) { return x * uint(GRID_COLUMNS) / u_size.x; }
 #endif
 
-const uint kInvocations = uint(64 * WG_Y);
+const uint kInvocations = uint(WG_X * WG_Y);
 shared uint s_squares_lo[kInvocations];
 shared uint s_squares_hi[kInvocations];
 shared uint s_roots_lo[kInvocations];
@@ -138,7 +141,7 @@ void main() {
   regionsBegin(lid, kInvocations);
   barrier();
 #endif
-  uint x0 = 1u + gl_WorkGroupID.x * 256u + gl_LocalInvocationID.x * 4u;
+  uint x0 = 1u + gl_WorkGroupID.x * uint(4 * WG_X) + gl_LocalInvocationID.x * 4u;
   uint y0 = 1u + (gl_WorkGroupID.y * uint(WG_Y) + gl_LocalInvocationID.y) *
                      uint(ROWS_PER_INVOCATION);
   uint squares = 0u, roots = 0u, rsq_lo = 0u, rsq_hi = 0u;

@@ -15,7 +15,10 @@ constexpr size_t kSobelRegionWords = 2;  // sum m, 64 bits
 
 SobelParams SobelParams::defaultsFor(const GlContext& gl) {
   SobelParams p;
-  if (gl.limits().work_group_invocations < 256) p.workgroup_y = 2;  // 64x2 = 128, GLES minimum
+  // The largest of 4, 2, 1 rows of invocations that the driver's workgroup takes (128: 2).
+  while (p.workgroup_y > 1 &&
+         int64_t(kWorkgroupX) * p.workgroup_y > int64_t(gl.limits().work_group_invocations))
+    p.workgroup_y /= 2;
   return p;
 }
 
@@ -24,16 +27,17 @@ Status SobelParams::validate(const ComputeLimits& limits) const {
   if (workgroup_y != 1 && workgroup_y != 2 && workgroup_y != 4 && workgroup_y != 8)
     return fail(ErrorCode::kInvalidArgument, kSobelStage,
                 ": workgroup_y must be 1, 2, 4 or 8, got ", std::to_string(workgroup_y));
-  return checkWorkgroup(limits, kSobelStage, 64, workgroup_y,
-                        int64_t(kSobelPartialWords) * 64 * workgroup_y * 4);
+  return checkWorkgroup(limits, kSobelStage, kWorkgroupX, workgroup_y,
+                        int64_t(kSobelPartialWords) * kWorkgroupX * workgroup_y * 4);
 }
 
 Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
                             const HealthRegionSpec& regions) {
   if (Status s = params.validate(gl.limits()); !s) return s.error();
   if (Status s = checkWorkgroup(
-          gl.limits(), kSobelStage, 64, params.workgroup_y,
-          (int64_t(kSobelPartialWords) * 64 * params.workgroup_y + 2 * int64_t(regions.count())) *
+          gl.limits(), kSobelStage, SobelParams::kWorkgroupX, params.workgroup_y,
+          (int64_t(kSobelPartialWords) * SobelParams::kWorkgroupX * params.workgroup_y +
+           2 * int64_t(regions.count())) *
               4);
       !s)
     return s.error();
@@ -55,6 +59,7 @@ Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
 Result<GlProgram> Sobel::build(bool packed_source) const {
   return ShaderLibrary::builtin().compute("sobel.comp",
                                           ShaderDefines()
+                                              .set("WG_X", SobelParams::kWorkgroupX)
                                               .set("WG_Y", params_.workgroup_y)
                                               .set("PACKED_SOURCE", packed_source ? 1 : 0)
                                               .set("GRID_COLUMNS", regions_.columns)

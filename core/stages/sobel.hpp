@@ -28,7 +28,8 @@ namespace esf {
 
 struct SobelParams {
   int workgroup_y = 4;  // 64 x 4 invocations (64 x 2 where the GPU offers fewer than 256)
-  static constexpr int kColumnsPerWorkgroup = 256;
+  static constexpr int kWorkgroupX = 64;  // the shader's WG_X: 4 pixels an invocation
+  static constexpr int kColumnsPerWorkgroup = 4 * kWorkgroupX;
   static constexpr int kRowsPerInvocation = 8;
   int rowsPerWorkgroup() const { return kRowsPerInvocation * workgroup_y; }
   static SobelParams defaultsFor(const GlContext& gl);
