@@ -125,6 +125,10 @@ const char* healthEventName(HealthEventType type) {
       return "covered_start";
     case HealthEventType::kCoveredEnd:
       return "covered_end";
+    case HealthEventType::kCameraOffline:
+      return "camera_offline";
+    case HealthEventType::kCameraOnline:
+      return "camera_online";
   }
   return "unknown";
 }

@@ -4,11 +4,12 @@
 #include <memory>
 #include <utility>
 
+#include "base/source_outages.hpp"
 #include "esframe/source.hpp"
 
 namespace esf {
 
-class ForwardingSource : public FrameSource {
+class ForwardingSource : public FrameSource, public OutageReporting {
  public:
   explicit ForwardingSource(std::unique_ptr<FrameSource> inner) : inner_(std::move(inner)) {}
   Result<std::optional<Frame>> next() override { return inner_->next(); }
@@ -19,6 +20,10 @@ class ForwardingSource : public FrameSource {
   int height() const override { return inner_->height(); }
   PixelFormat format() const override { return inner_->format(); }
   std::string ioDescription() const override { return inner_->ioDescription(); }
+  void setOutageHooks(OutageHooks hooks) override {
+    if (auto* outages = dynamic_cast<OutageReporting*>(inner_.get()))
+      outages->setOutageHooks(std::move(hooks));
+  }
 
  protected:
   FrameSource& inner() { return *inner_; }

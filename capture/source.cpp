@@ -10,6 +10,7 @@
 #include "base/pixel_format.hpp"
 #include "base/text_parse.hpp"
 #include "capture/libcamera_source.hpp"
+#include "capture/network_source.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/still_image.hpp"
 #include "esframe/base/unique_fd.hpp"
@@ -109,6 +110,8 @@ Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
     source = openPatternSource(spec, options);
   } else if (spec == "-") {
     source = openStreamSource(spec, options);
+  } else if (isNetworkSpec(spec)) {
+    source = openNetworkSource(spec, options);
   } else if (isLibcameraSpec(spec)) {
     source = openLibcameraSource(spec, options);
   } else if (isV4l2Spec(spec)) {

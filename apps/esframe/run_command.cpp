@@ -194,6 +194,11 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   if (!(o.timeout_s >= 0.001 && o.timeout_s <= 3600))
     usageError("--timeout: must be between 0.001 and 3600 seconds");
   p.source.poll_timeout_ms = int(o.timeout_s * 1000 + 0.5);
+  if (o.timeout_given) p.source.network_give_up_ms = p.source.poll_timeout_ms;
+  p.source.network_transport = o.transport == "tcp"   ? NetworkTransport::kTcp
+                               : o.transport == "udp" ? NetworkTransport::kUdp
+                                                      : NetworkTransport::kAuto;
+  p.source.credentials_file = o.credentials;
   p.source.dump_raw_dir = o.dump_raw;
   p.source.dump_raw_overwrite = o.overwrite;
   for (OutputSpec& spec : p.outputs) spec.png.overwrite = o.overwrite;
@@ -341,7 +346,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--source", o->source,
                   "pattern (default; pattern:loop=N renders N frames before the run and repeats "
                   "them), /dev/videoN or a camera name, libcamera[:ID], an image, a Y4M or raw "
-                  "file, a folder or a glob; - for Y4M or raw frames on stdin")
+                  "file, a folder or a glob; - for Y4M or raw frames on stdin; rtsp://, "
+                  "http(s):// (MJPEG, Y4M) or any URI GStreamer opens")
       ->capture_default_str();
   cmd->add_option("--size", o->size, "Frame size WxH (source default when absent)");
   cmd->add_option("--format", o->format, "Pixel format: YUYV, NV12, RGB24, ... (V4L2 names)");
@@ -405,9 +411,20 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_flag("--no-selftest", o->no_selftest,
                 "--backend auto: use a GPU this version has never checked without the quick "
                 "selftest first (a few seconds once per driver; esframe selftest)");
-  cmd->add_option("--timeout", o->timeout_s, "Seconds without a camera frame before giving up")
+  cmd->add_option("--timeout", o->timeout_s,
+                  "Seconds without a camera frame before giving up (a network source: without "
+                  "it, outages are retried for ever)")
       ->capture_default_str();
-  cmd->callback([&global, o]() { runPipeline(global, *o); });
+  cmd->add_option("--transport", o->transport, "A network source's RTSP transport")
+      ->check(CLI::IsMember({"auto", "tcp", "udp"}))
+      ->capture_default_str();
+  cmd->add_option("--credentials", o->credentials,
+                  "A network source's USER:PASSWORD, the first line of this file (instead of "
+                  "the URI's)");
+  cmd->callback([&global, o, cmd]() {
+    o->timeout_given = cmd->count("--timeout") > 0;
+    runPipeline(global, *o);
+  });
 }
 
 }  // namespace esf::cli

@@ -117,11 +117,13 @@ std::string jsonlEventLine(const HealthEvent& e) {
     case HealthEventType::kBlackStart:
     case HealthEventType::kFreezeStart:
     case HealthEventType::kCoveredStart:
+    case HealthEventType::kCameraOffline:
       j["start_ns"] = e.start_ns;
       break;
     case HealthEventType::kBlackEnd:
     case HealthEventType::kFreezeEnd:
     case HealthEventType::kCoveredEnd:
+    case HealthEventType::kCameraOnline:
       j["start_ns"] = e.start_ns;
       j["end_ns"] = e.end_ns;
       j["duration_ns"] = e.end_ns - e.start_ns;

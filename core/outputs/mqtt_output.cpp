@@ -49,8 +49,8 @@ struct Message {
   Kind kind = Kind::kFrame;
 };
 
-const char* healthState(bool black, bool frozen, bool covered) {
-  return black ? "black" : frozen ? "frozen" : covered ? "covered" : "ok";
+const char* healthState(bool offline, bool black, bool frozen, bool covered) {
+  return offline ? "offline" : black ? "black" : frozen ? "frozen" : covered ? "covered" : "ok";
 }
 
 // The message for one frame: its JSONL object with "mqtt_dropped": dropped appended.
@@ -195,8 +195,10 @@ class MqttOutput : public FrameSink {
       if (e.type == HealthEventType::kFreezeEnd) frozen_ = false;
       if (e.type == HealthEventType::kCoveredStart) covered_ = true;
       if (e.type == HealthEventType::kCoveredEnd) covered_ = false;
+      if (e.type == HealthEventType::kCameraOffline) offline_ = true;
+      if (e.type == HealthEventType::kCameraOnline) offline_ = false;
     }
-    const std::string state = healthState(black_, frozen_, covered_);
+    const std::string state = healthState(offline_, black_, frozen_, covered_);
     if (state != health_state_) {
       health_state_ = state;
       enqueue(Message{state, Message::Kind::kState});
@@ -369,7 +371,8 @@ class MqttOutput : public FrameSink {
   std::condition_variable wake_;
   std::deque<Message> queue_;                              // JSONL lines waiting for the worker
   bool black_ = false, frozen_ = false, covered_ = false;  // --health: intervals left open
-  std::string health_state_;                               // the last state queued for TOPIC/health
+  bool offline_ = false;      // a network source's stream is gone (camera_offline, camera_online)
+  std::string health_state_;  // the last state queued for TOPIC/health
   uint64_t dropped_ = 0;
   bool stop_ = false, idle_ = true, fatal_ = false;
   bool ever_connected_ = false, outage_reported_ = false;

@@ -59,6 +59,13 @@ std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_drop
   m.family("esframe_source_dropped_frames_total", "counter",
            "Frames the source lost (sequence gaps) since the run started.");
   m.sample(std::to_string(source_dropped));
+  // A network source's outages: each camera_offline is followed by its camera_online.
+  m.family("esframe_camera_up", "gauge",
+           "1 while the source delivers frames, 0 during a network source's outage.");
+  m.sample(events[size_t(HealthEventType::kCameraOffline)] >
+                   events[size_t(HealthEventType::kCameraOnline)]
+               ? "0"
+               : "1");
   m.family("esframe_last_frame_sequence", "gauge", "Sequence number of the latest frame.");
   m.sample(std::to_string(f.seq));
   m.family("esframe_frame_width_pixels", "gauge", "Width of the processed image.");

@@ -12,7 +12,7 @@
 namespace esf {
 
 // Health events seen so far, by HealthEventType.
-using HealthEventCounts = std::array<uint64_t, size_t(HealthEventType::kCoveredEnd) + 1>;
+using HealthEventCounts = std::array<uint64_t, size_t(HealthEventType::kCameraOnline) + 1>;
 // The metrics text for the run so far: `frames` processed, `source_dropped` frames the source
 // lost, the health `events` counted, and the figures of `last`, the latest frame.
 std::string promText(const FrameResult& last, uint64_t frames, uint64_t source_dropped,

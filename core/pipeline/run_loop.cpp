@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/api_guard.hpp"
+#include "base/source_outages.hpp"
 #include "core/pipeline/pipeline_impl.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/pipeline.hpp"
@@ -75,6 +76,20 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
     if (output_closed) report.end = RunReport::End::kOutputClosed;
     return output_closed;
   };
+  // A network source reports its outages while it waits for its stream: every sink gets the
+  // event at once; a sink's failure ends the run after that read.
+  std::optional<Error> event_error;
+  auto* outages = dynamic_cast<OutageReporting*>(&source);
+  if (outages)
+    outages->setOutageHooks(OutageHooks{
+        [&](const HealthEvent& event) {
+          for (FrameSink* sink : sinks) {
+            Status s = guard("a sink's writeEvents", [&] { return sink->writeEvents({event}); });
+            if (!s && s.error().code != ErrorCode::kOutputClosed && !event_error)
+              event_error = s.error();
+          }
+        },
+        [&] { return stop.stopRequested(); }});
   // The frame loop, under guard: an exception out of it (the sources and sinks' own calls are
   // guarded one by one) ends the run as an error, and the frame staged is still settled and
   // every sink still finished below.
@@ -93,7 +108,9 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
         Result<std::optional<Frame>> frame =
             guard("reading a frame", [&] { return source.next(); });
         read_ms = msSince(read_start);
-        if (!frame) {
+        if (event_error) {
+          source_error = event_error;
+        } else if (!frame) {
           if (stop.stopRequested()) {  // interrupted while waiting for a frame
             report.end = RunReport::End::kStopped;
           } else {
@@ -136,6 +153,7 @@ Result<RunReport> run(Pipeline& pipeline, FrameSource& source, std::span<FrameSi
     return Status::success();
   };
   if (Status s = guard("run", frameLoop); !s) error = s.error();
+  if (outages) outages->setOutageHooks({});  // they point into this call
   // A frame staged and then dropped (the run ended in its read's turn): its copy still reads
   // the source's memory.
   settleStagedFrame(pipeline);

@@ -106,10 +106,14 @@ enum class HealthEventType {
   kFreezeEnd,
   kSceneChange,
   kCoveredStart,
-  kCoveredEnd
+  kCoveredEnd,
+  // A network source's stream went away (start_ns: when it was found gone) and came back
+  // (start_ns to end_ns, the first frame's arrival: the outage). Times on CLOCK_MONOTONIC.
+  kCameraOffline,
+  kCameraOnline
 };
 // "black_start", "black_end", "freeze_start", "freeze_end", "scene_change", "covered_start",
-// "covered_end".
+// "covered_end", "camera_offline", "camera_online".
 ESF_API const char* healthEventName(HealthEventType type);
 
 // An event, reported with the frame that shows it. Times are the frames' ts_ns.

@@ -24,6 +24,13 @@ enum class IoMode {
 ESF_API const char* toString(IoMode mode);
 ESF_API Result<IoMode> parseIoMode(const std::string& s);
 
+// RTSP's lower transport (a network source).
+enum class NetworkTransport {
+  kAuto,  // GStreamer's order: UDP, then TCP
+  kTcp,   // RTP interleaved in the RTSP connection: no loss, through NAT and firewalls
+  kUdp,
+};
+
 // What to ask of a source. The spec that names the source is given beside it:
 //   "pattern" (or "")          the synthetic moving pattern
 //   "/dev/videoN"              a V4L2 capture device by path
@@ -34,6 +41,9 @@ ESF_API Result<IoMode> parseIoMode(const std::string& s);
 //   FILE.png|jpg|bmp|pgm|ppm   one still image; a directory, a glob ("shots/*.png") or a
 //                              comma-separated list of images is a sequence
 //   any other file             headerless raw frames; needs width, height and format
+//   rtsp://, http(s)://, ...   a network stream through GStreamer (H.264/H.265 over RTSP, MJPEG
+//                              multipart or Y4M over HTTP, any URI GStreamer opens); it needs
+//                              libesframe-network.so and GStreamer's plugins
 struct SourceConfig {
   int width = 0;  // 0: the source's own (pattern: 640x480; camera: the driver's current)
   int height = 0;
@@ -47,6 +57,16 @@ struct SourceConfig {
   std::optional<Colorimetry> colorimetry;  // overrides what the source reports
   uint64_t seed = 1;                       // pattern noise
   int poll_timeout_ms = 2000;              // V4L2: no frame for this long is an error
+  // A network source: RTSP's transport, and the credentials: USER:PASSWORD, the first line of
+  // this file, else those the URI carries (neither is ever logged). Its stream must deliver a
+  // frame at open; one that goes away later is an outage (camera_offline, retries with a capped
+  // backoff, camera_online), retried for ever when network_give_up_ms is 0, else until that long
+  // has passed without a frame (then ErrorCode::kDeviceLost ends the run). No frame for
+  // network_give_up_ms, or 10 s when it is 0, at open or on a stream that stays connected, is
+  // the stream lost.
+  NetworkTransport network_transport = NetworkTransport::kAuto;
+  std::string credentials_file;
+  int network_give_up_ms = 0;
 };
 
 class ESF_API FrameSource {

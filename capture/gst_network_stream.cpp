@@ -1,0 +1,338 @@
+// libesframe-network.so: one connection to a network stream through GStreamer,
+//   uridecodebin uri=URI ! videoconvert ! appsink caps=video/x-raw,format={the formats esframe
+//   imports}
+// uridecodebin picks the source (rtspsrc, souphttpsrc, ...), the demuxer and the decoder;
+// videoconvert passes a decoder's output through untouched when esframe imports its format, and
+// converts only what it does not (so a decoded H.264 frame reaches the pipeline as decoded).
+// Frames are in system memory (the appsink's caps ask for no other).
+#include <gst/app/gstappsink.h>
+#include <gst/gst.h>
+#include <gst/pbutils/missing-plugins.h>
+#include <gst/video/video.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+
+#include "capture/network_module.hpp"
+
+namespace esf {
+namespace network_module {
+
+const NetworkHost* g_host = nullptr;
+
+namespace {
+
+constexpr const char kAppsinkCaps[] =
+    "video/x-raw,format=(string){I420,NV12,NV21,YUY2,UYVY,RGB,BGR,RGBA,GRAY8,Y42B,Y444}";
+constexpr const char kPluginPackages[] =
+    "Debian: gstreamer1.0-plugins-base, gstreamer1.0-plugins-good, gstreamer1.0-plugins-bad, "
+    "gstreamer1.0-libav";
+
+std::optional<PixelFormat> pixelFormatOf(GstVideoFormat format) {
+  switch (format) {
+    case GST_VIDEO_FORMAT_I420:
+      return PixelFormat::kYU12;
+    case GST_VIDEO_FORMAT_NV12:
+      return PixelFormat::kNV12;
+    case GST_VIDEO_FORMAT_NV21:
+      return PixelFormat::kNV21;
+    case GST_VIDEO_FORMAT_YUY2:
+      return PixelFormat::kYUYV;
+    case GST_VIDEO_FORMAT_UYVY:
+      return PixelFormat::kUYVY;
+    case GST_VIDEO_FORMAT_RGB:
+      return PixelFormat::kRGB24;
+    case GST_VIDEO_FORMAT_BGR:
+      return PixelFormat::kBGR24;
+    case GST_VIDEO_FORMAT_RGBA:
+      return PixelFormat::kRGBA32;
+    case GST_VIDEO_FORMAT_GRAY8:
+      return PixelFormat::kGREY;
+    case GST_VIDEO_FORMAT_Y42B:
+      return PixelFormat::kYUV422P;
+    case GST_VIDEO_FORMAT_Y444:
+      return PixelFormat::kYUV444P;
+    default:
+      return std::nullopt;
+  }
+}
+
+Status initGstreamer() {
+  static std::once_flag once;
+  static std::string failure;
+  std::call_once(once, [] {
+    GError* error = nullptr;
+    if (!gst_init_check(nullptr, nullptr, &error)) {
+      failure = std::string("GStreamer failed to start: ") + (error ? error->message : "?");
+      if (error) g_error_free(error);
+    }
+  });
+  if (!failure.empty()) return fail(ErrorCode::kUnsupported, failure);
+  return Status::success();
+}
+
+struct GstObjectUnref {
+  void operator()(gpointer object) const { gst_object_unref(object); }
+};
+
+class GstNetworkStream final : public NetworkStream {
+ public:
+  explicit GstNetworkStream(const NetworkStreamRequest& request) : request_(request) {}
+
+  ~GstNetworkStream() override {
+    releaseFrame();
+    // Stopped first: no callback runs after this.
+    if (pipeline_) gst_element_set_state(pipeline_.get(), GST_STATE_NULL);
+    for (GstSample* sample : samples_) gst_sample_unref(sample);
+  }
+
+  Status start() {
+    pipeline_.reset(gst_pipeline_new("esframe-network"));
+    GstElement* decode = make("uridecodebin");
+    GstElement* convert = make("videoconvert");
+    GstElement* sink = make("appsink");
+    if (!decode || !convert || !sink) return missingElement();
+    gst_bin_add_many(GST_BIN(pipeline_.get()), decode, convert, sink, nullptr);
+    if (!gst_element_link(convert, sink))
+      return fail(ErrorCode::kInternal, request_.shown, ": videoconvert ! appsink do not link");
+    convert_ = convert;
+    sink_ = GST_APP_SINK(sink);
+    GstCaps* caps = gst_caps_from_string(kAppsinkCaps);
+    g_object_set(sink, "caps", caps, "sync", FALSE, nullptr);
+    gst_caps_unref(caps);
+    // Samples are taken as they come, into a queue of our own: when the pipeline falls behind,
+    // the oldest is dropped there and counted (appsink's own drop keeps no count).
+    GstAppSinkCallbacks callbacks{};
+    callbacks.eos = &GstNetworkStream::onEos;
+    callbacks.new_sample = &GstNetworkStream::onSample;
+    gst_app_sink_set_callbacks(sink_, &callbacks, this, nullptr);
+    g_object_set(decode, "uri", request_.uri.c_str(), nullptr);
+    g_signal_connect(decode, "source-setup", G_CALLBACK(&GstNetworkStream::onSourceSetup), this);
+    g_signal_connect(decode, "pad-added", G_CALLBACK(&GstNetworkStream::onPadAdded), this);
+    bus_.reset(gst_element_get_bus(pipeline_.get()));
+    if (gst_element_set_state(pipeline_.get(), GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+      if (Status s = busError(); !s) return s;
+      return fail(ErrorCode::kDeviceLost, request_.shown, ": the stream does not start");
+    }
+    return Status::success();
+  }
+
+  Result<std::optional<Frame>> pull(int timeout_ms) override {
+    releaseFrame();
+    if (Status s = busError(); !s) return s.error();
+    uint64_t dropped = 0;
+    bool ended = false;
+    {
+      std::unique_lock lock(mutex_);
+      ready_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                      [&] { return !samples_.empty() || eos_; });
+      if (!samples_.empty()) {
+        sample_ = samples_.front();
+        samples_.pop_front();
+        dropped = std::exchange(dropped_, 0);
+      }
+      ended = eos_ && !sample_;
+    }
+    if (!sample_) {
+      if (Status s = busError(); !s) return s.error();
+      if (ended) return fail(ErrorCode::kDeviceLost, request_.shown, ": the stream ended");
+      return std::optional<Frame>();
+    }
+    return mapFrame(dropped);
+  }
+
+ private:
+  GstElement* make(const char* factory) {
+    GstElement* element = gst_element_factory_make(factory, nullptr);
+    if (!element && missing_.empty()) missing_ = factory;
+    return element;
+  }
+
+  Status missingElement() const {
+    return fail(ErrorCode::kUnsupported, request_.shown, ": GStreamer has no element ", missing_,
+                " (", kPluginPackages, ")");
+  }
+
+  static void onSourceSetup(GstElement*, GstElement* source, gpointer data) {
+    auto* self = static_cast<GstNetworkStream*>(data);
+    const NetworkStreamRequest& r = self->request_;
+    GObjectClass* klass = G_OBJECT_GET_CLASS(source);
+    if (g_object_class_find_property(klass, "protocols") && r.transport != NetworkTransport::kAuto)
+      // GstRTSPLowerTrans: UDP 1, UDP multicast 2, TCP 4.
+      gst_util_set_object_arg(G_OBJECT(source), "protocols",
+                              r.transport == NetworkTransport::kTcp ? "tcp" : "udp+udp-mcast");
+    // A monitor wants the picture now: 200 ms of jitter buffer, not rtspsrc's 2 s.
+    if (g_object_class_find_property(klass, "latency"))
+      g_object_set(source, "latency", guint(200), nullptr);
+    if (!r.user.empty() && g_object_class_find_property(klass, "user-id"))
+      g_object_set(source, "user-id", r.user.c_str(), "user-pw", r.password.c_str(), nullptr);
+  }
+
+  static void onPadAdded(GstElement*, GstPad* pad, gpointer data) {
+    auto* self = static_cast<GstNetworkStream*>(data);
+    GstCaps* caps = gst_pad_get_current_caps(pad);
+    if (!caps) caps = gst_pad_query_caps(pad, nullptr);
+    const bool video =
+        caps && gst_caps_get_size(caps) > 0 &&
+        g_str_has_prefix(gst_structure_get_name(gst_caps_get_structure(caps, 0)), "video/");
+    if (caps) gst_caps_unref(caps);
+    if (!video) return;
+    GstPad* sink = gst_element_get_static_pad(self->convert_, "sink");
+    if (!gst_pad_is_linked(sink)) gst_pad_link(pad, sink);
+    gst_object_unref(sink);
+  }
+
+  // On GStreamer's streaming thread.
+  static GstFlowReturn onSample(GstAppSink* sink, gpointer data) {
+    auto* self = static_cast<GstNetworkStream*>(data);
+    GstSample* sample = gst_app_sink_pull_sample(sink);
+    if (!sample) return GST_FLOW_OK;
+    std::lock_guard lock(self->mutex_);
+    self->samples_.push_back(sample);
+    if (self->samples_.size() > size_t(self->request_.max_buffers)) {
+      gst_sample_unref(self->samples_.front());
+      self->samples_.pop_front();
+      ++self->dropped_;
+    }
+    self->ready_.notify_one();
+    return GST_FLOW_OK;
+  }
+
+  static void onEos(GstAppSink*, gpointer data) {
+    auto* self = static_cast<GstNetworkStream*>(data);
+    std::lock_guard lock(self->mutex_);
+    self->eos_ = true;
+    self->ready_.notify_one();
+  }
+
+  // The first error on the bus, or the end of the stream, as this stream's failure.
+  Status busError() {
+    while (GstMessage* message = gst_bus_pop_filtered(
+               bus_.get(),
+               GstMessageType(GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_ELEMENT))) {
+      Status status = Status::success();
+      if (gst_is_missing_plugin_message(message)) {
+        gchar* what = gst_missing_plugin_message_get_description(message);
+        missing_plugin_ = what ? what : "a plugin";
+        g_free(what);
+      } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS) {
+        status = fail(ErrorCode::kDeviceLost, request_.shown, ": the stream ended");
+      } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
+        status = errorStatus(message);
+      }
+      gst_message_unref(message);
+      if (!status) return status;
+    }
+    return Status::success();
+  }
+
+  Status errorStatus(GstMessage* message) const {
+    GError* error = nullptr;
+    gst_message_parse_error(message, &error, nullptr);
+    const std::string text = error ? error->message : "unknown error";
+    ErrorCode code = ErrorCode::kDeviceLost;
+    std::string why = text;
+    if (!missing_plugin_.empty()) {
+      code = ErrorCode::kUnsupported;
+      why = "GStreamer has no plugin for " + missing_plugin_ + " (" + kPluginPackages + ")";
+    } else if (error && error->domain == GST_RESOURCE_ERROR &&
+               (error->code == GST_RESOURCE_ERROR_NOT_AUTHORIZED)) {
+      code = ErrorCode::kPermission;
+      why = "the server refused the credentials (" + text + ")";
+    } else if (error && error->domain == GST_STREAM_ERROR &&
+               (error->code == GST_STREAM_ERROR_CODEC_NOT_FOUND ||
+                error->code == GST_STREAM_ERROR_TYPE_NOT_FOUND ||
+                error->code == GST_STREAM_ERROR_WRONG_TYPE ||
+                error->code == GST_STREAM_ERROR_FORMAT)) {
+      code = ErrorCode::kUnsupported;
+      why = "not a video stream GStreamer decodes (" + text + ")";
+    } else if (error && error->domain == GST_CORE_ERROR &&
+               error->code == GST_CORE_ERROR_MISSING_PLUGIN) {
+      code = ErrorCode::kUnsupported;
+      why = text + " (" + kPluginPackages + ")";
+    }
+    if (error) g_error_free(error);
+    return fail(code, request_.shown, ": ", why);
+  }
+
+  Result<std::optional<Frame>> mapFrame(uint64_t dropped) {
+    GstCaps* caps = gst_sample_get_caps(sample_);
+    GstBuffer* buffer = gst_sample_get_buffer(sample_);
+    GstVideoInfo info;
+    if (!caps || !buffer || !gst_video_info_from_caps(&info, caps))
+      return fail(ErrorCode::kCorruptData, request_.shown, ": a sample without video caps");
+    const std::optional<PixelFormat> format = pixelFormatOf(GST_VIDEO_INFO_FORMAT(&info));
+    if (!format)
+      return fail(ErrorCode::kUnsupported, request_.shown, ": GStreamer delivered ",
+                  gst_video_format_to_string(GST_VIDEO_INFO_FORMAT(&info)));
+    if (!gst_video_frame_map(&video_frame_, &info, buffer, GST_MAP_READ))
+      return fail(ErrorCode::kIo, request_.shown, ": cannot map a decoded frame");
+    mapped_ = true;
+    Frame f;
+    f.format = *format;
+    f.width = GST_VIDEO_INFO_WIDTH(&info);
+    f.height = GST_VIDEO_INFO_HEIGHT(&info);
+    f.colorimetry.encoding = info.colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT709
+                                 ? YcbcrEncoding::kBt709
+                                 : YcbcrEncoding::kBt601;
+    f.colorimetry.full_range = info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
+    f.plane_count = int(GST_VIDEO_FRAME_N_PLANES(&video_frame_));
+    for (int p = 0; p < f.plane_count && p < 3; ++p) {
+      const int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&video_frame_, p);
+      const int rows = GST_VIDEO_FRAME_COMP_HEIGHT(&video_frame_, p);
+      f.planes[size_t(p)].data =
+          static_cast<const uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&video_frame_, p));
+      f.planes[size_t(p)].stride = stride;
+      f.planes[size_t(p)].size = size_t(stride) * size_t(rows);
+    }
+    const GstClockTime pts = GST_BUFFER_PTS(buffer);
+    f.timestamp_ns = GST_CLOCK_TIME_IS_VALID(pts) ? uint64_t(pts) : kNoTimestamp;
+    f.dropped = dropped;
+    return std::optional<Frame>(f);
+  }
+
+  void releaseFrame() {
+    if (mapped_) gst_video_frame_unmap(&video_frame_);
+    mapped_ = false;
+    if (sample_) gst_sample_unref(sample_);
+    sample_ = nullptr;
+  }
+
+  NetworkStreamRequest request_;
+  std::unique_ptr<GstElement, GstObjectUnref> pipeline_;
+  std::unique_ptr<GstBus, GstObjectUnref> bus_;
+  GstElement* convert_ = nullptr;  // owned by the pipeline
+  GstAppSink* sink_ = nullptr;     // owned by the pipeline
+  std::string missing_;            // an element factory not found
+  std::string missing_plugin_;     // uridecodebin's missing-plugin message
+  GstSample* sample_ = nullptr;
+  GstVideoFrame video_frame_{};
+  bool mapped_ = false;
+  std::mutex mutex_;  // the queue below, filled on GStreamer's streaming thread
+  std::condition_variable ready_;
+  std::deque<GstSample*> samples_;
+  uint64_t dropped_ = 0;
+  bool eos_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<NetworkStream>> openStream(const NetworkStreamRequest& request) {
+  if (Status s = initGstreamer(); !s) return s.error();
+  auto stream = std::make_unique<GstNetworkStream>(request);
+  if (Status s = stream->start(); !s) return s.error();
+  return std::unique_ptr<NetworkStream>(std::move(stream));
+}
+
+}  // namespace network_module
+}  // namespace esf
+
+extern "C" ESF_MODULE_ENTRY const esf::NetworkModule* esf_network_module_v1(
+    const esf::NetworkHost* host) {
+  static const esf::NetworkModule kModule{&esf::network_module::openStream};
+  esf::network_module::g_host = host;
+  return &kModule;
+}

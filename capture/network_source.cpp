@@ -1,0 +1,333 @@
+// A network stream as a FrameSource: one NetworkStream (the GStreamer module's connection) at a
+// time, and across outages the events, the backoff and the reconnection.
+#include "capture/network_source.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <fstream>
+#include <thread>
+#include <utility>
+
+#include "base/pixel_format.hpp"
+#include "base/source_outages.hpp"
+#include "capture/network_module.hpp"
+#include "esframe/base/log.hpp"
+
+namespace esf {
+namespace {
+
+uint64_t monotonicNs() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return uint64_t(t.tv_sec) * 1000000000u + uint64_t(t.tv_nsec);
+}
+
+std::string seconds(uint64_t ns) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", double(ns) / 1e9);
+  return text;
+}
+
+// %XX escapes decoded: a URI's password as GStreamer hands it to the server.
+std::string percentDecoded(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(uint8_t(text[i + 1])) &&
+        std::isxdigit(uint8_t(text[i + 2]))) {
+      out += char(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+// The URI's user info, "user:password" (empty without one).
+std::string_view userInfo(std::string_view uri) {
+  const size_t scheme_end = uri.find("://");
+  if (scheme_end == std::string_view::npos) return {};
+  const size_t start = scheme_end + 3;
+  const size_t host_end = std::min(uri.find_first_of("/?#", start), uri.size());
+  const size_t at = uri.rfind('@', host_end);
+  if (at == std::string_view::npos || at < start) return {};
+  return uri.substr(start, at - start);
+}
+
+struct Credentials {
+  std::string user, password;
+};
+
+Result<Credentials> readCredentials(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return fail(ErrorCode::kNotFound, "credentials file ", path, ": cannot be read");
+  std::string line;
+  std::getline(file, line);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const size_t colon = line.find(':');
+  if (colon == std::string::npos || colon == 0)
+    return fail(ErrorCode::kInvalidArgument, "credentials file ", path,
+                ": its first line must be USER:PASSWORD");
+  return Credentials{line.substr(0, colon), line.substr(colon + 1)};
+}
+
+class NetworkSource final : public FrameSource, public OutageReporting {
+ public:
+  NetworkSource(const NetworkModule& module, NetworkStreamRequest request,
+                std::vector<std::string> secrets, const SourceOptions& options)
+      : module_(module),
+        request_(std::move(request)),
+        secrets_(std::move(secrets)),
+        colorimetry_(options.colorimetry),
+        give_up_ns_(uint64_t(std::max(options.network_give_up_ms, 0)) * 1000000u),
+        stall_ns_(give_up_ns_ ? give_up_ns_ : uint64_t(kNetworkStallMs) * 1000000u) {}
+
+  // The first connection and its first frame: any failure is the open's.
+  Status start() {
+    Result<std::unique_ptr<NetworkStream>> stream = openStream();
+    if (!stream) return stream.error();
+    stream_ = std::move(stream.value());
+    const uint64_t started = monotonicNs();
+    for (;;) {
+      Result<std::optional<Frame>> frame = stream_->pull(kSliceMs);
+      if (!frame) return redacted(frame.error());
+      if (frame->has_value()) {
+        pending_ = std::move(**frame);
+        width_ = pending_->width;
+        height_ = pending_->height;
+        format_ = pending_->format;
+        anchor(*pending_);
+        return Status::success();
+      }
+      if (monotonicNs() - started >= stall_ns_)
+        return fail(ErrorCode::kDeviceLost, request_.shown, ": no frame within ",
+                    seconds(stall_ns_));
+    }
+  }
+
+  Result<std::optional<Frame>> next() override {
+    if (pending_) {
+      current_ = std::move(*pending_);
+      pending_.reset();
+      return finish(current_);
+    }
+    for (;;) {
+      if (stopRequested()) return fail(ErrorCode::kTimeout, request_.shown, ": stopped");
+      if (stream_) {
+        Result<std::optional<Frame>> frame = stream_->pull(kSliceMs);
+        if (frame && frame->has_value()) {
+          if (Status s = checkSame(**frame); !s) return s.error();
+          current_ = std::move(**frame);
+          if (offline_since_) backOnline();
+          return finish(current_);
+        }
+        const uint64_t now = monotonicNs();
+        if (frame && now - last_progress_ns_ < stall_ns_) continue;
+        const std::string why =
+            frame ? "no frame for " + seconds(now - last_progress_ns_) : frame.error().message;
+        stream_.reset();
+        lost(redactSecrets(why, secrets_));
+        continue;
+      }
+      // Offline: wait out the backoff, then try again.
+      if (Status s = waitBackoff(); !s) return s.error();
+      if (stopRequested()) continue;
+      Result<std::unique_ptr<NetworkStream>> stream = openStream();
+      delay_ms_ = std::min(delay_ms_ * 2, kReconnectMaxDelayMs);
+      if (!stream) {
+        logDebug(request_.shown + ": reconnecting failed: " + redacted(stream.error()).message);
+        continue;
+      }
+      stream_ = std::move(stream.value());
+      last_progress_ns_ = monotonicNs();
+      // The timestamps of a new connection start again: re-anchored at its first frame.
+      anchored_ = false;
+    }
+  }
+
+  std::string name() const override { return request_.shown; }
+  bool isLive() const override { return true; }
+  int width() const override { return width_; }
+  int height() const override { return height_; }
+  PixelFormat format() const override { return format_; }
+  std::string ioDescription() const override { return "memory, GStreamer"; }
+
+  void setOutageHooks(OutageHooks hooks) override { hooks_ = std::move(hooks); }
+
+ private:
+  static constexpr int kSliceMs = 100;  // a wait's step: how soon a stop is seen
+
+  Result<std::unique_ptr<NetworkStream>> openStream() {
+    Result<std::unique_ptr<NetworkStream>> stream = module_.open_stream(request_);
+    if (!stream) return redacted(stream.error());
+    return stream;
+  }
+
+  Error redacted(Error error) const {
+    error.message = redactSecrets(std::move(error.message), secrets_);
+    return error;
+  }
+
+  bool stopRequested() const { return hooks_.stop_requested && hooks_.stop_requested(); }
+
+  void report(const HealthEvent& event) {
+    if (hooks_.report) hooks_.report(event);
+  }
+
+  // Stream time to CLOCK_MONOTONIC: each connection's first frame is anchored at its arrival,
+  // and the frames after it keep their PTS's spacing.
+  void anchor(const Frame& frame) {
+    anchored_ = true;
+    anchor_ns_ = monotonicNs();
+    anchor_pts_ = frame.timestamp_ns;
+  }
+
+  Result<std::optional<Frame>> finish(Frame& frame) {
+    if (!anchored_) anchor(frame);
+    const uint64_t now = monotonicNs();
+    frame.timestamp_ns = frame.timestamp_ns == kNoTimestamp || anchor_pts_ == kNoTimestamp ||
+                                 frame.timestamp_ns < anchor_pts_
+                             ? now
+                             : anchor_ns_ + (frame.timestamp_ns - anchor_pts_);
+    sequence_ += 1 + frame.dropped;
+    frame.sequence = sequence_;
+    frame.source = request_.shown;
+    if (colorimetry_) frame.colorimetry = *colorimetry_;
+    last_progress_ns_ = now;
+    last_frame_ns_ = now;
+    delay_ms_ = kReconnectFirstDelayMs;
+    return std::optional<Frame>(frame);
+  }
+
+  Status checkSame(const Frame& frame) const {
+    if (frame.width == width_ && frame.height == height_ && frame.format == format_)
+      return Status::success();
+    auto shape = [](int w, int h, PixelFormat f) {
+      return std::to_string(w) + "x" + std::to_string(h) + " " + formatName(f);
+    };
+    return fail(ErrorCode::kUnsupported, request_.shown, ": the stream came back as ",
+                shape(frame.width, frame.height, frame.format), ", not ",
+                shape(width_, height_, format_));
+  }
+
+  void lost(const std::string& why) {
+    if (offline_since_) return;
+    offline_since_ = monotonicNs();
+    logWarning(request_.shown + ": stream lost (" + why + "); reconnecting");
+    HealthEvent e;
+    e.type = HealthEventType::kCameraOffline;
+    e.seq = sequence_;
+    e.ts_ns = *offline_since_;
+    e.start_ns = *offline_since_;
+    report(e);
+  }
+
+  void backOnline() {
+    const uint64_t start = *std::exchange(offline_since_, std::nullopt);
+    const uint64_t now = monotonicNs();
+    logInfo(request_.shown + ": stream back after " + seconds(now - start));
+    HealthEvent e;
+    e.type = HealthEventType::kCameraOnline;
+    e.seq = sequence_ + 1;
+    e.ts_ns = now;
+    e.start_ns = start;
+    e.end_ns = now;
+    report(e);
+  }
+
+  // The backoff's delay in kSliceMs steps; fails when the outage passed network_give_up_ms.
+  Status waitBackoff() {
+    const uint64_t until = monotonicNs() + uint64_t(delay_ms_) * 1000000u;
+    for (;;) {
+      const uint64_t now = monotonicNs();
+      if (give_up_ns_ && now - last_frame_ns_ >= give_up_ns_)
+        return fail(ErrorCode::kDeviceLost, request_.shown, ": no frame for ",
+                    seconds(now - last_frame_ns_), "; gave up");
+      if (now >= until || stopRequested()) return Status::success();
+      std::this_thread::sleep_for(std::chrono::milliseconds(
+          std::min<uint64_t>(kSliceMs, (until - now + 999999) / 1000000)));
+    }
+  }
+
+  const NetworkModule& module_;
+  NetworkStreamRequest request_;
+  std::vector<std::string> secrets_;
+  std::optional<Colorimetry> colorimetry_;
+  uint64_t give_up_ns_;
+  uint64_t stall_ns_;
+  OutageHooks hooks_;
+  std::unique_ptr<NetworkStream> stream_;
+  std::optional<Frame> pending_;  // the first frame, pulled at open
+  Frame current_;
+  int width_ = 0, height_ = 0;
+  PixelFormat format_ = PixelFormat::kYU12;
+  bool anchored_ = false;
+  uint64_t anchor_ns_ = 0, anchor_pts_ = 0;
+  uint64_t sequence_ = 0;
+  uint64_t last_progress_ns_ = monotonicNs();  // the last frame, or a connection's start
+  uint64_t last_frame_ns_ = monotonicNs();
+  std::optional<uint64_t> offline_since_;
+  int delay_ms_ = kReconnectFirstDelayMs;
+};
+
+}  // namespace
+
+bool isNetworkSpec(std::string_view spec) {
+  const size_t colon = spec.find("://");
+  if (colon == std::string_view::npos || colon == 0 || !std::isalpha(uint8_t(spec[0])))
+    return false;
+  for (char c : spec.substr(0, colon))
+    if (!std::isalnum(uint8_t(c)) && c != '+' && c != '-' && c != '.') return false;
+  return true;
+}
+
+std::string redactSecrets(std::string text, const std::vector<std::string>& secrets) {
+  // Every URI's user info: user:password@ becomes user:***@.
+  for (size_t at = text.find("://"); at != std::string::npos; at = text.find("://", at + 3)) {
+    const size_t start = at + 3;
+    const size_t end = std::min(text.find_first_of("/?# \t\n\"'", start), text.size());
+    const size_t amp = text.rfind('@', end);
+    if (amp == std::string::npos || amp < start) continue;
+    const size_t colon = text.find(':', start);
+    const size_t hidden_from = colon != std::string::npos && colon < amp ? colon + 1 : start;
+    text.replace(hidden_from, amp - hidden_from, "***");
+  }
+  for (const std::string& secret : secrets) {
+    if (secret.empty()) continue;
+    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3))
+      text.replace(at, secret.size(), "***");
+  }
+  return text;
+}
+
+Result<std::unique_ptr<FrameSource>> openNetworkSource(const std::string& spec,
+                                                       const SourceOptions& options) {
+  NetworkStreamRequest request;
+  request.uri = spec;
+  request.transport = options.network_transport;
+  std::vector<std::string> secrets;
+  const std::string_view info = userInfo(spec);
+  if (const size_t colon = info.find(':'); colon != std::string_view::npos) {
+    secrets.emplace_back(info.substr(colon + 1));
+    secrets.push_back(percentDecoded(info.substr(colon + 1)));
+  }
+  if (!options.credentials_file.empty()) {
+    Result<Credentials> credentials = readCredentials(options.credentials_file);
+    if (!credentials) return credentials.error();
+    request.user = credentials->user;
+    request.password = credentials->password;
+    secrets.push_back(credentials->password);
+  }
+  request.shown = redactSecrets(spec, secrets);
+  Result<const NetworkModule*> module = loadNetworkModule();
+  if (!module) return fail(module.error().code, request.shown, ": ", module.error().message);
+  auto source =
+      std::make_unique<NetworkSource>(**module, std::move(request), std::move(secrets), options);
+  if (Status s = source->start(); !s) return s.error();
+  return std::unique_ptr<FrameSource>(std::move(source));
+}
+
+}  // namespace esf
