@@ -30,6 +30,10 @@ Status GuardedSink::annotate(FrameResult& frame) {
   return guard(name_, [&] { return inner_->annotate(frame); });
 }
 
+Status GuardedSink::writeEvents(const std::vector<HealthEvent>& events) {
+  return guard(name_, [&] { return inner_->writeEvents(events); });
+}
+
 Status GuardedSink::finish() {
   return guard(name_, [&] { return inner_->finish(); });
 }

@@ -39,6 +39,7 @@ class GuardedSink final : public FrameSink {
       : inner_(std::move(inner)), name_(std::move(name)) {}
   Status write(const FrameResult& frame) override;
   Status annotate(FrameResult& frame) override;
+  Status writeEvents(const std::vector<HealthEvent>& events) override;
   Status finish() override;
 
  private:
