@@ -213,8 +213,9 @@ class NetworkSource final : public FrameSource, public OutageReporting {
                 shape(width_, height_, format_));
   }
 
-  void lost(const std::string& why) {
+  void lost(std::string why) {
     if (offline_since_) return;
+    if (why.starts_with(request_.shown + ": ")) why.erase(0, request_.shown.size() + 2);
     offline_since_ = monotonicNs();
     logWarning(request_.shown + ": stream lost (" + why + "); reconnecting");
     HealthEvent e;
