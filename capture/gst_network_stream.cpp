@@ -112,6 +112,8 @@ class GstNetworkStream final : public NetworkStream {
     g_object_set(decode, "uri", request_.uri.c_str(), nullptr);
     g_signal_connect(decode, "source-setup", G_CALLBACK(&GstNetworkStream::onSourceSetup), this);
     g_signal_connect(decode, "pad-added", G_CALLBACK(&GstNetworkStream::onPadAdded), this);
+    g_signal_connect(pipeline_.get(), "deep-element-added",
+                     G_CALLBACK(&GstNetworkStream::onElementAdded), nullptr);
     bus_.reset(gst_element_get_bus(pipeline_.get()));
     if (gst_element_set_state(pipeline_.get(), GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
       if (Status s = busError(); !s) return s;
@@ -171,6 +173,15 @@ class GstNetworkStream final : public NetworkStream {
       g_object_set(source, "user-id", r.user.c_str(), "user-pw", r.password.c_str(), nullptr);
   }
 
+  // A multipart stream (MJPEG over HTTP) may carry parts of other types later: decodebin holds
+  // its first pad back until the demuxer says there are no more, which for a camera is never.
+  // One stream of JPEGs is what a camera serves.
+  static void onElementAdded(GstBin*, GstBin*, GstElement* element, gpointer) {
+    GstElementFactory* factory = gst_element_get_factory(element);
+    if (factory && g_str_equal(GST_OBJECT_NAME(factory), "multipartdemux"))
+      g_object_set(element, "single-stream", TRUE, nullptr);
+  }
+
   static void onPadAdded(GstElement*, GstPad* pad, gpointer data) {
     auto* self = static_cast<GstNetworkStream*>(data);
     GstCaps* caps = gst_pad_get_current_caps(pad);
@@ -208,53 +219,85 @@ class GstNetworkStream final : public NetworkStream {
     self->ready_.notify_one();
   }
 
-  // The first error on the bus, or the end of the stream, as this stream's failure.
+  // What the bus says ended the stream: of the errors waiting there, the first that names a
+  // cause (a source's, a missing plugin's) rather than the flow error that follows it
+  // ("Internal data stream error"); else the end of the stream.
   Status busError() {
-    while (GstMessage* message = gst_bus_pop_filtered(
-               bus_.get(),
-               GstMessageType(GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_ELEMENT))) {
-      Status status = Status::success();
+    Status found = Status::success();
+    bool specific = false;
+    // Once an error is in, the source's own may follow it by a moment (souphttpsrc's comes after
+    // typefind's "Can't typefind stream").
+    auto next = [&]() {
+      const GstClockTime wait = found ? 0 : 200 * GST_MSECOND;
+      return gst_bus_timed_pop_filtered(
+          bus_.get(), specific ? 0 : wait,
+          GstMessageType(GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_ELEMENT));
+    };
+    while (GstMessage* message = next()) {
       if (gst_is_missing_plugin_message(message)) {
         gchar* what = gst_missing_plugin_message_get_description(message);
         missing_plugin_ = what ? what : "a plugin";
         g_free(what);
       } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS) {
-        status = fail(ErrorCode::kDeviceLost, request_.shown, ": the stream ended");
-      } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
-        status = errorStatus(message);
+        if (found) found = fail(ErrorCode::kDeviceLost, request_.shown, ": the stream ended");
+      } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR && !specific) {
+        GError* error = nullptr;
+        gchar* debug = nullptr;
+        gst_message_parse_error(message, &error, &debug);
+        // A source's error (refused, unreachable, not authorised) names the cause; the flow
+        // and typefind errors after it name only what it left.
+        const bool source = error && error->domain == GST_RESOURCE_ERROR;
+        if (found || source) found = errorStatus(GST_MESSAGE_SRC(message), error, debug);
+        specific = source || !missing_plugin_.empty();
+        if (error) g_error_free(error);
+        g_free(debug);
       }
       gst_message_unref(message);
-      if (!status) return status;
     }
-    return Status::success();
+    return found;
   }
 
-  Status errorStatus(GstMessage* message) const {
-    GError* error = nullptr;
-    gst_message_parse_error(message, &error, nullptr);
-    const std::string text = error ? error->message : "unknown error";
+  // The detail at the end of an error's debug text: "gstrtspsrc.c(8336): gst_rtspsrc_retrieve_sdp
+  // (): /GstPipeline:.../GstRTSPSrc:source:\nFailed to connect. (Generic error)" gives its last
+  // line.
+  static std::string detail(const gchar* debug) {
+    if (!debug) return {};
+    std::string text = debug;
+    const size_t newline = text.rfind('\n');
+    if (newline == std::string::npos) return {};
+    text.erase(0, newline + 1);
+    return text;
+  }
+
+  // `origin`: the element that posted it, named by its factory ("souphttpsrc: Internal data
+  // stream error" is all souphttpsrc says of a refused connection).
+  Status errorStatus(GstObject* origin, const GError* error, const gchar* debug) const {
+    std::string text = error ? error->message : "unknown error";
+    if (origin && GST_IS_ELEMENT(origin))
+      if (GstElementFactory* factory = gst_element_get_factory(GST_ELEMENT(origin)))
+        text = std::string(GST_OBJECT_NAME(factory)) + ": " + text;
+    if (const std::string more = detail(debug); !more.empty()) text += " (" + more + ")";
     ErrorCode code = ErrorCode::kDeviceLost;
     std::string why = text;
     if (!missing_plugin_.empty()) {
       code = ErrorCode::kUnsupported;
       why = "GStreamer has no plugin for " + missing_plugin_ + " (" + kPluginPackages + ")";
     } else if (error && error->domain == GST_RESOURCE_ERROR &&
-               (error->code == GST_RESOURCE_ERROR_NOT_AUTHORIZED)) {
+               error->code == GST_RESOURCE_ERROR_NOT_AUTHORIZED) {
       code = ErrorCode::kPermission;
-      why = "the server refused the credentials (" + text + ")";
+      why = "the server refused the credentials: " + text;
     } else if (error && error->domain == GST_STREAM_ERROR &&
                (error->code == GST_STREAM_ERROR_CODEC_NOT_FOUND ||
                 error->code == GST_STREAM_ERROR_TYPE_NOT_FOUND ||
                 error->code == GST_STREAM_ERROR_WRONG_TYPE ||
                 error->code == GST_STREAM_ERROR_FORMAT)) {
       code = ErrorCode::kUnsupported;
-      why = "not a video stream GStreamer decodes (" + text + ")";
+      why = "not a video stream GStreamer decodes: " + text;
     } else if (error && error->domain == GST_CORE_ERROR &&
                error->code == GST_CORE_ERROR_MISSING_PLUGIN) {
       code = ErrorCode::kUnsupported;
       why = text + " (" + kPluginPackages + ")";
     }
-    if (error) g_error_free(error);
     return fail(code, request_.shown, ": ", why);
   }
 

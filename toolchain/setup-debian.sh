@@ -19,6 +19,11 @@ packages=(
   libmosquitto-dev mosquitto mosquitto-clients prometheus
   # The GStreamer plugin (apps/gstreamer) and its tests: videotestsrc, gst-inspect-1.0.
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
+  # --source rtsp://, http(s):// (libesframe-network.so): rtspsrc, souphttpsrc, jpegdec and
+  # multipartdemux (good), y4mdec (bad), avdec_h264 (libav); its test's RTSP server
+  # (gst-rtsp-server through python3-gi) and H.264 encoder (x264enc, ugly).
+  gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav gstreamer1.0-plugins-ugly
+  gir1.2-gst-rtsp-server-1.0 python3-gi
   ffmpeg  # tests/apps/esframe/test_run_stdin: Y4M piped into `esframe run --source -`
   libcamera-dev  # --source libcamera (ESFRAME_LIBCAMERA=AUTO builds it when found)
   libxxhash-dev  # the program binary cache's key hash and checksum (header-only use)

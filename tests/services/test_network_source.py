@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""`esframe run --source URI`: network streams through GStreamer against real servers on
+127.0.0.1, each compared frame by frame with the same frames read from files.
+
+- RTSP: gst-rtsp-server (rtsp_test_server.py) serves an H.264 encoding of a clip made here; its
+  histograms equal those of the same file decoded to Y4M by ffmpeg and read as a file.
+- HTTP: MJPEG multipart and Y4M (as go2rtc's /api/stream.y4m) from http.server; equal to the JPEG
+  files decoded to Y4M by GStreamer's jpegdec in another process, and to the Y4M file itself.
+- An outage: the RTSP server stopped and started again gives one camera_offline, then one
+  camera_online with the outage's length, and the run goes on.
+- Bad input: a refused connection with --timeout, a URL that serves HTML, a missing module, a
+  missing GStreamer plugin, credentials in the URI and in a file (never printed).
+
+usage: test_network_source.py ESFRAME_BINARY
+"""
+import http.server
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+ESFRAME = None
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = "/usr/bin/python3"  # Debian's, with python3-gi and GstRtspServer
+W, H, FRAMES, FPS = 320, 240, 40, 10
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(args, **kw):
+    return subprocess.run([ESFRAME] + args, capture_output=True, text=True, timeout=120, **kw)
+
+
+def histograms(jsonl):
+    """The frame lines' histograms, in order."""
+    return [json.loads(line)["hist"] for line in jsonl.splitlines() if '"hist"' in line]
+
+
+def y4m_frames(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    header_end = data.index(b"\n") + 1
+    frames, at = [], header_end
+    while at < len(data):
+        end = data.index(b"\n", at) + 1
+        frames.append(data[at:end] + data[end:end + W * H * 3 // 2])
+        at = end + W * H * 3 // 2
+    return data[:header_end], frames
+
+
+class RtspServer:
+    """rtsp_test_server.py in its own process, on `port`."""
+
+    def __init__(self, port, mount, launch, auth=None):
+        args = [PYTHON, os.path.join(HERE, "rtsp_test_server.py"), str(port), mount, launch]
+        if auth:
+            args.append(auth)
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline().strip()
+        assert line == "ready", f"rtsp_test_server.py: {line!r}"
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+        self.proc.stdout.close()
+
+
+class HttpStreams(http.server.ThreadingHTTPServer):
+    """/stream.mjpg: multipart JPEG; /stream.y4m: a Y4M file; /page.html: HTML. Paced at FPS."""
+
+    def __init__(self, jpegs, y4m_path):
+        self.jpegs = jpegs
+        self.y4m_header, self.y4m_frames = y4m_frames(y4m_path)
+        super().__init__(("127.0.0.1", 0), HttpHandler)
+        self.daemon_threads = True
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class HttpHandler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        try:
+            if self.path == "/stream.mjpg":
+                self.send_response(200)
+                self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+                self.end_headers()
+                for jpeg in self.server.jpegs:
+                    self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " +
+                                     str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n")
+                    self.wfile.flush()
+                    time.sleep(1 / FPS)
+            elif self.path == "/stream.y4m":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.end_headers()
+                self.wfile.write(self.server.y4m_header)
+                for frame in self.server.y4m_frames:
+                    self.wfile.write(frame)
+                    self.wfile.flush()
+                    time.sleep(1 / FPS)
+            else:
+                body = b"<html><body>not a stream</body></html>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # esframe stopped reading after its frames
+
+
+class NetworkSourceTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="esframe-network-")
+        d = cls.dir
+        ff = ["ffmpeg", "-v", "error", "-y"]
+        src = ["-f", "lavfi", "-i", f"testsrc2=size={W}x{H}:rate={FPS}", "-frames:v", str(FRAMES)]
+        # The clip as H.264 (no B-frames: RTP carries it in decode order) and ffmpeg's decode.
+        subprocess.run(ff + src + ["-pix_fmt", "yuv420p", "-c:v", "libx264", "-g", "10", "-bf",
+                                   "0", f"{d}/clip.mkv"], check=True)
+        subprocess.run(ff + ["-i", f"{d}/clip.mkv", "-f", "yuv4mpegpipe", "-pix_fmt", "yuv420p",
+                             f"{d}/clip.y4m"], check=True)
+        # The same clip as JPEG files, and those decoded by GStreamer's jpegdec (JPEG is full range:
+        # y4menc does not say so, XCOLORRANGE=FULL does).
+        subprocess.run(ff + src + ["-pix_fmt", "yuvj420p", "-q:v", "3", f"{d}/f%03d.jpg"],
+                       check=True)
+        subprocess.run(["gst-launch-1.0", "-q", "multifilesrc", f"location={d}/f%03d.jpg",
+                        "index=1", f"stop-index={FRAMES}", "caps=image/jpeg,framerate=10/1", "!",
+                        "jpegdec", "!", "y4menc", "!", "filesink", f"location={d}/jpeg.y4m"],
+                       check=True)
+        with open(f"{d}/jpeg.y4m", "rb") as f:
+            data = f.read()
+        nl = data.index(b"\n")
+        with open(f"{d}/jpeg.y4m", "wb") as f:
+            f.write(data[:nl] + b" XCOLORRANGE=FULL" + data[nl:])
+        cls.jpegs = []
+        for i in range(1, FRAMES + 1):
+            with open(f"{d}/f{i:03d}.jpg", "rb") as f:
+                cls.jpegs.append(f.read())
+        cls.http = HttpStreams(cls.jpegs, f"{d}/clip.y4m")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.http.shutdown()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def file_histograms(self, path):
+        r = run(["run", "--source", path, "--backend", "cpu", "--histogram", "channels=rgbl"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        hists = histograms(r.stdout)
+        self.assertEqual(len(hists), FRAMES)
+        return hists
+
+    def assert_same_frames(self, uri, reference, extra=()):
+        r = run(["run", "--source", uri, "--backend", "cpu", "--histogram", "channels=rgbl",
+                 "--frames", str(FRAMES), *extra])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [json.loads(line) for line in r.stdout.splitlines() if '"hist"' in line]
+        self.assertEqual([line["dropped"] for line in lines], [0] * FRAMES)
+        got = [line["hist"] for line in lines]
+        want = self.file_histograms(reference)
+        equal = sum(a == b for a, b in zip(got, want))
+        shown = uri.split("@")[-1]  # the test's own line names no password either
+        print(f"{shown}: {equal} of {FRAMES} frames equal to {os.path.basename(reference)}'s")
+        self.assertEqual(equal, FRAMES)
+        return r
+
+    def test_rtsp_h264_equals_ffmpeg_decode(self):
+        port = free_port()
+        server = RtspServer(port, "/clip", f"( filesrc location={self.dir}/clip.mkv ! "
+                            "matroskademux ! h264parse ! rtph264pay name=pay0 pt=96 "
+                            "config-interval=1 )")
+        try:
+            self.assert_same_frames(f"rtsp://127.0.0.1:{port}/clip", f"{self.dir}/clip.y4m",
+                                    ["--transport", "tcp"])
+        finally:
+            server.stop()
+
+    def test_rtsp_credentials_never_printed(self):
+        port = free_port()
+        secret = "s3cret-pw"
+        server = RtspServer(port, "/clip", f"( filesrc location={self.dir}/clip.mkv ! "
+                            "matroskademux ! h264parse ! rtph264pay name=pay0 pt=96 "
+                            "config-interval=1 )", f"viewer:{secret}")
+        try:
+            # In the URI: the frames come, and no line names the password.
+            r = self.assert_same_frames(f"rtsp://viewer:{secret}@127.0.0.1:{port}/clip",
+                                        f"{self.dir}/clip.y4m", ["--transport", "tcp"])
+            self.assertNotIn(secret, r.stdout + r.stderr)
+            self.assertIn(f"rtsp://viewer:***@127.0.0.1:{port}/clip", r.stdout)
+            # From a file.
+            creds = f"{self.dir}/creds"
+            with open(creds, "w") as f:
+                f.write(f"viewer:{secret}\n")
+            r = run(["-v", "run", "--source", f"rtsp://127.0.0.1:{port}/clip", "--transport",
+                     "tcp", "--credentials", creds, "--frames", "3", "--backend", "cpu"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertNotIn(secret, r.stdout + r.stderr)
+            # A wrong password: one line, exit 1, the password not in it.
+            r = run(["run", "--source", f"rtsp://viewer:wrong-{secret}@127.0.0.1:{port}/clip",
+                     "--transport", "tcp", "--frames", "3", "--backend", "cpu"])
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            self.assertIn("credentials", r.stderr)
+            self.assertNotIn(secret, r.stderr)
+        finally:
+            server.stop()
+
+    def test_http_mjpeg_equals_jpeg_files(self):
+        self.assert_same_frames(f"{self.http.base}/stream.mjpg", f"{self.dir}/jpeg.y4m")
+
+    def test_http_y4m_equals_file(self):
+        self.assert_same_frames(f"{self.http.base}/stream.y4m", f"{self.dir}/clip.y4m")
+
+    def test_outage_offline_then_online(self):
+        port = free_port()
+        live = ("( videotestsrc is-live=true pattern=ball ! video/x-raw,width=160,height=120,"
+                "framerate=10/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=10 "
+                "! rtph264pay name=pay0 pt=96 config-interval=1 )")
+        server = RtspServer(port, "/live", live)
+        proc = subprocess.Popen([ESFRAME, "run", "--source", f"rtsp://127.0.0.1:{port}/live",
+                                 "--transport", "tcp", "--backend", "cpu", "--histogram",
+                                 "bins=16"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        lines = []
+
+        def read_until(predicate, seconds):
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                lines.append(json.loads(line))
+                if predicate(lines[-1]):
+                    return lines[-1]
+            self.fail(f"not seen within {seconds} s; last: {lines[-1:]}")
+
+        try:
+            read_until(lambda j: j.get("seq") == 10, 20)
+            server.stop()
+            stopped = time.monotonic()
+            offline = read_until(lambda j: j.get("event") == "camera_offline", 15)
+            time.sleep(max(0, 3 - (time.monotonic() - stopped)))
+            server = RtspServer(port, "/live", live)
+            online = read_until(lambda j: j.get("event") == "camera_online", 40)
+            after = read_until(lambda j: "hist" in j and j["seq"] > online["seq"] + 5, 20)
+            self.assertIsNone(proc.poll(), "esframe ended during the outage")
+            events = [j["event"] for j in lines if "event" in j]
+            self.assertEqual(events, ["camera_offline", "camera_online"])
+            self.assertEqual(online["start_ns"], offline["start_ns"])
+            self.assertEqual(online["duration_ns"], online["end_ns"] - online["start_ns"])
+            print(f"outage: camera_online after {online['duration_ns'] / 1e9:.2f} s "
+                  f"(server down 3 s); frames go on to seq {after['seq']}")
+            self.assertGreater(online["duration_ns"], 2.5e9)
+            self.assertLess(online["duration_ns"], 30e9)
+        finally:
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=20)
+            server.stop()
+        self.assertEqual(proc.returncode, 0, err)
+
+    def test_refused_with_timeout_exits_3(self):
+        port = free_port()  # nothing listens there
+        start = time.monotonic()
+        r = run(["run", "--source", f"rtsp://127.0.0.1:{port}/x", "--timeout", "1", "--backend",
+                 "cpu"])
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn(f"rtsp://127.0.0.1:{port}/x", r.stderr)
+        self.assertLess(time.monotonic() - start, 10)
+
+    def test_html_is_not_a_stream(self):
+        r = run(["run", "--source", f"{self.http.base}/page.html", "--timeout", "2", "--backend",
+                 "cpu"])
+        self.assertIn(r.returncode, (1, 3), r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("page.html", r.stderr)
+
+    @unittest.skipUnless(
+        os.path.exists(os.path.join(os.path.dirname(sys.argv[1] if len(sys.argv) > 1 else "."),
+                                    "libesframe-network.so")),
+        "the network module is linked into this esframe (a static build)")
+    def test_missing_module(self):
+        r = run(["run", "--source", f"{self.http.base}/stream.y4m", "--backend", "cpu"],
+                env=dict(os.environ, ESFRAME_MODULE_DIR=f"{self.dir}/no-modules"))
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("libesframe-network.so", r.stderr)
+
+    def test_missing_plugin(self):
+        # GStreamer with its core plugins but none that speaks RTSP.
+        plugins = f"{self.dir}/plugins"
+        os.makedirs(plugins, exist_ok=True)
+        system = subprocess.run(["pkg-config", "--variable=pluginsdir", "gstreamer-1.0"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        for name in ("libgstcoreelements.so", "libgstplayback.so", "libgstapp.so",
+                     "libgsttypefindfunctions.so", "libgstvideoconvertscale.so"):
+            if not os.path.exists(f"{plugins}/{name}"):
+                os.symlink(f"{system}/{name}", f"{plugins}/{name}")
+        env = dict(os.environ, GST_PLUGIN_SYSTEM_PATH_1_0=plugins, GST_PLUGIN_PATH_1_0="",
+                   GST_REGISTRY_1_0=f"{self.dir}/registry.bin")
+        r = run(["run", "--source", "rtsp://127.0.0.1:1/x", "--backend", "cpu"], env=env)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("RTSP", r.stderr)
+        self.assertIn("gstreamer1.0-plugins-good", r.stderr)
+
+
+if __name__ == "__main__":
+    ESFRAME = sys.argv.pop(1)
+    unittest.main(verbosity=2)
