@@ -279,9 +279,16 @@ class GstNetworkStream final : public NetworkStream {
     if (const std::string more = detail(debug); !more.empty()) text += " (" + more + ")";
     ErrorCode code = ErrorCode::kDeviceLost;
     std::string why = text;
-    if (!missing_plugin_.empty()) {
+    if (missing_plugin_.starts_with("text/")) {  // "text/html decoder": a web page
+      code = ErrorCode::kUnsupported;
+      why =
+          "the server sent " + missing_plugin_.substr(0, missing_plugin_.find(' ')) + ", not video";
+    } else if (!missing_plugin_.empty()) {
       code = ErrorCode::kUnsupported;
       why = "GStreamer has no plugin for " + missing_plugin_ + " (" + kPluginPackages + ")";
+    } else if (error && error->domain == GST_RESOURCE_ERROR &&
+               error->code == GST_RESOURCE_ERROR_NOT_FOUND) {
+      code = ErrorCode::kNotFound;
     } else if (error && error->domain == GST_RESOURCE_ERROR &&
                error->code == GST_RESOURCE_ERROR_NOT_AUTHORIZED) {
       code = ErrorCode::kPermission;

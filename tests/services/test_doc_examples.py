@@ -23,6 +23,7 @@ NEEDS = [
     (re.compile(r"/dev/video|libcamera|--output drm|--drm-device"), "a camera or a display"),
     (re.compile(r"mqtt://|mosquitto_|broker\.local|board:|board\.local|scp "), "another machine"),
     (re.compile(r"\bsudo\b|systemctl|apt "), "root"),
+    (re.compile(r"rtsp://|/api/stream"), "a recorder's restream"),
     (re.compile(r"toolchain/|cmake |c\+\+ |\./histogram|PKG_CONFIG_PATH"), "a build or install"),
     (re.compile(r"^\s*(esframe:|#)"), None),  # an error message shown, a comment: not a command
 ]

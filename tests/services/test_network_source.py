@@ -115,6 +115,8 @@ class HttpHandler(http.server.BaseHTTPRequestHandler):
                     self.wfile.write(frame)
                     self.wfile.flush()
                     time.sleep(1 / FPS)
+            elif self.path != "/page.html":
+                self.send_error(404)
             else:
                 body = b"<html><body>not a stream</body></html>"
                 self.send_response(200)
@@ -290,9 +292,13 @@ class NetworkSourceTest(unittest.TestCase):
     def test_html_is_not_a_stream(self):
         r = run(["run", "--source", f"{self.http.base}/page.html", "--timeout", "2", "--backend",
                  "cpu"])
-        self.assertIn(r.returncode, (1, 3), r.stderr)
+        self.assertEqual(r.returncode, 1, r.stderr)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
-        self.assertIn("page.html", r.stderr)
+        self.assertIn("page.html: the server sent text/html, not video", r.stderr)
+        r = run(["run", "--source", f"{self.http.base}/missing.mjpg", "--backend", "cpu"])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("404", r.stderr)
 
     @unittest.skipUnless(
         os.path.exists(os.path.join(os.path.dirname(sys.argv[1] if len(sys.argv) > 1 else "."),
