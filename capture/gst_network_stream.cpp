@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 
+#include "capture/gst_video_frame.hpp"
 #include "capture/network_module.hpp"
 
 namespace esf {
@@ -25,40 +26,9 @@ const NetworkHost* g_host = nullptr;
 
 namespace {
 
-constexpr const char kAppsinkCaps[] =
-    "video/x-raw,format=(string){I420,NV12,NV21,YUY2,UYVY,RGB,BGR,RGBA,GRAY8,Y42B,Y444}";
 constexpr const char kPluginPackages[] =
     "Debian: gstreamer1.0-plugins-base, gstreamer1.0-plugins-good, gstreamer1.0-plugins-bad, "
     "gstreamer1.0-libav";
-
-std::optional<PixelFormat> pixelFormatOf(GstVideoFormat format) {
-  switch (format) {
-    case GST_VIDEO_FORMAT_I420:
-      return PixelFormat::kYU12;
-    case GST_VIDEO_FORMAT_NV12:
-      return PixelFormat::kNV12;
-    case GST_VIDEO_FORMAT_NV21:
-      return PixelFormat::kNV21;
-    case GST_VIDEO_FORMAT_YUY2:
-      return PixelFormat::kYUYV;
-    case GST_VIDEO_FORMAT_UYVY:
-      return PixelFormat::kUYVY;
-    case GST_VIDEO_FORMAT_RGB:
-      return PixelFormat::kRGB24;
-    case GST_VIDEO_FORMAT_BGR:
-      return PixelFormat::kBGR24;
-    case GST_VIDEO_FORMAT_RGBA:
-      return PixelFormat::kRGBA32;
-    case GST_VIDEO_FORMAT_GRAY8:
-      return PixelFormat::kGREY;
-    case GST_VIDEO_FORMAT_Y42B:
-      return PixelFormat::kYUV422P;
-    case GST_VIDEO_FORMAT_Y444:
-      return PixelFormat::kYUV444P;
-    default:
-      return std::nullopt;
-  }
-}
 
 Status initGstreamer() {
   static std::once_flag once;
@@ -100,7 +70,8 @@ class GstNetworkStream final : public NetworkStream {
       return fail(ErrorCode::kInternal, request_.shown, ": videoconvert ! appsink do not link");
     convert_ = convert;
     sink_ = GST_APP_SINK(sink);
-    GstCaps* caps = gst_caps_from_string(kAppsinkCaps);
+    const std::string formats = std::string("video/x-raw,format=(string)") + gst::capsFormatList();
+    GstCaps* caps = gst_caps_from_string(formats.c_str());
     g_object_set(sink, "caps", caps, "sync", FALSE, nullptr);
     gst_caps_unref(caps);
     // Samples are taken as they come, into a queue of our own: when the pipeline falls behind,
@@ -314,30 +285,16 @@ class GstNetworkStream final : public NetworkStream {
     GstVideoInfo info;
     if (!caps || !buffer || !gst_video_info_from_caps(&info, caps))
       return fail(ErrorCode::kCorruptData, request_.shown, ": a sample without video caps");
-    const std::optional<PixelFormat> format = pixelFormatOf(GST_VIDEO_INFO_FORMAT(&info));
-    if (!format)
+    if (!gst::pixelFormatOf(GST_VIDEO_INFO_FORMAT(&info)))
       return fail(ErrorCode::kUnsupported, request_.shown, ": GStreamer delivered ",
                   gst_video_format_to_string(GST_VIDEO_INFO_FORMAT(&info)));
+    if (Status s = gst::checkCapsLimits(info); !s)
+      return fail(s.error().code, request_.shown, ": ", s.error().message);
     if (!gst_video_frame_map(&video_frame_, &info, buffer, GST_MAP_READ))
       return fail(ErrorCode::kIo, request_.shown, ": cannot map a decoded frame");
     mapped_ = true;
-    Frame f;
-    f.format = *format;
-    f.width = GST_VIDEO_INFO_WIDTH(&info);
-    f.height = GST_VIDEO_INFO_HEIGHT(&info);
-    f.colorimetry.encoding = info.colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT709
-                                 ? YcbcrEncoding::kBt709
-                                 : YcbcrEncoding::kBt601;
-    f.colorimetry.full_range = info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
-    f.plane_count = int(GST_VIDEO_FRAME_N_PLANES(&video_frame_));
-    for (int p = 0; p < f.plane_count && p < 3; ++p) {
-      const int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&video_frame_, p);
-      const int rows = GST_VIDEO_FRAME_COMP_HEIGHT(&video_frame_, p);
-      f.planes[size_t(p)].data =
-          static_cast<const uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&video_frame_, p));
-      f.planes[size_t(p)].stride = stride;
-      f.planes[size_t(p)].size = size_t(stride) * size_t(rows);
-    }
+    // System memory: the appsink's caps ask for no other.
+    Frame f = gst::frameOf(video_frame_, false);
     const GstClockTime pts = GST_BUFFER_PTS(buffer);
     f.timestamp_ns = GST_CLOCK_TIME_IS_VALID(pts) ? uint64_t(pts) : kNoTimestamp;
     f.dropped = dropped;

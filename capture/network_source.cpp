@@ -286,6 +286,12 @@ bool isNetworkSpec(std::string_view spec) {
 }
 
 std::string redactSecrets(std::string text, const std::vector<std::string>& secrets) {
+  // The secrets first: one typed into a URI unencoded ('@', '/') would cut its user info short.
+  for (const std::string& secret : secrets) {
+    if (secret.empty()) continue;
+    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3))
+      text.replace(at, secret.size(), "***");
+  }
   // Every URI's user info: user:password@ becomes user:***@.
   for (size_t at = text.find("://"); at != std::string::npos; at = text.find("://", at + 3)) {
     const size_t start = at + 3;
@@ -295,11 +301,6 @@ std::string redactSecrets(std::string text, const std::vector<std::string>& secr
     const size_t colon = text.find(':', start);
     const size_t hidden_from = colon != std::string::npos && colon < amp ? colon + 1 : start;
     text.replace(hidden_from, amp - hidden_from, "***");
-  }
-  for (const std::string& secret : secrets) {
-    if (secret.empty()) continue;
-    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3))
-      text.replace(at, secret.size(), "***");
   }
   return text;
 }

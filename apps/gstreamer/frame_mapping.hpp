@@ -1,29 +1,18 @@
 #pragma once
 // From GStreamer's buffers to the library's frames, and from the library's results to the
-// element message. A client of the public API only (esframe/*.hpp).
+// element message. A client of the public API only (esframe/*.hpp, and capture/gst_video_frame,
+// which is built into the element itself and includes no more).
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
 #include <optional>
 
+#include "capture/gst_video_frame.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
 
 namespace esf::gst {
-
-// The one table between GstVideoFormat and the formats esframe imports; nullopt for others.
-std::optional<PixelFormat> pixelFormatOf(GstVideoFormat format);
-// The formats of the table, for the pad template: "{ RGBA, RGBx, ... }".
-const char* capsFormatList();
-
-// The frame limits (esframe/base/sizes.hpp) on negotiated caps: a size within kMaxFrameSide each
-// way and a frame of at most kMaxFrameBytes; kUnsupported naming the caps otherwise.
-Status checkCapsLimits(const GstVideoInfo& info);
-
-// A Frame over a mapped video frame's planes (no copy). With `use_dmabuf`, planes that lie in
-// dmabuf memories carry their fd and offset too, for the zero-copy import.
-Frame frameOf(const GstVideoFrame& video, bool use_dmabuf);
 
 // The GstStructure "esframe" with the JSONL's field names (docs/output-formats.md): seq, ts_ns,
 // source, width, height, format, dropped, bins, hist {channel: counts}, stats {channel: {...}},
