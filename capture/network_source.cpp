@@ -214,8 +214,11 @@ class NetworkSource final : public FrameSource, public OutageReporting {
   }
 
   void lost(std::string why) {
-    if (offline_since_) return;
     if (why.starts_with(request_.shown + ": ")) why.erase(0, request_.shown.size() + 2);
+    if (offline_since_) {  // an attempt to reconnect that failed
+      logDebug(request_.shown + ": reconnecting failed: " + why);
+      return;
+    }
     offline_since_ = monotonicNs();
     logWarning(request_.shown + ": stream lost (" + why + "); reconnecting");
     HealthEvent e;
