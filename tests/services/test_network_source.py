@@ -3,7 +3,8 @@
 127.0.0.1, each compared frame by frame with the same frames read from files.
 
 - RTSP: gst-rtsp-server (rtsp_test_server.py) serves an H.264 encoding of a clip made here; its
-  histograms equal those of the same file decoded to Y4M by ffmpeg and read as a file.
+  histograms, over TCP and over UDP, equal those of the same file decoded to Y4M by ffmpeg and
+  read as a file.
 - HTTP: MJPEG multipart and Y4M (as go2rtc's /api/stream.y4m) from http.server; equal to the JPEG
   files decoded to Y4M by GStreamer's jpegdec in another process, and to the Y4M file itself.
 - An outage: the RTSP server stopped and started again gives one camera_offline, then one
@@ -183,7 +184,8 @@ class NetworkSourceTest(unittest.TestCase):
         want = self.file_histograms(reference)
         equal = sum(a == b for a, b in zip(got, want))
         shown = uri.split("@")[-1]  # the test's own line names no password either
-        print(f"{shown}: {equal} of {FRAMES} frames equal to {os.path.basename(reference)}'s")
+        print(f"{' '.join([shown, *extra])}: {equal} of {FRAMES} frames equal to "
+              f"{os.path.basename(reference)}'s")
         self.assertEqual(equal, FRAMES)
         return r
 
@@ -193,8 +195,10 @@ class NetworkSourceTest(unittest.TestCase):
                             "matroskademux ! h264parse ! rtph264pay name=pay0 pt=96 "
                             "config-interval=1 )")
         try:
-            self.assert_same_frames(f"rtsp://127.0.0.1:{port}/clip", f"{self.dir}/clip.y4m",
-                                    ["--transport", "tcp"])
+            for transport in ("tcp", "udp"):
+                with self.subTest(transport=transport):
+                    self.assert_same_frames(f"rtsp://127.0.0.1:{port}/clip",
+                                            f"{self.dir}/clip.y4m", ["--transport", transport])
         finally:
             server.stop()
 
