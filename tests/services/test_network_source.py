@@ -7,8 +7,9 @@
   read as a file.
 - HTTP: MJPEG multipart and Y4M (as go2rtc's /api/stream.y4m) from http.server; equal to the JPEG
   files decoded to Y4M by GStreamer's jpegdec in another process, and to the Y4M file itself.
-- An outage: the RTSP server stopped and started again gives one camera_offline, then one
-  camera_online with the outage's length, and the run goes on.
+- An outage: the RTSP server stopped and started again gives one camera_offline (and
+  esframe_camera_up 0 in the Prometheus file), then one camera_online with the outage's length
+  (esframe_camera_up 1), and the run goes on.
 - Bad input: a refused connection with --timeout, a URL that serves HTML, a missing module, a
   missing GStreamer plugin, credentials in the URI and in a file (never printed).
 
@@ -244,10 +245,18 @@ class NetworkSourceTest(unittest.TestCase):
                 "framerate=10/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=10 "
                 "! rtph264pay name=pay0 pt=96 config-interval=1 )")
         server = RtspServer(port, "/live", live)
+        # The Prometheus file first: each sink gets an event in the order of the outputs, so the
+        # file says it before the JSONL line does.
+        prom = f"{self.dir}/outage.prom"
         proc = subprocess.Popen([ESFRAME, "run", "--source", f"rtsp://127.0.0.1:{port}/live",
                                  "--transport", "tcp", "--backend", "cpu", "--histogram",
-                                 "bins=16"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 "bins=16", "--output", f"prom:{prom},every=0", "--output",
+                                 "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
+
+        def camera_up():
+            with open(prom) as f:
+                return [line.split()[-1] for line in f if line.startswith("esframe_camera_up{")]
         lines = []
 
         def read_until(predicate, seconds):
@@ -275,11 +284,13 @@ class NetworkSourceTest(unittest.TestCase):
                 server.stop()
                 stopped = time.monotonic()
                 offline = read_until(lambda j: j.get("event") == "camera_offline", 15)
+                self.assertEqual(camera_up(), ["0"])
                 time.sleep(max(0, down_s - (time.monotonic() - stopped)))
                 server = RtspServer(port, "/live", live)
                 online = read_until(lambda j: j.get("event") == "camera_online", 40)
                 after = read_until(lambda j: "hist" in j and j["seq"] > online["seq"] + 5, 20)
                 self.assertIsNone(proc.poll(), "esframe ended during the outage")
+                self.assertEqual(camera_up(), ["1"])
                 events = [j["event"] for j in lines[seen:] if "event" in j]
                 self.assertEqual(events, ["camera_offline", "camera_online"])
                 self.assertEqual(online["start_ns"], offline["start_ns"])
