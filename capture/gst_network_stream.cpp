@@ -95,29 +95,29 @@ class GstNetworkStream final : public NetworkStream {
 
   Result<std::optional<Frame>> pull(int timeout_ms) override {
     releaseFrame();
+    // The frames decoded before an error or the end of the stream are delivered first.
+    if (std::optional<uint64_t> dropped = takeSample(0)) return mapFrame(*dropped);
     if (Status s = busError(); !s) return s.error();
-    uint64_t dropped = 0;
-    bool ended = false;
-    {
-      std::unique_lock lock(mutex_);
-      ready_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                      [&] { return !samples_.empty() || eos_; });
-      if (!samples_.empty()) {
-        sample_ = samples_.front();
-        samples_.pop_front();
-        dropped = std::exchange(dropped_, 0);
-      }
-      ended = eos_ && !sample_;
-    }
-    if (!sample_) {
-      if (Status s = busError(); !s) return s.error();
-      if (ended) return fail(ErrorCode::kDeviceLost, request_.shown, ": the stream ended");
-      return std::optional<Frame>();
-    }
-    return mapFrame(dropped);
+    if (std::optional<uint64_t> dropped = takeSample(timeout_ms)) return mapFrame(*dropped);
+    if (Status s = busError(); !s) return s.error();
+    std::lock_guard lock(mutex_);
+    if (eos_) return fail(ErrorCode::kDeviceLost, request_.shown, ": the stream ended");
+    return std::optional<Frame>();
   }
 
  private:
+  // The oldest queued sample into sample_, waiting up to timeout_ms for one: the frames dropped
+  // before it, or nullopt when none came (or the stream ended).
+  std::optional<uint64_t> takeSample(int timeout_ms) {
+    std::unique_lock lock(mutex_);
+    ready_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                    [&] { return !samples_.empty() || eos_; });
+    if (samples_.empty()) return std::nullopt;
+    sample_ = samples_.front();
+    samples_.pop_front();
+    return std::exchange(dropped_, 0);
+  }
+
   GstElement* make(const char* factory) {
     GstElement* element = gst_element_factory_make(factory, nullptr);
     if (!element && missing_.empty()) missing_ = factory;

@@ -86,6 +86,7 @@ class HttpStreams(http.server.ThreadingHTTPServer):
     def __init__(self, jpegs, y4m_path):
         self.jpegs = jpegs
         self.y4m_header, self.y4m_frames = y4m_frames(y4m_path)
+        self.once_served = False
         super().__init__(("127.0.0.1", 0), HttpHandler)
         self.daemon_threads = True
         threading.Thread(target=self.serve_forever, daemon=True).start()
@@ -119,6 +120,12 @@ class HttpHandler(http.server.BaseHTTPRequestHandler):
                     self.wfile.write(frame)
                     self.wfile.flush()
                     time.sleep(1 / FPS)
+            elif self.path == "/once.y4m" and not self.server.once_served:
+                # As fast as the socket takes it, once: more than the source's queue holds.
+                self.server.once_served = True
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(self.server.y4m_header + b"".join(self.server.y4m_frames))
             elif self.path != "/page.html":
                 self.send_error(404)
             else:
@@ -238,6 +245,26 @@ class NetworkSourceTest(unittest.TestCase):
 
     def test_http_y4m_equals_file(self):
         self.assert_same_frames(f"{self.http.base}/stream.y4m", f"{self.dir}/clip.y4m")
+
+    def test_dropped_frames_are_counted(self):
+        # The whole clip at once to a slow pipeline (the plain references, a wide blur): the
+        # frames it cannot keep up with are dropped and counted; each frame delivered is the
+        # file's frame at its seq. Then the stream ends, the server serves no more and --timeout
+        # ends the run.
+        slow = ["--backend", "reference", "--blur", "31:4", "--histogram", "channels=rgbl"]
+        r = run(["run", "--source", f"{self.http.base}/once.y4m", "--timeout", "1", *slow])
+        self.assertEqual(r.returncode, 3, r.stderr)
+        lines = [json.loads(line) for line in r.stdout.splitlines() if '"hist"' in line]
+        ref = run(["run", "--source", f"{self.dir}/clip.y4m", *slow])
+        self.assertEqual(ref.returncode, 0, ref.stderr)
+        want = histograms(ref.stdout)
+        self.assertEqual(lines[-1]["seq"], FRAMES)
+        self.assertEqual(sum(line["dropped"] for line in lines), FRAMES - len(lines))
+        self.assertLess(len(lines), FRAMES, "nothing dropped: the pipeline kept up")
+        for line in lines:
+            self.assertEqual(line["hist"], want[line["seq"] - 1], f"seq {line['seq']}")
+        print(f"once.y4m: {len(lines)} of {FRAMES} frames delivered, "
+              f"{FRAMES - len(lines)} counted dropped, each delivered one the file's at its seq")
 
     def test_outage_offline_then_online(self):
         port = free_port()
