@@ -235,7 +235,7 @@ class NetworkSource final : public FrameSource, public OutageReporting {
     logInfo(request_.shown + ": stream back after " + seconds(now - start));
     HealthEvent e;
     e.type = HealthEventType::kCameraOnline;
-    e.seq = sequence_ + 1;
+    e.seq = sequence_ + 1 + current_.dropped;  // the frame it comes with
     e.ts_ns = now;
     e.start_ns = start;
     e.end_ns = now;

@@ -93,7 +93,8 @@ Result<std::unique_ptr<FrameSource>> openFileLike(const std::string& spec,
 }  // namespace
 
 bool isV4l2Spec(const std::string& spec) {
-  if (isPatternSpec(spec) || spec == "-") return false;
+  // A URI names no device: no device is opened to ask for its name.
+  if (isPatternSpec(spec) || spec == "-" || isNetworkSpec(spec)) return false;
   if (spec.rfind("/dev/", 0) == 0) return true;
   std::error_code ec;
   const bool is_path = std::filesystem::exists(spec, ec) || hasGlobChars(spec) ||
