@@ -9,7 +9,8 @@
   files decoded to Y4M by GStreamer's jpegdec in another process, and to the Y4M file itself.
 - An outage: the RTSP server stopped and started again gives one camera_offline (and
   esframe_camera_up 0 in the Prometheus file), then one camera_online with the outage's length
-  (esframe_camera_up 1), and the run goes on.
+  (esframe_camera_up 1), and the run goes on; with mosquitto installed, both events on MQTT's
+  TOPIC/events and TOPIC/health "offline" then "ok".
 - Bad input: a refused connection with --timeout, a URL that serves HTML, a missing module, a
   missing GStreamer plugin, credentials in the URI and in a file (never printed).
 
@@ -273,13 +274,28 @@ class NetworkSourceTest(unittest.TestCase):
                 "! rtph264pay name=pay0 pt=96 config-interval=1 )")
         server = RtspServer(port, "/live", live)
         # The Prometheus file first: each sink gets an event in the order of the outputs, so the
-        # file says it before the JSONL line does.
+        # file says it before the JSONL line does. MQTT where mosquitto is installed.
         prom = f"{self.dir}/outage.prom"
+        outputs = ["--output", f"prom:{prom},every=0", "--output", "jsonl"]
+        broker = sub = None
+        if shutil.which("mosquitto") and shutil.which("mosquitto_sub"):
+            sys.path.insert(0, HERE)
+            from test_mqtt_output import Broker, Subscriber, wait_for
+            mqtt_dir = tempfile.mkdtemp(prefix="mqtt-", dir=self.dir)
+            mqtt_port = free_port()
+            broker = Broker(mqtt_dir, mqtt_port)
+            broker.start()
+            sub = Subscriber(mqtt_dir, mqtt_port, "esf/#")
+            # The subscription is in place once a retained probe comes back through it.
+            subprocess.run(["mosquitto_pub", "-p", str(mqtt_port), "-t", "esf/probe", "-r", "-m",
+                            "x"], check=True)
+            wait_for(lambda: any(line.startswith("esf/probe") for line in sub.lines()), 10,
+                     "the subscriber")
+            outputs += ["--output", f"mqtt://127.0.0.1:{mqtt_port}/esf/cam"]
         proc = subprocess.Popen([ESFRAME, "run", "--source", f"rtsp://127.0.0.1:{port}/live",
                                  "--transport", "tcp", "--backend", "cpu", "--histogram",
-                                 "bins=16", "--output", f"prom:{prom},every=0", "--output",
-                                 "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+                                 "bins=16", *outputs], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
 
         def camera_up():
             with open(prom) as f:
@@ -335,7 +351,19 @@ class NetworkSourceTest(unittest.TestCase):
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=20)
             server.stop()
+            if sub:
+                sub.close()
+            if broker:
+                broker.stop()
         self.assertEqual(proc.returncode, 0, err)
+        if sub:
+            # MQTT: every event on TOPIC/events, and TOPIC/health offline for each outage.
+            events = [json.loads(line.partition(" ")[2])["event"] for line in sub.lines()
+                      if line.startswith("esf/cam/events ")]
+            states = [line.partition(" ")[2] for line in sub.lines()
+                      if line.startswith("esf/cam/health ")]
+            self.assertEqual(events, ["camera_offline", "camera_online"] * OUTAGES)
+            self.assertEqual(states, ["offline", "ok"] * OUTAGES)
 
     def test_refused_with_timeout_exits_3(self):
         port = free_port()  # nothing listens there
