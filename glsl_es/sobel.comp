@@ -151,8 +151,11 @@ void main() {
   uint x0 = 1u + gl_WorkGroupID.x * uint(4 * WG_X) + gl_LocalInvocationID.x * 4u;
   uint y0 = 1u + (gl_WorkGroupID.y * uint(WG_Y) + gl_LocalInvocationID.y) *
                      uint(ROWS_PER_INVOCATION);
-  // sum q^2 = 2^32 sum m + sum e: the 64-bit sum of the e (each |e| <= q < 2^27) beside them.
-  uint squares = 0u, roots = 0u, e_lo = 0u, e_hi = 0u;
+  // sum q^2 = 2^32 sum m + sum e: the 64-bit sum of the e (each |e| <= q < 2^27) beside them,
+  // in this invocation's shared words (a row's at a time), not in registers.
+  uint squares = 0u, roots = 0u;
+  s_rsq0[lid] = 0u;
+  s_rsq1[lid] = 0u;
   if (x0 + 1u < u_size.x && y0 + 1u < u_size.y) {
     uvec2 top = loadRow(y0 - 1u, x0), mid = loadRow(y0, x0);
 #if REGIONS > 0
@@ -203,8 +206,8 @@ void main() {
         row_e += e;
       }
       uint carry;
-      e_lo = uaddCarry(e_lo, uint(row_e), carry);
-      e_hi += carry - (row_e < 0 ? 1u : 0u);
+      s_rsq0[lid] = uaddCarry(s_rsq0[lid], uint(row_e), carry);
+      s_rsq1[lid] += carry - (row_e < 0 ? 1u : 0u);
       top = mid;
       mid = bot;
     }
@@ -216,8 +219,7 @@ void main() {
   s_squares_hi[lid] = 0u;
   s_roots_lo[lid] = roots;
   s_roots_hi[lid] = 0u;
-  s_rsq0[lid] = e_lo;
-  s_rsq1[lid] = squares + e_hi;  // an invocation's sum q^2 < 32 * 2^53: 64 bits, modulo 2^64
+  s_rsq1[lid] += squares;  // an invocation's sum q^2 < 32 * 2^53: 64 bits, modulo 2^64
   s_rsq2[lid] = 0u;
   barrier();
   // gl_NumWorkGroups.z is 1: a start the compiler cannot see keeps the tree one loop (unrolled,
