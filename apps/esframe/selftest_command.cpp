@@ -39,8 +39,7 @@ int selftest(const GlobalOptions& global, const SelftestArgs& a) {
     options.large = Size{size->width, size->height};
   }
   Result<std::unique_ptr<GpuContext>> ctx = openGpu(global);
-  if (!ctx) return kExitFailure;  // the GPU's opening logged why
-  Result<GpuInfo> gpu = ctx.value()->info();
+  Result<GpuInfo> gpu = ctx ? ctx.value()->info() : Result<GpuInfo>(ctx.error());
   if (!gpu) {
     logError(gpu.error().message);
     return kExitFailure;
