@@ -25,7 +25,7 @@ std::string figure(int64_t v) {
   return v < 0 ? "-" : std::to_string(v);
 }
 
-nlohmann::json statsJson(const ShaderFigures& s) {
+nlohmann::json statsJson(const ShaderStatistics& s) {
   nlohmann::json j = {{"stage", s.stage}, {"line", s.line}};
   auto put = [&](const char* key, int64_t v) {
     j[key] = v < 0 ? nlohmann::json() : nlohmann::json(v);
@@ -43,7 +43,7 @@ nlohmann::json reportJson(const ProgramCheckResult& r) {
   nlohmann::json programs = nlohmann::json::array();
   for (const CheckedProgramFigures& p : r.programs) {
     nlohmann::json shaders = nlohmann::json::array();
-    for (const ShaderFigures& s : p.shaders) shaders.push_back(statsJson(s));
+    for (const ShaderStatistics& s : p.shaders) shaders.push_back(statsJson(s));
     programs.push_back({{"name", p.name},
                         {"defines", p.defines},
                         {"default", p.default_program},
@@ -85,7 +85,7 @@ void printText(const ProgramCheckResult& r) {
                          : p.fallback_scheduler ? "FALLBK"
                          : !p.problems.empty()  ? "PROBLEM"
                                                 : "ok";
-    const ShaderFigures s = p.shaders.empty() ? ShaderFigures{} : p.shaders.back();
+    const ShaderStatistics s = p.shaders.empty() ? ShaderStatistics{} : p.shaders.back();
     const std::string spills = s.spills < 0 ? "-" : figure(s.spills) + ":" + figure(s.fills);
     std::printf("%-7s %-3s %-28s %6s %7s %5s %13s  %s\n", status, p.default_program ? "yes" : "",
                 p.name.c_str(), figure(s.instructions).c_str(), figure(s.threads).c_str(),

@@ -40,10 +40,6 @@ std::vector<TunedBackend> tunedBackends(const TuningCache& cache, const DeviceKe
   return tuned;
 }
 
-ShaderFigures figuresOf(const ShaderStatistics& s) {
-  return {s.stage, s.line, s.instructions, s.threads, s.registers, s.spills, s.fills, s.loops};
-}
-
 }  // namespace
 
 Result<SelftestResult> runSelftest(GpuContext& gpu, const SelftestOptions& options,
@@ -110,7 +106,7 @@ Result<ProgramCheckResult> checkPrograms(GpuContext& gpu, const ProgramCheckOpti
       f.refused = p.report.verdict.refused;
       f.fallback_scheduler = p.report.verdict.fallback;
       f.strategy = p.report.verdict.strategy;
-      for (const ShaderStatistics& s : p.report.verdict.shaders) f.shaders.push_back(figuresOf(s));
+      f.shaders = p.report.verdict.shaders;
       f.problems = p.problems;
       r.programs.push_back(std::move(f));
     }

@@ -28,6 +28,18 @@ struct ComputeLimits {
   int32_t compute_image_uniforms = 0;
 };
 
+// One shader stage's statistics as the driver's compiler printed them (esf::checkPrograms,
+// esframe/gpu_checks.hpp); -1 where it printed no such figure.
+struct ShaderStatistics {
+  std::string stage;          // the driver's stage name: "CS", "MESA_SHADER_COMPUTE", "VS", ...
+  int64_t instructions = -1;  // "inst"
+  int64_t threads = -1;       // "threads" (v3d, Mali) or "waves" (Adreno)
+  int64_t registers = -1;     // "registers" (Midgard), "max-temps" (v3d), "full" (Adreno)
+  int64_t spills = -1, fills = -1;
+  int64_t loops = -1;
+  std::string line;  // the driver's own words
+};
+
 struct GpuExtension {
   std::string name;  // "EGL_EXT_image_dma_buf_import", "GL_KHR_debug"
   bool supported = false;

@@ -110,26 +110,15 @@ struct ProgramCheckOptions {
   std::vector<std::string> shader_files;
 };
 
-// One compiled stage of a program as its driver's compiler reports it; -1: not reported.
-struct ShaderFigures {
-  std::string stage;          // the driver's stage name: "CS", "MESA_SHADER_COMPUTE", "VS", ...
-  std::string line;           // the driver's own words
-  int64_t instructions = -1;  // "inst"
-  int64_t threads = -1;       // "threads" (v3d, Mali) or "waves" (Adreno)
-  int64_t registers = -1;     // "registers" (Midgard), "max-temps" (v3d), "full" (Adreno)
-  int64_t spills = -1, fills = -1;
-  int64_t loops = -1;
-};
-
 struct CheckedProgramFigures {
-  std::string name;                    // "histogram.comp", "graph.vert+graph.frag"
-  std::string defines;                 // the defines it was built with
-  bool default_program = false;        // built by a pipeline with default parameters
-  bool refused = false;                // the driver could not compile it
-  bool fallback_scheduler = false;     // v3d's last-resort "fallback scheduler"
-  std::string strategy;                // v3d: the last strategy it fell back to ("" for the first)
-  std::vector<ShaderFigures> shaders;  // the last statistics of each stage
-  std::vector<std::string> problems;   // empty: fine on this driver
+  std::string name;                 // "histogram.comp", "graph.vert+graph.frag"
+  std::string defines;              // the defines it was built with
+  bool default_program = false;     // built by a pipeline with default parameters
+  bool refused = false;             // the driver could not compile it
+  bool fallback_scheduler = false;  // v3d's last-resort "fallback scheduler"
+  std::string strategy;             // v3d: the last strategy it fell back to ("" for the first)
+  std::vector<ShaderStatistics> shaders;  // the last statistics of each stage (esframe/gpu.hpp)
+  std::vector<std::string> problems;      // empty: fine on this driver
 };
 
 struct ProgramCheckResult {
