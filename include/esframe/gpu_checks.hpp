@@ -37,8 +37,8 @@ struct SelftestCheck {
   uint64_t pixels = 0;  // processed on the GPU
   double ms = 0;
 };
-ESF_API const char* outcomeName(
-    SelftestCheck::Outcome outcome);  // "exact", "WRONG", "refused", "FAILED"
+// "exact", "WRONG", "refused", "FAILED".
+ESF_API const char* outcomeName(SelftestCheck::Outcome outcome);
 
 // A driver fact that matters to esframe, with whether it is a problem.
 struct SelftestFact {
