@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/text_parse.hpp"
 #include "esframe/base/log.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf::cli {
 namespace {

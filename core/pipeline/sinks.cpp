@@ -56,15 +56,16 @@ Result<std::unique_ptr<FrameSink>> makePngSink(const PngSinkOptions& options) {
 }
 
 Result<std::unique_ptr<FrameSink>> makeDrmSink(Pipeline& pipeline, const DrmSinkOptions& options) {
-  GlContext* gl = pipeline.impl().gl.get();
+  GlContext* gl = PipelineAccess::impl(pipeline).gl.get();
   std::unique_ptr<GlContext> own_gl;
   if (!gl) {
     // The CPU backends have no GL context: the sink makes its own on the configured EGL device
     // (the display's card) and uploads each frame's image and histogram to draw them.
     Result<std::unique_ptr<GlContext>> made =
-        GlContext::create(glContextOptions(pipeline.impl().config));
+        GlContext::create(glContextOptions(PipelineAccess::impl(pipeline).config));
     if (!made)
-      return fail(made.error().code, "DRM sink: the ", backendName(pipeline.impl().config.backend),
+      return fail(made.error().code, "DRM sink: the ",
+                  backendName(PipelineAccess::impl(pipeline).config.backend),
                   " backend has no GL context, and none could be made to draw the display: ",
                   made.error().message);
     own_gl = std::move(made.value());
