@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "esframe/base/result.hpp"
+#include "esframe/pipeline_config.hpp"  // validateChannels
 
 namespace esf {
 
@@ -30,8 +31,6 @@ const char* lumaWeightsName(LumaWeights w);
 
 // Shader code of each letter (the CHANNEL0..3 defines): r=0 g=1 b=2 l=3.
 int channelCode(char letter);
-// 1 to 4 distinct letters of "rgbl"; the error names the string.
-Status validateChannels(std::string_view channels);
 
 // The value of channel `letter` of one RGBA pixel.
 inline uint32_t channelValue(char letter, const uint8_t* rgba, LumaWeights w) {

@@ -1,6 +1,6 @@
 // The health keys (esframe/health.hpp's HealthConfig as KEY=VALUE text), for every client: the
 // CLI's --health, the GStreamer element's health-options, parseHealthConfig.
-#include "base/health_keys.hpp"
+#include "esframe/health.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "base/api_guard.hpp"
-#include "base/text_parse.hpp"
 #include "esframe/settings.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf {
 namespace {
@@ -61,8 +61,6 @@ Result<std::vector<HealthRegion>> parseRois(std::string_view what, const std::st
   return rois;
 }
 
-}  // namespace
-
 Result<HealthConfig> parseHealthKeys(std::string_view text, std::string_view what) {
   HealthConfig h;
   if (text.empty()) return h;
@@ -96,8 +94,14 @@ Result<HealthConfig> parseHealthKeys(std::string_view text, std::string_view wha
   return h;
 }
 
+}  // namespace
+
 Result<HealthConfig> parseHealthConfig(std::string_view keys) {
   return guard("parseHealthConfig", [&] { return parseHealthKeys(keys, "health keys"); });
+}
+
+Result<HealthConfig> parseHealthConfig(std::string_view keys, std::string_view what) {
+  return guard("parseHealthConfig", [&] { return parseHealthKeys(keys, what); });
 }
 
 }  // namespace esf

@@ -1,4 +1,4 @@
-#include "base/text_parse.hpp"
+#include "esframe/text_parse.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -11,7 +11,6 @@
 #include <fstream>
 #include <thread>
 
-#include "base/text_parse.hpp"
 #include "bench/bench_frames.hpp"
 #include "bench/bench_report.hpp"
 #include "bench/floor_rows.hpp"
@@ -25,6 +24,7 @@
 #include "core/tuning/tuned_params.hpp"
 #include "core/tuning/tuning_cache.hpp"
 #include "esframe/base/log.hpp"
+#include "esframe/text_parse.hpp"
 #include "platform/gpu_timer.hpp"
 
 namespace esf::bench {

@@ -8,9 +8,9 @@
 #include <chrono>
 
 #include "base/pixel_format.hpp"
-#include "base/text_parse.hpp"
 #include "capture/frame_encode.hpp"
 #include "esframe/base/sizes.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf {
 namespace {

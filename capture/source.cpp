@@ -8,12 +8,12 @@
 
 #include "base/api_guard.hpp"
 #include "base/pixel_format.hpp"
-#include "base/text_parse.hpp"
 #include "capture/libcamera_source.hpp"
 #include "capture/network_source.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/still_image.hpp"
 #include "esframe/base/unique_fd.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf {
 

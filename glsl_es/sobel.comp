@@ -57,16 +57,19 @@ shared uint s_rsq0[kInvocations];
 shared uint s_rsq1[kInvocations];
 shared uint s_rsq2[kInvocations];
 
-// A row's 6 pixels x0 - 1 .. x0 + 4, range-stretched, one byte each: bytes 0-3 in .x, 4-5 in
-// .y. Three rows in 6 registers rather than 18 (v3d needed its fallback scheduler, Midgard
-// spilled); a pixel's 3 neighbours are the low 3 bytes after `advance`.
+// A row's 6 pixels x0 - 1 .. x0 + 4, range-stretched, one byte each: bytes 0-3 in .x, 2-5 in
+// .y, so that pixel j's 3 neighbours are the low 3 bytes of `neighbours`. Three rows in 6
+// registers, read in place: copies of them to shift along a row cost Midgard more registers
+// than it has (it spilled), and v3d its threads.
 uvec2 packRow(int b0, int b1, int b2, int b3, int b4, int b5) {
-  return uvec2(uint(b0) | (uint(b1) << 8) | (uint(b2) << 16) | (uint(b3) << 24),
-               uint(b4) | (uint(b5) << 8));
+  uint middle = uint(b2) | (uint(b3) << 8);
+  return uvec2(uint(b0) | (uint(b1) << 8) | (middle << 16),
+               middle | (uint(b4) << 16) | (uint(b5) << 24));
 }
 
-uvec2 advance(uvec2 row) {
-  return uvec2((row.x >> 8) | (row.y << 24), row.y >> 8);
+// Bytes j .. j + 2 of a packed row in bits 0-23 (bits 24-31 hold byte j + 3 or 0).
+uint neighbours(uvec2 row, uint j) {
+  return (j < 2u ? row.x : row.y) >> (8u * (j & 1u));
 }
 
 #if PACKED_SOURCE
@@ -101,28 +104,31 @@ uvec2 loadRow(uint y, uint x0) {
 }
 #endif
 
-// round(sqrt(m * 2^32)): the q with q^2 - q < X <= q^2 + q. A float estimate from one inverse
-// square root r (m r for sqrt(m), r / 131072 for 1 / 2q: no square root, no division), one
-// Newton step from its residual, then one exact integer step (64-bit products through
-// umulExtended). The Newton step leaves q within one of the answer: the estimate is within a
-// few tens of units of it (r of a few ulp, times 65536 sqrt(m) < 2^27), the step's own error
-// e^2 / 2q is then below 0.01 and the residual's float error adds at most 0.003. A looping
-// correction took a quarter of the pass on an H200. Sobel.EveryRootOnTheGpuIsExact checks every m.
-uint sobelRoot(uint m) {
+// q = round(sqrt(m * 2^32)), the q with q^2 - q < X <= q^2 + q, and e = q^2 - X, in 32-bit
+// arithmetic only. From s, the float root's integer part (within one of sqrt(m)), and the exact
+// remainder r = m - s^2: 65536 sqrt(m) = 65536 s + 65536 r / (sqrt(m) + s), whose second term
+// (|.| < 2^17) carries a float error far below one half, so q1 is within one of q. Then
+// q1^2 - X is q1^2 modulo 2^32 (X = m * 2^32 has a zero low word), exact as a signed word since
+// |q1^2 - X| < 3 q1 < 2^31; it says which of q1 - 1, q1, q1 + 1 is q. No 64-bit product: those
+// cost Midgard its registers (it spilled) and v3d its threads. Sobel.EveryRootOnTheGpuIsExact
+// checks every m.
+uint sobelRoot(uint m, out int e) {
+  e = 0;
   if (m == 0u) return 0u;
-  float f = float(m), r = inversesqrt(f);
-  uint q = uint(f * r * 65536.0 + 0.5);
-  uint hi, lo;
-  umulExtended(q, q, hi, lo);
-  float residual = float(int(m) - int(hi)) * 4294967296.0 - float(lo);
-  q = uint(int(q) + int(round(residual * r * (1.0 / 131072.0))));
-  umulExtended(q, q, hi, lo);
-  uint carry, borrow;
-  uaddCarry(lo, q, carry);  // only the carry: X = m * 2^32 has a zero low word
-  usubBorrow(lo, q, borrow);
-  if (hi + carry < m) return q + 1u;  // q^2 + q < X
-  if (hi - borrow >= m) return q - 1u;  // q^2 - q >= X
-  return q;
+  float root = sqrt(float(m));
+  int s = int(root);
+  int r = int(m) - s * s;
+  int q = s * 65536 + int(round(65536.0 * float(r) / (root + float(s))));
+  e = int(uint(q) * uint(q));
+  if (e >= q) {  // q^2 - q >= X: one too big
+    e -= 2 * q - 1;
+    return uint(q - 1);
+  }
+  if (e < -q) {  // q^2 + q < X: one too small
+    e += 2 * q + 1;
+    return uint(q + 1);
+  }
+  return uint(q);
 }
 
 #ifdef ROOT_TABLE
@@ -132,7 +138,8 @@ uniform uint u_count;
 
 void main() {
   uint m = gl_WorkGroupID.x * kInvocations + gl_LocalInvocationIndex;
-  if (m < u_count) root_table[m] = sobelRoot(m);
+  int e;
+  if (m < u_count) root_table[m] = sobelRoot(m, e);
 }
 #else
 void main() {
@@ -144,7 +151,11 @@ void main() {
   uint x0 = 1u + gl_WorkGroupID.x * uint(4 * WG_X) + gl_LocalInvocationID.x * 4u;
   uint y0 = 1u + (gl_WorkGroupID.y * uint(WG_Y) + gl_LocalInvocationID.y) *
                      uint(ROWS_PER_INVOCATION);
-  uint squares = 0u, roots = 0u, rsq_lo = 0u, rsq_hi = 0u;
+  // sum q^2 = 2^32 sum m + sum e: the 64-bit sum of the e (each |e| <= q < 2^27) beside them,
+  // in this invocation's shared words (a row's at a time), not in registers.
+  uint squares = 0u, roots = 0u;
+  s_rsq0[lid] = 0u;
+  s_rsq1[lid] = 0u;
   if (x0 + 1u < u_size.x && y0 + 1u < u_size.y) {
     uvec2 top = loadRow(y0 - 1u, x0), mid = loadRow(y0, x0);
 #if REGIONS > 0
@@ -152,38 +163,51 @@ void main() {
     // divisions an invocation, none a pixel (the grid's row: one a row).
     uint columns = 0u;
     for (uint j = 0u; j < 4u; ++j) columns |= columnOf(min(x0 + j, u_size.x - 1u)) << (4u * j);
+#if ROIS > 0
+    uint roi_columns[kRoiWords];
+    for (int i = 0; i < kRoiWords; ++i) roi_columns[i] = 0u;
+    for (int i = 0; i < ROIS; ++i) roi_columns[i / 8] |= roiBits(i, x0);
+#endif
 #endif
     uint y_end = min(y0 + u_rows_per_invocation, u_size.y - 1u);
+    uint pixels = min(u_pixels_per_step, u_size.x - 1u - x0);
     for (uint y = y0; y < y_end; ++y) {
       uvec2 bot = loadRow(y + 1u, x0);
 #if REGIONS > 0
       uint row_cell = y * uint(GRID_ROWS) / u_size.y * uint(GRID_COLUMNS);
+#if ROIS > 0
+      uint rois[kRoiWords] = roi_columns;
+      for (int i = 0; i < ROIS; ++i)
+        if (y < u_rois[i].y || y >= u_rois[i].w) rois[i / 8] &= ~(15u << (4u * uint(i % 8)));
 #endif
-      uvec2 t = top, c = mid, b = bot;
-      uint pixels = min(u_pixels_per_step, u_size.x - 1u - x0);
+#endif
+      int row_e = 0;  // |.| < 4 q < 2^29
       for (uint j = 0u; j < pixels; ++j) {
-        int t0 = int(t.x & 255u), t1 = int(bitfieldExtract(t.x, 8, 8));
-        int t2 = int(bitfieldExtract(t.x, 16, 8));
-        int c0 = int(c.x & 255u), c2 = int(bitfieldExtract(c.x, 16, 8));
-        int b0 = int(b.x & 255u), b1 = int(bitfieldExtract(b.x, 8, 8));
-        int b2 = int(bitfieldExtract(b.x, 16, 8));
+        uint t = neighbours(top, j), c = neighbours(mid, j), b = neighbours(bot, j);
+        int t0 = int(t & 255u), t1 = int(bitfieldExtract(t, 8, 8));
+        int t2 = int(bitfieldExtract(t, 16, 8));
+        int c0 = int(c & 255u), c2 = int(bitfieldExtract(c, 16, 8));
+        int b0 = int(b & 255u), b1 = int(bitfieldExtract(b, 8, 8));
+        int b2 = int(bitfieldExtract(b, 16, 8));
         int gx = t0 + 2 * c0 + b0 - t2 - 2 * c2 - b2;
         int gy = t0 + 2 * t1 + t2 - b0 - 2 * b1 - b2;
         uint m = uint(gx * gx + gy * gy);
-        uint q = sobelRoot(m);
+        int e;
+        uint q = sobelRoot(m, e);
 #if REGIONS > 0
-        addToRegions(row_cell + bitfieldExtract(columns, int(4u * j), 4), uvec2(x0 + j, y), m);
+        addToRegionsOfColumn(row_cell + bitfieldExtract(columns, int(4u * j), 4), j,
+#if ROIS > 0
+                             rois,
+#endif
+                             m);
 #endif
         squares += m;
         roots += q;
-        uint hi, lo, carry;
-        umulExtended(q, q, hi, lo);
-        rsq_lo = uaddCarry(rsq_lo, lo, carry);
-        rsq_hi += hi + carry;
-        t = advance(t);
-        c = advance(c);
-        b = advance(b);
+        row_e += e;
       }
+      uint carry;
+      s_rsq0[lid] = uaddCarry(s_rsq0[lid], uint(row_e), carry);
+      s_rsq1[lid] += carry - (row_e < 0 ? 1u : 0u);
       top = mid;
       mid = bot;
     }
@@ -195,8 +219,7 @@ void main() {
   s_squares_hi[lid] = 0u;
   s_roots_lo[lid] = roots;
   s_roots_hi[lid] = 0u;
-  s_rsq0[lid] = rsq_lo;
-  s_rsq1[lid] = rsq_hi;
+  s_rsq1[lid] += squares;  // an invocation's sum q^2 < 32 * 2^53: 64 bits, modulo 2^64
   s_rsq2[lid] = 0u;
   barrier();
   // gl_NumWorkGroups.z is 1: a start the compiler cannot see keeps the tree one loop (unrolled,

@@ -11,18 +11,9 @@
 #include <string_view>
 #include <vector>
 
-namespace esf {
+#include "esframe/gpu.hpp"  // ShaderStatistics
 
-// One shader stage's statistics as the driver printed them; -1 where it printed no such figure.
-struct ShaderStatistics {
-  std::string stage;          // the driver's stage name: "CS", "MESA_SHADER_COMPUTE", "VS", ...
-  int64_t instructions = -1;  // "inst"
-  int64_t threads = -1;       // "threads" (v3d, Mali) or "waves" (Adreno)
-  int64_t registers = -1;     // "registers" (Midgard), "max-temps" (v3d), "full" (Adreno)
-  int64_t spills = -1, fills = -1;
-  int64_t loops = -1;
-  std::string line;  // the driver's own words
-};
+namespace esf {
 
 // What the driver said about one program, judged.
 struct DriverVerdict {

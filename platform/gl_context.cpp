@@ -72,6 +72,15 @@ Status checkGl(const char* what) {
   return fail(ErrorCode::kGpu, what, ": ", glErrorString(first));
 }
 
+GlContextOptions glContextOptions(const GpuConfig& gpu) {
+  GlContextOptions options;
+  options.egl.platform = gpu.platform;
+  options.egl.drm_device = gpu.drm_device;
+  options.egl.egl_device = gpu.egl_device;
+  options.debug = gpu.debug;
+  return options;
+}
+
 Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) {
   logDebug("EGL: opening a display");  // -vv's timeline: EGL's start
   Result<std::unique_ptr<EglDisplay>> display = EglDisplay::open(o.egl);

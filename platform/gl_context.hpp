@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "esframe/gpu.hpp"  // ComputeLimits
 #include "platform/egl_display.hpp"
 
 namespace esf {
@@ -15,17 +16,8 @@ struct GlContextOptions {
   bool debug = false;  // GL_KHR_debug messages to the log
 };
 
-struct ComputeLimits {
-  GLint work_group_count[3] = {0, 0, 0};
-  GLint work_group_size[3] = {0, 0, 0};
-  GLint work_group_invocations = 0;
-  GLint shared_memory_size = 0;
-  GLint ssbo_bindings = 0;
-  GLint max_ssbo_size = 0;
-  GLint max_texture_size = 0;
-  GLint compute_storage_blocks = 0;  // in one compute shader
-  GLint compute_image_uniforms = 0;
-};
+// The options of a GpuConfig (esframe/pipeline_config.hpp).
+GlContextOptions glContextOptions(const GpuConfig& gpu);
 
 class GlContext {
  public:

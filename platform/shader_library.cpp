@@ -74,7 +74,7 @@ Result<GlShader> compile(GLenum stage, const std::string& preamble, const Resolv
     std::string log = shaderLog(compiled.get());
     const LogLocation error = firstError(log);
     logDebug("driver log for " + name + ":\n" + log);
-    return fail(ErrorCode::kGpu, placeOf(shader, error.line), ": compile error: ", error.message);
+    return fail(ErrorCode::kGpu, placeOf(shader, error.line), kCompileError, error.message);
   }
   const std::string log = shaderLog(compiled.get());
   size_t start = 0;
@@ -105,7 +105,7 @@ Result<GlProgram> link(const std::vector<GlShader>& shaders, const std::string& 
   if (!ok) {
     std::string log = programLog(program.get());
     logDebug("link log for " + what + ":\n" + log);
-    return fail(ErrorCode::kGpu, "glsl_es/", what, ": link error: ", firstError(log).message);
+    return fail(ErrorCode::kGpu, "glsl_es/", what, kLinkError, firstError(log).message);
   }
   return program;
 }

@@ -44,10 +44,17 @@ struct ProgramReport {
   DriverVerdict verdict;
 };
 
-// The words of a driver's refusal in an Error's message (the program's name comes before them).
+// The words of a driver's refusal in an Error's message (the program's name comes before them):
+// v3d's silent one at the first dispatch (kDriverRefusal), or a compile or link error, the
+// driver's log after it (a workgroup past Mali-T860's 128 invocations). esframe's own shaders
+// compile on every driver it is tested on, so either means this driver cannot run the program.
 inline constexpr std::string_view kDriverRefusal = "the GPU driver cannot compile it";
+inline constexpr std::string_view kCompileError = ": compile error: ";
+inline constexpr std::string_view kLinkError = ": link error: ";
 inline bool isDriverRefusal(const Error& e) {
-  return e.message.find(kDriverRefusal) != std::string::npos;
+  return e.message.find(kDriverRefusal) != std::string::npos ||
+         e.message.find(kCompileError) != std::string::npos ||
+         e.message.find(kLinkError) != std::string::npos;
 }
 
 class ShaderLibrary {

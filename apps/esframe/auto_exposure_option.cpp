@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "base/text_parse.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf::cli {
 namespace {

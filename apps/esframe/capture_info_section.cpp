@@ -1,14 +1,12 @@
 // The capture section of `esframe info`: V4L2 capture devices with their formats, frame sizes,
-// frame intervals and controls (capture/v4l2_info.hpp).
+// frame intervals and controls (esframe/capture_devices.hpp).
 #include "apps/esframe/commands.hpp"
-#include "capture/v4l2_info.hpp"
+#include "esframe/capture_devices.hpp"
 
 namespace esf::cli {
 
 InfoSection captureInfoSection() {
-  return InfoSection{"capture_devices",
-                     [](const GlobalOptions&) { return describeCaptureDevices(); },
-                     [](const nlohmann::json& j) { return captureDevicesText(j); }};
+  return listingSection("capture_devices", [](const GlobalOptions&) { return listV4l2Devices(); });
 }
 
 }  // namespace esf::cli

@@ -23,17 +23,6 @@ void applyLogLevel(const GlobalOptions& o) {
     setLogLevel(LogLevel::kInfo);
 }
 
-Result<GlContextOptions> contextOptions(const GlobalOptions& o) {
-  Result<EglPlatform> platform = parseEglPlatform(o.egl);
-  if (!platform) return platform.error();
-  GlContextOptions c;
-  c.egl.platform = platform.value();
-  c.egl.drm_device = o.drm_device;
-  c.egl.egl_device = o.egl_device;
-  c.debug = o.gl_debug;
-  return c;
-}
-
 Result<GpuConfig> gpuConfig(const GlobalOptions& o) {
   Result<EglPlatform> platform = parseEglPlatform(o.egl);
   if (!platform) return platform.error();
@@ -45,10 +34,10 @@ Result<GpuConfig> gpuConfig(const GlobalOptions& o) {
   return c;
 }
 
-Result<std::unique_ptr<GlContext>> createContext(const GlobalOptions& o) {
-  Result<GlContextOptions> c = contextOptions(o);
+Result<std::unique_ptr<GpuContext>> openGpu(const GlobalOptions& o) {
+  Result<GpuConfig> c = gpuConfig(o);
   if (!c) return c.error();
-  return GlContext::create(c.value());
+  return GpuContext::open(c.value());
 }
 
 }  // namespace esf::cli

@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "esframe/gpu.hpp"
 #include "esframe/pipeline_config.hpp"
-#include "platform/gl_context.hpp"
 
 namespace esf::cli {
 
@@ -31,11 +31,9 @@ struct GlobalOptions {
 void addGlobalOptions(CLI::App& app, GlobalOptions& options);
 // Applies --verbose to the log level.
 void applyLogLevel(const GlobalOptions& options);
-// GlContextOptions from the global options; fails on a bad --egl value.
-Result<GlContextOptions> contextOptions(const GlobalOptions& options);
 // The library's GpuConfig from the global options; fails on a bad --egl value.
 Result<GpuConfig> gpuConfig(const GlobalOptions& options);
-// Creates the GL context the options ask for; logs a one-line error on failure.
-Result<std::unique_ptr<GlContext>> createContext(const GlobalOptions& options);
+// Opens the GPU the options ask for.
+Result<std::unique_ptr<GpuContext>> openGpu(const GlobalOptions& options);
 
 }  // namespace esf::cli

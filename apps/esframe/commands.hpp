@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/esframe/cli_common.hpp"
+#include "esframe/capture_devices.hpp"
 
 namespace esf::cli {
 
@@ -23,6 +24,9 @@ struct InfoSection {
   std::function<std::string(const nlohmann::json&)> print_text;
 };
 std::vector<InfoSection> extraInfoSections();
+// A section of one of the library's device listings: its JSON, and its text as listed.
+InfoSection listingSection(std::string key,
+                           std::function<Result<DeviceListing>(const GlobalOptions&)> list);
 // The tuning cache and what strategy=auto picks per size class (tune_command.cpp).
 InfoSection tuningInfoSection();
 

@@ -1,6 +1,6 @@
 #pragma once
 // --health[=KEY=VALUE,...]: the camera health figures and events (esframe/health.hpp); the keys
-// are base/health_keys.hpp's.
+// are esf::parseHealthConfig's.
 #include <string>
 
 #include "esframe/base/result.hpp"

@@ -6,32 +6,27 @@
 
 #include "apps/esframe/cli_common.hpp"
 #include "apps/esframe/commands.hpp"
-#include "base/text_parse.hpp"
-#include "core/cpu/row_pool.hpp"
-#include "core/pipeline/backend_choice.hpp"
-#include "core/pipeline/selftest_verdict.hpp"
 #include "esframe/base/log.hpp"
-#include "platform/drm_device.hpp"
+#include "esframe/gpu_checks.hpp"
 
 namespace esf::cli {
 namespace {
 
 using nlohmann::json;
 
-json gpuInfo(const GlContext& ctx) {
-  const EglDisplay& d = ctx.display();
+json gpuInfo(const GpuInfo& i) {
   json g;
-  g["platform"] = toString(d.platform());
-  g["platform_selection"] = d.selectionLog();
-  if (!d.drmNodePath().empty()) g["drm_node"] = d.drmNodePath();
-  g["egl_vendor"] = d.vendor();
-  g["egl_version"] = std::to_string(d.majorVersion()) + "." + std::to_string(d.minorVersion());
-  g["gl_vendor"] = ctx.glVendor();
-  g["gl_renderer"] = ctx.renderer();
-  g["gl_version"] = ctx.version();
-  g["robust_access"] = ctx.robustAccess();
-  g["lose_context_on_reset"] = ctx.losesContextOnReset();
-  const ComputeLimits& l = ctx.limits();
+  g["platform"] = toString(i.platform);
+  g["platform_selection"] = i.platform_selection;
+  if (!i.drm_node.empty()) g["drm_node"] = i.drm_node;
+  g["egl_vendor"] = i.egl_vendor;
+  g["egl_version"] = std::to_string(i.egl_major) + "." + std::to_string(i.egl_minor);
+  g["gl_vendor"] = i.gl_vendor;
+  g["gl_renderer"] = i.gl_renderer;
+  g["gl_version"] = i.gl_version;
+  g["robust_access"] = i.robust_access;
+  g["lose_context_on_reset"] = i.loses_context_on_reset;
+  const ComputeLimits& l = i.limits;
   g["compute"] = {
       {"max_work_group_count",
        {l.work_group_count[0], l.work_group_count[1], l.work_group_count[2]}},
@@ -43,30 +38,25 @@ json gpuInfo(const GlContext& ctx) {
       {"max_texture_size", l.max_texture_size},
       {"max_compute_storage_blocks", l.compute_storage_blocks},
       {"max_compute_image_uniforms", l.compute_image_uniforms},
-      {"limits", ctx.specMinimumLimits() ? "gles31-min (ESFRAME_GL_LIMITS)" : "driver"},
+      {"limits", i.spec_minimum_limits ? "gles31-min (ESFRAME_GL_LIMITS)" : "driver"},
   };
   json ext = json::object();
-  for (const char* e : {"EGL_EXT_image_dma_buf_import", "EGL_EXT_image_dma_buf_import_modifiers",
-                        "EGL_KHR_image_base", "EGL_KHR_surfaceless_context",
-                        "EGL_KHR_no_config_context", "EGL_MESA_image_dma_buf_export"})
-    ext[e] = d.hasExtension(e);
-  for (const char* e :
-       {"GL_OES_EGL_image", "GL_OES_EGL_image_external", "GL_OES_EGL_image_external_essl3",
-        "GL_EXT_disjoint_timer_query", "GL_KHR_debug", "GL_EXT_robustness", "GL_KHR_robustness"})
-    ext[e] = ctx.hasGlExtension(e);
+  for (const GpuExtension& e : i.extensions) ext[e.name] = e.supported;
   g["extensions"] = ext;
   return g;
 }
 
 json drmInfo() {
   json list = json::array();
-  for (const DrmNode& n : listDrmNodes())
+  Result<std::vector<DrmDevice>> devices = listDrmDevices();
+  if (!devices) return list;
+  for (const DrmDevice& n : *devices)
     list.push_back(
-        {{"path", n.path}, {"driver", n.driver}, {"type", n.is_render_node ? "render" : "card"}});
+        {{"path", n.path}, {"driver", n.driver}, {"type", n.render_node ? "render" : "card"}});
   return list;
 }
 
-void printText(const json& info) {
+void printText(const json& info, const std::vector<InfoSection>& sections) {
   std::string out;
   auto line = [&](const std::string& s) { out += s + "\n"; };
   if (info.contains("gpu")) {
@@ -104,38 +94,37 @@ void printText(const json& info) {
   for (const auto& n : info["drm_devices"])
     line("  " + n["path"].get<std::string>() + "  driver=" + n["driver"].get<std::string>() + "  " +
          n["type"].get<std::string>());
-  for (const auto& section : extraInfoSections()) {
+  for (const auto& section : sections) {
     if (info.contains(section.key)) out += section.print_text(info[section.key]);
   }
   std::fputs(out.c_str(), stdout);
 }
 
-// The tuning cache's backend records for this GPU (esframe tune --stages backend): what auto
-// picks, per stage chain, for frames of each tuned size class instead of the rule.
-json tunedBackends(const GlContext& gl) {
-  std::string warning;
-  const TuningCache cache = TuningCache::load(TuningCache::defaultPath(), &warning);
-  const DeviceKey device = DeviceKey::of(gl);
-  json tuned = json::array();
-  for (const CacheEntry& e : cache.entries()) {
-    if (!(e.device == device) || e.stage.rfind("backend:", 0) != 0) continue;
-    PipelineConfig config;
-    const std::string chain = e.stage.substr(8);
-    if (chain.find("blur") != std::string::npos) config.blur = BlurConfig{1, 1};
-    if (chain.find("resize") != std::string::npos) config.resize = Size{1, 1};
-    if (stageChainOf(config) != chain) continue;  // not a chain this version makes
-    Result<ParsedSize> size =
-        e.size_class == "larger" ? ParsedSize{7680, 4320} : parseSize(e.size_class, "size class");
-    if (!size) continue;  // not a size class: never matched
-    const BackendChoice c =
-        chooseTunedBackend({}, cache, device, config, size->width, size->height);
-    if (c.reason.rfind("the tuning cache", 0) != 0) continue;  // a malformed record
-    tuned.push_back({{"chain", chain},
-                     {"size_class", e.size_class},
-                     {"backend", backendName(c.backend)},
-                     {"reason", c.reason}});
+json backendInfo(const Result<std::unique_ptr<GpuContext>>& gpu) {
+  Result<AutoBackendReport> r = describeAutoBackend(gpu);
+  if (!r) {
+    logError(r.error().message);
+    throw CLI::RuntimeError(kExitFailure);
   }
-  return tuned;
+  json selftest = nullptr;  // no GPU: nothing to check
+  if (gpu)
+    selftest = r->selftest ? json{{"passed", r->selftest->passed},
+                                  {"quick", r->selftest->quick},
+                                  {"at", r->selftest->at},
+                                  {"first_failure", r->selftest->first_failure},
+                                  {"summary", r->selftest_summary}}
+                           : json{{"summary", "not checked by this version (esframe selftest)"}};
+  json tuned = json::array();
+  for (const TunedBackend& t : r->tuned)
+    tuned.push_back({{"chain", t.chain},
+                     {"size_class", t.size_class},
+                     {"backend", backendName(t.backend)},
+                     {"reason", t.reason}});
+  return {{"auto", backendName(r->backend)},
+          {"reason", r->reason},
+          {"selftest", selftest},
+          {"cpu_threads", r->cpu_threads},
+          {"tuned", tuned}};
 }
 
 }  // namespace
@@ -147,38 +136,20 @@ void addInfoCommand(CLI::App& app, GlobalOptions& global) {
   cmd->callback([&global, json_flag]() {
     json info;
     info["esframe_version"] = ESFRAME_VERSION;
-    Result<std::unique_ptr<GlContext>> ctx = createContext(global);
-    if (ctx)
-      info["gpu"] = gpuInfo(*ctx.value());
+    Result<std::unique_ptr<GpuContext>> ctx = openGpu(global);
+    Result<GpuInfo> gpu = ctx ? ctx.value()->info() : Result<GpuInfo>(ctx.error());
+    if (gpu)
+      info["gpu"] = gpuInfo(gpu.value());
     else
-      info["gpu_error"] = ctx.error().message;
-    BackendChoice choice = chooseAutoBackend(ctx);
-    json selftest = nullptr;  // no GPU: nothing to check
-    if (ctx) {
-      std::string warning;
-      const TuningCache cache = TuningCache::load(TuningCache::defaultPath(), &warning);
-      const std::optional<SelftestVerdict> verdict =
-          findVerdict(cache, DeviceKey::of(*ctx.value()));
-      selftest = verdict ? json{{"passed", verdict->passed},
-                                {"quick", verdict->quick},
-                                {"at", verdict->at},
-                                {"first_failure", verdict->first_failure},
-                                {"summary", describeVerdict(*verdict)}}
-                         : json{{"summary", "not checked by this version (esframe selftest)"}};
-      // What auto makes of the verdict, without running a selftest from `info`.
-      choice = checkAutoChoice(choice, *ctx.value(), false);
-    }
-    info["backend"] = {{"auto", backendName(choice.backend)},
-                       {"reason", choice.reason},
-                       {"selftest", selftest},
-                       {"cpu_threads", RowPool::defaultThreads()},
-                       {"tuned", ctx ? tunedBackends(*ctx.value()) : json::array()}};
+      info["gpu_error"] = gpu.error().message;
+    info["backend"] = backendInfo(ctx);
     info["drm_devices"] = drmInfo();
-    for (const auto& section : extraInfoSections()) info[section.key] = section.collect(global);
+    const std::vector<InfoSection> sections = extraInfoSections();
+    for (const auto& section : sections) info[section.key] = section.collect(global);
     if (*json_flag)
       std::cout << info.dump(2) << std::endl;
     else
-      printText(info);
+      printText(info, sections);
     if (!ctx) {
       logError(ctx.error().message);
       throw CLI::RuntimeError(kExitFailure);

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/text_parse.hpp"
 #include "esframe/base/log.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf::cli {
 namespace {
@@ -240,22 +240,32 @@ Result<MqttSinkOptions> parseMqttSpec(const std::string& text) {
                                       {"cert", &MqttSinkOptions::cert},
                                       {"key", &MqttSinkOptions::key},
                                       {"tls-version", &MqttSinkOptions::tls_version},
-                                      {"will-topic", &MqttSinkOptions::will_topic}};
+                                      {"will-topic", &MqttSinkOptions::will_topic},
+                                      {"discovery-prefix", &MqttSinkOptions::discovery_prefix},
+                                      {"name", &MqttSinkOptions::device_name}};
   struct NumberKey {
     std::string_view key;
     int MqttSinkOptions::*field;
     uint64_t min, max;
   };
-  static const NumberKey kNumberKeys[] = {{"qos", &MqttSinkOptions::qos, 0, 1},
-                                          {"every", &MqttSinkOptions::every, 1, 1000000},
-                                          {"queue", &MqttSinkOptions::queue, 1, 1000000},
-                                          {"keepalive", &MqttSinkOptions::keepalive, 5, 65535}};
+  static const NumberKey kNumberKeys[] = {
+      {"qos", &MqttSinkOptions::qos, 0, 1},
+      {"every", &MqttSinkOptions::every, 1, 1000000},
+      {"queue", &MqttSinkOptions::queue, 1, 1000000},
+      {"keepalive", &MqttSinkOptions::keepalive, 5, 65535},
+      {"state-every", &MqttSinkOptions::discovery_state_every_s, 1, 86400}};
   KeyValueListRules rules;
   for (const TextKey& k : kTextKeys) rules.keys.push_back(k.key);
   for (const NumberKey& k : kNumberKeys) rules.keys.push_back(k.key);
+  rules.keys.push_back("discovery");
   Result<std::vector<KeyValue>> items = parseKeyValueList(key_values, kMqtt, rules);
   if (!items) return items.error();
+  std::string discovery;
+  bool discovery_keys = false;  // discovery-prefix, name or state-every given
   for (const auto& [key, value] : *items) {
+    if (key == "discovery") discovery = value;
+    discovery_keys =
+        discovery_keys || key == "discovery-prefix" || key == "name" || key == "state-every";
     for (const TextKey& k : kTextKeys)
       if (k.key == key) o.*k.field = value;
     for (const NumberKey& k : kNumberKeys) {
@@ -271,6 +281,19 @@ Result<MqttSinkOptions> parseMqttSpec(const std::string& text) {
                 ": cert, key, tls-version and insecure need TLS: give cafile or capath");
   if (o.cert.empty() != o.key.empty())
     return fail(ErrorCode::kInvalidArgument, kMqtt, ": cert and key go together");
+  // discovery=homeassistant announces the run to Home Assistant, discovery=remove takes the
+  // announcement back; discovery-prefix moves them from Home Assistant's default prefix.
+  if (!discovery.empty() && discovery != "homeassistant" && discovery != "remove")
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": discovery is homeassistant or remove, got '",
+                discovery, "'");
+  if (discovery.empty() && discovery_keys)
+    return fail(ErrorCode::kInvalidArgument, kMqtt,
+                ": discovery-prefix, name and state-every need discovery=homeassistant");
+  if (o.discovery_prefix.find_first_of("+#") != std::string::npos)
+    return fail(ErrorCode::kInvalidArgument, kMqtt, ": discovery-prefix '", o.discovery_prefix,
+                "' holds a wildcard (+ or #): publish topics cannot");
+  if (!discovery.empty() && o.discovery_prefix.empty()) o.discovery_prefix = "homeassistant";
+  o.discovery_remove = discovery == "remove";
   return o;
 }
 

@@ -1,6 +1,6 @@
 // `esframe programs`: every program esframe can build, compiled on this GPU's driver, with what
-// its compiler reports (core/pipeline/program_check.hpp). Exit 1 when a program is refused,
-// needs v3d's fallback scheduler, spills as a default, or draws a compiler warning.
+// its compiler reports (esf::checkPrograms, esframe/gpu_checks.hpp). Exit 1 when a program is
+// refused, needs v3d's fallback scheduler, spills as a default, or draws a compiler warning.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -9,8 +9,8 @@
 
 #include "apps/esframe/cli_common.hpp"
 #include "apps/esframe/commands.hpp"
-#include "core/pipeline/program_check.hpp"
 #include "esframe/base/log.hpp"
+#include "esframe/gpu_checks.hpp"
 
 namespace esf::cli {
 namespace {
@@ -39,18 +39,18 @@ nlohmann::json statsJson(const ShaderStatistics& s) {
   return j;
 }
 
-nlohmann::json reportJson(const ProgramCheckReport& r) {
+nlohmann::json reportJson(const ProgramCheckResult& r) {
   nlohmann::json programs = nlohmann::json::array();
-  for (const CheckedProgram& p : r.programs) {
+  for (const CheckedProgramFigures& p : r.programs) {
     nlohmann::json shaders = nlohmann::json::array();
-    for (const ShaderStatistics& s : p.report.verdict.shaders) shaders.push_back(statsJson(s));
-    programs.push_back({{"name", p.report.name},
-                        {"defines", p.report.defines},
+    for (const ShaderStatistics& s : p.shaders) shaders.push_back(statsJson(s));
+    programs.push_back({{"name", p.name},
+                        {"defines", p.defines},
                         {"default", p.default_program},
                         {"status", p.problems.empty() ? "ok" : "problem"},
-                        {"refused", p.report.verdict.refused},
-                        {"fallback_scheduler", p.report.verdict.fallback},
-                        {"strategy", p.report.verdict.strategy},
+                        {"refused", p.refused},
+                        {"fallback_scheduler", p.fallback_scheduler},
+                        {"strategy", p.strategy},
                         {"shaders", shaders},
                         {"problems", p.problems}});
   }
@@ -66,11 +66,11 @@ nlohmann::json reportJson(const ProgramCheckReport& r) {
             {"max_texture", l.max_texture_size}}},
           {"programs", programs},
           {"notes", r.notes},
-          {"problems", r.problemCount()},
-          {"passed", r.passed()}};
+          {"problems", r.problems},
+          {"passed", r.passed}};
 }
 
-void printText(const ProgramCheckReport& r) {
+void printText(const ProgramCheckResult& r) {
   const ComputeLimits& l = r.limits;
   std::printf("programs on %s | %s\n", r.renderer.c_str(), r.version.c_str());
   std::printf(
@@ -80,23 +80,21 @@ void printText(const ProgramCheckReport& r) {
       l.shared_memory_size, l.compute_storage_blocks, l.compute_image_uniforms, l.max_texture_size);
   std::printf("%-7s %-3s %-28s %6s %7s %5s %13s  %s\n", "status", "def", "program", "inst",
               "threads", "regs", "spills:fills", "defines");
-  for (const CheckedProgram& p : r.programs) {
-    const DriverVerdict& v = p.report.verdict;
-    const char* status = v.refused             ? "REFUSED"
-                         : v.fallback          ? "FALLBK"
-                         : !p.problems.empty() ? "PROBLEM"
-                                               : "ok";
-    const bool any = !v.shaders.empty();
-    const ShaderStatistics s = any ? v.shaders.back() : ShaderStatistics{};
+  for (const CheckedProgramFigures& p : r.programs) {
+    const char* status = p.refused              ? "REFUSED"
+                         : p.fallback_scheduler ? "FALLBK"
+                         : !p.problems.empty()  ? "PROBLEM"
+                                                : "ok";
+    const ShaderStatistics s = p.shaders.empty() ? ShaderStatistics{} : p.shaders.back();
     const std::string spills = s.spills < 0 ? "-" : figure(s.spills) + ":" + figure(s.fills);
     std::printf("%-7s %-3s %-28s %6s %7s %5s %13s  %s\n", status, p.default_program ? "yes" : "",
-                p.report.name.c_str(), figure(s.instructions).c_str(), figure(s.threads).c_str(),
-                figure(s.registers).c_str(), spills.c_str(), p.report.defines.c_str());
+                p.name.c_str(), figure(s.instructions).c_str(), figure(s.threads).c_str(),
+                figure(s.registers).c_str(), spills.c_str(), p.defines.c_str());
     for (const std::string& problem : p.problems) std::printf("        %s\n", problem.c_str());
   }
   for (const std::string& note : r.notes) std::printf("note: %s\n", note.c_str());
-  std::printf("programs: %s: %zu built, %d with problems\n", r.passed() ? "PASSED" : "FAILED",
-              r.programs.size(), r.problemCount());
+  std::printf("programs: %s: %zu built, %d with problems\n", r.passed ? "PASSED" : "FAILED",
+              r.programs.size(), r.problems);
 }
 
 int programs(const GlobalOptions& global, const ProgramsArgs& a) {
@@ -108,23 +106,25 @@ int programs(const GlobalOptions& global, const ProgramsArgs& a) {
   // programs at link with it (at their first draw otherwise).
   setenv("FD_MESA_DEBUG", "shaderdb", 0);
   setenv("V3D_DEBUG", "precompile", 0);
-  ShaderLibrary::setQuietDriver(true);
-  Result<std::unique_ptr<GlContext>> ctx = createContext(global);
+  Result<std::unique_ptr<GpuContext>> ctx = openGpu(global);
   if (!ctx) {
     logError(ctx.error().message);
     return kExitFailure;
   }
-  Result<GpuConfig> gpu = gpuConfig(global);
-  if (!gpu) return kExitFailure;
   ProgramCheckOptions options;
   options.sweep = a.sweep;
   options.shader_files = a.shaders;
-  const ProgramCheckReport report = checkPrograms(*ctx.value(), gpu.value(), options);
+  Result<ProgramCheckResult> checked = checkPrograms(*ctx.value(), options);
+  if (!checked) {
+    logError(checked.error().message);
+    return kExitFailure;
+  }
+  const ProgramCheckResult& report = checked.value();
   if (a.json)
     std::cout << reportJson(report).dump(2) << std::endl;
   else
     printText(report);
-  return report.passed() ? kExitOk : kExitFailure;
+  return report.passed ? kExitOk : kExitFailure;
 }
 
 }  // namespace

@@ -28,11 +28,9 @@
 #include "apps/esframe/health_option.hpp"
 #include "apps/esframe/output_specs.hpp"
 #include "apps/esframe/run_options.hpp"
-#include "base/pixel_format.hpp"
-#include "base/text_parse.hpp"
-#include "capture/source.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/pipeline.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf::cli {
 namespace {
@@ -212,9 +210,9 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     p.pipeline.backend = Backend::kGles;
   }
   for (const std::string& c : o.ctrls) {
-    Result<std::pair<std::string, std::string>> ctrl = parseCtrl(c);
+    Result<KeyValue> ctrl = parseKeyValue(c, "control");
     if (!ctrl) usageError("--ctrl: " + ctrl.error().message);
-    p.source.controls.push_back(ctrl.value());
+    p.source.controls.emplace_back(ctrl->key, ctrl->value);
   }
   if (o.auto_exposure) {
     Result<AutoExposureOptions> ae = parseAutoExposureOption(*o.auto_exposure);

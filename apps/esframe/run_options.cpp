@@ -3,10 +3,9 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "base/channels.hpp"
-#include "base/text_parse.hpp"
-#include "capture/libcamera_source.hpp"
+#include "esframe/capture_devices.hpp"
 #include "esframe/settings.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf::cli {
 namespace {
@@ -87,10 +86,10 @@ Result<Size> parseResizeOption(const std::string& text) {
 }
 
 Status checkSourceSpec(const std::string& spec) {
-  if (!isLibcameraSpec(spec)) return Status::success();
-  if (Status support = loadLibcameraSupport(); !support)
+  if (!isLibcameraSourceSpec(spec)) return Status::success();
+  if (Status support = libcameraUsable(); !support)
     return fail(support.error().code, "--source ", spec, ": ", support.error().message);
-  Result<std::string> id = libcameraCameraId(spec);
+  Result<std::string> id = libcameraSourceCameraId(spec);
   if (!id) return fail(id.error().code, "--source: ", id.error().message);
   return Status::success();
 }

@@ -1,14 +1,16 @@
 // `esframe selftest`: the GPU that `run` would use, checked stage by stage against the CPU
-// references (core/pipeline/selftest.hpp); the verdict goes into the tuning cache, where
-// `--backend auto` reads it.
+// references (esf::runSelftest, esframe/gpu_checks.hpp); the verdict goes into the tuning cache,
+// where `--backend auto` reads it.
 #include <cstdio>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "apps/esframe/cli_common.hpp"
 #include "apps/esframe/commands.hpp"
-#include "base/text_parse.hpp"
-#include "core/pipeline/selftest_verdict.hpp"
 #include "esframe/base/log.hpp"
+#include "esframe/gpu_checks.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf::cli {
 namespace {
@@ -36,40 +38,43 @@ int selftest(const GlobalOptions& global, const SelftestArgs& a) {
     if (!size) throw CLI::ValidationError(size.error().message);
     options.large = Size{size->width, size->height};
   }
-  Result<std::unique_ptr<GlContext>> ctx = createContext(global);
-  if (!ctx) return kExitFailure;  // createContext said why
-  GlContext& gl = *ctx.value();
+  Result<std::unique_ptr<GpuContext>> ctx = openGpu(global);
+  Result<GpuInfo> gpu = ctx ? ctx.value()->info() : Result<GpuInfo>(ctx.error());
+  if (!gpu) {
+    logError(gpu.error().message);
+    return kExitFailure;
+  }
   if (!a.json)
-    std::printf("selftest on %s | %s (%s EGL)%s\n", gl.renderer().c_str(), gl.version().c_str(),
-                toString(gl.display().platform()), a.quick ? ", quick" : "");
-  const SelftestReport report =
-      runSelftest(gl, options, a.json ? std::function<void(const SelftestCheck&)>() : printCheck);
-  const std::string path = a.cache.empty() ? TuningCache::defaultPath() : a.cache;
-  std::string warning;
-  TuningCache cache = TuningCache::load(path, &warning);
-  if (!warning.empty()) logWarning(warning + " (it will be rewritten)");
-  cache.put(verdictEntry(report));
-  const Status saved = cache.save();
+    std::printf("selftest on %s | %s (%s EGL)%s\n", gpu->gl_renderer.c_str(),
+                gpu->gl_version.c_str(), toString(gpu->platform), a.quick ? ", quick" : "");
+  Result<SelftestResult> report =
+      runSelftest(*ctx.value(), options, a.cache,
+                  a.json ? std::function<void(const SelftestCheck&)>() : printCheck);
+  if (!report) {
+    logError(report.error().message);
+    return kExitFailure;
+  }
+  if (!report->cache_warning.empty()) logWarning(report->cache_warning + " (it will be rewritten)");
   if (a.json) {
-    std::cout << selftestJson(report).dump(2) << std::endl;
+    std::cout << nlohmann::json::parse(report->json).dump(2) << std::endl;
   } else {
-    for (const SelftestFact& f : report.facts)
+    for (const SelftestFact& f : report->facts)
       std::printf("%-8s %s: %s\n", f.ok ? "fact" : "WRONG", f.name.c_str(), f.value.c_str());
     int exact = 0, refused = 0;
-    for (const SelftestCheck& c : report.checks) {
+    for (const SelftestCheck& c : report->checks) {
       exact += c.outcome == SelftestCheck::Outcome::kExact;
       refused += c.outcome == SelftestCheck::Outcome::kRefused;
     }
     std::printf("selftest: %s: %d of %zu checks exact, %d refused, %.1f Mpx on the GPU in %.1f s\n",
-                report.passed() ? "PASSED" : "FAILED", exact, report.checks.size(), refused,
-                double(report.pixels()) / 1e6, report.seconds);
-    if (!report.passed()) std::printf("first failure: %s\n", report.firstFailure().c_str());
+                report->passed ? "PASSED" : "FAILED", exact, report->checks.size(), refused,
+                double(report->pixels) / 1e6, report->seconds);
+    if (!report->passed) std::printf("first failure: %s\n", report->first_failure.c_str());
   }
-  if (saved)
-    logInfo("selftest: verdict stored in " + path);
+  if (report->store_error.empty())
+    logInfo("selftest: verdict stored in " + report->cache_path);
   else
-    logWarning("selftest: verdict not stored: " + saved.error().message);
-  return report.passed() ? kExitOk : kExitFailure;
+    logWarning("selftest: verdict not stored: " + report->store_error);
+  return report->passed ? kExitOk : kExitFailure;
 }
 
 }  // namespace

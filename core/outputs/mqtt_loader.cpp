@@ -9,14 +9,16 @@ namespace esf {
 namespace {
 
 // What the module calls of libesframe (MqttHost says why a table).
-const MqttHost kHost{&logLine, &jsonlLine, &jsonlEventLine};
+const MqttHost kHost{&logLine,      &jsonlLine,          &jsonlEventLine,
+                     &haEntitiesOf, &haDiscoveryConfigs, &haDiscoveryRemovals,
+                     &haFiguresOf,  &haStatePayload};
 
 }  // namespace
 
 Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& options) {
   static const Result<const MqttModule*> module =
       loadOptionalModule(OptionalModule<MqttModule, MqttHost>{kMqttModuleFile, kMqttModuleEntry,
-                                                              ESF_LINKED_ENTRY(esf_mqtt_module_v3)},
+                                                              ESF_LINKED_ENTRY(esf_mqtt_module_v4)},
                          kHost);
   if (!module)
     return fail(module.error().code, "mqtt://", options.host, "/", options.topic, ": ",

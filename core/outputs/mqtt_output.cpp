@@ -41,12 +41,14 @@ std::string errorText(int rc) {
 }
 
 // What waits for the worker, in order: a frame's JSONL line (to TOPIC, with "mqtt_dropped"
-// added), a health event's (to TOPIC/events), or the camera's state after the events before it
-// (to TOPIC/health, retained, QoS 1: what a dashboard that connects later is given).
+// added), a health event's (to TOPIC/events), the camera's state after the events before it
+// (to TOPIC/health, retained, QoS 1: what a dashboard that connects later is given), or a
+// retained message to `topic` (Home Assistant's discovery configs and state, QoS 1).
 struct Message {
-  enum class Kind { kFrame, kEvent, kState };
+  enum class Kind { kFrame, kEvent, kState, kRetained };
   std::string line;
   Kind kind = Kind::kFrame;
+  std::string topic;  // kRetained only
 };
 
 const char* healthState(bool offline, bool black, bool frozen, bool covered) {
@@ -71,6 +73,7 @@ class MqttOutput : public FrameSink {
     status_topic_ = o.will_topic.empty() ? o.topic + "/status" : o.will_topic;
     events_topic_ = o.topic + "/events";
     health_topic_ = o.topic + "/health";
+    discovery_ = !o.discovery_prefix.empty() && !o.discovery_remove;
   }
   ~MqttOutput() override { stopWorker(); }
 
@@ -114,6 +117,10 @@ class MqttOutput : public FrameSink {
                                      offline.data(), 1, true));
     if (rc != MOSQ_ERR_SUCCESS)
       return fail(ErrorCode::kInvalidArgument, name_, ": ", step, ": ", errorText(rc));
+    if (o.discovery_remove) {
+      std::lock_guard lock(mutex_);
+      for (HaMessage& m : haDiscoveryRemovals(o)) queueRetained(std::move(m));
+    }
     try {
       worker_ = startSignalFreeThread([this] { workerLoop(); });
     } catch (const std::system_error& e) {
@@ -140,9 +147,10 @@ class MqttOutput : public FrameSink {
     const bool sampled = frames_++ % uint64_t(options_.every) == 0;
     std::string line = sampled ? jsonlLine(frame) : std::string();
     std::lock_guard lock(mutex_);
-    if (sampled) enqueue(Message{std::move(line), Message::Kind::kFrame});
+    if (sampled) enqueue(Message{std::move(line), Message::Kind::kFrame, {}});
     // Events are rare and each one matters: every one goes out, whatever `every` says.
     if (frame.health) queueEvents(frame.events);
+    if (discovery_) discoveryFrame(frame);
     return Status::success();
   }
 
@@ -183,12 +191,63 @@ class MqttOutput : public FrameSink {
     queue_.push_back(std::move(m));
   }
 
+  // Under mutex_.
+  void queueRetained(HaMessage m) {
+    enqueue(Message{std::move(m.payload), Message::Kind::kRetained, std::move(m.topic)});
+  }
+
+  // Under mutex_: Home Assistant's configs at the first frame (what it carries says which
+  // entities apply), then the state when a binary sensor changes, or every state interval.
+  void discoveryFrame(const FrameResult& frame) {
+    if (!ha_known_) {
+      ha_entities_ = haEntitiesOf(frame);
+      ha_known_ = true;
+      for (HaMessage& m : haDiscoveryConfigs(options_, ha_entities_)) queueRetained(std::move(m));
+    }
+    ha_figures_ = haFiguresOf(frame);
+    last_frame_at_ = Clock::now();
+    ++ha_frames_;
+    const HaFlags flags{black_, frozen_, covered_, true};
+    const bool changed = !ha_state_sent_ || flags.black != ha_flags_.black ||
+                         flags.frozen != ha_flags_.frozen || flags.covered != ha_flags_.covered ||
+                         !ha_flags_.camera;
+    const auto interval = std::chrono::seconds(options_.discovery_state_every_s);
+    if (!changed && last_frame_at_ - ha_state_at_ < interval) return;
+    // The frame rate over the frames since the last state, in the stream's time.
+    double fps = -1;
+    if (ha_state_sent_ && frame.ts_ns > ha_state_ts_ns_ && ha_frames_ > 0)
+      fps = double(ha_frames_) * 1e9 / double(frame.ts_ns - ha_state_ts_ns_);
+    ha_flags_ = flags;
+    queueHaState(fps);
+    ha_state_ts_ns_ = frame.ts_ns;
+    ha_frames_ = 0;
+  }
+
+  // Under mutex_.
+  void queueHaState(double fps) {
+    queueRetained(
+        {haStateTopic(options_), haStatePayload(ha_figures_, ha_entities_, ha_flags_, fps)});
+    ha_state_sent_ = true;
+    ha_state_at_ = Clock::now();
+  }
+
+  // Under mutex_, from the worker: no frame for three state intervals (at least 10 s) turns the
+  // camera's connectivity off, whatever the source (a network stream, a stalled V4L2 device).
+  void discoveryWatchdog() {
+    if (!discovery_ || !ha_known_ || !ha_flags_.camera) return;
+    const auto silence = std::max<std::chrono::seconds>(
+        std::chrono::seconds(3 * options_.discovery_state_every_s), std::chrono::seconds(10));
+    if (Clock::now() - last_frame_at_ < silence) return;
+    ha_flags_.camera = false;
+    queueHaState(-1);
+  }
+
   // Under mutex_: the events, then the state they leave when it changed (and at the first frame).
   void queueEvents(const std::vector<HealthEvent>& events) {
     for (const HealthEvent& e : events) {
       std::string line = jsonlEventLine(e);
       line.pop_back();  // the '\n'
-      enqueue(Message{std::move(line), Message::Kind::kEvent});
+      enqueue(Message{std::move(line), Message::Kind::kEvent, {}});
       if (e.type == HealthEventType::kBlackStart) black_ = true;
       if (e.type == HealthEventType::kBlackEnd) black_ = false;
       if (e.type == HealthEventType::kFreezeStart) frozen_ = true;
@@ -198,10 +257,15 @@ class MqttOutput : public FrameSink {
       if (e.type == HealthEventType::kCameraOffline) offline_ = true;
       if (e.type == HealthEventType::kCameraOnline) offline_ = false;
     }
+    // A network source says when its stream is gone: connectivity off now, not at the watchdog.
+    if (offline_ && discovery_ && ha_known_ && ha_flags_.camera) {
+      ha_flags_.camera = false;
+      queueHaState(-1);
+    }
     const std::string state = healthState(offline_, black_, frozen_, covered_);
     if (state != health_state_) {
       health_state_ = state;
-      enqueue(Message{state, Message::Kind::kState});
+      enqueue(Message{state, Message::Kind::kState, {}});
     }
   }
 
@@ -215,11 +279,15 @@ class MqttOutput : public FrameSink {
       wake_.notify_all();
       return;
     }
-    const std::string online = "online";
     publishStatus("online");
     if (ever_connected_) logInfo(name_ + ": reconnected");
     {
       std::lock_guard lock(mutex_);
+      // A broker without persistence forgets retained messages when it restarts: announce again.
+      if (ever_connected_ && discovery_ && ha_known_) {
+        for (HaMessage& m : haDiscoveryConfigs(options_, ha_entities_)) queueRetained(std::move(m));
+        queueHaState(-1);
+      }
       connected_ = true;
       ever_connected_ = true;
       attempted_ = true;
@@ -268,6 +336,9 @@ class MqttOutput : public FrameSink {
         const std::string payload = mqttPayload(m.line, dropped);
         rc = mosquitto_publish(mosq_.get(), nullptr, options_.topic.c_str(), int(payload.size()),
                                payload.data(), options_.qos, options_.retain);
+      } else if (m.kind == Message::Kind::kRetained) {
+        rc = mosquitto_publish(mosq_.get(), nullptr, m.topic.c_str(), int(m.line.size()),
+                               m.line.data(), 1, true);
       } else {
         const bool state = m.kind == Message::Kind::kState;
         const std::string& topic = state ? health_topic_ : events_topic_;
@@ -298,6 +369,7 @@ class MqttOutput : public FrameSink {
       {
         std::lock_guard lock(mutex_);
         if (stop_) break;
+        discoveryWatchdog();
       }
       if (!linked) {
         const int rc =
@@ -373,6 +445,13 @@ class MqttOutput : public FrameSink {
   bool black_ = false, frozen_ = false, covered_ = false;  // --health: intervals left open
   bool offline_ = false;      // a network source's stream is gone (camera_offline, camera_online)
   std::string health_state_;  // the last state queued for TOPIC/health
+  bool discovery_ = false;    // Home Assistant discovery (not its removal)
+  bool ha_known_ = false, ha_state_sent_ = false;
+  HaEntities ha_entities_;                       // from the first frame
+  HaFigures ha_figures_;                         // the last frame's
+  HaFlags ha_flags_;                             // as last queued
+  uint64_t ha_frames_ = 0, ha_state_ts_ns_ = 0;  // frames since the last state, its frame's time
+  Clock::time_point last_frame_at_, ha_state_at_;
   uint64_t dropped_ = 0;
   bool stop_ = false, idle_ = true, fatal_ = false;
   bool ever_connected_ = false, outage_reported_ = false;
@@ -405,7 +484,7 @@ const MqttHost* g_host = nullptr;
 
 }  // namespace esf
 
-const esf::MqttModule* esf_mqtt_module_v3(const esf::MqttHost* host) {
+const esf::MqttModule* esf_mqtt_module_v4(const esf::MqttHost* host) {
   esf::mqtt_module::g_host = host;
   static const esf::MqttModule module{esf::mqtt_module::openMqttOutput};
   return &module;

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "base/shared_module.hpp"
+#include "core/outputs/ha_discovery.hpp"
 #include "esframe/base/log.hpp"
 #include "esframe/sink.hpp"
 #include "esframe/sink_options.hpp"
@@ -30,6 +31,13 @@ struct MqttHost {
   void (*log_line)(LogLevel level, std::string_view message);
   std::string (*jsonl_line)(const FrameResult& frame);
   std::string (*jsonl_event_line)(const HealthEvent& event);
+  HaEntities (*ha_entities_of)(const FrameResult& frame);
+  std::vector<HaMessage> (*ha_discovery_configs)(const MqttSinkOptions& options,
+                                                 const HaEntities& entities);
+  std::vector<HaMessage> (*ha_discovery_removals)(const MqttSinkOptions& options);
+  HaFigures (*ha_figures_of)(const FrameResult& frame);
+  std::string (*ha_state_payload)(const HaFigures& figures, const HaEntities& entities,
+                                  const HaFlags& flags, double fps);
 };
 
 // The boundary between libesframe and the module: same compiler, C++ types cross it; errors
@@ -38,7 +46,7 @@ struct MqttModule {
   Result<std::unique_ptr<FrameSink>> (*open_output)(const MqttSinkOptions& options);
 };
 inline constexpr const char kMqttModuleFile[] = "libesframe-mqtt.so";
-inline constexpr const char kMqttModuleEntry[] = "esf_mqtt_module_v3";
+inline constexpr const char kMqttModuleEntry[] = "esf_mqtt_module_v4";
 
 // The module's openMqttOutput, under a name of its own (its calls must not bind to the loader's).
 namespace mqtt_module {
@@ -51,4 +59,4 @@ extern const MqttHost* g_host;
 
 // The module's one exported entry point: keeps `host` (valid for the process's lifetime) and
 // returns the table above, valid as long.
-extern "C" ESF_MODULE_ENTRY const esf::MqttModule* esf_mqtt_module_v3(const esf::MqttHost* host);
+extern "C" ESF_MODULE_ENTRY const esf::MqttModule* esf_mqtt_module_v4(const esf::MqttHost* host);

@@ -13,8 +13,15 @@ bool isSoftwareRenderer(std::string_view gl_renderer) {
 }
 
 BackendChoice chooseAutoBackend(const Result<std::unique_ptr<GlContext>>& gl) {
-  if (!gl) return {Backend::kCpu, "no GLES 3.1 compute context: " + gl.error().message};
-  const std::string renderer = gl.value()->renderer();
+  return gl ? chooseAutoBackend(*gl.value()) : chooseAutoBackendWithoutGpu(gl.error());
+}
+
+BackendChoice chooseAutoBackendWithoutGpu(const Error& error) {
+  return {Backend::kCpu, "no GLES 3.1 compute context: " + error.message};
+}
+
+BackendChoice chooseAutoBackend(const GlContext& gl) {
+  const std::string renderer = gl.renderer();
   if (isSoftwareRenderer(renderer))
     return {Backend::kCpu, "the GL renderer " + renderer + " is software"};
   return {Backend::kGles, "the GL renderer " + renderer + " is a GPU with GLES 3.1 compute"};
@@ -42,12 +49,7 @@ BackendChoice chooseTunedBackend(const BackendChoice& rule, const TuningCache& c
 }
 
 GlContextOptions glContextOptions(const PipelineConfig& config) {
-  GlContextOptions options;
-  options.egl.platform = config.gpu.platform;
-  options.egl.drm_device = config.gpu.drm_device;
-  options.egl.egl_device = config.gpu.egl_device;
-  options.debug = config.gpu.debug;
-  return options;
+  return glContextOptions(config.gpu);
 }
 
 }  // namespace esf

@@ -25,6 +25,9 @@ bool isSoftwareRenderer(std::string_view gl_renderer);
 
 // What kAuto picks given the result of opening the GPU.
 BackendChoice chooseAutoBackend(const Result<std::unique_ptr<GlContext>>& gl);
+// The same for a GPU that opened, and for one that did not (`error` says why).
+BackendChoice chooseAutoBackend(const GlContext& gl);
+BackendChoice chooseAutoBackendWithoutGpu(const Error& error);
 
 // The stage chain of a configuration, as `esframe tune --stages backend` keys its records.
 std::string stageChainOf(const PipelineConfig& config);

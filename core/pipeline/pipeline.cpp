@@ -194,7 +194,7 @@ Result<FrameResult> Pipeline::process(const Frame& frame) {
 }
 
 Status submitFrame(Pipeline& pipeline, const Frame& frame) {
-  Pipeline::Impl& impl = pipeline.impl();
+  Pipeline::Impl& impl = PipelineAccess::impl(pipeline);
   if (Status s = makeCurrent(impl); !s) return s;
   if (Status s = ensureBackend(impl, frame); !s) return s;
   auto submit = [&]() -> Status {
@@ -208,23 +208,23 @@ Status submitFrame(Pipeline& pipeline, const Frame& frame) {
 }
 
 Status stageFrame(Pipeline& pipeline, const Frame& frame) {
-  if (!pipeline.impl().backend) return Status::success();  // nothing submitted yet
-  if (Status s = makeCurrent(pipeline.impl()); !s) return s;
-  return pipeline.impl().backend->stage(frame);
+  if (!PipelineAccess::impl(pipeline).backend) return Status::success();  // nothing submitted yet
+  if (Status s = makeCurrent(PipelineAccess::impl(pipeline)); !s) return s;
+  return PipelineAccess::impl(pipeline).backend->stage(frame);
 }
 
 void settleStagedFrame(Pipeline& pipeline) {
-  if (!pipeline.impl().backend) return;
+  if (!PipelineAccess::impl(pipeline).backend) return;
   // Waited for even where the context cannot be made current (its unmaps are then lost with it).
-  (void)makeCurrent(pipeline.impl());
-  pipeline.impl().backend->settle();
+  (void)makeCurrent(PipelineAccess::impl(pipeline));
+  PipelineAccess::impl(pipeline).backend->settle();
 }
 
 Result<FrameResult> collectFrame(Pipeline& pipeline) {
-  if (Status s = makeCurrent(pipeline.impl()); !s) return s.error();
-  if (!pipeline.impl().backend)
+  if (Status s = makeCurrent(PipelineAccess::impl(pipeline)); !s) return s.error();
+  if (!PipelineAccess::impl(pipeline).backend)
     return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
-  return pipeline.impl().backend->collect();
+  return PipelineAccess::impl(pipeline).backend->collect();
 }
 
 }  // namespace esf

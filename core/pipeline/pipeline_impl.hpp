@@ -42,4 +42,9 @@ Status stageFrame(Pipeline& pipeline, const Frame& frame);
 // PipelineBackend::settle: before a staged frame that will not be submitted goes away.
 void settleStagedFrame(Pipeline& pipeline);
 
+// The Impl of a Pipeline, for the library's own code (Pipeline keeps it private).
+struct PipelineAccess {
+  static Pipeline::Impl& impl(Pipeline& pipeline) { return *pipeline.impl_; }
+};
+
 }  // namespace esf

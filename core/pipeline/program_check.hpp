@@ -17,19 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "esframe/gpu_checks.hpp"
 #include "esframe/pipeline_config.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/shader_library.hpp"
 
 namespace esf {
-
-struct ProgramCheckOptions {
-  bool sweep = false;  // every candidate of `esframe tune`'s sweeps, not only each family's default
-  // Compute shaders from files (GLSL ES 3.10 without the #version line, as glsl_es/ holds
-  // them), built and judged instead of esframe's own: a shader being written, checked on the
-  // boards' compilers before it joins glsl_es/.
-  std::vector<std::string> shader_files;
-};
 
 struct CheckedProgram {
   ProgramReport report;

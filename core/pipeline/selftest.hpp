@@ -20,41 +20,16 @@
 #include <nlohmann/json.hpp>
 
 #include "core/tuning/tuning_cache.hpp"
+#include "esframe/gpu_checks.hpp"
 #include "esframe/pipeline_config.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
 
-struct SelftestOptions {
-  // A few checks on small frames: within kQuickSelftestPixels through the GPU, a few seconds
-  // on a Raspberry Pi's v3d (most of it compiling shaders, once per driver with the program cache).
-  bool quick = false;
-  bool all_strategies = false;  // every histogram strategy, not only what auto picks here
-  Size large{0, 0};             // the large frame; 0x0: 1920x1080, or 640x480 when quick
-};
-
 // The work budget of a quick selftest at its default size, in pixels processed on the GPU (about
 // two frames of 1080p): a Pi's v3d counts that in well under a second; compiling the stages'
 // shaders the first time is most of a quick selftest's few seconds.
 inline constexpr uint64_t kQuickSelftestPixels = 4'000'000;
-
-struct SelftestCheck {
-  enum class Outcome { kExact, kWrong, kRefused, kFailed };
-  std::string name;  // "histogram persistent (auto) bins=256 rgbl"
-  Outcome outcome = Outcome::kExact;
-  std::string detail;  // exact: the frames; wrong: the first difference; refused/failed: why
-  int frames = 0;
-  uint64_t pixels = 0;  // processed on the GPU
-  double ms = 0;
-};
-const char* outcomeName(SelftestCheck::Outcome outcome);  // "exact", "WRONG", "refused", "FAILED"
-
-// A driver fact that matters to esframe, with whether it is a problem.
-struct SelftestFact {
-  std::string name;   // "compute limits", "timer queries", "dmabuf import", "program binaries"
-  std::string value;  // one line
-  bool ok = true;     // false: counts against the verdict (a zero-copy import that came out wrong)
-};
 
 struct SelftestReport {
   DeviceKey device;

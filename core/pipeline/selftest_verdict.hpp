@@ -12,15 +12,6 @@
 
 namespace esf {
 
-struct SelftestVerdict {
-  bool passed = false;
-  bool quick = false;
-  std::string at;             // when the selftest ran (UTC)
-  std::string first_failure;  // empty when passed
-  int checks = 0;
-  double seconds = 0;
-};
-
 CacheEntry verdictEntry(const SelftestReport& report);
 // The verdict of this esframe version for `device`, if it has one.
 std::optional<SelftestVerdict> findVerdict(const TuningCache& cache, const DeviceKey& device);

@@ -56,15 +56,16 @@ Result<std::unique_ptr<FrameSink>> makePngSink(const PngSinkOptions& options) {
 }
 
 Result<std::unique_ptr<FrameSink>> makeDrmSink(Pipeline& pipeline, const DrmSinkOptions& options) {
-  GlContext* gl = pipeline.impl().gl.get();
+  GlContext* gl = PipelineAccess::impl(pipeline).gl.get();
   std::unique_ptr<GlContext> own_gl;
   if (!gl) {
     // The CPU backends have no GL context: the sink makes its own on the configured EGL device
     // (the display's card) and uploads each frame's image and histogram to draw them.
     Result<std::unique_ptr<GlContext>> made =
-        GlContext::create(glContextOptions(pipeline.impl().config));
+        GlContext::create(glContextOptions(PipelineAccess::impl(pipeline).config));
     if (!made)
-      return fail(made.error().code, "DRM sink: the ", backendName(pipeline.impl().config.backend),
+      return fail(made.error().code, "DRM sink: the ",
+                  backendName(PipelineAccess::impl(pipeline).config.backend),
                   " backend has no GL context, and none could be made to draw the display: ",
                   made.error().message);
     own_gl = std::move(made.value());
@@ -94,6 +95,19 @@ Result<std::unique_ptr<FrameSink>> makeMqttSink(const MqttSinkOptions& options) 
     return fail(ErrorCode::kInvalidArgument,
                 "MQTT sink: qos must be 0 or 1, every and queue positive, port in 0..65535, "
                 "keepalive at least 5 seconds");
+  if (options.discovery_remove && options.discovery_prefix.empty())
+    return fail(ErrorCode::kInvalidArgument,
+                "MQTT sink: removing Home Assistant's discovery configs needs their prefix");
+  if (options.discovery_prefix.find_first_of("+#") != std::string::npos ||
+      (!options.discovery_prefix.empty() &&
+       (options.discovery_prefix.front() == '/' || options.discovery_prefix.back() == '/')))
+    return fail(ErrorCode::kInvalidArgument, "MQTT sink: discovery prefix '",
+                options.discovery_prefix,
+                "' must be a topic without wildcards (+, #) or a leading or trailing '/'");
+  if (options.discovery_state_every_s < 1 || options.discovery_state_every_s > 86400)
+    return fail(ErrorCode::kInvalidArgument,
+                "MQTT sink: the discovery state interval must be 1..86400 seconds, got ",
+                std::to_string(options.discovery_state_every_s));
   return openMqttOutput(options);
 }
 

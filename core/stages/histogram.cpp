@@ -199,6 +199,10 @@ Result<Histogram> Histogram::create(const GlContext& gl, const HistogramParams& 
   h.params_ = params;
   int wg_x = 1, wg_y = 1;
   countWorkgroup(params, wg_x, wg_y);
+  if (injectedWorkgroupFault()) {
+    wg_x = 2 * gl.limits().work_group_size[0];
+    wg_y = 1;
+  }
   ShaderDefines d;
   d.set("STRATEGY", shaderStrategy(params.strategy))
       .set("BINS", params.bins)
@@ -356,6 +360,20 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
   }
   glMemoryBarrier(kStorageWrittenBarrier);
   return checkGl("histogram dispatch");
+}
+
+// ESFRAME_FAULT_INJECTION builds only: ESFRAME_TEST_GPU_FAULT=histogram-workgroup builds the
+// counting program with a workgroup twice as wide as the driver's limit, which the driver's
+// compiler refuses, so that the tests can show a refused program failing `--backend gles` with
+// one line and `--backend auto` falling back to the executor (tests/boards). Other builds
+// ignore it.
+bool Histogram::injectedWorkgroupFault() {
+#if ESF_FAULT_INJECTION
+  const char* fault = std::getenv("ESFRAME_TEST_GPU_FAULT");
+  return fault && std::string_view(fault) == "histogram-workgroup";
+#else
+  return false;
+#endif
 }
 
 // ESFRAME_FAULT_INJECTION builds only: ESFRAME_TEST_GPU_FAULT=histogram makes every run add one

@@ -124,6 +124,7 @@ class Histogram {
   Status runImpl(int width, int height, GLuint texture, GLuint buffer);
   Status ensureChunks(size_t chunk_count);
   Status prepareInjectedFault();
+  static bool injectedWorkgroupFault();
 
   const GlContext* gl_ = nullptr;
   HistogramParams params_;

@@ -9,12 +9,9 @@
 
 #include "esframe/base/result.hpp"
 #include "esframe/rgba_image.hpp"
+#include "esframe/tuning.hpp"  // FrameContent
 
 namespace esf {
-
-enum class FrameContent { kRandom, kFlat, kGradient, kNatural };
-const char* frameContentName(FrameContent c);
-Result<FrameContent> parseFrameContent(std::string_view name);
 
 // Deterministic for a given seed.
 RgbaImage syntheticFrame(FrameContent content, int width, int height, uint32_t seed = 1);

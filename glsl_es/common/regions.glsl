@@ -7,7 +7,8 @@
 // word where value k of region r goes, at REGION_TOTALS_AT + 2 * (r * REGION_VALUES + k), low
 // word first; and declares `uniform uvec2 u_size` before it includes this. Calls (all
 // invocations):
-//   regionsBegin, a barrier, addToRegions per pixel, flushRegions, a barrier, publishRegions.
+//   regionsBegin, a barrier, addToRegions (or addToRegionsOfColumn) per pixel, flushRegions, a
+//   barrier, publishRegions.
 #ifndef GRID_COLUMNS
 #define GRID_COLUMNS 0
 #endif
@@ -72,8 +73,8 @@ uint cellOf(uvec2 a) {
   return row * uint(GRID_COLUMNS) + column;
 }
 
-// Pixel `a`, in grid cell `cell`, adds `values` to the sums of the regions it lies in.
-void addToRegions(uint cell, uvec2 a, RegionSums values) {
+// Adds `values` to the sums of grid cell `cell` (kept in registers while the cell stays).
+void addToCell(uint cell, RegionSums values) {
 #if GRID_COLUMNS > 0
   if (cell != g_cell) {
     addToRegion(g_cell, g_cell_sums);
@@ -82,11 +83,42 @@ void addToRegions(uint cell, uvec2 a, RegionSums values) {
   }
   g_cell_sums += values;
 #endif
+}
+
+// Pixel `a`, in grid cell `cell`, adds `values` to the sums of the regions it lies in.
+void addToRegions(uint cell, uvec2 a, RegionSums values) {
+  addToCell(cell, values);
 #if ROIS > 0
   for (int i = 0; i < ROIS; ++i) {
     if (all(greaterThanEqual(a, u_rois[i].xy)) && all(lessThan(a, u_rois[i].zw)))
       g_roi_sums[i] += values;
   }
+#endif
+}
+
+#if ROIS > 0
+// For a caller that takes the 4 adjacent columns x0 .. x0 + 3 of several rows (sobel.comp):
+// bit 4 (i % 8) + j of word i / 8 says that rectangle i holds column x0 + j; a row's copy, with
+// the rectangles that miss the row cleared, says which hold pixel j of that row. Tests a pixel
+// with one bit instead of four comparisons (Midgard spilled on those).
+const int kRoiWords = (ROIS + 7) / 8;
+uint roiBits(int i, uint x0) {
+  uint lo = clamp(u_rois[i].x, x0, x0 + 4u) - x0, hi = clamp(u_rois[i].z, x0, x0 + 4u) - x0;
+  return (((1u << hi) - 1u) & ~((1u << lo) - 1u)) << (4u * uint(i % 8));
+}
+#endif
+
+// Pixel j of the columns `rois` describe, in grid cell `cell`, adds `values` to the sums of the
+// regions it lies in.
+void addToRegionsOfColumn(uint cell, uint j,
+#if ROIS > 0
+                          uint rois[kRoiWords],
+#endif
+                          RegionSums values) {
+  addToCell(cell, values);
+#if ROIS > 0
+  for (int i = 0; i < ROIS; ++i)
+    if (((rois[i / 8] >> (4u * uint(i % 8) + j)) & 1u) != 0u) g_roi_sums[i] += values;
 #endif
 }
 

@@ -66,6 +66,9 @@ struct HealthConfig {
 // covered_min_duration), as the CLI's --health and the GStreamer element's health-options take
 // them; "" gives the defaults. kInvalidArgument names the key and its range.
 ESF_API Result<HealthConfig> parseHealthConfig(std::string_view keys);
+// The same, its errors naming `what` where "health keys" stands otherwise: where the text came
+// from ("--health", "health-options").
+ESF_API Result<HealthConfig> parseHealthConfig(std::string_view keys, std::string_view what);
 
 // One region's figures (HealthConfig's grid cells in row order, then its rois).
 struct RegionFigures {

@@ -69,9 +69,9 @@ class ESF_API Pipeline {
   Result<std::vector<HealthEvent>> endStream();
 
   struct Impl;  // internal (core/pipeline/pipeline_impl.hpp)
-  Impl& impl() { return *impl_; }
 
  private:
+  friend struct PipelineAccess;
   explicit Pipeline(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

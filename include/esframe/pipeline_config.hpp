@@ -62,6 +62,10 @@ struct GpuConfig {
   bool selftest = true;
 };
 
+// A channel list (HistogramConfig::channels): 1 to 4 distinct letters of "rgbl"; the error
+// names the string.
+ESF_API Status validateChannels(std::string_view channels);
+
 struct HistogramConfig {
   int bins = 256;                 // 1..256; bin of an 8-bit value v is (v * bins) >> 8
   std::string channels = "rgbl";  // letters r, g, b, l in the order the counts interleave

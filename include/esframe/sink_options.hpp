@@ -31,6 +31,16 @@ struct MqttSinkOptions {
   // warning, and the sink keeps trying in the background.
   bool required = false;
   int connect_timeout_ms = 5000;
+  // Home Assistant MQTT discovery. With a prefix (Home Assistant's default: "homeassistant"):
+  // retained configs under PREFIX/sensor|binary_sensor/esframe_TOPIC/KEY/config for the figures
+  // the run computes, their states in one retained JSON object on TOPIC/state (at the first
+  // frame, when a health state changes, when frames stop for three intervals, and at most every
+  // discovery_state_every_s otherwise), and the status topic above as their availability. With
+  // discovery_remove: empty retained payloads on every config topic and TOPIC/state instead.
+  std::string discovery_prefix;  // empty: no discovery
+  bool discovery_remove = false;
+  std::string device_name;  // the device Home Assistant shows; empty: "esframe TOPIC"
+  int discovery_state_every_s = 5;
 };
 
 struct PromSinkOptions {

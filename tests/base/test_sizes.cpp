@@ -7,9 +7,9 @@
 #include <limits>
 #include <stdexcept>
 
-#include "base/text_parse.hpp"
 #include "esframe/base/sizes.hpp"
 #include "esframe/rgba_image.hpp"
+#include "esframe/text_parse.hpp"
 
 namespace esf {
 namespace {

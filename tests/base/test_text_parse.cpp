@@ -1,6 +1,6 @@
 // base/text_parse: every expectation below is written out by hand from the grammar in
 // text_parse.hpp, never computed by the parser itself.
-#include "base/text_parse.hpp"
+#include "esframe/text_parse.hpp"
 
 #include <gtest/gtest.h>
 

@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "base/pixel_format.hpp"
-#include "base/text_parse.hpp"
 #include "capture/source.hpp"
 #include "core/import/import_reference.hpp"
 #include "core/outputs/graph_renderer.hpp"
 #include "core/stages/histogram_reference.hpp"
 #include "esframe/pipeline.hpp"
+#include "esframe/text_parse.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {

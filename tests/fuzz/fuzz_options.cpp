@@ -5,9 +5,8 @@
 
 #include "apps/esframe/output_specs.hpp"
 #include "apps/esframe/run_options.hpp"
-#include "base/health_keys.hpp"
-#include "base/text_parse.hpp"
 #include "capture/source.hpp"
+#include "esframe/text_parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -34,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       (void)esf::parseSize(text, "--size");
       break;
     case 6:
-      (void)esf::parseHealthKeys(text, "--health");
+      (void)esf::parseHealthConfig(text, "--health");
       break;
   }
   return 0;

@@ -6,8 +6,8 @@
 libesframe.so names none of the modules' heavy libraries in DT_NEEDED (read with readelf, which
 must see them in the modules themselves, so a reader that sees nothing fails); a run that uses
 neither module does not load them (LD_DEBUG=files) and one that does, does; the modules are found
-beside the code that loads them wherever it lies (esframe links the library's objects in, from the
-static esframe_internal: a copy of the binary, no environment); and a
+beside the code that loads them wherever it lies (libesframe.so, which esframe links: a copy of
+both in a fresh folder); and a
 missing, broken or foreign module, or ESFRAME_MODULE_DIR naming an empty folder, is one line on
 stderr naming the module file, nothing on stdout, and the documented exit code (README: 2 for
 --source libcamera, a command-line check; 1 for an mqtt:// output, a runtime error).
@@ -28,9 +28,10 @@ HEAVY = {
     "libesframe-libcamera.so": re.compile(r"^libcamera"),
     "libesframe-mqtt.so": re.compile(r"^lib(mosquitto|ssl|crypto)\."),
     "libesframe-http.so": re.compile(r"^lib(microhttpd|turbojpeg)\."),
+    "libesframe-network.so": re.compile(r"^libgst(reamer|app|video)-"),
 }
 ANY_HEAVY = re.compile(
-    r"(^|/)lib(camera|camera-base|mosquitto|ssl|crypto|microhttpd|turbojpeg|gnutls)[.-]")
+    r"(^|/)lib(camera|camera-base|mosquitto|ssl|crypto|microhttpd|turbojpeg|gnutls|gstreamer)[.-]")
 SMALL_RUN = ["run", "--backend", "cpu", "--frames", "1", "--size", "16x16"]
 MQTT_RUN = SMALL_RUN + ["--output", "mqtt://127.0.0.1:1/esframe-module-test"]
 
@@ -67,9 +68,12 @@ class Modules(unittest.TestCase):
         shutil.rmtree(self.scratch)
 
     def copy_tree(self, with_modules):
-        """esframe (the library's code linked in) in a fresh folder, modules optionally."""
-        self.assertEqual([n for n in needed(ARGS.esframe) if n.startswith("libesframe")], [])
+        """esframe and the libesframe.so it links in a fresh folder (run()'s libdir names it),
+        modules optionally."""
+        sonames = [n for n in needed(ARGS.esframe) if n.startswith("libesframe")]
+        self.assertEqual(len(sonames), 1, needed(ARGS.esframe))
         shutil.copy(ARGS.esframe, os.path.join(self.scratch, "esframe"))
+        shutil.copy(ARGS.library, os.path.join(self.scratch, sonames[0]))
         if with_modules:
             for m in ARGS.module:
                 shutil.copy(m, self.scratch)
@@ -102,7 +106,7 @@ class Modules(unittest.TestCase):
         for args in (["--version"], SMALL_RUN):
             loaded = loaded_objects(args)
             self.assertTrue(any("libEGL" in f for f in loaded), loaded)  # the reader works
-            self.assertEqual([f for f in loaded if ANY_HEAVY.search(f) or "libesframe" in f],
+            self.assertEqual([f for f in loaded if ANY_HEAVY.search(f) or "libesframe-" in f],
                              [], args)
         if module("libesframe-mqtt.so"):
             loaded = loaded_objects(MQTT_RUN)
@@ -112,6 +116,11 @@ class Modules(unittest.TestCase):
         if module("libesframe-libcamera.so"):
             loaded = loaded_objects(["info", "--json"])
             self.assertTrue(any("libesframe-libcamera.so" in f for f in loaded), loaded)
+            self.assertFalse(any("libmosquitto" in f for f in loaded), loaded)
+        if module("libesframe-network.so"):  # a refused connection: the module, then exit 3
+            loaded = loaded_objects(["run", "--backend", "cpu", "--source", "rtsp://127.0.0.1:1/x"])
+            self.assertTrue(any("libesframe-network.so" in f for f in loaded), loaded)
+            self.assertTrue(any("libgstreamer-1.0" in f for f in loaded), loaded)
             self.assertFalse(any("libmosquitto" in f for f in loaded), loaded)
         if module("libesframe-http.so"):
             loaded = loaded_objects(SMALL_RUN + ["--output", "http:0"])
@@ -190,7 +199,7 @@ class Modules(unittest.TestCase):
                                    "undefined symbol: esf_libcamera_module_v3")
         r = run(MQTT_RUN, libdir=self.scratch, esframe=esframe)
         self.assert_one_line_error(r, 1, "libesframe-mqtt.so: ",
-                                   "undefined symbol: esf_mqtt_module_v3")
+                                   "undefined symbol: esf_mqtt_module_v4")
 
 
 if __name__ == "__main__":

@@ -115,12 +115,50 @@ TEST(MqttOutputOptions, AddressAndEveryKey) {
   EXPECT_FALSE(plain->retain);
 }
 
+TEST(MqttOutputOptions, HomeAssistantDiscovery) {
+  Result<OutputSpec> plain = parseOutputSpec("mqtt://h/t");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(plain->mqtt.discovery_prefix.empty());
+  Result<OutputSpec> on = parseOutputSpec("mqtt://h/t,discovery=homeassistant,state-every=30");
+  ASSERT_TRUE(on.ok()) << on.error().message;
+  EXPECT_EQ(on->mqtt.discovery_prefix, "homeassistant");
+  EXPECT_FALSE(on->mqtt.discovery_remove);
+  EXPECT_EQ(on->mqtt.discovery_state_every_s, 30);
+  Result<OutputSpec> moved =
+      parseOutputSpec("mqtt://h/t,discovery=homeassistant,discovery-prefix=ha/x,name=Porch cam");
+  ASSERT_TRUE(moved.ok()) << moved.error().message;
+  EXPECT_EQ(moved->mqtt.discovery_prefix, "ha/x");
+  EXPECT_EQ(moved->mqtt.device_name, "Porch cam");
+  Result<OutputSpec> remove = parseOutputSpec("mqtt://h/t,discovery=remove");
+  ASSERT_TRUE(remove.ok()) << remove.error().message;
+  EXPECT_EQ(remove->mqtt.discovery_prefix, "homeassistant");
+  EXPECT_TRUE(remove->mqtt.discovery_remove);
+}
+
 TEST(MqttOutputOptions, BadInputIsNamed) {
-  for (const char* text :
-       {"mqtt:host/t", "mqtt://host", "mqtt://host/", "mqtt:///t", "mqtt://:1883/t", "mqtt://h:0/t",
-        "mqtt://h:70000/t", "mqtt://h:x/t", "mqtt://h/a/+", "mqtt://h/#", "mqtt://h/t,qos=2",
-        "mqtt://h/t,every=0", "mqtt://h/t,queue=0", "mqtt://h/t,color=red", "mqtt://h/t,,qos=1",
-        "mqtt://h/t,cert=/c.pem", "mqtt://h/t,cafile=/a,cert=/c", "mqtt://h/t,qos=1,qos=0"}) {
+  for (const char* text : {"mqtt:host/t",
+                           "mqtt://host",
+                           "mqtt://host/",
+                           "mqtt:///t",
+                           "mqtt://:1883/t",
+                           "mqtt://h:0/t",
+                           "mqtt://h:70000/t",
+                           "mqtt://h:x/t",
+                           "mqtt://h/a/+",
+                           "mqtt://h/#",
+                           "mqtt://h/t,qos=2",
+                           "mqtt://h/t,every=0",
+                           "mqtt://h/t,queue=0",
+                           "mqtt://h/t,color=red",
+                           "mqtt://h/t,,qos=1",
+                           "mqtt://h/t,cert=/c.pem",
+                           "mqtt://h/t,cafile=/a,cert=/c",
+                           "mqtt://h/t,qos=1,qos=0",
+                           "mqtt://h/t,discovery=hass",
+                           "mqtt://h/t,name=Porch",
+                           "mqtt://h/t,state-every=5",
+                           "mqtt://h/t,discovery=homeassistant,state-every=0",
+                           "mqtt://h/t,discovery=homeassistant,discovery-prefix=ha/+"}) {
     Result<OutputSpec> spec = parseOutputSpec(text);
     ASSERT_FALSE(spec.ok()) << text;
     EXPECT_EQ(spec.error().code, ErrorCode::kInvalidArgument) << text;

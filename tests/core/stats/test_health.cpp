@@ -343,5 +343,23 @@ TEST(HealthKeys, TextGivesEveryFieldAndErrorsNameTheKey) {
   }
 }
 
+// With `what`, errors name where the text came from (the CLI's flag, the element's property)
+// where they say "health keys" otherwise; the values parse the same.
+TEST(HealthKeys, ErrorsNameWhatTheTextCameFrom) {
+  Result<HealthConfig> h = parseHealthConfig("threshold=20,grid=3x2", "health-options");
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  EXPECT_EQ(h->scene_threshold, 20.0);
+  EXPECT_EQ(h->grid_columns, 3);
+  EXPECT_EQ(h->grid_rows, 2);
+  for (const auto& [text, want] : std::vector<std::pair<const char*, const char*>>{
+           {"threshold=101", "--health: threshold=101: must be in [0, 100]"},
+           {"grid=17x2", "--health grid '17x2': expected CxR (e.g. 4x3), each 1..16"}}) {
+    Result<HealthConfig> bad = parseHealthConfig(text, "--health");
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument) << text;
+    EXPECT_EQ(bad.error().message.find(want), 0u) << bad.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace esf

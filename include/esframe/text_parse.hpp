@@ -1,14 +1,16 @@
 #pragma once
 // The small text grammars that sizes, options and controls share: "640x480", "a=1,b=2",
-// "name=value" and bounded integers. One parser each, so every caller accepts the same spellings
-// and reports the same errors. Errors are ErrorCode::kInvalidArgument and name `what` (the
-// parameter: "size", "PNG output", "control"), never a command-line flag.
+// "name=value" and bounded integers, as libesframe and its clients parse them. One parser each, so
+// every caller accepts the same spellings and reports the same errors. Errors are
+// ErrorCode::kInvalidArgument and name `what` (the parameter: "size", "PNG output", "control"),
+// never a command-line flag.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/base/sizes.hpp"
 
@@ -23,12 +25,13 @@ struct ParsedSize {
 // "640x480" (or "640X480"): both positive and at most `max` (by default the frame limit,
 // esframe/base/sizes.hpp). Error: "size '12y4': expected WxH (e.g. 640x480), each 1..16384", where
 // `form` is what is expected (a grid's is "CxR (e.g. 4x3)").
-Result<ParsedSize> parseSize(std::string_view text, std::string_view what, int max = kMaxFrameSide,
-                             std::string_view form = "WxH (e.g. 640x480)");
+ESF_API Result<ParsedSize> parseSize(std::string_view text, std::string_view what,
+                                     int max = kMaxFrameSide,
+                                     std::string_view form = "WxH (e.g. 640x480)");
 
 // A decimal integer in [min, max], nothing else (no sign, no spaces, no trailing text).
-Result<uint64_t> parseUnsigned(std::string_view text, std::string_view what, uint64_t min,
-                               uint64_t max);
+ESF_API Result<uint64_t> parseUnsigned(std::string_view text, std::string_view what, uint64_t min,
+                                       uint64_t max);
 
 struct KeyValue {
   std::string key;
@@ -37,7 +40,7 @@ struct KeyValue {
 };
 
 // "name=value": a non-empty name and a non-empty value (the value may hold '=').
-Result<KeyValue> parseKeyValue(std::string_view text, std::string_view what);
+ESF_API Result<KeyValue> parseKeyValue(std::string_view text, std::string_view what);
 
 struct KeyValueListRules {
   // The keys accepted; empty = any key.
@@ -50,7 +53,8 @@ struct KeyValueListRules {
 // "a=1,b=2" -> {{"a","1"},{"b","2"}} in order. "" is an empty list. Fails on an empty item
 // ("a=1,,b=2"), an item without '=' or with an empty key or value, a key given twice, and a key
 // not in rules.keys.
-Result<std::vector<KeyValue>> parseKeyValueList(std::string_view text, std::string_view what,
-                                                const KeyValueListRules& rules = {});
+ESF_API Result<std::vector<KeyValue>> parseKeyValueList(std::string_view text,
+                                                        std::string_view what,
+                                                        const KeyValueListRules& rules = {});
 
 }  // namespace esf
