@@ -89,13 +89,14 @@ class GpuBackend : public PipelineBackend {
     FrameLane lane[2];  // [0] RGB, [1] the source's luma
     ImportedFrame imported;
     GlFence import_fence;
-    bool health_full_range = true;
   };
 
   Status configure(int w, int h);
-  // Runs the plan's passes on `frame`. `auto_refused`: the histogram refused strategy=auto's
-  // choice (submit() then plans again with the stage's defaults).
-  Status runPlan(const Frame& frame, bool& auto_refused);
+  // The histograms for out_w x out_h images: strategy=auto's choice, or where the stage refuses
+  // it for this size (a driver limit the choice did not know), the stage's defaults, said once.
+  Status configureHistograms(int out_w, int out_h);
+  // Runs the plan's passes on `frame`.
+  Status runPlan(const Frame& frame);
   Status importPass(const Frame& frame, const PlanPass& pass, FrameResult& r, FrameState& state);
   Status healthPass(const Frame& frame, const PlanPass& pass, FrameState& state);
   Status imagePass(const PlanPass& pass, FrameState& state);
@@ -120,8 +121,8 @@ class GpuBackend : public PipelineBackend {
   FrameTimer timer_;
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
-  std::optional<Demosaic> demosaic_;  // made at the first Bayer frame
-  // Made at the first Bayer frame too: its values are unpacked and its raw statistics counted on
+  std::optional<Demosaic> demosaic_;  // made when a plan begins with kDemosaic
+  // Made with it: a Bayer frame's values are unpacked and its raw statistics counted on
   // the host, on these threads (a quarter less upload time on two cores than on one beside
   // llvmpipe: bench/results/zen5-2core-cpu-import.md).
   std::optional<RowPool> host_pool_;
@@ -133,7 +134,8 @@ class GpuBackend : public PipelineBackend {
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
   bool warned_no_source_luma_ = false;
-  bool auto_refused_ = false;  // strategy=auto's choice failed once: use the stage defaults
+  bool auto_refused_ = false;      // strategy=auto's choice failed once: use the stage defaults
+  bool health_full_range_ = true;  // the frames' luma range (healthLumaIsFullRange)
   // [0] RGB, [1] source luma: imported, blurred, resized, packed.
   std::optional<GpuImage> imported_[2], blurred_[2], resized_[2];
   std::optional<PackedRgbaBuffer> packed_[2];
@@ -164,40 +166,7 @@ Status GpuBackend::configure(int w, int h) {
   if (o_.resize) {
     if (Status s = checkResizeSize(w, h, out_w, out_h); !s) return s;
   }
-  HistogramParams base;
-  base.bins = o_.histogram.bins;
-  base.channels = o_.histogram.channels;
-  HistogramParams p;
-  std::string why;
-  if (!o_.histogram.strategy && !auto_refused_) {
-    p = chooseHistogramParams(gl_, out_w, out_h, &why, base);
-  } else if (!o_.histogram.strategy) {
-    p = HistogramParams::defaultsFor(gl_);
-    p.bins = base.bins;
-    p.channels = base.channels;
-    why = "histogram: the stage's defaults (the automatic choice was refused)";
-  } else {
-    p = HistogramParams::defaultsFor(gl_);
-    p.bins = base.bins;
-    p.channels = base.channels;
-    p.strategy = *o_.histogram.strategy;
-    why = "histogram: strategy ";  // appended piecewise: GCC 12 -Wrestrict misfires on a + b + c
-    why.append(histogramStrategyName(p.strategy)).append(" (configured)");
-  }
-  logInfo(why);
-  const bool split = o_.luma == LumaSource::kSource;
-  if (Status s = binned_.configure(gl_, p, split); !s) return s;
-  if (p.bins != kValueCount) {
-    HistogramParams v = p;
-    v.bins = kValueCount;
-    if (Status s = values_.configure(gl_, v, split); !s) return s;
-  }
-  uses_packed_ = p.source == ImageSource::kPackedBuffer;
-  if (uses_packed_ && !packer_) {
-    Result<RgbaPacker> packer = RgbaPacker::create(gl_);
-    if (!packer) return packer.error();
-    packer_.emplace(std::move(packer.value()));
-  }
+  if (Status s = configureHistograms(out_w, out_h); !s) return s;
   if (o_.blur) {
     BlurParams base_blur;
     base_blur.filter_dim = o_.blur->taps;
@@ -230,19 +199,59 @@ Status GpuBackend::configure(int w, int h) {
   return Status::success();
 }
 
+Status GpuBackend::configureHistograms(int out_w, int out_h) {
+  HistogramParams base;
+  base.bins = o_.histogram.bins;
+  base.channels = o_.histogram.channels;
+  HistogramParams p;
+  std::string why;
+  if (!o_.histogram.strategy && !auto_refused_) {
+    p = chooseHistogramParams(gl_, out_w, out_h, &why, base);
+  } else if (!o_.histogram.strategy) {
+    p = HistogramParams::defaultsFor(gl_);
+    p.bins = base.bins;
+    p.channels = base.channels;
+    why = "histogram: the stage's defaults (the automatic choice was refused)";
+  } else {
+    p = HistogramParams::defaultsFor(gl_);
+    p.bins = base.bins;
+    p.channels = base.channels;
+    p.strategy = *o_.histogram.strategy;
+    why = "histogram: strategy ";  // appended piecewise: GCC 12 -Wrestrict misfires on a + b + c
+    why.append(histogramStrategyName(p.strategy)).append(" (configured)");
+  }
+  logInfo(why);
+  const bool split = o_.luma == LumaSource::kSource;
+  if (Status s = binned_.configure(gl_, p, split); !s) return s;
+  Status fits = binned_.fitFrame(out_w, out_h);
+  if (fits && p.bins != kValueCount) {
+    HistogramParams v = p;
+    v.bins = kValueCount;
+    if (Status s = values_.configure(gl_, v, split); !s) return s;
+    fits = values_.fitFrame(out_w, out_h);
+  }
+  if (!fits) {
+    if (o_.histogram.strategy || auto_refused_) return fits;
+    logWarning(fits.error().message + "; using the histogram stage's defaults");
+    auto_refused_ = true;
+    return configureHistograms(out_w, out_h);
+  }
+  uses_packed_ = p.source == ImageSource::kPackedBuffer;
+  if (uses_packed_ && !packer_) {
+    Result<RgbaPacker> packer = RgbaPacker::create(gl_);
+    if (!packer) return packer.error();
+    packer_.emplace(std::move(packer.value()));
+  }
+  return Status::success();
+}
+
 // Bayer frames: the values unpacked on the CPU (with the raw statistics into r.raw), uploaded,
 // demosaiced into the stage image.
 Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame, FrameResult& r) {
   WallTimer upload_timer;
-  if (!host_pool_) host_pool_.emplace(o_.threads);
   Result<BayerInput> bayer = prepareBayer(frame, o_, &*host_pool_);
   if (!bayer) return bayer.error();
   r.raw = std::move(bayer->stats);
-  if (!demosaic_) {
-    Result<Demosaic> d = Demosaic::create(gl_);
-    if (!d) return d.error();
-    demosaic_.emplace(std::move(d.value()));
-  }
   if (Status s = demosaic_->upload(bayer->values, frame.width, frame.height); !s) return s.error();
   ImportedFrame out;
   out.upload_ms = upload_timer.ms();
@@ -254,6 +263,7 @@ Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame, FrameResult& r
 
 // The stages for this size and the plan for this format, where either changed.
 Status GpuBackend::configureFor(const Frame& frame) {
+  health_full_range_ = healthLumaIsFullRange(frame);
   if (frame.width != in_w_ || frame.height != in_h_) {
     if (Status s = configure(frame.width, frame.height); !s) return s;
     plan_.reset();
@@ -272,7 +282,15 @@ Status GpuBackend::configureFor(const Frame& frame) {
   }
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
-  if (first.kind == PassKind::kDemosaic) return Status::success();
+  if (first.kind == PassKind::kDemosaic) {
+    // Its values are unpacked and its raw statistics counted on the host, on these threads.
+    if (!host_pool_) host_pool_.emplace(o_.threads);
+    if (demosaic_) return Status::success();
+    Result<Demosaic> d = Demosaic::create(gl_);
+    if (!d) return d.error();
+    demosaic_.emplace(std::move(d.value()));
+    return Status::success();
+  }
   return importer_->prepare(frame.format, first.writes == PlanData::kPacked,
                             plan_->import_writes_luma);
 }
@@ -281,16 +299,7 @@ Status GpuBackend::submit(const Frame& frame) {
   submitted_.reset();
   if (!plan_ || plan_->format != frame.format || frame.width != in_w_ || frame.height != in_h_)
     return fail(ErrorCode::kInternal, "pipeline: a frame submitted before configureFor()");
-  bool auto_refused = false;
-  Status s = runPlan(frame, auto_refused);
-  if (!auto_refused) return s;
-  // strategy=auto picked parameters the stage refuses for this size (a driver limit the choice
-  // did not know): say so once and take the stage's own defaults from now on.
-  logWarning(s.error().message + "; using the histogram stage's defaults");
-  auto_refused_ = true;
-  in_w_ = in_h_ = 0;
-  if (Status again = configureFor(frame); !again) return again;
-  return runPlan(frame, auto_refused);
+  return runPlan(frame);
 }
 
 Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameResult& r,
@@ -354,15 +363,13 @@ Status GpuBackend::healthPass(const Frame& frame, const PlanPass& pass, FrameSta
   const bool from_rgb = plan_->health_from_rgb;
   const FrameLane& source = state.lane[from_rgb ? 0 : 1];
   if (pass.reads == PlanData::kImage) {  // the Sobel pass reads the luma the difference wrote
-    if (Status s = difference_->run(*source.image, from_rgb, state.health_full_range); !s) return s;
-    return sobel_->run(difference_->currentLuma(), frame.width, frame.height,
-                       state.health_full_range);
+    if (Status s = difference_->run(*source.image, from_rgb, health_full_range_); !s) return s;
+    return sobel_->run(difference_->currentLuma(), frame.width, frame.height, health_full_range_);
   }
   // Both passes read the packed frame, not each other: queued together with one barrier after
   // both, the GPU overlaps them.
-  if (Status s = difference_->queue(*source.packed, from_rgb, state.health_full_range); !s)
-    return s;
-  if (Status s = sobel_->queue(*source.packed, from_rgb, state.health_full_range); !s) return s;
+  if (Status s = difference_->queue(*source.packed, from_rgb, health_full_range_); !s) return s;
+  if (Status s = sobel_->queue(*source.packed, from_rgb, health_full_range_); !s) return s;
   glMemoryBarrier(kStorageWrittenBarrier);
   if (Status s = difference_->complete(); !s) return s;
   return sobel_->complete();
@@ -396,11 +403,10 @@ Status GpuBackend::imagePass(const PlanPass& pass, FrameState& state) {
   return Status::success();
 }
 
-Status GpuBackend::runPlan(const Frame& frame, bool& auto_refused) {
+Status GpuBackend::runPlan(const Frame& frame) {
   const FramePlan& plan = *plan_;
   FrameResult r;
   FrameState state;
-  state.health_full_range = healthLumaIsFullRange(frame);
   timer_.startFrame();
   for (const PlanPass& pass : plan.passes) {
     const FrameLane& rgb = state.lane[0];
@@ -423,7 +429,6 @@ Status GpuBackend::runPlan(const Frame& frame, bool& auto_refused) {
         st = timed("histogram", [&] {
           return binned_.dispatch(rgb.image, rgb.packed, luma.image, luma.packed);
         });
-        auto_refused = !st && !o_.histogram.strategy && !auto_refused_;
         break;
       case PassKind::kHistogram256:
         st = timed("histogram256", [&] {
@@ -457,7 +462,7 @@ Status GpuBackend::runPlan(const Frame& frame, bool& auto_refused) {
   sub.height = result ? result->height() : frame.height;
   sub.zero_copy = state.imported.zero_copy;
   sub.upload_ms = state.imported.upload_ms;
-  sub.health_full_range = state.health_full_range;
+  sub.health_full_range = health_full_range_;
   submitted_.emplace(std::move(sub));
   return Status::success();
 }

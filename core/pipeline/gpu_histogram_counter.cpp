@@ -41,6 +41,14 @@ Status GpuHistogramCounter::configure(const GlContext& gl, const HistogramParams
   return checkGl("histogram buffers");
 }
 
+Status GpuHistogramCounter::fitFrame(int width, int height) {
+  for (std::optional<Histogram>* h : {&rgb_, &rgb_split_, &l_}) {
+    if (!*h) continue;
+    if (Status s = (*h)->fitFrame(width, height); !s) return s;
+  }
+  return Status::success();
+}
+
 Status GpuHistogramCounter::dispatch(const GpuImage* rgb, const PackedRgbaBuffer* rgb_packed,
                                      const GpuImage* luma, const PackedRgbaBuffer* luma_packed) {
   pending_ = Pending::kNone;

@@ -33,6 +33,8 @@ class GpuHistogramCounter {
   // The counts of the last dispatch(), in the user's channel order.
   Result<HistogramData> read();
 
+  // Every histogram's Histogram::fitFrame for width x height images.
+  Status fitFrame(int width, int height);
   // The SSBO with the counts of the last dispatch() (uint counts[bins * channels]).
   GLuint buffer() const { return buffer_; }
   // Wall time the reads have waited for the GPU since the last call.

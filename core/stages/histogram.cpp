@@ -292,10 +292,9 @@ Status Histogram::run(const PackedRgbaBuffer& image) {
   return runImpl(image.width(), image.height(), 0, image.buffer());
 }
 
-Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) {
-  const ComputeLimits& limits = gl_->limits();
+void Histogram::dispatchGroups(int width, int height, int64_t& groups_x, int64_t& groups_y) const {
   const HistogramStrategy strategy = params_.strategy;
-  int64_t groups_x = 1, groups_y = 1;
+  groups_x = groups_y = 1;
   if (strategy == HistogramStrategy::kGlobalAtomic || usesChunks(strategy)) {
     groups_x = ceilDiv(width, params_.tile_width);
     groups_y = ceilDiv(height, params_.tile_height);
@@ -303,7 +302,13 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
              strategy == HistogramStrategy::kReplicated) {
     groups_x = params_.workgroups;
   }
-  if (Status s = checkDispatch(limits, kHistogramStage, groups_x, groups_y); !s) return s;
+}
+
+Status Histogram::fitFrame(int width, int height) {
+  const HistogramStrategy strategy = params_.strategy;
+  int64_t groups_x = 1, groups_y = 1;
+  dispatchGroups(width, height, groups_x, groups_y);
+  if (Status s = checkDispatch(gl_->limits(), kHistogramStage, groups_x, groups_y); !s) return s;
   const size_t chunk_count = size_t(groups_x * groups_y);
   const char* hint = "";
   int64_t loops = busiestInvocationLoops(params_, width, height, int64_t(chunk_count), hint);
@@ -311,9 +316,16 @@ Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) 
           *gl_, std::string("histogram ") + histogramStrategyName(strategy), loops, hint);
       !s)
     return s;
-  if (usesChunks(strategy)) {
-    if (Status s = ensureChunks(chunk_count); !s) return s;
-  }
+  if (usesChunks(strategy)) return ensureChunks(chunk_count);
+  return {};
+}
+
+Status Histogram::runImpl(int width, int height, GLuint texture, GLuint buffer) {
+  const HistogramStrategy strategy = params_.strategy;
+  if (Status s = fitFrame(width, height); !s) return s;
+  int64_t groups_x = 1, groups_y = 1;
+  dispatchGroups(width, height, groups_x, groups_y);
+  const int64_t chunk_count = groups_x * groups_y;
   // Strategies that add into the output start from zero; single clears it itself, the chunk
   // strategies overwrite every word.
   if (strategy == HistogramStrategy::kGlobalAtomic || strategy == HistogramStrategy::kPersistent) {

@@ -115,6 +115,11 @@ class Histogram {
   GLuint binsBuffer() const { return bins_.get(); }
   const HistogramParams& params() const { return params_; }
 
+  // Checks a width x height image against the driver's limits with these parameters (workgroup
+  // counts, loop lengths, the chunk buffer's size) and sizes the scratch buffers for it, so that
+  // run() on an image of that size fails only on the GPU itself.
+  Status fitFrame(int width, int height);
+
   // Testing aid: fills the output and every scratch buffer sized for width x height with
   // `pattern`, so words a run fails to write show up.
   Status poison(int width, int height, uint32_t pattern);
@@ -122,6 +127,8 @@ class Histogram {
  private:
   Histogram() = default;
   Status runImpl(int width, int height, GLuint texture, GLuint buffer);
+  // The counting dispatch's workgroups for a width x height image.
+  void dispatchGroups(int width, int height, int64_t& groups_x, int64_t& groups_y) const;
   Status ensureChunks(size_t chunk_count);
   Status prepareInjectedFault();
   static bool injectedWorkgroupFault();

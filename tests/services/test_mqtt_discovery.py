@@ -58,10 +58,13 @@ class MqttDiscoveryTest(unittest.TestCase):
                                "--size", "33x17", "--histogram", "bins=16", *args],
                               capture_output=True, text=True, timeout=120, **kw)
 
-    def retained(self, *topics):
-        """{topic: payload} of every retained message under `topics` now."""
+    def retained(self, *topics, count=None):
+        """{topic: payload} of every retained message under `topics` now (at most 2 s for them;
+        with `count`, back as soon as that many came)."""
         args = ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.port), "--retained-only",
                 "-W", "2", "-F", "%t\t%p"]
+        if count:
+            args += ["-C", str(count)]
         for t in topics:
             args += ["-t", t]
         out = subprocess.run(args, capture_output=True, text=True).stdout
@@ -187,7 +190,7 @@ class MqttDiscoveryTest(unittest.TestCase):
             run.stdin.flush()
 
             def camera(value):
-                payload = self.retained("esf/cam/state").get("esf/cam/state")
+                payload = self.retained("esf/cam/state", count=1).get("esf/cam/state")
                 return payload is not None and json.loads(payload)["camera"] == value
             wait_for(lambda: camera("ON"), 20, "the camera on")
             # No frame for three state intervals, at least 10 s: off.
