@@ -49,6 +49,18 @@ std::string jsonlLine(const FrameResult& f) {
     j["ev_hint"] = *ev;
   else
     j["ev_hint"] = nullptr;
+  if (f.chroma) {  // --signalstats: docs/output-formats.md, "Chroma"
+    for (const auto& [letter, plane] : {std::pair{"U", &f.chroma->u}, {"V", &f.chroma->v}}) {
+      const std::string p = letter;
+      j[p + "MIN"] = double(plane->min);
+      j[p + "LOW"] = double(plane->low);
+      j[p + "AVG"] = plane->avg;
+      j[p + "HIGH"] = double(plane->high);
+      j[p + "MAX"] = double(plane->max);
+    }
+    j["UDIF"] = f.chroma->u.dif;
+    j["VDIF"] = f.chroma->v.dif;
+  }
   Json timing = Json::object();
   Json clocks = Json::object();
   for (const StageTiming& t : f.timings) {

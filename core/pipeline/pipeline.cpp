@@ -189,6 +189,7 @@ Result<FrameResult> Pipeline::process(const Frame& frame) {
     Result<FrameResult> result = process();
     if (!result && fallBackToExecutor(*impl_, result.error())) result = process();
     impl_->delivered = impl_->delivered || result;
+    if (result && impl_->config.signalstats_chroma) result->chroma = impl_->chroma.count(frame);
     return result;
   });
 }
@@ -204,6 +205,8 @@ Status submitFrame(Pipeline& pipeline, const Frame& frame) {
   Status submitted = submit();
   if (!submitted && fallBackToExecutor(impl, submitted.error())) submitted = submit();
   impl.delivered = impl.delivered || submitted;
+  // Counted while the frame's memory is still the caller's (submit lets it go on return).
+  if (submitted && impl.config.signalstats_chroma) impl.submitted_chroma = impl.chroma.count(frame);
   return submitted;
 }
 
@@ -224,7 +227,11 @@ Result<FrameResult> collectFrame(Pipeline& pipeline) {
   if (Status s = makeCurrent(PipelineAccess::impl(pipeline)); !s) return s.error();
   if (!PipelineAccess::impl(pipeline).backend)
     return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
-  return PipelineAccess::impl(pipeline).backend->collect();
+  Pipeline::Impl& impl = PipelineAccess::impl(pipeline);
+  Result<FrameResult> result = impl.backend->collect();
+  if (result) result->chroma = std::move(impl.submitted_chroma);
+  impl.submitted_chroma.reset();
+  return result;
 }
 
 }  // namespace esf

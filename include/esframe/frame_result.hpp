@@ -24,6 +24,20 @@ struct ChannelStats {
   double msv = 0;  // 0 for an empty channel
 };
 
+// ffmpeg signalstats' figures of one chroma plane (PipelineConfig::signalstats_chroma): UMIN
+// ULOW UAVG UHIGH UMAX UDIF for Cb, the V names for Cr (docs/output-formats.md, "Chroma").
+struct ChromaPlaneFigures {
+  uint32_t min = 0, low = 0, high = 0, max = 0;
+  double avg = 0;
+  double dif = 0;  // mean |C - previous frame's C|, 0 on the first frame
+  bool operator==(const ChromaPlaneFigures&) const = default;
+};
+struct ChromaFigures {
+  uint64_t samples = 0;  // per plane, at chroma resolution (4:2:0: ceil(W/2) * ceil(H/2))
+  ChromaPlaneFigures u, v;
+  bool operator==(const ChromaFigures&) const = default;
+};
+
 struct StageTiming {
   std::string stage;  // "import", "blur", "resize", "histogram", "stats", "scale", ...
   double ms = 0;
@@ -71,6 +85,8 @@ struct FrameResult {
   std::optional<RawHistogramData> raw;             // Bayer frames: per-site raw statistics
   std::optional<HealthFigures> health;  // PipelineConfig::health: the camera health figures
   std::vector<HealthEvent> events;      // health events this frame reports, in order
+  // PipelineConfig::signalstats_chroma, YUV frames: the source's chroma figures.
+  std::optional<ChromaFigures> chroma;
 };
 
 }  // namespace esf
