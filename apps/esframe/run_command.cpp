@@ -141,7 +141,7 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     if (!h) usageError(h.error().message);
     p.pipeline.health = h.value();
   }
-  p.pipeline.signalstats_chroma = o.signalstats;
+  p.pipeline.signalstats = o.signalstats;
   const std::vector<std::string> specs =
       o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
   int to_stdout = 0;
@@ -398,8 +398,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
          "S]")
       ->expected(0, 1);
   cmd->add_flag("--signalstats", o->signalstats,
-                "ffmpeg signalstats' chroma figures UMIN..VMAX, UDIF, VDIF of YUV sources, "
-                "beside YMIN..YMAX");
+                "ffmpeg signalstats' figures of YUV sources beside YMIN..YMAX: UMIN..VMAX, "
+                "UDIF, VDIF, BRNG");
   cmd->add_flag("--overwrite", o->overwrite,
                 "Let PNG and --dump-raw files replace files already there (default: an error)");
   cmd->add_option("--raw", o->raw,

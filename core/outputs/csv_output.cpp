@@ -49,15 +49,15 @@ std::string healthFields(const HealthFigures& h) {
 // With regions: health_covered, then health_region<i>_<name> for each region.
 constexpr const char* kRegionNames[] = {"mean", "tenengrad", "changed", "flat"};
 
-// --signalstats: the chroma columns, in the JSONL record's order.
-constexpr const char* kChromaColumns =
-    ",UMIN,ULOW,UAVG,UHIGH,UMAX,VMIN,VLOW,VAVG,VHIGH,VMAX,UDIF,VDIF";
-std::string chromaFields(const ChromaFigures& c) {
+// --signalstats: its columns, in the JSONL record's order.
+constexpr const char* kSignalstatsColumns =
+    ",UMIN,ULOW,UAVG,UHIGH,UMAX,VMIN,VLOW,VAVG,VHIGH,VMAX,UDIF,VDIF,BRNG";
+std::string signalstatsFields(const SignalstatsFigures& c) {
   std::string r;
   for (const ChromaPlaneFigures* p : {&c.u, &c.v})
     for (double v : {double(p->min), double(p->low), p->avg, double(p->high), double(p->max)})
       r += "," + number(v);
-  return r + "," + number(c.u.dif) + "," + number(c.v.dif);
+  return r + "," + number(c.u.dif) + "," + number(c.v.dif) + "," + number(c.brng);
 }
 
 }  // namespace
@@ -67,7 +67,7 @@ std::string csvHeader(const FrameResult& f, bool with_bins) {
   for (const ChannelStats& s : f.stats)
     for (const char* name : kStatNames) h += std::string(",") + s.channel + "_" + name;
   h += ",YMIN,YLOW,YAVG,YHIGH,YMAX,ev_hint";
-  if (f.chroma) h += kChromaColumns;
+  if (f.signalstats) h += kSignalstatsColumns;
   if (f.health) {
     for (const char* name : kHealthNames) h += std::string(",health_") + name;
     if (!f.health->regions.empty()) h += ",health_covered";
@@ -110,7 +110,7 @@ std::string csvRow(const FrameResult& f, bool with_bins) {
   }
   const std::optional<double> ev = frameEvHint(f);
   r += "," + (ev ? number(*ev) : std::string());
-  if (f.chroma) r += chromaFields(*f.chroma);
+  if (f.signalstats) r += signalstatsFields(*f.signalstats);
   if (f.health) r += healthFields(*f.health);
   for (const StageTiming& t : f.timings) r += "," + number(t.ms);
   if (with_bins) {

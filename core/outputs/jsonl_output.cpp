@@ -49,8 +49,9 @@ std::string jsonlLine(const FrameResult& f) {
     j["ev_hint"] = *ev;
   else
     j["ev_hint"] = nullptr;
-  if (f.chroma) {  // --signalstats: docs/output-formats.md, "Chroma"
-    for (const auto& [letter, plane] : {std::pair{"U", &f.chroma->u}, {"V", &f.chroma->v}}) {
+  if (f.signalstats) {  // --signalstats: docs/output-formats.md, "Signalstats"
+    for (const auto& [letter, plane] :
+         {std::pair{"U", &f.signalstats->u}, {"V", &f.signalstats->v}}) {
       const std::string p = letter;
       j[p + "MIN"] = double(plane->min);
       j[p + "LOW"] = double(plane->low);
@@ -58,8 +59,9 @@ std::string jsonlLine(const FrameResult& f) {
       j[p + "HIGH"] = double(plane->high);
       j[p + "MAX"] = double(plane->max);
     }
-    j["UDIF"] = f.chroma->u.dif;
-    j["VDIF"] = f.chroma->v.dif;
+    j["UDIF"] = f.signalstats->u.dif;
+    j["VDIF"] = f.signalstats->v.dif;
+    j["BRNG"] = f.signalstats->brng;
   }
   Json timing = Json::object();
   Json clocks = Json::object();

@@ -189,7 +189,7 @@ Result<FrameResult> Pipeline::process(const Frame& frame) {
     Result<FrameResult> result = process();
     if (!result && fallBackToExecutor(*impl_, result.error())) result = process();
     impl_->delivered = impl_->delivered || result;
-    if (result && impl_->config.signalstats_chroma) result->chroma = impl_->chroma.count(frame);
+    if (result && impl_->config.signalstats) result->signalstats = impl_->signalstats.count(frame);
     return result;
   });
 }
@@ -206,7 +206,8 @@ Status submitFrame(Pipeline& pipeline, const Frame& frame) {
   if (!submitted && fallBackToExecutor(impl, submitted.error())) submitted = submit();
   impl.delivered = impl.delivered || submitted;
   // Counted while the frame's memory is still the caller's (submit lets it go on return).
-  if (submitted && impl.config.signalstats_chroma) impl.submitted_chroma = impl.chroma.count(frame);
+  if (submitted && impl.config.signalstats)
+    impl.submitted_signalstats = impl.signalstats.count(frame);
   return submitted;
 }
 
@@ -229,8 +230,8 @@ Result<FrameResult> collectFrame(Pipeline& pipeline) {
     return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
   Pipeline::Impl& impl = PipelineAccess::impl(pipeline);
   Result<FrameResult> result = impl.backend->collect();
-  if (result) result->chroma = std::move(impl.submitted_chroma);
-  impl.submitted_chroma.reset();
+  if (result) result->signalstats = std::move(impl.submitted_signalstats);
+  impl.submitted_signalstats.reset();
   return result;
 }
 

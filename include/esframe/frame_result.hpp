@@ -24,18 +24,23 @@ struct ChannelStats {
   double msv = 0;  // 0 for an empty channel
 };
 
-// ffmpeg signalstats' figures of one chroma plane (PipelineConfig::signalstats_chroma): UMIN
-// ULOW UAVG UHIGH UMAX UDIF for Cb, the V names for Cr (docs/output-formats.md, "Chroma").
+// ffmpeg signalstats' figures of one chroma plane (PipelineConfig::signalstats): UMIN ULOW
+// UAVG UHIGH UMAX UDIF for Cb, the V names for Cr (docs/output-formats.md, "Signalstats").
 struct ChromaPlaneFigures {
   uint32_t min = 0, low = 0, high = 0, max = 0;
   double avg = 0;
   double dif = 0;  // mean |C - previous frame's C|, 0 on the first frame
   bool operator==(const ChromaPlaneFigures&) const = default;
 };
-struct ChromaFigures {
-  uint64_t samples = 0;  // per plane, at chroma resolution (4:2:0: ceil(W/2) * ceil(H/2))
+// The figures signalstats adds to the Y ones (ChannelStats of 'l') for YUV frames.
+struct SignalstatsFigures {
+  uint64_t samples = 0;  // per chroma plane, at chroma resolution (4:2:0: ceil(W/2) * ceil(H/2))
   ChromaPlaneFigures u, v;
-  bool operator==(const ChromaFigures&) const = default;
+  // BRNG: the pixels with Y outside 16..235 or its Cb or Cr outside 16..240 (whatever the
+  // frame's range), and their fraction of W * H.
+  uint64_t out_of_range_pixels = 0;
+  double brng = 0;
+  bool operator==(const SignalstatsFigures&) const = default;
 };
 
 struct StageTiming {
@@ -85,8 +90,8 @@ struct FrameResult {
   std::optional<RawHistogramData> raw;             // Bayer frames: per-site raw statistics
   std::optional<HealthFigures> health;  // PipelineConfig::health: the camera health figures
   std::vector<HealthEvent> events;      // health events this frame reports, in order
-  // PipelineConfig::signalstats_chroma, YUV frames: the source's chroma figures.
-  std::optional<ChromaFigures> chroma;
+  // PipelineConfig::signalstats, YUV frames: signalstats' chroma and BRNG figures.
+  std::optional<SignalstatsFigures> signalstats;
 };
 
 }  // namespace esf

@@ -1,10 +1,10 @@
 // `esframe run --signalstats` against ffmpeg 5.1's signalstats itself, frame by frame: clips made
 // by ffmpeg (moving pictures, a fade to black, a held frame, noise, colour bars) in 4:2:0 and
 // 4:2:2, limited and full range, at an odd size (Y4M), and NV12 and YUYV raw files (which
-// ffmpeg turns into its planar 4:2:0 / 4:2:2 without changing a sample). Each chroma figure is
-// printed as signalstats prints it into the frame's metadata (metadata=mode=print):
+// ffmpeg turns into its planar 4:2:0 / 4:2:2 without changing a sample). Each figure is
+// printed as signalstats=stat=brng prints it into the frame's metadata (metadata=mode=print):
 //   UMIN ULOW UHIGH UMAX VMIN VLOW VHIGH VMAX  "%d"
-//   UAVG VAVG UDIF VDIF                        "%g"
+//   UAVG VAVG UDIF VDIF BRNG                   "%g"
 // and must be the same string on every backend.
 #include <gtest/gtest.h>
 
@@ -64,9 +64,9 @@ TEST_P(RunSignalstats, EveryChromaFigureEqualsFfmpegsOnEveryBackend) {
   const std::string input = raw ? std::string("-f rawvideo -pix_fmt ") + c.ffmpeg_format +
                                       " -s 96x54 -r 10 -i '" + clip.string() + "'"
                                 : "-i '" + clip.string() + "'";
-  const std::string print = "ffmpeg -hide_banner -nostats " + input +
-                            " -vf 'signalstats,metadata=mode=print:file=" + meta.string() +
-                            "' -f null -";
+  const std::string print =
+      "ffmpeg -hide_banner -nostats " + input +
+      " -vf 'signalstats=stat=brng,metadata=mode=print:file=" + meta.string() + "' -f null -";
   test::CommandResult printed = test::runShell(print);
   ASSERT_EQ(printed.exit_code, 0) << print << "\n" << printed.err;
   std::ifstream in(meta);
@@ -74,17 +74,20 @@ TEST_P(RunSignalstats, EveryChromaFigureEqualsFfmpegsOnEveryBackend) {
   ASSERT_EQ(ffmpeg.size(), size_t(kFrames));
 
   // The clip has what each figure is for: chroma moving (UDIF above 0), a held frame (UDIF and
-  // VDIF 0 after the first frame), noise reaching both ends of the range.
-  int moving = 0, held = 0, extremes = 0;
+  // VDIF 0 after the first frame), noise reaching both ends of the range (and out of the
+  // broadcast range: BRNG above 0).
+  int moving = 0, held = 0, extremes = 0, out_of_range = 0;
   for (const auto& [n, m] : ffmpeg) {
     if (n == 0) continue;
     moving += m.at("lavfi.signalstats.UDIF") != "0";
     held += m.at("lavfi.signalstats.UDIF") == "0" && m.at("lavfi.signalstats.VDIF") == "0";
     extremes += m.at("lavfi.signalstats.UMIN") == "0" || m.at("lavfi.signalstats.VMAX") == "255";
+    out_of_range += m.at("lavfi.signalstats.BRNG") != "0";
   }
   EXPECT_GE(moving, 10);
   EXPECT_GE(held, 4);
   EXPECT_GE(extremes, 1);
+  EXPECT_GE(out_of_range, 1);
 
   for (const char* backend : {"reference", "cpu", "gles"}) {
     std::vector<std::string> args = {"run",       "--source", clip.string(),
@@ -103,21 +106,21 @@ TEST_P(RunSignalstats, EveryChromaFigureEqualsFfmpegsOnEveryBackend) {
         ADD_FAILURE() << "ffmpeg printed no frame " << seq;
         continue;
       }
-      for (const char* plane : {"U", "V"}) {
-        for (const char* figure : {"MIN", "LOW", "AVG", "HIGH", "MAX", "DIF"}) {
-          const std::string name = std::string(plane) + figure;
-          const bool integer =
-              name.find("AVG") == std::string::npos && name.find("DIF") == std::string::npos;
-          const double value = j[name].get<double>();
-          // "%.17g" of an integral value is ffmpeg's "%d" of it, and shows any fraction.
-          EXPECT_EQ(printfNumber(integer ? "%.17g" : "%g", value),
-                    it->second.at("lavfi.signalstats." + name))
-              << name;
-          ++compared;
-        }
+      // "%.17g" of an integral value is ffmpeg's "%d" of it, and shows any fraction.
+      for (const char* name : {"UMIN", "ULOW", "UHIGH", "UMAX", "VMIN", "VLOW", "VHIGH", "VMAX"}) {
+        EXPECT_EQ(printfNumber("%.17g", j[name].get<double>()),
+                  it->second.at(std::string("lavfi.signalstats.") + name))
+            << name;
+        ++compared;
+      }
+      for (const char* name : {"UAVG", "VAVG", "UDIF", "VDIF", "BRNG"}) {
+        EXPECT_EQ(printfNumber("%g", j[name].get<double>()),
+                  it->second.at(std::string("lavfi.signalstats.") + name))
+            << name;
+        ++compared;
       }
     }
-    std::printf("%s %s: %d frames x 12 figures = %d compared with ffmpeg's%s\n", c.name, backend,
+    std::printf("%s %s: %d frames x 13 figures = %d compared with ffmpeg's%s\n", c.name, backend,
                 int(frames.size()), compared, HasFailure() ? " (failures above)" : ", all equal");
   }
 }
@@ -133,7 +136,7 @@ INSTANTIATE_TEST_SUITE_P(Clips, RunSignalstats,
                            return std::string(i.param.name);
                          });
 
-// Without --signalstats no chroma member is printed; RGB sources have none with it.
+// Without --signalstats none of its members is printed; RGB sources have none with it.
 TEST(RunSignalstatsOption, OffPrintsNoChromaAndRgbSourcesHaveNone) {
   for (const char* source_format : {"YUYV", "RGB24"}) {
     for (const bool on : {false, true}) {
@@ -144,7 +147,7 @@ TEST(RunSignalstatsOption, OffPrintsNoChromaAndRgbSourcesHaveNone) {
       ASSERT_EQ(frames.size(), 1u);
       EXPECT_EQ(frames[0].contains("UMIN"), on && std::string(source_format) == "YUYV")
           << source_format << " " << on;
-      EXPECT_EQ(frames[0].contains("VDIF"), on && std::string(source_format) == "YUYV");
+      EXPECT_EQ(frames[0].contains("BRNG"), on && std::string(source_format) == "YUYV");
     }
   }
 }

@@ -1,14 +1,17 @@
 #pragma once
-// ffmpeg signalstats' chroma figures (UMIN..VMAX, UDIF, VDIF) of YUV frames, counted on the
-// host from the source's own Cb and Cr samples at chroma resolution (4:2:0 frames: ceil(W/2) x
-// ceil(H/2) samples), as signalstats reads its U and V planes. Every backend gives the frames to
-// the same counter (core/pipeline/pipeline.cpp), so the figures are the same on each.
-// Definitions (docs/output-formats.md, "Chroma"): over the N chroma samples of a plane,
+// ffmpeg signalstats' figures of YUV frames beside the Y ones: UMIN..VMAX, UDIF, VDIF and BRNG,
+// counted on the host from the source's own planes as signalstats reads its Y, U and V planes
+// (the chroma at chroma resolution: 4:2:0 frames have ceil(W/2) x ceil(H/2) samples). Every
+// backend gives its frames to the same counter (core/pipeline/pipeline.cpp), so the figures are
+// the same on each. Definitions (docs/output-formats.md, "Signalstats"): over the N samples of a
+// chroma plane,
 //   min, max       smallest / largest value present
 //   low, high      valuePercentile at 10 and 90 of N (YLOW's and YHIGH's rule)
 //   avg            sum / N
 //   dif            sum |C - previous frame's C| / N, 0 on the first frame and when the chroma
 //                  size changed (signalstats compares with the frame itself then)
+// and over the W x H pixels, each with the chroma sample of its block,
+//   brng           the fraction with Y < 16, Y > 235, Cb or Cr < 16 or > 240
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -19,11 +22,11 @@
 
 namespace esf {
 
-class ChromaCounter {
+class SignalstatsCounter {
  public:
   // nullopt for frames without chroma (RGB, GREY, Bayer, MJPEG) or without CPU-visible planes;
   // such a frame leaves the previous planes in place.
-  std::optional<ChromaFigures> count(const Frame& frame);
+  std::optional<SignalstatsFigures> count(const Frame& frame);
 
  private:
   std::array<std::vector<uint8_t>, 2> previous_;  // Cb, Cr of the last counted frame
