@@ -399,7 +399,7 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->expected(0, 1);
   cmd->add_flag("--signalstats", o->signalstats,
                 "ffmpeg signalstats' figures of YUV sources beside YMIN..YMAX: UMIN..VMAX, "
-                "UDIF, VDIF, BRNG");
+                "UDIF, VDIF, BRNG, SATMIN..SATMAX, HUEMED, HUEAVG");
   cmd->add_flag("--overwrite", o->overwrite,
                 "Let PNG and --dump-raw files replace files already there (default: an error)");
   cmd->add_option("--raw", o->raw,

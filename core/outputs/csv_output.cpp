@@ -51,13 +51,18 @@ constexpr const char* kRegionNames[] = {"mean", "tenengrad", "changed", "flat"};
 
 // --signalstats: its columns, in the JSONL record's order.
 constexpr const char* kSignalstatsColumns =
-    ",UMIN,ULOW,UAVG,UHIGH,UMAX,VMIN,VLOW,VAVG,VHIGH,VMAX,UDIF,VDIF,BRNG";
+    ",UMIN,ULOW,UAVG,UHIGH,UMAX,VMIN,VLOW,VAVG,VHIGH,VMAX,UDIF,VDIF,BRNG,SATMIN,SATLOW,SATAVG,"
+    "SATHIGH,SATMAX,HUEMED,HUEAVG";
 std::string signalstatsFields(const SignalstatsFigures& c) {
   std::string r;
   for (const ChromaPlaneFigures* p : {&c.u, &c.v})
     for (double v : {double(p->min), double(p->low), p->avg, double(p->high), double(p->max)})
       r += "," + number(v);
-  return r + "," + number(c.u.dif) + "," + number(c.v.dif) + "," + number(c.brng);
+  r += "," + number(c.u.dif) + "," + number(c.v.dif) + "," + number(c.brng);
+  for (double v : {double(c.sat_min), double(c.sat_low), c.sat_avg, double(c.sat_high),
+                   double(c.sat_max), double(c.hue_median), c.hue_avg})
+    r += "," + number(v);
+  return r;
 }
 
 }  // namespace

@@ -62,6 +62,14 @@ std::string jsonlLine(const FrameResult& f) {
     j["UDIF"] = f.signalstats->u.dif;
     j["VDIF"] = f.signalstats->v.dif;
     j["BRNG"] = f.signalstats->brng;
+    const SignalstatsFigures& g = *f.signalstats;
+    j["SATMIN"] = double(g.sat_min);
+    j["SATLOW"] = double(g.sat_low);
+    j["SATAVG"] = g.sat_avg;
+    j["SATHIGH"] = double(g.sat_high);
+    j["SATMAX"] = double(g.sat_max);
+    j["HUEMED"] = double(g.hue_median);
+    j["HUEAVG"] = g.hue_avg;
   }
   Json timing = Json::object();
   Json clocks = Json::object();

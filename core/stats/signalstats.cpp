@@ -1,5 +1,6 @@
 #include "core/stats/signalstats.hpp"
 
+#include <cmath>
 #include <cstdlib>
 
 #include "base/pixel_format.hpp"
@@ -20,6 +21,57 @@ bool componentTable(const Frame& frame, const PixelFormatInfo& info, const Compo
   if (componentOffset(info, at, width - 1, height - 1, plane.stride) >= plane.size) return false;
   table = componentOffsets(info, at, width, height, plane.stride);
   return true;
+}
+
+// Saturation and hue of each (Cb, Cr), as signalstats takes them: saturation truncated from
+// hypot, hue from the float atan2f in degrees, rounded to float and floored, 0-359. The same float
+// steps as ffmpeg's (no fused multiply-add: CMakeLists.txt), so the same whole degrees.
+struct SaturationHue {
+  std::array<uint8_t, 65536> saturation;
+  std::array<uint16_t, 65536> hue;
+};
+const SaturationHue& saturationHue() {
+  static const SaturationHue table = [] {
+    SaturationHue t;
+    for (int cb = 0; cb < 256; ++cb) {
+      for (int cr = 0; cr < 256; ++cr) {
+        const size_t i = size_t(cb) * 256 + size_t(cr);
+        t.saturation[i] = uint8_t(std::hypot(cb - 128, cr - 128));
+        // floorf: the double product is rounded to float before it is floored.
+        const float degrees =
+            std::floor(float((180 / M_PI) * std::atan2(float(cb - 128), float(cr - 128)) + 180));
+        t.hue[i] = uint16_t(std::fmod(degrees, 360.0f));
+      }
+    }
+    return t;
+  }();
+  return table;
+}
+
+void saturationHueFigures(const std::vector<uint8_t>& cb, const std::vector<uint8_t>& cr,
+                          SignalstatsFigures& f) {
+  const SaturationHue& table = saturationHue();
+  std::array<uint64_t, 256> saturation{};
+  std::array<uint64_t, 360> hue{};
+  uint64_t saturation_sum = 0, hue_sum = 0;
+  for (size_t i = 0; i < cb.size(); ++i) {
+    const size_t at = size_t(cb[i]) * 256 + cr[i];
+    ++saturation[table.saturation[at]];
+    saturation_sum += table.saturation[at];
+    ++hue[table.hue[at]];
+    hue_sum += table.hue[at];
+  }
+  const ChromaPlaneFigures s = chromaPlaneFigures(saturation, cb.size(), saturation_sum, 0);
+  f.sat_min = s.min, f.sat_low = s.low, f.sat_avg = s.avg, f.sat_high = s.high, f.sat_max = s.max;
+  uint64_t running = 0;
+  for (size_t h = 0; h < hue.size(); ++h) {
+    running += hue[h];
+    if (running > cb.size() / 2) {
+      f.hue_median = uint32_t(h);
+      break;
+    }
+  }
+  f.hue_avg = double(hue_sum) / double(cb.size());
 }
 
 uint64_t outOfRangePixels(const Frame& frame, const std::array<ComponentOffsetTable, 3>& at,
@@ -94,6 +146,7 @@ std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame) 
     }
     (c == 0 ? figures.u : figures.v) = chromaPlaneFigures(counts, samples, sum, difference);
   }
+  saturationHueFigures(current[0], current[1], figures);
   figures.out_of_range_pixels = outOfRangePixels(frame, tables, planes);
   figures.brng = double(figures.out_of_range_pixels) / (double(frame.width) * double(frame.height));
   previous_ = std::move(current);

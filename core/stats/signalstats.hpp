@@ -1,16 +1,17 @@
 #pragma once
-// ffmpeg signalstats' figures of YUV frames beside the Y ones: UMIN..VMAX, UDIF, VDIF and BRNG,
-// counted on the host from the source's own planes as signalstats reads its Y, U and V planes
-// (the chroma at chroma resolution: 4:2:0 frames have ceil(W/2) x ceil(H/2) samples). Every
-// backend gives its frames to the same counter (core/pipeline/pipeline.cpp), so the figures are
-// the same on each. Definitions (docs/output-formats.md, "Signalstats"): over the N samples of a
-// chroma plane,
+// ffmpeg signalstats' figures of YUV frames beside the Y ones: UMIN..VMAX, UDIF, VDIF, BRNG,
+// SATMIN..SATMAX, HUEMED and HUEAVG, counted on the host from the source's own planes as
+// signalstats reads its Y, U and V planes (the chroma at chroma resolution: 4:2:0 frames have
+// ceil(W/2) x ceil(H/2) samples). Every backend gives its frames to the same counter
+// (core/pipeline/pipeline.cpp), so the figures are the same on each. Definitions
+// (docs/output-formats.md, "Signalstats"): over the N samples of a chroma plane,
 //   min, max       smallest / largest value present
 //   low, high      valuePercentile at 10 and 90 of N (YLOW's and YHIGH's rule)
 //   avg            sum / N
 //   dif            sum |C - previous frame's C| / N, 0 on the first frame and when the chroma
 //                  size changed (signalstats compares with the frame itself then)
-// and over the W x H pixels, each with the chroma sample of its block,
+// the same min..max of the samples' saturation, their hue's median and mean
+// (SignalstatsFigures), and over the W x H pixels, each with the chroma sample of its block,
 //   brng           the fraction with Y < 16, Y > 235, Cb or Cr < 16 or > 240
 #include <array>
 #include <cstdint>

@@ -40,6 +40,13 @@ struct SignalstatsFigures {
   // frame's range), and their fraction of W * H.
   uint64_t out_of_range_pixels = 0;
   double brng = 0;
+  // SATMIN SATLOW SATAVG SATHIGH SATMAX: the chroma samples' saturation, floor(hypot(Cb - 128,
+  // Cr - 128)), by the rules of the U figures; HUEMED, HUEAVG: their hue in whole degrees
+  // (0-359), the first hue whose running count passes samples / 2, and the mean.
+  uint32_t sat_min = 0, sat_low = 0, sat_high = 0, sat_max = 0;
+  double sat_avg = 0;
+  uint32_t hue_median = 0;
+  double hue_avg = 0;
   bool operator==(const SignalstatsFigures&) const = default;
 };
 

@@ -1,10 +1,10 @@
 // `esframe run --signalstats` against ffmpeg 5.1's signalstats itself, frame by frame: clips made
 // by ffmpeg (moving pictures, a fade to black, a held frame, noise, colour bars) in 4:2:0 and
-// 4:2:2, limited and full range, at an odd size (Y4M), and NV12 and YUYV raw files (which
+// 4:2:2, limited and full range, at an odd size (Y4M), 4:4:4, and NV12 and YUYV raw files (which
 // ffmpeg turns into its planar 4:2:0 / 4:2:2 without changing a sample). Each figure is
 // printed as signalstats=stat=brng prints it into the frame's metadata (metadata=mode=print):
-//   UMIN ULOW UHIGH UMAX VMIN VLOW VHIGH VMAX  "%d"
-//   UAVG VAVG UDIF VDIF BRNG                   "%g"
+//   UMIN ULOW UHIGH UMAX VMIN VLOW VHIGH VMAX SATMIN SATLOW SATHIGH SATMAX HUEMED  "%d"
+//   UAVG VAVG UDIF VDIF BRNG SATAVG HUEAVG                                          "%g"
 // and must be the same string on every backend.
 #include <gtest/gtest.h>
 
@@ -107,20 +107,21 @@ TEST_P(RunSignalstats, EveryChromaFigureEqualsFfmpegsOnEveryBackend) {
         continue;
       }
       // "%.17g" of an integral value is ffmpeg's "%d" of it, and shows any fraction.
-      for (const char* name : {"UMIN", "ULOW", "UHIGH", "UMAX", "VMIN", "VLOW", "VHIGH", "VMAX"}) {
+      for (const char* name : {"UMIN", "ULOW", "UHIGH", "UMAX", "VMIN", "VLOW", "VHIGH", "VMAX",
+                               "SATMIN", "SATLOW", "SATHIGH", "SATMAX", "HUEMED"}) {
         EXPECT_EQ(printfNumber("%.17g", j[name].get<double>()),
                   it->second.at(std::string("lavfi.signalstats.") + name))
             << name;
         ++compared;
       }
-      for (const char* name : {"UAVG", "VAVG", "UDIF", "VDIF", "BRNG"}) {
+      for (const char* name : {"UAVG", "VAVG", "UDIF", "VDIF", "BRNG", "SATAVG", "HUEAVG"}) {
         EXPECT_EQ(printfNumber("%g", j[name].get<double>()),
                   it->second.at(std::string("lavfi.signalstats.") + name))
             << name;
         ++compared;
       }
     }
-    std::printf("%s %s: %d frames x 13 figures = %d compared with ffmpeg's%s\n", c.name, backend,
+    std::printf("%s %s: %d frames x 20 figures = %d compared with ffmpeg's%s\n", c.name, backend,
                 int(frames.size()), compared, HasFailure() ? " (failures above)" : ", all equal");
   }
 }
@@ -130,6 +131,7 @@ INSTANTIATE_TEST_SUITE_P(Clips, RunSignalstats,
                                          Clip{"Yuv420Full", "yuv420p", "", true, true},
                                          Clip{"Yuv422Limited", "yuv422p", "", false, true},
                                          Clip{"Yuv422Full", "yuv422p", "", true, true},
+                                         Clip{"Yuv444Limited", "yuv444p", "", false, true},
                                          Clip{"Nv12", "nv12", "NV12", false, false},
                                          Clip{"Yuyv", "yuyv422", "YUYV", true, false}),
                          [](const testing::TestParamInfo<Clip>& i) {
