@@ -141,6 +141,7 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     if (!h) usageError(h.error().message);
     p.pipeline.health = h.value();
   }
+  p.pipeline.signalstats = o.signalstats;
   const std::vector<std::string> specs =
       o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
   int to_stdout = 0;
@@ -402,6 +403,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
          "grid=CxR,roi=X,Y,W,H[,...],change=N,flat=X,detail_loss=X,covered=X,covered_min_duration="
          "S]")
       ->expected(0, 1);
+  cmd->add_flag("--signalstats", o->signalstats,
+                "ffmpeg signalstats' figures of YUV sources beside YMIN..YMAX: UMIN..VMAX, "
+                "UDIF, VDIF, BRNG, SATMIN..SATMAX, HUEMED, HUEAVG");
   cmd->add_flag("--overwrite", o->overwrite,
                 "Let PNG and --dump-raw files replace files already there (default: an error)");
   cmd->add_option("--raw", o->raw,

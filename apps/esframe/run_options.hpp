@@ -29,6 +29,7 @@ struct RunOptions {
   std::vector<std::string> ctrls;
   std::optional<std::string> auto_exposure;  // --auto-exposure[=KEY=VALUE,...]
   std::optional<std::string> health;         // --health[=KEY=VALUE,...]
+  bool signalstats = false;        // --signalstats: ffmpeg signalstats' chroma figures (YUV)
   bool overwrite = false;          // png and dump-raw files may replace files already there
   double timeout_s = 2;            // a camera that delivers no frame for this long is an error
   bool timeout_given = false;      // a network source then gives up after it too

@@ -166,6 +166,7 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
          c.health = health_defaults;
          if (!py::isinstance<py::bool_>(v)) fromDict(v, n, health_fields);
        }},
+      {"signalstats", [&](auto v, auto n) { c.signalstats = asBool(v, n); }},
       {"raw", [&](auto v, auto n) { fromDict(v, n, raw_fields); }},
       {"gpu", [&](auto v, auto n) { fromDict(v, n, gpu_fields); }},
       {"image_needed", [&](auto v, auto n) { c.image_needed = asBool(v, n); }},

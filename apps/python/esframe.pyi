@@ -162,6 +162,7 @@ class Pipeline:
         resize: Optional[Tuple[int, int]] = None,
         luma: Literal["rgb", "source"] = "rgb",
         health: Union[None, bool, str, HealthConfig] = None,
+        signalstats: bool = False,
         raw: RawConfig = ...,
         gpu: GpuConfig = ...,
         image_needed: bool = False,

@@ -130,9 +130,19 @@ names (docs/output-formats.md); to_dict() is that record.)")
             d["YAVG"] = l->mean;
             d["YHIGH"] = double(l->p90);
             d["YMAX"] = double(l->max);
+            if (r.frame->signalstats) {  // the record's members of the same names
+              const py::dict record = toDict(r);
+              for (const char* name :
+                   {"UMIN",   "ULOW",   "UAVG",    "UHIGH",  "UMAX",   "VMIN",  "VLOW",
+                    "VAVG",   "VHIGH",  "VMAX",    "UDIF",   "VDIF",   "BRNG",  "SATMIN",
+                    "SATLOW", "SATAVG", "SATHIGH", "SATMAX", "HUEMED", "HUEAVG"})
+                d[name] = record[name];
+            }
             return d;
           },
-          "ffmpeg signalstats names of the l channel (YMIN YLOW YAVG YHIGH YMAX), or None.")
+          "ffmpeg signalstats names of the l channel (YMIN YLOW YAVG YHIGH YMAX), or None; with "
+          "signalstats=True and a YUV frame also UMIN..VMAX, UDIF, VDIF, BRNG, SATMIN..SATMAX, "
+          "HUEMED, HUEAVG.")
       .def_property_readonly(
           "ev_hint", [](const PyResult& r) { return py::object(toDict(r)["ev_hint"]); },
           "Exposure correction hint in stops from the l channel's msv, or None.")

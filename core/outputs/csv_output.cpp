@@ -49,6 +49,22 @@ std::string healthFields(const HealthFigures& h) {
 // With regions: health_covered, then health_region<i>_<name> for each region.
 constexpr const char* kRegionNames[] = {"mean", "tenengrad", "changed", "flat"};
 
+// --signalstats: its columns, in the JSONL record's order.
+constexpr const char* kSignalstatsColumns =
+    ",UMIN,ULOW,UAVG,UHIGH,UMAX,VMIN,VLOW,VAVG,VHIGH,VMAX,UDIF,VDIF,BRNG,SATMIN,SATLOW,SATAVG,"
+    "SATHIGH,SATMAX,HUEMED,HUEAVG";
+std::string signalstatsFields(const SignalstatsFigures& c) {
+  std::string r;
+  for (const ChromaPlaneFigures* p : {&c.u, &c.v})
+    for (double v : {double(p->min), double(p->low), p->avg, double(p->high), double(p->max)})
+      r += "," + number(v);
+  r += "," + number(c.u.dif) + "," + number(c.v.dif) + "," + number(c.brng);
+  for (double v : {double(c.sat_min), double(c.sat_low), c.sat_avg, double(c.sat_high),
+                   double(c.sat_max), double(c.hue_median), c.hue_avg})
+    r += "," + number(v);
+  return r;
+}
+
 }  // namespace
 
 std::string csvHeader(const FrameResult& f, bool with_bins) {
@@ -56,6 +72,7 @@ std::string csvHeader(const FrameResult& f, bool with_bins) {
   for (const ChannelStats& s : f.stats)
     for (const char* name : kStatNames) h += std::string(",") + s.channel + "_" + name;
   h += ",YMIN,YLOW,YAVG,YHIGH,YMAX,ev_hint";
+  if (f.signalstats) h += kSignalstatsColumns;
   if (f.health) {
     for (const char* name : kHealthNames) h += std::string(",health_") + name;
     if (!f.health->regions.empty()) h += ",health_covered";
@@ -98,6 +115,7 @@ std::string csvRow(const FrameResult& f, bool with_bins) {
   }
   const std::optional<double> ev = frameEvHint(f);
   r += "," + (ev ? number(*ev) : std::string());
+  if (f.signalstats) r += signalstatsFields(*f.signalstats);
   if (f.health) r += healthFields(*f.health);
   for (const StageTiming& t : f.timings) r += "," + number(t.ms);
   if (with_bins) {

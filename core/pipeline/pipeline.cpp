@@ -189,6 +189,7 @@ Result<FrameResult> Pipeline::process(const Frame& frame) {
     Result<FrameResult> result = process();
     if (!result && fallBackToExecutor(*impl_, result.error())) result = process();
     impl_->delivered = impl_->delivered || result;
+    if (result && impl_->config.signalstats) result->signalstats = impl_->signalstats.count(frame);
     return result;
   });
 }
@@ -204,6 +205,9 @@ Status submitFrame(Pipeline& pipeline, const Frame& frame) {
   Status submitted = submit();
   if (!submitted && fallBackToExecutor(impl, submitted.error())) submitted = submit();
   impl.delivered = impl.delivered || submitted;
+  // Counted while the frame's memory is still the caller's (submit lets it go on return).
+  if (submitted && impl.config.signalstats)
+    impl.submitted_signalstats = impl.signalstats.count(frame);
   return submitted;
 }
 
@@ -224,7 +228,11 @@ Result<FrameResult> collectFrame(Pipeline& pipeline) {
   if (Status s = makeCurrent(PipelineAccess::impl(pipeline)); !s) return s.error();
   if (!PipelineAccess::impl(pipeline).backend)
     return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
-  return PipelineAccess::impl(pipeline).backend->collect();
+  Pipeline::Impl& impl = PipelineAccess::impl(pipeline);
+  Result<FrameResult> result = impl.backend->collect();
+  if (result) result->signalstats = std::move(impl.submitted_signalstats);
+  impl.submitted_signalstats.reset();
+  return result;
 }
 
 }  // namespace esf

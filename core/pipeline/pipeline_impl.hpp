@@ -5,6 +5,7 @@
 
 #include "capture/dmabuf_allocator.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
+#include "core/stats/signalstats.hpp"
 #include "core/tuning/tuning_cache.hpp"
 #include "esframe/pipeline.hpp"
 #include "platform/gl_context.hpp"
@@ -24,6 +25,10 @@ struct Pipeline::Impl {
   // `backend` is null and backend_kind / choice_reason hold the rule's provisional choice.
   std::optional<TuningCache> tuning;
   bool delivered = false;  // a frame went through the backend
+  // PipelineConfig::signalstats: counted here from the frame the backend is given, the
+  // same host code whichever backend runs; `submitted_signalstats` waits for collectFrame.
+  SignalstatsCounter signalstats;
+  std::optional<SignalstatsFigures> submitted_signalstats;
 };
 
 // kAuto on a GPU whose driver cannot compile a program this run needs (`error`, from the first

@@ -24,6 +24,32 @@ struct ChannelStats {
   double msv = 0;  // 0 for an empty channel
 };
 
+// ffmpeg signalstats' figures of one chroma plane (PipelineConfig::signalstats): UMIN ULOW
+// UAVG UHIGH UMAX UDIF for Cb, the V names for Cr (docs/output-formats.md, "Signalstats").
+struct ChromaPlaneFigures {
+  uint32_t min = 0, low = 0, high = 0, max = 0;
+  double avg = 0;
+  double dif = 0;  // mean |C - previous frame's C|, 0 on the first frame
+  bool operator==(const ChromaPlaneFigures&) const = default;
+};
+// The figures signalstats adds to the Y ones (ChannelStats of 'l') for YUV frames.
+struct SignalstatsFigures {
+  uint64_t samples = 0;  // per chroma plane, at chroma resolution (4:2:0: ceil(W/2) * ceil(H/2))
+  ChromaPlaneFigures u, v;
+  // BRNG: the pixels with Y outside 16..235 or its Cb or Cr outside 16..240 (whatever the
+  // frame's range), and their fraction of W * H.
+  uint64_t out_of_range_pixels = 0;
+  double brng = 0;
+  // SATMIN SATLOW SATAVG SATHIGH SATMAX: the chroma samples' saturation, floor(hypot(Cb - 128,
+  // Cr - 128)), by the rules of the U figures; HUEMED, HUEAVG: their hue in whole degrees
+  // (0-359), the first hue whose running count passes samples / 2, and the mean.
+  uint32_t sat_min = 0, sat_low = 0, sat_high = 0, sat_max = 0;
+  double sat_avg = 0;
+  uint32_t hue_median = 0;
+  double hue_avg = 0;
+  bool operator==(const SignalstatsFigures&) const = default;
+};
+
 struct StageTiming {
   std::string stage;  // "import", "blur", "resize", "histogram", "stats", "scale", ...
   double ms = 0;
@@ -71,6 +97,8 @@ struct FrameResult {
   std::optional<RawHistogramData> raw;             // Bayer frames: per-site raw statistics
   std::optional<HealthFigures> health;  // PipelineConfig::health: the camera health figures
   std::vector<HealthEvent> events;      // health events this frame reports, in order
+  // PipelineConfig::signalstats, YUV frames: signalstats' chroma and BRNG figures.
+  std::optional<SignalstatsFigures> signalstats;
 };
 
 }  // namespace esf

@@ -105,6 +105,9 @@ struct ESF_API PipelineConfig {
   // Camera health figures and events per frame (esframe/health.hpp), on the source's luma before
   // blur and resize; unset: none.
   std::optional<HealthConfig> health;
+  // ffmpeg signalstats' chroma and BRNG figures (FrameResult::signalstats) of YUV frames,
+  // counted on the host from the source's planes on every backend; false: not counted.
+  bool signalstats = false;
   // false: no sink reads FrameResult::image, so the CPU executor may skip the RGBA working image
   // where no stage needs it (no blur or resize: each row is counted and let go, or an L-only
   // histogram of the source's Y bytes converts nothing); image is then null.

@@ -60,6 +60,21 @@ def test_to_dict_with_health_and_yuv_equals_the_cli(cli, tmp_path, rng):
     assert pairs[2][0].health["ydif"] == 0.0 and pairs[1][0].health["ydif"] > 0.0
 
 
+def test_signalstats_equals_the_cli(cli, tmp_path, rng):
+    height, width = 6, 10
+    frames = [rng.integers(0, 256, size=(height * 3 // 2, width), dtype=np.uint8) for _ in range(2)]
+    pairs = same_frames_as_cli(cli, tmp_path, frames, "NV12", (height, width), "cpu",
+                               ("--signalstats", "--luma", "source"), signalstats=True,
+                               luma="source")
+    names = ("YMIN", "YLOW", "YAVG", "YHIGH", "YMAX", "UMIN", "ULOW", "UAVG", "UHIGH", "UMAX",
+             "VMIN", "VLOW", "VAVG", "VHIGH", "VMAX", "UDIF", "VDIF", "BRNG", "SATMIN", "SATLOW",
+             "SATAVG", "SATHIGH", "SATMAX", "HUEMED", "HUEAVG")
+    for result, line in pairs:
+        assert without_timing(result.to_dict()) == without_timing(line)
+        assert result.signalstats == {k: line[k] for k in names}
+    assert pairs[1][0].signalstats["UDIF"] > 0.0
+
+
 @pytest.mark.parametrize("backend", ["cpu", "gles"])
 def test_health_regions_equal_numpy_and_the_cli(cli, tmp_path, rng, backend):
     """A 3x2 grid and a rectangle clipped by the frame's edge on GREY frames (the luma is the

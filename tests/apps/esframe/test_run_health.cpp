@@ -20,6 +20,7 @@
 #include <regex>
 #include <sstream>
 
+#include "tests/apps/esframe/ffmpeg_print.hpp"
 #include "tests/apps/esframe/run_test_util.hpp"
 
 namespace esf {
@@ -27,35 +28,16 @@ namespace {
 
 using test::OrderedJson;
 
-std::string format(const char* f, double v) {
-  char text[64];
-  std::snprintf(text, sizeof text, f, v);
-  return text;
-}
+using test::parseMetadata;
+using test::printfNumber;
 // ffmpeg 5.1's times: av_ts2timestr, "%.6g" of seconds.
 std::string timeText(uint64_t ns) {
-  return format("%.6g", double(ns) / 1e9);
+  return printfNumber("%.6g", double(ns) / 1e9);
 }
 
 std::string readFile(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// metadata=mode=print output: "frame:N pts:P pts_time:T" then key=value lines.
-std::map<int, std::map<std::string, std::string>> parseMetadata(const std::string& text) {
-  std::map<int, std::map<std::string, std::string>> frames;
-  std::istringstream in(text);
-  std::string line;
-  int frame = -1;
-  while (std::getline(in, line)) {
-    if (line.rfind("frame:", 0) == 0) {
-      frame = std::stoi(line.substr(6));
-    } else if (const size_t eq = line.find('='); eq != std::string::npos && frame >= 0) {
-      frames[frame][line.substr(0, eq)] = line.substr(eq + 1);
-    }
-  }
-  return frames;
 }
 
 // The test clip: 10 fps, 106 frames, made at 96x54 (testsrc2 takes even sizes) and scaled to
@@ -148,12 +130,12 @@ Counts compare(const Ffmpeg& f, const std::filesystem::path& clip, const std::st
     const std::map<std::string, std::string>& m = it->second;
     const OrderedJson& h = j["health"];
     const std::pair<std::string, std::string> pairs[] = {
-        {m.at("lavfi.signalstats.YDIF"), format("%g", h["ydif"].get<double>())},
-        {m.at("lavfi.siti.si"), format("%0.2f", h["si"].get<double>())},
-        {m.at("lavfi.siti.ti"), format("%0.2f", h["ti"].get<double>())},
-        {m.at("lavfi.scd.mafd"), format("%0.3f", h["scene_mafd"].get<double>())},
-        {m.at("lavfi.scd.score"), format("%0.3f", h["scene_score"].get<double>())},
-        {m.at("lavfi.entropy.entropy.normal.Y"), format("%f", h["entropy"].get<double>())},
+        {m.at("lavfi.signalstats.YDIF"), printfNumber("%g", h["ydif"].get<double>())},
+        {m.at("lavfi.siti.si"), printfNumber("%0.2f", h["si"].get<double>())},
+        {m.at("lavfi.siti.ti"), printfNumber("%0.2f", h["ti"].get<double>())},
+        {m.at("lavfi.scd.mafd"), printfNumber("%0.3f", h["scene_mafd"].get<double>())},
+        {m.at("lavfi.scd.score"), printfNumber("%0.3f", h["scene_score"].get<double>())},
+        {m.at("lavfi.entropy.entropy.normal.Y"), printfNumber("%f", h["entropy"].get<double>())},
     };
     const char* names[] = {"YDIF", "SI", "TI", "scdet mafd", "scdet score", "entropy"};
     for (size_t i = 0; i < std::size(pairs); ++i) {
@@ -173,7 +155,7 @@ Counts compare(const Ffmpeg& f, const std::filesystem::path& clip, const std::st
                       timeText(e["end_ns"]) + " black_duration:" + timeText(e["duration_ns"]));
     }
     if (type == "scene_change")
-      scene.push_back("lavfi.scd.score: " + format("%.3f", e["score"].get<double>()) +
+      scene.push_back("lavfi.scd.score: " + printfNumber("%.3f", e["score"].get<double>()) +
                       ", lavfi.scd.time: " + timeText(e["ts_ns"]));
     const int seq = e["seq"].get<int>();
     if (type == "freeze_start")

@@ -167,5 +167,38 @@ TEST(Csv, HeaderAndRowAgree) {
   }
 }
 
+// --signalstats: its figures under ffmpeg's names, in JSONL and CSV; none without them.
+TEST(Signalstats, JsonlMembersAndCsvColumnsOnlyWithTheFigures) {
+  FrameResult f = sampleFrame("rgbl");
+  const nlohmann::json off = nlohmann::json::parse(jsonlLine(f));
+  EXPECT_FALSE(off.contains("UMIN"));
+  EXPECT_EQ(csvHeader(f, false).find("UMIN"), std::string::npos);
+  f.signalstats = SignalstatsFigures{12,
+                                     {16, 20, 200, 240, 128.5, 0.25},
+                                     {17, 21, 201, 239, 127.75, 1.5},
+                                     3,
+                                     0.125,
+                                     2,
+                                     4,
+                                     90,
+                                     100,
+                                     50.5,
+                                     181,
+                                     179.25};
+  const nlohmann::json j = nlohmann::json::parse(jsonlLine(f));
+  const std::vector<std::string> h = splitCsv(csvHeader(f, false));
+  const std::vector<std::string> r = splitCsv(csvRow(f, false));
+  ASSERT_EQ(h.size(), r.size());
+  const std::pair<const char*, double> expected[] = {
+      {"UMIN", 16},     {"ULOW", 20},    {"UAVG", 128.5},  {"UHIGH", 200},  {"UMAX", 240},
+      {"VMIN", 17},     {"VLOW", 21},    {"VAVG", 127.75}, {"VHIGH", 201},  {"VMAX", 239},
+      {"UDIF", 0.25},   {"VDIF", 1.5},   {"BRNG", 0.125},  {"SATMIN", 2},   {"SATLOW", 4},
+      {"SATAVG", 50.5}, {"SATHIGH", 90}, {"SATMAX", 100},  {"HUEMED", 181}, {"HUEAVG", 179.25}};
+  for (const auto& [name, value] : expected) {
+    EXPECT_EQ(j[name], value) << name;
+    EXPECT_EQ(std::stod(test::csvColumn(h, r, name)), value) << name;
+  }
+}
+
 }  // namespace
 }  // namespace esf

@@ -1,0 +1,158 @@
+#include "core/stats/signalstats.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "base/pixel_format.hpp"
+#include "core/stats/exposure_stats.hpp"
+
+namespace esf {
+namespace {
+
+// signalstats' BRNG limits: broadcast range, whatever the frame's range.
+constexpr int kLumaLow = 16, kLumaHigh = 235, kChromaLow = 16, kChromaHigh = 240;
+
+// The byte of `component` of each pixel, as offset tables; false where a plane is not
+// CPU-visible or too short for the frame.
+bool componentTable(const Frame& frame, const PixelFormatInfo& info, const ComponentLocation& at,
+                    int width, int height, ComponentOffsetTable& table) {
+  const FramePlane& plane = frame.planes[size_t(at.plane)];
+  if (!plane.data) return false;
+  if (componentOffset(info, at, width - 1, height - 1, plane.stride) >= plane.size) return false;
+  table = componentOffsets(info, at, width, height, plane.stride);
+  return true;
+}
+
+// Saturation and hue of each (Cb, Cr), as signalstats takes them: saturation truncated from
+// hypot, hue from the float atan2f in degrees, rounded to float and floored, 0-359. The same float
+// steps as ffmpeg's (no fused multiply-add: CMakeLists.txt), so the same whole degrees.
+struct SaturationHue {
+  std::array<uint8_t, 65536> saturation;
+  std::array<uint16_t, 65536> hue;
+};
+const SaturationHue& saturationHue() {
+  static const SaturationHue table = [] {
+    SaturationHue t;
+    for (int cb = 0; cb < 256; ++cb) {
+      for (int cr = 0; cr < 256; ++cr) {
+        const size_t i = size_t(cb) * 256 + size_t(cr);
+        t.saturation[i] = uint8_t(std::hypot(cb - 128, cr - 128));
+        // floorf: the double product is rounded to float before it is floored.
+        const float degrees =
+            std::floor(float((180 / M_PI) * std::atan2(float(cb - 128), float(cr - 128)) + 180));
+        t.hue[i] = uint16_t(std::fmod(degrees, 360.0f));
+      }
+    }
+    return t;
+  }();
+  return table;
+}
+
+void saturationHueFigures(const std::vector<uint8_t>& cb, const std::vector<uint8_t>& cr,
+                          SignalstatsFigures& f) {
+  const SaturationHue& table = saturationHue();
+  std::array<uint64_t, 256> saturation{};
+  std::array<uint64_t, 360> hue{};
+  uint64_t saturation_sum = 0, hue_sum = 0;
+  for (size_t i = 0; i < cb.size(); ++i) {
+    const size_t at = size_t(cb[i]) * 256 + cr[i];
+    ++saturation[table.saturation[at]];
+    saturation_sum += table.saturation[at];
+    ++hue[table.hue[at]];
+    hue_sum += table.hue[at];
+  }
+  const ChromaPlaneFigures s = chromaPlaneFigures(saturation, cb.size(), saturation_sum, 0);
+  f.sat_min = s.min, f.sat_low = s.low, f.sat_avg = s.avg, f.sat_high = s.high, f.sat_max = s.max;
+  uint64_t running = 0;
+  for (size_t h = 0; h < hue.size(); ++h) {
+    running += hue[h];
+    if (running > cb.size() / 2) {
+      f.hue_median = uint32_t(h);
+      break;
+    }
+  }
+  f.hue_avg = double(hue_sum) / double(cb.size());
+}
+
+uint64_t outOfRangePixels(const Frame& frame, const std::array<ComponentOffsetTable, 3>& at,
+                          const std::array<const uint8_t*, 3>& planes) {
+  uint64_t count = 0;
+  for (int y = 0; y < frame.height; ++y) {
+    const uint8_t* rows[3];
+    for (size_t p = 0; p < 3; ++p) rows[p] = planes[p] + at[p].row[size_t(y)];
+    for (int x = 0; x < frame.width; ++x) {
+      const int luma = rows[0][at[0].column[size_t(x)]];
+      const int cb = rows[1][at[1].column[size_t(x)]], cr = rows[2][at[2].column[size_t(x)]];
+      count += luma < kLumaLow || luma > kLumaHigh || cb < kChromaLow || cb > kChromaHigh ||
+               cr < kChromaLow || cr > kChromaHigh;
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+ChromaPlaneFigures chromaPlaneFigures(const std::array<uint64_t, 256>& counts, uint64_t samples,
+                                      uint64_t sum, uint64_t difference) {
+  ChromaPlaneFigures f;
+  if (samples == 0) return f;
+  int lowest = 0, highest = 255;
+  while (counts[size_t(lowest)] == 0) ++lowest;
+  while (counts[size_t(highest)] == 0) --highest;
+  f.min = uint32_t(lowest);
+  f.max = uint32_t(highest);
+  f.low = valuePercentile(counts, samples, 10);
+  f.high = valuePercentile(counts, samples, 90);
+  f.avg = double(sum) / double(samples);
+  f.dif = double(difference) / double(samples);
+  return f;
+}
+
+std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame) {
+  if (!isYuv(frame.format) || frame.width <= 0 || frame.height <= 0) return std::nullopt;
+  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+  std::array<ComponentOffsetTable, 3> tables;  // Y, Cb, Cr of each pixel
+  std::array<const uint8_t*, 3> planes{};
+  const ComponentLocation* components[3] = {&info.y, &info.cb, &info.cr};
+  for (size_t p = 0; p < 3; ++p) {
+    if (!componentTable(frame, info, *components[p], frame.width, frame.height, tables[p]))
+      return std::nullopt;
+    planes[p] = frame.planes[size_t(components[p]->plane)].data;
+  }
+  const int hsub = info.chroma_horizontal_subsampling, vsub = info.chroma_vertical_subsampling;
+  const int width = (frame.width + hsub - 1) / hsub, height = (frame.height + vsub - 1) / vsub;
+  const size_t samples = size_t(width) * size_t(height);  // within kMaxFrameBytes
+  const bool same_size = width == previous_width_ && height == previous_height_;
+  std::array<std::vector<uint8_t>, 2> current;
+  SignalstatsFigures figures;
+  figures.samples = samples;
+  for (size_t c = 0; c < 2; ++c) {
+    // Chroma sample (x, y) is the one of pixel (x * hsub, y * vsub).
+    const ComponentOffsetTable& at = tables[c + 1];
+    std::array<uint64_t, 256> counts{};
+    uint64_t sum = 0, difference = 0;
+    current[c].resize(samples);
+    uint8_t* out = current[c].data();
+    const uint8_t* previous = same_size ? previous_[c].data() : nullptr;
+    for (int y = 0; y < height; ++y) {
+      const uint8_t* row = planes[c + 1] + at.row[size_t(y * vsub)];
+      for (int x = 0; x < width; ++x) {
+        const uint8_t v = row[at.column[size_t(x * hsub)]];
+        ++counts[v];
+        sum += v;
+        if (previous) difference += uint64_t(std::abs(int(v) - int(*previous++)));
+        *out++ = v;
+      }
+    }
+    (c == 0 ? figures.u : figures.v) = chromaPlaneFigures(counts, samples, sum, difference);
+  }
+  saturationHueFigures(current[0], current[1], figures);
+  figures.out_of_range_pixels = outOfRangePixels(frame, tables, planes);
+  figures.brng = double(figures.out_of_range_pixels) / (double(frame.width) * double(frame.height));
+  previous_ = std::move(current);
+  previous_width_ = width;
+  previous_height_ = height;
+  return figures;
+}
+
+}  // namespace esf

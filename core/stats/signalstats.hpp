@@ -1,0 +1,42 @@
+#pragma once
+// ffmpeg signalstats' figures of YUV frames beside the Y ones: UMIN..VMAX, UDIF, VDIF, BRNG,
+// SATMIN..SATMAX, HUEMED and HUEAVG, counted on the host from the source's own planes as
+// signalstats reads its Y, U and V planes (the chroma at chroma resolution: 4:2:0 frames have
+// ceil(W/2) x ceil(H/2) samples). Every backend gives its frames to the same counter
+// (core/pipeline/pipeline.cpp), so the figures are the same on each. Definitions
+// (docs/output-formats.md, "Signalstats"): over the N samples of a chroma plane,
+//   min, max       smallest / largest value present
+//   low, high      valuePercentile at 10 and 90 of N (YLOW's and YHIGH's rule)
+//   avg            sum / N
+//   dif            sum |C - previous frame's C| / N, 0 on the first frame and when the chroma
+//                  size changed (signalstats compares with the frame itself then)
+// the same min..max of the samples' saturation, their hue's median and mean
+// (SignalstatsFigures), and over the W x H pixels, each with the chroma sample of its block,
+//   brng           the fraction with Y < 16, Y > 235, Cb or Cr < 16 or > 240
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "esframe/frame.hpp"
+#include "esframe/frame_result.hpp"
+
+namespace esf {
+
+class SignalstatsCounter {
+ public:
+  // nullopt for frames without chroma (RGB, GREY, Bayer, MJPEG) or without CPU-visible planes;
+  // such a frame leaves the previous planes in place.
+  std::optional<SignalstatsFigures> count(const Frame& frame);
+
+ private:
+  std::array<std::vector<uint8_t>, 2> previous_;  // Cb, Cr of the last counted frame
+  int previous_width_ = -1, previous_height_ = -1;
+};
+
+// The figures of one plane's 256 value counts (total samples `samples`) and absolute
+// difference sum.
+ChromaPlaneFigures chromaPlaneFigures(const std::array<uint64_t, 256>& counts, uint64_t samples,
+                                      uint64_t sum, uint64_t difference);
+
+}  // namespace esf
