@@ -59,8 +59,10 @@ fi
 
 say "esframe info"
 esframe info | tee /tmp/info.txt
-# The libcamera module is found in the private folder and refused only for want of libcamera.
-grep -q "cannot load /usr/bin/../lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -dumpmachine)/esframe-0.8/libesframe-libcamera.so: libcamera" /tmp/info.txt ||
+# The libcamera module is found in the private folder beside libesframe.so.0.8 (/usr/lib or,
+# merged /usr, /lib: wherever the loader found the library) and refused only for want of
+# libcamera.
+grep -Eq "cannot load (/usr)?/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -dumpmachine)/esframe-0.8/libesframe-libcamera.so: libcamera" /tmp/info.txt ||
   die "esframe info: the libcamera module's line is not the expected 'cannot load ... libcamera'"
 esframe info --json >/tmp/info.json
 python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print("info --json:", sorted(c))' \
