@@ -34,6 +34,7 @@ HaEntities haEntitiesOf(const FrameResult& frame);
 struct HaFlags {
   bool black = false, frozen = false, covered = false;
   bool camera = true;
+  bool operator==(const HaFlags&) const = default;
 };
 
 // The node id in every topic and unique id: "esframe_" and the output's topic with each

@@ -208,9 +208,7 @@ class MqttOutput : public FrameSink {
     last_frame_at_ = Clock::now();
     ++ha_frames_;
     const HaFlags flags{black_, frozen_, covered_, true};
-    const bool changed = !ha_state_sent_ || flags.black != ha_flags_.black ||
-                         flags.frozen != ha_flags_.frozen || flags.covered != ha_flags_.covered ||
-                         !ha_flags_.camera;
+    const bool changed = !ha_state_sent_ || flags != ha_flags_;
     const auto interval = std::chrono::seconds(options_.discovery_state_every_s);
     if (!changed && last_frame_at_ - ha_state_at_ < interval) return;
     // The frame rate over the frames since the last state, in the stream's time.
@@ -231,15 +229,19 @@ class MqttOutput : public FrameSink {
     ha_state_at_ = Clock::now();
   }
 
+  // Under mutex_: the camera's connectivity off (until the next frame), once.
+  void discoveryCameraGone() {
+    if (!discovery_ || !ha_known_ || !ha_flags_.camera) return;
+    ha_flags_.camera = false;
+    queueHaState(-1);
+  }
+
   // Under mutex_, from the worker: no frame for three state intervals (at least 10 s) turns the
   // camera's connectivity off, whatever the source (a network stream, a stalled V4L2 device).
   void discoveryWatchdog() {
-    if (!discovery_ || !ha_known_ || !ha_flags_.camera) return;
     const auto silence = std::max<std::chrono::seconds>(
         std::chrono::seconds(3 * options_.discovery_state_every_s), std::chrono::seconds(10));
-    if (Clock::now() - last_frame_at_ < silence) return;
-    ha_flags_.camera = false;
-    queueHaState(-1);
+    if (Clock::now() - last_frame_at_ >= silence) discoveryCameraGone();
   }
 
   // Under mutex_: the events, then the state they leave when it changed (and at the first frame).
@@ -258,10 +260,7 @@ class MqttOutput : public FrameSink {
       if (e.type == HealthEventType::kCameraOnline) offline_ = false;
     }
     // A network source says when its stream is gone: connectivity off now, not at the watchdog.
-    if (offline_ && discovery_ && ha_known_ && ha_flags_.camera) {
-      ha_flags_.camera = false;
-      queueHaState(-1);
-    }
+    if (offline_) discoveryCameraGone();
     const std::string state = healthState(offline_, black_, frozen_, covered_);
     if (state != health_state_) {
       health_state_ = state;

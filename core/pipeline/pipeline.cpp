@@ -212,23 +212,24 @@ Status submitFrame(Pipeline& pipeline, const Frame& frame) {
 }
 
 Status stageFrame(Pipeline& pipeline, const Frame& frame) {
-  if (!PipelineAccess::impl(pipeline).backend) return Status::success();  // nothing submitted yet
-  if (Status s = makeCurrent(PipelineAccess::impl(pipeline)); !s) return s;
-  return PipelineAccess::impl(pipeline).backend->stage(frame);
+  Pipeline::Impl& impl = PipelineAccess::impl(pipeline);
+  if (!impl.backend) return Status::success();  // nothing submitted yet
+  if (Status s = makeCurrent(impl); !s) return s;
+  return impl.backend->stage(frame);
 }
 
 void settleStagedFrame(Pipeline& pipeline) {
-  if (!PipelineAccess::impl(pipeline).backend) return;
+  Pipeline::Impl& impl = PipelineAccess::impl(pipeline);
+  if (!impl.backend) return;
   // Waited for even where the context cannot be made current (its unmaps are then lost with it).
-  (void)makeCurrent(PipelineAccess::impl(pipeline));
-  PipelineAccess::impl(pipeline).backend->settle();
+  (void)makeCurrent(impl);
+  impl.backend->settle();
 }
 
 Result<FrameResult> collectFrame(Pipeline& pipeline) {
-  if (Status s = makeCurrent(PipelineAccess::impl(pipeline)); !s) return s.error();
-  if (!PipelineAccess::impl(pipeline).backend)
-    return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
   Pipeline::Impl& impl = PipelineAccess::impl(pipeline);
+  if (Status s = makeCurrent(impl); !s) return s.error();
+  if (!impl.backend) return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
   Result<FrameResult> result = impl.backend->collect();
   if (result) result->signalstats = std::move(impl.submitted_signalstats);
   impl.submitted_signalstats.reset();
