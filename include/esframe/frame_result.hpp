@@ -8,6 +8,7 @@
 #include "esframe/health.hpp"
 #include "esframe/histogram_data.hpp"
 #include "esframe/rgba_image.hpp"
+#include "esframe/scopes.hpp"
 
 namespace esf {
 
@@ -99,6 +100,7 @@ struct FrameResult {
   std::vector<HealthEvent> events;      // health events this frame reports, in order
   // PipelineConfig::signalstats, YUV frames: signalstats' chroma and BRNG figures.
   std::optional<SignalstatsFigures> signalstats;
+  std::optional<ScopeCounts> scopes;  // PipelineConfig::scopes
 };
 
 }  // namespace esf

@@ -9,6 +9,7 @@
 #include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/health.hpp"
+#include "esframe/scopes.hpp"
 
 namespace esf {
 
@@ -108,6 +109,8 @@ struct ESF_API PipelineConfig {
   // ffmpeg signalstats' chroma and BRNG figures (FrameResult::signalstats) of YUV frames,
   // counted on the host from the source's planes on every backend; false: not counted.
   bool signalstats = false;
+  // Waveform, RGB parade, vectorscope counts (FrameResult::scopes); none asked: not counted.
+  ScopeOptions scopes;
   // false: no sink reads FrameResult::image, so the CPU executor may skip the RGBA working image
   // where no stage needs it (no blur or resize: each row is counted and let go, or an L-only
   // histogram of the source's Y bytes converts nothing); image is then null.
