@@ -187,10 +187,11 @@ Status GpuBackend::configure(int w, int h) {
   }
   if (o_.health && !difference_) {
     const HealthRegionSpec regions = HealthRegionSpec::of(*o_.health);
-    Result<FrameDifference> d =
-        FrameDifference::create(gl_, FrameDifferenceParams::defaultsFor(gl_), regions);
+    const bool has_regions = regions.count() > 0;
+    Result<FrameDifference> d = FrameDifference::create(
+        gl_, FrameDifferenceParams::defaultsFor(gl_, has_regions), regions);
     if (!d) return d.error();
-    Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_), regions);
+    Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_, has_regions), regions);
     if (!s) return s.error();
     // Both or neither: a later frame must not find the difference without its Sobel pass.
     difference_.emplace(std::move(d.value()));
