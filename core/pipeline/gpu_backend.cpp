@@ -188,8 +188,8 @@ Status GpuBackend::configure(int w, int h) {
   if (o_.health && !difference_) {
     const HealthRegionSpec regions = HealthRegionSpec::of(*o_.health);
     const bool has_regions = regions.count() > 0;
-    Result<FrameDifference> d = FrameDifference::create(
-        gl_, FrameDifferenceParams::defaultsFor(gl_, has_regions), regions);
+    Result<FrameDifference> d =
+        FrameDifference::create(gl_, FrameDifferenceParams::defaultsFor(gl_, has_regions), regions);
     if (!d) return d.error();
     Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_, has_regions), regions);
     if (!s) return s.error();
