@@ -1,8 +1,8 @@
 #pragma once
-// The CPU executor's scopes, equal bit for bit to core/stages/scopes_reference.hpp. The
-// waveform and parade are split over the threads by scope columns (each thread owns its
-// columns' counts: nothing to sum); the vectorscope by rows, each thread into its own 65536
-// counts, summed once.
+// The CPU executor's scopes, equal bit for bit to core/stages/scopes_reference.hpp. One pass
+// over the image, split over the threads by scope columns: each thread owns its columns'
+// waveform and parade counts (nothing to sum) and adds the vectorscope into its own 65536
+// counts, summed once. A YUV frame's vectorscope (countSource) is split by rows.
 #include <cstdint>
 #include <vector>
 
@@ -28,7 +28,7 @@ class CpuScopes {
   // Each thread's 65536 counts, summed into `out`.
   void sumVectorscopes(int threads, std::vector<uint32_t>& out) const;
   std::vector<std::vector<uint32_t>> vectorscopes_;
-  std::vector<int> column_of_;
+  std::vector<uint32_t> column_words_;  // pixel column x's scope column * 256
 };
 
 }  // namespace esf
