@@ -4,7 +4,6 @@
 // names: np.frombuffer(base64.b64decode(data), "<u4").reshape(shape)), beside "columns" and
 // "vectorscope_samples".
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -12,9 +11,10 @@
 
 namespace esf {
 
-// Standard base64 (RFC 4648, with padding) of the counts as little-endian 32-bit words.
-std::string base64LittleEndian(const std::vector<uint32_t>& words);
+// Appends standard base64 (RFC 4648, with padding) of the counts as little-endian 32-bit words.
+void appendBase64LittleEndian(std::string& out, const std::vector<uint32_t>& words);
 
-nlohmann::ordered_json scopesJson(const ScopeCounts& scopes);
+// Appends the scopes' JSON object, compact: {"columns":N,"waveform":{...},...}.
+void appendScopesJson(std::string& out, const ScopeCounts& scopes);
 
 }  // namespace esf
