@@ -2,7 +2,8 @@
 // image in one pass. A workgroup covers a tile of TILE_W pixel columns and ROWS rows; the
 // tile's pixel columns fall into at most TILE_W scope columns, whose waveform and parade
 // counts it adds in shared memory and then into the output with global atomics. The
-// vectorscope's 65536 bins do not fit in shared memory: each pixel adds its own.
+// vectorscope's 65536 bins do not fit in shared memory: each invocation adds each run of equal
+// bins down its column with one global atomic.
 //   WAVEFORM, PARADE, VECTORSCOPE  0 or 1: which scopes are counted
 //   LUMA_IMAGE  1: the waveform's L is u_luma's red channel (the source's luma); 0: the BT.709
 //               integer luma of u_image
@@ -71,6 +72,11 @@ void main() {
   int x = int(x0 + gl_LocalInvocationID.x);
   int y0 = int(gl_WorkGroupID.y) * ROWS;
   int y1 = min(y0 + ROWS, u_size.y);
+#if VECTORSCOPE
+  // The invocation's pixels run down one column: runs of one (Cb, Cr) bin (a flat area, a
+  // black frame) add once, not one global atomic a pixel on the same word.
+  uint run_bin = 0u, run = 0u;
+#endif
   if (x < u_size.x) {
     uint local_column = columnOf(uint(x)) - first_column;
     for (int y = y0 + int(gl_LocalInvocationID.y); y < y1; y += WG_Y) {
@@ -95,10 +101,19 @@ void main() {
       ivec3 v = ivec3(c.rgb);
       int cb = (-6596 * v.r - 22189 * v.g + 28785 * v.b + 8421376) >> 16;
       int cr = (28784 * v.r - 26145 * v.g - 2639 * v.b + 8421376) >> 16;
-      atomicAdd(counts[u_vectorscope_at + uint(cr) * 256u + uint(cb)], 1u);
+      uint bin = uint(cr) * 256u + uint(cb);
+      if (run != 0u && bin != run_bin) {
+        atomicAdd(counts[u_vectorscope_at + run_bin], run);
+        run = 0u;
+      }
+      run_bin = bin;
+      ++run;
 #endif
     }
   }
+#if VECTORSCOPE
+  if (run != 0u) atomicAdd(counts[u_vectorscope_at + run_bin], run);
+#endif
 #if WAVEFORM || PARADE
   memoryBarrierShared();
   barrier();

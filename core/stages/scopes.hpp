@@ -6,7 +6,8 @@
 // Its pixel columns fall into at most tile_columns scope columns (W' <= W), whose waveform and
 // parade counts it adds in shared memory (tile_columns * 256 words a plane: the waveform and
 // the parade's three), then into the output buffer with global atomics, only the words it
-// counted. The vectorscope's 65536 bins are added per pixel with global atomics. The output is
+// counted. The vectorscope's 65536 bins are added with global atomics, one per run of equal bins
+// down an invocation's column (a flat frame's pixels would all add to one word). The output is
 // one storage buffer in ScopeCounts' layouts: the waveform, then the parade, then the
 // vectorscope, each only where counted; the host zeroes it before each dispatch.
 #include <optional>
