@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/outputs/frame_summary.hpp"
+#include "core/outputs/scopes_json.hpp"
 #include "core/outputs/stdout_writer.hpp"
 
 namespace esf {
@@ -125,9 +126,24 @@ std::string jsonlLine(const FrameResult& f) {
       j["health"]["regions"] = regions;
     }
   }
-  j["timing_ms"] = timing;
-  j["timing_clock"] = clocks;
-  return j.dump() + "\n";
+  Json tail;
+  tail["timing_ms"] = timing;
+  tail["timing_clock"] = clocks;
+  if (!f.scopes) {
+    j.update(tail);
+    return j.dump() + "\n";
+  }
+  // The scopes' megabytes of base64 are written as text, not escaped character by character by
+  // the serializer: the record, then "scopes", then the timings (docs/output-formats.md, "Scopes").
+  std::string line = j.dump();
+  line.back() = ',';
+  line += "\"scopes\":";
+  appendScopesJson(line, *f.scopes);
+  std::string timings = tail.dump();
+  timings.front() = ',';
+  line += timings;
+  line += '\n';
+  return line;
 }
 
 std::string jsonlEventLine(const HealthEvent& e) {
