@@ -56,6 +56,11 @@ Status PipelineConfig::validate() const {
     if (raw.white != 0 && raw.white <= raw.black)
       return fail(ErrorCode::kInvalidArgument, "raw white level ", std::to_string(raw.white),
                   " must be above the black level ", std::to_string(raw.black));
+    if (scopes.columns < 0 || scopes.columns > kScopeMaxColumns)
+      return fail(ErrorCode::kInvalidArgument, "scopes columns must be in [0, ",
+                  std::to_string(kScopeMaxColumns), "] (0: the width, at most ",
+                  std::to_string(kScopeDefaultMaxColumns), "), got ",
+                  std::to_string(scopes.columns));
     if (health) return validateHealth(*health);
     return Status::success();
   });

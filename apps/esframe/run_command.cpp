@@ -142,6 +142,10 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     p.pipeline.health = h.value();
   }
   p.pipeline.signalstats = o.signalstats;
+  if (o.scopes) {
+    if (Status s = parseScopesOption(*o.scopes, p.pipeline.scopes); !s)
+      usageError(s.error().message);
+  }
   const std::vector<std::string> specs =
       o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
   int to_stdout = 0;
@@ -415,6 +419,10 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_flag("--signalstats", o->signalstats,
                 "ffmpeg signalstats' figures of YUV sources beside YMIN..YMAX: UMIN..VMAX, "
                 "UDIF, VDIF, BRNG, SATMIN..SATMAX, HUEMED, HUEAVG");
+  cmd->add_option_function<std::string>(
+      "--scopes", [o](const std::string& v) { o->scopes = v; },
+      "Count the exposure scopes: waveform,parade,vectorscope[,columns=N] (any of "
+      "them; columns: the waveform's and parade's, default the width up to 512)");
   cmd->add_flag("--overwrite", o->overwrite,
                 "Let PNG and --dump-raw files replace files already there (default: an error)");
   cmd->add_option("--raw", o->raw,

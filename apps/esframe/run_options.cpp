@@ -25,6 +25,37 @@ Result<int> parseInt(const std::string& what, const std::string& text, int lo, i
 
 }  // namespace
 
+Status parseScopesOption(const std::string& text, ScopeOptions& scopes) {
+  ScopeOptions out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string part = text.substr(start, comma - start);
+    start = comma + 1;
+    bool* flag = part == "waveform"      ? &out.waveform
+                 : part == "parade"      ? &out.parade
+                 : part == "vectorscope" ? &out.vectorscope
+                                         : nullptr;
+    if (flag) {
+      if (*flag) return fail(ErrorCode::kInvalidArgument, "--scopes: '", part, "' given twice");
+      *flag = true;
+    } else if (part.starts_with("columns=")) {
+      Result<int> columns = parseInt("--scopes: columns", part.substr(8), 1, kScopeMaxColumns);
+      if (!columns) return columns.error();
+      out.columns = columns.value();
+    } else {
+      return fail(ErrorCode::kInvalidArgument, "--scopes: unknown scope '", part,
+                  "' (waveform, parade, vectorscope, columns=N)");
+    }
+  }
+  if (!out.any())
+    return fail(ErrorCode::kInvalidArgument,
+                "--scopes: name at least one of waveform, parade, vectorscope");
+  scopes = out;
+  return Status::success();
+}
+
 Status parseHistogramOption(const std::string& text, HistogramConfig& h) {
   size_t start = 0;
   while (start < text.size()) {

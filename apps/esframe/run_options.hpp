@@ -29,13 +29,14 @@ struct RunOptions {
   std::vector<std::string> ctrls;
   std::optional<std::string> auto_exposure;  // --auto-exposure[=KEY=VALUE,...]
   std::optional<std::string> health;         // --health[=KEY=VALUE,...]
-  bool signalstats = false;        // --signalstats: ffmpeg signalstats' chroma figures (YUV)
-  bool overwrite = false;          // png and dump-raw files may replace files already there
-  double timeout_s = 2;            // a camera that delivers no frame for this long is an error
-  bool timeout_given = false;      // a network source then gives up after it too
-  std::string transport = "auto";  // --transport: RTSP over tcp, udp or auto
-  std::string credentials;         // --credentials FILE: USER:PASSWORD for a network source
-  std::string raw;                 // --raw black=N,white=N,wb=R,B ("" for the defaults)
+  bool signalstats = false;           // --signalstats: ffmpeg signalstats' chroma figures (YUV)
+  std::optional<std::string> scopes;  // --scopes waveform,parade,vectorscope[,columns=N]
+  bool overwrite = false;             // png and dump-raw files may replace files already there
+  double timeout_s = 2;               // a camera that delivers no frame for this long is an error
+  bool timeout_given = false;         // a network source then gives up after it too
+  std::string transport = "auto";     // --transport: RTSP over tcp, udp or auto
+  std::string credentials;            // --credentials FILE: USER:PASSWORD for a network source
+  std::string raw;                    // --raw black=N,white=N,wb=R,B ("" for the defaults)
   bool no_selftest = false;  // --backend auto trusts a GPU never checked (GpuConfig::selftest)
 };
 
@@ -47,6 +48,9 @@ Result<Size> parseResizeOption(const std::string& text);
 // --source's spec where the spec alone shows it cannot work: "libcamera" in a build without
 // libcamera support, "libcamera:" without a camera id.
 Status checkSourceSpec(const std::string& spec);
+
+// "waveform,parade,vectorscope[,columns=N]" (at least one scope, each once) into `scopes`.
+Status parseScopesOption(const std::string& text, ScopeOptions& scopes);
 
 // "black=N,white=N,wb=R,B" (any subset, integers; gains in 1/256: 256 = 1.0) into `config`.
 Status parseRawOption(const std::string& text, RawConfig& config);

@@ -78,6 +78,19 @@ class GpuConfig(TypedDict, total=False):
     debug: bool
     selftest: bool
 
+class ScopeConfig(TypedDict, total=False):
+    waveform: bool
+    parade: bool
+    vectorscope: bool
+    columns: int  # 0: the width, at most 512
+
+class Scopes(TypedDict):
+    columns: int
+    waveform: Optional[npt.NDArray[np.uint32]]  # (columns, 256)
+    parade: Optional[npt.NDArray[np.uint32]]  # (3, columns, 256): R, G, B
+    vectorscope: Optional[npt.NDArray[np.uint32]]  # (256, 256): [cr, cb]
+    vectorscope_samples: int
+
 class RunReport(TypedDict):
     frames: int
     end: Literal["end-of-stream", "frame-limit", "stopped", "output-closed"]
@@ -102,6 +115,9 @@ class Result:
     def stats(self) -> dict[str, ChannelStats]: ...
     @property
     def signalstats(self) -> Optional[dict[str, float]]: ...
+    @property
+    def scopes(self) -> Optional[Scopes]:
+        """Pipeline(scopes=...)'s counts as read-only numpy views, or None."""
     @property
     def ev_hint(self) -> Optional[float]: ...
     @property
@@ -163,6 +179,7 @@ class Pipeline:
         luma: Literal["rgb", "source"] = "rgb",
         health: Union[None, bool, str, HealthConfig] = None,
         signalstats: bool = False,
+        scopes: Union[None, str, Sequence[str], ScopeConfig] = None,
         raw: RawConfig = ...,
         gpu: GpuConfig = ...,
         image_needed: bool = False,

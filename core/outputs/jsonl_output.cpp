@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/outputs/frame_summary.hpp"
+#include "core/outputs/scopes_json.hpp"
 #include "core/outputs/stdout_writer.hpp"
 
 namespace esf {
@@ -125,6 +126,7 @@ std::string jsonlLine(const FrameResult& f) {
       j["health"]["regions"] = regions;
     }
   }
+  if (f.scopes) j["scopes"] = scopesJson(*f.scopes);  // docs/output-formats.md, "Scopes"
   j["timing_ms"] = timing;
   j["timing_clock"] = clocks;
   return j.dump() + "\n";

@@ -13,12 +13,14 @@
 #include "core/cpu/cpu_histogram.hpp"
 #include "core/cpu/cpu_import.hpp"
 #include "core/cpu/cpu_resize.hpp"
+#include "core/cpu/cpu_scopes.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/host_health.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/resize.hpp"
+#include "core/stages/scopes_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "esframe/base/log.hpp"
 
@@ -117,6 +119,17 @@ class CpuExecutorBackend : public PipelineBackend {
           r.hist = HistogramData{o_.histogram.bins, channels,
                                  foldBins(values, o_.histogram.bins, channels)};
           r.timings.push_back({"histogram", fold_ms + timer.ms(), false});
+          break;
+        }
+        case PassKind::kScopes: {
+          WallTimer timer;
+          ScopeCounts counts;
+          const bool from_source =
+              o_.scopes.vectorscope && scopes_.countSource(frame, pool_, counts);
+          scopes_.count(*image, pass.lanes == 2 ? luma_image_ : nullptr, o_.scopes,
+                        scopeColumns(o_.scopes, image->width), !from_source, pool_, counts);
+          r.scopes = std::move(counts);
+          r.timings.push_back({"scopes", timer.ms(), false});
           break;
         }
         case PassKind::kScale: {
@@ -236,6 +249,7 @@ class CpuExecutorBackend : public PipelineBackend {
   const RgbaImage* luma_image_ = &luma_;
   bool warned_no_source_luma_ = false;
   std::vector<HistogramCounter> counters_;  // the fused pass's, one a thread
+  CpuScopes scopes_;
   ChannelSet counter_channels_;
   std::optional<HostHealth> health_;  // declared after pool_, which it uses
   std::optional<FramePlan> plan_;     // for the last frame's format
