@@ -55,7 +55,7 @@ class HttpOutput : public FrameSink, private HttpContent {
   std::atomic<bool> graph_wanted_{false}, frame_wanted_{false};
 
   std::mutex frame_mutex_;  // guards the latest frame's figures
-  FrameResult last_;  // without its scopes: they are in last_scopes_
+  FrameResult last_;        // without its scopes: they are in last_scopes_
   std::optional<ScopeCounts> last_scopes_;
   bool have_last_ = false;
   uint64_t frames_ = 0, source_dropped_ = 0;
