@@ -52,9 +52,9 @@ TEST(RunScopeGraph, PngEqualsTheReferenceOfThePrintedCounts) {
     GraphScope scope;
   };
   for (const char* backend : {"gles", "cpu"})
-    for (const Scope& s : {Scope{"waveform", GraphScope::kWaveform},
-                           Scope{"parade", GraphScope::kParade},
-                           Scope{"vectorscope", GraphScope::kVectorscope}}) {
+    for (const Scope& s :
+         {Scope{"waveform", GraphScope::kWaveform}, Scope{"parade", GraphScope::kParade},
+          Scope{"vectorscope", GraphScope::kVectorscope}}) {
       SCOPED_TRACE(std::string(backend) + " " + s.name);
       char tmpl[] = "/tmp/esframe-scope-graph-XXXXXX";
       const fs::path dir = mkdtemp(tmpl);
