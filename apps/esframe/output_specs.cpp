@@ -328,7 +328,7 @@ Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
   Result<PathAndOptions> parts = parsePathAndOptions(
       text, kHttp, "a port: http:[ADDR:]PORT[,clients=N,every=N,user=U,password-file=F,...]",
       {"clients", "every", "snapshot-every", "quality", "timeout", "queue", "user", "password-file",
-       "hosts", "cert", "key", "graph", "mode", "scale", "decor"},
+       "hosts", "cert", "key", "graph", "mode", "scale", "decor", "scope"},
       {"hosts"});
   if (!parts) return parts.error();
   HttpSinkOptions o;
@@ -376,7 +376,7 @@ Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
       o.cert = value;
     } else if (key == "key") {
       o.key = value;
-    } else if (key == "mode" || key == "scale" || key == "decor") {
+    } else if (key == "mode" || key == "scale" || key == "decor" || key == "scope") {
       if (Status s = parseGraphOption(key, value, kHttp, o.graph); !s) return s.error();
     } else if (key == "graph") {
       Result<ParsedSize> size = parseSize(value, std::string(kHttp) + ": graph");

@@ -205,11 +205,12 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   p.source.dump_raw_dir = o.dump_raw;
   p.source.dump_raw_overwrite = o.overwrite;
   for (OutputSpec& spec : p.outputs) spec.png.overwrite = o.overwrite;
-  // A scope graph (png: or drm: scope=) counts the scope it draws, --scopes or not.
+  // A scope graph (png:, drm: or http: scope=) counts the scope it draws, --scopes or not.
   for (const OutputSpec& spec : p.outputs) {
-    const GraphScope scope = spec.kind == OutputSpec::Kind::kPng   ? spec.png.graph.scope
-                             : spec.kind == OutputSpec::Kind::kDrm ? spec.drm.graph.scope
-                                                                   : GraphScope::kNone;
+    const GraphScope scope = spec.kind == OutputSpec::Kind::kPng    ? spec.png.graph.scope
+                             : spec.kind == OutputSpec::Kind::kDrm  ? spec.drm.graph.scope
+                             : spec.kind == OutputSpec::Kind::kHttp ? spec.http.graph.scope
+                                                                    : GraphScope::kNone;
     p.pipeline.scopes.waveform |= scope == GraphScope::kWaveform;
     p.pipeline.scopes.parade |= scope == GraphScope::kParade;
     p.pipeline.scopes.vectorscope |= scope == GraphScope::kVectorscope;

@@ -311,6 +311,9 @@ TEST(GraphOutputOptions, Scope) {
   drm = parseDrmSpec("scope=waveform");
   ASSERT_TRUE(drm.ok()) << drm.error().message;
   EXPECT_EQ(drm->graph.scope, GraphScope::kWaveform);
+  Result<HttpSinkOptions> http = parseHttpSpec("8080,scope=vectorscope");
+  ASSERT_TRUE(http.ok()) << http.error().message;
+  EXPECT_EQ(http->graph.scope, GraphScope::kVectorscope);
   Result<PngSinkOptions> bad = parsePngSpec("shots,scope=histogram");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message,

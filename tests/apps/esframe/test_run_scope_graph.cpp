@@ -12,39 +12,13 @@
 
 #include "core/outputs/scope_renderer.hpp"
 #include "tests/core/outputs/png_test_util.hpp"
+#include "tests/support/base64_words.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace esf::run_scope_graph_test {
 namespace {
 
 namespace fs = std::filesystem;
-
-// RFC 4648 base64 of little-endian uint32 words, decoded here.
-std::vector<uint32_t> wordsOf(const std::string& text) {
-  std::vector<uint8_t> bytes;
-  uint32_t bits = 0;
-  int have = 0;
-  for (char ch : text) {
-    int v = ch >= 'A' && ch <= 'Z'   ? ch - 'A'
-            : ch >= 'a' && ch <= 'z' ? ch - 'a' + 26
-            : ch >= '0' && ch <= '9' ? ch - '0' + 52
-            : ch == '+'              ? 62
-            : ch == '/'              ? 63
-                                     : -1;
-    if (v < 0) continue;  // padding
-    bits = bits << 6 | uint32_t(v);
-    have += 6;
-    if (have >= 8) {
-      have -= 8;
-      bytes.push_back(uint8_t(bits >> have));
-    }
-  }
-  std::vector<uint32_t> words(bytes.size() / 4);
-  for (size_t i = 0; i < words.size(); ++i)
-    words[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 |
-               uint32_t(bytes[4 * i + 2]) << 16 | uint32_t(bytes[4 * i + 3]) << 24;
-  return words;
-}
 
 TEST(RunScopeGraph, PngEqualsTheReferenceOfThePrintedCounts) {
   struct Scope {
@@ -71,7 +45,7 @@ TEST(RunScopeGraph, PngEqualsTheReferenceOfThePrintedCounts) {
       std::vector<uint32_t>& field = s.scope == GraphScope::kWaveform ? counts.waveform
                                      : s.scope == GraphScope::kParade ? counts.parade
                                                                       : counts.vectorscope;
-      field = wordsOf(j[s.name]["data"]);
+      field = test::base64Words(j[s.name]["data"]);
       GraphOptions options;
       options.decorations = false;
       options.scope = s.scope;
