@@ -241,6 +241,64 @@ SCOPE_SNAPSHOT = """(() => {
 })()"""
 
 
+class Y4mCamera:
+    """`esframe run --backend cpu --source - ARGS --output jsonl --output http:PORT` fed 32x16
+    Y4M `frames` (each a Y plane then 4:2:0 chroma) in turn again and again, paced like a camera
+    at 10 fps; stdout to `stdout`. `with` it: up once the server answers /api/frame; on leaving,
+    the feeding stops and esframe ends (`returncode`, `err`)."""
+
+    WIDTH, HEIGHT = 32, 16
+
+    def __init__(self, frames, args, stdout=subprocess.DEVNULL):
+        self.port = test_http_output.free_port()
+        self.proc = subprocess.Popen(
+            [test_http_output.ESFRAME, "run", "--backend", "cpu", "--source", "-", *args,
+             "--output", "jsonl", "--output", f"http:{self.port}"],
+            stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE)
+        self.stop = threading.Event()
+        self.feeder = threading.Thread(target=self.feed, args=(frames,))
+        self.returncode, self.err = None, ""
+
+    def feed(self, frames):
+        try:
+            self.proc.stdin.write(
+                f"YUV4MPEG2 W{self.WIDTH} H{self.HEIGHT} F10:1 Ip A1:1 C420jpeg\n".encode())
+            for i in itertools.count():
+                if self.stop.is_set():
+                    break
+                self.proc.stdin.write(b"FRAME\n" + frames[i % len(frames)])
+                self.proc.stdin.flush()
+                time.sleep(0.1)
+        except BrokenPipeError:
+            pass
+        finally:
+            self.proc.stdin.close()
+
+    def __enter__(self):
+        self.feeder.start()
+        deadline = time.monotonic() + 30
+        while True:  # the server is up once esframe has a frame
+            try:
+                r, _ = test_http_output.get(self.port, "/api/frame")
+                if r.status == 200:
+                    return self
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.__exit__()
+                raise AssertionError("esframe did not serve")
+            time.sleep(0.05)
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.feeder.join()
+        self.proc.wait(timeout=30)
+        self.err = self.proc.stderr.read().decode()
+        self.proc.stderr.close()
+        self.returncode = self.proc.returncode
+        return False
+
+
 class HttpPageTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="esframe-page-")
@@ -339,123 +397,44 @@ class HttpPageTest(unittest.TestCase):
         b.wait_for("window.esframeView.frames >= 1")
 
     def camera_state(self, frames, keys, want, want_class):
-        """Y4M frames on stdin, `frames` (each a Y plane then 4:2:0 chroma) in turn again and
-        again, paced like a camera at 10 fps, through --health=`keys`: waits for the page's
-        health state (the last frame's) to read `want`, then checks its class."""
-        port = test_http_output.free_port()
-        proc = subprocess.Popen(
-            [test_http_output.ESFRAME, "run", "--backend", "cpu", "--source", "-", "--health",
-             keys, "--output", "jsonl", "--output", f"http:{port}"],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        width, height = 32, 16
-        stop = threading.Event()
-
-        def feed():
-            try:
-                proc.stdin.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
-                for i in itertools.count():
-                    if stop.is_set():
-                        break
-                    proc.stdin.write(b"FRAME\n" + frames[i % len(frames)])
-                    proc.stdin.flush()
-                    time.sleep(0.1)
-            except BrokenPipeError:
-                pass
-            finally:
-                proc.stdin.close()
-
-        feeder = threading.Thread(target=feed)
-        feeder.start()
-        try:
+        """Y4M frames (Y4mCamera) through --health=`keys`: waits for the page's health state
+        (the last frame's) to read `want`, then checks its class."""
+        with Y4mCamera(frames, ["--health", keys]) as camera:
             if not self.browser:
                 self.browser = Browser(os.path.join(self.dir, "profile"))
             b = self.browser
-            deadline = time.monotonic() + 30
-            while True:  # the server is up once esframe has a frame
-                try:
-                    r, _ = test_http_output.get(port, "/api/frame")
-                    if r.status == 200:
-                        break
-                except OSError:
-                    pass
-                self.assertLess(time.monotonic(), deadline, "esframe did not serve")
-                time.sleep(0.05)
-            b.page("Page.navigate", url=f"http://127.0.0.1:{port}/")
+            b.page("Page.navigate", url=f"http://127.0.0.1:{camera.port}/")
             b.wait_for("window.esframeView && window.esframeView.frames >= 1")
             b.wait_for(f"document.getElementById('health').textContent === '{want}'")
             self.assertEqual(b.evaluate("document.getElementById('health').className"),
                              want_class)
-        finally:
-            stop.set()
-            feeder.join()
-            proc.wait(timeout=30)
-            err = proc.stderr.read().decode()
-            proc.stderr.close()
-        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual(camera.returncode, 0, camera.err)
 
     def test_scopes_of_two_flat_halves(self):
-        # A 32x16 Y4M frame, left half Y 60, right half Y 190, chroma 128 (grey), again and again.
-        width, height = 32, 16
+        # A 32x16 frame, left half Y 60, right half Y 190, chroma 128 (grey), again and again.
+        width, height = Y4mCamera.WIDTH, Y4mCamera.HEIGHT
         luma = bytes(60 if x < width // 2 else 190 for y in range(height) for x in range(width))
         frame = luma + bytes([128]) * (width * height // 2)
-        port = test_http_output.free_port()
         out_path = os.path.join(self.dir, "run.jsonl")
-        with open(out_path, "wb") as out:
-            proc = subprocess.Popen(
-                [test_http_output.ESFRAME, "run", "--backend", "cpu", "--source", "-",
-                 "--scopes", "waveform,parade,vectorscope", "--output", "jsonl",
-                 "--output", f"http:{port}"],
-                stdin=subprocess.PIPE, stdout=out, stderr=subprocess.PIPE)
-        stop = threading.Event()
-
-        def feed():
-            try:
-                proc.stdin.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
-                while not stop.is_set():
-                    proc.stdin.write(b"FRAME\n" + frame)
-                    proc.stdin.flush()
-                    time.sleep(0.1)
-            except BrokenPipeError:
-                pass
-            finally:
-                proc.stdin.close()
-
-        feeder = threading.Thread(target=feed)
-        feeder.start()
         shots = {}
-        try:
-            self.browser = Browser(os.path.join(self.dir, "profile"))
-            b = self.browser
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    r, _ = test_http_output.get(port, "/api/frame")
-                    if r.status == 200:
-                        break
-                except OSError:
-                    pass
-                self.assertLess(time.monotonic(), deadline, "esframe did not serve")
-                time.sleep(0.05)
+        with open(out_path, "wb") as out, \
+                Y4mCamera([frame], ["--scopes", "waveform,parade,vectorscope"], out) as camera:
             # A plain /api/frame leaves the counts out; ?scopes=1 has them.
-            r, body = test_http_output.get(port, "/api/frame")
+            _, body = test_http_output.get(camera.port, "/api/frame")
             self.assertNotIn("scopes", json.loads(body))
-            r, body = test_http_output.get(port, "/api/frame?scopes=1")
+            _, body = test_http_output.get(camera.port, "/api/frame?scopes=1")
             self.assertEqual(sorted(json.loads(body)["scopes"]),
                              ["columns", "parade", "vectorscope", "vectorscope_samples",
                               "waveform"])
-            b.page("Page.navigate", url=f"http://127.0.0.1:{port}/")
+            self.browser = Browser(os.path.join(self.dir, "profile"))
+            b = self.browser
+            b.page("Page.navigate", url=f"http://127.0.0.1:{camera.port}/")
             b.wait_for("window.esframeView && window.esframeView.frames >= 1")
             for view in ("waveform", "rgbparade", "vectorscope"):
                 b.evaluate(f"document.querySelector('input[name=view][value={view}]').click()")
                 b.wait_for("window.esframeView.scopeSeq !== null")
                 shots[view] = b.evaluate(SCOPE_SNAPSHOT)
-        finally:
-            stop.set()
-            feeder.join()
-            proc.wait(timeout=30)
-            err = proc.stderr.read().decode()
-            proc.stderr.close()
-        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual(camera.returncode, 0, camera.err)
         with open(out_path, "rb") as f:
             lines = test_http_output.jsonl_by_seq(f.read().decode())
 
