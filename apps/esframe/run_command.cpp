@@ -205,6 +205,16 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   p.source.dump_raw_dir = o.dump_raw;
   p.source.dump_raw_overwrite = o.overwrite;
   for (OutputSpec& spec : p.outputs) spec.png.overwrite = o.overwrite;
+  // A scope graph (png:, drm: or http: scope=) counts the scope it draws, --scopes or not.
+  for (const OutputSpec& spec : p.outputs) {
+    const GraphScope scope = spec.kind == OutputSpec::Kind::kPng    ? spec.png.graph.scope
+                             : spec.kind == OutputSpec::Kind::kDrm  ? spec.drm.graph.scope
+                             : spec.kind == OutputSpec::Kind::kHttp ? spec.http.graph.scope
+                                                                    : GraphScope::kNone;
+    p.pipeline.scopes.waveform |= scope == GraphScope::kWaveform;
+    p.pipeline.scopes.parade |= scope == GraphScope::kParade;
+    p.pipeline.scopes.vectorscope |= scope == GraphScope::kVectorscope;
+  }
   Result<IoMode> io = parseIoMode(o.io);
   if (!io) usageError("--io: " + io.error().message);
   p.source.io = io.value();
@@ -378,8 +388,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--output", o->outputs,
                   "Repeatable: jsonl (default), csv[:bins], bin, "
-                  "png:DIR[,every=N,mode=M,scale=S,decor=D], "
-                  "drm[:frame=on|off,connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
+                  "png:DIR[,every=N,mode=M,scale=S,decor=D,scope=waveform|parade|vectorscope], "
+                  "drm[:frame=on|off,connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H,scope=S], "
                   "mqtt://HOST[:PORT]/TOPIC[,qos=0|1,every=N,retain,...], "
                   "prom:PATH[,every=SECONDS], "
                   "http:[ADDR:]PORT[,clients=N,every=N,user=U,password-file=F,...]");
