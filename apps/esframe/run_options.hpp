@@ -30,6 +30,8 @@ struct RunOptions {
   std::optional<std::string> auto_exposure;  // --auto-exposure[=KEY=VALUE,...]
   std::optional<std::string> health;         // --health[=KEY=VALUE,...]
   bool signalstats = false;        // --signalstats: ffmpeg signalstats' chroma figures (YUV)
+  std::string signalstats_stat;    // --signalstats-stat tout+vrep: signalstats' stat=
+  std::string detect;              // --detect crop[,KEY=VALUE...],blur[,...],block[,...]
   bool overwrite = false;          // png and dump-raw files may replace files already there
   double timeout_s = 2;            // a camera that delivers no frame for this long is an error
   bool timeout_given = false;      // a network source then gives up after it too
@@ -47,6 +49,10 @@ Result<Size> parseResizeOption(const std::string& text);
 // --source's spec where the spec alone shows it cannot work: "libcamera" in a build without
 // libcamera support, "libcamera:" without a camera id.
 Status checkSourceSpec(const std::string& spec);
+
+// --signalstats-stat's "tout+vrep" (ffmpeg's stat= flags, '+' or ','; brng is always counted)
+// into `config`, which then has signalstats on.
+Status parseSignalstatsStat(const std::string& text, PipelineConfig& config);
 
 // "black=N,white=N,wb=R,B" (any subset, integers; gains in 1/256: 256 = 1.0) into `config`.
 Status parseRawOption(const std::string& text, RawConfig& config);

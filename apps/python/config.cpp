@@ -167,6 +167,26 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
          if (!py::isinstance<py::bool_>(v)) fromDict(v, n, health_fields);
        }},
       {"signalstats", [&](auto v, auto n) { c.signalstats = asBool(v, n); }},
+      {"signalstats_tout", [&](auto v, auto n) { c.signalstats_tout = asBool(v, n); }},
+      {"signalstats_vrep", [&](auto v, auto n) { c.signalstats_vrep = asBool(v, n); }},
+      {"detect",
+       [&](auto v, auto n) {
+         if (v.is_none()) return;
+         if (py::isinstance<py::str>(v)) {  // the CLI's --detect text, "crop,limit=30,blur"
+           c.detect = unwrap(parseDetectConfig(v.template cast<std::string>(), n));
+           return;
+         }
+         // {"crop": True, "blur": {"radius": 20}}: the same text, built from the dict.
+         std::string text;
+         for (auto [name, keys] : py::reinterpret_borrow<py::dict>(v)) {
+           if (py::isinstance<py::bool_>(keys) && !keys.template cast<bool>()) continue;
+           text += (text.empty() ? "" : ",") + asString(name, n);
+           if (py::isinstance<py::bool_>(keys)) continue;
+           for (auto [key, value] : py::reinterpret_borrow<py::dict>(keys))
+             text += "," + asString(key, n) + "=" + py::str(value).template cast<std::string>();
+         }
+         c.detect = unwrap(parseDetectConfig(text, n));
+       }},
       {"raw", [&](auto v, auto n) { fromDict(v, n, raw_fields); }},
       {"gpu", [&](auto v, auto n) { fromDict(v, n, gpu_fields); }},
       {"image_needed", [&](auto v, auto n) { c.image_needed = asBool(v, n); }},
