@@ -91,8 +91,8 @@ def test_detect_and_tout_vrep_equal_the_cli(cli, tmp_path, rng):
     for detect in (text, {"crop": {"skip": 1, "round": 4}, "blur": {"radius": 10},
                           "block": {"period_max": 8}}):
         pairs = same_frames_as_cli(cli, tmp_path, frames, "NV12", (height, width), "cpu",
-                                   cli_options, detect=detect, signalstats_tout=True,
-                                   signalstats_vrep=True)
+                                   cli_options, detect=detect, signalstats=True,
+                                   signalstats_tout=True, signalstats_vrep=True)
         for i, (result, line) in enumerate(pairs):
             assert without_timing(result.to_dict()) == without_timing(line)
             assert result.signalstats["TOUT"] == line["TOUT"]
