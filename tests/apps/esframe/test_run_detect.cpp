@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 
+#include "tests/apps/esframe/ffmpeg_clip.hpp"
 #include "tests/apps/esframe/ffmpeg_print.hpp"
 #include "tests/apps/esframe/run_test_util.hpp"
 
@@ -24,18 +25,7 @@ using test::OrderedJson;
 using test::parseMetadata;
 using test::printfNumber;
 
-struct Clip {
-  const char* name;
-  const char* ffmpeg_format;   // the pixel format ffmpeg writes (and reads, for raw files)
-  const char* esframe_format;  // raw files: --format; "" for Y4M
-  bool full_range;
-  bool odd_size;  // 97x55 (Y4M only: the raw formats' planes are read at even sizes)
-  bool mjpeg;     // made as MJPEG at the lowest quality, then decoded to raw planes
-};
-
-void PrintTo(const Clip& c, std::ostream* os) {
-  *os << c.name;
-}
+using Clip = test::FfmpegClip;
 
 // The detectors' settings: ffmpeg's defaults, and another value of every key.
 struct Settings {

@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "tests/apps/esframe/ffmpeg_clip.hpp"
 #include "tests/apps/esframe/ffmpeg_print.hpp"
 #include "tests/apps/esframe/run_test_util.hpp"
 
@@ -25,17 +26,7 @@ using test::OrderedJson;
 using test::parseMetadata;
 using test::printfNumber;
 
-struct Clip {
-  const char* name;
-  const char* ffmpeg_format;   // the pixel format ffmpeg writes
-  const char* esframe_format;  // raw files: --format; "" for Y4M
-  bool full_range;
-  bool odd_size;  // 97x55 (Y4M only: the raw formats' planes are read at even sizes)
-};
-
-void PrintTo(const Clip& c, std::ostream* os) {
-  *os << c.name;
-}
+using Clip = test::FfmpegClip;
 
 constexpr int kFrames = 30;  // 10 fps, 3 s
 
