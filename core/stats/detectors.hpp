@@ -29,6 +29,7 @@ class Detectors {
   std::optional<CropDetector> crop_;
   std::optional<BlurDetector> blur_;
   std::optional<BlockDetector> block_;
+  int blur_planes_ = 0, block_planes_ = 0;  // their configs' bit masks
 };
 
 }  // namespace esf

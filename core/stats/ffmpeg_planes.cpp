@@ -5,18 +5,20 @@
 namespace esf {
 namespace {
 
-// Plane `out` of `component`, sample (x, y) read at pixel (x * step_x, y * step_y); false where
-// the frame's plane is not CPU-visible or too short for the frame.
+// Plane `out` of `component`, sample (x, y) read at pixel (x * step_x, y * step_y), or only its
+// size where not `copy`; false where the frame's plane is not CPU-visible or too short for the
+// frame.
 bool copyComponent(const Frame& frame, const PixelFormatInfo& info, const ComponentLocation& at,
-                   int step_x, int step_y, FfmpegPlane& out) {
+                   int step_x, int step_y, bool copy, FfmpegPlane& out) {
   const FramePlane& plane = frame.planes[size_t(at.plane)];
   if (!plane.data) return false;
   if (componentOffset(info, at, frame.width - 1, frame.height - 1, plane.stride) >= plane.size)
     return false;
-  const ComponentOffsetTable table =
-      componentOffsets(info, at, frame.width, frame.height, plane.stride);
   out.width = (frame.width + step_x - 1) / step_x;
   out.height = (frame.height + step_y - 1) / step_y;
+  if (!copy) return true;
+  const ComponentOffsetTable table =
+      componentOffsets(info, at, frame.width, frame.height, plane.stride);
   out.samples.resize(saturatingSize(out.width, out.height));  // within the frame's own size
   uint8_t* to = out.samples.data();
   for (int y = 0; y < out.height; ++y) {
@@ -28,35 +30,35 @@ bool copyComponent(const Frame& frame, const PixelFormatInfo& info, const Compon
 
 }  // namespace
 
-std::optional<FfmpegPlanes> ffmpegPlanes(const Frame& frame) {
+std::optional<FfmpegPlanes> ffmpegPlanes(const Frame& frame, unsigned wanted) {
   if (frame.width <= 0 || frame.height <= 0) return std::nullopt;
   const PixelFormatInfo& info = pixelFormatInfo(frame.format);
   if (info.bit_depth != 8 || info.packing == Packing::kCompressed) return std::nullopt;
   FfmpegPlanes out;
-  struct Wanted {
+  struct Component {
     const ComponentLocation* at;
     int step_x, step_y;
   };
-  std::vector<Wanted> wanted;
+  std::vector<Component> components;
   if (info.colour == ColourFamily::kYuv) {
     const int hsub = info.chroma_horizontal_subsampling, vsub = info.chroma_vertical_subsampling;
     out.chroma_shift_x = hsub == 2 ? 1 : 0;
     out.chroma_shift_y = vsub == 2 ? 1 : 0;
-    wanted = {{&info.y, 1, 1}, {&info.cb, hsub, vsub}, {&info.cr, hsub, vsub}};
+    components = {{&info.y, 1, 1}, {&info.cb, hsub, vsub}, {&info.cr, hsub, vsub}};
   } else if (info.colour == ColourFamily::kGrey) {
-    wanted = {{&info.y, 1, 1}};
+    components = {{&info.y, 1, 1}};
   } else if (info.colour == ColourFamily::kRgb) {
     out.rgb = true;
-    wanted = {{&info.g, 1, 1}, {&info.b, 1, 1}, {&info.r, 1, 1}};
-    if (info.a.present()) wanted.push_back({&info.a, 1, 1});
+    components = {{&info.g, 1, 1}, {&info.b, 1, 1}, {&info.r, 1, 1}};
+    if (info.a.present()) components.push_back({&info.a, 1, 1});
   } else {
     return std::nullopt;
   }
-  out.planes.resize(wanted.size());
-  for (size_t p = 0; p < wanted.size(); ++p) {
-    if (!wanted[p].at->present()) return std::nullopt;
-    if (!copyComponent(frame, info, *wanted[p].at, wanted[p].step_x, wanted[p].step_y,
-                       out.planes[p]))
+  out.planes.resize(components.size());
+  for (size_t p = 0; p < components.size(); ++p) {
+    if (!components[p].at->present()) return std::nullopt;
+    if (!copyComponent(frame, info, *components[p].at, components[p].step_x, components[p].step_y,
+                       (wanted >> p) & 1, out.planes[p]))
       return std::nullopt;
   }
   return out;

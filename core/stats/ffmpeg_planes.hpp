@@ -13,7 +13,7 @@ namespace esf {
 
 struct FfmpegPlane {
   int width = 0, height = 0;
-  std::vector<uint8_t> samples;  // width * height, rows without padding
+  std::vector<uint8_t> samples;  // width * height, rows without padding; empty if not wanted
   uint8_t at(int x, int y) const { return samples[size_t(y) * size_t(width) + size_t(x)]; }
 };
 
@@ -24,8 +24,9 @@ struct FfmpegPlanes {
   std::vector<FfmpegPlane> planes;
 };
 
-// nullopt for frames of other formats (Bayer, compressed, more than 8 bits) or without
-// CPU-visible planes of the frame's size.
-std::optional<FfmpegPlanes> ffmpegPlanes(const Frame& frame);
+// The planes of bit mask `wanted` (bit p: plane p) with their samples; the others with their
+// size only. nullopt for frames of other formats (Bayer, compressed, more than 8 bits) or
+// without CPU-visible planes of the frame's size.
+std::optional<FfmpegPlanes> ffmpegPlanes(const Frame& frame, unsigned wanted = ~0u);
 
 }  // namespace esf
