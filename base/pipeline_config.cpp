@@ -89,11 +89,11 @@ Status PipelineConfig::validate() const {
                   "threads must be in [0, 256] (0: one per core), got ", std::to_string(threads));
     if (resize)
       if (Status s = checkFrameSize("resize target", resize->width, resize->height); !s) return s;
+    if (Status s = validateDetect(detect); !s) return s;
     if (Status s = checkSettings("raw", rawSettings(), raw); !s) return s;
     if (raw.white != 0 && raw.white <= raw.black)
       return fail(ErrorCode::kInvalidArgument, "raw white level ", std::to_string(raw.white),
                   " must be above the black level ", std::to_string(raw.black));
-    if (Status s = validateDetect(detect); !s) return s;
     if (health) return validateHealth(*health);
     return Status::success();
   });

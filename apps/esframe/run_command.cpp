@@ -142,15 +142,6 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     p.pipeline.health = h.value();
   }
   p.pipeline.signalstats = o.signalstats;
-  if (!o.signalstats_stat.empty()) {
-    if (Status s = parseSignalstatsStat(o.signalstats_stat, p.pipeline); !s)
-      usageError(s.error().message);
-  }
-  if (!o.detect.empty()) {
-    Result<DetectConfig> d = parseDetectConfig(o.detect, "--detect");
-    if (!d) usageError(d.error().message);
-    p.pipeline.detect = d.value();
-  }
   const std::vector<std::string> specs =
       o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
   int to_stdout = 0;
@@ -230,6 +221,15 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     if (p.pipeline.histogram.channels.find('l') == std::string::npos)
       usageError("--auto-exposure measures the l channel: add l to --histogram channels");
     p.auto_exposure = ae.value();
+  }
+  if (!o.signalstats_stat.empty()) {
+    if (Status s = parseSignalstatsStat(o.signalstats_stat, p.pipeline); !s)
+      usageError(s.error().message);
+  }
+  if (!o.detect.empty()) {
+    Result<DetectConfig> d = parseDetectConfig(o.detect, "--detect");
+    if (!d) usageError(d.error().message);
+    p.pipeline.detect = d.value();
   }
   return p;
 }
@@ -412,9 +412,6 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
          "grid=CxR,roi=X,Y,W,H[,...],change=N,flat=X,detail_loss=X,covered=X,covered_min_duration="
          "S]")
       ->expected(0, 1);
-  cmd->add_flag("--signalstats", o->signalstats,
-                "ffmpeg signalstats' figures of YUV sources beside YMIN..YMAX: UMIN..VMAX, "
-                "UDIF, VDIF, BRNG, SATMIN..SATMAX, HUEMED, HUEAVG");
   cmd->add_option("--signalstats-stat", o->signalstats_stat,
                   "signalstats' stat= flags beside BRNG: tout+vrep (TOUT, VREP; implies "
                   "--signalstats)");
@@ -422,6 +419,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
                   "ffmpeg's detectors, each with its ffmpeg keys: crop[,limit=X,round=N,reset=N,"
                   "skip=N,max_outliers=N],blur[,high=X,low=X,radius=N,block_pct=N,block_width=N,"
                   "block_height=N,planes=N],block[,period_min=N,period_max=N,planes=N]");
+  cmd->add_flag("--signalstats", o->signalstats,
+                "ffmpeg signalstats' figures of YUV sources beside YMIN..YMAX: UMIN..VMAX, "
+                "UDIF, VDIF, BRNG, SATMIN..SATMAX, HUEMED, HUEAVG");
   cmd->add_flag("--overwrite", o->overwrite,
                 "Let PNG and --dump-raw files replace files already there (default: an error)");
   cmd->add_option("--raw", o->raw,

@@ -30,15 +30,15 @@ struct RunOptions {
   std::optional<std::string> auto_exposure;  // --auto-exposure[=KEY=VALUE,...]
   std::optional<std::string> health;         // --health[=KEY=VALUE,...]
   bool signalstats = false;        // --signalstats: ffmpeg signalstats' chroma figures (YUV)
-  std::string signalstats_stat;    // --signalstats-stat tout+vrep: signalstats' stat=
-  std::string detect;              // --detect crop[,KEY=VALUE...],blur[,...],block[,...]
   bool overwrite = false;          // png and dump-raw files may replace files already there
   double timeout_s = 2;            // a camera that delivers no frame for this long is an error
   bool timeout_given = false;      // a network source then gives up after it too
   std::string transport = "auto";  // --transport: RTSP over tcp, udp or auto
   std::string credentials;         // --credentials FILE: USER:PASSWORD for a network source
   std::string raw;                 // --raw black=N,white=N,wb=R,B ("" for the defaults)
-  bool no_selftest = false;  // --backend auto trusts a GPU never checked (GpuConfig::selftest)
+  bool no_selftest = false;      // --backend auto trusts a GPU never checked (GpuConfig::selftest)
+  std::string signalstats_stat;  // --signalstats-stat tout+vrep: signalstats' stat=
+  std::string detect;            // --detect crop[,KEY=VALUE...],blur[,...],block[,...]
 };
 
 // "bins=N,channels=rgbl,strategy=NAME|auto" into `config` (keys not given keep their values).

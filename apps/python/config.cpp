@@ -166,7 +166,6 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
          c.health = health_defaults;
          if (!py::isinstance<py::bool_>(v)) fromDict(v, n, health_fields);
        }},
-      {"signalstats", [&](auto v, auto n) { c.signalstats = asBool(v, n); }},
       {"signalstats_tout", [&](auto v, auto n) { c.signalstats_tout = asBool(v, n); }},
       {"signalstats_vrep", [&](auto v, auto n) { c.signalstats_vrep = asBool(v, n); }},
       {"detect",
@@ -187,6 +186,7 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
          }
          c.detect = unwrap(parseDetectConfig(text, n));
        }},
+      {"signalstats", [&](auto v, auto n) { c.signalstats = asBool(v, n); }},
       {"raw", [&](auto v, auto n) { fromDict(v, n, raw_fields); }},
       {"gpu", [&](auto v, auto n) { fromDict(v, n, gpu_fields); }},
       {"image_needed", [&](auto v, auto n) { c.image_needed = asBool(v, n); }},

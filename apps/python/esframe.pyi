@@ -103,13 +103,6 @@ class Result:
     @property
     def signalstats(self) -> Optional[dict[str, float]]: ...
     @property
-    def cropdetect(self) -> Optional[dict[str, int]]:
-        """x1 x2 y1 y2 w h x y, as ffmpeg's cropdetect prints them."""
-    @property
-    def blur(self) -> Optional[float]: ...
-    @property
-    def block(self) -> Optional[float]: ...
-    @property
     def ev_hint(self) -> Optional[float]: ...
     @property
     def timing_ms(self) -> dict[str, float]: ...
@@ -117,6 +110,13 @@ class Result:
     def health(self) -> Optional[HealthFigures]: ...
     @property
     def events(self) -> list[HealthEvent]: ...
+    @property
+    def cropdetect(self) -> Optional[dict[str, int]]:
+        """x1 x2 y1 y2 w h x y, as ffmpeg's cropdetect prints them."""
+    @property
+    def blur(self) -> Optional[float]: ...
+    @property
+    def block(self) -> Optional[float]: ...
     @property
     def seq(self) -> int: ...
     @property
@@ -169,10 +169,10 @@ class Pipeline:
         resize: Optional[Tuple[int, int]] = None,
         luma: Literal["rgb", "source"] = "rgb",
         health: Union[None, bool, str, HealthConfig] = None,
-        signalstats: bool = False,
+        detect: Union[None, str, dict[str, Union[bool, dict[str, float]]]] = None,
         signalstats_tout: bool = False,
         signalstats_vrep: bool = False,
-        detect: Union[None, str, dict[str, Union[bool, dict[str, float]]]] = None,
+        signalstats: bool = False,
         raw: RawConfig = ...,
         gpu: GpuConfig = ...,
         image_needed: bool = False,
