@@ -36,8 +36,10 @@ struct RunOptions {
   std::string transport = "auto";  // --transport: RTSP over tcp, udp or auto
   std::string credentials;         // --credentials FILE: USER:PASSWORD for a network source
   std::string raw;                 // --raw black=N,white=N,wb=R,B ("" for the defaults)
-  bool no_selftest = false;      // --backend auto trusts a GPU never checked (GpuConfig::selftest)
-  std::string signalstats_stat;  // --signalstats-stat tout+vrep: signalstats' stat=
+  bool no_selftest = false;  // --backend auto trusts a GPU never checked (GpuConfig::selftest)
+
+  // ffmpeg's signalstats stat= flags and detectors (docs/output-formats.md).
+  std::string signalstats_stat;  // --signalstats-stat tout+vrep
   std::string detect;            // --detect crop[,KEY=VALUE...],blur[,...],block[,...]
 };
 
@@ -50,11 +52,11 @@ Result<Size> parseResizeOption(const std::string& text);
 // libcamera support, "libcamera:" without a camera id.
 Status checkSourceSpec(const std::string& spec);
 
+// "black=N,white=N,wb=R,B" (any subset, integers; gains in 1/256: 256 = 1.0) into `config`.
+Status parseRawOption(const std::string& text, RawConfig& config);
+
 // --signalstats-stat's "tout+vrep" (ffmpeg's stat= flags, '+' or ','; brng is always counted)
 // into `config`, which then has signalstats on.
 Status parseSignalstatsStat(const std::string& text, PipelineConfig& config);
-
-// "black=N,white=N,wb=R,B" (any subset, integers; gains in 1/256: 256 = 1.0) into `config`.
-Status parseRawOption(const std::string& text, RawConfig& config);
 
 }  // namespace esf::cli
