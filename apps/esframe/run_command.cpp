@@ -236,6 +236,15 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
       usageError("--auto-exposure measures the l channel: add l to --histogram channels");
     p.auto_exposure = ae.value();
   }
+  if (!o.signalstats_stat.empty()) {
+    if (Status s = parseSignalstatsStat(o.signalstats_stat, p.pipeline); !s)
+      usageError(s.error().message);
+  }
+  if (!o.detect.empty()) {
+    Result<DetectConfig> d = parseDetectConfig(o.detect, "--detect");
+    if (!d) usageError(d.error().message);
+    p.pipeline.detect = d.value();
+  }
   return p;
 }
 
@@ -417,6 +426,13 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
          "grid=CxR,roi=X,Y,W,H[,...],change=N,flat=X,detail_loss=X,covered=X,covered_min_duration="
          "S]")
       ->expected(0, 1);
+  cmd->add_option("--signalstats-stat", o->signalstats_stat,
+                  "signalstats' stat= flags beside BRNG: tout+vrep (TOUT, VREP; implies "
+                  "--signalstats)");
+  cmd->add_option("--detect", o->detect,
+                  "ffmpeg's detectors, each with its ffmpeg keys: crop[,limit=X,round=N,reset=N,"
+                  "skip=N,max_outliers=N],blur[,high=X,low=X,radius=N,block_pct=N,block_width=N,"
+                  "block_height=N,planes=N],block[,period_min=N,period_max=N,planes=N]");
   cmd->add_flag("--signalstats", o->signalstats,
                 "ffmpeg signalstats' figures of YUV sources beside YMIN..YMAX: UMIN..VMAX, "
                 "UDIF, VDIF, BRNG, SATMIN..SATMAX, HUEMED, HUEAVG");

@@ -172,4 +172,22 @@ Status parseRawOption(const std::string& text, RawConfig& raw) {
   return Status::success();
 }
 
+Status parseSignalstatsStat(const std::string& text, PipelineConfig& config) {
+  config.signalstats = true;
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = text.find_first_of("+,", at);
+    if (end == std::string::npos) end = text.size();
+    const std::string flag = text.substr(at, end - at);
+    at = end + 1;
+    if (flag == "tout")
+      config.signalstats_tout = true;
+    else if (flag == "vrep")
+      config.signalstats_vrep = true;
+    else if (flag != "brng")
+      return fail(ErrorCode::kInvalidArgument, "--signalstats-stat: '", flag,
+                  "' is not tout, vrep or brng");
+  }
+  return Status::success();
+}
+
 }  // namespace esf::cli

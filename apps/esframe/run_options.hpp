@@ -38,6 +38,10 @@ struct RunOptions {
   std::string credentials;            // --credentials FILE: USER:PASSWORD for a network source
   std::string raw;                    // --raw black=N,white=N,wb=R,B ("" for the defaults)
   bool no_selftest = false;  // --backend auto trusts a GPU never checked (GpuConfig::selftest)
+
+  // ffmpeg's signalstats stat= flags and detectors (docs/output-formats.md).
+  std::string signalstats_stat;  // --signalstats-stat tout+vrep
+  std::string detect;            // --detect crop[,KEY=VALUE...],blur[,...],block[,...]
 };
 
 // "bins=N,channels=rgbl,strategy=NAME|auto" into `config` (keys not given keep their values).
@@ -54,5 +58,9 @@ Status parseScopesOption(const std::string& text, ScopeOptions& scopes);
 
 // "black=N,white=N,wb=R,B" (any subset, integers; gains in 1/256: 256 = 1.0) into `config`.
 Status parseRawOption(const std::string& text, RawConfig& config);
+
+// --signalstats-stat's "tout+vrep" (ffmpeg's stat= flags, '+' or ','; brng is always counted)
+// into `config`, which then has signalstats on.
+Status parseSignalstatsStat(const std::string& text, PipelineConfig& config);
 
 }  // namespace esf::cli

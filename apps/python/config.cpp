@@ -215,6 +215,26 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
          c.health = health_defaults;
          if (!py::isinstance<py::bool_>(v)) fromDict(v, n, health_fields);
        }},
+      {"signalstats_tout", [&](auto v, auto n) { c.signalstats_tout = asBool(v, n); }},
+      {"signalstats_vrep", [&](auto v, auto n) { c.signalstats_vrep = asBool(v, n); }},
+      {"detect",
+       [&](auto v, auto n) {
+         if (v.is_none()) return;
+         if (py::isinstance<py::str>(v)) {  // the CLI's --detect text, "crop,limit=30,blur"
+           c.detect = unwrap(parseDetectConfig(v.template cast<std::string>(), n));
+           return;
+         }
+         // {"crop": True, "blur": {"radius": 20}}: the same text, built from the dict.
+         std::string text;
+         for (auto [name, keys] : py::reinterpret_borrow<py::dict>(v)) {
+           if (py::isinstance<py::bool_>(keys) && !keys.template cast<bool>()) continue;
+           text += (text.empty() ? "" : ",") + asString(name, n);
+           if (py::isinstance<py::bool_>(keys)) continue;
+           for (auto [key, value] : py::reinterpret_borrow<py::dict>(keys))
+             text += "," + asString(key, n) + "=" + py::str(value).template cast<std::string>();
+         }
+         c.detect = unwrap(parseDetectConfig(text, n));
+       }},
       {"signalstats", [&](auto v, auto n) { c.signalstats = asBool(v, n); }},
       {"scopes", [&](auto v, auto n) { c.scopes = scopeOptions(v, n); }},
       {"raw", [&](auto v, auto n) { fromDict(v, n, raw_fields); }},

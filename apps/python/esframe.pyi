@@ -127,6 +127,13 @@ class Result:
     @property
     def events(self) -> list[HealthEvent]: ...
     @property
+    def cropdetect(self) -> Optional[dict[str, int]]:
+        """x1 x2 y1 y2 w h x y, as ffmpeg's cropdetect prints them."""
+    @property
+    def blur(self) -> Optional[float]: ...
+    @property
+    def block(self) -> Optional[float]: ...
+    @property
     def seq(self) -> int: ...
     @property
     def ts_ns(self) -> int: ...
@@ -178,6 +185,9 @@ class Pipeline:
         resize: Optional[Tuple[int, int]] = None,
         luma: Literal["rgb", "source"] = "rgb",
         health: Union[None, bool, str, HealthConfig] = None,
+        detect: Union[None, str, dict[str, Union[bool, dict[str, float]]]] = None,
+        signalstats_tout: bool = False,
+        signalstats_vrep: bool = False,
         signalstats: bool = False,
         scopes: Union[None, str, Sequence[str], ScopeConfig] = None,
         raw: RawConfig = ...,
