@@ -49,7 +49,10 @@ class Scopes {
   ScopesParams params_;
   ScopeOptions scopes_;
   GlProgram program_, luma_program_;  // luma_program_: LUMA_IMAGE, made at its first run
+  // The counts, added with atomics: a buffer the host never maps (NVIDIA may keep a buffer it
+  // maps in host memory, where every atomic crosses the bus), copied into readback_ per run.
   GlBuffer counts_;
+  GlBuffer readback_;
   size_t words_ = 0;
   int columns_ = 0;
   uint64_t pixels_ = 0;
