@@ -113,10 +113,13 @@ Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
     source = openStreamSource(spec, options);
   } else if (isNetworkSpec(spec)) {
     source = openNetworkSource(spec, options);
-  } else if (isLibcameraSpec(spec)) {
-    source = openLibcameraSource(spec, options);
-  } else if (isV4l2Spec(spec)) {
-    source = openV4l2Source(spec, options);
+  } else if (isLibcameraSpec(spec) || isV4l2Spec(spec)) {
+    SourceOpener open = [spec, options, libcamera = isLibcameraSpec(spec)] {
+      return libcamera ? openLibcameraSource(spec, options) : openV4l2Source(spec, options);
+    };
+    source = open();
+    if (source && options.reconnect)
+      source = reopenWhenLost(std::move(*source), std::move(open), options);
   } else {
     source = openFileLike(spec, options);
   }
