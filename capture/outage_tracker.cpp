@@ -74,8 +74,8 @@ Status OutageTracker::waitBeforeRetry() {
       return fail(ErrorCode::kDeviceLost, shown_, ": no frame for ",
                   secondsText(now - last_frame_ns_), "; gave up");
     if (now >= until || stopRequested()) return Status::success();
-    std::this_thread::sleep_for(std::chrono::milliseconds(
-        std::min<uint64_t>(kSliceMs, (until - now + 999999) / 1000000)));
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(std::min<uint64_t>(kSliceMs, (until - now + 999999) / 1000000)));
   }
 }
 

@@ -74,12 +74,13 @@ std::unique_ptr<FrameSource> reopening(std::vector<std::unique_ptr<FrameSource>>
   auto source = reopenWhenLost(
       std::make_unique<ScriptedCamera>(std::vector<uint64_t>{0, 1, 2, 3}, ErrorCode::kDeviceLost),
       std::move(open), options);
-  dynamic_cast<OutageReporting&>(*source).setOutageHooks(OutageHooks{
-      [&](const HealthEvent& e) {
-        rec.events.push_back(e);
-        if (e.type == HealthEventType::kCameraOffline) lost_at = std::chrono::steady_clock::now();
-      },
-      {}});
+  dynamic_cast<OutageReporting&>(*source).setOutageHooks(
+      OutageHooks{[&](const HealthEvent& e) {
+                    rec.events.push_back(e);
+                    if (e.type == HealthEventType::kCameraOffline)
+                      lost_at = std::chrono::steady_clock::now();
+                  },
+                  {}});
   return source;
 }
 
@@ -91,8 +92,8 @@ TEST(ReopeningSource, AnUnplugIsOneOutageAndTheFramesGoOn) {
   // The driver counts from 0 again, and the camera is unplugged once more after 3 frames.
   opens.push_back(
       std::make_unique<ScriptedCamera>(std::vector<uint64_t>{0, 1, 2}, ErrorCode::kDeviceLost));
-  opens.push_back(std::make_unique<ScriptedCamera>(std::vector<uint64_t>{7, 8, 10},
-                                                   ErrorCode::kDeviceLost));
+  opens.push_back(
+      std::make_unique<ScriptedCamera>(std::vector<uint64_t>{7, 8, 10}, ErrorCode::kDeviceLost));
   auto source = reopening(std::move(opens), rec, lost_at);
   std::vector<uint64_t> seqs;
   for (int i = 0; i < 10; ++i) {
