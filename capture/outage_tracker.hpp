@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "base/source_outages.hpp"
 #include "esframe/base/result.hpp"
