@@ -36,8 +36,8 @@ Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
 Result<std::unique_ptr<FrameSource>> wrapDumpRaw(std::unique_ptr<FrameSource> inner,
                                                  const std::string& dir, ExistingFile existing);
 
-// A camera that goes away and comes back as one source (SourceConfig::reconnect): `first`, then,
-// after each loss (ErrorCode::kDeviceLost), what `open` opens after a backoff.
+// A V4L2 camera that goes away and comes back as one source (SourceConfig::reconnect): `first`,
+// then, after each loss (ErrorCode::kDeviceLost), what `open` opens after a backoff.
 using SourceOpener = std::function<Result<std::unique_ptr<FrameSource>>()>;
 std::unique_ptr<FrameSource> reopenWhenLost(std::unique_ptr<FrameSource> first, SourceOpener open,
                                             const SourceOptions& options);

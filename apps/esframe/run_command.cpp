@@ -425,9 +425,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
                   "A network source's USER:PASSWORD, the first line of this file (instead of "
                   "the URI's)");
   cmd->add_flag("--reconnect", o->reconnect,
-                "A V4L2 or libcamera camera that goes away (unplugged) is an outage as a network "
-                "source's: camera_offline, opened again with backoff, camera_online (without it: "
-                "exit 3)");
+                "A V4L2 camera that goes away (unplugged) is an outage as a network source's: "
+                "camera_offline, opened again with backoff, camera_online (without it: exit 3)");
   cmd->callback([&global, o, cmd]() {
     o->timeout_given = cmd->count("--timeout") > 0;
     runPipeline(global, *o);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "capture/outage_tracker.hpp"
+#include "capture/source.hpp"
 #include "capture/source_kinds.hpp"
 
 namespace esf {
@@ -174,6 +175,16 @@ TEST(ReopeningSource, GivesUpAfterTheTimeoutWithoutAFrame) {
   EXPECT_EQ(rec.attempts.size(), 1u);
   EXPECT_GE(secondsSince(start), 1.2);
   EXPECT_LT(secondsSince(start), 1.6);
+}
+
+TEST(ReopeningSource, LibcameraCamerasRefuseIt) {
+  SourceOptions options;
+  options.reconnect = true;
+  Result<std::unique_ptr<FrameSource>> source = openSource("libcamera", options);
+  ASSERT_FALSE(source);
+  EXPECT_EQ(source.error().code, ErrorCode::kUnsupported);
+  EXPECT_EQ(source.error().message,
+            "libcamera: reconnecting is not supported for libcamera cameras yet");
 }
 
 }  // namespace
