@@ -7,6 +7,7 @@
 #include "esframe/base/log.hpp"
 #include "platform/code_names.hpp"
 #include "platform/gl_spec_limits.hpp"
+#include "platform/workgroup_shape.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <dlfcn.h>
@@ -167,6 +168,7 @@ Result<std::unique_ptr<GlContext>> GlContext::create(const GlContextOptions& o) 
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &l.max_texture_size);
   glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &l.compute_storage_blocks);
   glGetIntegerv(GL_MAX_COMPUTE_IMAGE_UNIFORMS, &l.compute_image_uniforms);
+  l.full_register_invocations = fullRegisterInvocations(c->renderer(), l.work_group_invocations);
   Result<GlLimits> setting = glLimitsSetting();
   if (!setting) return setting.error();
   if (setting.value() == GlLimits::kGles31Minimums) {

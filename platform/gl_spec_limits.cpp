@@ -56,6 +56,7 @@ void clampToGles31Minimums(ComputeLimits& l) {
     l.work_group_size[k] = std::min(l.work_group_size[k], kMinWorkGroupSize[k]);
   }
   l.work_group_invocations = std::min(l.work_group_invocations, kMinWorkGroupInvocations);
+  l.full_register_invocations = std::min(l.full_register_invocations, l.work_group_invocations);
   l.shared_memory_size = std::min(l.shared_memory_size, kMinSharedMemoryBytes);
   l.ssbo_bindings = std::min(l.ssbo_bindings, kMinStorageBufferBindings);
   l.max_ssbo_size = std::min(l.max_ssbo_size, kMinStorageBlockBytes);

@@ -102,6 +102,16 @@ Status parseGraphOption(const std::string& key, const std::string& value, std::s
     if (value != "linear" && value != "log")
       return fail(ErrorCode::kInvalidArgument, what, ": scale=", value, ": expected linear or log");
     graph.log_scale = value == "log";
+  } else if (key == "scope") {
+    if (value == "waveform")
+      graph.scope = GraphScope::kWaveform;
+    else if (value == "parade")
+      graph.scope = GraphScope::kParade;
+    else if (value == "vectorscope")
+      graph.scope = GraphScope::kVectorscope;
+    else
+      return fail(ErrorCode::kInvalidArgument, what, ": scope=", value,
+                  ": expected waveform, parade or vectorscope");
   } else if (key == "source") {
     if (value != "image" && value != "raw")
       return fail(ErrorCode::kInvalidArgument, what, ": source=", value, ": expected image or raw");
@@ -123,8 +133,9 @@ Status parseGraphOption(const std::string& key, const std::string& value, std::s
 Result<PngSinkOptions> parsePngSpec(const std::string& text) {
   Result<PathAndOptions> parts = parsePathAndOptions(
       text, kPng,
-      "a folder: png:DIR[,every=N][,graph=WxH][,mode=M,scale=S,decor=on|off,source=image|raw]",
-      {"every", "graph", "mode", "scale", "decor", "source"});
+      "a folder: png:DIR[,every=N][,graph=WxH][,mode=M,scale=S,decor=on|off,source=image|raw,"
+      "scope=waveform|parade|vectorscope]",
+      {"every", "graph", "mode", "scale", "decor", "source", "scope"});
   if (!parts) return parts.error();
   PngSinkOptions o;
   o.dir = parts->path;
@@ -133,7 +144,8 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
       Result<uint64_t> n = parseUnsigned(value, std::string(kPng) + ": every", 1, 1000000);
       if (!n) return n.error();
       o.every = int(*n);
-    } else if (key == "mode" || key == "scale" || key == "decor" || key == "source") {
+    } else if (key == "mode" || key == "scale" || key == "decor" || key == "source" ||
+               key == "scope") {
       if (Status s = parseGraphOption(key, value, kPng, o.graph); !s) return s.error();
     } else {  // graph
       Result<ParsedSize> size = parseSize(value, std::string(kPng) + ": graph");
@@ -148,7 +160,7 @@ Result<PngSinkOptions> parsePngSpec(const std::string& text) {
 Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
   // rect=X,Y,W,H carries its own commas: its three other numbers are the next items.
   const KeyValueListRules rules{{"device", "connector", "plane", "zpos", "alpha", "rect", "buffers",
-                                 "mode", "scale", "decor", "frame", "source"},
+                                 "mode", "scale", "decor", "frame", "source", "scope"},
                                 {"rect"}};
   Result<std::vector<KeyValue>> items = parseKeyValueList(text, kDrm, rules);
   if (!items) return items.error();
@@ -158,7 +170,8 @@ Result<DrmSinkOptions> parseDrmSpec(const std::string& text) {
       o.device = value;
     } else if (key == "connector") {
       o.connector = value;
-    } else if (key == "mode" || key == "scale" || key == "decor" || key == "source") {
+    } else if (key == "mode" || key == "scale" || key == "decor" || key == "source" ||
+               key == "scope") {
       if (Status s = parseGraphOption(key, value, kDrm, o.graph); !s) return s.error();
     } else if (key == "frame") {
       if (value != "on" && value != "off")
@@ -315,7 +328,7 @@ Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
   Result<PathAndOptions> parts = parsePathAndOptions(
       text, kHttp, "a port: http:[ADDR:]PORT[,clients=N,every=N,user=U,password-file=F,...]",
       {"clients", "every", "snapshot-every", "quality", "timeout", "queue", "user", "password-file",
-       "hosts", "cert", "key", "graph", "mode", "scale", "decor"},
+       "hosts", "cert", "key", "graph", "mode", "scale", "decor", "scope"},
       {"hosts"});
   if (!parts) return parts.error();
   HttpSinkOptions o;
@@ -363,7 +376,7 @@ Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
       o.cert = value;
     } else if (key == "key") {
       o.key = value;
-    } else if (key == "mode" || key == "scale" || key == "decor") {
+    } else if (key == "mode" || key == "scale" || key == "decor" || key == "scope") {
       if (Status s = parseGraphOption(key, value, kHttp, o.graph); !s) return s.error();
     } else if (key == "graph") {
       Result<ParsedSize> size = parseSize(value, std::string(kHttp) + ": graph");

@@ -142,6 +142,10 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     p.pipeline.health = h.value();
   }
   p.pipeline.signalstats = o.signalstats;
+  if (o.scopes) {
+    if (Status s = parseScopesOption(*o.scopes, p.pipeline.scopes); !s)
+      usageError(s.error().message);
+  }
   const std::vector<std::string> specs =
       o.outputs.empty() ? std::vector<std::string>{"jsonl"} : o.outputs;
   int to_stdout = 0;
@@ -202,6 +206,16 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
   p.source.dump_raw_dir = o.dump_raw;
   p.source.dump_raw_overwrite = o.overwrite;
   for (OutputSpec& spec : p.outputs) spec.png.overwrite = o.overwrite;
+  // A scope graph (png:, drm: or http: scope=) counts the scope it draws, --scopes or not.
+  for (const OutputSpec& spec : p.outputs) {
+    const GraphScope scope = spec.kind == OutputSpec::Kind::kPng    ? spec.png.graph.scope
+                             : spec.kind == OutputSpec::Kind::kDrm  ? spec.drm.graph.scope
+                             : spec.kind == OutputSpec::Kind::kHttp ? spec.http.graph.scope
+                                                                    : GraphScope::kNone;
+    p.pipeline.scopes.waveform |= scope == GraphScope::kWaveform;
+    p.pipeline.scopes.parade |= scope == GraphScope::kParade;
+    p.pipeline.scopes.vectorscope |= scope == GraphScope::kVectorscope;
+  }
   Result<IoMode> io = parseIoMode(o.io);
   if (!io) usageError("--io: " + io.error().message);
   p.source.io = io.value();
@@ -222,6 +236,15 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
     if (p.pipeline.histogram.channels.find('l') == std::string::npos)
       usageError("--auto-exposure measures the l channel: add l to --histogram channels");
     p.auto_exposure = ae.value();
+  }
+  if (!o.signalstats_stat.empty()) {
+    if (Status s = parseSignalstatsStat(o.signalstats_stat, p.pipeline); !s)
+      usageError(s.error().message);
+  }
+  if (!o.detect.empty()) {
+    Result<DetectConfig> d = parseDetectConfig(o.detect, "--detect");
+    if (!d) usageError(d.error().message);
+    p.pipeline.detect = d.value();
   }
   return p;
 }
@@ -375,8 +398,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--output", o->outputs,
                   "Repeatable: jsonl (default), csv[:bins], bin, "
-                  "png:DIR[,every=N,mode=M,scale=S,decor=D], "
-                  "drm[:frame=on|off,connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H], "
+                  "png:DIR[,every=N,mode=M,scale=S,decor=D,scope=waveform|parade|vectorscope], "
+                  "drm[:frame=on|off,connector=NAME,plane=ID,zpos=N,rect=X,Y,W,H,scope=S], "
                   "mqtt://HOST[:PORT]/TOPIC[,qos=0|1,every=N,retain,...], "
                   "prom:PATH[,every=SECONDS], "
                   "http:[ADDR:]PORT[,clients=N,every=N,user=U,password-file=F,...]");
@@ -404,9 +427,20 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
          "grid=CxR,roi=X,Y,W,H[,...],change=N,flat=X,detail_loss=X,covered=X,covered_min_duration="
          "S]")
       ->expected(0, 1);
+  cmd->add_option("--signalstats-stat", o->signalstats_stat,
+                  "signalstats' stat= flags beside BRNG: tout+vrep (TOUT, VREP; implies "
+                  "--signalstats)");
+  cmd->add_option("--detect", o->detect,
+                  "ffmpeg's detectors, each with its ffmpeg keys: crop[,limit=X,round=N,reset=N,"
+                  "skip=N,max_outliers=N],blur[,high=X,low=X,radius=N,block_pct=N,block_width=N,"
+                  "block_height=N,planes=N],block[,period_min=N,period_max=N,planes=N]");
   cmd->add_flag("--signalstats", o->signalstats,
                 "ffmpeg signalstats' figures of YUV sources beside YMIN..YMAX: UMIN..VMAX, "
                 "UDIF, VDIF, BRNG, SATMIN..SATMAX, HUEMED, HUEAVG");
+  cmd->add_option_function<std::string>(
+      "--scopes", [o](const std::string& v) { o->scopes = v; },
+      "Count the exposure scopes: waveform,parade,vectorscope[,columns=N] (any of "
+      "them; columns: the waveform's and parade's, default the width up to 512)");
   cmd->add_flag("--overwrite", o->overwrite,
                 "Let PNG and --dump-raw files replace files already there (default: an error)");
   cmd->add_option("--raw", o->raw,

@@ -25,6 +25,37 @@ Result<int> parseInt(const std::string& what, const std::string& text, int lo, i
 
 }  // namespace
 
+Status parseScopesOption(const std::string& text, ScopeOptions& scopes) {
+  ScopeOptions out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string part = text.substr(start, comma - start);
+    start = comma + 1;
+    bool* flag = part == "waveform"      ? &out.waveform
+                 : part == "parade"      ? &out.parade
+                 : part == "vectorscope" ? &out.vectorscope
+                                         : nullptr;
+    if (flag) {
+      if (*flag) return fail(ErrorCode::kInvalidArgument, "--scopes: '", part, "' given twice");
+      *flag = true;
+    } else if (part.starts_with("columns=")) {
+      Result<int> columns = parseInt("--scopes: columns", part.substr(8), 1, kScopeMaxColumns);
+      if (!columns) return columns.error();
+      out.columns = columns.value();
+    } else {
+      return fail(ErrorCode::kInvalidArgument, "--scopes: unknown scope '", part,
+                  "' (waveform, parade, vectorscope, columns=N)");
+    }
+  }
+  if (!out.any())
+    return fail(ErrorCode::kInvalidArgument,
+                "--scopes: name at least one of waveform, parade, vectorscope");
+  scopes = out;
+  return Status::success();
+}
+
 Status parseHistogramOption(const std::string& text, HistogramConfig& h) {
   size_t start = 0;
   while (start < text.size()) {
@@ -138,6 +169,24 @@ Status parseRawOption(const std::string& text, RawConfig& raw) {
   if (raw.white != 0 && raw.white <= raw.black)
     return fail(ErrorCode::kInvalidArgument, "--raw: white ", std::to_string(raw.white),
                 " must be above black ", std::to_string(raw.black));
+  return Status::success();
+}
+
+Status parseSignalstatsStat(const std::string& text, PipelineConfig& config) {
+  config.signalstats = true;
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = text.find_first_of("+,", at);
+    if (end == std::string::npos) end = text.size();
+    const std::string flag = text.substr(at, end - at);
+    at = end + 1;
+    if (flag == "tout")
+      config.signalstats_tout = true;
+    else if (flag == "vrep")
+      config.signalstats_vrep = true;
+    else if (flag != "brng")
+      return fail(ErrorCode::kInvalidArgument, "--signalstats-stat: '", flag,
+                  "' is not tout, vrep or brng");
+  }
   return Status::success();
 }
 

@@ -29,15 +29,20 @@ struct RunOptions {
   std::vector<std::string> ctrls;
   std::optional<std::string> auto_exposure;  // --auto-exposure[=KEY=VALUE,...]
   std::optional<std::string> health;         // --health[=KEY=VALUE,...]
-  bool signalstats = false;        // --signalstats: ffmpeg signalstats' chroma figures (YUV)
-  bool overwrite = false;          // png and dump-raw files may replace files already there
-  double timeout_s = 2;            // a camera that delivers no frame for this long is an error
-  bool timeout_given = false;      // a network source then gives up after it too
-  std::string transport = "auto";  // --transport: RTSP over tcp, udp or auto
-  std::string credentials;         // --credentials FILE: USER:PASSWORD for a network source
-  bool reconnect = false;          // a V4L2 camera lost is an outage, not the end
-  std::string raw;                 // --raw black=N,white=N,wb=R,B ("" for the defaults)
+  bool signalstats = false;           // --signalstats: ffmpeg signalstats' chroma figures (YUV)
+  std::optional<std::string> scopes;  // --scopes waveform,parade,vectorscope[,columns=N]
+  bool overwrite = false;             // png and dump-raw files may replace files already there
+  double timeout_s = 2;               // a camera that delivers no frame for this long is an error
+  bool timeout_given = false;         // a network source then gives up after it too
+  std::string transport = "auto";     // --transport: RTSP over tcp, udp or auto
+  std::string credentials;            // --credentials FILE: USER:PASSWORD for a network source
+  bool reconnect = false;             // a V4L2 camera lost is an outage, not the end
+  std::string raw;                    // --raw black=N,white=N,wb=R,B ("" for the defaults)
   bool no_selftest = false;  // --backend auto trusts a GPU never checked (GpuConfig::selftest)
+
+  // ffmpeg's signalstats stat= flags and detectors (docs/output-formats.md).
+  std::string signalstats_stat;  // --signalstats-stat tout+vrep
+  std::string detect;            // --detect crop[,KEY=VALUE...],blur[,...],block[,...]
 };
 
 // "bins=N,channels=rgbl,strategy=NAME|auto" into `config` (keys not given keep their values).
@@ -49,7 +54,14 @@ Result<Size> parseResizeOption(const std::string& text);
 // libcamera support, "libcamera:" without a camera id.
 Status checkSourceSpec(const std::string& spec);
 
+// "waveform,parade,vectorscope[,columns=N]" (at least one scope, each once) into `scopes`.
+Status parseScopesOption(const std::string& text, ScopeOptions& scopes);
+
 // "black=N,white=N,wb=R,B" (any subset, integers; gains in 1/256: 256 = 1.0) into `config`.
 Status parseRawOption(const std::string& text, RawConfig& config);
+
+// --signalstats-stat's "tout+vrep" (ffmpeg's stat= flags, '+' or ','; brng is always counted)
+// into `config`, which then has signalstats on.
+Status parseSignalstatsStat(const std::string& text, PipelineConfig& config);
 
 }  // namespace esf::cli

@@ -1,6 +1,11 @@
 #include "apps/gstreamer/frame_mapping.hpp"
 
+#include <algorithm>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include "esframe/text_parse.hpp"
 
 namespace esf::gst {
 namespace {
@@ -22,7 +27,56 @@ void setStructureField(GstStructure* parent, const char* name, GstStructure* chi
   gst_structure_take_value(parent, name, &v);
 }
 
+// Counts as GBytes of little-endian uint32 words, whatever the host's byte order.
+void setCountsField(GstStructure* parent, const char* name, const std::vector<uint32_t>& counts) {
+  std::vector<uint8_t> bytes(counts.size() * 4);
+  for (size_t i = 0; i < counts.size(); ++i)
+    for (size_t b = 0; b < 4; ++b) bytes[i * 4 + b] = uint8_t(counts[i] >> (8 * b));
+  GBytes* data = g_bytes_new(bytes.data(), bytes.size());
+  gst_structure_set(parent, name, G_TYPE_BYTES, data, nullptr);
+  g_bytes_unref(data);
+}
+
+GstStructure* scopesStructure(const ScopeCounts& scopes) {
+  GstStructure* s = gst_structure_new("scopes", "columns", G_TYPE_INT, scopes.columns, nullptr);
+  if (!scopes.waveform.empty()) setCountsField(s, "waveform", scopes.waveform);
+  if (!scopes.parade.empty()) setCountsField(s, "parade", scopes.parade);
+  if (!scopes.vectorscope.empty()) {
+    setCountsField(s, "vectorscope", scopes.vectorscope);
+    gst_structure_set(s, "vectorscope_samples", G_TYPE_UINT64, guint64(scopes.vectorscope_samples),
+                      nullptr);
+  }
+  return s;
+}
+
 }  // namespace
+
+Result<ScopeOptions> parseScopes(const std::string& text) {
+  ScopeOptions scopes;
+  for (size_t start = 0; start <= text.size();) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = std::string_view(text).substr(start, comma - start);
+    start = comma + 1;
+    if (item.starts_with("columns=")) {
+      Result<uint64_t> n = parseUnsigned(item.substr(8), "scopes: columns", 1, kScopeMaxColumns);
+      if (!n) return n.error();
+      scopes.columns = int(*n);
+      continue;
+    }
+    bool* flag = item == "waveform"      ? &scopes.waveform
+                 : item == "parade"      ? &scopes.parade
+                 : item == "vectorscope" ? &scopes.vectorscope
+                                         : nullptr;
+    if (!flag || *flag)
+      return fail(
+          ErrorCode::kInvalidArgument, "scopes: '", item,
+          flag ? "' given twice" : "': expected waveform, parade, vectorscope or columns=N");
+    *flag = true;
+  }
+  if (!scopes.any())
+    return fail(ErrorCode::kInvalidArgument, "scopes: name waveform, parade or vectorscope");
+  return scopes;
+}
 
 GstStructure* resultStructure(const FrameResult& r, GstClockTime pts) {
   GstStructure* s = gst_structure_new(
@@ -66,6 +120,7 @@ GstStructure* resultStructure(const FrameResult& r, GstClockTime pts) {
       gst_structure_set(health, "covered", G_TYPE_BOOLEAN, gboolean(h.covered), nullptr);
     setStructureField(s, "health", health);
   }
+  if (r.scopes) setStructureField(s, "scopes", scopesStructure(*r.scopes));
   return s;
 }
 

@@ -43,6 +43,7 @@ struct Settings {
   bool attach_meta = false;
   bool health = false;         // camera health figures (esframe/health.hpp) with ffmpeg's defaults
   std::string health_options;  // KEY=VALUE,... (esf::parseHealthConfig); non-empty: health on
+  std::string scopes;          // waveform,parade,vectorscope[,columns=N]; empty: none
 };
 
 struct State {
@@ -70,6 +71,7 @@ enum Property {
   kPropAttachMeta,
   kPropHealth,
   kPropHealthOptions,
+  kPropScopes,
 };
 
 }  // namespace
@@ -109,6 +111,11 @@ esf::Result<esf::PipelineConfig> pipelineConfig(const Settings& s) {
     esf::Result<esf::HealthConfig> health = esf::parseHealthConfig(s.health_options);
     if (!health) return esf::fail(health.error().code, "health-options: ", health.error().message);
     c.health = std::move(health.value());
+  }
+  if (!s.scopes.empty()) {
+    esf::Result<esf::ScopeOptions> scopes = esf::gst::parseScopes(s.scopes);
+    if (!scopes) return scopes.error();
+    c.scopes = scopes.value();
   }
   if (esf::Status valid = c.validate(); !valid) return valid.error();
   return c;
@@ -298,6 +305,9 @@ void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
     case kPropHealthOptions:
       s.health_options = stringOf(value);
       break;
+    case kPropScopes:
+      s.scopes = stringOf(value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
       break;
@@ -352,6 +362,9 @@ void getProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
       break;
     case kPropHealthOptions:
       g_value_set_string(value, s.health_options.c_str());
+      break;
+    case kPropScopes:
+      g_value_set_string(value, s.scopes.c_str());
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
@@ -423,6 +436,11 @@ void installProperties(GObjectClass* c) {
           "roi=X,Y,W,H[,...], change, flat, detail_loss, covered, covered_min_duration); "
           "non-empty turns health on",
           d.health_options.c_str(), kRw));
+  stringProperty(kPropScopes, "scopes",
+                 "Scopes counted, as esframe run --scopes takes them: waveform, parade, "
+                 "vectorscope[, columns=N], comma-separated; their counts go in the results' "
+                 "\"scopes\" structure (empty: none)",
+                 d.scopes);
 }
 
 // esframe's log lines into the GStreamer debug log.

@@ -97,6 +97,55 @@ SetterMap settingSetters(const std::vector<Setting<Config>>& table, Target targe
 
 }  // namespace
 
+namespace {
+
+// Pipeline(scopes=...): None, a dict {waveform, parade, vectorscope: bool, columns: int}, or the
+// names of the scopes (a list, or one comma-separated str as the CLI's --scopes, which may hold
+// "columns=N").
+ScopeOptions scopeOptions(const py::handle& v, const std::string& name) {
+  ScopeOptions s;
+  if (v.is_none()) return s;
+  if (py::isinstance<py::dict>(v)) {
+    fromDict(v, name,
+             SetterMap{
+                 {"waveform", [&](auto x, auto n) { s.waveform = asBool(x, n); }},
+                 {"parade", [&](auto x, auto n) { s.parade = asBool(x, n); }},
+                 {"vectorscope", [&](auto x, auto n) { s.vectorscope = asBool(x, n); }},
+                 {"columns", [&](auto x, auto n) { s.columns = asInt(x, n); }},
+             });
+    return s;
+  }
+  std::vector<std::string> parts;
+  if (py::isinstance<py::str>(v)) {
+    const std::string text = v.cast<std::string>();
+    for (size_t start = 0; start <= text.size();) {
+      const size_t comma = std::min(text.find(',', start), text.size());
+      parts.push_back(text.substr(start, comma - start));
+      start = comma + 1;
+    }
+  } else {
+    for (const py::handle& item : py::reinterpret_borrow<py::iterable>(v))
+      parts.push_back(asString(item, name));
+  }
+  for (const std::string& part : parts) {
+    if (part == "waveform") {
+      s.waveform = true;
+    } else if (part == "parade") {
+      s.parade = true;
+    } else if (part == "vectorscope") {
+      s.vectorscope = true;
+    } else if (part.starts_with("columns=")) {
+      s.columns = asInt(py::int_(py::str(part.substr(8))), name + " columns");
+    } else {
+      raise(ErrorCode::kInvalidArgument, name, ": unknown scope '", part,
+            "' (waveform, parade, vectorscope, columns=N)");
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
 PipelineConfig pipelineConfig(const py::dict& kwargs) {
   PipelineConfig c;
   c.image_needed = false;  // no Python result reads the RGBA working image
@@ -166,7 +215,28 @@ PipelineConfig pipelineConfig(const py::dict& kwargs) {
          c.health = health_defaults;
          if (!py::isinstance<py::bool_>(v)) fromDict(v, n, health_fields);
        }},
+      {"signalstats_tout", [&](auto v, auto n) { c.signalstats_tout = asBool(v, n); }},
+      {"signalstats_vrep", [&](auto v, auto n) { c.signalstats_vrep = asBool(v, n); }},
+      {"detect",
+       [&](auto v, auto n) {
+         if (v.is_none()) return;
+         if (py::isinstance<py::str>(v)) {  // the CLI's --detect text, "crop,limit=30,blur"
+           c.detect = unwrap(parseDetectConfig(v.template cast<std::string>(), n));
+           return;
+         }
+         // {"crop": True, "blur": {"radius": 20}}: the same text, built from the dict.
+         std::string text;
+         for (auto [name, keys] : py::reinterpret_borrow<py::dict>(v)) {
+           if (py::isinstance<py::bool_>(keys) && !keys.template cast<bool>()) continue;
+           text += (text.empty() ? "" : ",") + asString(name, n);
+           if (py::isinstance<py::bool_>(keys)) continue;
+           for (auto [key, value] : py::reinterpret_borrow<py::dict>(keys))
+             text += "," + asString(key, n) + "=" + py::str(value).template cast<std::string>();
+         }
+         c.detect = unwrap(parseDetectConfig(text, n));
+       }},
       {"signalstats", [&](auto v, auto n) { c.signalstats = asBool(v, n); }},
+      {"scopes", [&](auto v, auto n) { c.scopes = scopeOptions(v, n); }},
       {"raw", [&](auto v, auto n) { fromDict(v, n, raw_fields); }},
       {"gpu", [&](auto v, auto n) { fromDict(v, n, gpu_fields); }},
       {"image_needed", [&](auto v, auto n) { c.image_needed = asBool(v, n); }},

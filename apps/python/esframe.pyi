@@ -78,6 +78,19 @@ class GpuConfig(TypedDict, total=False):
     debug: bool
     selftest: bool
 
+class ScopeConfig(TypedDict, total=False):
+    waveform: bool
+    parade: bool
+    vectorscope: bool
+    columns: int  # 0: the width, at most 512
+
+class Scopes(TypedDict):
+    columns: int
+    waveform: Optional[npt.NDArray[np.uint32]]  # (columns, 256)
+    parade: Optional[npt.NDArray[np.uint32]]  # (3, columns, 256): R, G, B
+    vectorscope: Optional[npt.NDArray[np.uint32]]  # (256, 256): [cr, cb]
+    vectorscope_samples: int
+
 class RunReport(TypedDict):
     frames: int
     end: Literal["end-of-stream", "frame-limit", "stopped", "output-closed"]
@@ -103,6 +116,9 @@ class Result:
     @property
     def signalstats(self) -> Optional[dict[str, float]]: ...
     @property
+    def scopes(self) -> Optional[Scopes]:
+        """Pipeline(scopes=...)'s counts as read-only numpy views, or None."""
+    @property
     def ev_hint(self) -> Optional[float]: ...
     @property
     def timing_ms(self) -> dict[str, float]: ...
@@ -110,6 +126,13 @@ class Result:
     def health(self) -> Optional[HealthFigures]: ...
     @property
     def events(self) -> list[HealthEvent]: ...
+    @property
+    def cropdetect(self) -> Optional[dict[str, int]]:
+        """x1 x2 y1 y2 w h x y, as ffmpeg's cropdetect prints them."""
+    @property
+    def blur(self) -> Optional[float]: ...
+    @property
+    def block(self) -> Optional[float]: ...
     @property
     def seq(self) -> int: ...
     @property
@@ -162,7 +185,11 @@ class Pipeline:
         resize: Optional[Tuple[int, int]] = None,
         luma: Literal["rgb", "source"] = "rgb",
         health: Union[None, bool, str, HealthConfig] = None,
+        detect: Union[None, str, dict[str, Union[bool, dict[str, float]]]] = None,
+        signalstats_tout: bool = False,
+        signalstats_vrep: bool = False,
         signalstats: bool = False,
+        scopes: Union[None, str, Sequence[str], ScopeConfig] = None,
         raw: RawConfig = ...,
         gpu: GpuConfig = ...,
         image_needed: bool = False,

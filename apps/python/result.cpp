@@ -137,12 +137,62 @@ names (docs/output-formats.md); to_dict() is that record.)")
                     "VAVG",   "VHIGH",  "VMAX",    "UDIF",   "VDIF",   "BRNG",  "SATMIN",
                     "SATLOW", "SATAVG", "SATHIGH", "SATMAX", "HUEMED", "HUEAVG"})
                 d[name] = record[name];
+              for (const char* name : {"TOUT", "VREP"})
+                if (record.contains(name)) d[name] = record[name];
             }
             return d;
           },
           "ffmpeg signalstats names of the l channel (YMIN YLOW YAVG YHIGH YMAX), or None; with "
           "signalstats=True and a YUV frame also UMIN..VMAX, UDIF, VDIF, BRNG, SATMIN..SATMAX, "
-          "HUEMED, HUEAVG.")
+          "HUEMED, HUEAVG, and TOUT, VREP with signalstats_tout, signalstats_vrep.")
+      .def_property_readonly(
+          "cropdetect",
+          [](const PyResult& r) -> py::object {
+            if (!r.frame->cropdetect) return py::none();
+            py::dict d = toDict(r)["cropdetect"].cast<py::dict>();  // without its "crop" text
+            d.attr("pop")("crop");
+            return d;
+          },
+          "cropdetect's x1 x2 y1 y2 w h x y (Pipeline(detect=...)), or None (not asked, or a "
+          "skipped frame).")
+      .def_property_readonly(
+          "blur",
+          [](const PyResult& r) -> py::object {
+            return r.frame->blur ? py::object(py::float_(double(*r.frame->blur))) : py::none();
+          },
+          "blurdetect's lavfi.blur (a float; nan where ffmpeg prints nan), or None.")
+      .def_property_readonly(
+          "block",
+          [](const PyResult& r) -> py::object {
+            return r.frame->block ? py::object(py::float_(double(*r.frame->block))) : py::none();
+          },
+          "blockdetect's lavfi.block, or None.")
+      .def_property_readonly(
+          "scopes",
+          [](py::object self) -> py::object {
+            const PyResult& r = self.cast<const PyResult&>();
+            if (!r.frame->scopes) return py::none();
+            const ScopeCounts& s = *r.frame->scopes;
+            // Read-only views of the counts, no copy; the Result keeps them alive.
+            auto view = [&](const std::vector<uint32_t>& counts,
+                            std::vector<py::ssize_t> shape) -> py::object {
+              if (counts.empty()) return py::none();
+              py::array_t<uint32_t> a(shape, counts.data(), self);
+              a.attr("setflags")(py::arg("write") = false);
+              return a;
+            };
+            const py::ssize_t columns = s.columns;
+            py::dict d;
+            d["columns"] = s.columns;
+            d["waveform"] = view(s.waveform, {columns, 256});
+            d["parade"] = view(s.parade, {3, columns, 256});
+            d["vectorscope"] = view(s.vectorscope, {256, 256});
+            d["vectorscope_samples"] = s.vectorscope_samples;
+            return d;
+          },
+          "Pipeline(scopes=...): columns; waveform (columns, 256), parade (3, columns, 256) with "
+          "channels R, G, B, vectorscope (256, 256) indexed [cr, cb], as read-only numpy uint32 "
+          "views (None where not counted); vectorscope_samples. None without scopes.")
       .def_property_readonly(
           "ev_hint", [](const PyResult& r) { return py::object(toDict(r)["ev_hint"]); },
           "Exposure correction hint in stops from the l channel's msv, or None.")

@@ -23,22 +23,32 @@ Status DrmOutput::write(const FrameResult& frame) {
   if (!uploaded) return uploaded.error();
   const GpuFrameView& gpu = uploaded.value();
   const KmsRect& r = display_->rect();
-  const bool raw_graph = options_.source == GraphSource::kRaw;
+  const bool raw_graph =
+      options_.source == GraphSource::kRaw && options_.scope == GraphScope::kNone;
   if (raw_graph && !frame.raw)
     return fail(ErrorCode::kInvalidArgument, kWhat,
                 ": source=raw needs a Bayer frame (a Bayer pixel format such as SRGGB10)");
-  if (!graph_) {
+  if (!graph_ && !scope_) {
     const bool translucent = display_->showsFrame() && display_->format() == DRM_FORMAT_ARGB8888;
-    Result<GraphRenderer> g = GraphRenderer::create(
-        raw_graph ? frame.raw->bins : gpu.bins,
-        raw_graph ? std::string(kRawGraphChannels) : frame.hist.channels, int(r.width),
-        int(r.height), options_, translucent ? kDrmGraphBackgroundAlpha : uint8_t(255));
-    if (!g) return g.error();
-    graph_.emplace(std::move(g.value()));
+    const uint8_t alpha = translucent ? kDrmGraphBackgroundAlpha : uint8_t(255);
+    GLuint texture = 0;
+    if (options_.scope != GraphScope::kNone) {
+      Result<ScopeRenderer> g = ScopeRenderer::create(int(r.width), int(r.height), options_, alpha);
+      if (!g) return g.error();
+      scope_.emplace(std::move(g.value()));
+      texture = scope_->texture();
+    } else {
+      Result<GraphRenderer> g =
+          GraphRenderer::create(raw_graph ? frame.raw->bins : gpu.bins,
+                                raw_graph ? std::string(kRawGraphChannels) : frame.hist.channels,
+                                int(r.width), int(r.height), options_, alpha);
+      if (!g) return g.error();
+      graph_.emplace(std::move(g.value()));
+      texture = graph_->texture();
+    }
     graph_read_fbo_ = makeFramebuffer();
     glBindFramebuffer(GL_READ_FRAMEBUFFER, graph_read_fbo_.get());
-    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-                           graph_->texture(), 0);
+    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   }
   Result<KmsScanoutBuffer*> buffer = display_->nextBuffer();
@@ -65,15 +75,7 @@ Status DrmOutput::write(const FrameResult& frame) {
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     if (!s) return s;
   }
-  if (Status s = raw_graph
-                     ? graph_->renderCounts(rawGraphHistogram(*frame.raw),
-                                            rawGraphScales(*frame.raw), rawGraphLabels(*frame.raw))
-                     : graph_->render(
-                           gpu.histogram_buffer, gpu.scale_buffer,
-                           graphLabels(frame.hist, frame.stats, frame.raw ? &*frame.raw : nullptr,
-                                       frame.health ? &*frame.health : nullptr));
-      !s)
-    return s;
+  if (Status s = drawGraph(frame, gpu); !s) return s;
   // GL's row 0 is the graph's bottom; scanout row 0 is the top of the screen: blit flipped.
   // Same size, so the blit copies pixels exactly.
   const GLint w = GLint(r.width), h = GLint(r.height);
@@ -84,6 +86,21 @@ Status DrmOutput::write(const FrameResult& frame) {
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
   if (Status s = checkGl("DRM output: blitting the graph into the scanout buffer"); !s) return s;
   return display_->present(*buffer);
+}
+
+Status DrmOutput::drawGraph(const FrameResult& frame, const GpuFrameView& gpu) {
+  const GraphLabels labels = graphLabels(frame.hist, frame.stats, frame.raw ? &*frame.raw : nullptr,
+                                         frame.health ? &*frame.health : nullptr);
+  if (scope_) {
+    if (!frame.scopes)
+      return fail(ErrorCode::kInvalidArgument, kWhat,
+                  ": scope= needs the frame's scopes (PipelineConfig::scopes)");
+    return scope_->render(*frame.scopes, labels);
+  }
+  if (options_.source == GraphSource::kRaw)
+    return graph_->renderCounts(rawGraphHistogram(*frame.raw), rawGraphScales(*frame.raw),
+                                rawGraphLabels(*frame.raw));
+  return graph_->render(gpu.histogram_buffer, gpu.scale_buffer, labels);
 }
 
 Result<GpuFrameView> DrmOutput::uploadCpuFrame(const FrameResult& frame) {
@@ -129,6 +146,7 @@ Status DrmOutput::finish() {
 DrmOutput::~DrmOutput() {
   // GL objects go while the context is still current; the display restores on its own close.
   graph_.reset();
+  scope_.reset();
   frame_scaler_.reset();
   graph_read_fbo_.reset();
   cpu_counts_.reset();

@@ -1,8 +1,10 @@
 #pragma once
 // --output drm[:device=CARD,connector=NAME,plane=ID,zpos=N,alpha=A,rect=X,Y,W,H,buffers=2|3,
-// mode=overlay|parade|luma,scale=linear|log,decor=on|off,frame=on|off]:
+// mode=overlay|parade|luma,scale=linear|log,decor=on|off,frame=on|off,
+// scope=waveform|parade|vectorscope]:
 // the processed camera frame on the primary plane (scaled with the aspect kept by frame.frag)
-// and the histogram graph over it on another plane (the kiosk case); frame=off: the graph alone.
+// and the histogram graph over it on another plane (the kiosk case); frame=off: the graph alone;
+// scope=: that scope of the frame instead of the histogram (scope.frag).
 // The graph is drawn by graph.frag into
 // its own RGBA8 texture and blitted, flipped to scanout row order, into the plane's GBM scanout
 // buffer through an FBO. The GL context must run on the display's card (--egl gbm --drm-device
@@ -13,6 +15,7 @@
 
 #include "core/outputs/drm_frame.hpp"
 #include "core/outputs/graph_renderer.hpp"
+#include "core/outputs/scope_renderer.hpp"
 #include "esframe/sink.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/kms_display.hpp"
@@ -43,7 +46,11 @@ class DrmOutput : public FrameSink {
   std::unique_ptr<GlContext> own_gl_;  // declared first: outlives every GL object below
   std::unique_ptr<KmsDisplay> display_;
   GraphOptions options_;
+  // Draws the plane's picture into its texture (graph_ or scope_, made on the first frame).
+  Status drawGraph(const FrameResult& frame, const GpuFrameView& gpu);
+
   std::optional<GraphRenderer> graph_;
+  std::optional<ScopeRenderer> scope_;
   std::optional<FrameScaler> frame_scaler_;
   GlFramebuffer graph_read_fbo_;
   GlBuffer cpu_counts_, cpu_scales_;

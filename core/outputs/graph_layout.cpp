@@ -166,4 +166,10 @@ GraphLayout graphLayout(const GraphOptions& options, int width, int height,
   return l;
 }
 
+bool captionInk(const GraphLayout& layout, const std::vector<uint8_t>& text, int x, int from_top) {
+  const int s = layout.text_scale, tx = x - 2 * s, ty = from_top - s;
+  return tx >= 0 && ty >= 0 && ty < kGlyphHeight * s && tx / s < layout.text_columns &&
+         (text[size_t(tx / s)] >> (ty / s)) & 1;
+}
+
 }  // namespace esf

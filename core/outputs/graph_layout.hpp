@@ -85,5 +85,9 @@ struct GraphLayout {
 // (at most graph_rows).
 GraphLayout graphLayout(const GraphOptions& options, int width, int height,
                         const GraphLabels& labels);
+// Whether pixel x of row from_top (inside the strip) is the caption's ink: glyph pixels
+// text_scale wide from column 2 * text_scale and row text_scale, `text` the caption's
+// textColumns(). The CPU references' rule; graph.frag and scope.frag have it in GLSL.
+bool captionInk(const GraphLayout& layout, const std::vector<uint8_t>& text, int x, int from_top);
 
 }  // namespace esf

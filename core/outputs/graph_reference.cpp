@@ -47,16 +47,12 @@ RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float>
   }
   std::array<uint8_t, 4> background = graphColour(0, options.source);
   background[3] = background_alpha;
-  const int s = layout.text_scale;
   for (int row = 0; row < height; ++row) {  // row counted from the bottom, as GL does
     for (int x = 0; x < width; ++x) {
       std::array<uint8_t, 4> colour = background;
       const int from_top = height - 1 - row;
       if (from_top < layout.strip_rows) {
-        const int tx = x - 2 * s, ty = from_top - s;
-        if (tx >= 0 && ty >= 0 && ty < kGlyphHeight * s && tx / s < layout.text_columns &&
-            (text[size_t(tx / s)] >> (ty / s)) & 1)
-          colour = kGraphTextColour;
+        if (captionInk(layout, text, x, from_top)) colour = kGraphTextColour;
       } else if ((x < layout.marker_width && row < layout.clip_rows_low) ||
                  (x >= width - layout.marker_width && row < layout.clip_rows_high)) {
         colour = kGraphMarkerColour;

@@ -11,14 +11,36 @@
 #include "platform/shader_library.hpp"
 
 namespace esf {
-namespace {
 
-void setColour(GLuint program, const char* name, const std::array<uint8_t, 4>& c) {
+void setColourUniform(GLuint program, const char* name, const std::array<uint8_t, 4>& c) {
   glUniform4f(glGetUniformLocation(program, name), float(c[0]) / 255.0f, float(c[1]) / 255.0f,
               float(c[2]) / 255.0f, float(c[3]) / 255.0f);
 }
 
-}  // namespace
+Result<RgbaTarget> makeRgbaTarget(int width, int height, std::string_view what) {
+  RgbaTarget t{makeTexture(), makeFramebuffer()};
+  glBindTexture(GL_TEXTURE_2D, t.texture.get());
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, t.fbo.get());
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.texture.get(), 0);
+  const GLenum fb = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  if (fb != GL_FRAMEBUFFER_COMPLETE)
+    return fail(ErrorCode::kGpu, what, ": RGBA8 framebuffer incomplete");
+  return t;
+}
+
+void uploadCaption(GLuint text_texture, const std::string& caption) {
+  std::vector<uint8_t> text = textColumns(caption);
+  text.resize(kGraphMaxTextColumns, 0);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glBindTexture(GL_TEXTURE_2D, text_texture);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kGraphMaxTextColumns, 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
+                  text.data());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
 
 Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channels, int width,
                                             int height, const GraphOptions& options,
@@ -64,17 +86,9 @@ Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channel
   g.counts_tex_ = integerTexture(bins * int(channels.size()));
   g.scales_tex_ = integerTexture(4 * int(channels.size()));
   g.text_tex_ = integerTexture(kGraphMaxTextColumns, GL_R8UI);
-  g.target_ = makeTexture();
-  glBindTexture(GL_TEXTURE_2D, g.target_.get());
-  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  g.fbo_ = makeFramebuffer();
-  glBindFramebuffer(GL_FRAMEBUFFER, g.fbo_.get());
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, g.target_.get(), 0);
-  const GLenum fb = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  if (fb != GL_FRAMEBUFFER_COMPLETE)
-    return fail(ErrorCode::kGpu, "graph: RGBA8 framebuffer incomplete");
+  Result<RgbaTarget> target = makeRgbaTarget(width, height, "graph");
+  if (!target) return target.error();
+  g.target_ = std::move(target.value());
 
   const GLuint p = g.program_.get();
   glUseProgram(p);
@@ -91,9 +105,9 @@ Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channel
       colours[m * 4 + k] = float(graphColour(m, options.source)[size_t(k)]) / 255.0f;
   colours[3] = float(background_alpha) / 255.0f;
   glUniform4fv(glGetUniformLocation(p, "colors"), 16, colours);
-  setColour(p, "grid_color", kGraphGridColour);
-  setColour(p, "text_color", kGraphTextColour);
-  setColour(p, "marker_color", kGraphMarkerColour);
+  setColourUniform(p, "grid_color", kGraphGridColour);
+  setColourUniform(p, "text_color", kGraphTextColour);
+  setColourUniform(p, "marker_color", kGraphMarkerColour);
   glUseProgram(0);
   if (Status s = checkGl("graph: setup"); !s) return s.error();
   return g;
@@ -112,14 +126,8 @@ Status GraphRenderer::upload(GLuint counts_buffer, GLuint scale_buffer, const Gr
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4 * int(channels_.size()), 1, GL_RED_INTEGER,
                   GL_UNSIGNED_INT, nullptr);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  std::vector<uint8_t> text = textColumns(labels.caption);
-  text.resize(kGraphMaxTextColumns, 0);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glBindTexture(GL_TEXTURE_2D, text_tex_.get());
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kGraphMaxTextColumns, 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
-                  text.data());
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glBindTexture(GL_TEXTURE_2D, 0);
+  uploadCaption(text_tex_.get(), labels.caption);
   return checkGl("graph: copying the histogram, scale and caption");
 }
 
@@ -180,20 +188,24 @@ Status GraphRenderer::renderTo(GLuint counts_buffer, GLuint scale_buffer, int x,
 }
 
 Status GraphRenderer::render(GLuint counts_buffer, GLuint scale_buffer, const GraphLabels& labels) {
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
+  glBindFramebuffer(GL_FRAMEBUFFER, target_.fbo.get());
   Status s = renderTo(counts_buffer, scale_buffer, 0, 0, width_, height_, labels);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   return s;
 }
 
 Result<RgbaImage> GraphRenderer::read() const {
-  Result<RgbaImage> bottom_up = readTexture(target_.get(), width_, height_);
+  return readTextureTopDown(target_.texture.get(), width_, height_);
+}
+
+Result<RgbaImage> readTextureTopDown(GLuint texture, int width, int height) {
+  Result<RgbaImage> bottom_up = readTexture(texture, width, height);
   if (!bottom_up) return bottom_up;
   // GL's row 0 is the bottom of the graph; PNG's row 0 is the top.
-  RgbaImage out(width_, height_);
-  const size_t row_bytes = size_t(width_) * 4;
-  for (int y = 0; y < height_; ++y)
-    std::copy_n(bottom_up->at(0, height_ - 1 - y), row_bytes, out.at(0, y));
+  RgbaImage out(width, height);
+  const size_t row_bytes = size_t(width) * 4;
+  for (int y = 0; y < height; ++y)
+    std::copy_n(bottom_up->at(0, height - 1 - y), row_bytes, out.at(0, y));
   return out;
 }
 

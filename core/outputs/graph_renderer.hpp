@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "core/outputs/graph_layout.hpp"
 #include "esframe/base/result.hpp"
@@ -23,6 +24,17 @@ constexpr GraphOptions kPlainGraph{GraphMode::kOverlay, false, false};
 RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float> scale, int width,
                                int height, const GraphOptions& options = kPlainGraph,
                                const GraphLabels& labels = {}, uint8_t background_alpha = 255);
+
+// What the graph renderers (GraphRenderer and ScopeRenderer) share: their RGBA8 target with its
+// framebuffer, a colour as a vec4 uniform, the caption's columns into their R8UI text texture
+// (kGraphMaxTextColumns wide).
+struct RgbaTarget {
+  GlTexture texture;
+  GlFramebuffer fbo;
+};
+Result<RgbaTarget> makeRgbaTarget(int width, int height, std::string_view what);
+void setColourUniform(GLuint program, const char* name, const std::array<uint8_t, 4>& colour);
+void uploadCaption(GLuint text_texture, const std::string& caption);
 
 class GraphRenderer {
  public:
@@ -48,7 +60,7 @@ class GraphRenderer {
                   const GraphLabels& labels = {});
   // The last render(), row 0 at the top.
   Result<RgbaImage> read() const;
-  GLuint texture() const { return target_.get(); }
+  GLuint texture() const { return target_.texture.get(); }
   int width() const { return width_; }
   int height() const { return height_; }
 
@@ -61,13 +73,15 @@ class GraphRenderer {
   GraphOptions options_;
   GlProgram program_;
   GlVertexArray vao_;
-  GlTexture counts_tex_, scales_tex_, text_tex_, target_;
-  GlFramebuffer fbo_;
+  GlTexture counts_tex_, scales_tex_, text_tex_;
+  RgbaTarget target_;
   GlBuffer cpu_counts_, cpu_scales_;  // renderCounts()' uploads
 };
 
 // Reads an RGBA8 texture back through a framebuffer; row 0 of the result is texture row 0
 // (the working image's top row; the graph's bottom row).
 Result<RgbaImage> readTexture(GLuint texture, int width, int height);
+// The same with row 0 of the result the texture's last row: a graph's top row, as PNG stores it.
+Result<RgbaImage> readTextureTopDown(GLuint texture, int width, int height);
 
 }  // namespace esf

@@ -80,11 +80,18 @@ Status HttpOutput::write(const FrameResult& f) {
     last_ = f;
     last_.gpu = nullptr;  // views into the pipeline, valid only during this call
     last_.image = nullptr;
+    // The scopes' counts (megabytes of JSON) go out only on request, not to every event stream.
+    last_scopes_ = std::move(last_.scopes);
+    last_.scopes.reset();
     have_last_ = true;
   }
   const uint64_t index = delivered_++;
   if (server_->hasEventClients() && index % uint64_t(options_.every) == 0) {
-    std::string lines = jsonlLine(f);
+    std::string lines;
+    {
+      std::lock_guard lock(frame_mutex_);
+      lines = jsonlLine(last_);
+    }
     for (const HealthEvent& e : f.events) lines += jsonlEventLine(e);
     server_->publishEvents(sseText(lines));
   }
@@ -174,10 +181,15 @@ std::optional<std::string> HttpOutput::metrics() {
   return promText(last_, frames_, source_dropped_, events_);
 }
 
-std::optional<HttpContent::FrameJson> HttpOutput::frameJson() {
+std::optional<HttpContent::FrameJson> HttpOutput::frameJson(bool with_scopes) {
   std::lock_guard lock(frame_mutex_);
   if (!have_last_) return std::nullopt;
-  return FrameJson{last_.seq, jsonlLine(last_)};
+  if (!with_scopes || !last_scopes_) return FrameJson{last_.seq, jsonlLine(last_)};
+  last_.scopes = std::move(last_scopes_);  // lent for the line, under the lock
+  FrameJson json{last_.seq, jsonlLine(last_)};
+  last_scopes_ = std::move(last_.scopes);
+  last_.scopes.reset();
+  return json;
 }
 
 std::optional<uint64_t> HttpOutput::latestSeq() {

@@ -40,7 +40,7 @@ class HttpOutput : public FrameSink, private HttpContent {
         painter_(options.graph_width, options.graph_height, options.graph) {}
   // HttpContent, on the server's thread.
   std::optional<std::string> metrics() override;
-  std::optional<FrameJson> frameJson() override;
+  std::optional<FrameJson> frameJson(bool with_scopes) override;
   std::optional<uint64_t> latestSeq() override;
   void requestSnapshot(Snapshot which) override;
 
@@ -55,7 +55,8 @@ class HttpOutput : public FrameSink, private HttpContent {
   std::atomic<bool> graph_wanted_{false}, frame_wanted_{false};
 
   std::mutex frame_mutex_;  // guards the latest frame's figures
-  FrameResult last_;
+  FrameResult last_;        // without its scopes: they are in last_scopes_
+  std::optional<ScopeCounts> last_scopes_;
   bool have_last_ = false;
   uint64_t frames_ = 0, source_dropped_ = 0;
   HealthEventCounts events_{};

@@ -375,7 +375,9 @@ int HttpServer::handle(MHD_Connection* connection, const char* url, const char* 
     return respond(connection, MHD_HTTP_OK, *text, "text/plain; version=0.0.4; charset=utf-8");
   }
   if (path == "/api/frame") {
-    std::optional<HttpContent::FrameJson> frame = content_.frameJson();
+    const char* scopes = MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "scopes");
+    std::optional<HttpContent::FrameJson> frame =
+        content_.frameJson(scopes && std::string_view(scopes) == "1");
     if (!frame) return respondText(connection, MHD_HTTP_SERVICE_UNAVAILABLE, "no frame yet");
     return respond(connection, MHD_HTTP_OK, frame->json, "application/json", frame->seq);
   }

@@ -31,13 +31,14 @@ class HttpContent {
  public:
   virtual ~HttpContent() = default;
   // The Prometheus text, and the latest frame's JSON object with its sequence number (read
-  // together); nullopt before the first frame.
+  // together); nullopt before the first frame. The object has the frame's "scopes" (their
+  // counts, large) only `with_scopes` (/api/frame?scopes=1); the event stream's lines never.
   virtual std::optional<std::string> metrics() = 0;
   struct FrameJson {
     uint64_t seq = 0;
     std::string json;
   };
-  virtual std::optional<FrameJson> frameJson() = 0;
+  virtual std::optional<FrameJson> frameJson(bool with_scopes) = 0;
   // The sequence number of the latest frame delivered (nullopt before the first).
   virtual std::optional<uint64_t> latestSeq() = 0;
   // Someone waits for a snapshot of a frame after `after_seq` (or of any, when nullopt).

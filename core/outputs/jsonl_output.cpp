@@ -1,8 +1,11 @@
 #include "core/outputs/jsonl_output.hpp"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "core/outputs/frame_summary.hpp"
+#include "core/outputs/scopes_json.hpp"
 #include "core/outputs/stdout_writer.hpp"
 
 namespace esf {
@@ -70,6 +73,29 @@ std::string jsonlLine(const FrameResult& f) {
     j["SATMAX"] = double(g.sat_max);
     j["HUEMED"] = double(g.hue_median);
     j["HUEAVG"] = g.hue_avg;
+    if (g.tout) j["TOUT"] = *g.tout;
+    if (g.vrep) j["VREP"] = *g.vrep;
+  }
+  if (f.cropdetect) {  // --detect: docs/output-formats.md, "Detectors"
+    const CropDetectFigures& c = *f.cropdetect;
+    j["cropdetect"] = {{"x1", c.x1},
+                       {"x2", c.x2},
+                       {"y1", c.y1},
+                       {"y2", c.y2},
+                       {"w", c.w},
+                       {"h", c.h},
+                       {"x", c.x},
+                       {"y", c.y},
+                       {"crop", std::to_string(c.w) + ":" + std::to_string(c.h) + ":" +
+                                    std::to_string(c.x) + ":" + std::to_string(c.y)}};
+  }
+  // ffmpeg's float, exactly; NaN (ffmpeg's "nan") as null.
+  for (const auto& [name, value] : {std::pair{"blur", &f.blur}, {"block", &f.block}}) {
+    if (!*value) continue;
+    if (std::isnan(**value))
+      j[name] = nullptr;
+    else
+      j[name] = double(**value);
   }
   Json timing = Json::object();
   Json clocks = Json::object();
@@ -125,9 +151,24 @@ std::string jsonlLine(const FrameResult& f) {
       j["health"]["regions"] = regions;
     }
   }
-  j["timing_ms"] = timing;
-  j["timing_clock"] = clocks;
-  return j.dump() + "\n";
+  Json tail;
+  tail["timing_ms"] = timing;
+  tail["timing_clock"] = clocks;
+  if (!f.scopes) {
+    j.update(tail);
+    return j.dump() + "\n";
+  }
+  // The scopes' megabytes of base64 are written as text, not escaped character by character by
+  // the serializer: the record, then "scopes", then the timings (docs/output-formats.md, "Scopes").
+  std::string line = j.dump();
+  line.back() = ',';
+  line += "\"scopes\":";
+  appendScopesJson(line, *f.scopes);
+  std::string timings = tail.dump();
+  timings.front() = ',';
+  line += timings;
+  line += '\n';
+  return line;
 }
 
 std::string jsonlEventLine(const HealthEvent& e) {

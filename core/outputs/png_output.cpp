@@ -78,7 +78,24 @@ Result<RgbaImage> GraphPainter::paintRaw(const FrameResult& f) {
   return renderer_->read();
 }
 
+Result<RgbaImage> GraphPainter::paintScope(const FrameResult& f) {
+  if (!f.scopes)
+    return fail(ErrorCode::kInvalidArgument, kWhat,
+                ": scope= needs the frame's scopes (PipelineConfig::scopes)");
+  const GraphLabels labels =
+      graphLabels(f.hist, f.stats, f.raw ? &*f.raw : nullptr, f.health ? &*f.health : nullptr);
+  if (!f.gpu) return renderScopeReference(*f.scopes, width_, height_, graph_, labels);
+  if (!scope_renderer_) {
+    Result<ScopeRenderer> r = ScopeRenderer::create(width_, height_, graph_);
+    if (!r) return r.error();
+    scope_renderer_.emplace(std::move(r.value()));
+  }
+  if (Status s = scope_renderer_->render(*f.scopes, labels); !s) return s.error();
+  return scope_renderer_->read();
+}
+
 Result<RgbaImage> GraphPainter::paint(const FrameResult& f) {
+  if (graph_.scope != GraphScope::kNone) return paintScope(f);
   if (graph_.source == GraphSource::kRaw) return paintRaw(f);
   const GraphLabels labels =
       graphLabels(f.hist, f.stats, f.raw ? &*f.raw : nullptr, f.health ? &*f.health : nullptr);

@@ -1,7 +1,8 @@
 #pragma once
 // --output png:DIR[,every=N][,graph=WxH][,mode=overlay|parade|luma][,scale=linear|log]
-// [,decor=on|off]: every Nth frame (N default 1), writes
-//   DIR/graph-SEQ.png  the histogram graph (GPU: graph.frag; --backend cpu: its CPU reference)
+// [,decor=on|off][,scope=waveform|parade|vectorscope]: every Nth frame (N default 1), writes
+//   DIR/graph-SEQ.png  the histogram graph (GPU: graph.frag; --backend cpu: its CPU reference),
+//                      or with scope= that scope of the frame (scope.frag; scope_reference.cpp)
 //   DIR/frame-SEQ.png  the processed working image (after --blur/--resize)
 // SEQ is the frame's sequence number, 8 digits. Each file is written to a temporary name and
 // renamed, so a reader never sees half a PNG. DIR is created if missing (one level). Existing
@@ -12,6 +13,7 @@
 #include "base/atomic_file.hpp"
 
 #include "core/outputs/graph_renderer.hpp"
+#include "core/outputs/scope_renderer.hpp"
 #include "esframe/sink.hpp"
 
 namespace esf {
@@ -44,10 +46,12 @@ class GraphPainter {
 
  private:
   Result<RgbaImage> paintRaw(const FrameResult& frame);
+  Result<RgbaImage> paintScope(const FrameResult& frame);
 
   int width_, height_;
   GraphOptions graph_;
   std::optional<GraphRenderer> renderer_;
+  std::optional<ScopeRenderer> scope_renderer_;
 };
 
 // The frame's processed image in CPU memory (a GPU frame's texture read back); nullopt for a

@@ -13,12 +13,14 @@
 #include "core/cpu/cpu_histogram.hpp"
 #include "core/cpu/cpu_import.hpp"
 #include "core/cpu/cpu_resize.hpp"
+#include "core/cpu/cpu_scopes.hpp"
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/host_health.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/resize.hpp"
+#include "core/stages/scopes_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "esframe/base/log.hpp"
 
@@ -106,6 +108,7 @@ class CpuExecutorBackend : public PipelineBackend {
           break;
         }
         case PassKind::kHistogram: {
+          if (histogramFromScopes(plan)) break;  // the scopes pass sums it from its columns
           WallTimer timer;
           if (pass.reads == PlanData::kImage) {
             values = countValues(*image, rgbChannels(plan), kPipelineLuma, pool_);
@@ -113,10 +116,23 @@ class CpuExecutorBackend : public PipelineBackend {
               values.counts[3] =
                   countValues(*luma_image_, ChannelSet::of("l"), kPipelineLuma, pool_).counts[3];
           }
-          const std::string& channels = o_.histogram.channels;
-          r.hist = HistogramData{o_.histogram.bins, channels,
-                                 foldBins(values, o_.histogram.bins, channels)};
-          r.timings.push_back({"histogram", fold_ms + timer.ms(), false});
+          foldHistogram(values, r, fold_ms + timer.ms());
+          break;
+        }
+        case PassKind::kScopes: {
+          WallTimer timer;
+          ScopeCounts counts;
+          const bool from_source =
+              o_.scopes.vectorscope && scopes_.countSource(frame, pool_, counts);
+          scopes_.count(*image, pass.lanes == 2 ? luma_image_ : nullptr, o_.scopes,
+                        scopeColumns(o_.scopes, image->width), !from_source, pool_, counts);
+          r.scopes = std::move(counts);
+          r.timings.push_back({"scopes", timer.ms(), false});
+          if (histogramFromScopes(plan)) {
+            WallTimer sum_timer;
+            values = valuesOfScopes(*r.scopes);
+            foldHistogram(values, r, sum_timer.ms());
+          }
           break;
         }
         case PassKind::kScale: {
@@ -173,6 +189,35 @@ class CpuExecutorBackend : public PipelineBackend {
       warned_no_source_luma_ = true;
     }
     return *plan_;
+  }
+
+  // Every histogram channel is in the scopes' counts, of the same image and lane (the waveform's
+  // L is the histogram's, the parade's planes R, G and B): the histogram is then their columns
+  // summed, not a second count of the image.
+  bool histogramFromScopes(const FramePlan& plan) const {
+    if (!plan.has(PassKind::kScopes)) return false;
+    for (char c : o_.histogram.channels)
+      if (c == 'l' ? !o_.scopes.waveform : !o_.scopes.parade) return false;
+    return true;
+  }
+  static ValueCounts valuesOfScopes(const ScopeCounts& s) {
+    ValueCounts v;
+    const size_t columns = size_t(s.columns);
+    auto sum = [&](const std::vector<uint32_t>& counts, size_t first,
+                   std::array<uint64_t, 256>& to) {
+      for (size_t c = 0; c < columns; ++c)
+        for (size_t level = 0; level < 256; ++level) to[level] += counts[first + c * 256 + level];
+    };
+    if (!s.waveform.empty()) sum(s.waveform, 0, v.counts[3]);
+    for (size_t ch = 0; ch < 3 && !s.parade.empty(); ++ch)
+      sum(s.parade, ch * columns * 256, v.counts[ch]);
+    return v;
+  }
+  void foldHistogram(const ValueCounts& values, FrameResult& r, double ms) const {
+    const std::string& channels = o_.histogram.channels;
+    r.hist =
+        HistogramData{o_.histogram.bins, channels, foldBins(values, o_.histogram.bins, channels)};
+    r.timings.push_back({"histogram", ms, false});
   }
 
   // The channels counted on the RGB image: L is counted on the source's luma instead.
@@ -236,6 +281,7 @@ class CpuExecutorBackend : public PipelineBackend {
   const RgbaImage* luma_image_ = &luma_;
   bool warned_no_source_luma_ = false;
   std::vector<HistogramCounter> counters_;  // the fused pass's, one a thread
+  CpuScopes scopes_;
   ChannelSet counter_channels_;
   std::optional<HostHealth> health_;  // declared after pool_, which it uses
   std::optional<FramePlan> plan_;     // for the last frame's format

@@ -14,6 +14,8 @@ FramePlanInputs FramePlanInputs::of(const PipelineConfig& config, PixelFormat fo
   in.resize = config.resize.has_value();
   in.health = config.health.has_value();
   in.image_needed = config.image_needed;
+  in.scopes = config.scopes.any();
+  in.waveform = config.scopes.waveform;
   return in;
 }
 
@@ -54,6 +56,8 @@ const char* passName(PassKind kind) {
       return "histogram256";
     case PassKind::kScale:
       return "scale";
+    case PassKind::kScopes:
+      return "scopes";
   }
   return "?";
 }
@@ -103,12 +107,14 @@ void planGpu(const FramePlanInputs& in, FramePlan& plan) {
   const bool luma_plane = hasLumaPlane(in.format);
   // Straight into packed buffers, no RGBA image at all: every stage after the import reads
   // packed buffers and no sink reads the image (a Bayer frame is demosaiced into an image).
-  const bool imports_packed = in.histogram_reads_packed && !in.resize && !in.image_needed &&
-                              !bayer && (!in.blur || in.blur_has_packed_form) &&
+  // The scopes read the processed image.
+  const bool image_kept = in.image_needed || in.scopes;
+  const bool imports_packed = in.histogram_reads_packed && !in.resize && !image_kept && !bayer &&
+                              (!in.blur || in.blur_has_packed_form) &&
                               (!in.health || in.health_accepts_packed);
   // The blur writes the histogram's packed buffer itself: no pack pass.
-  const bool blur_packs = in.blur && in.histogram_reads_packed && !in.resize && !in.image_needed &&
-                          in.blur_has_packed_form;
+  const bool blur_packs =
+      in.blur && in.histogram_reads_packed && !in.resize && !image_kept && in.blur_has_packed_form;
   const int lanes = plan.source_luma ? 2 : 1;
   plan.import_writes_luma = luma_plane && (plan.source_luma || in.health);
   plan.health_from_rgb = !luma_plane;
@@ -133,18 +139,21 @@ void planGpu(const FramePlanInputs& in, FramePlan& plan) {
   plan.passes.push_back({PassKind::kHistogram, current, PlanData::kCounts, lanes});
   if (in.bins != kValueCount)
     plan.passes.push_back({PassKind::kHistogram256, current, PlanData::kCounts, lanes});
+  if (in.scopes)
+    plan.passes.push_back({PassKind::kScopes, PlanData::kImage, PlanData::kCounts, lanes});
   plan.passes.push_back({PassKind::kScale, PlanData::kCounts, PlanData::kScales, 1});
   plan.result_image = !imports_packed && !blur_packs;
 }
 
 // The CPU executor: without blur or resize, import and histogram are one pass over the rows
-// (the health sums of each row added on the same thread); otherwise stage by stage on images.
+// (the health sums of each row added on the same thread); otherwise, or for the scopes (which
+// read the whole processed image), stage by stage on images.
 void planCpu(const FramePlanInputs& in, FramePlan& plan) {
   const bool bayer = isBayer(in.format);
   const int lanes = plan.source_luma ? 2 : 1;
   plan.import_writes_luma = plan.source_luma;
   plan.health_from_rgb = !hasLumaPlane(in.format);
-  if (!in.blur && !in.resize) {
+  if (!in.blur && !in.resize && !in.scopes) {
     bool rgb_counted = false;
     for (char c : in.channels) rgb_counted |= c != 'l' || !plan.source_luma;
     if (plan.source_luma && !in.image_needed && !rgb_counted)
@@ -170,6 +179,8 @@ void planCpu(const FramePlanInputs& in, FramePlan& plan) {
   if (in.resize)
     plan.passes.push_back({PassKind::kResize, PlanData::kImage, PlanData::kImage, lanes});
   plan.passes.push_back({PassKind::kHistogram, PlanData::kImage, PlanData::kCounts, lanes});
+  if (in.scopes)
+    plan.passes.push_back({PassKind::kScopes, PlanData::kImage, PlanData::kCounts, lanes});
   plan.passes.push_back({PassKind::kScale, PlanData::kCounts, PlanData::kScales, 1});
 }
 
@@ -180,7 +191,7 @@ FramePlan planFrame(const FramePlanInputs& in) {
   plan.executor = in.executor;
   plan.format = in.format;
   const bool wants_source_luma =
-      in.luma == LumaSource::kSource && in.channels.find('l') != std::string::npos;
+      in.luma == LumaSource::kSource && (in.channels.find('l') != std::string::npos || in.waveform);
   plan.source_luma = wants_source_luma && hasLumaPlane(in.format);
   plan.source_luma_missing = wants_source_luma && !plan.source_luma;
   plan.luma_is_rgb = pixelFormatInfo(in.format).colour == ColourFamily::kGrey;

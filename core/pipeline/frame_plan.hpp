@@ -38,6 +38,7 @@ enum class PassKind {
   kHistogram,     // the configured bins
   kHistogram256,  // the 256 values the statistics need, when the configured bins are fewer
   kScale,         // the histogram's display scales
+  kScopes,        // waveform, parade, vectorscope counts (PipelineConfig::scopes)
 };
 
 struct PlanPass {
@@ -66,6 +67,10 @@ struct FramePlanInputs {
   bool resize = false;
   bool health = false;
   bool image_needed = true;  // a sink reads the RGBA result
+  // PipelineConfig::scopes: a scope is counted (on the processed image, which is then kept);
+  // waveform: the waveform's L comes from lane 1 as the histogram's does.
+  bool scopes = false;
+  bool waveform = false;
   // GPU only: the stages' chosen forms.
   bool histogram_reads_packed = false;  // the histogram counts a packed buffer
   bool blur_has_packed_form = false;    // the blur can write (and read) packed buffers
@@ -79,7 +84,8 @@ struct FramePlan {
   PlanExecutor executor = PlanExecutor::kGpu;
   PixelFormat format = PixelFormat::kRGBA32;
   std::vector<PlanPass> passes;
-  // L is counted on lane 1 (LumaSource::kSource, an L channel and a frame with Y bytes).
+  // Lane 1 carries the source's luma (LumaSource::kSource, a frame with Y bytes, and an L channel
+  // or a waveform to count on it).
   bool source_luma = false;
   // The source's luma was asked for but the frame has none: L comes from RGB (said once).
   bool source_luma_missing = false;

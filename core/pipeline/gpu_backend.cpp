@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "base/pixel_format.hpp"
+#include "core/cpu/cpu_scopes.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
@@ -16,6 +17,8 @@
 #include "core/stages/histogram.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/scale.hpp"
+#include "core/stages/scopes.hpp"
+#include "core/stages/scopes_reference.hpp"
 #include "core/stages/sobel.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stats/exposure_stats.hpp"
@@ -100,6 +103,11 @@ class GpuBackend : public PipelineBackend {
   Status importPass(const Frame& frame, const PlanPass& pass, FrameResult& r, FrameState& state);
   Status healthPass(const Frame& frame, const PlanPass& pass, FrameState& state);
   Status imagePass(const PlanPass& pass, FrameState& state);
+  Status scopesPass(const Frame& frame, const PlanPass& pass, const FrameState& state,
+                    FrameResult& r);
+  // The scopes stage for `format`'s frames: a YUV frame's vectorscope is counted on the host
+  // from its own chroma, so the stage counts the rest.
+  Status configureScopes(PixelFormat format);
   // Runs `work` as stage `name` of the frame timer; the times are collected once per frame.
   template <typename Work>
   Status timed(const char* name, const Work& work) {
@@ -130,6 +138,12 @@ class GpuBackend : public PipelineBackend {
   std::optional<FrameDifference> difference_;
   std::optional<Sobel> sobel_;
   std::optional<HealthMonitor> monitor_;
+  // PipelineConfig::scopes: the stage (null where only a YUV frame's vectorscope is asked), and
+  // the host count of YUV frames' vectorscopes (on host_pool_).
+  std::optional<Scopes> scopes_;
+  ScopeOptions scopes_counted_;  // what scopes_ counts
+  CpuScopes host_scopes_;
+  bool warned_no_chroma_ = false;
   GpuHistogramCounter binned_, values_;
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
@@ -187,10 +201,11 @@ Status GpuBackend::configure(int w, int h) {
   }
   if (o_.health && !difference_) {
     const HealthRegionSpec regions = HealthRegionSpec::of(*o_.health);
+    const bool has_regions = regions.count() > 0;
     Result<FrameDifference> d =
-        FrameDifference::create(gl_, FrameDifferenceParams::defaultsFor(gl_), regions);
+        FrameDifference::create(gl_, FrameDifferenceParams::defaultsFor(gl_, has_regions), regions);
     if (!d) return d.error();
-    Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_), regions);
+    Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_, has_regions), regions);
     if (!s) return s.error();
     // Both or neither: a later frame must not find the difference without its Sobel pass.
     difference_.emplace(std::move(d.value()));
@@ -280,6 +295,9 @@ Status GpuBackend::configureFor(const Frame& frame) {
                " frames have no luma plane; L comes from RGB");
     warned_no_source_luma_ = true;
   }
+  if (o_.scopes.any()) {
+    if (Status s = configureScopes(frame.format); !s) return s;
+  }
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
   if (first.kind == PassKind::kDemosaic) {
@@ -293,6 +311,47 @@ Status GpuBackend::configureFor(const Frame& frame) {
   }
   return importer_->prepare(frame.format, first.writes == PlanData::kPacked,
                             plan_->import_writes_luma);
+}
+
+Status GpuBackend::configureScopes(PixelFormat format) {
+  ScopeOptions counted = o_.scopes;
+  if (isYuv(format)) {
+    counted.vectorscope = false;
+    if (o_.scopes.vectorscope && !host_pool_) host_pool_.emplace(o_.threads);
+  }
+  if (!counted.any()) {
+    scopes_.reset();
+    scopes_counted_ = counted;
+    return Status::success();
+  }
+  if (scopes_ && counted == scopes_counted_) return Status::success();
+  Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, counted), counted);
+  if (!made) return made.error();
+  scopes_.emplace(std::move(made.value()));
+  scopes_counted_ = counted;
+  return Status::success();
+}
+
+// The scopes: the stage on the processed image (and the luma lane for the waveform), and a YUV
+// frame's vectorscope on the host while its planes are still the caller's.
+Status GpuBackend::scopesPass(const Frame& frame, const PlanPass& pass, const FrameState& state,
+                              FrameResult& r) {
+  const GpuImage& image = *state.lane[0].image;
+  ScopeCounts counts;
+  if (o_.scopes.vectorscope && !scopes_counted_.vectorscope) {
+    WallTimer t;
+    if (!host_scopes_.countSource(frame, *host_pool_, counts) && !warned_no_chroma_) {
+      logWarning(std::string("scopes: ") + formatName(frame.format) +
+                 " frames without chroma planes in CPU memory (zero-copy buffers) have no "
+                 "vectorscope");
+      warned_no_chroma_ = true;
+    }
+    r.timings.push_back({"scopes_host", t.ms(), false});
+  }
+  counts.columns = scopeColumns(o_.scopes, image.width());
+  r.scopes = std::move(counts);
+  if (!scopes_) return Status::success();
+  return scopes_->run(image, pass.lanes == 2 ? state.lane[1].image : nullptr, r.scopes->columns);
 }
 
 Status GpuBackend::submit(const Frame& frame) {
@@ -444,6 +503,9 @@ Status GpuBackend::runPlan(const Frame& frame) {
         });
         break;
       }
+      case PassKind::kScopes:
+        st = timed("scopes", [&] { return scopesPass(frame, pass, state, r); });
+        break;
       case PassKind::kImportCount:
         st = fail(ErrorCode::kInternal, "frame plan: a CPU pass in the GPU's plan");
         break;
@@ -484,6 +546,17 @@ Result<FrameResult> GpuBackend::collect() {
   WallTimer scale_read;
   Result<std::vector<ChannelScale>> scales = scale_.read(r.hist.channelCount());
   if (!scales) return scales.error();
+  if (scopes_ && r.scopes) {
+    Result<ScopeCounts> counted = scopes_->read();
+    if (!counted) return counted.error();
+    ScopeCounts& out = *r.scopes;
+    out.waveform = std::move(counted->waveform);
+    out.parade = std::move(counted->parade);
+    if (scopes_counted_.vectorscope) {
+      out.vectorscope = std::move(counted->vectorscope);
+      out.vectorscope_samples = counted->vectorscope_samples;
+    }
+  }
   const double readback_ms = binned_.takeReadbackMs() + values_.takeReadbackMs() + scale_read.ms();
   for (const ChannelScale& s : scales.value()) r.scale.push_back(s.scale);
   double health_read_ms = -1;  // the health sums' read-back, timed after the GPU stages

@@ -170,6 +170,18 @@ Status makeCurrent(Pipeline::Impl& impl) {
 
 }  // namespace
 
+HostFigures countHostFigures(Pipeline::Impl& impl, const Frame& frame) {
+  HostFigures f;
+  const PipelineConfig& c = impl.config;
+  if (c.signalstats)
+    f.signalstats = impl.signalstats.count(frame, c.signalstats_tout, c.signalstats_vrep);
+  if (c.detect.any()) {
+    if (!impl.detectors) impl.detectors.emplace(c.detect);
+    f.detect = impl.detectors->count(frame);
+  }
+  return f;
+}
+
 Result<std::vector<HealthEvent>> Pipeline::endStream() {
   return guard("pipeline end of stream", [&]() -> Result<std::vector<HealthEvent>> {
     std::vector<HealthEvent> events;
@@ -189,7 +201,7 @@ Result<FrameResult> Pipeline::process(const Frame& frame) {
     Result<FrameResult> result = process();
     if (!result && fallBackToExecutor(*impl_, result.error())) result = process();
     impl_->delivered = impl_->delivered || result;
-    if (result && impl_->config.signalstats) result->signalstats = impl_->signalstats.count(frame);
+    if (result) countHostFigures(*impl_, frame).moveInto(*result);
     return result;
   });
 }
@@ -206,8 +218,7 @@ Status submitFrame(Pipeline& pipeline, const Frame& frame) {
   if (!submitted && fallBackToExecutor(impl, submitted.error())) submitted = submit();
   impl.delivered = impl.delivered || submitted;
   // Counted while the frame's memory is still the caller's (submit lets it go on return).
-  if (submitted && impl.config.signalstats)
-    impl.submitted_signalstats = impl.signalstats.count(frame);
+  if (submitted) impl.submitted_host = countHostFigures(impl, frame);
   return submitted;
 }
 
@@ -231,8 +242,8 @@ Result<FrameResult> collectFrame(Pipeline& pipeline) {
   if (Status s = makeCurrent(impl); !s) return s.error();
   if (!impl.backend) return fail(ErrorCode::kInternal, "pipeline: collect() without a submit()");
   Result<FrameResult> result = impl.backend->collect();
-  if (result) result->signalstats = std::move(impl.submitted_signalstats);
-  impl.submitted_signalstats.reset();
+  if (result) impl.submitted_host.moveInto(*result);
+  impl.submitted_host = HostFigures{};
   return result;
 }
 

@@ -5,12 +5,23 @@
 
 #include "capture/dmabuf_allocator.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
+#include "core/stats/detectors.hpp"
 #include "core/stats/signalstats.hpp"
 #include "core/tuning/tuning_cache.hpp"
 #include "esframe/pipeline.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
+
+// The figures counted on the host from a frame (countHostFigures), until its result takes them.
+struct HostFigures {
+  std::optional<SignalstatsFigures> signalstats;
+  DetectFigures detect;
+  void moveInto(FrameResult& result) {
+    result.signalstats = std::move(signalstats);
+    detect.moveInto(result);
+  }
+};
 
 struct Pipeline::Impl {
   PipelineConfig config;
@@ -25,16 +36,20 @@ struct Pipeline::Impl {
   // `backend` is null and backend_kind / choice_reason hold the rule's provisional choice.
   std::optional<TuningCache> tuning;
   bool delivered = false;  // a frame went through the backend
-  // PipelineConfig::signalstats: counted here from the frame the backend is given, the
-  // same host code whichever backend runs; `submitted_signalstats` waits for collectFrame.
+  // PipelineConfig::signalstats and ::detect: counted here from the frame the backend is given,
+  // the same host code whichever backend runs; `submitted_host` waits for collectFrame.
   SignalstatsCounter signalstats;
-  std::optional<SignalstatsFigures> submitted_signalstats;
+  std::optional<Detectors> detectors;  // made at the first frame
+  HostFigures submitted_host;
 };
 
 // kAuto on a GPU whose driver cannot compile a program this run needs (`error`, from the first
 // frame or the backend's creation): the CPU executor takes over, said once with the driver's
 // words; true when it did.
 bool fallBackToExecutor(Pipeline::Impl& impl, const Error& error);
+
+// PipelineConfig::signalstats' and ::detect's figures of `frame`, while its memory is the caller's.
+HostFigures countHostFigures(Pipeline::Impl& impl, const Frame& frame);
 
 // Makes the backend if kAuto left it to the first frame (Impl::tuning).
 Status ensureBackend(Pipeline::Impl& impl, const Frame& frame);

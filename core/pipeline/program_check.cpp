@@ -62,6 +62,15 @@ std::vector<Scenario> scenarios(const GpuConfig& gpu) {
   add("64 bins", [](PipelineConfig& c) { c.histogram.bins = 64; });
   add("L only", [](PipelineConfig& c) { c.histogram.channels = "l"; });
   add("no image needed", [](PipelineConfig& c) { c.image_needed = false; });
+  // RGB frames count the vectorscope on the GPU, YUV frames the rest (their vectorscope on the
+  // host); with the source's luma the waveform reads the luma image.
+  add("scopes",
+      [](PipelineConfig& c) { c.scopes.waveform = c.scopes.parade = c.scopes.vectorscope = true; });
+  add("scopes, luma from the source", [](PipelineConfig& c) {
+    c.scopes.waveform = c.scopes.parade = c.scopes.vectorscope = true;
+    c.luma = LumaSource::kSource;
+  });
+  add("waveform alone", [](PipelineConfig& c) { c.scopes.waveform = true; });
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include "core/stages/histogram_reference.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/resize_reference.hpp"
+#include "core/stages/scopes_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "esframe/base/log.hpp"
 
@@ -39,7 +40,8 @@ class ReferenceBackend : public PipelineBackend {
     if (!rgba) return rgba.error();
     image_ = std::move(rgba.value());
     std::optional<RgbaImage> luma;
-    if (o_.luma == LumaSource::kSource && o_.histogram.channels.find('l') != std::string::npos) {
+    const bool l_counted = o_.histogram.channels.find('l') != std::string::npos;
+    if (o_.luma == LumaSource::kSource && (l_counted || o_.scopes.waveform)) {
       Result<std::vector<uint8_t>> y = extractLumaPlane(frame);
       if (y) {
         luma.emplace(frame.width, frame.height);
@@ -74,13 +76,19 @@ class ReferenceBackend : public PipelineBackend {
 
     const int bins = o_.histogram.bins;
     WallTimer hist_timer;
-    r.hist = count(bins, luma ? &*luma : nullptr);
+    const RgbaImage* counted_luma = luma && l_counted ? &*luma : nullptr;
+    r.hist = count(bins, counted_luma);
     r.timings.push_back({"histogram", hist_timer.ms(), false});
     HistogramData values = r.hist;
     if (bins != kValueCount) {
       WallTimer t;
-      values = count(kValueCount, luma ? &*luma : nullptr);
+      values = count(kValueCount, counted_luma);
       r.timings.push_back({"histogram256", t.ms(), false});
+    }
+    if (o_.scopes.any()) {
+      WallTimer t;
+      r.scopes = countScopes(frame, luma ? &*luma : nullptr);
+      r.timings.push_back({"scopes", t.ms(), false});
     }
     finishHostFrameResult(r, frame, values, image_);
     return r;
@@ -94,6 +102,20 @@ class ReferenceBackend : public PipelineBackend {
     if (!bayer) return bayer.error();
     r.raw = std::move(bayer->stats);
     return demosaicReference(bayer->values, frame.width, frame.height, bayer->demosaic);
+  }
+
+  // The YUV vectorscope from the frame's own chroma, the rest from the processed image.
+  ScopeCounts countScopes(const Frame& frame, const RgbaImage* luma) const {
+    ScopeCounts s;
+    s.columns = scopeColumns(o_.scopes, image_.width);
+    if (o_.scopes.waveform) s.waveform = waveformReference(image_, luma, s.columns);
+    if (o_.scopes.parade) s.parade = paradeReference(image_, s.columns);
+    if (o_.scopes.vectorscope &&
+        !vectorscopeSourceReference(frame, s.vectorscope, s.vectorscope_samples)) {
+      s.vectorscope = vectorscopeRgbReference(image_);
+      s.vectorscope_samples = uint64_t(image_.width) * uint64_t(image_.height);
+    }
+    return s;
   }
 
   HistogramData count(int bins, const RgbaImage* luma) const {

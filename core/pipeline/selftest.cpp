@@ -116,6 +116,13 @@ std::string firstDifference(const Outcome& got, const Outcome& want) {
                      w.health->ti);
   }
   if (g.events != w.events) return "health events differ";
+  if (g.scopes != w.scopes) {
+    if (!g.scopes || !w.scopes) return "scope counts missing";
+    return formatted("scopes: waveform %s, parade %s, vectorscope %s",
+                     g.scopes->waveform == w.scopes->waveform ? "equal" : "differs",
+                     g.scopes->parade == w.scopes->parade ? "equal" : "differs",
+                     g.scopes->vectorscope == w.scopes->vectorscope ? "equal" : "differs");
+  }
   return "";
 }
 
@@ -353,6 +360,17 @@ std::vector<Case> casesFor(const GlContext& gl, const SelftestOptions& o, Size l
           c.frames.end(),
           {random, random, gradient, gradient, gradient, {f, FrameContent::kRandom, 257, 3}});
     }
+    cases.push_back(c);
+  }
+  {
+    // The scopes: per-column counts in shared memory and the vectorscope's global atomics, on
+    // RGB frames; a YUV frame's waveform from its Y plane (its vectorscope is the host's).
+    Case c;
+    c.name = "scopes: waveform, parade, vectorscope";
+    c.config.scopes.waveform = c.config.scopes.parade = c.config.scopes.vectorscope = true;
+    c.config.luma = LumaSource::kSource;
+    c.frames = rgba;
+    c.frames.push_back({PixelFormat::kNV12, FrameContent::kRandom, 257, 3});
     cases.push_back(c);
   }
   for (PixelFormat f : {PixelFormat::kSRGGB10, PixelFormat::kSGBRG8}) {

@@ -6,6 +6,7 @@
 #include "core/stages/stage_gl.hpp"
 #include "core/stages/stage_limits.hpp"
 #include "platform/shader_library.hpp"
+#include "platform/workgroup_shape.hpp"
 
 namespace esf {
 namespace {
@@ -16,9 +17,14 @@ constexpr size_t kDifferenceRecordWords = 264;
 constexpr size_t kDifferenceRegionWords = 4;  // sum Y and the changed count, 64 bits each
 }  // namespace
 
-FrameDifferenceParams FrameDifferenceParams::defaultsFor(const GlContext& gl) {
+FrameDifferenceParams FrameDifferenceParams::defaultsFor(const GlContext& gl, bool regions) {
   FrameDifferenceParams p;
   if (gl.limits().work_group_invocations < 256) p.workgroup_size = 128;  // the GLES minimum
+  // With regions each invocation keeps two sums a region besides the frame's four: within the
+  // invocations that keep the whole register file (Midgard: 64).
+  if (regions)
+    while (p.workgroup_size > 64 && p.workgroup_size > registerHeavyInvocations(gl.limits()))
+      p.workgroup_size /= 2;
   return p;
 }
 

@@ -31,7 +31,8 @@ namespace esf {
 struct FrameDifferenceParams {
   int workgroup_size = 256;  // a power of two
   int words_per_invocation = 4;
-  static FrameDifferenceParams defaultsFor(const GlContext& gl);
+  // regions: the pass also sums health regions (FrameDifference::create's regions not empty).
+  static FrameDifferenceParams defaultsFor(const GlContext& gl, bool regions = false);
   Status validate(const ComputeLimits& limits) const;
 };
 

@@ -5,6 +5,7 @@
 #include "core/stages/stage_gl.hpp"
 #include "core/stages/stage_limits.hpp"
 #include "platform/shader_library.hpp"
+#include "platform/workgroup_shape.hpp"
 
 namespace esf {
 namespace {
@@ -13,12 +14,15 @@ constexpr size_t kSobelPartialWords = 7;
 constexpr size_t kSobelRegionWords = 2;  // sum m, 64 bits
 }  // namespace
 
-SobelParams SobelParams::defaultsFor(const GlContext& gl) {
+SobelParams SobelParams::defaultsFor(const GlContext& gl, bool regions) {
   SobelParams p;
   // The largest of 4, 2, 1 rows of invocations that the driver's workgroup takes (128: 2).
-  while (p.workgroup_y > 1 &&
-         int64_t(kWorkgroupX) * p.workgroup_y > int64_t(gl.limits().work_group_invocations))
-    p.workgroup_y /= 2;
+  // With regions each invocation keeps its cell's and rectangles' sums too: within the
+  // invocations that keep the whole register file (Midgard: 64).
+  const ComputeLimits& limits = gl.limits();
+  const int64_t most =
+      regions ? registerHeavyInvocations(limits) : int64_t(limits.work_group_invocations);
+  while (p.workgroup_y > 1 && int64_t(kWorkgroupX) * p.workgroup_y > most) p.workgroup_y /= 2;
   return p;
 }
 

@@ -32,7 +32,8 @@ struct SobelParams {
   static constexpr int kColumnsPerWorkgroup = 4 * kWorkgroupX;
   static constexpr int kRowsPerInvocation = 8;
   int rowsPerWorkgroup() const { return kRowsPerInvocation * workgroup_y; }
-  static SobelParams defaultsFor(const GlContext& gl);
+  // regions: the pass also sums health regions (Sobel::create's regions not empty).
+  static SobelParams defaultsFor(const GlContext& gl, bool regions = false);
   Status validate(const ComputeLimits& limits) const;
 };
 

@@ -90,7 +90,53 @@ uint64_t outOfRangePixels(const Frame& frame, const std::array<ComponentOffsetTa
   return count;
 }
 
+bool outlier(int above, int pixel, int below) {
+  return ((std::abs(above - pixel) + std::abs(below - pixel)) / 2) - std::abs(below - above) > 4;
+}
+
+// The frame's Y as a tight W x H plane.
+std::vector<uint8_t> lumaPlane(const Frame& frame, const ComponentOffsetTable& at,
+                               const uint8_t* plane) {
+  std::vector<uint8_t> luma(size_t(frame.width) * size_t(frame.height));  // within the frame
+  uint8_t* out = luma.data();
+  for (int y = 0; y < frame.height; ++y) {
+    const uint8_t* row = plane + at.row[size_t(y)];
+    for (int x = 0; x < frame.width; ++x) *out++ = row[at.column[size_t(x)]];
+  }
+  return luma;
+}
+
 }  // namespace
+
+uint64_t lumaOutliers(const std::vector<uint8_t>& luma, int width, int height) {
+  const ptrdiff_t s = width;
+  uint64_t count = 0;
+  for (int y = 1; y + 1 < height; ++y) {
+    const uint8_t* row = luma.data() + y * s;
+    // Whether pixels x-1, x, x+1 are outliers against the rows `d` above and below.
+    auto three = [&](int x, ptrdiff_t d) {
+      for (int i = x - 1; i <= x + 1; ++i)
+        if (!outlier(row[i - d], row[i], row[i + d])) return false;
+      return true;
+    };
+    const bool two_rows = y >= 2 && y + 2 < height;
+    for (int x = 1; x < width - 1; ++x)
+      count += two_rows ? three(x, 2 * s) && three(x, s) : three(x, s);
+  }
+  return count;
+}
+
+uint64_t repeatedRows(const std::vector<uint8_t>& luma, int width, int height) {
+  const ptrdiff_t s = width;
+  uint64_t rows = 0;
+  for (int y = 4; y < height; ++y) {
+    const uint8_t* row = luma.data() + y * s;
+    uint64_t difference = 0;
+    for (int x = 0; x < width; ++x) difference += uint64_t(std::abs(row[x] - row[x - 4 * s]));
+    rows += difference < uint64_t(width);
+  }
+  return rows;
+}
 
 ChromaPlaneFigures chromaPlaneFigures(const std::array<uint64_t, 256>& counts, uint64_t samples,
                                       uint64_t sum, uint64_t difference) {
@@ -108,7 +154,8 @@ ChromaPlaneFigures chromaPlaneFigures(const std::array<uint64_t, 256>& counts, u
   return f;
 }
 
-std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame) {
+std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame, bool tout,
+                                                            bool vrep) {
   if (!isYuv(frame.format) || frame.width <= 0 || frame.height <= 0) return std::nullopt;
   const PixelFormatInfo& info = pixelFormatInfo(frame.format);
   std::array<ComponentOffsetTable, 3> tables;  // Y, Cb, Cr of each pixel
@@ -148,7 +195,19 @@ std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame) 
   }
   saturationHueFigures(current[0], current[1], figures);
   figures.out_of_range_pixels = outOfRangePixels(frame, tables, planes);
-  figures.brng = double(figures.out_of_range_pixels) / (double(frame.width) * double(frame.height));
+  const double pixels = double(frame.width) * double(frame.height);
+  figures.brng = double(figures.out_of_range_pixels) / pixels;
+  if (tout || vrep) {
+    const std::vector<uint8_t> luma = lumaPlane(frame, tables[0], planes[0]);
+    if (tout) {
+      figures.tout_pixels = lumaOutliers(luma, frame.width, frame.height);
+      figures.tout = double(*figures.tout_pixels) / pixels;
+    }
+    if (vrep) {
+      figures.vrep_rows = repeatedRows(luma, frame.width, frame.height);
+      figures.vrep = double(*figures.vrep_rows) * double(frame.width) / pixels;
+    }
+  }
   previous_ = std::move(current);
   previous_width_ = width;
   previous_height_ = height;

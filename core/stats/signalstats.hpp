@@ -13,6 +13,9 @@
 // the same min..max of the samples' saturation, their hue's median and mean
 // (SignalstatsFigures), and over the W x H pixels, each with the chroma sample of its block,
 //   brng           the fraction with Y < 16, Y > 235, Cb or Cr < 16 or > 240
+// and, when asked (signalstats' stat=tout, stat=vrep), over Y,
+//   tout           the fraction of pixels that are vertical outliers (lumaOutliers)
+//   vrep           rows repeating the row 4 above (repeatedRows) * W / (W * H)
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -27,7 +30,7 @@ class SignalstatsCounter {
  public:
   // nullopt for frames without chroma (RGB, GREY, Bayer, MJPEG) or without CPU-visible planes;
   // such a frame leaves the previous planes in place.
-  std::optional<SignalstatsFigures> count(const Frame& frame);
+  std::optional<SignalstatsFigures> count(const Frame& frame, bool tout = false, bool vrep = false);
 
  private:
   std::array<std::vector<uint8_t>, 2> previous_;  // Cb, Cr of the last counted frame
@@ -38,5 +41,13 @@ class SignalstatsCounter {
 // difference sum.
 ChromaPlaneFigures chromaPlaneFigures(const std::array<uint64_t, 256>& counts, uint64_t samples,
                                       uint64_t sum, uint64_t difference);
+
+// signalstats' filter_tout on a W x H luma plane: the pixels (x in 1..W-2, y in 1..H-2) that,
+// with their left and right neighbours, are each an outlier against the pixels one row above
+// and below, and (where rows 2 away exist) two rows above and below; a pixel Y between A above
+// and B below is an outlier when (|A - Y| + |B - Y|) / 2 - |B - A| > 4 (integer division).
+uint64_t lumaOutliers(const std::vector<uint8_t>& luma, int width, int height);
+// signalstats' filter_vrep: the rows y >= 4 whose sum |Y(x, y) - Y(x, y - 4)| is below W.
+uint64_t repeatedRows(const std::vector<uint8_t>& luma, int width, int height);
 
 }  // namespace esf

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "esframe/detectors.hpp"
 #include "esframe/health.hpp"
 #include "esframe/histogram_data.hpp"
 #include "esframe/rgba_image.hpp"
@@ -48,6 +49,15 @@ struct SignalstatsFigures {
   double sat_avg = 0;
   uint32_t hue_median = 0;
   double hue_avg = 0;
+  // PipelineConfig::signalstats_tout: TOUT, the fraction of the W * H pixels that are temporal
+  // (in fact vertical) outliers of Y, each of them and its left and right neighbours standing
+  // out from the pixels one row above and below (and two, away from the edges).
+  std::optional<uint64_t> tout_pixels;
+  std::optional<double> tout;
+  // PipelineConfig::signalstats_vrep: VREP, the rows (from row 4) whose Y differs from the row
+  // 4 above by less than 1 per pixel on average, as the fraction rows * W / (W * H).
+  std::optional<uint64_t> vrep_rows;
+  std::optional<double> vrep;
   bool operator==(const SignalstatsFigures&) const = default;
 };
 
@@ -101,6 +111,12 @@ struct FrameResult {
   // PipelineConfig::signalstats, YUV frames: signalstats' chroma and BRNG figures.
   std::optional<SignalstatsFigures> signalstats;
   std::optional<ScopeCounts> scopes;  // PipelineConfig::scopes
+  // PipelineConfig::detect, frames of 8-bit YUV, GREY or RGB formats with CPU-visible planes:
+  // cropdetect's figures (none for the frames it skips), blurdetect's lavfi.blur and
+  // blockdetect's lavfi.block (ffmpeg's float; NaN where ffmpeg prints nan).
+  std::optional<CropDetectFigures> cropdetect;
+  std::optional<float> blur;
+  std::optional<float> block;
 };
 
 }  // namespace esf

@@ -26,6 +26,12 @@ struct ComputeLimits {
   int32_t max_texture_size = 0;
   int32_t compute_storage_blocks = 0;  // in one compute shader
   int32_t compute_image_uniforms = 0;
+  // The most invocations a workgroup may have and still give each invocation the compiler's
+  // whole register file: Midgard (Mali-T6xx to T8xx) has 16 work registers a thread, but runs
+  // a workgroup of more than 64 invocations at once only with 8 (Mesa's midgard_ra.c), so a
+  // program with many values live spills there. work_group_invocations where no such split is
+  // known. A program that needs registers more than width takes its workgroup within this.
+  int32_t full_register_invocations = 0;
 };
 
 // One shader stage's statistics as the driver's compiler printed them (esf::checkPrograms,

@@ -1,6 +1,6 @@
 #pragma once
-// What the histogram graph shows (--output png / drm: mode=, scale=, decor=). The picture of each
-// mode is in docs/ (graph-overlay.png, graph-parade.png, graph-luma.png).
+// What the histogram graph shows (--output png / drm: mode=, scale=, decor=, scope=). The picture
+// of each mode is in docs/ (graph-overlay.png, graph-parade.png, graph-luma.png).
 namespace esf {
 
 enum class GraphMode {
@@ -16,6 +16,17 @@ enum class GraphSource {
   kRaw,
 };
 
+// Instead of the histogram, one of the frame's scopes (FrameResult::scopes, which must carry it):
+// the waveform (x the column, y the level from the bottom), the RGB parade (the same, one panel
+// per channel) or the vectorscope (Cb to the right, Cr up). Brightness grows with the count:
+// linear, the largest count at full brightness, or log_scale (core/outputs/scope_layout.hpp).
+enum class GraphScope {
+  kNone,
+  kWaveform,
+  kParade,
+  kVectorscope,
+};
+
 struct GraphOptions {
   GraphMode mode = GraphMode::kOverlay;
   bool log_scale = false;  // bar height ~ log2(count + 1) / log2(max + 1) instead of linear
@@ -23,6 +34,7 @@ struct GraphOptions {
   // ends and a faint quarter grid. Off: the bars alone (the plain picture).
   bool decorations = true;
   GraphSource source = GraphSource::kImage;
+  GraphScope scope = GraphScope::kNone;  // not kNone: mode and source do not apply
 };
 
 }  // namespace esf

@@ -8,6 +8,7 @@
 
 #include "esframe/base/export.hpp"
 #include "esframe/base/result.hpp"
+#include "esframe/detectors.hpp"
 #include "esframe/health.hpp"
 #include "esframe/scopes.hpp"
 
@@ -109,6 +110,14 @@ struct ESF_API PipelineConfig {
   // ffmpeg signalstats' chroma and BRNG figures (FrameResult::signalstats) of YUV frames,
   // counted on the host from the source's planes on every backend; false: not counted.
   bool signalstats = false;
+  // signalstats' stat=tout and stat=vrep (SignalstatsFigures::tout, ::vrep), which ffmpeg counts
+  // only when asked: with signalstats, also these.
+  bool signalstats_tout = false;
+  bool signalstats_vrep = false;
+  // ffmpeg's cropdetect, blurdetect and blockdetect (esframe/detectors.hpp;
+  // FrameResult::cropdetect,
+  // ::blur, ::block), counted on the host from the source's planes on every backend; none: none.
+  DetectConfig detect;
   // Waveform, RGB parade, vectorscope counts (FrameResult::scopes); none asked: not counted.
   ScopeOptions scopes;
   // false: no sink reads FrameResult::image, so the CPU executor may skip the RGBA working image

@@ -1,17 +1,18 @@
 // libFuzzer: the command-line option parsers on arbitrary text. The first byte picks the
-// parser (--histogram, --output, --blur, --resize, --ctrl, --size, --health), the rest is its
-// value.
+// parser (--histogram, --output, --blur, --resize, --ctrl, --size, --health, --detect,
+// --signalstats-stat), the rest is its value.
 #include <string>
 
 #include "apps/esframe/output_specs.hpp"
 #include "apps/esframe/run_options.hpp"
 #include "capture/source.hpp"
+#include "esframe/detectors.hpp"
 #include "esframe/text_parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 7) {
+  switch (data[0] % 9) {
     case 0: {
       esf::HistogramConfig config;
       (void)esf::cli::parseHistogramOption(text, config);
@@ -35,6 +36,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 6:
       (void)esf::parseHealthConfig(text, "--health");
       break;
+    case 7:
+      (void)esf::parseDetectConfig(text, "--detect");
+      break;
+    case 8: {
+      esf::PipelineConfig config;
+      (void)esf::cli::parseSignalstatsStat(text, config);
+      break;
+    }
   }
   return 0;
 }

@@ -40,7 +40,7 @@ if [ "${ESFRAME_DEBS_BUILT:-0}" != 1 ]; then
 fi
 version=$(dpkg-parsechangelog -S Version)
 mapfile -t packages < <(ls "$debs"/*_"$version"_"$arch".deb | grep -v -- '-dbgsym_')
-# amd64: esframe, libesframe0.8, libesframe-dev, gstreamer1.0-esframe, python3-esframe; cross
+# amd64: esframe, libesframe0.9, libesframe-dev, gstreamer1.0-esframe, python3-esframe; cross
 # builds have no Python module (debian/control: profile cross).
 want=$([ "$arch" = amd64 ] && echo 5 || echo 4)
 [ ${#packages[@]} = "$want" ] ||

@@ -13,7 +13,7 @@ die() {
   echo "debs-in-root: FAIL: $*" >&2
   exit 1
 }
-packages=(esframe libesframe0.8 libesframe-dev gstreamer1.0-esframe python3-esframe)
+packages=(esframe libesframe0.9 libesframe-dev gstreamer1.0-esframe python3-esframe)
 
 # The checks' own tools come with the root (check-debs.sh's mmdebstrap --include), before the
 # snapshot below: they stay, esframe's packages and what they pulled in go.
@@ -41,7 +41,7 @@ esframe run --frames 1 --size 16x16 --backend cpu --output mqtt://127.0.0.1:1/es
   >/dev/null 2>/tmp/mqtt-bare.err || status=$?
 cat /tmp/mqtt-bare.err
 [ $status = 1 ] && [ "$(wc -l </tmp/mqtt-bare.err)" = 1 ] &&
-  grep -q 'cannot load .*esframe-0.8/libesframe-mqtt.so: libmosquitto' /tmp/mqtt-bare.err ||
+  grep -q 'cannot load .*esframe-0.9/libesframe-mqtt.so: libmosquitto' /tmp/mqtt-bare.err ||
   die "mqtt:// without libmosquitto1: exit $status, not exit 1 and one line naming the module"
 apt-get purge -y -qq "${packages[@]}" >/dev/null
 apt-get autoremove --purge -y -qq >/dev/null
@@ -51,7 +51,7 @@ say "apt-get install ${packages[*]} (recommends too: Mesa, libmosquitto1; libcam
 apt-get install -y -qq -o APT::Install-Recommends=true "$dir"/old/*.deb >/dev/null
 dpkg-query -W "${packages[@]}"
 for recommended in libgl1-mesa-dri libmosquitto1; do
-  installed "$recommended" || die "$recommended (libesframe0.8's Recommends) not installed"
+  installed "$recommended" || die "$recommended (libesframe0.9's Recommends) not installed"
 done
 if dpkg-query -W -f='${Status}' 'libcamera0*' 2>/dev/null | grep -q 'install ok'; then
   die "libcamera was installed: it is only suggested"
@@ -59,10 +59,10 @@ fi
 
 say "esframe info"
 esframe info | tee /tmp/info.txt
-# The libcamera module is found in the private folder beside libesframe.so.0.8 (/usr/lib or,
+# The libcamera module is found in the private folder beside libesframe.so.0.9 (/usr/lib or,
 # merged /usr, /lib: wherever the loader found the library) and refused only for want of
 # libcamera.
-grep -Eq "cannot load (/usr)?/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -dumpmachine)/esframe-0.8/libesframe-libcamera.so: libcamera" /tmp/info.txt ||
+grep -Eq "cannot load (/usr)?/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -dumpmachine)/esframe-0.9/libesframe-libcamera.so: libcamera" /tmp/info.txt ||
   die "esframe info: the libcamera module's line is not the expected 'cannot load ... libcamera'"
 esframe info --json >/tmp/info.json
 python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print("info --json:", sorted(c))' \

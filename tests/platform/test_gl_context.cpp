@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "platform/egl_image.hpp"
+#include "platform/workgroup_shape.hpp"
 #include "tests/support/gl_test_context.hpp"
 
 namespace esf {
@@ -20,6 +21,24 @@ TEST(GlContext, SurfacelessGivesGles31WithCompute) {
   EXPECT_GE(l.work_group_size[0], 128);
   EXPECT_FALSE((*ctx)->renderer().empty());
   EXPECT_FALSE((*ctx)->display().selectionLog().empty());
+  // llvmpipe splits no register file between workgroup sizes.
+  EXPECT_EQ(l.full_register_invocations, l.work_group_invocations);
+}
+
+// Midgard runs a workgroup of more than 64 invocations with half its work registers; other GPUs
+// keep theirs (the renderers as Mesa and Arm's drivers print them).
+TEST(ComputeLimits, FullRegisterInvocationsHalveOnlyOnMidgard) {
+  EXPECT_EQ(fullRegisterInvocations("Mali-T860 (Panfrost)", 128), 64);
+  EXPECT_EQ(fullRegisterInvocations("Mali-T760", 256), 64);
+  EXPECT_EQ(fullRegisterInvocations("Mali-T860 (Panfrost)", 32), 32);
+  EXPECT_EQ(fullRegisterInvocations("Mali-G52 r1 (Panfrost)", 256), 256);
+  EXPECT_EQ(fullRegisterInvocations("V3D 4.2.14.0", 256), 256);
+  EXPECT_EQ(fullRegisterInvocations("llvmpipe (LLVM 15.0.6, 256 bits)", 1024), 1024);
+  ComputeLimits l;
+  l.work_group_invocations = 128;
+  EXPECT_EQ(registerHeavyInvocations(l), 128);  // unset: all the workgroup takes
+  l.full_register_invocations = 64;
+  EXPECT_EQ(registerHeavyInvocations(l), 64);
 }
 
 TEST(GlContext, AutoRecordsWhyItChose) {

@@ -75,6 +75,38 @@ def test_signalstats_equals_the_cli(cli, tmp_path, rng):
     assert pairs[1][0].signalstats["UDIF"] > 0.0
 
 
+def test_detect_and_tout_vrep_equal_the_cli(cli, tmp_path, rng):
+    """detect= as text and as a dict, signalstats_tout and _vrep: the same records as the CLI's
+    --detect and --signalstats-stat (which test_run_detect and test_run_signalstats compare with
+    ffmpeg), and the attributes are the record's fields."""
+    height, width = 32, 40
+    frames = []
+    for i in range(4):
+        whole = rng.integers(0, 256, size=(height * 3 // 2, width), dtype=np.uint8)
+        whole[:4, :] = 16  # a black border above the picture, below cropdetect's limit
+        whole[:height, :6] = 16  # and on the left
+        frames.append(whole if i != 3 else frames[2])  # a held frame
+    text = "crop,skip=1,round=4,blur,radius=10,block,period_max=8"
+    cli_options = ("--detect", text, "--signalstats-stat", "tout+vrep")
+    for detect in (text, {"crop": {"skip": 1, "round": 4}, "blur": {"radius": 10},
+                          "block": {"period_max": 8}}):
+        pairs = same_frames_as_cli(cli, tmp_path, frames, "NV12", (height, width), "cpu",
+                                   cli_options, detect=detect, signalstats=True,
+                                   signalstats_tout=True, signalstats_vrep=True)
+        for i, (result, line) in enumerate(pairs):
+            assert without_timing(result.to_dict()) == without_timing(line)
+            assert result.signalstats["TOUT"] == line["TOUT"]
+            assert result.signalstats["VREP"] == line["VREP"]
+            assert result.blur == line["blur"] and result.block == line["block"]
+            if i == 0:  # skipped
+                assert result.cropdetect is None and "cropdetect" not in line
+            else:
+                assert result.cropdetect == {k: v for k, v in line["cropdetect"].items() if k != "crop"}
+                assert result.cropdetect["y1"] == 4 and result.cropdetect["x1"] == 6
+    with pytest.raises(Exception, match="radius"):
+        esframe.Pipeline(backend="cpu", detect="blur,radius=0")
+
+
 @pytest.mark.parametrize("backend", ["cpu", "gles"])
 def test_health_regions_equal_numpy_and_the_cli(cli, tmp_path, rng, backend):
     """A 3x2 grid and a rectangle clipped by the frame's edge on GREY frames (the luma is the

@@ -5,7 +5,9 @@ pixels and checks every column's bar against the histogram of the same frame in 
 JSONL (luma, overlay and parade; linear and log scale), shows that the drawing changes between two
 frames, reads the health state (OK from the pattern; BLACK, FROZEN and COVERED from Y4M frames
 on stdin), restarts esframe on the same port to see the page reconnect, and sees the page wait
-for a stream while the server has all it takes.
+for a stream while the server has all it takes. The scope views (waveform, RGB parade,
+vectorscope) of a frame of two flat grey halves: the canvas against the picture worked out here
+from the counts of the run's own JSONL, and two bright levels in the right columns.
 
 usage: test_http_page.py ESFRAME_BINARY [--screenshot PNG]
 """
@@ -171,6 +173,132 @@ def expected_columns(frame, mode, log):
     return [max(col) for col in zip(*per_channel)]
 
 
+def cell_span(i, n, cells):
+    first = i * cells // n
+    return first, max(first + 1, (i + 1) * cells // n)
+
+
+def scope_picture(scopes, name):
+    """RGB bytes of the page's canvas for scope `name` (docs/output-formats.md, "Scope graphs",
+    linear, without decorations), written here from the documentation: each pixel the sum of the
+    cells it covers, brightness max(48, min(255, floor(1020 c / peak))), 0 where c is 0."""
+    w, h = CANVAS_W, CANVAS_H
+    counts = base64.b64decode(scopes[name]["data"])
+    cells = [int.from_bytes(counts[i:i + 4], "little") for i in range(0, len(counts), 4)]
+    columns = 256 if name == "vectorscope" else scopes["columns"]
+    side = min(w, h)
+    sums = {}  # (x, row from the bottom) -> (count, channel or None)
+    for x in range(w):
+        if name == "vectorscope":
+            u = x - (w - side) // 2
+            if not 0 <= u < side:
+                continue
+            for v in range(side):
+                cr0, cr1 = cell_span(v, side, 256)
+                cb0, cb1 = cell_span(u, side, 256)
+                sums[x, v] = (sum(cells[cr * 256 + cb] for cr in range(cr0, cr1)
+                                  for cb in range(cb0, cb1)), None)
+            continue
+        panel, left, right = 0, 0, w
+        if name == "parade":
+            panel = max(k for k in range(3) if k * w // 3 <= x)
+            left, right = panel * w // 3, (panel + 1) * w // 3
+        c0, c1 = cell_span(x - left, right - left, columns)
+        for row in range(h):
+            l0, l1 = cell_span(row, h, 256)
+            sums[x, row] = (sum(cells[(panel * columns + c) * 256 + level]
+                                for c in range(c0, c1) for level in range(l0, l1)),
+                            panel if name == "parade" else None)
+    peak = max(c for c, _ in sums.values())
+    out = bytearray(w * h * 3)
+    for (x, row), (c, channel) in sums.items():
+        b = 0 if c == 0 else max(48, min(255, c * 1020 // peak))
+        i = ((h - 1 - row) * w + x) * 3
+        for k in range(3):
+            out[i + k] = b if channel is None or channel == k else 0
+    return bytes(out)
+
+
+def rgb_of(rgba):
+    return bytes(b for i, b in enumerate(rgba) if i % 4 != 3)
+
+
+def lit_rows_of(rgb, x):
+    """Rows (from the bottom) of canvas column x that are not black."""
+    return [CANVAS_H - 1 - y for y in range(CANVAS_H)
+            if rgb[(y * CANVAS_W + x) * 3:(y * CANVAS_W + x) * 3 + 3] != b"\0\0\0"]
+
+
+# Switches the page to scope view `view` (linear) and, once it has drawn a frame's scopes, reads
+# the frame's sequence number, the counts it drew and the canvas, in one turn of the event loop.
+SCOPE_SNAPSHOT = """(() => {
+  const c = document.getElementById('graph');
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let bin = '';
+  for (let i = 0; i < data.length; ++i) bin += String.fromCharCode(data[i]);
+  return {seq: window.esframeView.scopeSeq, pixels: btoa(bin),
+          scopes: window.esframeView.scopeFrame.scopes};
+})()"""
+
+
+class Y4mCamera:
+    """`esframe run --backend cpu --source - ARGS --output jsonl --output http:PORT` fed 32x16
+    Y4M `frames` (each a Y plane then 4:2:0 chroma) in turn again and again, paced like a camera
+    at 10 fps; stdout to `stdout`. `with` it: up once the server answers /api/frame; on leaving,
+    the feeding stops and esframe ends (`returncode`, `err`)."""
+
+    WIDTH, HEIGHT = 32, 16
+
+    def __init__(self, frames, args, stdout=subprocess.DEVNULL):
+        self.port = test_http_output.free_port()
+        self.proc = subprocess.Popen(
+            [test_http_output.ESFRAME, "run", "--backend", "cpu", "--source", "-", *args,
+             "--output", "jsonl", "--output", f"http:{self.port}"],
+            stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE)
+        self.stop = threading.Event()
+        self.feeder = threading.Thread(target=self.feed, args=(frames,))
+        self.returncode, self.err = None, ""
+
+    def feed(self, frames):
+        try:
+            self.proc.stdin.write(
+                f"YUV4MPEG2 W{self.WIDTH} H{self.HEIGHT} F10:1 Ip A1:1 C420jpeg\n".encode())
+            for i in itertools.count():
+                if self.stop.is_set():
+                    break
+                self.proc.stdin.write(b"FRAME\n" + frames[i % len(frames)])
+                self.proc.stdin.flush()
+                time.sleep(0.1)
+        except BrokenPipeError:
+            pass
+        finally:
+            self.proc.stdin.close()
+
+    def __enter__(self):
+        self.feeder.start()
+        deadline = time.monotonic() + 30
+        while True:  # the server is up once esframe has a frame
+            try:
+                r, _ = test_http_output.get(self.port, "/api/frame")
+                if r.status == 200:
+                    return self
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.__exit__()
+                raise AssertionError("esframe did not serve")
+            time.sleep(0.05)
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.feeder.join()
+        self.proc.wait(timeout=30)
+        self.err = self.proc.stderr.read().decode()
+        self.proc.stderr.close()
+        self.returncode = self.proc.returncode
+        return False
+
+
 class HttpPageTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="esframe-page-")
@@ -269,59 +397,78 @@ class HttpPageTest(unittest.TestCase):
         b.wait_for("window.esframeView.frames >= 1")
 
     def camera_state(self, frames, keys, want, want_class):
-        """Y4M frames on stdin, `frames` (each a Y plane then 4:2:0 chroma) in turn again and
-        again, paced like a camera at 10 fps, through --health=`keys`: waits for the page's
-        health state (the last frame's) to read `want`, then checks its class."""
-        port = test_http_output.free_port()
-        proc = subprocess.Popen(
-            [test_http_output.ESFRAME, "run", "--backend", "cpu", "--source", "-", "--health",
-             keys, "--output", "jsonl", "--output", f"http:{port}"],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        width, height = 32, 16
-        stop = threading.Event()
-
-        def feed():
-            try:
-                proc.stdin.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
-                for i in itertools.count():
-                    if stop.is_set():
-                        break
-                    proc.stdin.write(b"FRAME\n" + frames[i % len(frames)])
-                    proc.stdin.flush()
-                    time.sleep(0.1)
-            except BrokenPipeError:
-                pass
-            finally:
-                proc.stdin.close()
-
-        feeder = threading.Thread(target=feed)
-        feeder.start()
-        try:
+        """Y4M frames (Y4mCamera) through --health=`keys`: waits for the page's health state
+        (the last frame's) to read `want`, then checks its class."""
+        with Y4mCamera(frames, ["--health", keys]) as camera:
             if not self.browser:
                 self.browser = Browser(os.path.join(self.dir, "profile"))
             b = self.browser
-            deadline = time.monotonic() + 30
-            while True:  # the server is up once esframe has a frame
-                try:
-                    r, _ = test_http_output.get(port, "/api/frame")
-                    if r.status == 200:
-                        break
-                except OSError:
-                    pass
-                self.assertLess(time.monotonic(), deadline, "esframe did not serve")
-                time.sleep(0.05)
-            b.page("Page.navigate", url=f"http://127.0.0.1:{port}/")
+            b.page("Page.navigate", url=f"http://127.0.0.1:{camera.port}/")
             b.wait_for("window.esframeView && window.esframeView.frames >= 1")
             b.wait_for(f"document.getElementById('health').textContent === '{want}'")
             self.assertEqual(b.evaluate("document.getElementById('health').className"),
                              want_class)
-        finally:
-            stop.set()
-            feeder.join()
-            proc.wait(timeout=30)
-            err = proc.stderr.read().decode()
-            proc.stderr.close()
-        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual(camera.returncode, 0, camera.err)
+
+    def test_scopes_of_two_flat_halves(self):
+        # A 32x16 frame, left half Y 60, right half Y 190, chroma 128 (grey), again and again.
+        width, height = Y4mCamera.WIDTH, Y4mCamera.HEIGHT
+        luma = bytes(60 if x < width // 2 else 190 for y in range(height) for x in range(width))
+        frame = luma + bytes([128]) * (width * height // 2)
+        out_path = os.path.join(self.dir, "run.jsonl")
+        shots = {}
+        with open(out_path, "wb") as out, \
+                Y4mCamera([frame], ["--scopes", "waveform,parade,vectorscope"], out) as camera:
+            # A plain /api/frame leaves the counts out; ?scopes=1 has them.
+            _, body = test_http_output.get(camera.port, "/api/frame")
+            self.assertNotIn("scopes", json.loads(body))
+            _, body = test_http_output.get(camera.port, "/api/frame?scopes=1")
+            self.assertEqual(sorted(json.loads(body)["scopes"]),
+                             ["columns", "parade", "vectorscope", "vectorscope_samples",
+                              "waveform"])
+            self.browser = Browser(os.path.join(self.dir, "profile"))
+            b = self.browser
+            b.page("Page.navigate", url=f"http://127.0.0.1:{camera.port}/")
+            b.wait_for("window.esframeView && window.esframeView.frames >= 1")
+            for view in ("waveform", "rgbparade", "vectorscope"):
+                b.evaluate(f"document.querySelector('input[name=view][value={view}]').click()")
+                b.wait_for("window.esframeView.scopeSeq !== null")
+                shots[view] = b.evaluate(SCOPE_SNAPSHOT)
+        self.assertEqual(camera.returncode, 0, camera.err)
+        with open(out_path, "rb") as f:
+            lines = test_http_output.jsonl_by_seq(f.read().decode())
+
+        names = {"waveform": "waveform", "rgbparade": "parade", "vectorscope": "vectorscope"}
+        rows = {}
+        for view, shot in shots.items():
+            name = names[view]
+            # The counts the page drew are the frame's in the run's own JSONL.
+            record = json.loads(lines[shot["seq"]])
+            self.assertEqual(shot["scopes"][name], record["scopes"][name], view)
+            rgb = rgb_of(base64.b64decode(shot["pixels"]))
+            want = scope_picture(record["scopes"], name)
+            diffs = sum(1 for i in range(0, len(want), 3) if want[i:i + 3] != rgb[i:i + 3])
+            self.assertEqual(diffs, 0, f"{view}: canvas pixels unlike the documented picture")
+            rows[view] = [lit_rows_of(rgb, x) for x in range(CANVAS_W)]
+
+        # Two bright levels: each waveform column lit on one row (256 rows: one level each), the
+        # same row across each half, the right half (Y 190) above the left (Y 60).
+        wave = rows["waveform"]
+        self.assertTrue(all(len(r) == 1 for r in wave), wave)
+        left, right = wave[0][0], wave[CANVAS_W - 1][0]
+        self.assertTrue(all(r == [left] for r in wave[:CANVAS_W // 2]))
+        self.assertTrue(all(r == [right] for r in wave[CANVAS_W // 2:]))
+        self.assertGreater(right, left + 100)
+        # Grey: each parade panel shows R, G, B at the waveform's two levels, each half of it.
+        parade = rows["rgbparade"]
+        for k in range(3):
+            x0, x1 = k * CANVAS_W // 3, (k + 1) * CANVAS_W // 3
+            half = x0 + (x1 - x0 + 1) // 2  # the first pixel showing column 16 of 32
+            self.assertTrue(all(parade[x] == [left] for x in range(x0, half)), k)
+            self.assertTrue(all(parade[x] == [right] for x in range(half, x1)), k)
+        # Every chroma sample is (128, 128): one pixel lit, the square's centre.
+        lit = [(x, r) for x in range(CANVAS_W) for r in rows["vectorscope"][x]]
+        self.assertEqual(lit, [(CANVAS_W // 2, 128)])
 
     def test_black_frozen_and_covered_cameras(self):
         width, height = 32, 16

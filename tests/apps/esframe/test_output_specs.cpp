@@ -297,6 +297,29 @@ TEST(GraphOutputOptions, ModeScaleDecor) {
   EXPECT_NE(bad.error().message.find("--output drm: mode=vectorscope"), std::string::npos);
 }
 
+TEST(GraphOutputOptions, Scope) {
+  Result<PngSinkOptions> png = parsePngSpec("shots");
+  ASSERT_TRUE(png.ok());
+  EXPECT_EQ(png->graph.scope, GraphScope::kNone);
+  png = parsePngSpec("shots,scope=vectorscope,scale=log");
+  ASSERT_TRUE(png.ok()) << png.error().message;
+  EXPECT_EQ(png->graph.scope, GraphScope::kVectorscope);
+  EXPECT_TRUE(png->graph.log_scale);
+  Result<DrmSinkOptions> drm = parseDrmSpec("frame=off,scope=parade");
+  ASSERT_TRUE(drm.ok()) << drm.error().message;
+  EXPECT_EQ(drm->graph.scope, GraphScope::kParade);
+  drm = parseDrmSpec("scope=waveform");
+  ASSERT_TRUE(drm.ok()) << drm.error().message;
+  EXPECT_EQ(drm->graph.scope, GraphScope::kWaveform);
+  Result<HttpSinkOptions> http = parseHttpSpec("8080,scope=vectorscope");
+  ASSERT_TRUE(http.ok()) << http.error().message;
+  EXPECT_EQ(http->graph.scope, GraphScope::kVectorscope);
+  Result<PngSinkOptions> bad = parsePngSpec("shots,scope=histogram");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "--output png: scope=histogram: expected waveform, parade or vectorscope");
+}
+
 // The graph is an RGBA image: within the frame limit (esframe/base/sizes.hpp). CI also runs the
 // HostileSize suite under qemu-arm.
 TEST(HostileSize, PngGraphSpecStopsAtTheLimit) {

@@ -50,7 +50,8 @@ TEST(RunPackedImport, EveryFormatEqualsTheReferenceWithNoPackPass) {
 
   for (const char* format : {"RGBA32", "NV12", "YUYV", "GREY", "RGB24", "XR24"}) {
     for (const std::string options :
-         {"", "--blur 5 --luma source --histogram bins=64", "--health=grid=3x2,roi=1,1,20,20"}) {
+         {"", "--blur 5 --luma source --histogram bins=64", "--health=grid=3x2,roi=1,1,20,20",
+          "--scopes waveform,parade,vectorscope,columns=9 --luma source"}) {
       SCOPED_TRACE(std::string(format) + " " + options);
       // 68 wide: the blur's 4-pixel quads; 45 rows: odd.
       const std::string run = "run --frames 2 --size 68x45 --format " + std::string(format) + " " +
@@ -68,8 +69,10 @@ TEST(RunPackedImport, EveryFormatEqualsTheReferenceWithNoPackPass) {
       // At GLES 3.1's minimum limits the frame difference has no sixth storage block for a
       // packed frame: with --health the frame is imported into an image and packed there.
       const char* limits = std::getenv("ESFRAME_GL_LIMITS");
-      const bool packs = options.find("--health") != std::string::npos && limits &&
-                         std::string(limits) == "gles31-min";
+      // The scopes read an image: the frame is imported into one and packed for the histogram.
+      const bool packs = (options.find("--health") != std::string::npos && limits &&
+                          std::string(limits) == "gles31-min") ||
+                         options.find("--scopes") != std::string::npos;
       int frames = 0;
       for (const test::OrderedJson& line : test::parseJsonLines(gles.out)) {
         if (!line.contains("timing_ms")) continue;  // a health event

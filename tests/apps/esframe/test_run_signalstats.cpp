@@ -4,7 +4,8 @@
 // ffmpeg turns into its planar 4:2:0 / 4:2:2 without changing a sample). Each figure is
 // printed as signalstats=stat=brng prints it into the frame's metadata (metadata=mode=print):
 //   UMIN ULOW UHIGH UMAX VMIN VLOW VHIGH VMAX SATMIN SATLOW SATHIGH SATMAX HUEMED  "%d"
-//   UAVG VAVG UDIF VDIF BRNG SATAVG HUEAVG                                          "%g"
+//   UAVG VAVG UDIF VDIF BRNG SATAVG HUEAVG TOUT VREP                                "%g"
+// (TOUT and VREP with stat=tout+vrep, --signalstats-stat tout+vrep)
 // and must be the same string on every backend.
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "tests/apps/esframe/ffmpeg_clip.hpp"
 #include "tests/apps/esframe/ffmpeg_print.hpp"
 #include "tests/apps/esframe/run_test_util.hpp"
 
@@ -24,17 +26,7 @@ using test::OrderedJson;
 using test::parseMetadata;
 using test::printfNumber;
 
-struct Clip {
-  const char* name;
-  const char* ffmpeg_format;   // the pixel format ffmpeg writes
-  const char* esframe_format;  // raw files: --format; "" for Y4M
-  bool full_range;
-  bool odd_size;  // 97x55 (Y4M only: the raw formats' planes are read at even sizes)
-};
-
-void PrintTo(const Clip& c, std::ostream* os) {
-  *os << c.name;
-}
+using Clip = test::FfmpegClip;
 
 constexpr int kFrames = 30;  // 10 fps, 3 s
 
@@ -66,7 +58,8 @@ TEST_P(RunSignalstats, EveryChromaFigureEqualsFfmpegsOnEveryBackend) {
                                 : "-i '" + clip.string() + "'";
   const std::string print =
       "ffmpeg -hide_banner -nostats " + input +
-      " -vf 'signalstats=stat=brng,metadata=mode=print:file=" + meta.string() + "' -f null -";
+      " -vf 'signalstats=stat=brng+tout+vrep,metadata=mode=print:file=" + meta.string() +
+      "' -f null -";
   test::CommandResult printed = test::runShell(print);
   ASSERT_EQ(printed.exit_code, 0) << print << "\n" << printed.err;
   std::ifstream in(meta);
@@ -76,22 +69,26 @@ TEST_P(RunSignalstats, EveryChromaFigureEqualsFfmpegsOnEveryBackend) {
   // The clip has what each figure is for: chroma moving (UDIF above 0), a held frame (UDIF and
   // VDIF 0 after the first frame), noise reaching both ends of the range (and out of the
   // broadcast range: BRNG above 0).
-  int moving = 0, held = 0, extremes = 0, out_of_range = 0;
+  int moving = 0, held = 0, extremes = 0, out_of_range = 0, outliers = 0, repeated = 0;
   for (const auto& [n, m] : ffmpeg) {
     if (n == 0) continue;
     moving += m.at("lavfi.signalstats.UDIF") != "0";
     held += m.at("lavfi.signalstats.UDIF") == "0" && m.at("lavfi.signalstats.VDIF") == "0";
     extremes += m.at("lavfi.signalstats.UMIN") == "0" || m.at("lavfi.signalstats.VMAX") == "255";
     out_of_range += m.at("lavfi.signalstats.BRNG") != "0";
+    outliers += m.at("lavfi.signalstats.TOUT") != "0";
+    repeated += m.at("lavfi.signalstats.VREP") != "0";
   }
   EXPECT_GE(moving, 10);
   EXPECT_GE(held, 4);
   EXPECT_GE(extremes, 1);
   EXPECT_GE(out_of_range, 1);
+  EXPECT_GE(outliers, 1);
+  EXPECT_GE(repeated, 1);
 
   for (const char* backend : {"reference", "cpu", "gles"}) {
-    std::vector<std::string> args = {"run",       "--source", clip.string(),
-                                     "--backend", backend,    "--signalstats"};
+    std::vector<std::string> args = {"run",   "--source",           clip.string(), "--backend",
+                                     backend, "--signalstats-stat", "tout+vrep"};
     if (raw) {
       for (const char* a : {"--format", c.esframe_format, "--size", "96x54"}) args.push_back(a);
     }
@@ -114,14 +111,15 @@ TEST_P(RunSignalstats, EveryChromaFigureEqualsFfmpegsOnEveryBackend) {
             << name;
         ++compared;
       }
-      for (const char* name : {"UAVG", "VAVG", "UDIF", "VDIF", "BRNG", "SATAVG", "HUEAVG"}) {
+      for (const char* name :
+           {"UAVG", "VAVG", "UDIF", "VDIF", "BRNG", "SATAVG", "HUEAVG", "TOUT", "VREP"}) {
         EXPECT_EQ(printfNumber("%g", j[name].get<double>()),
                   it->second.at(std::string("lavfi.signalstats.") + name))
             << name;
         ++compared;
       }
     }
-    std::printf("%s %s: %d frames x 20 figures = %d compared with ffmpeg's%s\n", c.name, backend,
+    std::printf("%s %s: %d frames x 22 figures = %d compared with ffmpeg's%s\n", c.name, backend,
                 int(frames.size()), compared, HasFailure() ? " (failures above)" : ", all equal");
   }
 }

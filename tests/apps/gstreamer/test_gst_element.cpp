@@ -484,6 +484,88 @@ TEST_F(EsframeElement, BadSettingsAreOneErrorMessage) {
   }
 }
 
+// The "scopes" property: each message's "scopes" structure holds the counts, as GBytes of
+// little-endian uint32, equal to scopes counted here from the RGBA bytes the identity saw by
+// docs/output-formats.md's definitions ("Scopes": column floor(x W' / W), L the BT.709 integer
+// luma, Cb and Cr by the fixed-point BT.709 limited-range matrix), on the GPU and the CPU.
+std::vector<uint32_t> countsField(const GstStructure* scopes, const char* name) {
+  std::vector<uint32_t> out;
+  const GValue* value = gst_structure_get_value(scopes, name);
+  if (!value || G_VALUE_TYPE(value) != G_TYPE_BYTES) return out;
+  gsize size = 0;
+  const auto* bytes = static_cast<const uint8_t*>(
+      g_bytes_get_data(static_cast<GBytes*>(g_value_get_boxed(value)), &size));
+  for (gsize i = 0; i + 4 <= size; i += 4)
+    out.push_back(uint32_t(bytes[i]) | uint32_t(bytes[i + 1]) << 8 | uint32_t(bytes[i + 2]) << 16 |
+                  uint32_t(bytes[i + 3]) << 24);
+  return out;
+}
+
+TEST_F(EsframeElement, ScopesInTheMessages) {
+  constexpr int kWidth = 37, kHeight = 11, kColumns = 5;
+  for (const char* backend : {"cpu", "gles"}) {
+    SCOPED_TRACE(backend);
+    Observed observed;
+    RunOutcome outcome;
+    runPipeline(std::string("videotestsrc num-buffers=2 pattern=smpte ! "
+                            "video/x-raw,format=RGBA,width=37,height=11 ! identity name=before ! "
+                            "esframehistogram scopes=\"waveform,parade,vectorscope,columns=5\" "
+                            "backend=") +
+                    backend + " ! fakesink",
+                observed, outcome);
+    ASSERT_EQ(outcome.error, "");
+    ASSERT_EQ(outcome.messages.size(), 2u);
+    for (const GstStructure* message : outcome.messages) {
+      guint64 pts = 0;
+      ASSERT_TRUE(gst_structure_get_uint64(message, "pts", &pts));
+      const std::vector<uint8_t>& rgba = observed.before.at(pts).bytes;
+      ASSERT_EQ(rgba.size(), size_t(kWidth) * kHeight * 4);
+      std::vector<uint32_t> waveform(kColumns * 256), parade(3 * kColumns * 256),
+          vectorscope(256 * 256);
+      for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x) {
+          const uint8_t* p = &rgba[(size_t(y) * kWidth + size_t(x)) * 4];
+          const int32_t r = p[0], g = p[1], b = p[2], column = x * kColumns / kWidth;
+          ++waveform[size_t(column) * 256 + ((13933 * r + 46871 * g + 4732 * b + 32768) >> 16)];
+          for (int c = 0; c < 3; ++c)
+            ++parade[(size_t(c) * kColumns + size_t(column)) * 256 + p[c]];
+          const int32_t cb = (-6596 * r - 22189 * g + 28785 * b + 8421376) >> 16;
+          const int32_t cr = (28784 * r - 26145 * g - 2639 * b + 8421376) >> 16;
+          ++vectorscope[size_t(cr) * 256 + size_t(cb)];
+        }
+      const GstStructure* scopes = nullptr;
+      ASSERT_TRUE(gst_structure_get(message, "scopes", GST_TYPE_STRUCTURE, &scopes, nullptr));
+      int columns = 0;
+      guint64 samples = 0;
+      EXPECT_TRUE(gst_structure_get_int(scopes, "columns", &columns));
+      EXPECT_EQ(columns, kColumns);
+      EXPECT_TRUE(gst_structure_get_uint64(scopes, "vectorscope_samples", &samples));
+      EXPECT_EQ(samples, uint64_t(kWidth) * kHeight);
+      EXPECT_EQ(countsField(scopes, "waveform"), waveform);
+      EXPECT_EQ(countsField(scopes, "parade"), parade);
+      EXPECT_EQ(countsField(scopes, "vectorscope"), vectorscope);
+      gst_structure_free(const_cast<GstStructure*>(scopes));
+    }
+  }
+  // Without the property there is no "scopes"; a bad value is one error naming it.
+  Observed observed;
+  RunOutcome plain, bad;
+  runPipeline(
+      "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=8,height=8 ! "
+      "esframehistogram backend=cpu ! fakesink",
+      observed, plain);
+  ASSERT_EQ(plain.messages.size(), 1u);
+  EXPECT_FALSE(gst_structure_has_field(plain.messages[0], "scopes"));
+  runPipeline(
+      "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=8,height=8 ! "
+      "esframehistogram scopes=\"waveform,histogram\" backend=cpu ! fakesink",
+      observed, bad);
+  EXPECT_NE(bad.error.find("esframe: scopes: 'histogram': expected waveform, parade, vectorscope"),
+            std::string::npos)
+      << bad.error;
+  EXPECT_TRUE(bad.messages.empty());
+}
+
 // Caps past the frame limit (16384 a side, esframe/base/sizes.hpp) are refused at negotiation,
 // before a frame is mapped; at the limit a frame is counted. CI also runs the HostileSize suite
 // under qemu-arm.

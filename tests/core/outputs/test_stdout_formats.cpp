@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -184,7 +185,11 @@ TEST(Signalstats, JsonlMembersAndCsvColumnsOnlyWithTheFigures) {
                                      100,
                                      50.5,
                                      181,
-                                     179.25};
+                                     179.25,
+                                     7,
+                                     0.0625,
+                                     2,
+                                     0.5};
   const nlohmann::json j = nlohmann::json::parse(jsonlLine(f));
   const std::vector<std::string> h = splitCsv(csvHeader(f, false));
   const std::vector<std::string> r = splitCsv(csvRow(f, false));
@@ -198,6 +203,28 @@ TEST(Signalstats, JsonlMembersAndCsvColumnsOnlyWithTheFigures) {
     EXPECT_EQ(j[name], value) << name;
     EXPECT_EQ(std::stod(test::csvColumn(h, r, name)), value) << name;
   }
+  // TOUT and VREP: JSONL only (docs/output-formats.md), and only when counted.
+  EXPECT_EQ(j["TOUT"], 0.0625);
+  EXPECT_EQ(j["VREP"], 0.5);
+  EXPECT_EQ(csvHeader(f, false).find("TOUT"), std::string::npos);
+  f.signalstats->tout.reset();
+  f.signalstats->vrep.reset();
+  const nlohmann::json without = nlohmann::json::parse(jsonlLine(f));
+  EXPECT_FALSE(without.contains("TOUT") || without.contains("VREP"));
+}
+
+TEST(JsonlLine, DetectorFiguresAsDocumentedAndNanAsNull) {
+  FrameResult f;
+  EXPECT_FALSE(nlohmann::json::parse(jsonlLine(f)).contains("cropdetect"));
+  f.cropdetect = CropDetectFigures{14, 78, 8, 46, 64, 32, 14, 12};
+  f.blur = 4.25f;
+  f.block = std::numeric_limits<float>::quiet_NaN();
+  const nlohmann::json j = nlohmann::json::parse(jsonlLine(f));
+  EXPECT_EQ(j["cropdetect"],
+            nlohmann::json::parse(R"({"x1":14,"x2":78,"y1":8,"y2":46,"w":64,"h":32,"x":14,"y":12,)"
+                                  R"("crop":"64:32:14:12"})"));
+  EXPECT_EQ(j["blur"], 4.25);
+  EXPECT_TRUE(j.contains("block") && j["block"].is_null());
 }
 
 }  // namespace

@@ -45,8 +45,10 @@ int rank(PassKind kind) {
       return 5;
     case PassKind::kHistogram256:
       return 6;
-    case PassKind::kScale:
+    case PassKind::kScopes:
       return 7;
+    case PassKind::kScale:
+      return 8;
   }
   return -1;
 }
@@ -59,7 +61,7 @@ void checkPlan(const FramePlanInputs& in, const FramePlan& plan) {
   SCOPED_TRACE(plan.describe());
   const bool gpu = in.executor == PlanExecutor::kGpu;
   const bool wants_source_luma =
-      in.luma == LumaSource::kSource && in.channels.find('l') != std::string::npos;
+      in.luma == LumaSource::kSource && (in.channels.find('l') != std::string::npos || in.waveform);
   const bool source_luma = wants_source_luma && carriesLuma(in.format);
   EXPECT_EQ(plan.source_luma, source_luma);
   EXPECT_EQ(plan.source_luma_missing, wants_source_luma && !source_luma);
@@ -117,11 +119,17 @@ void checkPlan(const FramePlanInputs& in, const FramePlan& plan) {
         EXPECT_EQ(p.writes, PlanData::kCounts);
         EXPECT_EQ(p.lanes, lanes);
         break;
+      case PassKind::kScopes:  // the processed image, which every pixel pass kept
+        EXPECT_EQ(p.reads, PlanData::kImage);
+        EXPECT_EQ(p.writes, PlanData::kCounts);
+        EXPECT_EQ(p.lanes, lanes);
+        break;
       case PassKind::kScale:
         EXPECT_EQ(p.writes, PlanData::kScales);
         break;
     }
   }
+  EXPECT_EQ(kinds.count(PassKind::kScopes), in.scopes ? 1u : 0u);
   EXPECT_EQ(kinds.count(PassKind::kBlur), in.blur ? 1u : 0u);
   EXPECT_EQ(kinds.count(PassKind::kResize), in.resize ? 1u : 0u);
   EXPECT_EQ(kinds.count(PassKind::kHealth), in.health ? 1u : 0u);
@@ -144,24 +152,26 @@ void checkPlan(const FramePlanInputs& in, const FramePlan& plan) {
               in.histogram_reads_packed ? PlanData::kPacked : PlanData::kImage);
     // A packed import only where nothing after it needs an image.
     if (first.writes == PlanData::kPacked) {
-      EXPECT_FALSE(in.image_needed || in.resize || isRaw(in.format));
+      EXPECT_FALSE(in.image_needed || in.scopes || in.resize || isRaw(in.format));
       EXPECT_TRUE(!in.health || in.health_accepts_packed);
       EXPECT_TRUE(!in.blur || in.blur_has_packed_form);
       EXPECT_FALSE(plan.has(PassKind::kPack));
     }
     // Where all of them hold, the frame is imported packed (no pack pass to pay for).
-    if (in.histogram_reads_packed && !in.image_needed && !in.resize && !isRaw(in.format) &&
-        (!in.blur || in.blur_has_packed_form) && (!in.health || in.health_accepts_packed)) {
+    if (in.histogram_reads_packed && !in.image_needed && !in.scopes && !in.resize &&
+        !isRaw(in.format) && (!in.blur || in.blur_has_packed_form) &&
+        (!in.health || in.health_accepts_packed)) {
       EXPECT_EQ(first.writes, PlanData::kPacked);
     }
     if (const PlanPass* blur = plan.find(PassKind::kBlur);
         blur && blur->writes == PlanData::kPacked) {
-      EXPECT_TRUE(in.blur_has_packed_form && in.histogram_reads_packed && !in.image_needed);
+      EXPECT_TRUE(in.blur_has_packed_form && in.histogram_reads_packed && !in.image_needed &&
+                  !in.scopes);
     }
     EXPECT_EQ(plan.result_image, !(plan.find(PassKind::kHistogram)->reads == PlanData::kPacked &&
                                    !plan.has(PassKind::kPack) && !plan.has(PassKind::kResize)));
   } else {
-    const bool fused = !in.blur && !in.resize;
+    const bool fused = !in.blur && !in.resize && !in.scopes;
     EXPECT_EQ(plan.has(PassKind::kImportCount), fused);
     EXPECT_EQ(kinds.count(PassKind::kPack) + kinds.count(PassKind::kHistogram256), 0u);
     for (const PlanPass& p : plan.passes) {
@@ -185,7 +195,7 @@ TEST(FramePlan, EveryCombinationFollowsTheRules) {
   int plans = 0;
   for (PixelFormat format : allPixelFormats()) {
     for (PlanExecutor executor : {PlanExecutor::kGpu, PlanExecutor::kCpu}) {
-      for (int bits = 0; bits < (1 << 11); ++bits) {
+      for (int bits = 0; bits < (1 << 13); ++bits) {
         FramePlanInputs in;
         in.executor = executor;
         in.format = format;
@@ -200,6 +210,10 @@ TEST(FramePlan, EveryCombinationFollowsTheRules) {
         in.histogram_reads_packed = bits & 256;
         in.blur_has_packed_form = bits & 512;
         in.health_accepts_packed = bits & 1024;
+        // PipelineConfig::scopes: none, some without the waveform, or the waveform.
+        if ((bits >> 11) == 3) continue;
+        in.scopes = bits >> 11 != 0;
+        in.waveform = bits >> 11 == 2;
         if (executor == PlanExecutor::kCpu && (bits & (256 | 512 | 1024))) continue;
         checkPlan(in, planFrame(in));
         ++plans;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 900
-# vm-seconds: 105
+# vm-seconds: 125
 # vm-boot: display
 # --output drm on vkms (enable_overlay=1): kms_check (tests/vm/tools) shows a scene (gradient on
 # the primary plane, an opaque occluder on the overlay at position 5), hands DRM master to
@@ -14,7 +14,8 @@
 #     kept, and the graph in the top right corner over it with a translucent background; each
 #     screen equals a reference composed on the CPU (one XRGB16161616 buffer on the primary plane
 #     alone), the screen changes with the frames, and SIGTERM releases both planes.
-# The graph-only scenes run with frame=off (today's screen).
+# The graph-only scenes run with frame=off (today's screen); one of them with scope=waveform, whose
+# screen is the waveform's CPU reference and whose CRC differs from the histogram's.
 # Also: a busy card (another DRM master) and an impossible zpos give one-line errors.
 set -u
 source "$VM_LIB"
@@ -94,6 +95,26 @@ scene() {
 # Under the occluder (zpos 3 < 5), then above it (zpos 7), an odd-sized rect.
 scene drm_zpos3 3 64,96,320,160
 scene drm_zpos7 7 250,150,257,99
+
+# The scope mode: the same rect as drm_zpos3, scope=waveform on the plane and in the PNG; the
+# screen equals the CPU reference of the waveform from the JSONL's counts, and its reference CRC
+# is not the histogram's.
+echo "run: kms_check scene --scope waveform: esframe --output drm:zpos=3,rect=64,96,320,160,scope=waveform"
+if "$KMS_CHECK" scene --out "$VM_OUT/drm_waveform" --occluder-zpos 5 --occluder 300,200,200,100 \
+  --expect-zpos 3 --expect-rect 64,96,320,160 --scope waveform \
+  --png-graph "$VM_OUT/drm_waveform_png/graph-00000000.png" -- "${run[0]}" -v "${run[@]:1}" \
+  --output "drm:zpos=3,rect=64,96,320,160,frame=off,scope=waveform" \
+  --output "png:$VM_OUT/drm_waveform_png,every=100,graph=320x160,decor=off,scope=waveform" \
+  >"$VM_OUT/drm_waveform.check" 2>&1; then
+  pass "drm_waveform: every kms_check check passed"
+else
+  fail "drm_waveform: kms_check failed"
+fi
+sed 's/^/  /' "$VM_OUT/drm_waveform.check"
+histogram_crc=$(sed -n 's/^reference CRC \(0x[0-9a-f]*\).*/\1/p' "$VM_OUT/drm_zpos3.check")
+waveform_crc=$(sed -n 's/^reference CRC \(0x[0-9a-f]*\).*/\1/p' "$VM_OUT/drm_waveform.check")
+check "drm_waveform: the plane's CRC ($waveform_crc) differs from the histogram's ($histogram_crc)" \
+  test -n "$waveform_crc" -a -n "$histogram_crc" -a "$waveform_crc" != "$histogram_crc"
 
 # The kiosk default: the frame on the primary plane, the graph (256x128, a quarter of 1024) at
 # 752,16 over it, background alpha 160 on vkms's ARGB8888 overlay. Three images, two frames each.

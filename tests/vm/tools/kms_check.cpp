@@ -8,8 +8,9 @@
 //        and which plane esframe used (its position, rect, format), sampled while it runs
 //     3. takes master back: esframe's plane must be free again and the CRC back to the scene's
 //     4. reference commit: the expected graph (CPU references of the scale and the graph, from
-//        the histogram in esframe's last JSONL line) on the same plane and rect; its CRC must
-//        be among the CRCs seen during the run
+//        the histogram in esframe's last JSONL line; with --scope NAME the CPU reference of that
+//        scope graph from the line's scopes) on the same plane and rect; its CRC must be among
+//        the CRCs seen during the run
 //     5. writeback: vkms's writeback connector reads back the reference screen, which must equal
 //        background, graph and occluder composed on the CPU, pixel for pixel
 //   kms_check scene --frame --frame-images A.ppm,B.ppm[,..] --frame-repeat N --graph-alpha A:
@@ -41,8 +42,10 @@
 
 #include "capture/still_image.hpp"
 #include "core/outputs/graph_renderer.hpp"
+#include "core/outputs/scope_renderer.hpp"
 #include "core/stages/scale_reference.hpp"
 #include "platform/kms_properties.hpp"
+#include "tests/support/base64_words.hpp"
 #include "tests/vm/tools/kms_check_util.hpp"
 
 using namespace esf;
@@ -61,7 +64,8 @@ struct Options {
   Rect scene_mode{};       // modeset: the scene's mode (W and H used)
   int term_after_ms = -1;  // SIGTERM esframe this long after its plane is first seen in use
   std::string png_graph;   // esframe's PNG of the graph: also compared, to isolate the display path
-  bool frame = false;      // esframe shows its frame on the primary plane
+  GraphScope scope = GraphScope::kNone;   // esframe draws this scope (drm:scope=) on the plane
+  bool frame = false;                     // esframe shows its frame on the primary plane
   std::vector<std::string> frame_images;  // JSONL line j showed image (j / frame_repeat) % size
   int frame_repeat = 1;
   int graph_alpha = 255;  // the graph's background alpha
@@ -97,7 +101,17 @@ Options parse(int argc, char** argv) {
       o.expect_rect = parseRect(next());
     else if (a == "--png-graph")
       o.png_graph = next();
-    else if (a == "--scene-mode")
+    else if (a == "--scope") {
+      const std::string name = next();
+      if (name == "waveform")
+        o.scope = GraphScope::kWaveform;
+      else if (name == "parade")
+        o.scope = GraphScope::kParade;
+      else if (name == "vectorscope")
+        o.scope = GraphScope::kVectorscope;
+      else
+        die("--scope " + name + ": expected waveform, parade or vectorscope");
+    } else if (a == "--scene-mode")
       o.scene_mode = parseRect("0,0," + [](std::string t) {
         if (t.find('x') != std::string::npos) t[t.find('x')] = ',';
         return t;
@@ -149,6 +163,27 @@ RgbaImage expectedGraph(const nlohmann::json& j, int width, int height,
   for (const ChannelScale& s : scaleReference(hist.counts, hist.bins, hist.channelCount(), pixels))
     scale.push_back(s.scale);
   return renderGraphReference(hist, scale, width, height, kPlainGraph, {}, background_alpha);
+}
+
+// The scope graph esframe draws without decorations, from the counts of a JSONL line (its
+// "scopes", docs/output-formats.md).
+RgbaImage expectedScope(const nlohmann::json& j, GraphScope scope, int width, int height) {
+  const nlohmann::json& s = j.at("scopes");
+  ScopeCounts counts;
+  counts.columns = s.at("columns").get<int>();
+  for (const char* name : {"waveform", "parade", "vectorscope"})
+    if (s.contains(name)) {
+      std::vector<uint32_t> words = test::base64Words(s.at(name).at("data").get<std::string>());
+      (name[0] == 'w'   ? counts.waveform
+       : name[0] == 'p' ? counts.parade
+                        : counts.vectorscope) = std::move(words);
+    }
+  GraphOptions options;
+  options.decorations = false;
+  options.scope = scope;
+  Result<RgbaImage> image = renderScopeReference(counts, width, height, options);
+  if (!image) die(image.error().message);
+  return std::move(image.value());
 }
 
 // The screen esframe must show for `image` with `graph` at `r`, in 16 bits per channel as vkms
@@ -346,7 +381,9 @@ int runScene(const Options& o) {
   const Rect r = used.begin()->second.crtc_rect;
   const int graph_position = used.begin()->second.position;
   if (o.frame) return frameReferences(o, card, pipe, primary, crc_reader, run_crcs, r);
-  RgbaImage graph = expectedGraph(jsonlLines(o.out + ".out").back(), int(r.w), int(r.h));
+  const nlohmann::json last = jsonlLines(o.out + ".out").back();
+  RgbaImage graph = o.scope == GraphScope::kNone ? expectedGraph(last, int(r.w), int(r.h))
+                                                 : expectedScope(last, o.scope, int(r.w), int(r.h));
   writePpm(o.out + ".expected.ppm", graph);  // for a look when the CRC disagrees
   // Shows `image` on the graph plane and returns the CRC of the screen.
   auto referenceCrc = [&](const RgbaImage& image, DumbBuffer& buffer) {

@@ -1,0 +1,167 @@
+#include "core/stages/scopes.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "core/stages/stage_gl.hpp"
+#include "core/stages/stage_limits.hpp"
+#include "platform/shader_library.hpp"
+
+namespace esf {
+namespace {
+constexpr const char* kScopesStage = "scopes";
+constexpr size_t kLevels = 256;
+constexpr size_t kVectorscopeWords = 256 * 256;
+
+// Shared words a tile column needs: 256 for the waveform, 3 * 256 for the parade.
+int64_t planesOf(const ScopeOptions& s) {
+  return (s.waveform ? 1 : 0) + (s.parade ? 3 : 0);
+}
+}  // namespace
+
+ScopesParams ScopesParams::defaultsFor(const GlContext& gl, const ScopeOptions& scopes) {
+  const ComputeLimits& limits = gl.limits();
+  ScopesParams p;
+  const int invocations = std::min(kV3dMaxInvocations, int(limits.work_group_invocations));
+  const int64_t column_bytes = planesOf(scopes) * int64_t(kLevels) * 4;
+  p.tile_columns = 16;
+  while (p.tile_columns > 1 &&
+         (p.tile_columns * column_bytes > limits.shared_memory_size ||
+          p.tile_columns > limits.work_group_size[0] || p.tile_columns > invocations))
+    p.tile_columns /= 2;
+  p.workgroup_rows =
+      std::max(1, std::min(invocations / p.tile_columns, int(limits.work_group_size[1])));
+  p.rows_per_workgroup = p.workgroup_rows * 8;
+  return p;
+}
+
+Status ScopesParams::validate(const ComputeLimits& limits, const ScopeOptions& scopes) const {
+  if (tile_columns < 1 || tile_columns > 16 || (tile_columns & (tile_columns - 1)))
+    return fail(ErrorCode::kInvalidArgument, kScopesStage,
+                ": tile_columns must be a power of two in [1, 16], got ",
+                std::to_string(tile_columns));
+  if (Status s = checkRange(kScopesStage, "workgroup_rows", workgroup_rows, 1, 1024); !s) return s;
+  if (rows_per_workgroup < workgroup_rows || rows_per_workgroup % workgroup_rows)
+    return fail(ErrorCode::kInvalidArgument, kScopesStage,
+                ": rows_per_workgroup must be a multiple of workgroup_rows (",
+                std::to_string(workgroup_rows), "), got ", std::to_string(rows_per_workgroup));
+  return checkWorkgroup(limits, kScopesStage, tile_columns, workgroup_rows,
+                        int64_t(tile_columns) * planesOf(scopes) * int64_t(kLevels) * 4);
+}
+
+Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
+                              const ScopeOptions& scopes) {
+  if (!scopes.any()) return fail(ErrorCode::kInvalidArgument, kScopesStage, ": no scope asked for");
+  if (Status s = params.validate(gl.limits(), scopes); !s) return s.error();
+  // The busiest invocation's loops: its rows, then clearing and adding the shared counts.
+  const int64_t shared_words = int64_t(params.tile_columns) * planesOf(scopes) * int64_t(kLevels);
+  const int64_t invocations = int64_t(params.tile_columns) * params.workgroup_rows;
+  const int64_t iterations = params.rows_per_workgroup / params.workgroup_rows +
+                             2 * ((shared_words + invocations - 1) / invocations);
+  if (Status s = checkLoopIterations(gl, kScopesStage, iterations,
+                                     "use fewer rows_per_workgroup or a smaller tile");
+      !s)
+    return s.error();
+  Scopes out;
+  out.gl_ = &gl;
+  out.params_ = params;
+  out.scopes_ = scopes;
+  Result<GlProgram> program = out.build(false);
+  if (!program) return program.error();
+  out.program_ = std::move(program.value());
+  return out;
+}
+
+Result<GlProgram> Scopes::build(bool luma_image) const {
+  return ShaderLibrary::builtin().compute("scopes.comp",
+                                          ShaderDefines()
+                                              .set("WAVEFORM", scopes_.waveform ? 1 : 0)
+                                              .set("PARADE", scopes_.parade ? 1 : 0)
+                                              .set("VECTORSCOPE", scopes_.vectorscope ? 1 : 0)
+                                              .set("LUMA_IMAGE", luma_image ? 1 : 0)
+                                              .set("TILE_W", params_.tile_columns)
+                                              .set("WG_Y", params_.workgroup_rows)
+                                              .set("ROWS", params_.rows_per_workgroup));
+}
+
+Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
+  const int w = image.width(), h = image.height();
+  if (columns < 1 || columns > w)
+    return fail(ErrorCode::kInvalidArgument, kScopesStage, ": columns must be in [1, ",
+                std::to_string(w), "], got ", std::to_string(columns));
+  if (uint64_t(w) * uint64_t(columns) > 0xFFFFFFFFull)  // the shader's column arithmetic
+    return fail(ErrorCode::kUnsupported, kScopesStage, ": width ", std::to_string(w), " times ",
+                std::to_string(columns), " columns exceeds 32 bits");
+  if (luma && (luma->width() != w || luma->height() != h))
+    return fail(ErrorCode::kInternal, kScopesStage, ": the luma image's size differs");
+  if (luma && !luma_program_) {
+    Result<GlProgram> program = build(true);
+    if (!program) return program.error();
+    luma_program_ = std::move(program.value());
+  }
+  const size_t column_words = size_t(columns) * kLevels;
+  const size_t parade_at = scopes_.waveform ? column_words : 0;
+  const size_t vectorscope_at = parade_at + (scopes_.parade ? 3 * column_words : 0);
+  const size_t words = vectorscope_at + (scopes_.vectorscope ? kVectorscopeWords : 0);
+  const int64_t groups_x = (w + params_.tile_columns - 1) / params_.tile_columns;
+  const int64_t groups_y = (h + params_.rows_per_workgroup - 1) / params_.rows_per_workgroup;
+  if (Status s = checkDispatch(gl_->limits(), kScopesStage, groups_x, groups_y); !s) return s;
+  if (words != words_) {
+    Result<GlBuffer> made = makeStorageBuffer(words, "scopes counts");
+    if (!made) return made.error();
+    counts_ = std::move(made.value());
+    words_ = words;
+  }
+  if (Status s = fillBuffer(counts_.get(), words_, 0, "scopes counts"); !s) return s;
+  const GLuint p = luma ? luma_program_.get() : program_.get();
+  glUseProgram(p);
+  bindSourceImage(p, image.texture(), 0);
+  if (luma) {
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, luma->texture());
+    glUniform1i(glGetUniformLocation(p, "u_luma"), 1);
+    glActiveTexture(GL_TEXTURE0);
+  }
+  glUniform2i(glGetUniformLocation(p, "u_size"), w, h);
+  glUniform1ui(glGetUniformLocation(p, "u_columns"), GLuint(columns));
+  glUniform1ui(glGetUniformLocation(p, "u_parade_at"), GLuint(parade_at));
+  glUniform1ui(glGetUniformLocation(p, "u_vectorscope_at"), GLuint(vectorscope_at));
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts_.get());
+  glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
+  glMemoryBarrier(kStorageWrittenBarrier);
+  columns_ = columns;
+  pixels_ = uint64_t(w) * uint64_t(h);
+  return checkGl("scopes dispatch");
+}
+
+Result<ScopeCounts> Scopes::read() const {
+  if (!columns_) return fail(ErrorCode::kInternal, kScopesStage, ": read() before a run");
+  Result<std::vector<uint32_t>> words = readWords(counts_.get(), words_, "scopes read-back");
+  if (!words) return words.error();
+  const std::vector<uint32_t>& w = words.value();
+  const size_t column_words = size_t(columns_) * kLevels;
+  ScopeCounts out;
+  out.columns = columns_;
+  auto at = w.begin();
+  if (scopes_.waveform) {
+    out.waveform.assign(at, at + ptrdiff_t(column_words));
+    at += ptrdiff_t(column_words);
+  }
+  if (scopes_.parade) {
+    out.parade.assign(at, at + ptrdiff_t(3 * column_words));
+    at += ptrdiff_t(3 * column_words);
+  }
+  if (scopes_.vectorscope) {
+    out.vectorscope.assign(at, at + ptrdiff_t(kVectorscopeWords));
+    out.vectorscope_samples = pixels_;
+  }
+  return out;
+}
+
+Status Scopes::poison(uint32_t pattern) {
+  if (!words_) return Status::success();
+  return fillBuffer(counts_.get(), words_, pattern, "scopes poison");
+}
+
+}  // namespace esf

@@ -1,0 +1,41 @@
+#include "core/stats/detectors.hpp"
+
+#include "base/pixel_format.hpp"
+
+namespace esf {
+
+void DetectFigures::moveInto(FrameResult& result) {
+  result.cropdetect = crop;
+  result.blur = blur;
+  result.block = block;
+  *this = DetectFigures{};
+}
+
+Detectors::Detectors(const DetectConfig& config) {
+  if (config.crop) crop_.emplace(*config.crop);
+  if (config.blur) {
+    blur_.emplace(*config.blur);
+    blur_planes_ = config.blur->planes;
+  }
+  if (config.block) {
+    block_.emplace(*config.block);
+    block_planes_ = config.block->planes;
+  }
+}
+
+DetectFigures Detectors::count(const Frame& frame) {
+  DetectFigures f;
+  if (!crop_ && !blur_ && !block_) return f;
+  // cropdetect reads plane 0, or the three colour planes of RGB frames.
+  const bool rgb = pixelFormatInfo(frame.format).colour == ColourFamily::kRgb;
+  const unsigned wanted = (crop_ ? (rgb ? 7u : 1u) : 0u) | (blur_ ? unsigned(blur_planes_) : 0u) |
+                          (block_ ? unsigned(block_planes_) : 0u);
+  const std::optional<FfmpegPlanes> planes = ffmpegPlanes(frame, wanted);
+  if (!planes) return f;
+  if (crop_) f.crop = crop_->detect(*planes);
+  if (blur_) f.blur = blur_->detect(*planes);
+  if (block_) f.block = block_->detect(*planes);
+  return f;
+}
+
+}  // namespace esf

@@ -1,0 +1,138 @@
+// The scopes (core/stages/scopes.hpp): waveform, RGB parade and vectorscope counts of one
+// image in one pass. A workgroup covers a tile of TILE_W pixel columns and ROWS rows; the
+// tile's pixel columns fall into at most TILE_W scope columns, whose waveform and parade
+// counts it adds in shared memory and then into the output with global atomics. The
+// vectorscope's 65536 bins do not fit in shared memory: each invocation adds each run of equal
+// bins down its column with one global atomic.
+//   WAVEFORM, PARADE, VECTORSCOPE  0 or 1: which scopes are counted
+//   LUMA_IMAGE  1: the waveform's L is u_luma's red channel (the source's luma); 0: the BT.709
+//               integer luma of u_image
+//   TILE_W, WG_Y  the workgroup is TILE_W x WG_Y invocations; ROWS rows per workgroup
+// Output (binding 0), zeroed by the host before the dispatch: the waveform (u_columns * 256),
+// then the parade (3 * u_columns * 256), then the vectorscope (65536), each section present only
+// where counted, at the offsets u_parade_at and u_vectorscope_at.
+#ifndef WAVEFORM
+#define WAVEFORM 1
+#endif
+#ifndef PARADE
+#define PARADE 1
+#endif
+#ifndef VECTORSCOPE
+#define VECTORSCOPE 1
+#endif
+#ifndef LUMA_IMAGE
+#define LUMA_IMAGE 0
+#endif
+#ifndef TILE_W
+#define TILE_W 8
+#endif
+#ifndef WG_Y
+#define WG_Y 32
+#endif
+#ifndef ROWS
+#define ROWS 256
+#endif
+
+layout(local_size_x = TILE_W, local_size_y = WG_Y) in;
+
+uniform highp sampler2D u_image;
+#if LUMA_IMAGE
+uniform highp sampler2D u_luma;
+#endif
+uniform ivec2 u_size;
+uniform uint u_columns;
+uniform uint u_parade_at;
+uniform uint u_vectorscope_at;
+#include "common/rgba8.glsl"
+
+layout(std430, binding = 0) buffer Counts { uint counts[]; };
+
+// Shared words: the waveform's TILE_W columns of 256 levels, then the parade's 3 channels of
+// TILE_W columns.
+const uint PLANES = uint(WAVEFORM + 3 * PARADE);
+const uint SHARED_WORDS = PLANES * uint(TILE_W) * 256u;
+const uint INVOCATIONS = uint(TILE_W * WG_Y);
+#if WAVEFORM || PARADE
+shared uint tile[SHARED_WORDS];
+#endif
+
+// floor(x * columns / width), in 32 bits (the host checks width * columns < 2^32).
+uint columnOf(uint x) {
+  return x * u_columns / uint(u_size.x);
+}
+
+void main() {
+  uint x0 = gl_WorkGroupID.x * uint(TILE_W);
+  uint first_column = columnOf(x0);
+#if WAVEFORM || PARADE
+  for (uint i = gl_LocalInvocationIndex; i < SHARED_WORDS; i += INVOCATIONS) tile[i] = 0u;
+  memoryBarrierShared();
+  barrier();
+#endif
+  int x = int(x0 + gl_LocalInvocationID.x);
+  int y0 = int(gl_WorkGroupID.y) * ROWS;
+  int y1 = min(y0 + ROWS, u_size.y);
+#if VECTORSCOPE
+  // The invocation's pixels run down one column: runs of one (Cb, Cr) bin (a flat area, a
+  // black frame) add once, not one global atomic a pixel on the same word.
+  uint run_bin = 0u, run = 0u;
+#endif
+  if (x < u_size.x) {
+    uint local_column = columnOf(uint(x)) - first_column;
+    for (int y = y0 + int(gl_LocalInvocationID.y); y < y1; y += WG_Y) {
+      uvec4 c = texelBytes(texelFetch(u_image, ivec2(x, y), 0));
+      uint plane = 0u;
+#if WAVEFORM
+#if LUMA_IMAGE
+      uint level = texelBytes(texelFetch(u_luma, ivec2(x, y), 0)).r;
+#else
+      uint level = luma709(c.rgb);
+#endif
+      atomicAdd(tile[local_column * 256u + level], 1u);
+      plane = 1u;
+#endif
+#if PARADE
+      atomicAdd(tile[(plane * uint(TILE_W) + local_column) * 256u + c.r], 1u);
+      atomicAdd(tile[((plane + 1u) * uint(TILE_W) + local_column) * 256u + c.g], 1u);
+      atomicAdd(tile[((plane + 2u) * uint(TILE_W) + local_column) * 256u + c.b], 1u);
+#endif
+#if VECTORSCOPE
+      // BT.709 limited range in 16-bit fixed point (core/stages/scopes_reference.hpp).
+      ivec3 v = ivec3(c.rgb);
+      int cb = (-6596 * v.r - 22189 * v.g + 28785 * v.b + 8421376) >> 16;
+      int cr = (28784 * v.r - 26145 * v.g - 2639 * v.b + 8421376) >> 16;
+      uint bin = uint(cr) * 256u + uint(cb);
+      if (run != 0u && bin != run_bin) {
+        atomicAdd(counts[u_vectorscope_at + run_bin], run);
+        run = 0u;
+      }
+      run_bin = bin;
+      ++run;
+#endif
+    }
+  }
+#if VECTORSCOPE
+  if (run != 0u) atomicAdd(counts[u_vectorscope_at + run_bin], run);
+#endif
+#if WAVEFORM || PARADE
+  memoryBarrierShared();
+  barrier();
+  // The tile's scope columns: first_column .. the column of its last pixel.
+  uint last_x = min(x0 + uint(TILE_W), uint(u_size.x)) - 1u;
+  uint span = columnOf(last_x) - first_column + 1u;
+  uint words = PLANES * span * 256u;
+  for (uint i = gl_LocalInvocationIndex; i < words; i += INVOCATIONS) {
+    uint p = i / (span * 256u), rest = i % (span * 256u);
+    uint n = tile[(p * uint(TILE_W)) * 256u + rest];
+    if (n == 0u) continue;
+    uint column = first_column + rest / 256u, level = rest % 256u;
+#if WAVEFORM
+    uint at = p == 0u ? column * 256u + level
+                            : u_parade_at + ((p - 1u) * u_columns + column) * 256u + level;
+#else
+    uint at = u_parade_at + (p * u_columns + column) * 256u + level;
+#endif
+    atomicAdd(counts[at], n);
+  }
+#endif
+}

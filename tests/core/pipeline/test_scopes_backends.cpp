@@ -1,0 +1,138 @@
+// PipelineConfig::scopes on every backend: the same counts from the references, the executor
+// and the GPU, for YUV, RGB, GREY and Bayer frames, with blur, resize, the source's luma and
+// column counts; the sums are the pixel and chroma sample counts, and the waveform summed over
+// its columns is the frame's own L histogram.
+#include <gtest/gtest.h>
+
+#include "esframe/esframe.hpp"
+#include "tests/support/random_frame.hpp"
+
+namespace esf {
+namespace {
+
+uint64_t total(const std::vector<uint32_t>& counts) {
+  uint64_t sum = 0;
+  for (uint32_t c : counts) sum += c;
+  return sum;
+}
+
+struct Variant {
+  const char* name;
+  PipelineConfig config;
+};
+
+std::vector<Variant> variants() {
+  PipelineConfig all;
+  all.scopes.waveform = all.scopes.parade = all.scopes.vectorscope = true;
+  std::vector<Variant> out = {{"all scopes", all}};
+  PipelineConfig c = all;
+  c.scopes.columns = 7;
+  out.push_back({"7 columns", c});
+  c = all;
+  c.luma = LumaSource::kSource;
+  out.push_back({"luma from the source", c});
+  c = all;
+  c.luma = LumaSource::kSource;
+  c.histogram.channels = "rg";  // the waveform alone takes the source's luma lane
+  c.scopes.parade = false;
+  out.push_back({"waveform of the source's luma without an L channel", c});
+  c = all;
+  c.blur = BlurConfig{3, 1};
+  c.resize = Size{19, 11};
+  c.luma = LumaSource::kSource;
+  out.push_back({"blur and resize", c});
+  c = PipelineConfig{};
+  c.scopes.vectorscope = true;
+  c.image_needed = false;
+  out.push_back({"vectorscope alone, no image", c});
+  return out;
+}
+
+TEST(ScopesBackends, EveryBackendCountsTheSameScopes) {
+  const PixelFormat formats[] = {PixelFormat::kNV12,  PixelFormat::kYUYV,   PixelFormat::kYU12,
+                                 PixelFormat::kRGB24, PixelFormat::kRGBA32, PixelFormat::kGREY,
+                                 PixelFormat::kSRGGB8};
+  for (const Variant& v : variants()) {
+    SCOPED_TRACE(v.name);
+    std::vector<std::unique_ptr<Pipeline>> pipelines;
+    for (Backend backend : {Backend::kReference, Backend::kCpu, Backend::kGles}) {
+      PipelineConfig config = v.config;
+      config.backend = backend;
+      config.threads = 3;
+      Result<std::unique_ptr<Pipeline>> p = Pipeline::create(config);
+      ASSERT_TRUE(p.ok()) << p.error().message;
+      pipelines.push_back(std::move(p.value()));
+    }
+    for (PixelFormat format : formats) {
+      for (auto [w, h] : test::importSizes(format)) {
+        if (v.config.resize && (w < 19 || h < 11)) continue;
+        if (format == PixelFormat::kSRGGB8 && (w < 2 || h < 2)) continue;  // the demosaic's least
+        SCOPED_TRACE(testing::Message() << formatName(format) << " " << w << "x" << h);
+        const test::TestFrame t = test::randomFrame(format, w, h, 3, test::kColorimetries[2], 5);
+        std::optional<ScopeCounts> want;
+        std::optional<HistogramData> want_hist;  // the executor sums it from the scopes' columns
+        for (auto& p : pipelines) {
+          SCOPED_TRACE(backendName(p->backend()));
+          Result<FrameResult> r = p->process(t.frame);
+          ASSERT_TRUE(r.ok()) << r.error().message;
+          ASSERT_TRUE(r->scopes.has_value());
+          const ScopeCounts& s = *r->scopes;
+          const uint64_t pixels = uint64_t(r->width) * uint64_t(r->height);
+          const ScopeOptions& asked = v.config.scopes;
+          EXPECT_EQ(s.waveform.empty(), !asked.waveform);
+          EXPECT_EQ(s.parade.empty(), !asked.parade);
+          EXPECT_EQ(s.vectorscope.empty(), !asked.vectorscope);
+          if (asked.waveform) {
+            EXPECT_EQ(total(s.waveform), pixels);
+          }
+          if (asked.parade) {
+            EXPECT_EQ(total(s.parade), 3 * pixels);
+          }
+          if (asked.vectorscope) {
+            EXPECT_EQ(total(s.vectorscope), s.vectorscope_samples);
+            const bool yuv = format == PixelFormat::kNV12 || format == PixelFormat::kYUYV ||
+                             format == PixelFormat::kYU12;
+            const uint64_t chroma = format == PixelFormat::kYUYV
+                                        ? uint64_t((w + 1) / 2) * uint64_t(h)
+                                        : uint64_t((w + 1) / 2) * uint64_t((h + 1) / 2);
+            EXPECT_EQ(s.vectorscope_samples, yuv ? chroma : pixels);
+          }
+          // The waveform over its columns: the L histogram the frame reports, where it has one.
+          const size_t l = r->hist.channels.find('l');
+          if (asked.waveform && l != std::string::npos) {
+            for (int level = 0; level < 256; ++level) {
+              uint64_t sum = 0;
+              for (int c = 0; c < s.columns; ++c)
+                sum += s.waveform[size_t(c) * 256 + size_t(level)];
+              ASSERT_EQ(sum, r->hist.counts[size_t(level) * r->hist.channels.size() + l])
+                  << "level " << level;
+            }
+          }
+          if (!want) {
+            want = s;
+            want_hist = r->hist;
+          } else {
+            EXPECT_EQ(s, *want);
+            EXPECT_EQ(r->hist.counts, want_hist->counts);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ScopesBackends, ColumnsOutsideTheirRangeAreRefusedNamingTheField) {
+  PipelineConfig config;
+  config.backend = Backend::kReference;
+  config.scopes.waveform = true;
+  config.scopes.columns = kScopeMaxColumns + 1;
+  Result<std::unique_ptr<Pipeline>> p = Pipeline::create(config);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(p.error().message.find("scopes columns"), std::string::npos) << p.error().message;
+  config.scopes.columns = -1;
+  EXPECT_FALSE(Pipeline::create(config).ok());
+}
+
+}  // namespace
+}  // namespace esf
