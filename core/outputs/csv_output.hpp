@@ -1,6 +1,7 @@
 #pragma once
 // --output csv[:bins]: a header line, then one row per frame (docs/output-formats.md).
-// The columns are fixed by the first frame (channels, stages); rows are written whole.
+// The columns are fixed by the first frame (channels, stages, figures) and by what the run asks
+// for (CsvColumns); rows are written whole.
 #include <string>
 
 #include "esframe/sink.hpp"
