@@ -99,9 +99,12 @@ def main():
     p.add_argument("--seconds", type=float, default=10)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--no-rtsp", action="store_true")
+    p.add_argument("--backend", default="cpu", help="cpu, or gles: the host's share beside a GPU")
+    p.add_argument("--egl", default="", help="esframe's --egl (device on the NVIDIA machine)")
     a = p.parse_args()
     esframe = shlex.split(a.esframe)
-    common = ["run", "--backend", "cpu", "--health", "--output", "jsonl"]
+    common = (["--egl", a.egl] if a.egl else []) + ["run", "--backend", a.backend, "--health",
+                                                    "--output", "jsonl"]
     work = tempfile.mkdtemp(prefix="camera-cost-")
     servers = []
     try:
@@ -132,7 +135,7 @@ def main():
         for _ in range(a.repeat):
             for v in variants:
                 results[v[:3]].append(measure(v[3], a.seconds))
-        print(f"one camera, --backend cpu --health, {a.seconds:g} s after {WARMUP} frames, "
+        print(f"one camera, --backend {a.backend} --health, {a.seconds:g} s after {WARMUP} frames, "
               f"median of {a.repeat}; load average {os.getloadavg()[0]:.2f}")
         print("| source | size | fps asked | frames/s | % of one core (runs) | "
               "GStreamer's threads, % of one core |")
