@@ -199,7 +199,7 @@ class Modules(unittest.TestCase):
                                    "undefined symbol: esf_libcamera_module_v3")
         r = run(MQTT_RUN, libdir=self.scratch, esframe=esframe)
         self.assert_one_line_error(r, 1, "libesframe-mqtt.so: ",
-                                   "undefined symbol: esf_mqtt_module_v4")
+                                   "undefined symbol: esf_mqtt_module_v5")
 
 
 if __name__ == "__main__":
