@@ -7,6 +7,9 @@
 //   WAVEFORM, PARADE, VECTORSCOPE  0 or 1: which scopes are counted
 //   LUMA_IMAGE  1: the waveform's L is u_luma's red channel (the source's luma); 0: the BT.709
 //               integer luma of u_image
+//   CHROMA_PLANES  1: the vectorscope alone, of a YUV frame's chroma samples read from the
+//               import's plane textures (core/stages/scopes.hpp, ChromaPlanes); u_size is the
+//               chroma size, and no u_image is declared
 //   TILE_W, WG_Y  the workgroup is TILE_W x WG_Y invocations; ROWS rows per workgroup
 // Output (binding 0), zeroed by the host before the dispatch: the waveform (u_columns * 256),
 // then the parade (3 * u_columns * 256), then the vectorscope (65536), each section present only
@@ -23,6 +26,12 @@
 #ifndef LUMA_IMAGE
 #define LUMA_IMAGE 0
 #endif
+#ifndef CHROMA_PLANES
+#define CHROMA_PLANES 0
+#endif
+#if CHROMA_PLANES && (WAVEFORM || PARADE || !VECTORSCOPE)
+#error "CHROMA_PLANES counts the vectorscope alone"
+#endif
 #ifndef TILE_W
 #define TILE_W 8
 #endif
@@ -35,7 +44,15 @@
 
 layout(local_size_x = TILE_W, local_size_y = WG_Y) in;
 
+#if CHROMA_PLANES
+uniform highp sampler2D u_plane0;  // Y+C pairs (GR88) for YUYV / UYVY
+uniform highp sampler2D u_plane1;  // Cb (R8), or CbCr (GR88) for NV12 / NV21
+uniform highp sampler2D u_plane2;  // Cr (R8)
+uniform int u_layout;              // 0 planar, 1 semi-planar, 2 YUYV, 3 UYVY
+uniform bool u_swap_uv;            // NV21: CrCb
+#else
 uniform highp sampler2D u_image;
+#endif
 #if LUMA_IMAGE
 uniform highp sampler2D u_luma;
 #endif
@@ -56,6 +73,29 @@ const uint INVOCATIONS = uint(TILE_W * WG_Y);
 shared uint tile[SHARED_WORDS];
 #endif
 
+#if CHROMA_PLANES
+// The vectorscope bin of chroma sample s, read as glsl_es/import_yuv.comp reads it: one texel
+// a sample in planar and semi-planar planes; texel 2x holds Cb, 2x + 1 Cr in YUYV / UYVY.
+uint chromaBin(ivec2 s) {
+  uint cb, cr;
+  if (u_layout == 0) {
+    cb = texelBytes(texelFetch(u_plane1, s, 0)).r;
+    cr = texelBytes(texelFetch(u_plane2, s, 0)).r;
+  } else if (u_layout == 1) {
+    uvec4 c = texelBytes(texelFetch(u_plane1, s, 0));
+    cb = u_swap_uv ? c.g : c.r;
+    cr = u_swap_uv ? c.r : c.g;
+  } else {
+    uvec4 even = texelBytes(texelFetch(u_plane0, ivec2(2 * s.x, s.y), 0));
+    uvec4 odd = texelBytes(texelFetch(u_plane0, ivec2(2 * s.x + 1, s.y), 0));
+    bool yuyv = u_layout == 2;
+    cb = yuyv ? even.g : even.r;
+    cr = yuyv ? odd.g : odd.r;
+  }
+  return cr * 256u + cb;
+}
+#endif
+
 // floor(x * columns / width), in 32 bits (the host checks width * columns < 2^32).
 uint columnOf(uint x) {
   return x * u_columns / uint(u_size.x);
@@ -63,8 +103,8 @@ uint columnOf(uint x) {
 
 void main() {
   uint x0 = gl_WorkGroupID.x * uint(TILE_W);
-  uint first_column = columnOf(x0);
 #if WAVEFORM || PARADE
+  uint first_column = columnOf(x0);
   for (uint i = gl_LocalInvocationIndex; i < SHARED_WORDS; i += INVOCATIONS) tile[i] = 0u;
   memoryBarrierShared();
   barrier();
@@ -78,10 +118,18 @@ void main() {
   uint run_bin = 0u, run = 0u;
 #endif
   if (x < u_size.x) {
+#if WAVEFORM || PARADE
     uint local_column = columnOf(uint(x)) - first_column;
+#endif
     for (int y = y0 + int(gl_LocalInvocationID.y); y < y1; y += WG_Y) {
+#if CHROMA_PLANES
+      uint bin = chromaBin(ivec2(x, y));
+#else
       uvec4 c = texelBytes(texelFetch(u_image, ivec2(x, y), 0));
+#endif
+#if WAVEFORM || PARADE
       uint plane = 0u;
+#endif
 #if WAVEFORM
 #if LUMA_IMAGE
       uint level = texelBytes(texelFetch(u_luma, ivec2(x, y), 0)).r;
@@ -97,11 +145,13 @@ void main() {
       atomicAdd(tile[((plane + 2u) * uint(TILE_W) + local_column) * 256u + c.b], 1u);
 #endif
 #if VECTORSCOPE
+#if !CHROMA_PLANES
       // BT.709 limited range in 16-bit fixed point (core/stages/scopes_reference.hpp).
       ivec3 v = ivec3(c.rgb);
       int cb = (-6596 * v.r - 22189 * v.g + 28785 * v.b + 8421376) >> 16;
       int cr = (28784 * v.r - 26145 * v.g - 2639 * v.b + 8421376) >> 16;
       uint bin = uint(cr) * 256u + uint(cb);
+#endif
       if (run != 0u && bin != run_bin) {
         atomicAdd(counts[u_vectorscope_at + run_bin], run);
         run = 0u;

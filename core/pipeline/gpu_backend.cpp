@@ -3,7 +3,6 @@
 #include <utility>
 
 #include "base/pixel_format.hpp"
-#include "core/cpu/cpu_scopes.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
@@ -103,10 +102,9 @@ class GpuBackend : public PipelineBackend {
   Status importPass(const Frame& frame, const PlanPass& pass, FrameResult& r, FrameState& state);
   Status healthPass(const Frame& frame, const PlanPass& pass, FrameState& state);
   Status imagePass(const PlanPass& pass, FrameState& state);
-  Status scopesPass(const Frame& frame, const PlanPass& pass, const FrameState& state,
-                    FrameResult& r);
-  // The scopes stage for `format`'s frames: a YUV frame's vectorscope is counted on the host
-  // from its own chroma, so the stage counts the rest.
+  Status scopesPass(const PlanPass& pass, const FrameState& state, FrameResult& r);
+  // The scopes stages for `format`'s frames: a YUV frame's vectorscope is counted from its own
+  // chroma samples (chroma_scopes_), so the image stage counts the rest.
   Status configureScopes(PixelFormat format);
   // Runs `work` as stage `name` of the frame timer; the times are collected once per frame.
   template <typename Work>
@@ -138,12 +136,10 @@ class GpuBackend : public PipelineBackend {
   std::optional<FrameDifference> difference_;
   std::optional<Sobel> sobel_;
   std::optional<HealthMonitor> monitor_;
-  // PipelineConfig::scopes: the stage (null where only a YUV frame's vectorscope is asked), and
-  // the host count of YUV frames' vectorscopes (on host_pool_).
-  std::optional<Scopes> scopes_;
+  // PipelineConfig::scopes: the image stage (null where only a YUV frame's vectorscope is
+  // asked), and YUV frames' vectorscope from their chroma planes (null for other frames).
+  std::optional<Scopes> scopes_, chroma_scopes_;
   ScopeOptions scopes_counted_;  // what scopes_ counts
-  CpuScopes host_scopes_;
-  bool warned_no_chroma_ = false;
   GpuHistogramCounter binned_, values_;
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
@@ -317,7 +313,16 @@ Status GpuBackend::configureScopes(PixelFormat format) {
   ScopeOptions counted = o_.scopes;
   if (isYuv(format)) {
     counted.vectorscope = false;
-    if (o_.scopes.vectorscope && !host_pool_) host_pool_.emplace(o_.threads);
+    if (o_.scopes.vectorscope && !chroma_scopes_) {
+      ScopeOptions vectorscope;
+      vectorscope.vectorscope = true;
+      Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, vectorscope),
+                                           vectorscope, ScopesInput::kChromaPlanes);
+      if (!made) return made.error();
+      chroma_scopes_.emplace(std::move(made.value()));
+    }
+  } else {
+    chroma_scopes_.reset();
   }
   if (!counted.any()) {
     scopes_.reset();
@@ -332,22 +337,11 @@ Status GpuBackend::configureScopes(PixelFormat format) {
   return Status::success();
 }
 
-// The scopes: the stage on the processed image (and the luma lane for the waveform), and a YUV
-// frame's vectorscope on the host while its planes are still the caller's.
-Status GpuBackend::scopesPass(const Frame& frame, const PlanPass& pass, const FrameState& state,
-                              FrameResult& r) {
+// The scopes: the stage on the processed image (and the luma lane for the waveform); a YUV
+// frame's vectorscope was counted at its import.
+Status GpuBackend::scopesPass(const PlanPass& pass, const FrameState& state, FrameResult& r) {
   const GpuImage& image = *state.lane[0].image;
   ScopeCounts counts;
-  if (o_.scopes.vectorscope && !scopes_counted_.vectorscope) {
-    WallTimer t;
-    if (!host_scopes_.countSource(frame, *host_pool_, counts) && !warned_no_chroma_) {
-      logWarning(std::string("scopes: ") + formatName(frame.format) +
-                 " frames without chroma planes in CPU memory (zero-copy buffers) have no "
-                 "vectorscope");
-      warned_no_chroma_ = true;
-    }
-    r.timings.push_back({"scopes_host", t.ms(), false});
-  }
   counts.columns = scopeColumns(o_.scopes, image.width());
   r.scopes = std::move(counts);
   if (!scopes_) return Status::success();
@@ -391,6 +385,10 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameRes
   Result<ImportedFrame> f = importer_->import(frame, io);
   if (!f) return f.error();
   const ImportedFrame& imported = state.imported = f.value();
+  // Zero-copy frames too: it reads the planes the import read, before the fence below.
+  if (chroma_scopes_ && isYuv(frame.format)) {
+    if (Status s = chroma_scopes_->run(chromaPlanesOf(imported, frame.format)); !s) return s;
+  }
   // The source may requeue a zero-copy buffer once submit() returns: fence the import's reads
   // of it (the first work of the frame), to wait for those alone.
   if (imported.zero_copy) state.import_fence = GlFence::insert("the import of a zero-copy frame");
@@ -504,7 +502,7 @@ Status GpuBackend::runPlan(const Frame& frame) {
         break;
       }
       case PassKind::kScopes:
-        st = timed("scopes", [&] { return scopesPass(frame, pass, state, r); });
+        st = timed("scopes", [&] { return scopesPass(pass, state, r); });
         break;
       case PassKind::kImportCount:
         st = fail(ErrorCode::kInternal, "frame plan: a CPU pass in the GPU's plan");
@@ -546,6 +544,12 @@ Result<FrameResult> GpuBackend::collect() {
   WallTimer scale_read;
   Result<std::vector<ChannelScale>> scales = scale_.read(r.hist.channelCount());
   if (!scales) return scales.error();
+  if (chroma_scopes_ && r.scopes && isYuv(sub.frame.format)) {
+    Result<ScopeCounts> counted = chroma_scopes_->read();
+    if (!counted) return counted.error();
+    r.scopes->vectorscope = std::move(counted->vectorscope);
+    r.scopes->vectorscope_samples = counted->vectorscope_samples;
+  }
   if (scopes_ && r.scopes) {
     Result<ScopeCounts> counted = scopes_->read();
     if (!counted) return counted.error();

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "base/pixel_format.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stages/stage_limits.hpp"
 #include "platform/shader_library.hpp"
@@ -50,9 +51,25 @@ Status ScopesParams::validate(const ComputeLimits& limits, const ScopeOptions& s
                         int64_t(tile_columns) * planesOf(scopes) * int64_t(kLevels) * 4);
 }
 
+ChromaPlanes chromaPlanesOf(const ImportedFrame& imported, PixelFormat format) {
+  const PixelFormatInfo& info = pixelFormatInfo(format);
+  const YuvPlaneLayout layout = yuvPlaneLayout(format);
+  ChromaPlanes planes;
+  for (size_t i = 0; i < 3; ++i) planes.planes[i] = imported.planes[i];
+  planes.layout = ChromaPlanes::Layout(layout.layout);
+  planes.swap_uv = layout.swap_uv;
+  const int hsub = info.chroma_horizontal_subsampling, vsub = info.chroma_vertical_subsampling;
+  planes.width = (imported.width + hsub - 1) / hsub;
+  planes.height = (imported.height + vsub - 1) / vsub;
+  return planes;
+}
+
 Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
-                              const ScopeOptions& scopes) {
+                              const ScopeOptions& scopes, ScopesInput input) {
   if (!scopes.any()) return fail(ErrorCode::kInvalidArgument, kScopesStage, ": no scope asked for");
+  if (input == ScopesInput::kChromaPlanes && (scopes.waveform || scopes.parade))
+    return fail(ErrorCode::kInvalidArgument, kScopesStage,
+                ": chroma planes have only a vectorscope, not a waveform or parade");
   if (Status s = params.validate(gl.limits(), scopes); !s) return s.error();
   // The busiest invocation's loops: its rows, then clearing and adding the shared counts.
   const int64_t shared_words = int64_t(params.tile_columns) * planesOf(scopes) * int64_t(kLevels);
@@ -67,6 +84,7 @@ Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
   out.gl_ = &gl;
   out.params_ = params;
   out.scopes_ = scopes;
+  out.input_ = input;
   Result<GlProgram> program = out.build(false);
   if (!program) return program.error();
   out.program_ = std::move(program.value());
@@ -74,18 +92,31 @@ Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
 }
 
 Result<GlProgram> Scopes::build(bool luma_image) const {
-  return ShaderLibrary::builtin().compute("scopes.comp",
-                                          ShaderDefines()
-                                              .set("WAVEFORM", scopes_.waveform ? 1 : 0)
-                                              .set("PARADE", scopes_.parade ? 1 : 0)
-                                              .set("VECTORSCOPE", scopes_.vectorscope ? 1 : 0)
-                                              .set("LUMA_IMAGE", luma_image ? 1 : 0)
-                                              .set("TILE_W", params_.tile_columns)
-                                              .set("WG_Y", params_.workgroup_rows)
-                                              .set("ROWS", params_.rows_per_workgroup));
+  return ShaderLibrary::builtin().compute(
+      "scopes.comp", ShaderDefines()
+                         .set("WAVEFORM", scopes_.waveform ? 1 : 0)
+                         .set("PARADE", scopes_.parade ? 1 : 0)
+                         .set("VECTORSCOPE", scopes_.vectorscope ? 1 : 0)
+                         .set("LUMA_IMAGE", luma_image ? 1 : 0)
+                         .set("CHROMA_PLANES", input_ == ScopesInput::kChromaPlanes ? 1 : 0)
+                         .set("TILE_W", params_.tile_columns)
+                         .set("WG_Y", params_.workgroup_rows)
+                         .set("ROWS", params_.rows_per_workgroup));
+}
+
+Status Scopes::clearCounts(size_t words) {
+  if (words != words_) {
+    Result<GlBuffer> made = makeStorageBuffer(words, "scopes counts");
+    if (!made) return made.error();
+    counts_ = std::move(made.value());
+    words_ = words;
+  }
+  return fillBuffer(counts_.get(), words_, 0, "scopes counts");
 }
 
 Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
+  if (input_ != ScopesInput::kImage)
+    return fail(ErrorCode::kInternal, kScopesStage, ": an image given to the chroma planes' stage");
   const int w = image.width(), h = image.height();
   if (columns < 1 || columns > w)
     return fail(ErrorCode::kInvalidArgument, kScopesStage, ": columns must be in [1, ",
@@ -107,13 +138,7 @@ Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   const int64_t groups_x = (w + params_.tile_columns - 1) / params_.tile_columns;
   const int64_t groups_y = (h + params_.rows_per_workgroup - 1) / params_.rows_per_workgroup;
   if (Status s = checkDispatch(gl_->limits(), kScopesStage, groups_x, groups_y); !s) return s;
-  if (words != words_) {
-    Result<GlBuffer> made = makeStorageBuffer(words, "scopes counts");
-    if (!made) return made.error();
-    counts_ = std::move(made.value());
-    words_ = words;
-  }
-  if (Status s = fillBuffer(counts_.get(), words_, 0, "scopes counts"); !s) return s;
+  if (Status s = clearCounts(words); !s) return s;
   const GLuint p = luma ? luma_program_.get() : program_.get();
   glUseProgram(p);
   bindSourceImage(p, image.texture(), 0);
@@ -133,6 +158,38 @@ Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   columns_ = columns;
   pixels_ = uint64_t(w) * uint64_t(h);
   return checkGl("scopes dispatch");
+}
+
+Status Scopes::run(const ChromaPlanes& planes) {
+  if (input_ != ScopesInput::kChromaPlanes)
+    return fail(ErrorCode::kInternal, kScopesStage, ": chroma planes given to the image stage");
+  const int w = planes.width, h = planes.height;
+  if (w < 1 || h < 1)
+    return fail(ErrorCode::kInternal, kScopesStage, ": no chroma samples (", std::to_string(w), "x",
+                std::to_string(h), ")");
+  const int64_t groups_x = (w + params_.tile_columns - 1) / params_.tile_columns;
+  const int64_t groups_y = (h + params_.rows_per_workgroup - 1) / params_.rows_per_workgroup;
+  if (Status s = checkDispatch(gl_->limits(), kScopesStage, groups_x, groups_y); !s) return s;
+  if (Status s = clearCounts(kVectorscopeWords); !s) return s;
+  const GLuint p = program_.get();
+  glUseProgram(p);
+  const char* names[3] = {"u_plane0", "u_plane1", "u_plane2"};
+  for (int i = 0; i < 3; ++i) {
+    glActiveTexture(GLenum(GL_TEXTURE0 + i));
+    glBindTexture(GL_TEXTURE_2D, planes.planes[i]);
+    glUniform1i(glGetUniformLocation(p, names[i]), i);
+  }
+  glActiveTexture(GL_TEXTURE0);
+  glUniform1i(glGetUniformLocation(p, "u_layout"), planes.layout);
+  glUniform1i(glGetUniformLocation(p, "u_swap_uv"), planes.swap_uv ? 1 : 0);
+  glUniform2i(glGetUniformLocation(p, "u_size"), w, h);
+  glUniform1ui(glGetUniformLocation(p, "u_vectorscope_at"), 0u);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts_.get());
+  glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
+  glMemoryBarrier(kStorageWrittenBarrier);
+  columns_ = 1;
+  pixels_ = uint64_t(w) * uint64_t(h);
+  return checkGl("scopes dispatch (chroma planes)");
 }
 
 Result<ScopeCounts> Scopes::read() const {
