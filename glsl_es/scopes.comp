@@ -10,6 +10,11 @@
 //   CHROMA_PLANES  1: the vectorscope alone, of a YUV frame's chroma samples read from the
 //               import's plane textures (core/stages/scopes.hpp, ChromaPlanes); u_size is the
 //               chroma size, and no u_image is declared
+//   SIGNALSTATS  with CHROMA_PLANES, 1: also signalstats' per-sample counts: each plane's sum
+//               |C - previous C| against the previous frame's samples (binding 1, Cb | Cr << 8
+//               a sample, rewritten with this frame's; u_has_previous 0: no sums) and the
+//               pixels out of broadcast range (Y outside 16..235, its Cb or Cr outside 16..240),
+//               three words a workgroup (binding 2) the host adds in 64 bits
 //   TILE_W, WG_Y  the workgroup is TILE_W x WG_Y invocations; ROWS rows per workgroup
 // Output (binding 0), zeroed by the host before the dispatch: the waveform (u_columns * 256),
 // then the parade (3 * u_columns * 256), then the vectorscope (65536), each section present only
@@ -28,6 +33,12 @@
 #endif
 #ifndef CHROMA_PLANES
 #define CHROMA_PLANES 0
+#endif
+#ifndef SIGNALSTATS
+#define SIGNALSTATS 0
+#endif
+#if SIGNALSTATS && !CHROMA_PLANES
+#error "SIGNALSTATS reads the chroma planes"
 #endif
 #if CHROMA_PLANES && (WAVEFORM || PARADE || !VECTORSCOPE)
 #error "CHROMA_PLANES counts the vectorscope alone"
@@ -50,6 +61,14 @@ uniform highp sampler2D u_plane1;  // Cb (R8), or CbCr (GR88) for NV12 / NV21
 uniform highp sampler2D u_plane2;  // Cr (R8)
 uniform int u_layout;              // 0 planar, 1 semi-planar, 2 YUYV, 3 UYVY
 uniform bool u_swap_uv;            // NV21: CrCb
+#if SIGNALSTATS
+uniform ivec2 u_frame_size;  // pixels
+uniform ivec2 u_subsampling;  // pixels a chroma sample covers, in x and y
+uniform bool u_has_previous;
+layout(std430, binding = 1) buffer Previous { uint previous[]; };
+layout(std430, binding = 2) writeonly buffer Partials { uint partials[]; };
+shared uint group_sums[3];
+#endif
 #else
 uniform highp sampler2D u_image;
 #endif
@@ -74,9 +93,9 @@ shared uint tile[SHARED_WORDS];
 #endif
 
 #if CHROMA_PLANES
-// The vectorscope bin of chroma sample s, read as glsl_es/import_yuv.comp reads it: one texel
-// a sample in planar and semi-planar planes; texel 2x holds Cb, 2x + 1 Cr in YUYV / UYVY.
-uint chromaBin(ivec2 s) {
+// Chroma sample s's (Cb, Cr), read as glsl_es/import_yuv.comp reads them: one texel a sample
+// in planar and semi-planar planes; texel 2x holds Cb, 2x + 1 Cr in YUYV / UYVY.
+uvec2 chromaPair(ivec2 s) {
   uint cb, cr;
   if (u_layout == 0) {
     cb = texelBytes(texelFetch(u_plane1, s, 0)).r;
@@ -92,7 +111,19 @@ uint chromaBin(ivec2 s) {
     cb = yuyv ? even.g : even.r;
     cr = yuyv ? odd.g : odd.r;
   }
-  return cr * 256u + cb;
+  return uvec2(cb, cr);
+}
+#endif
+
+#if SIGNALSTATS
+// Y of pixel p, as import_yuv.comp reads it (UYVY: the pair's second byte).
+uint lumaAt(ivec2 p) {
+  uvec4 t = texelBytes(texelFetch(u_plane0, p, 0));
+  return u_layout == 3 ? t.g : t.r;
+}
+
+bool outOfRange(uint v, uint low, uint high) {
+  return v < low || v > high;
 }
 #endif
 
@@ -117,13 +148,40 @@ void main() {
   // black frame) add once, not one global atomic a pixel on the same word.
   uint run_bin = 0u, run = 0u;
 #endif
+#if SIGNALSTATS
+  // This invocation's sums: |Cb - previous Cb|, |Cr - previous Cr|, pixels out of range.
+  uvec3 sums = uvec3(0u);
+  if (gl_LocalInvocationIndex == 0u) group_sums[0] = group_sums[1] = group_sums[2] = 0u;
+  memoryBarrierShared();
+  barrier();
+#endif
   if (x < u_size.x) {
 #if WAVEFORM || PARADE
     uint local_column = columnOf(uint(x)) - first_column;
 #endif
     for (int y = y0 + int(gl_LocalInvocationID.y); y < y1; y += WG_Y) {
 #if CHROMA_PLANES
-      uint bin = chromaBin(ivec2(x, y));
+      uvec2 pair = chromaPair(ivec2(x, y));
+      uint bin = pair.y * 256u + pair.x;
+#if SIGNALSTATS
+      uint at = uint(y) * uint(u_size.x) + uint(x);
+      if (u_has_previous) {
+        uint before = previous[at];
+        sums.x += uint(abs(int(pair.x) - int(before & 255u)));
+        sums.y += uint(abs(int(pair.y) - int(before >> 8)));
+      }
+      previous[at] = pair.x | (pair.y << 8);
+      // The block of pixels whose chroma this sample is, clipped to the frame.
+      ivec2 p0 = ivec2(x, y) * u_subsampling;
+      ivec2 p1 = min(p0 + u_subsampling, u_frame_size);
+      if (outOfRange(pair.x, 16u, 240u) || outOfRange(pair.y, 16u, 240u)) {
+        sums.z += uint((p1.x - p0.x) * (p1.y - p0.y));
+      } else {
+        for (int py = p0.y; py < p1.y; ++py)
+          for (int px = p0.x; px < p1.x; ++px)
+            sums.z += outOfRange(lumaAt(ivec2(px, py)), 16u, 235u) ? 1u : 0u;
+      }
+#endif
 #else
       uvec4 c = texelBytes(texelFetch(u_image, ivec2(x, y), 0));
 #endif
@@ -163,6 +221,19 @@ void main() {
   }
 #if VECTORSCOPE
   if (run != 0u) atomicAdd(counts[u_vectorscope_at + run_bin], run);
+#endif
+#if SIGNALSTATS
+  atomicAdd(group_sums[0], sums.x);
+  atomicAdd(group_sums[1], sums.y);
+  atomicAdd(group_sums[2], sums.z);
+  memoryBarrierShared();
+  barrier();
+  if (gl_LocalInvocationIndex == 0u) {
+    uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    partials[3u * group] = group_sums[0];
+    partials[3u * group + 1u] = group_sums[1];
+    partials[3u * group + 2u] = group_sums[2];
+  }
 #endif
 #if WAVEFORM || PARADE
   memoryBarrierShared();

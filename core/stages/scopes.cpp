@@ -61,15 +61,20 @@ ChromaPlanes chromaPlanesOf(const ImportedFrame& imported, PixelFormat format) {
   const int hsub = info.chroma_horizontal_subsampling, vsub = info.chroma_vertical_subsampling;
   planes.width = (imported.width + hsub - 1) / hsub;
   planes.height = (imported.height + vsub - 1) / vsub;
+  planes.hsub = hsub, planes.vsub = vsub;
+  planes.frame_width = imported.width, planes.frame_height = imported.height;
   return planes;
 }
 
 Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
-                              const ScopeOptions& scopes, ScopesInput input) {
+                              const ScopeOptions& scopes, ScopesInput input, bool signalstats) {
   if (!scopes.any()) return fail(ErrorCode::kInvalidArgument, kScopesStage, ": no scope asked for");
   if (input == ScopesInput::kChromaPlanes && (scopes.waveform || scopes.parade))
     return fail(ErrorCode::kInvalidArgument, kScopesStage,
                 ": chroma planes have only a vectorscope, not a waveform or parade");
+  if (signalstats && (input != ScopesInput::kChromaPlanes || !scopes.vectorscope))
+    return fail(ErrorCode::kInvalidArgument, kScopesStage,
+                ": signalstats' counts are the chroma planes' (with their vectorscope)");
   if (Status s = params.validate(gl.limits(), scopes); !s) return s.error();
   // The busiest invocation's loops: its rows, then clearing and adding the shared counts.
   const int64_t shared_words = int64_t(params.tile_columns) * planesOf(scopes) * int64_t(kLevels);
@@ -85,6 +90,7 @@ Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
   out.params_ = params;
   out.scopes_ = scopes;
   out.input_ = input;
+  out.signalstats_ = signalstats;
   Result<GlProgram> program = out.build(false);
   if (!program) return program.error();
   out.program_ = std::move(program.value());
@@ -99,6 +105,7 @@ Result<GlProgram> Scopes::build(bool luma_image) const {
                          .set("VECTORSCOPE", scopes_.vectorscope ? 1 : 0)
                          .set("LUMA_IMAGE", luma_image ? 1 : 0)
                          .set("CHROMA_PLANES", input_ == ScopesInput::kChromaPlanes ? 1 : 0)
+                         .set("SIGNALSTATS", signalstats_ ? 1 : 0)
                          .set("TILE_W", params_.tile_columns)
                          .set("WG_Y", params_.workgroup_rows)
                          .set("ROWS", params_.rows_per_workgroup));
@@ -185,6 +192,9 @@ Status Scopes::run(const ChromaPlanes& planes) {
   glUniform2i(glGetUniformLocation(p, "u_size"), w, h);
   glUniform1ui(glGetUniformLocation(p, "u_vectorscope_at"), 0u);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts_.get());
+  if (signalstats_) {
+    if (Status s = bindSignalstats(p, planes, size_t(groups_x) * size_t(groups_y)); !s) return s;
+  }
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
   glMemoryBarrier(kStorageWrittenBarrier);
   columns_ = 1;
@@ -212,6 +222,49 @@ Result<ScopeCounts> Scopes::read() const {
   if (scopes_.vectorscope) {
     out.vectorscope.assign(at, at + ptrdiff_t(kVectorscopeWords));
     out.vectorscope_samples = pixels_;
+  }
+  return out;
+}
+
+Status Scopes::bindSignalstats(GLuint program, const ChromaPlanes& planes, size_t groups) {
+  const int w = planes.width, h = planes.height;
+  const size_t samples = size_t(w) * size_t(h);  // within a frame's bytes
+  has_previous_ = w == previous_width_ && h == previous_height_;
+  if (samples != previous_words_) {
+    Result<GlBuffer> made = makeStorageBuffer(samples, "signalstats previous chroma");
+    if (!made) return made.error();
+    previous_ = std::move(made.value());
+    previous_words_ = samples;
+  }
+  if (3 * groups != partial_words_) {
+    Result<GlBuffer> made = makeStorageBuffer(3 * groups, "signalstats sums");
+    if (!made) return made.error();
+    partials_ = std::move(made.value());
+    partial_words_ = 3 * groups;
+  }
+  glUniform2i(glGetUniformLocation(program, "u_frame_size"), planes.frame_width,
+              planes.frame_height);
+  glUniform2i(glGetUniformLocation(program, "u_subsampling"), planes.hsub, planes.vsub);
+  glUniform1i(glGetUniformLocation(program, "u_has_previous"), has_previous_ ? 1 : 0);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, previous_.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, partials_.get());
+  previous_width_ = w;
+  previous_height_ = h;
+  return Status::success();
+}
+
+Result<ChromaSignalstatsCounts> Scopes::readSignalstats() const {
+  if (!signalstats_ || !partial_words_)
+    return fail(ErrorCode::kInternal, kScopesStage, ": no signalstats counts to read");
+  Result<std::vector<uint32_t>> words =
+      readWords(partials_.get(), partial_words_, "signalstats read-back");
+  if (!words) return words.error();
+  ChromaSignalstatsCounts out;
+  out.has_previous = has_previous_;
+  for (size_t i = 0; i < partial_words_; i += 3) {
+    out.cb_difference += words.value()[i];
+    out.cr_difference += words.value()[i + 1];
+    out.out_of_range_pixels += words.value()[i + 2];
   }
   return out;
 }

@@ -37,6 +37,13 @@ class SignalstatsCounter {
   int previous_width_ = -1, previous_height_ = -1;
 };
 
+// The figures but TOUT and VREP from the counts of each (Cb, Cr) pair of a frame's `samples`
+// chroma samples, index cr * 256 + cb (ScopeCounts::vectorscope's layout), each chroma plane's
+// sum |C - previous frame's C| (0 for none), and its out-of-range pixels of `pixels`.
+SignalstatsFigures signalstatsOfCounts(const std::vector<uint32_t>& pairs, uint64_t samples,
+                                       uint64_t cb_difference, uint64_t cr_difference,
+                                       uint64_t out_of_range_pixels, uint64_t pixels);
+
 // The figures of one plane's 256 value counts (total samples `samples`) and absolute
 // difference sum.
 ChromaPlaneFigures chromaPlaneFigures(const std::array<uint64_t, 256>& counts, uint64_t samples,

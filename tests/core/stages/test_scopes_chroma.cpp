@@ -10,6 +10,7 @@
 #include "core/import/frame_import.hpp"
 #include "core/stages/scopes.hpp"
 #include "core/stages/scopes_reference.hpp"
+#include "core/stats/signalstats.hpp"
 #include "tests/support/gl_test_context.hpp"
 #include "tests/support/random_frame.hpp"
 
@@ -162,6 +163,52 @@ TEST(ScopesChroma, RefusesWhatChromaPlanesDoNotHave) {
   Result<GpuImage> image = GpuImage::create(8, 8);
   ASSERT_TRUE(image.ok());
   EXPECT_FALSE(stage.run(*image, nullptr, 8).ok());  // an image given to the chroma form
+}
+
+// signalstats' counts beside the vectorscope, over a run of frames (the differences against the
+// previous one's chroma kept on the GPU; none on the first and after a change of size): the
+// figures from them equal the host counter's (SignalstatsCounter, the reference).
+TEST(ScopesChroma, SignalstatsCountsMatchTheHostCounter) {
+  GlContext& gl = test::glContext();
+  Result<std::unique_ptr<FrameImporter>> importer = FrameImporter::create(gl);
+  ASSERT_TRUE(importer.ok()) << importer.error().message;
+  ScopeOptions s;
+  s.vectorscope = true;
+  Result<Scopes> made = Scopes::create(gl, ScopesParams::defaultsFor(gl, s), s,
+                                       ScopesInput::kChromaPlanes, /*signalstats=*/true);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  Scopes& stage = made.value();
+  for (const ByteLayout& l : kLayouts) {
+    SignalstatsCounter host;
+    const bool odd_ok = allowsOddWidth(l.format);
+    // The third size differs: no previous chroma there; the rest compare with the frame before.
+    const std::pair<int, int> sizes[] = {{odd_ok ? 33 : 34, 17},  {odd_ok ? 33 : 34, 17},
+                                         {odd_ok ? 257 : 258, 3}, {odd_ok ? 257 : 258, 3},
+                                         {odd_ok ? 1 : 2, 1},     {odd_ok ? 3 : 4, 257},
+                                         {odd_ok ? 3 : 4, 257},   {64, 48}};
+    uint32_t seed = 40;
+    for (auto [w, h] : sizes) {
+      for (int content = 0; content < 3; ++content) {  // noise, flat in range, flat out of range
+        SCOPED_TRACE(testing::Message()
+                     << formatName(l.format) << " " << w << "x" << h << " content " << content);
+        test::TestFrame t = test::randomFrame(l.format, w, h, 3, test::kColorimetries[0], ++seed);
+        if (content) fill(t, content == 1 ? 100 : 250);
+        const std::optional<SignalstatsFigures> want = host.count(t.frame);
+        ASSERT_TRUE(want.has_value());
+        const ScopeCounts counts = countOnGpu(**importer, stage, t.frame);
+        Result<ChromaSignalstatsCounts> got = stage.readSignalstats();
+        ASSERT_TRUE(got.ok()) << got.error().message;
+        const SignalstatsFigures figures = signalstatsOfCounts(
+            counts.vectorscope, counts.vectorscope_samples,
+            got->has_previous ? got->cb_difference : 0, got->has_previous ? got->cr_difference : 0,
+            got->out_of_range_pixels, uint64_t(w) * uint64_t(h));
+        EXPECT_EQ(figures, *want);
+        if (content == 2) {
+          EXPECT_EQ(got->out_of_range_pixels, uint64_t(w) * uint64_t(h));
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
