@@ -22,6 +22,7 @@
 #include "core/stages/stage_gl.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "core/stats/health.hpp"
+#include "core/stats/signalstats.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "esframe/base/log.hpp"
 #include "platform/gl_fence.hpp"
@@ -69,6 +70,9 @@ class GpuBackend : public PipelineBackend {
   Result<FrameResult> process(const Frame& frame) override {
     if (Status s = submit(frame); !s) return s.error();
     return collect();
+  }
+  bool countsSignalstats(const Frame& frame) const override {
+    return o_.signalstats && isYuv(frame.format);
   }
   Status configureFor(const Frame& frame) override;
   Status submit(const Frame& frame) override;
@@ -137,7 +141,8 @@ class GpuBackend : public PipelineBackend {
   std::optional<Sobel> sobel_;
   std::optional<HealthMonitor> monitor_;
   // PipelineConfig::scopes: the image stage (null where only a YUV frame's vectorscope is
-  // asked), and YUV frames' vectorscope from their chroma planes (null for other frames).
+  // asked), and YUV frames' vectorscope and PipelineConfig::signalstats' counts from their
+  // chroma planes (null for other frames).
   std::optional<Scopes> scopes_, chroma_scopes_;
   ScopeOptions scopes_counted_;  // what scopes_ counts
   GpuHistogramCounter binned_, values_;
@@ -291,7 +296,7 @@ Status GpuBackend::configureFor(const Frame& frame) {
                " frames have no luma plane; L comes from RGB");
     warned_no_source_luma_ = true;
   }
-  if (o_.scopes.any()) {
+  if (o_.scopes.any() || o_.signalstats) {
     if (Status s = configureScopes(frame.format); !s) return s;
   }
   // The programs this format needs, built before any frame's time is taken.
@@ -313,17 +318,15 @@ Status GpuBackend::configureScopes(PixelFormat format) {
   ScopeOptions counted = o_.scopes;
   if (isYuv(format)) {
     counted.vectorscope = false;
-    if (o_.scopes.vectorscope && !chroma_scopes_) {
+    if ((o_.scopes.vectorscope || o_.signalstats) && !chroma_scopes_) {
       ScopeOptions vectorscope;
       vectorscope.vectorscope = true;
       Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, vectorscope),
-                                           vectorscope, ScopesInput::kChromaPlanes);
+                                           vectorscope, ScopesInput::kChromaPlanes, o_.signalstats);
       if (!made) return made.error();
       chroma_scopes_.emplace(std::move(made.value()));
     }
-  } else {
-    chroma_scopes_.reset();
-  }
+  }  // kept through other frames: signalstats compares with the last YUV frame's chroma
   if (!counted.any()) {
     scopes_.reset();
     scopes_counted_ = counted;
@@ -544,11 +547,21 @@ Result<FrameResult> GpuBackend::collect() {
   WallTimer scale_read;
   Result<std::vector<ChannelScale>> scales = scale_.read(r.hist.channelCount());
   if (!scales) return scales.error();
-  if (chroma_scopes_ && r.scopes && isYuv(sub.frame.format)) {
+  if (chroma_scopes_ && isYuv(sub.frame.format)) {
     Result<ScopeCounts> counted = chroma_scopes_->read();
     if (!counted) return counted.error();
-    r.scopes->vectorscope = std::move(counted->vectorscope);
-    r.scopes->vectorscope_samples = counted->vectorscope_samples;
+    if (o_.signalstats) {
+      Result<ChromaSignalstatsCounts> c = chroma_scopes_->readSignalstats();
+      if (!c) return c.error();
+      r.signalstats = signalstatsOfCounts(
+          counted->vectorscope, counted->vectorscope_samples,
+          c->has_previous ? c->cb_difference : 0, c->has_previous ? c->cr_difference : 0,
+          c->out_of_range_pixels, uint64_t(sub.frame.width) * uint64_t(sub.frame.height));
+    }
+    if (r.scopes && o_.scopes.vectorscope) {
+      r.scopes->vectorscope = std::move(counted->vectorscope);
+      r.scopes->vectorscope_samples = counted->vectorscope_samples;
+    }
   }
   if (scopes_ && r.scopes) {
     Result<ScopeCounts> counted = scopes_->read();

@@ -71,6 +71,8 @@ std::vector<Scenario> scenarios(const GpuConfig& gpu) {
     c.luma = LumaSource::kSource;
   });
   add("waveform alone", [](PipelineConfig& c) { c.scopes.waveform = true; });
+  // YUV frames' signalstats counts: the chroma planes' form with them.
+  add("signalstats", [](PipelineConfig& c) { c.signalstats = true; });
   return out;
 }
 

@@ -126,6 +126,10 @@ std::vector<uint8_t> lumaPlane(const Frame& frame, const ComponentOffsetTable& a
   return luma;
 }
 
+// TOUT and VREP of `frame`'s Y (its offsets `at` in `plane`) into `f`.
+void lumaFigures(const Frame& frame, const ComponentOffsetTable& at, const uint8_t* plane,
+                 bool tout, bool vrep, SignalstatsFigures& f);
+
 }  // namespace
 
 uint64_t lumaOutliers(const std::vector<uint8_t>& luma, int width, int height) {
@@ -174,6 +178,34 @@ ChromaPlaneFigures chromaPlaneFigures(const std::array<uint64_t, 256>& counts, u
   return f;
 }
 
+namespace {
+
+void lumaFigures(const Frame& frame, const ComponentOffsetTable& at, const uint8_t* plane,
+                 bool tout, bool vrep, SignalstatsFigures& f) {
+  const std::vector<uint8_t> luma = lumaPlane(frame, at, plane);
+  const double pixels = double(frame.width) * double(frame.height);
+  if (tout) {
+    f.tout_pixels = lumaOutliers(luma, frame.width, frame.height);
+    f.tout = double(*f.tout_pixels) / pixels;
+  }
+  if (vrep) {
+    f.vrep_rows = repeatedRows(luma, frame.width, frame.height);
+    f.vrep = double(*f.vrep_rows) * double(frame.width) / pixels;
+  }
+}
+
+}  // namespace
+
+std::optional<SignalstatsFigures> lumaSignalstats(const Frame& frame, bool tout, bool vrep) {
+  if (!isYuv(frame.format) || frame.width <= 0 || frame.height <= 0) return std::nullopt;
+  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+  ComponentOffsetTable at;
+  if (!componentTable(frame, info, info.y, frame.width, frame.height, at)) return std::nullopt;
+  SignalstatsFigures f;
+  lumaFigures(frame, at, frame.planes[size_t(info.y.plane)].data, tout, vrep, f);
+  return f;
+}
+
 std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame, bool tout,
                                                             bool vrep) {
   if (!isYuv(frame.format) || frame.width <= 0 || frame.height <= 0) return std::nullopt;
@@ -214,17 +246,7 @@ std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame, 
   SignalstatsFigures figures =
       signalstatsOfCounts(pairs, samples, difference[0], difference[1],
                           outOfRangePixels(frame, tables, planes), uint64_t(pixels));
-  if (tout || vrep) {
-    const std::vector<uint8_t> luma = lumaPlane(frame, tables[0], planes[0]);
-    if (tout) {
-      figures.tout_pixels = lumaOutliers(luma, frame.width, frame.height);
-      figures.tout = double(*figures.tout_pixels) / pixels;
-    }
-    if (vrep) {
-      figures.vrep_rows = repeatedRows(luma, frame.width, frame.height);
-      figures.vrep = double(*figures.vrep_rows) * double(frame.width) / pixels;
-    }
-  }
+  if (tout || vrep) lumaFigures(frame, tables[0], planes[0], tout, vrep, figures);
   previous_ = std::move(current);
   previous_width_ = width;
   previous_height_ = height;

@@ -134,6 +134,51 @@ TEST(ScopesBackends, EveryBackendCountsTheSameScopes) {
   }
 }
 
+// PipelineConfig::signalstats on the GPU (its counts beside the YUV vectorscope, TOUT and VREP
+// on the host) equals the reference backend's host count frame by frame: every YUV layout, odd
+// sizes, noise and flat frames in one run (UDIF and VDIF against the frame before, none after a
+// change of size), with and without the scopes.
+TEST(ScopesBackends, SignalstatsOnTheGpuEqualTheReference) {
+  const PixelFormat formats[] = {PixelFormat::kNV12,   PixelFormat::kNV21, PixelFormat::kYUYV,
+                                 PixelFormat::kUYVY,   PixelFormat::kYU12, PixelFormat::kYUV422P,
+                                 PixelFormat::kYUV444P};
+  for (bool scopes : {false, true}) {
+    std::vector<std::unique_ptr<Pipeline>> pipelines;
+    for (Backend backend : {Backend::kReference, Backend::kGles}) {
+      PipelineConfig config;
+      config.backend = backend;
+      config.signalstats = true;
+      config.signalstats_tout = config.signalstats_vrep = true;
+      config.scopes.vectorscope = scopes;
+      Result<std::unique_ptr<Pipeline>> p = Pipeline::create(config);
+      ASSERT_TRUE(p.ok()) << p.error().message;
+      pipelines.push_back(std::move(p.value()));
+    }
+    uint32_t seed = 70;
+    for (PixelFormat format : formats) {
+      for (auto [w, h] : test::importSizes(format)) {
+        for (int content = 0; content < 3; ++content) {  // noise, flat, noise again
+          SCOPED_TRACE(testing::Message() << formatName(format) << " " << w << "x" << h
+                                          << " content " << content << " scopes " << scopes);
+          test::TestFrame t = test::randomFrame(format, w, h, 3, test::kColorimetries[1], ++seed);
+          if (content == 1)
+            for (std::vector<uint8_t>& plane : t.planes) std::fill(plane.begin(), plane.end(), 240);
+          Result<FrameResult> want = pipelines[0]->process(t.frame);
+          Result<FrameResult> got = pipelines[1]->process(t.frame);
+          ASSERT_TRUE(want.ok()) << want.error().message;
+          ASSERT_TRUE(got.ok()) << got.error().message;
+          ASSERT_TRUE(want->signalstats.has_value());
+          ASSERT_TRUE(got->signalstats.has_value());
+          EXPECT_TRUE(got->signalstats->tout.has_value());
+          EXPECT_TRUE(got->signalstats->vrep.has_value());
+          EXPECT_EQ(*got->signalstats, *want->signalstats);
+          EXPECT_EQ(got->scopes.has_value(), scopes);
+        }
+      }
+    }
+  }
+}
+
 TEST(ScopesBackends, ColumnsOutsideTheirRangeAreRefusedNamingTheField) {
   PipelineConfig config;
   config.backend = Backend::kReference;
