@@ -136,8 +136,8 @@ TEST(ScopesBackends, EveryBackendCountsTheSameScopes) {
 
 // PipelineConfig::signalstats on the GPU (its counts beside the YUV vectorscope, TOUT and VREP
 // on the host) equals the reference backend's host count frame by frame: every YUV layout, odd
-// sizes, noise and flat frames in one run (UDIF and VDIF against the frame before, none after a
-// change of size), with and without the scopes.
+// sizes, noise and flat frames in one run (UDIF and VDIF against the YUV frame before, through
+// an RGB frame between, none after a change of size), with and without the scopes.
 TEST(ScopesBackends, SignalstatsOnTheGpuEqualTheReference) {
   const PixelFormat formats[] = {PixelFormat::kNV12,   PixelFormat::kNV21, PixelFormat::kYUYV,
                                  PixelFormat::kUYVY,   PixelFormat::kYU12, PixelFormat::kYUV422P,
@@ -163,6 +163,15 @@ TEST(ScopesBackends, SignalstatsOnTheGpuEqualTheReference) {
           test::TestFrame t = test::randomFrame(format, w, h, 3, test::kColorimetries[1], ++seed);
           if (content == 1)
             for (std::vector<uint8_t>& plane : t.planes) std::fill(plane.begin(), plane.end(), 240);
+          if (content == 2) {  // an RGB frame between: none, and UDIF still against content 1
+            const test::TestFrame rgb =
+                test::randomFrame(PixelFormat::kRGB24, w, h, 0, test::kColorimetries[1], seed);
+            for (auto& p : pipelines) {
+              Result<FrameResult> r = p->process(rgb.frame);
+              ASSERT_TRUE(r.ok()) << r.error().message;
+              EXPECT_FALSE(r->signalstats.has_value());
+            }
+          }
           Result<FrameResult> want = pipelines[0]->process(t.frame);
           Result<FrameResult> got = pipelines[1]->process(t.frame);
           ASSERT_TRUE(want.ok()) << want.error().message;
