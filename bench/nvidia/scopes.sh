@@ -24,11 +24,11 @@ for size in 637x479 1920x1080; do
   for format in RGBA32 NV12 NV21 YUYV UYVY YU12 422P YM24; do
     at=$size
     case $format in YUYV | UYVY) at=${size/637x/638x} ;; esac  # even widths only
-    python3 bench/scopes_cost.py --esframe "$E" --backend gles --size $at --format $format \
+    python3 bench/scopes_cost.py --esframe "$E" --backend gles --size "$at" --format $format \
       --frames 3 --repeat 0 --check reference || echo "CHECK FAILED"
     [ "$format" = RGBA32 ] && continue
-    mine=$(figures gles $at $format)
-    if [ "$(echo "$mine" | grep -c UMIN)" = 5 ] && [ "$mine" = "$(figures reference $at $format)" ]; then
+    mine=$(figures gles "$at" $format)
+    if [ "$(echo "$mine" | grep -c UMIN)" = 5 ] && [ "$mine" = "$(figures reference "$at" $format)" ]; then
       echo "signalstats $format $at: 5 frames equal to the reference"
     else
       echo "SIGNALSTATS CHECK FAILED $format $at"
