@@ -2,34 +2,17 @@
 // time, and across outages the events, the backoff and the reconnection.
 #include "capture/network_source.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <fstream>
-#include <thread>
 #include <utility>
 
-#include "base/pixel_format.hpp"
-#include "base/source_outages.hpp"
 #include "capture/network_module.hpp"
+#include "capture/outage_tracker.hpp"
 #include "esframe/base/log.hpp"
 
 namespace esf {
 namespace {
-
-uint64_t monotonicNs() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return uint64_t(t.tv_sec) * 1000000000u + uint64_t(t.tv_nsec);
-}
-
-std::string seconds(uint64_t ns) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f s", double(ns) / 1e9);
-  return text;
-}
 
 // %XX escapes decoded: a URI's password as GStreamer hands it to the server.
 std::string percentDecoded(std::string_view text) {
@@ -82,8 +65,10 @@ class NetworkSource final : public FrameSource, public OutageReporting {
         request_(std::move(request)),
         secrets_(std::move(secrets)),
         colorimetry_(options.colorimetry),
-        give_up_ns_(uint64_t(std::max(options.network_give_up_ms, 0)) * 1000000u),
-        stall_ns_(give_up_ns_ ? give_up_ns_ : uint64_t(kNetworkStallMs) * 1000000u) {}
+        outages_(request_.shown, options.network_give_up_ms),
+        stall_ns_(uint64_t(options.network_give_up_ms > 0 ? options.network_give_up_ms
+                                                          : kNetworkStallMs) *
+                  1000000u) {}
 
   // The first connection and its first frame: any failure is the open's.
   Status start() {
@@ -96,15 +81,13 @@ class NetworkSource final : public FrameSource, public OutageReporting {
       if (!frame) return redacted(frame.error());
       if (frame->has_value()) {
         pending_ = std::move(**frame);
-        width_ = pending_->width;
-        height_ = pending_->height;
-        format_ = pending_->format;
+        outages_.setShape(pending_->width, pending_->height, pending_->format);
         anchor(*pending_);
         return Status::success();
       }
       if (monotonicNs() - started >= stall_ns_)
         return fail(ErrorCode::kDeviceLost, request_.shown, ": no frame within ",
-                    seconds(stall_ns_));
+                    secondsText(stall_ns_));
     }
   }
 
@@ -115,30 +98,28 @@ class NetworkSource final : public FrameSource, public OutageReporting {
       return finish(current_);
     }
     for (;;) {
-      if (stopRequested()) return fail(ErrorCode::kTimeout, request_.shown, ": stopped");
+      if (outages_.stopRequested()) return fail(ErrorCode::kTimeout, request_.shown, ": stopped");
       if (stream_) {
         Result<std::optional<Frame>> frame = stream_->pull(kSliceMs);
         if (frame && frame->has_value()) {
-          if (Status s = checkSame(**frame); !s) return s.error();
+          if (Status s = outages_.checkCameBackSame(**frame); !s) return s.error();
           current_ = std::move(**frame);
-          if (offline_since_) backOnline();
           return finish(current_);
         }
         const uint64_t now = monotonicNs();
         if (frame && now - last_progress_ns_ < stall_ns_) continue;
         const std::string why =
-            frame ? "no frame for " + seconds(now - last_progress_ns_) : frame.error().message;
+            frame ? "no frame for " + secondsText(now - last_progress_ns_) : frame.error().message;
         stream_.reset();
         lost(redactSecrets(why, secrets_));
         continue;
       }
       // Offline: wait out the backoff, then try again.
-      if (Status s = waitBackoff(); !s) return s.error();
-      if (stopRequested()) continue;
+      if (Status s = outages_.waitBeforeRetry(); !s) return s.error();
+      if (outages_.stopRequested()) continue;
       Result<std::unique_ptr<NetworkStream>> stream = openStream();
-      delay_ms_ = std::min(delay_ms_ * 2, kReconnectMaxDelayMs);
       if (!stream) {
-        logDebug(request_.shown + ": reconnecting failed: " + redacted(stream.error()).message);
+        outages_.lost(redacted(stream.error()).message, sequence_);
         continue;
       }
       stream_ = std::move(stream.value());
@@ -150,12 +131,12 @@ class NetworkSource final : public FrameSource, public OutageReporting {
 
   std::string name() const override { return request_.shown; }
   bool isLive() const override { return true; }
-  int width() const override { return width_; }
-  int height() const override { return height_; }
-  PixelFormat format() const override { return format_; }
+  int width() const override { return outages_.width(); }
+  int height() const override { return outages_.height(); }
+  PixelFormat format() const override { return outages_.format(); }
   std::string ioDescription() const override { return "memory, GStreamer"; }
 
-  void setOutageHooks(OutageHooks hooks) override { hooks_ = std::move(hooks); }
+  void setOutageHooks(OutageHooks hooks) override { outages_.setHooks(std::move(hooks)); }
 
  private:
   static constexpr int kSliceMs = 100;  // a wait's step: how soon a stop is seen
@@ -169,12 +150,6 @@ class NetworkSource final : public FrameSource, public OutageReporting {
   Error redacted(Error error) const {
     error.message = redactSecrets(std::move(error.message), secrets_);
     return error;
-  }
-
-  bool stopRequested() const { return hooks_.stop_requested && hooks_.stop_requested(); }
-
-  void report(const HealthEvent& event) {
-    if (hooks_.report) hooks_.report(event);
   }
 
   // Stream time to CLOCK_MONOTONIC: each connection's first frame is anchored at its arrival,
@@ -197,84 +172,28 @@ class NetworkSource final : public FrameSource, public OutageReporting {
     frame.source = request_.shown;
     if (colorimetry_) frame.colorimetry = *colorimetry_;
     last_progress_ns_ = now;
-    last_frame_ns_ = now;
-    delay_ms_ = kReconnectFirstDelayMs;
+    outages_.delivered(sequence_);
     return std::optional<Frame>(frame);
-  }
-
-  Status checkSame(const Frame& frame) const {
-    if (frame.width == width_ && frame.height == height_ && frame.format == format_)
-      return Status::success();
-    auto shape = [](int w, int h, PixelFormat f) {
-      return std::to_string(w) + "x" + std::to_string(h) + " " + formatName(f);
-    };
-    return fail(ErrorCode::kUnsupported, request_.shown, ": the stream came back as ",
-                shape(frame.width, frame.height, frame.format), ", not ",
-                shape(width_, height_, format_));
   }
 
   void lost(std::string why) {
     if (why.starts_with(request_.shown + ": ")) why.erase(0, request_.shown.size() + 2);
-    if (offline_since_) {  // an attempt to reconnect that failed
-      logDebug(request_.shown + ": reconnecting failed: " + why);
-      return;
-    }
-    offline_since_ = monotonicNs();
-    logWarning(request_.shown + ": stream lost (" + why + "); reconnecting");
-    HealthEvent e;
-    e.type = HealthEventType::kCameraOffline;
-    e.seq = sequence_;
-    e.ts_ns = *offline_since_;
-    e.start_ns = *offline_since_;
-    report(e);
-  }
-
-  void backOnline() {
-    const uint64_t start = *std::exchange(offline_since_, std::nullopt);
-    const uint64_t now = monotonicNs();
-    logInfo(request_.shown + ": stream back after " + seconds(now - start));
-    HealthEvent e;
-    e.type = HealthEventType::kCameraOnline;
-    e.seq = sequence_ + 1 + current_.dropped;  // the frame it comes with
-    e.ts_ns = now;
-    e.start_ns = start;
-    e.end_ns = now;
-    report(e);
-  }
-
-  // The backoff's delay in kSliceMs steps; fails when the outage passed network_give_up_ms.
-  Status waitBackoff() {
-    const uint64_t until = monotonicNs() + uint64_t(delay_ms_) * 1000000u;
-    for (;;) {
-      const uint64_t now = monotonicNs();
-      if (give_up_ns_ && now - last_frame_ns_ >= give_up_ns_)
-        return fail(ErrorCode::kDeviceLost, request_.shown, ": no frame for ",
-                    seconds(now - last_frame_ns_), "; gave up");
-      if (now >= until || stopRequested()) return Status::success();
-      std::this_thread::sleep_for(std::chrono::milliseconds(
-          std::min<uint64_t>(kSliceMs, (until - now + 999999) / 1000000)));
-    }
+    outages_.lost(outages_.offline() ? why : "stream lost (" + why + ")", sequence_);
   }
 
   const NetworkModule& module_;
   NetworkStreamRequest request_;
   std::vector<std::string> secrets_;
   std::optional<Colorimetry> colorimetry_;
-  uint64_t give_up_ns_;
+  OutageTracker outages_;
   uint64_t stall_ns_;
-  OutageHooks hooks_;
   std::unique_ptr<NetworkStream> stream_;
   std::optional<Frame> pending_;  // the first frame, pulled at open
   Frame current_;
-  int width_ = 0, height_ = 0;
-  PixelFormat format_ = PixelFormat::kYU12;
   bool anchored_ = false;
   uint64_t anchor_ns_ = 0, anchor_pts_ = 0;
   uint64_t sequence_ = 0;
   uint64_t last_progress_ns_ = monotonicNs();  // the last frame, or a connection's start
-  uint64_t last_frame_ns_ = monotonicNs();
-  std::optional<uint64_t> offline_since_;
-  int delay_ms_ = kReconnectFirstDelayMs;
 };
 
 }  // namespace

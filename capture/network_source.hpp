@@ -22,10 +22,7 @@ std::string redactSecrets(std::string text, const std::vector<std::string>& secr
 Result<std::unique_ptr<FrameSource>> openNetworkSource(const std::string& spec,
                                                        const SourceOptions& options);
 
-// The backoff between a lost stream's attempts to reconnect: 0.5 s after the loss, doubled after
-// each failed attempt, at most 30 s.
-inline constexpr int kReconnectFirstDelayMs = 500;
-inline constexpr int kReconnectMaxDelayMs = 30000;
+// The backoff between a lost stream's attempts to reconnect: capture/outage_tracker.hpp.
 // No frame for this long (network_give_up_ms when it is set) is the stream lost.
 inline constexpr int kNetworkStallMs = 10000;
 

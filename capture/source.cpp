@@ -114,9 +114,17 @@ Result<std::unique_ptr<FrameSource>> openSource(const std::string& spec,
   } else if (isNetworkSpec(spec)) {
     source = openNetworkSource(spec, options);
   } else if (isLibcameraSpec(spec)) {
+    // libcamera 0.0.3 reported no disconnect for vimc unbound mid-stream, and stopping the
+    // camera then aborts in libcamera (an assertion on its queued requests).
+    if (options.reconnect)
+      return fail(ErrorCode::kUnsupported, spec,
+                  ": reconnecting is not supported for libcamera cameras yet");
     source = openLibcameraSource(spec, options);
   } else if (isV4l2Spec(spec)) {
-    source = openV4l2Source(spec, options);
+    SourceOpener open = [spec, options] { return openV4l2Source(spec, options); };
+    source = open();
+    if (source && options.reconnect)
+      source = reopenWhenLost(std::move(*source), std::move(open), options);
   } else {
     source = openFileLike(spec, options);
   }

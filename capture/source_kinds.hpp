@@ -1,6 +1,7 @@
 #pragma once
 // The concrete sources behind openSource() (source.cpp picks one from the spec).
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,6 +35,12 @@ Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
 // not at all; an existing file is an error unless `existing` says to replace it.
 Result<std::unique_ptr<FrameSource>> wrapDumpRaw(std::unique_ptr<FrameSource> inner,
                                                  const std::string& dir, ExistingFile existing);
+
+// A V4L2 camera that goes away and comes back as one source (SourceConfig::reconnect): `first`,
+// then, after each loss (ErrorCode::kDeviceLost), what `open` opens after a backoff.
+using SourceOpener = std::function<Result<std::unique_ptr<FrameSource>>()>;
+std::unique_ptr<FrameSource> reopenWhenLost(std::unique_ptr<FrameSource> first, SourceOpener open,
+                                            const SourceOptions& options);
 
 // True if a V4L2 device matches `spec` by card name or bus info (not a path).
 bool looksLikeV4l2Device(const std::string& spec);

@@ -62,7 +62,7 @@ uniform highp sampler2D u_plane2;  // Cr (R8)
 uniform int u_layout;              // 0 planar, 1 semi-planar, 2 YUYV, 3 UYVY
 uniform bool u_swap_uv;            // NV21: CrCb
 #if SIGNALSTATS
-uniform ivec2 u_frame_size;  // pixels
+uniform ivec2 u_frame_size;   // pixels
 uniform ivec2 u_subsampling;  // pixels a chroma sample covers, in x and y
 uniform bool u_has_previous;
 layout(std430, binding = 1) buffer Previous { uint previous[]; };
@@ -141,12 +141,18 @@ void main() {
   barrier();
 #endif
   int x = int(x0 + gl_LocalInvocationID.x);
-  int y0 = int(gl_WorkGroupID.y) * ROWS;
-  int y1 = min(y0 + ROWS, u_size.y);
+  // Each invocation counts ROWS / WG_Y consecutive rows of its column, so that the runs of one
+  // level down a column (smooth pictures, flat areas, a black frame) add once: an atomic a pixel
+  // on one shared word serializes the invocations that hit it.
+  const int kRowsEach = ROWS / WG_Y;
+  int y0 = int(gl_WorkGroupID.y) * ROWS + int(gl_LocalInvocationID.y) * kRowsEach;
+  int y1 = min(y0 + kRowsEach, u_size.y);
 #if VECTORSCOPE
-  // The invocation's pixels run down one column: runs of one (Cb, Cr) bin (a flat area, a
-  // black frame) add once, not one global atomic a pixel on the same word.
   uint run_bin = 0u, run = 0u;
+#endif
+#if WAVEFORM || PARADE
+  // Per plane, the word of the level being run and its length (words: shared indices).
+  uvec4 run_word = uvec4(0u), run_length = uvec4(0u);
 #endif
 #if SIGNALSTATS
   // This invocation's sums: |Cb - previous Cb|, |Cr - previous Cr|, pixels out of range.
@@ -159,7 +165,7 @@ void main() {
 #if WAVEFORM || PARADE
     uint local_column = columnOf(uint(x)) - first_column;
 #endif
-    for (int y = y0 + int(gl_LocalInvocationID.y); y < y1; y += WG_Y) {
+    for (int y = y0; y < y1; ++y) {
 #if CHROMA_PLANES
       uvec2 pair = chromaPair(ivec2(x, y));
       uint bin = pair.y * 256u + pair.x;
@@ -186,21 +192,30 @@ void main() {
       uvec4 c = texelBytes(texelFetch(u_image, ivec2(x, y), 0));
 #endif
 #if WAVEFORM || PARADE
+      uvec4 word = uvec4(0u);
       uint plane = 0u;
-#endif
 #if WAVEFORM
 #if LUMA_IMAGE
-      uint level = texelBytes(texelFetch(u_luma, ivec2(x, y), 0)).r;
+      word.x = local_column * 256u + texelBytes(texelFetch(u_luma, ivec2(x, y), 0)).r;
 #else
-      uint level = luma709(c.rgb);
+      word.x = local_column * 256u + luma709(c.rgb);
 #endif
-      atomicAdd(tile[local_column * 256u + level], 1u);
       plane = 1u;
 #endif
 #if PARADE
-      atomicAdd(tile[(plane * uint(TILE_W) + local_column) * 256u + c.r], 1u);
-      atomicAdd(tile[((plane + 1u) * uint(TILE_W) + local_column) * 256u + c.g], 1u);
-      atomicAdd(tile[((plane + 2u) * uint(TILE_W) + local_column) * 256u + c.b], 1u);
+      word[plane] = (plane * uint(TILE_W) + local_column) * 256u + c.r;
+      word[plane + 1u] = ((plane + 1u) * uint(TILE_W) + local_column) * 256u + c.g;
+      word[plane + 2u] = ((plane + 2u) * uint(TILE_W) + local_column) * 256u + c.b;
+#endif
+      bvec4 ends = notEqual(word, run_word);
+      for (uint p = 0u; p < PLANES; ++p) {
+        if (ends[p]) {
+          if (run_length[p] != 0u) atomicAdd(tile[run_word[p]], run_length[p]);
+          run_word[p] = word[p];
+          run_length[p] = 0u;
+        }
+      }
+      run_length += uvec4(1u);
 #endif
 #if VECTORSCOPE
 #if !CHROMA_PLANES
@@ -219,6 +234,10 @@ void main() {
 #endif
     }
   }
+#if WAVEFORM || PARADE
+  for (uint p = 0u; p < PLANES; ++p)
+    if (run_length[p] != 0u) atomicAdd(tile[run_word[p]], run_length[p]);
+#endif
 #if VECTORSCOPE
   if (run != 0u) atomicAdd(counts[u_vectorscope_at + run_bin], run);
 #endif

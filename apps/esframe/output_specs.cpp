@@ -438,7 +438,7 @@ Result<OutputSpec> parseOutputSpec(const std::string& text) {
 Result<std::unique_ptr<FrameSink>> createSink(const OutputSpec& spec, Pipeline& pipeline) {
   switch (spec.kind) {
     case OutputSpec::Kind::kRecord:
-      return createRecordSink(STDOUT_FILENO, spec.record);
+      return createRecordSink(STDOUT_FILENO, spec.record, pipeline);
     case OutputSpec::Kind::kPng:
       return createPngSink(spec.png);
     case OutputSpec::Kind::kDrm:

@@ -202,6 +202,7 @@ RunPlan plan(const GlobalOptions& global, const RunOptions& o) {
                                : o.transport == "udp" ? NetworkTransport::kUdp
                                                       : NetworkTransport::kAuto;
   p.source.credentials_file = o.credentials;
+  p.source.reconnect = o.reconnect;
   p.source.dump_raw_dir = o.dump_raw;
   p.source.dump_raw_overwrite = o.overwrite;
   for (OutputSpec& spec : p.outputs) spec.png.overwrite = o.overwrite;
@@ -448,8 +449,8 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
                 "--backend auto: use a GPU this version has never checked without the quick "
                 "selftest first (a few seconds once per driver; esframe selftest)");
   cmd->add_option("--timeout", o->timeout_s,
-                  "Seconds without a camera frame before giving up (a network source: without "
-                  "it, outages are retried for ever)")
+                  "Seconds without a camera frame before giving up (a network source, or a "
+                  "camera with --reconnect: without it, outages are retried for ever)")
       ->capture_default_str();
   cmd->add_option("--transport", o->transport, "A network source's RTSP transport")
       ->check(CLI::IsMember({"auto", "tcp", "udp"}))
@@ -457,6 +458,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--credentials", o->credentials,
                   "A network source's USER:PASSWORD, the first line of this file (instead of "
                   "the URI's)");
+  cmd->add_flag("--reconnect", o->reconnect,
+                "A V4L2 camera that goes away (unplugged) is an outage as a network source's: "
+                "camera_offline, opened again with backoff, camera_online (without it: exit 3)");
   cmd->callback([&global, o, cmd]() {
     o->timeout_given = cmd->count("--timeout") > 0;
     runPipeline(global, *o);

@@ -36,6 +36,7 @@ struct RunOptions {
   bool timeout_given = false;         // a network source then gives up after it too
   std::string transport = "auto";     // --transport: RTSP over tcp, udp or auto
   std::string credentials;            // --credentials FILE: USER:PASSWORD for a network source
+  bool reconnect = false;             // a V4L2 camera lost is an outage, not the end
   std::string raw;                    // --raw black=N,white=N,wb=R,B ("" for the defaults)
   bool no_selftest = false;  // --backend auto trusts a GPU never checked (GpuConfig::selftest)
 

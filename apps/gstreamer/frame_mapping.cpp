@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "esframe/text_parse.hpp"
@@ -47,6 +48,35 @@ GstStructure* scopesStructure(const ScopeCounts& scopes) {
                       nullptr);
   }
   return s;
+}
+
+// --signalstats' figures as doubles by the JSONL's names (docs/output-formats.md, "Signalstats").
+void setSignalstatsFields(GstStructure* s, const SignalstatsFigures& g) {
+  for (const auto& [letter, p] : {std::pair{"U", &g.u}, {"V", &g.v}}) {
+    for (const auto& [suffix, v] : {std::pair{"MIN", double(p->min)},
+                                    {"LOW", double(p->low)},
+                                    {"AVG", p->avg},
+                                    {"HIGH", double(p->high)},
+                                    {"MAX", double(p->max)},
+                                    {"DIF", p->dif}})
+      gst_structure_set(s, (std::string(letter) + suffix).c_str(), G_TYPE_DOUBLE, v, nullptr);
+  }
+  gst_structure_set(s, "BRNG", G_TYPE_DOUBLE, g.brng, "SATMIN", G_TYPE_DOUBLE, double(g.sat_min),
+                    "SATLOW", G_TYPE_DOUBLE, double(g.sat_low), "SATAVG", G_TYPE_DOUBLE, g.sat_avg,
+                    "SATHIGH", G_TYPE_DOUBLE, double(g.sat_high), "SATMAX", G_TYPE_DOUBLE,
+                    double(g.sat_max), "HUEMED", G_TYPE_DOUBLE, double(g.hue_median), "HUEAVG",
+                    G_TYPE_DOUBLE, g.hue_avg, nullptr);
+  if (g.tout) gst_structure_set(s, "TOUT", G_TYPE_DOUBLE, *g.tout, nullptr);
+  if (g.vrep) gst_structure_set(s, "VREP", G_TYPE_DOUBLE, *g.vrep, nullptr);
+}
+
+GstStructure* cropdetectStructure(const CropDetectFigures& c) {
+  const std::string crop = std::to_string(c.w) + ":" + std::to_string(c.h) + ":" +
+                           std::to_string(c.x) + ":" + std::to_string(c.y);
+  return gst_structure_new("cropdetect", "x1", G_TYPE_INT, c.x1, "x2", G_TYPE_INT, c.x2, "y1",
+                           G_TYPE_INT, c.y1, "y2", G_TYPE_INT, c.y2, "w", G_TYPE_INT, c.w, "h",
+                           G_TYPE_INT, c.h, "x", G_TYPE_INT, c.x, "y", G_TYPE_INT, c.y, "crop",
+                           G_TYPE_STRING, crop.c_str(), nullptr);
 }
 
 }  // namespace
@@ -121,6 +151,11 @@ GstStructure* resultStructure(const FrameResult& r, GstClockTime pts) {
     setStructureField(s, "health", health);
   }
   if (r.scopes) setStructureField(s, "scopes", scopesStructure(*r.scopes));
+  if (r.signalstats) setSignalstatsFields(s, *r.signalstats);
+  if (r.cropdetect) setStructureField(s, "cropdetect", cropdetectStructure(*r.cropdetect));
+  // ffmpeg's float as a double; NaN where ffmpeg prints nan (the JSONL's null).
+  if (r.blur) gst_structure_set(s, "blur", G_TYPE_DOUBLE, double(*r.blur), nullptr);
+  if (r.block) gst_structure_set(s, "block", G_TYPE_DOUBLE, double(*r.block), nullptr);
   return s;
 }
 

@@ -20,7 +20,10 @@ namespace esf::gst {
 // timing_ms {stage: ms}; plus pts (the buffer's, in ns) and zero_copy. With scopes, "scopes":
 // columns (int), vectorscope_samples (guint64) and each scope counted as GBytes of little-endian
 // uint32 counts in the JSONL's index order (waveform columns x 256, parade 3 x columns x 256,
-// vectorscope 256 x 256, [cr][cb]).
+// vectorscope 256 x 256, [cr][cb]). With signalstats, its figures as doubles by ffmpeg's names
+// (UMIN ... VDIF, BRNG, SATMIN ... HUEAVG, TOUT, VREP); with detect, "cropdetect" (x1, x2, y1, y2,
+// w, h, x, y as ints, crop "w:h:x:y"; after cropdetect's skipped frames) and the doubles "blur"
+// and "block" (NaN where ffmpeg prints nan).
 GstStructure* resultStructure(const FrameResult& result, GstClockTime pts);
 // The "scopes" property: "waveform,parade,vectorscope[,columns=N]", any of the three at least
 // once each, as esframe run --scopes takes it.

@@ -44,6 +44,9 @@ struct Settings {
   bool health = false;         // camera health figures (esframe/health.hpp) with ffmpeg's defaults
   std::string health_options;  // KEY=VALUE,... (esf::parseHealthConfig); non-empty: health on
   std::string scopes;          // waveform,parade,vectorscope[,columns=N]; empty: none
+  bool signalstats = false;    // ffmpeg signalstats' chroma, saturation, hue and BRNG figures
+  bool signalstats_tout = false, signalstats_vrep = false;  // TOUT, VREP (imply signalstats)
+  std::string detect;  // crop[,KEY=VALUE...],blur[,...],block[,...]; empty: none
 };
 
 struct State {
@@ -72,6 +75,10 @@ enum Property {
   kPropHealth,
   kPropHealthOptions,
   kPropScopes,
+  kPropSignalstats,
+  kPropSignalstatsTout,
+  kPropSignalstatsVrep,
+  kPropDetect,
 };
 
 }  // namespace
@@ -116,6 +123,14 @@ esf::Result<esf::PipelineConfig> pipelineConfig(const Settings& s) {
     esf::Result<esf::ScopeOptions> scopes = esf::gst::parseScopes(s.scopes);
     if (!scopes) return scopes.error();
     c.scopes = scopes.value();
+  }
+  c.signalstats_tout = s.signalstats_tout;
+  c.signalstats_vrep = s.signalstats_vrep;
+  c.signalstats = s.signalstats || s.signalstats_tout || s.signalstats_vrep;
+  if (!s.detect.empty()) {
+    esf::Result<esf::DetectConfig> detect = esf::parseDetectConfig(s.detect);
+    if (!detect) return detect.error();
+    c.detect = detect.value();
   }
   if (esf::Status valid = c.validate(); !valid) return valid.error();
   return c;
@@ -308,6 +323,18 @@ void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
     case kPropScopes:
       s.scopes = stringOf(value);
       break;
+    case kPropSignalstats:
+      s.signalstats = g_value_get_boolean(value);
+      break;
+    case kPropSignalstatsTout:
+      s.signalstats_tout = g_value_get_boolean(value);
+      break;
+    case kPropSignalstatsVrep:
+      s.signalstats_vrep = g_value_get_boolean(value);
+      break;
+    case kPropDetect:
+      s.detect = stringOf(value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
       break;
@@ -365,6 +392,18 @@ void getProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
       break;
     case kPropScopes:
       g_value_set_string(value, s.scopes.c_str());
+      break;
+    case kPropSignalstats:
+      g_value_set_boolean(value, s.signalstats);
+      break;
+    case kPropSignalstatsTout:
+      g_value_set_boolean(value, s.signalstats_tout);
+      break;
+    case kPropSignalstatsVrep:
+      g_value_set_boolean(value, s.signalstats_vrep);
+      break;
+    case kPropDetect:
+      g_value_set_string(value, s.detect.c_str());
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
@@ -441,6 +480,22 @@ void installProperties(GObjectClass* c) {
                  "vectorscope[, columns=N], comma-separated; their counts go in the results' "
                  "\"scopes\" structure (empty: none)",
                  d.scopes);
+  auto booleanProperty = [&](Property id, const char* name, const char* blurb, bool def) {
+    g_object_class_install_property(c, id, g_param_spec_boolean(name, name, blurb, def, kRw));
+  };
+  booleanProperty(kPropSignalstats, "signalstats",
+                  "ffmpeg signalstats' chroma, saturation, hue and BRNG figures of YUV frames in "
+                  "the results (UMIN ... HUEAVG, BRNG), as esframe run --signalstats",
+                  d.signalstats);
+  booleanProperty(kPropSignalstatsTout, "signalstats-tout",
+                  "signalstats' TOUT in the results (turns signalstats on)", d.signalstats_tout);
+  booleanProperty(kPropSignalstatsVrep, "signalstats-vrep",
+                  "signalstats' VREP in the results (turns signalstats on)", d.signalstats_vrep);
+  stringProperty(kPropDetect, "detect",
+                 "ffmpeg's cropdetect, blurdetect and blockdetect, as esframe run --detect takes "
+                 "them: crop[,KEY=VALUE...],blur[,...],block[,...]; their figures go in the "
+                 "results' \"cropdetect\" structure and \"blur\", \"block\" (empty: none)",
+                 d.detect);
 }
 
 // esframe's log lines into the GStreamer debug log.

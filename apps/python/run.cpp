@@ -129,7 +129,7 @@ py::dict runLoop(const std::string& source, const py::object& jsonl, const py::o
     if (target->is_none()) continue;
     RecordSinkOptions o;
     o.format = format;
-    sinks.push_back(unwrap(createRecordSink(recordFd(*target, "run", fds), o)));
+    sinks.push_back(unwrap(createRecordSink(recordFd(*target, "run", fds), o, pipeline.get())));
   }
   if (!png.is_none()) {
     PngSinkOptions o;

@@ -1,5 +1,6 @@
 #include "core/outputs/csv_output.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "core/outputs/frame_summary.hpp"
@@ -49,30 +50,29 @@ std::string healthFields(const HealthFigures& h) {
 // With regions: health_covered, then health_region<i>_<name> for each region.
 constexpr const char* kRegionNames[] = {"mean", "tenengrad", "changed", "flat"};
 
-// --signalstats: its columns, in the JSONL record's order.
-constexpr const char* kSignalstatsColumns =
-    ",UMIN,ULOW,UAVG,UHIGH,UMAX,VMIN,VLOW,VAVG,VHIGH,VMAX,UDIF,VDIF,BRNG,SATMIN,SATLOW,SATAVG,"
-    "SATHIGH,SATMAX,HUEMED,HUEAVG";
-std::string signalstatsFields(const SignalstatsFigures& c) {
-  std::string r;
-  for (const ChromaPlaneFigures* p : {&c.u, &c.v})
-    for (double v : {double(p->min), double(p->low), p->avg, double(p->high), double(p->max)})
-      r += "," + number(v);
-  r += "," + number(c.u.dif) + "," + number(c.v.dif) + "," + number(c.brng);
-  for (double v : {double(c.sat_min), double(c.sat_low), c.sat_avg, double(c.sat_high),
-                   double(c.sat_max), double(c.hue_median), c.hue_avg})
-    r += "," + number(v);
-  return r;
+// --detect's blur and block: empty where the JSONL has null (ffmpeg's nan).
+std::string detectorField(float v) {
+  return "," + (std::isnan(v) ? std::string() : number(double(v)));
 }
 
 }  // namespace
 
-std::string csvHeader(const FrameResult& f, bool with_bins) {
+CsvColumns csvColumnsOf(const FrameResult& first, const CsvColumns& asked) {
+  return {asked.with_bins, asked.cropdetect || first.cropdetect.has_value()};
+}
+
+std::string csvHeader(const FrameResult& f, const CsvColumns& columns) {
+  const bool with_bins = columns.with_bins;
   std::string h = "seq,ts_ns,source,width,height,format,dropped";
   for (const ChannelStats& s : f.stats)
     for (const char* name : kStatNames) h += std::string(",") + s.channel + "_" + name;
   h += ",YMIN,YLOW,YAVG,YHIGH,YMAX,ev_hint";
-  if (f.signalstats) h += kSignalstatsColumns;
+  if (f.signalstats)  // --signalstats: ffmpeg's names, in the JSONL record's order
+    for (const NamedFigure& g : signalstatsFigures(*f.signalstats)) h += std::string(",") + g.name;
+  if (columns.cropdetect)
+    for (const NamedFigure& g : cropdetectFigures({})) h += std::string(",cropdetect_") + g.name;
+  if (f.blur) h += ",blur";
+  if (f.block) h += ",block";
   if (f.health) {
     for (const char* name : kHealthNames) h += std::string(",health_") + name;
     if (!f.health->regions.empty()) h += ",health_covered";
@@ -97,7 +97,8 @@ std::string csvHeader(const FrameResult& f, bool with_bins) {
   return h + "\n";
 }
 
-std::string csvRow(const FrameResult& f, bool with_bins) {
+std::string csvRow(const FrameResult& f, const CsvColumns& columns) {
+  const bool with_bins = columns.with_bins;
   std::string r = std::to_string(f.seq) + "," + std::to_string(f.ts_ns) + "," + csvField(f.source) +
                   "," + std::to_string(f.width) + "," + std::to_string(f.height) + "," +
                   csvField(f.format) + "," + std::to_string(f.dropped);
@@ -115,7 +116,16 @@ std::string csvRow(const FrameResult& f, bool with_bins) {
   }
   const std::optional<double> ev = frameEvHint(f);
   r += "," + (ev ? number(*ev) : std::string());
-  if (f.signalstats) r += signalstatsFields(*f.signalstats);
+  if (f.signalstats)
+    for (const NamedFigure& g : signalstatsFigures(*f.signalstats)) r += "," + number(g.value);
+  if (columns.cropdetect) {
+    if (f.cropdetect)
+      for (const NamedFigure& g : cropdetectFigures(*f.cropdetect)) r += "," + number(g.value);
+    else
+      r += ",,,,,,,,";  // cropdetect's skipped frames
+  }
+  if (f.blur) r += detectorField(*f.blur);
+  if (f.block) r += detectorField(*f.block);
   if (f.health) r += healthFields(*f.health);
   for (const StageTiming& t : f.timings) r += "," + number(t.ms);
   if (with_bins) {
@@ -137,8 +147,11 @@ std::string csvRow(const FrameResult& f, bool with_bins) {
 
 Status CsvOutput::write(const FrameResult& frame) {
   std::string text;
-  if (!header_written_) text = csvHeader(frame, with_bins_);
-  text += csvRow(frame, with_bins_);
+  if (!header_written_) {
+    columns_ = csvColumnsOf(frame, columns_);
+    text = csvHeader(frame, columns_);
+  }
+  text += csvRow(frame, columns_);
   Status s = writeRecord(fd_, text);
   if (s) header_written_ = true;
   return s;

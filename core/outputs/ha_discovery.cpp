@@ -1,5 +1,7 @@
 #include "core/outputs/ha_discovery.hpp"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "core/outputs/frame_summary.hpp"
@@ -31,6 +33,8 @@ constexpr EntitySpec kEntities[] = {
      &HaEntities::health},
     {"entropy", "sensor", "Entropy", nullptr, "bit", "mdi:chart-bell-curve", 2,
      &HaEntities::health},
+    {"blur", "sensor", "Blur", nullptr, nullptr, "mdi:blur", 2, &HaEntities::blur},
+    {"block", "sensor", "Blockiness", nullptr, nullptr, "mdi:grid", 2, &HaEntities::block},
     {"fps", "sensor", "Frame rate", nullptr, "fps", "mdi:speedometer", 1, nullptr},
     {"black", "binary_sensor", "Black picture", "problem", nullptr, "mdi:television-off", 0,
      &HaEntities::health},
@@ -38,6 +42,8 @@ constexpr EntitySpec kEntities[] = {
      &HaEntities::health},
     {"covered", "binary_sensor", "Covered", "tamper", nullptr, "mdi:camera-off", 0,
      &HaEntities::regions},
+    {"borders", "binary_sensor", "Black borders", "problem", nullptr, "mdi:crop", 0,
+     &HaEntities::crop},
     {"camera", "binary_sensor", "Camera", "connectivity", nullptr, "mdi:cctv", 0, nullptr},
 };
 
@@ -60,6 +66,9 @@ HaEntities haEntitiesOf(const FrameResult& frame) {
   for (const ChannelStats& s : frame.stats) e.luma = e.luma || s.channel == 'l';
   e.health = frame.health.has_value();
   e.regions = e.health && !frame.health->regions.empty();
+  e.blur = frame.blur.has_value();
+  e.block = frame.block.has_value();
+  e.crop = frame.cropdetect.has_value();
   return e;
 }
 
@@ -131,6 +140,12 @@ HaFigures haFiguresOf(const FrameResult& frame) {
     f.focus = frame.health->tenengrad;
     f.entropy = frame.health->entropy;
   }
+  for (auto [figure, value] : {std::pair{&f.blur, &frame.blur}, {&f.block, &frame.block}})
+    if (*value && !std::isnan(**value)) *figure = double(**value);
+  if (frame.cropdetect) {
+    const CropDetectFigures& c = *frame.cropdetect;
+    f.borders = c.x1 > 0 || c.y1 > 0 || c.x2 < frame.width - 1 || c.y2 < frame.height - 1;
+  }
   return f;
 }
 
@@ -151,12 +166,20 @@ std::string haStatePayload(const HaFigures& figures, const HaEntities& entities,
     figure("focus", figures.focus);
     figure("entropy", figures.entropy);
   }
+  if (entities.blur) figure("blur", figures.blur);
+  if (entities.block) figure("block", figures.block);
   figure("fps", fps >= 0 ? std::optional<double>(fps) : std::nullopt);
   if (entities.health) {
     s["black"] = onOff(flags.black);
     s["frozen"] = onOff(flags.frozen);
   }
   if (entities.regions) s["covered"] = onOff(flags.covered);
+  if (entities.crop) {
+    if (figures.borders)
+      s["borders"] = onOff(*figures.borders);
+    else
+      s["borders"] = nullptr;  // cropdetect's skipped frames
+  }
   s["camera"] = onOff(flags.camera);
   return s.dump();
 }

@@ -20,14 +20,25 @@ struct HaMessage {
   std::string payload;
 };
 
-// Which figures a run's frames carry, read from its first frame: brightness and EV hint need the
-// luma channel, focus, entropy, black and frozen need health, covered needs regions.
+// Which figures a run's frames carry: brightness and EV hint need the luma channel, focus,
+// entropy, black and frozen need health, covered needs regions, blur, block and borders need
+// --detect's blur, block and crop.
 struct HaEntities {
   bool luma = false;
   bool health = false;
   bool regions = false;
+  bool blur = false;
+  bool block = false;
+  bool crop = false;
+  bool operator==(const HaEntities&) const = default;
 };
 HaEntities haEntitiesOf(const FrameResult& frame);
+// Those of either: cropdetect skips a run's first frames, so its entity comes later. (Inline:
+// the MQTT module calls it without going through its host table.)
+inline HaEntities haEntitiesUnion(const HaEntities& a, const HaEntities& b) {
+  return {a.luma || b.luma, a.health || b.health, a.regions || b.regions,
+          a.blur || b.blur, a.block || b.block,   a.crop || b.crop};
+}
 
 // The binary sensors' states: the health intervals open (from the events, as TOPIC/health) and
 // whether frames arrive.
@@ -52,6 +63,9 @@ std::vector<HaMessage> haDiscoveryRemovals(const MqttSinkOptions& options);
 // A frame's figures for the sensors (the last frame's stay on while frames are away).
 struct HaFigures {
   std::optional<double> brightness, ev_hint, focus, entropy;
+  std::optional<double> blur, block;  // null where ffmpeg prints nan
+  // cropdetect's box (over the frames so far) leaves out a line at any edge of the frame.
+  std::optional<bool> borders;
 };
 HaFigures haFiguresOf(const FrameResult& frame);
 // The state object the configs' value templates read: a member for every entity `entities`

@@ -52,30 +52,8 @@ std::string jsonlLine(const FrameResult& f) {
     j["ev_hint"] = *ev;
   else
     j["ev_hint"] = nullptr;
-  if (f.signalstats) {  // --signalstats: docs/output-formats.md, "Signalstats"
-    for (const auto& [letter, plane] :
-         {std::pair{"U", &f.signalstats->u}, {"V", &f.signalstats->v}}) {
-      const std::string p = letter;
-      j[p + "MIN"] = double(plane->min);
-      j[p + "LOW"] = double(plane->low);
-      j[p + "AVG"] = plane->avg;
-      j[p + "HIGH"] = double(plane->high);
-      j[p + "MAX"] = double(plane->max);
-    }
-    j["UDIF"] = f.signalstats->u.dif;
-    j["VDIF"] = f.signalstats->v.dif;
-    j["BRNG"] = f.signalstats->brng;
-    const SignalstatsFigures& g = *f.signalstats;
-    j["SATMIN"] = double(g.sat_min);
-    j["SATLOW"] = double(g.sat_low);
-    j["SATAVG"] = g.sat_avg;
-    j["SATHIGH"] = double(g.sat_high);
-    j["SATMAX"] = double(g.sat_max);
-    j["HUEMED"] = double(g.hue_median);
-    j["HUEAVG"] = g.hue_avg;
-    if (g.tout) j["TOUT"] = *g.tout;
-    if (g.vrep) j["VREP"] = *g.vrep;
-  }
+  if (f.signalstats)  // --signalstats: docs/output-formats.md, "Signalstats"
+    for (const NamedFigure& g : signalstatsFigures(*f.signalstats)) j[g.name] = g.value;
   if (f.cropdetect) {  // --detect: docs/output-formats.md, "Detectors"
     const CropDetectFigures& c = *f.cropdetect;
     j["cropdetect"] = {{"x1", c.x1},

@@ -1,6 +1,6 @@
 // The module's side of MqttHost (mqtt_output.hpp), compiled into libesframe-mqtt.so only: the
 // libesframe functions the module calls are defined here, each a call through the table its
-// loader handed to esf_mqtt_module_v4. A static libesframe links the module's code in and binds
+// loader handed to esf_mqtt_module_v5. A static libesframe links the module's code in and binds
 // these calls directly.
 #include "core/outputs/ha_discovery.hpp"
 #include "core/outputs/jsonl_output.hpp"

@@ -18,7 +18,7 @@ const MqttHost kHost{&logLine,      &jsonlLine,          &jsonlEventLine,
 Result<std::unique_ptr<FrameSink>> openMqttOutput(const MqttSinkOptions& options) {
   static const Result<const MqttModule*> module =
       loadOptionalModule(OptionalModule<MqttModule, MqttHost>{kMqttModuleFile, kMqttModuleEntry,
-                                                              ESF_LINKED_ENTRY(esf_mqtt_module_v4)},
+                                                              ESF_LINKED_ENTRY(esf_mqtt_module_v5)},
                          kHost);
   if (!module)
     return fail(module.error().code, "mqtt://", options.host, "/", options.topic, ": ",

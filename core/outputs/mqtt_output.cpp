@@ -197,10 +197,14 @@ class MqttOutput : public FrameSink {
   }
 
   // Under mutex_: Home Assistant's configs at the first frame (what it carries says which
-  // entities apply), then the state when a binary sensor changes, or every state interval.
+  // entities apply) and again when a later frame carries more (cropdetect's first figures come
+  // after its skipped frames), then the state when a binary sensor changes, or every state
+  // interval.
   void discoveryFrame(const FrameResult& frame) {
-    if (!ha_known_) {
-      ha_entities_ = haEntitiesOf(frame);
+    const HaEntities entities = haEntitiesUnion(ha_entities_, haEntitiesOf(frame));
+    const bool grew = ha_known_ && entities != ha_entities_;
+    if (!ha_known_ || grew) {
+      ha_entities_ = entities;
       ha_known_ = true;
       for (HaMessage& m : haDiscoveryConfigs(options_, ha_entities_)) queueRetained(std::move(m));
     }
@@ -208,7 +212,7 @@ class MqttOutput : public FrameSink {
     last_frame_at_ = Clock::now();
     ++ha_frames_;
     const HaFlags flags{black_, frozen_, covered_, true};
-    const bool changed = !ha_state_sent_ || flags != ha_flags_;
+    const bool changed = !ha_state_sent_ || flags != ha_flags_ || grew;
     const auto interval = std::chrono::seconds(options_.discovery_state_every_s);
     if (!changed && last_frame_at_ - ha_state_at_ < interval) return;
     // The frame rate over the frames since the last state, in the stream's time.
@@ -446,7 +450,7 @@ class MqttOutput : public FrameSink {
   std::string health_state_;  // the last state queued for TOPIC/health
   bool discovery_ = false;    // Home Assistant discovery (not its removal)
   bool ha_known_ = false, ha_state_sent_ = false;
-  HaEntities ha_entities_;                       // from the first frame
+  HaEntities ha_entities_;                       // from the frames so far
   HaFigures ha_figures_;                         // the last frame's
   HaFlags ha_flags_;                             // as last queued
   uint64_t ha_frames_ = 0, ha_state_ts_ns_ = 0;  // frames since the last state, its frame's time
@@ -483,7 +487,7 @@ const MqttHost* g_host = nullptr;
 
 }  // namespace esf
 
-const esf::MqttModule* esf_mqtt_module_v4(const esf::MqttHost* host) {
+const esf::MqttModule* esf_mqtt_module_v5(const esf::MqttHost* host) {
   esf::mqtt_module::g_host = host;
   static const esf::MqttModule module{esf::mqtt_module::openMqttOutput};
   return &module;

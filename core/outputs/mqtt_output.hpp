@@ -46,7 +46,7 @@ struct MqttModule {
   Result<std::unique_ptr<FrameSink>> (*open_output)(const MqttSinkOptions& options);
 };
 inline constexpr const char kMqttModuleFile[] = "libesframe-mqtt.so";
-inline constexpr const char kMqttModuleEntry[] = "esf_mqtt_module_v4";
+inline constexpr const char kMqttModuleEntry[] = "esf_mqtt_module_v5";
 
 // The module's openMqttOutput, under a name of its own (its calls must not bind to the loader's).
 namespace mqtt_module {
@@ -59,4 +59,4 @@ extern const MqttHost* g_host;
 
 // The module's one exported entry point: keeps `host` (valid for the process's lifetime) and
 // returns the table above, valid as long.
-extern "C" ESF_MODULE_ENTRY const esf::MqttModule* esf_mqtt_module_v4(const esf::MqttHost* host);
+extern "C" ESF_MODULE_ENTRY const esf::MqttModule* esf_mqtt_module_v5(const esf::MqttHost* host);

@@ -1,8 +1,11 @@
 #include "core/outputs/prom_output.hpp"
 
+#include <cctype>
 #include <charconv>
+#include <cmath>
 
 #include "base/atomic_file.hpp"
+#include "core/outputs/frame_summary.hpp"
 
 namespace esf {
 namespace {
@@ -21,8 +24,10 @@ std::string escapeLabel(const std::string& value) {
   return out;
 }
 
-// The shortest text that reads back as the same double (the JSONL prints doubles the same way).
+// The shortest text that reads back as the same double (the JSONL prints doubles the same way);
+// NaN as the exposition format spells it.
 std::string number(double v) {
+  if (std::isnan(v)) return "NaN";
   char buf[32];
   const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
   return std::string(buf, end);
@@ -32,8 +37,8 @@ class MetricsText {
  public:
   explicit MetricsText(const std::string& source) : source_(escapeLabel(source)) {}
 
-  void family(const char* name, const char* type, const char* help) {
-    text_ += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+  void family(const std::string& name, const char* type, const std::string& help) {
+    text_ += "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
     name_ = name;
   }
   // One sample of the current family; `labels` are extra ones: `channel="r"`.
@@ -48,6 +53,43 @@ class MetricsText {
   std::string name_;
   std::string text_;
 };
+
+std::string lowerCase(const char* name) {
+  std::string out(name);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// --signalstats and --detect (docs/output-formats.md, "Signalstats", "Detectors"): a gauge per
+// figure, named after ffmpeg's key in lower case.
+void detectorFamilies(MetricsText& m, const FrameResult& f) {
+  if (f.signalstats)
+    for (const NamedFigure& g : signalstatsFigures(*f.signalstats)) {
+      m.family("esframe_signalstats_" + lowerCase(g.name), "gauge",
+               std::string("ffmpeg signalstats' ") + g.name + " of the latest frame.");
+      m.sample(number(g.value));
+    }
+  if (f.cropdetect) {
+    // Lengths in pixels, spelled out as the exposition format's conventions want (no "_h").
+    const char* kMetrics[] = {"x1", "x2", "y1", "y2", "width", "height", "x", "y"};
+    const std::array<NamedFigure, 8> figures = cropdetectFigures(*f.cropdetect);
+    for (size_t i = 0; i < figures.size(); ++i) {
+      m.family(std::string("esframe_cropdetect_") + kMetrics[i] + "_pixels", "gauge",
+               std::string("ffmpeg cropdetect's ") + figures[i].name +
+                   " (lavfi.cropdetect key) over the frames so far.");
+      m.sample(number(figures[i].value));
+    }
+  }
+  // NaN where ffmpeg prints nan (blurdetect: no block with edges).
+  if (f.blur) {
+    m.family("esframe_blur", "gauge", "ffmpeg blurdetect's lavfi.blur of the latest frame.");
+    m.sample(number(double(*f.blur)));
+  }
+  if (f.block) {
+    m.family("esframe_block", "gauge", "ffmpeg blockdetect's lavfi.block of the latest frame.");
+    m.sample(number(double(*f.block)));
+  }
+}
 
 }  // namespace
 
@@ -156,6 +198,7 @@ std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_drop
       m.sample(std::to_string(events[i]),
                std::string("event=\"") + healthEventName(HealthEventType(i)) + "\"");
   }
+  detectorFamilies(m, f);
   m.family("esframe_stage_duration_seconds", "gauge",
            "Time of each stage on the latest frame (clock: gpu timer query or wall).");
   for (const StageTiming& t : f.timings)

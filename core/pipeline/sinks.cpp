@@ -24,7 +24,9 @@
 namespace esf {
 namespace {
 
-Result<std::unique_ptr<FrameSink>> makeRecordSink(int fd, const RecordSinkOptions& options) {
+// `cropdetect`: the pipeline runs cropdetect (a CSV has its columns from the first row).
+Result<std::unique_ptr<FrameSink>> makeRecordSink(int fd, const RecordSinkOptions& options,
+                                                  bool cropdetect) {
   if (fd < 0)
     return fail(ErrorCode::kInvalidArgument, "record sink: fd ", std::to_string(fd),
                 " is not a file descriptor");
@@ -32,7 +34,7 @@ Result<std::unique_ptr<FrameSink>> makeRecordSink(int fd, const RecordSinkOption
     case RecordFormat::kJsonl:
       return std::unique_ptr<FrameSink>(new JsonlOutput(fd));
     case RecordFormat::kCsv:
-      return std::unique_ptr<FrameSink>(new CsvOutput(fd, options.csv_bins));
+      return std::unique_ptr<FrameSink>(new CsvOutput(fd, {options.csv_bins, cropdetect}));
     case RecordFormat::kBinary:
       return std::unique_ptr<FrameSink>(new BinOutput(fd));
   }
@@ -167,8 +169,16 @@ Result<std::unique_ptr<FrameSink>> makeHttpSink(const HttpSinkOptions& o) {
 
 // The API's sinks: made, and their calls, under guard (base/api_guard.hpp).
 Result<std::unique_ptr<FrameSink>> createRecordSink(int fd, const RecordSinkOptions& options) {
-  return guardedSink(guard("record sink", [&] { return makeRecordSink(fd, options); }),
+  return guardedSink(guard("record sink", [&] { return makeRecordSink(fd, options, false); }),
                      "record sink");
+}
+
+Result<std::unique_ptr<FrameSink>> createRecordSink(int fd, const RecordSinkOptions& options,
+                                                    const Pipeline& pipeline) {
+  return guardedSink(
+      guard("record sink",
+            [&] { return makeRecordSink(fd, options, pipeline.config().detect.crop.has_value()); }),
+      "record sink");
 }
 
 Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options) {

@@ -8,6 +8,7 @@
 #include "core/stages/stage_gl.hpp"
 #include "core/stages/stage_limits.hpp"
 #include "platform/shader_library.hpp"
+#include "platform/workgroup_shape.hpp"
 
 namespace esf {
 namespace {
@@ -24,7 +25,9 @@ int64_t planesOf(const ScopeOptions& s) {
 ScopesParams ScopesParams::defaultsFor(const GlContext& gl, const ScopeOptions& scopes) {
   const ComputeLimits& limits = gl.limits();
   ScopesParams p;
-  const int invocations = std::min(kV3dMaxInvocations, int(limits.work_group_invocations));
+  // Each invocation keeps a run (word, length) per plane: within the invocations that keep the
+  // whole register file (Midgard: 64).
+  const int invocations = std::min(kV3dMaxInvocations, int(registerHeavyInvocations(limits)));
   const int64_t column_bytes = planesOf(scopes) * int64_t(kLevels) * 4;
   p.tile_columns = 16;
   while (p.tile_columns > 1 &&
@@ -33,7 +36,7 @@ ScopesParams ScopesParams::defaultsFor(const GlContext& gl, const ScopeOptions& 
     p.tile_columns /= 2;
   p.workgroup_rows =
       std::max(1, std::min(invocations / p.tile_columns, int(limits.work_group_size[1])));
-  p.rows_per_workgroup = p.workgroup_rows * 8;
+  p.rows_per_workgroup = p.workgroup_rows * 16;
   return p;
 }
 
@@ -115,7 +118,10 @@ Status Scopes::clearCounts(size_t words) {
   if (words != words_) {
     Result<GlBuffer> made = makeStorageBuffer(words, "scopes counts");
     if (!made) return made.error();
+    Result<GlBuffer> readback = makeStorageBuffer(words, "scopes read-back");
+    if (!readback) return readback.error();
     counts_ = std::move(made.value());
+    readback_ = std::move(readback.value());
     words_ = words;
   }
   return fillBuffer(counts_.get(), words_, 0, "scopes counts");
@@ -162,6 +168,7 @@ Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts_.get());
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
   glMemoryBarrier(kStorageWrittenBarrier);
+  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
   columns_ = columns;
   pixels_ = uint64_t(w) * uint64_t(h);
   return checkGl("scopes dispatch");
@@ -197,6 +204,7 @@ Status Scopes::run(const ChromaPlanes& planes) {
   }
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
   glMemoryBarrier(kStorageWrittenBarrier);
+  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
   columns_ = 1;
   pixels_ = uint64_t(w) * uint64_t(h);
   return checkGl("scopes dispatch (chroma planes)");
@@ -204,7 +212,7 @@ Status Scopes::run(const ChromaPlanes& planes) {
 
 Result<ScopeCounts> Scopes::read() const {
   if (!columns_) return fail(ErrorCode::kInternal, kScopesStage, ": read() before a run");
-  Result<std::vector<uint32_t>> words = readWords(counts_.get(), words_, "scopes read-back");
+  Result<std::vector<uint32_t>> words = readWords(readback_.get(), words_, "scopes read-back");
   if (!words) return words.error();
   const std::vector<uint32_t>& w = words.value();
   const size_t column_words = size_t(columns_) * kLevels;
@@ -271,7 +279,8 @@ Result<ChromaSignalstatsCounts> Scopes::readSignalstats() const {
 
 Status Scopes::poison(uint32_t pattern) {
   if (!words_) return Status::success();
-  return fillBuffer(counts_.get(), words_, pattern, "scopes poison");
+  if (Status s = fillBuffer(counts_.get(), words_, pattern, "scopes poison"); !s) return s;
+  return fillBuffer(readback_.get(), words_, pattern, "scopes poison");
 }
 
 }  // namespace esf

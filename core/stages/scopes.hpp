@@ -13,7 +13,7 @@
 //
 // A YUV frame's vectorscope counts its own chroma samples, not the RGBA image's: a Scopes made
 // for ScopesInput::kChromaPlanes counts only the vectorscope, from the plane textures the
-// import converted (ChromaPlanes), one invocation a column of chroma samples, with the same
+// import converted (ChromaPlanes), the same workgroups over the chroma samples with the same
 // runs of equal bins. It reads what the import already has on the GPU, so zero-copy frames
 // (planes only in dmabufs) get their vectorscope too.
 #include <GLES3/gl31.h>
@@ -110,7 +110,10 @@ class Scopes {
   bool has_previous_ = false;
   size_t partial_words_ = 0, previous_words_ = 0;
   GlProgram program_, luma_program_;  // luma_program_: LUMA_IMAGE, made at its first run
+  // The counts, added with atomics: a buffer the host never maps (NVIDIA may keep a buffer it
+  // maps in host memory, where every atomic crosses the bus), copied into readback_ per run.
   GlBuffer counts_;
+  GlBuffer readback_;
   size_t words_ = 0;
   int columns_ = 0;
   uint64_t pixels_ = 0;

@@ -30,6 +30,12 @@ struct RecordSinkOptions {
 // file). A reader that went away gives ErrorCode::kOutputClosed: ignore SIGPIPE in the process.
 ESF_API Result<std::unique_ptr<FrameSink>> createRecordSink(int fd,
                                                             const RecordSinkOptions& options);
+// The same for the frames of `pipeline`: a CSV's header then also has the columns of figures its
+// configuration asks for that the first frame may lack (cropdetect's, absent on the frames it
+// skips).
+ESF_API Result<std::unique_ptr<FrameSink>> createRecordSink(int fd,
+                                                            const RecordSinkOptions& options,
+                                                            const Pipeline& pipeline);
 
 struct PngSinkOptions {
   std::string dir;  // created if missing; frame files and graph files are written atomically

@@ -67,6 +67,12 @@ struct SourceConfig {
   NetworkTransport network_transport = NetworkTransport::kAuto;
   std::string credentials_file;
   int network_give_up_ms = 0;
+  // A V4L2 camera that goes away (an unplugged USB camera; ErrorCode::kDeviceLost) is then an
+  // outage as a network stream's, opened again by the same spec after each backoff,
+  // network_give_up_ms included; without it the loss ends the stream. Other failures (no frame
+  // within poll_timeout_ms from a device still there) end it either way. A libcamera camera
+  // refuses it (ErrorCode::kUnsupported).
+  bool reconnect = false;
 };
 
 class ESF_API FrameSource {

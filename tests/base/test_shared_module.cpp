@@ -118,12 +118,12 @@ TEST(SharedModule, ARealModulesEntryPointGivesItsTable) {
   ScopedEnv dir("ESFRAME_MODULE_DIR", ESF_TEST_LIBESFRAME_DIR);
   auto module = SharedModule::open("libesframe-mqtt.so", ErrorCode::kUnsupported);
   ASSERT_TRUE(module.ok()) << module.error().message;
-  const auto entry = module->symbol("esf_mqtt_module_v4");
+  const auto entry = module->symbol("esf_mqtt_module_v5");
   ASSERT_TRUE(entry.ok()) << entry.error().message;
   EXPECT_NE(entry.value(), nullptr);
   SharedModule moved = std::move(module.value());
   EXPECT_EQ(moved.path(), std::string(ESF_TEST_LIBESFRAME_DIR) + "/libesframe-mqtt.so");
-  EXPECT_TRUE(moved.symbol("esf_mqtt_module_v4").ok());
+  EXPECT_TRUE(moved.symbol("esf_mqtt_module_v5").ok());
 }
 #endif
 

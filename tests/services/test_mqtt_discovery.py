@@ -175,6 +175,35 @@ class MqttDiscoveryTest(unittest.TestCase):
             self.assertEqual(config["device"]["name"], "Porch camera")
         self.assertEqual(objects, {"brightness", "ev_hint", "fps", "camera"})
 
+    def test_detector_entities(self):
+        # --detect crop,blur,block on a clip made by ffmpeg (noise inside black borders): blur
+        # and block sensors from the first frame, the borders binary sensor once cropdetect has
+        # figures (after its 2 skipped frames); the state's figures are a printed frame's.
+        clip = os.path.join(self.dir, "clip.y4m")
+        subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+                        "testsrc2=s=48x32:r=10:d=1,noise=alls=20:allf=t,"
+                        "pad=64:48:8:8:black,format=yuv420p", "-y", clip], check=True)
+        run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--source", clip, "--detect",
+                              "crop,blur,block", "--output", "jsonl", "--output",
+                              self.url("discovery=homeassistant,state-every=1")],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        frames = [json.loads(line) for line in run.stdout.splitlines()]
+        objects = {}
+        for topic, config in self.configs().items():
+            component, _, obj = self.check_schema(topic, config, "homeassistant")
+            objects[obj] = (component, config)
+        self.assertEqual(set(objects), {"brightness", "ev_hint", "blur", "block", "fps",
+                                        "borders", "camera"})
+        self.assertEqual(objects["blur"][0], "sensor")
+        self.assertEqual(objects["block"][0], "sensor")
+        self.assertEqual(objects["borders"][0], "binary_sensor")
+        self.assertEqual(objects["borders"][1]["device_class"], "problem")
+        state = json.loads(self.retained("esf/cam/#")["esf/cam/state"])
+        self.assertIn((state["blur"], state["block"]),
+                      {(f["blur"], f["block"]) for f in frames if "cropdetect" in f})
+        self.assertEqual(state["borders"], "ON")  # 8 black lines on every side
+
     def test_camera_connectivity_follows_the_frames(self):
         width, height = 32, 16
         run = subprocess.Popen([ESFRAME, "run", "--backend", "cpu", "--source", "-",

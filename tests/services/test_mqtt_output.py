@@ -155,6 +155,33 @@ class MqttOutputTest(unittest.TestCase):
         status = [l.partition(" ")[2] for l in self.sub.lines() if l.startswith("esf/cam/status ")]
         self.assertEqual(status, ["online", "offline"])
 
+    def test_signalstats_and_detectors_are_in_the_messages(self):
+        # A 4:2:0 clip made by ffmpeg (noise inside black borders): each message carries the
+        # --signalstats and --detect figures of its frame's JSONL line; cropdetect from the
+        # third frame on (skip=2), as ffmpeg prints it.
+        clip = os.path.join(self.dir, "clip.y4m")
+        subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+                        "testsrc2=s=48x32:r=10:d=0.6,noise=alls=20:allf=t,"
+                        "pad=64:48:8:8:black,format=yuv420p", "-y", clip], check=True)
+        run = subprocess.Popen([ESFRAME, "run", "--backend", "cpu", "--source", clip,
+                                "--signalstats-stat", "tout+vrep", "--detect", "crop,blur,block",
+                                "--output", "jsonl", "--output", self.url()],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 0, err)
+        jsonl = jsonl_by_seq(out)
+        self.assertEqual(sorted(jsonl), list(range(6)))
+        wait_for(lambda: len(self.sub.messages("esf/cam")) == 6, 10, "6 messages")
+        for seq, m in self.sub.messages("esf/cam").items():
+            self.assertEqual(m.pop("mqtt_dropped"), 0)
+            self.assertEqual(m, jsonl[seq], f"frame {seq}")
+            for key in ["UMIN", "VMAX", "UDIF", "BRNG", "SATAVG", "HUEMED", "TOUT", "VREP",
+                        "blur", "block"]:
+                self.assertIn(key, m, f"frame {seq}")
+            self.assertEqual("cropdetect" in m, seq >= 2, f"frame {seq}")
+            if seq >= 2:
+                self.assertEqual(m["cropdetect"]["crop"], "48:32:8:8")
+
     def test_broker_restart_reconnects_and_counts_drops(self):
         frames = 100
         run = self.esframe("--fps", "20", "--frames", str(frames), "--output", "jsonl",

@@ -11,6 +11,8 @@
   esframe_camera_up 0 in the Prometheus file), then one camera_online with the outage's length
   (esframe_camera_up 1), and the run goes on; with mosquitto installed, both events on MQTT's
   TOPIC/events and TOPIC/health "offline" then "ok".
+- The same outage on the HTTP output's event stream (/api/events, read by curl -N): both events
+  as the JSONL has them.
 - Bad input: a refused connection with --timeout, a URL that serves HTML, a missing module, a
   missing GStreamer plugin, credentials in the URI and in a file (never printed).
 
@@ -62,6 +64,25 @@ def y4m_frames(path):
         frames.append(data[at:end] + data[end:end + W * H * 3 // 2])
         at = end + W * H * 3 // 2
     return data[:header_end], frames
+
+
+# A live H.264 stream for the outage tests: each client gets its own, from its start.
+LIVE = ("( videotestsrc is-live=true pattern=ball ! video/x-raw,width=160,height=120,"
+        "framerate=10/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=10 "
+        "! rtph264pay name=pay0 pt=96 config-interval=1 )")
+
+
+def read_json_until(proc, lines, predicate, seconds):
+    """Reads proc's JSONL into `lines` until a line satisfies `predicate`; that line."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(json.loads(line))
+        if predicate(lines[-1]):
+            return lines[-1]
+    raise AssertionError(f"not seen within {seconds} s; last: {lines[-1:]}")
 
 
 class RtspServer:
@@ -269,9 +290,7 @@ class NetworkSourceTest(unittest.TestCase):
 
     def test_outage_offline_then_online(self):
         port = free_port()
-        live = ("( videotestsrc is-live=true pattern=ball ! video/x-raw,width=160,height=120,"
-                "framerate=10/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=10 "
-                "! rtph264pay name=pay0 pt=96 config-interval=1 )")
+        live = LIVE
         server = RtspServer(port, "/live", live)
         # The Prometheus file first: each sink gets an event in the order of the outputs, so the
         # file says it before the JSONL line does. MQTT where mosquitto is installed.
@@ -303,15 +322,7 @@ class NetworkSourceTest(unittest.TestCase):
         lines = []
 
         def read_until(predicate, seconds):
-            deadline = time.monotonic() + seconds
-            while time.monotonic() < deadline:
-                line = proc.stdout.readline()
-                if not line:
-                    break
-                lines.append(json.loads(line))
-                if predicate(lines[-1]):
-                    return lines[-1]
-            self.fail(f"not seen within {seconds} s; last: {lines[-1:]}")
+            return read_json_until(proc, lines, predicate, seconds)
 
         def resources():
             with open(f"/proc/{proc.pid}/status") as f:
@@ -364,6 +375,52 @@ class NetworkSourceTest(unittest.TestCase):
                       if line.startswith("esf/cam/health ")]
             self.assertEqual(events, ["camera_offline", "camera_online"] * OUTAGES)
             self.assertEqual(states, ["offline", "ok"] * OUTAGES)
+
+    def test_outage_on_the_http_event_stream(self):
+        # --output http's /api/events, read by curl -N: the RTSP server stopped and started again
+        # gives camera_offline and camera_online there, each the same line as the JSONL's.
+        port, http_port = free_port(), free_port()
+        server = RtspServer(port, "/live", LIVE)
+        proc = subprocess.Popen([ESFRAME, "run", "--source", f"rtsp://127.0.0.1:{port}/live",
+                                 "--transport", "tcp", "--backend", "cpu", "--histogram",
+                                 "bins=16", "--output", "jsonl", "--output", f"http:{http_port}"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines, sse = [], []
+        curl = None
+        try:
+            read_json_until(proc, lines, lambda j: j.get("seq") == 5, 20)  # serving by then
+            # -s without -S: the run's end closes the stream inside its chunked body (curl's 18).
+            curl = subprocess.Popen(["curl", "-s", "-N", f"http://127.0.0.1:{http_port}"
+                                     "/api/events"], stdout=subprocess.PIPE, text=True)
+            reader = threading.Thread(target=lambda: sse.extend(curl.stdout), daemon=True)
+            reader.start()
+            read_json_until(proc, lines, lambda j: j.get("seq") == 10, 20)
+            server.stop()
+            read_json_until(proc, lines, lambda j: j.get("event") == "camera_offline", 15)
+            server = RtspServer(port, "/live", LIVE)
+            online = read_json_until(proc, lines, lambda j: j.get("event") == "camera_online", 40)
+            read_json_until(proc, lines, lambda j: j.get("seq", 0) > online["seq"] + 3, 20)
+        finally:
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=20)
+            server.stop()
+            if curl:  # the server closes the stream at the end of the run
+                curl.wait(timeout=10)
+                reader.join(timeout=10)
+                curl.stdout.close()
+        self.assertEqual(proc.returncode, 0, err)
+        data = [line[len("data: "):].rstrip("\n") for line in sse if line.startswith("data: ")]
+        sse_events = [json.loads(d) for d in data if '"event"' in d]
+        jsonl_events = [j for j in lines if "event" in j]
+        self.assertEqual([e["event"] for e in sse_events], ["camera_offline", "camera_online"])
+        self.assertEqual(sse_events, jsonl_events)
+        online_at = next(i for i, d in enumerate(data) if '"camera_online"' in d)
+        frames_after = [json.loads(d)["seq"] for d in data[online_at:] if '"hist"' in d]
+        self.assertGreaterEqual(len(frames_after), 3, "no frames on /api/events after the outage")
+        print(f"/api/events: {len(data)} data lines, {sse_events[0]['event']} at seq "
+              f"{sse_events[0]['seq']}, {sse_events[1]['event']} at seq {sse_events[1]['seq']} "
+              f"after {sse_events[1]['duration_ns'] / 1e9:.2f} s, then frames to seq "
+              f"{frames_after[-1]}")
 
     def test_refused_with_timeout_exits_3(self):
         port = free_port()  # nothing listens there

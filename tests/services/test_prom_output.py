@@ -15,7 +15,7 @@ import time
 import unittest
 
 ESFRAME = None
-SAMPLE = re.compile(r'^([a-z_]+)\{(.*)\} (\S+)$')
+SAMPLE = re.compile(r'^([a-z0-9_]+)\{(.*)\} (\S+)$')
 LABEL = re.compile(r'([a-z_]+)="((?:[^"\\]|\\.)*)"')
 
 
@@ -140,6 +140,51 @@ class PromOutputTest(unittest.TestCase):
                             ("black_picture", "black_picture")]:
             self.assertEqual(float(metrics[("esframe_health_" + metric, frozenset({src}))]),
                              float(health[key]), metric)
+
+    def test_signalstats_and_detector_gauges(self):
+        # A clip made by ffmpeg: noise inside black borders (pad), 4:2:0, blurred on its last
+        # frames. Each gauge equals the last frame's JSONL figure (which the signalstats and
+        # detector tests hold equal to ffmpeg's own), named after ffmpeg's key.
+        clip = os.path.join(self.dir, "clip.y4m")
+        subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+                        "testsrc2=s=48x32:r=10:d=0.8,noise=alls=20:allf=t,"
+                        "pad=64:48:8:8:black,format=yuv420p", "-y", clip], check=True)
+        run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--source", clip,
+                              "--signalstats-stat", "tout+vrep", "--detect", "crop,blur,block",
+                              "--output", "jsonl", "--output", f"prom:{self.path},every=0"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        checked = promtool_check(self.path)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+        metrics = parse_metrics(open(self.path).read())
+        last = json.loads(run.stdout.splitlines()[-1])
+        src = frozenset({("source", clip)})
+        names = ["UMIN", "ULOW", "UAVG", "UHIGH", "UMAX", "VMIN", "VLOW", "VAVG", "VHIGH", "VMAX",
+                 "UDIF", "VDIF", "BRNG", "SATMIN", "SATLOW", "SATAVG", "SATHIGH", "SATMAX",
+                 "HUEMED", "HUEAVG", "TOUT", "VREP"]
+        for name in names:
+            self.assertEqual(float(metrics[("esframe_signalstats_" + name.lower(), src)]),
+                             last[name], name)
+        self.assertGreater(last["UDIF"], 0)  # noise changes every frame
+        crop = last["cropdetect"]
+        for key, metric in [("x1", "x1"), ("x2", "x2"), ("y1", "y1"), ("y2", "y2"),
+                            ("w", "width"), ("h", "height"), ("x", "x"), ("y", "y")]:
+            self.assertEqual(metrics[(f"esframe_cropdetect_{metric}_pixels", src)],
+                             str(crop[key]), key)
+        # The borders: 8 black columns and rows on each side of the 48x32 picture.
+        self.assertEqual((crop["x1"], crop["x2"], crop["y1"], crop["y2"]), (8, 55, 8, 39))
+        for key in ["blur", "block"]:
+            self.assertIsNotNone(last[key], key)
+            self.assertEqual(float(metrics[("esframe_" + key, src)]), last[key], key)
+        # Nothing of these without the options.
+        plain = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--source", clip, "--output",
+                                f"prom:{self.path},every=0"], capture_output=True, text=True,
+                               timeout=60)
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        text = open(self.path).read()
+        for prefix in ["esframe_signalstats_", "esframe_cropdetect_", "esframe_blur",
+                       "esframe_block"]:
+            self.assertNotIn(prefix, text)
 
     def test_a_missing_folder_is_made_as_png_makes_its_own(self):
         with tempfile.TemporaryDirectory() as top:

@@ -17,6 +17,7 @@
 #include "tests/apps/esframe/ffmpeg_clip.hpp"
 #include "tests/apps/esframe/ffmpeg_print.hpp"
 #include "tests/apps/esframe/run_test_util.hpp"
+#include "tests/core/outputs/csv_test_util.hpp"
 
 namespace esf {
 namespace {
@@ -201,6 +202,59 @@ TEST(RunDetectOption, OffPrintsNoneAndBadValuesNameTheKey) {
     EXPECT_EQ(r.exit_code, 2) << text;
     EXPECT_NE(r.err.find(named), std::string::npos) << text << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << text << ": " << r.err;
+  }
+}
+
+// --output csv carries what the JSONL does: the signalstats columns (TOUT, VREP), cropdetect_*
+// from the header on (empty on the skipped frames), blur and block.
+TEST(RunDetectOption, CsvColumnsEqualTheJsonl) {
+  std::vector<std::string> args = {"run",
+                                   "--frames",
+                                   "4",
+                                   "--backend",
+                                   "cpu",
+                                   "--size",
+                                   "64x48",
+                                   "--format",
+                                   "YUYV",
+                                   "--detect",
+                                   "crop,blur,block",
+                                   "--signalstats-stat",
+                                   "tout+vrep"};
+  const std::vector<OrderedJson> frames = test::parseJsonLines(test::runOk(args));
+  ASSERT_EQ(frames.size(), 4u);
+  args.insert(args.end(), {"--output", "csv"});
+  const std::string csv = test::runOk(args);
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < csv.size();) {
+    const size_t end = csv.find('\n', at);
+    lines.push_back(csv.substr(at, end - at));
+    at = end + 1;
+  }
+  ASSERT_EQ(lines.size(), 5u);
+  const std::vector<std::string> header = test::splitCsv(lines[0]);
+  for (size_t i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    const std::vector<std::string> row = test::splitCsv(lines[i + 1]);
+    ASSERT_EQ(row.size(), header.size());
+    for (const char* key :
+         {"UMIN", "UAVG", "VHIGH", "UDIF", "BRNG", "SATAVG", "HUEMED", "HUEAVG", "TOUT", "VREP"})
+      EXPECT_EQ(std::stod(test::csvColumn(header, row, key)), frames[i][key].get<double>()) << key;
+    for (const char* key : {"blur", "block"}) {
+      const std::string field = test::csvColumn(header, row, key);
+      if (frames[i][key].is_null())
+        EXPECT_EQ(field, "") << key;
+      else
+        EXPECT_EQ(std::stod(field), frames[i][key].get<double>()) << key;
+    }
+    ASSERT_EQ(frames[i].contains("cropdetect"), i >= 2);  // skip=2
+    for (const char* key : {"x1", "x2", "y1", "y2", "w", "h", "x", "y"}) {
+      const std::string field = test::csvColumn(header, row, std::string("cropdetect_") + key);
+      if (i < 2)
+        EXPECT_EQ(field, "") << key;
+      else
+        EXPECT_EQ(field, std::to_string(frames[i]["cropdetect"][key].get<int>())) << key;
+    }
   }
 }
 

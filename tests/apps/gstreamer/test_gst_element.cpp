@@ -10,7 +10,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -563,6 +566,123 @@ TEST_F(EsframeElement, ScopesInTheMessages) {
   EXPECT_NE(bad.error.find("esframe: scopes: 'histogram': expected waveform, parade, vectorscope"),
             std::string::npos)
       << bad.error;
+  EXPECT_TRUE(bad.messages.empty());
+}
+
+// Chroma figures worked out here from the I420 bytes the identity saw (GStreamer's own plane
+// offsets and strides): signalstats' UMIN, UMAX, UAVG, UDIF, the V ones and SATMAX
+// (docs/output-formats.md, "Signalstats"), against the message's.
+TEST_F(EsframeElement, SignalstatsInTheMessages) {
+  constexpr int kWidth = 37, kHeight = 11;
+  GstVideoInfo info;
+  ASSERT_TRUE(gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, kWidth, kHeight));
+  const int cw = (kWidth + 1) / 2, ch = (kHeight + 1) / 2;
+  const double samples = double(cw) * ch;
+  for (const char* backend : {"cpu", "gles"}) {
+    SCOPED_TRACE(backend);
+    Observed observed;
+    RunOutcome outcome;
+    runPipeline(std::string("videotestsrc num-buffers=2 pattern=smpte horizontal-speed=5 ! "
+                            "video/x-raw,format=I420,width=37,height=11 ! identity name=before ! "
+                            "esframehistogram signalstats-tout=true backend=") +
+                    backend + " ! fakesink",
+                observed, outcome);
+    ASSERT_EQ(outcome.error, "");
+    ASSERT_EQ(outcome.messages.size(), 2u);
+    const std::vector<uint8_t>* previous = nullptr;
+    for (const GstStructure* message : outcome.messages) {
+      guint64 pts = 0;
+      ASSERT_TRUE(gst_structure_get_uint64(message, "pts", &pts));
+      const std::vector<uint8_t>& bytes = observed.before.at(pts).bytes;
+      ASSERT_EQ(bytes.size(), GST_VIDEO_INFO_SIZE(&info));
+      auto at = [&](const std::vector<uint8_t>& b, int plane, int x, int y) {
+        return b[GST_VIDEO_INFO_PLANE_OFFSET(&info, plane) +
+                 size_t(y) * GST_VIDEO_INFO_PLANE_STRIDE(&info, plane) + size_t(x)];
+      };
+      int sat_max = 0;
+      for (int plane : {1, 2}) {
+        SCOPED_TRACE(plane);
+        int lo = 255, hi = 0;
+        double sum = 0, dif = 0;
+        for (int y = 0; y < ch; ++y)
+          for (int x = 0; x < cw; ++x) {
+            const int v = at(bytes, plane, x, y);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            sum += v;
+            if (previous) dif += std::abs(v - int(at(*previous, plane, x, y)));
+            if (plane == 1)
+              sat_max = std::max(
+                  sat_max, int(std::floor(std::hypot(v - 128.0, at(bytes, 2, x, y) - 128.0))));
+          }
+        const std::string p = plane == 1 ? "U" : "V";
+        double min = -1, max = -1, avg = -1, d = -1;
+        ASSERT_TRUE(gst_structure_get_double(message, (p + "MIN").c_str(), &min));
+        ASSERT_TRUE(gst_structure_get_double(message, (p + "MAX").c_str(), &max));
+        ASSERT_TRUE(gst_structure_get_double(message, (p + "AVG").c_str(), &avg));
+        ASSERT_TRUE(gst_structure_get_double(message, (p + "DIF").c_str(), &d));
+        EXPECT_EQ(min, lo);
+        EXPECT_EQ(max, hi);
+        EXPECT_EQ(avg, sum / samples);
+        EXPECT_EQ(d, dif / samples);
+      }
+      double sat = -1, tout = -1;
+      ASSERT_TRUE(gst_structure_get_double(message, "SATMAX", &sat));
+      EXPECT_EQ(sat, sat_max);
+      for (const char* name : {"ULOW", "UHIGH", "BRNG", "SATAVG", "HUEMED", "HUEAVG"})
+        EXPECT_TRUE(gst_structure_has_field_typed(message, name, G_TYPE_DOUBLE)) << name;
+      ASSERT_TRUE(gst_structure_get_double(message, "TOUT", &tout));
+      EXPECT_TRUE(tout >= 0 && tout <= 1) << tout;
+      EXPECT_FALSE(gst_structure_has_field(message, "VREP"));  // not asked for
+      EXPECT_FALSE(gst_structure_has_field(message, "cropdetect"));
+      previous = &bytes;
+    }
+    // The picture moves: the second frame's UDIF or VDIF is not 0.
+    double udif = 0, vdif = 0;
+    gst_structure_get_double(outcome.messages[1], "UDIF", &udif);
+    gst_structure_get_double(outcome.messages[1], "VDIF", &vdif);
+    EXPECT_GT(udif + vdif, 0);
+  }
+}
+
+// A white 48x32 picture inside 8 black lines on every side: cropdetect's box from the third
+// frame (skip=2), blur and block on every frame; a bad detect value is one error naming it.
+TEST_F(EsframeElement, DetectorsInTheMessages) {
+  Observed observed;
+  RunOutcome outcome, plain, bad;
+  const std::string source =
+      "videotestsrc num-buffers=3 pattern=white ! video/x-raw,format=I420,width=48,height=32 ! "
+      "videobox left=-8 right=-8 top=-8 bottom=-8 fill=black ! video/x-raw,format=I420 ! ";
+  runPipeline(source + "esframehistogram detect=\"crop,blur,block\" backend=cpu ! fakesink",
+              observed, outcome);
+  ASSERT_EQ(outcome.error, "");
+  ASSERT_EQ(outcome.messages.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    const GstStructure* message = outcome.messages[i];
+    SCOPED_TRACE(i);
+    EXPECT_TRUE(gst_structure_has_field_typed(message, "blur", G_TYPE_DOUBLE));
+    EXPECT_TRUE(gst_structure_has_field_typed(message, "block", G_TYPE_DOUBLE));
+    EXPECT_FALSE(gst_structure_has_field(message, "UMIN"));  // signalstats not asked for
+    const GstStructure* crop = nullptr;
+    const bool has_crop =
+        gst_structure_get(message, "cropdetect", GST_TYPE_STRUCTURE, &crop, nullptr);
+    ASSERT_EQ(has_crop, i >= 2);
+    if (!has_crop) continue;
+    int v[8] = {};
+    const char* names[8] = {"x1", "x2", "y1", "y2", "w", "h", "x", "y"};
+    for (int k = 0; k < 8; ++k) EXPECT_TRUE(gst_structure_get_int(crop, names[k], &v[k]));
+    EXPECT_EQ(std::vector<int>(v, v + 8), (std::vector<int>{8, 55, 8, 39, 48, 32, 8, 8}));
+    EXPECT_STREQ(gst_structure_get_string(crop, "crop"), "48:32:8:8");
+    gst_structure_free(const_cast<GstStructure*>(crop));
+  }
+  runPipeline(source + "esframehistogram backend=cpu ! fakesink", observed, plain);
+  ASSERT_EQ(plain.messages.size(), 3u);
+  for (const char* name : {"blur", "block", "cropdetect", "UMIN"})
+    EXPECT_FALSE(gst_structure_has_field(plain.messages[2], name)) << name;
+  runPipeline(source + "esframehistogram detect=\"crop,sharpness=2\" backend=cpu ! fakesink",
+              observed, bad);
+  EXPECT_NE(bad.error.find("detect"), std::string::npos) << bad.error;
+  EXPECT_NE(bad.error.find("sharpness"), std::string::npos) << bad.error;
   EXPECT_TRUE(bad.messages.empty());
 }
 

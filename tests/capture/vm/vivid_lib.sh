@@ -92,3 +92,66 @@ run_check() {
   check "$name: histograms equal the raw bytes'" \
     python3 "$hist_check" "$VM_OUT/$name.out" "$dump" "${size%x*}" "${size#*x}" "$fmt"
 }
+
+# wait_until <seconds> <pid> <command...>: true once the command is, false after that long or
+# once the process ended.
+wait_until() {
+  local seconds=$1 pid=$2
+  shift 2
+  for _ in $(seq $((seconds * 10))); do
+    "$@" && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# lines_at_least <file> <regex> <n>
+lines_at_least() { [ "$(grep -c -E "$2" "$1")" -ge "$3" ]; }
+
+# frames_after_online <file> <n>: that many frame lines after the camera_online line.
+frames_after_online() {
+  [ "$(sed -n '/camera_online/,$p' "$1" | grep -c '"hist"')" -ge "$2" ]
+}
+
+# reconnect_check <name> <device> <unplug> <plug> <esframe args...>: `esframe ARGS` (a camera
+# with --reconnect and --histogram) in the background; after 3 frames the shell command `unplug`
+# takes the camera away: a camera_offline line, esframe still running; `plug` brings it back:
+# camera_online and 3 frames after it; SIGTERM: exit 0. Then the events' fields, seq increasing
+# across the outage, and one warning naming `device`.
+reconnect_check() {
+  local name=$1 device=$2 unplug=$3 plug=$4
+  shift 4
+  local out="$VM_OUT/$name.out" err="$VM_OUT/$name.err"
+  echo "run [$(vm_uptime) s]: $name: esframe $*"
+  "$ESFRAME" "$@" >"$out" 2>"$err" &
+  local pid=$!
+  wait_until 120 $pid lines_at_least "$out" '"hist"' 3 || fail "$name: no 3 frames before the unplug"
+  eval "$unplug"
+  check "$name: camera_offline at the unplug" \
+    wait_until 20 $pid lines_at_least "$out" '"event":"camera_offline"' 1
+  check "$name: still running without the camera" kill -0 $pid
+  eval "$plug" || fail "$name: the camera did not come back ($plug)"
+  check "$name: camera_online once the camera is back" \
+    wait_until 90 $pid lines_at_least "$out" '"event":"camera_online"' 1
+  check "$name: 3 frames after camera_online" wait_until 60 $pid frames_after_online "$out" 3
+  kill -TERM $pid
+  wait $pid
+  local status=$?
+  check "$name: SIGTERM ends it with exit 0 (got $status)" test "$status" -eq 0
+  check "$name: every output line is whole JSON" jq -e . "$out"
+  check "$name: one camera_offline, then one camera_online" test \
+    "$(jq -r 'select(.event) | .event' "$out" | tr '\n' ' ')" = "camera_offline camera_online "
+  check "$name: camera_online carries the outage (start_ns as offline's, duration_ns)" \
+    jq -s -e '[.[] | select(.event)] | .[0].start_ns == .[1].start_ns and
+      .[1].duration_ns == .[1].end_ns - .[1].start_ns and .[1].duration_ns > 0' "$out"
+  check "$name: frame seq increases across the outage" jq -s -e \
+    '[.[] | select(.hist) | .seq] | length >= 6 and (. as $s | all(range(1; length);
+      $s[.] > $s[. - 1]))' "$out"
+  check "$name: camera_online comes with a frame after the last one before the unplug" \
+    jq -s -e '[.[] | select(.event)] as $e | $e[1].seq > $e[0].seq' "$out"
+  check "$name: the loss is one warning naming the camera" test \
+    "$(grep -c '; reconnecting$' "$err")" -eq 1 -a \
+    "$(grep '; reconnecting$' "$err" | grep -c -F "$device")" -eq 1
+  jq -c 'select(.event)' "$out" | sed 's/^/  /'
+}

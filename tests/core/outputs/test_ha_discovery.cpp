@@ -3,6 +3,7 @@
 // Home Assistant's schema, through a real broker: tests/services/test_mqtt_discovery.py.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -50,12 +51,54 @@ TEST(HaDiscovery, RemovalEmptiesEveryConfigAndTheState) {
     EXPECT_TRUE(m.payload.empty()) << m.topic;
     removed.insert(m.topic);
   }
-  for (const HaMessage& m : haDiscoveryConfigs(o, {true, true, true})) {
+  const std::vector<HaMessage> every = haDiscoveryConfigs(o, {true, true, true, true, true, true});
+  EXPECT_EQ(every.size(), 12u);
+  for (const HaMessage& m : every) {
     EXPECT_FALSE(m.payload.empty()) << m.topic;
     EXPECT_TRUE(removed.count(m.topic)) << m.topic;
   }
   EXPECT_TRUE(removed.count("cams/porch/state"));
-  EXPECT_EQ(removed.size(), 10u);
+  EXPECT_EQ(removed.size(), 13u);
+}
+
+TEST(HaDiscovery, DetectorEntitiesFollowTheDetectorsAndGrow) {
+  FrameResult frame;
+  frame.width = 64;
+  frame.height = 48;
+  frame.blur = 3.25f;
+  frame.block = std::numeric_limits<float>::quiet_NaN();
+  const HaEntities first = haEntitiesOf(frame);  // cropdetect's skipped frames: no figures yet
+  EXPECT_TRUE(first.blur && first.block);
+  EXPECT_FALSE(first.crop);
+  frame.cropdetect = CropDetectFigures{0, 63, 0, 47, 64, 48, 0, 0};
+  const HaEntities later = haEntitiesUnion(first, haEntitiesOf(frame));
+  EXPECT_TRUE(later.blur && later.block && later.crop);
+  EXPECT_EQ(haEntitiesUnion(later, HaEntities{}), later);
+  std::set<std::string> topics;
+  for (const HaMessage& m : haDiscoveryConfigs(options("c"), later)) topics.insert(m.topic);
+  EXPECT_EQ(topics, (std::set<std::string>{"homeassistant/sensor/esframe_c/blur/config",
+                                           "homeassistant/sensor/esframe_c/block/config",
+                                           "homeassistant/sensor/esframe_c/fps/config",
+                                           "homeassistant/binary_sensor/esframe_c/borders/config",
+                                           "homeassistant/binary_sensor/esframe_c/camera/config"}));
+
+  // The whole frame is picture: no borders; blockdetect's nan is null.
+  nlohmann::json s =
+      nlohmann::json::parse(haStatePayload(haFiguresOf(frame), later, HaFlags{}, -1));
+  EXPECT_EQ(s.at("blur"), 3.25);
+  EXPECT_TRUE(s.at("block").is_null());
+  EXPECT_EQ(s.at("borders"), "OFF");
+  // One black column at the right edge, then one black row at the top.
+  frame.cropdetect = CropDetectFigures{0, 62, 0, 47, 48, 48, 8, 0};
+  s = nlohmann::json::parse(haStatePayload(haFiguresOf(frame), later, HaFlags{}, -1));
+  EXPECT_EQ(s.at("borders"), "ON");
+  frame.cropdetect = CropDetectFigures{0, 63, 1, 47, 64, 32, 0, 8};
+  s = nlohmann::json::parse(haStatePayload(haFiguresOf(frame), later, HaFlags{}, -1));
+  EXPECT_EQ(s.at("borders"), "ON");
+  // Before cropdetect's first figures the entity's state is unknown.
+  frame.cropdetect.reset();
+  s = nlohmann::json::parse(haStatePayload(haFiguresOf(frame), later, HaFlags{}, -1));
+  EXPECT_TRUE(s.at("borders").is_null());
 }
 
 TEST(HaDiscovery, StateHasNullWhereAFigureIsUnknown) {

@@ -2,6 +2,7 @@
 // binary record decoded by the layout documented in bin_output.hpp, CSV header against row.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -203,14 +204,50 @@ TEST(Signalstats, JsonlMembersAndCsvColumnsOnlyWithTheFigures) {
     EXPECT_EQ(j[name], value) << name;
     EXPECT_EQ(std::stod(test::csvColumn(h, r, name)), value) << name;
   }
-  // TOUT and VREP: JSONL only (docs/output-formats.md), and only when counted.
+  // TOUT and VREP: only when counted, last.
   EXPECT_EQ(j["TOUT"], 0.0625);
   EXPECT_EQ(j["VREP"], 0.5);
-  EXPECT_EQ(csvHeader(f, false).find("TOUT"), std::string::npos);
+  EXPECT_EQ(std::stod(test::csvColumn(h, r, "TOUT")), 0.0625);
+  EXPECT_EQ(std::stod(test::csvColumn(h, r, "VREP")), 0.5);
+  const auto hue = std::find(h.begin(), h.end(), "HUEAVG");
+  ASSERT_TRUE(hue + 2 < h.end());
+  EXPECT_EQ(hue[1], "TOUT");
+  EXPECT_EQ(hue[2], "VREP");
   f.signalstats->tout.reset();
   f.signalstats->vrep.reset();
   const nlohmann::json without = nlohmann::json::parse(jsonlLine(f));
   EXPECT_FALSE(without.contains("TOUT") || without.contains("VREP"));
+  EXPECT_EQ(csvHeader(f, false).find("TOUT"), std::string::npos);
+  EXPECT_EQ(csvHeader(f, false).find("VREP"), std::string::npos);
+}
+
+// --detect: cropdetect_* columns when the run asks for cropdetect (empty on its skipped frames)
+// or the first frame has its figures; blur and block (empty for ffmpeg's nan).
+TEST(Csv, DetectorColumns) {
+  FrameResult f = sampleFrame("rgbl");
+  EXPECT_EQ(csvHeader(f, false).find("cropdetect"), std::string::npos);
+  EXPECT_EQ(csvHeader(f, false).find("blur"), std::string::npos);
+  f.blur = 4.25f;
+  f.block = std::numeric_limits<float>::quiet_NaN();
+  const CsvColumns asked{false, true};  // cropdetect asked, skipping this frame
+  std::vector<std::string> h = splitCsv(csvHeader(f, csvColumnsOf(f, asked)));
+  std::vector<std::string> r = splitCsv(csvRow(f, csvColumnsOf(f, asked)));
+  ASSERT_EQ(h.size(), r.size());
+  const char* keys[] = {"x1", "x2", "y1", "y2", "w", "h", "x", "y"};
+  for (const char* key : keys)
+    EXPECT_EQ(test::csvColumn(h, r, std::string("cropdetect_") + key), "");
+  EXPECT_EQ(test::csvColumn(h, r, "blur"), "4.25");
+  EXPECT_EQ(test::csvColumn(h, r, "block"), "");
+  f.cropdetect = CropDetectFigures{14, 78, 8, 46, 64, 32, 14, 12};
+  f.block = 1.5f;
+  // Not asked, but the first frame has them.
+  h = splitCsv(csvHeader(f, false));
+  r = splitCsv(csvRow(f, false));
+  ASSERT_EQ(h.size(), r.size());
+  const char* values[] = {"14", "78", "8", "46", "64", "32", "14", "12"};
+  for (size_t i = 0; i < 8; ++i)
+    EXPECT_EQ(test::csvColumn(h, r, std::string("cropdetect_") + keys[i]), values[i]) << keys[i];
+  EXPECT_EQ(test::csvColumn(h, r, "block"), "1.5");
 }
 
 TEST(JsonlLine, DetectorFiguresAsDocumentedAndNanAsNull) {

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # vm-timeout: 300
-# vm-seconds: 37
+# vm-seconds: 45
 # vm-boot: vivid_faults
 # Device loss mid-stream (issue 4): vivid is unbound through sysfs while frames stream. The
 # capture ends cleanly: every line printed is complete, one error line names the device, and
 # the exit code is 3 (README "Exit codes"). With vivid_capture_check in mmap and in zero-copy
-# dmabuf mode, and with `esframe run`; vivid is bound again between runs.
+# dmabuf mode, and with `esframe run`; vivid is bound again between runs. Then `esframe run
+# --reconnect`: the unbind is an outage (camera_offline), vivid is bound again, the camera comes
+# back (camera_online with the outage's length) and its frames go on with increasing seq; SIGTERM
+# ends the run with exit 0.
 set -u
 source "$VM_LIB"
 
@@ -48,4 +51,10 @@ expect_lost check-dmabuf
 unplug_after 3 run-unplug "$ESFRAME" --egl gbm --drm-device /dev/dri/renderD128 run \
   --source /dev/video0 --format NV12 --size 320x180 --histogram bins=16,channels=l,strategy=chunk-sum
 expect_lost run-unplug
+
+# The same unplug with --reconnect: an outage, and the camera back once vivid is bound again.
+reconnect_check run-reconnect /dev/video0 "echo vivid.0 >$driver/unbind" \
+  "echo vivid.0 >$driver/bind; wait_for_video0" \
+  run --reconnect --source /dev/video0 --format NV12 --size 320x180 --backend cpu \
+  --histogram bins=16,channels=l
 finish
