@@ -54,6 +54,20 @@ bool bytesArePackedLayout(PixelFormat f) {
 
 }  // namespace
 
+YuvPlaneLayout yuvPlaneLayout(PixelFormat yuv_format) {
+  const PixelFormatInfo& info = pixelFormatInfo(yuv_format);
+  YuvPlaneLayout l;
+  if (info.packing == Packing::kPacked) {
+    l.layout = info.y.byte_offset == 0 ? 2 : 3;  // Y first (YUYV) or chroma first (UYVY)
+    return l;
+  }
+  l.layout = info.packing == Packing::kSemiPlanar ? 1 : 0;
+  l.shift_x = std::countr_zero(unsigned(info.chroma_horizontal_subsampling));  // log2
+  l.shift_y = std::countr_zero(unsigned(info.chroma_vertical_subsampling));
+  l.swap_uv = info.packing == Packing::kSemiPlanar && info.cb.byte_offset != 0;
+  return l;
+}
+
 Result<std::unique_ptr<FrameImporter>> FrameImporter::create(GlContext& gl, UploadPath upload) {
   auto state = std::make_unique<State>();
   state->gl = &gl;
@@ -195,6 +209,7 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
                                                    .count();
   s.staged_ms = 0;
   ImportedFrame out;
+  for (size_t i = 0; i < 3; ++i) out.planes[i] = textures[i];
   out.width = f.width, out.height = f.height;
   out.zero_copy = zero_copy;
   out.upload_ms = upload_ms;
@@ -233,20 +248,11 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   else
     glBindImageTexture(0, out_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   if (yuv) {
-    // The shader's layouts (import_yuv.comp u_layout): 0 planar, 1 semi-planar, 2 YUYV, 3 UYVY.
-    const PixelFormatInfo& info = pixelFormatInfo(f.format);
-    int layout_id = 0, sx = 0, sy = 0;
-    if (info.packing == Packing::kPacked) {
-      layout_id = info.y.byte_offset == 0 ? 2 : 3;  // Y first (YUYV) or chroma first (UYVY)
-    } else {
-      layout_id = info.packing == Packing::kSemiPlanar ? 1 : 0;
-      sx = std::countr_zero(unsigned(info.chroma_horizontal_subsampling));  // log2
-      sy = std::countr_zero(unsigned(info.chroma_vertical_subsampling));
-    }
+    const YuvPlaneLayout l = yuvPlaneLayout(f.format);
     const YuvCoefficients k = yuvCoefficients(f.colorimetry);
-    glUniform1i(loc("u_layout"), layout_id);
-    glUniform2i(loc("u_chroma_shift"), sx, sy);
-    glUniform1i(loc("u_swap_uv"), info.packing == Packing::kSemiPlanar && info.cb.byte_offset != 0);
+    glUniform1i(loc("u_layout"), l.layout);
+    glUniform2i(loc("u_chroma_shift"), l.shift_x, l.shift_y);
+    glUniform1i(loc("u_swap_uv"), l.swap_uv);
     glUniform4i(loc("u_k0"), k.y_offset, k.ys, k.rv, k.gu);
     glUniform2i(loc("u_k1"), k.gv, k.bu);
     if (want_luma && packed)

@@ -41,6 +41,9 @@ struct ImportedFrame {
   // (R = G = B = Y, A = 255 for the luma; GREY's luma is its RGBA buffer), else 0.
   GLuint packed_rgba = 0;
   GLuint packed_luma = 0;
+  // The plane textures the conversion read (YUV: what yuvPlaneLayout says), 0 past the
+  // format's planes and for a host RGBA32 frame copied into a packed buffer as it is.
+  GLuint planes[3] = {0, 0, 0};
   int width = 0;
   int height = 0;
   bool zero_copy = false;  // planes came from dmabufs, not uploaded
@@ -64,6 +67,16 @@ struct ImportOptions {
   // so the import does not stall the GPU queue in the middle of the frame.
   bool wait_for_reads = true;
 };
+
+// How glsl_es/import_yuv.comp reads a YUV format's plane textures: its u_layout (0 planar,
+// 1 semi-planar, 2 YUYV, 3 UYVY), u_chroma_shift (log2 of the chroma subsampling; 0 for the
+// packed layouts, which read their pairs) and u_swap_uv (NV21's CrCb).
+struct YuvPlaneLayout {
+  int layout = 0;
+  int shift_x = 0, shift_y = 0;
+  bool swap_uv = false;
+};
+YuvPlaneLayout yuvPlaneLayout(PixelFormat yuv_format);
 
 // How host-memory planes reach the GPU.
 enum class UploadPath {

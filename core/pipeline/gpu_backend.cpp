@@ -3,7 +3,6 @@
 #include <utility>
 
 #include "base/pixel_format.hpp"
-#include "core/cpu/cpu_scopes.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
@@ -23,6 +22,7 @@
 #include "core/stages/stage_gl.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "core/stats/health.hpp"
+#include "core/stats/signalstats.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "esframe/base/log.hpp"
 #include "platform/gl_fence.hpp"
@@ -71,6 +71,9 @@ class GpuBackend : public PipelineBackend {
     if (Status s = submit(frame); !s) return s.error();
     return collect();
   }
+  bool countsSignalstats(const Frame& frame) const override {
+    return o_.signalstats && isYuv(frame.format);
+  }
   Status configureFor(const Frame& frame) override;
   Status submit(const Frame& frame) override;
   Result<FrameResult> collect() override;
@@ -103,10 +106,9 @@ class GpuBackend : public PipelineBackend {
   Status importPass(const Frame& frame, const PlanPass& pass, FrameResult& r, FrameState& state);
   Status healthPass(const Frame& frame, const PlanPass& pass, FrameState& state);
   Status imagePass(const PlanPass& pass, FrameState& state);
-  Status scopesPass(const Frame& frame, const PlanPass& pass, const FrameState& state,
-                    FrameResult& r);
-  // The scopes stage for `format`'s frames: a YUV frame's vectorscope is counted on the host
-  // from its own chroma, so the stage counts the rest.
+  Status scopesPass(const PlanPass& pass, const FrameState& state, FrameResult& r);
+  // The scopes stages for `format`'s frames: a YUV frame's vectorscope is counted from its own
+  // chroma samples (chroma_scopes_), so the image stage counts the rest.
   Status configureScopes(PixelFormat format);
   // Runs `work` as stage `name` of the frame timer; the times are collected once per frame.
   template <typename Work>
@@ -138,12 +140,11 @@ class GpuBackend : public PipelineBackend {
   std::optional<FrameDifference> difference_;
   std::optional<Sobel> sobel_;
   std::optional<HealthMonitor> monitor_;
-  // PipelineConfig::scopes: the stage (null where only a YUV frame's vectorscope is asked), and
-  // the host count of YUV frames' vectorscopes (on host_pool_).
-  std::optional<Scopes> scopes_;
+  // PipelineConfig::scopes: the image stage (null where only a YUV frame's vectorscope is
+  // asked), and YUV frames' vectorscope and PipelineConfig::signalstats' counts from their
+  // chroma planes (null for other frames).
+  std::optional<Scopes> scopes_, chroma_scopes_;
   ScopeOptions scopes_counted_;  // what scopes_ counts
-  CpuScopes host_scopes_;
-  bool warned_no_chroma_ = false;
   GpuHistogramCounter binned_, values_;
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
@@ -295,7 +296,7 @@ Status GpuBackend::configureFor(const Frame& frame) {
                " frames have no luma plane; L comes from RGB");
     warned_no_source_luma_ = true;
   }
-  if (o_.scopes.any()) {
+  if (o_.scopes.any() || o_.signalstats) {
     if (Status s = configureScopes(frame.format); !s) return s;
   }
   // The programs this format needs, built before any frame's time is taken.
@@ -317,8 +318,15 @@ Status GpuBackend::configureScopes(PixelFormat format) {
   ScopeOptions counted = o_.scopes;
   if (isYuv(format)) {
     counted.vectorscope = false;
-    if (o_.scopes.vectorscope && !host_pool_) host_pool_.emplace(o_.threads);
-  }
+    if ((o_.scopes.vectorscope || o_.signalstats) && !chroma_scopes_) {
+      ScopeOptions vectorscope;
+      vectorscope.vectorscope = true;
+      Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, vectorscope),
+                                           vectorscope, ScopesInput::kChromaPlanes, o_.signalstats);
+      if (!made) return made.error();
+      chroma_scopes_.emplace(std::move(made.value()));
+    }
+  }  // kept through other frames: signalstats compares with the last YUV frame's chroma
   if (!counted.any()) {
     scopes_.reset();
     scopes_counted_ = counted;
@@ -332,22 +340,11 @@ Status GpuBackend::configureScopes(PixelFormat format) {
   return Status::success();
 }
 
-// The scopes: the stage on the processed image (and the luma lane for the waveform), and a YUV
-// frame's vectorscope on the host while its planes are still the caller's.
-Status GpuBackend::scopesPass(const Frame& frame, const PlanPass& pass, const FrameState& state,
-                              FrameResult& r) {
+// The scopes: the stage on the processed image (and the luma lane for the waveform); a YUV
+// frame's vectorscope was counted at its import.
+Status GpuBackend::scopesPass(const PlanPass& pass, const FrameState& state, FrameResult& r) {
   const GpuImage& image = *state.lane[0].image;
   ScopeCounts counts;
-  if (o_.scopes.vectorscope && !scopes_counted_.vectorscope) {
-    WallTimer t;
-    if (!host_scopes_.countSource(frame, *host_pool_, counts) && !warned_no_chroma_) {
-      logWarning(std::string("scopes: ") + formatName(frame.format) +
-                 " frames without chroma planes in CPU memory (zero-copy buffers) have no "
-                 "vectorscope");
-      warned_no_chroma_ = true;
-    }
-    r.timings.push_back({"scopes_host", t.ms(), false});
-  }
   counts.columns = scopeColumns(o_.scopes, image.width());
   r.scopes = std::move(counts);
   if (!scopes_) return Status::success();
@@ -391,6 +388,10 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameRes
   Result<ImportedFrame> f = importer_->import(frame, io);
   if (!f) return f.error();
   const ImportedFrame& imported = state.imported = f.value();
+  // Zero-copy frames too: it reads the planes the import read, before the fence below.
+  if (chroma_scopes_ && isYuv(frame.format)) {
+    if (Status s = chroma_scopes_->run(chromaPlanesOf(imported, frame.format)); !s) return s;
+  }
   // The source may requeue a zero-copy buffer once submit() returns: fence the import's reads
   // of it (the first work of the frame), to wait for those alone.
   if (imported.zero_copy) state.import_fence = GlFence::insert("the import of a zero-copy frame");
@@ -504,7 +505,7 @@ Status GpuBackend::runPlan(const Frame& frame) {
         break;
       }
       case PassKind::kScopes:
-        st = timed("scopes", [&] { return scopesPass(frame, pass, state, r); });
+        st = timed("scopes", [&] { return scopesPass(pass, state, r); });
         break;
       case PassKind::kImportCount:
         st = fail(ErrorCode::kInternal, "frame plan: a CPU pass in the GPU's plan");
@@ -546,6 +547,22 @@ Result<FrameResult> GpuBackend::collect() {
   WallTimer scale_read;
   Result<std::vector<ChannelScale>> scales = scale_.read(r.hist.channelCount());
   if (!scales) return scales.error();
+  if (chroma_scopes_ && isYuv(sub.frame.format)) {
+    Result<ScopeCounts> counted = chroma_scopes_->read();
+    if (!counted) return counted.error();
+    if (o_.signalstats) {
+      Result<ChromaSignalstatsCounts> c = chroma_scopes_->readSignalstats();
+      if (!c) return c.error();
+      r.signalstats = signalstatsOfCounts(
+          counted->vectorscope, counted->vectorscope_samples,
+          c->has_previous ? c->cb_difference : 0, c->has_previous ? c->cr_difference : 0,
+          c->out_of_range_pixels, uint64_t(sub.frame.width) * uint64_t(sub.frame.height));
+    }
+    if (r.scopes && o_.scopes.vectorscope) {
+      r.scopes->vectorscope = std::move(counted->vectorscope);
+      r.scopes->vectorscope_samples = counted->vectorscope_samples;
+    }
+  }
   if (scopes_ && r.scopes) {
     Result<ScopeCounts> counted = scopes_->read();
     if (!counted) return counted.error();

@@ -173,8 +173,12 @@ Status makeCurrent(Pipeline::Impl& impl) {
 HostFigures countHostFigures(Pipeline::Impl& impl, const Frame& frame) {
   HostFigures f;
   const PipelineConfig& c = impl.config;
-  if (c.signalstats)
+  if (c.signalstats && impl.backend && impl.backend->countsSignalstats(frame)) {
+    if (c.signalstats_tout || c.signalstats_vrep)
+      f.signalstats = lumaSignalstats(frame, c.signalstats_tout, c.signalstats_vrep);
+  } else if (c.signalstats) {
     f.signalstats = impl.signalstats.count(frame, c.signalstats_tout, c.signalstats_vrep);
+  }
   if (c.detect.any()) {
     if (!impl.detectors) impl.detectors.emplace(c.detect);
     f.detect = impl.detectors->count(frame);

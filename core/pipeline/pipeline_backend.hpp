@@ -31,6 +31,9 @@ class PipelineBackend {
   virtual Result<FrameResult> process(const Frame& frame) = 0;
   // Worker threads the stages use (1 for the GPU and the references).
   virtual int threads() const { return 1; }
+  // Whether its results carry PipelineConfig::signalstats' figures of `frame` but TOUT and VREP
+  // (FrameResult::signalstats): the Pipeline then counts only those on the host.
+  virtual bool countsSignalstats(const Frame& /*frame*/) const { return false; }
   // The end of the stream: the health events it gives (PipelineConfig::health).
   virtual void endStream(std::vector<HealthEvent>& /*events*/) {}
 

@@ -14,11 +14,19 @@
 namespace esf {
 
 // The figures counted on the host from a frame (countHostFigures), until its result takes them.
+// Where the backend counted the signalstats figures, the host's hold only TOUT and VREP.
 struct HostFigures {
   std::optional<SignalstatsFigures> signalstats;
   DetectFigures detect;
   void moveInto(FrameResult& result) {
-    result.signalstats = std::move(signalstats);
+    if (result.signalstats && signalstats) {
+      result.signalstats->tout_pixels = signalstats->tout_pixels;
+      result.signalstats->tout = signalstats->tout;
+      result.signalstats->vrep_rows = signalstats->vrep_rows;
+      result.signalstats->vrep = signalstats->vrep;
+    } else if (!result.signalstats) {
+      result.signalstats = std::move(signalstats);
+    }
     detect.moveInto(result);
   }
 };

@@ -62,8 +62,8 @@ std::vector<Scenario> scenarios(const GpuConfig& gpu) {
   add("64 bins", [](PipelineConfig& c) { c.histogram.bins = 64; });
   add("L only", [](PipelineConfig& c) { c.histogram.channels = "l"; });
   add("no image needed", [](PipelineConfig& c) { c.image_needed = false; });
-  // RGB frames count the vectorscope on the GPU, YUV frames the rest (their vectorscope on the
-  // host); with the source's luma the waveform reads the luma image.
+  // RGB frames count the vectorscope from the image, YUV frames from their chroma planes (a
+  // second form of the program); with the source's luma the waveform reads the luma image.
   add("scopes",
       [](PipelineConfig& c) { c.scopes.waveform = c.scopes.parade = c.scopes.vectorscope = true; });
   add("scopes, luma from the source", [](PipelineConfig& c) {
@@ -71,6 +71,8 @@ std::vector<Scenario> scenarios(const GpuConfig& gpu) {
     c.luma = LumaSource::kSource;
   });
   add("waveform alone", [](PipelineConfig& c) { c.scopes.waveform = true; });
+  // YUV frames' signalstats counts: the chroma planes' form with them.
+  add("signalstats", [](PipelineConfig& c) { c.signalstats = true; });
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "base/pixel_format.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stages/stage_limits.hpp"
 #include "platform/shader_library.hpp"
@@ -53,9 +54,30 @@ Status ScopesParams::validate(const ComputeLimits& limits, const ScopeOptions& s
                         int64_t(tile_columns) * planesOf(scopes) * int64_t(kLevels) * 4);
 }
 
+ChromaPlanes chromaPlanesOf(const ImportedFrame& imported, PixelFormat format) {
+  const PixelFormatInfo& info = pixelFormatInfo(format);
+  const YuvPlaneLayout layout = yuvPlaneLayout(format);
+  ChromaPlanes planes;
+  for (size_t i = 0; i < 3; ++i) planes.planes[i] = imported.planes[i];
+  planes.layout = ChromaPlanes::Layout(layout.layout);
+  planes.swap_uv = layout.swap_uv;
+  const int hsub = info.chroma_horizontal_subsampling, vsub = info.chroma_vertical_subsampling;
+  planes.width = (imported.width + hsub - 1) / hsub;
+  planes.height = (imported.height + vsub - 1) / vsub;
+  planes.hsub = hsub, planes.vsub = vsub;
+  planes.frame_width = imported.width, planes.frame_height = imported.height;
+  return planes;
+}
+
 Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
-                              const ScopeOptions& scopes) {
+                              const ScopeOptions& scopes, ScopesInput input, bool signalstats) {
   if (!scopes.any()) return fail(ErrorCode::kInvalidArgument, kScopesStage, ": no scope asked for");
+  if (input == ScopesInput::kChromaPlanes && (scopes.waveform || scopes.parade))
+    return fail(ErrorCode::kInvalidArgument, kScopesStage,
+                ": chroma planes have only a vectorscope, not a waveform or parade");
+  if (signalstats && (input != ScopesInput::kChromaPlanes || !scopes.vectorscope))
+    return fail(ErrorCode::kInvalidArgument, kScopesStage,
+                ": signalstats' counts are the chroma planes' (with their vectorscope)");
   if (Status s = params.validate(gl.limits(), scopes); !s) return s.error();
   // The busiest invocation's loops: its rows, then clearing and adding the shared counts.
   const int64_t shared_words = int64_t(params.tile_columns) * planesOf(scopes) * int64_t(kLevels);
@@ -70,6 +92,8 @@ Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
   out.gl_ = &gl;
   out.params_ = params;
   out.scopes_ = scopes;
+  out.input_ = input;
+  out.signalstats_ = signalstats;
   Result<GlProgram> program = out.build(false);
   if (!program) return program.error();
   out.program_ = std::move(program.value());
@@ -77,18 +101,35 @@ Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
 }
 
 Result<GlProgram> Scopes::build(bool luma_image) const {
-  return ShaderLibrary::builtin().compute("scopes.comp",
-                                          ShaderDefines()
-                                              .set("WAVEFORM", scopes_.waveform ? 1 : 0)
-                                              .set("PARADE", scopes_.parade ? 1 : 0)
-                                              .set("VECTORSCOPE", scopes_.vectorscope ? 1 : 0)
-                                              .set("LUMA_IMAGE", luma_image ? 1 : 0)
-                                              .set("TILE_W", params_.tile_columns)
-                                              .set("WG_Y", params_.workgroup_rows)
-                                              .set("ROWS", params_.rows_per_workgroup));
+  return ShaderLibrary::builtin().compute(
+      "scopes.comp", ShaderDefines()
+                         .set("WAVEFORM", scopes_.waveform ? 1 : 0)
+                         .set("PARADE", scopes_.parade ? 1 : 0)
+                         .set("VECTORSCOPE", scopes_.vectorscope ? 1 : 0)
+                         .set("LUMA_IMAGE", luma_image ? 1 : 0)
+                         .set("CHROMA_PLANES", input_ == ScopesInput::kChromaPlanes ? 1 : 0)
+                         .set("SIGNALSTATS", signalstats_ ? 1 : 0)
+                         .set("TILE_W", params_.tile_columns)
+                         .set("WG_Y", params_.workgroup_rows)
+                         .set("ROWS", params_.rows_per_workgroup));
+}
+
+Status Scopes::clearCounts(size_t words) {
+  if (words != words_) {
+    Result<GlBuffer> made = makeStorageBuffer(words, "scopes counts");
+    if (!made) return made.error();
+    Result<GlBuffer> readback = makeStorageBuffer(words, "scopes read-back");
+    if (!readback) return readback.error();
+    counts_ = std::move(made.value());
+    readback_ = std::move(readback.value());
+    words_ = words;
+  }
+  return fillBuffer(counts_.get(), words_, 0, "scopes counts");
 }
 
 Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
+  if (input_ != ScopesInput::kImage)
+    return fail(ErrorCode::kInternal, kScopesStage, ": an image given to the chroma planes' stage");
   const int w = image.width(), h = image.height();
   if (columns < 1 || columns > w)
     return fail(ErrorCode::kInvalidArgument, kScopesStage, ": columns must be in [1, ",
@@ -110,16 +151,7 @@ Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   const int64_t groups_x = (w + params_.tile_columns - 1) / params_.tile_columns;
   const int64_t groups_y = (h + params_.rows_per_workgroup - 1) / params_.rows_per_workgroup;
   if (Status s = checkDispatch(gl_->limits(), kScopesStage, groups_x, groups_y); !s) return s;
-  if (words != words_) {
-    Result<GlBuffer> made = makeStorageBuffer(words, "scopes counts");
-    if (!made) return made.error();
-    Result<GlBuffer> readback = makeStorageBuffer(words, "scopes read-back");
-    if (!readback) return readback.error();
-    counts_ = std::move(made.value());
-    readback_ = std::move(readback.value());
-    words_ = words;
-  }
-  if (Status s = fillBuffer(counts_.get(), words_, 0, "scopes counts"); !s) return s;
+  if (Status s = clearCounts(words); !s) return s;
   const GLuint p = luma ? luma_program_.get() : program_.get();
   glUseProgram(p);
   bindSourceImage(p, image.texture(), 0);
@@ -142,6 +174,42 @@ Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   return checkGl("scopes dispatch");
 }
 
+Status Scopes::run(const ChromaPlanes& planes) {
+  if (input_ != ScopesInput::kChromaPlanes)
+    return fail(ErrorCode::kInternal, kScopesStage, ": chroma planes given to the image stage");
+  const int w = planes.width, h = planes.height;
+  if (w < 1 || h < 1)
+    return fail(ErrorCode::kInternal, kScopesStage, ": no chroma samples (", std::to_string(w), "x",
+                std::to_string(h), ")");
+  const int64_t groups_x = (w + params_.tile_columns - 1) / params_.tile_columns;
+  const int64_t groups_y = (h + params_.rows_per_workgroup - 1) / params_.rows_per_workgroup;
+  if (Status s = checkDispatch(gl_->limits(), kScopesStage, groups_x, groups_y); !s) return s;
+  if (Status s = clearCounts(kVectorscopeWords); !s) return s;
+  const GLuint p = program_.get();
+  glUseProgram(p);
+  const char* names[3] = {"u_plane0", "u_plane1", "u_plane2"};
+  for (int i = 0; i < 3; ++i) {
+    glActiveTexture(GLenum(GL_TEXTURE0 + i));
+    glBindTexture(GL_TEXTURE_2D, planes.planes[i]);
+    glUniform1i(glGetUniformLocation(p, names[i]), i);
+  }
+  glActiveTexture(GL_TEXTURE0);
+  glUniform1i(glGetUniformLocation(p, "u_layout"), planes.layout);
+  glUniform1i(glGetUniformLocation(p, "u_swap_uv"), planes.swap_uv ? 1 : 0);
+  glUniform2i(glGetUniformLocation(p, "u_size"), w, h);
+  glUniform1ui(glGetUniformLocation(p, "u_vectorscope_at"), 0u);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts_.get());
+  if (signalstats_) {
+    if (Status s = bindSignalstats(p, planes, size_t(groups_x) * size_t(groups_y)); !s) return s;
+  }
+  glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
+  glMemoryBarrier(kStorageWrittenBarrier);
+  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
+  columns_ = 1;
+  pixels_ = uint64_t(w) * uint64_t(h);
+  return checkGl("scopes dispatch (chroma planes)");
+}
+
 Result<ScopeCounts> Scopes::read() const {
   if (!columns_) return fail(ErrorCode::kInternal, kScopesStage, ": read() before a run");
   Result<std::vector<uint32_t>> words = readWords(readback_.get(), words_, "scopes read-back");
@@ -162,6 +230,49 @@ Result<ScopeCounts> Scopes::read() const {
   if (scopes_.vectorscope) {
     out.vectorscope.assign(at, at + ptrdiff_t(kVectorscopeWords));
     out.vectorscope_samples = pixels_;
+  }
+  return out;
+}
+
+Status Scopes::bindSignalstats(GLuint program, const ChromaPlanes& planes, size_t groups) {
+  const int w = planes.width, h = planes.height;
+  const size_t samples = size_t(w) * size_t(h);  // within a frame's bytes
+  has_previous_ = w == previous_width_ && h == previous_height_;
+  if (samples != previous_words_) {
+    Result<GlBuffer> made = makeStorageBuffer(samples, "signalstats previous chroma");
+    if (!made) return made.error();
+    previous_ = std::move(made.value());
+    previous_words_ = samples;
+  }
+  if (3 * groups != partial_words_) {
+    Result<GlBuffer> made = makeStorageBuffer(3 * groups, "signalstats sums");
+    if (!made) return made.error();
+    partials_ = std::move(made.value());
+    partial_words_ = 3 * groups;
+  }
+  glUniform2i(glGetUniformLocation(program, "u_frame_size"), planes.frame_width,
+              planes.frame_height);
+  glUniform2i(glGetUniformLocation(program, "u_subsampling"), planes.hsub, planes.vsub);
+  glUniform1i(glGetUniformLocation(program, "u_has_previous"), has_previous_ ? 1 : 0);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, previous_.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, partials_.get());
+  previous_width_ = w;
+  previous_height_ = h;
+  return Status::success();
+}
+
+Result<ChromaSignalstatsCounts> Scopes::readSignalstats() const {
+  if (!signalstats_ || !partial_words_)
+    return fail(ErrorCode::kInternal, kScopesStage, ": no signalstats counts to read");
+  Result<std::vector<uint32_t>> words =
+      readWords(partials_.get(), partial_words_, "signalstats read-back");
+  if (!words) return words.error();
+  ChromaSignalstatsCounts out;
+  out.has_previous = has_previous_;
+  for (size_t i = 0; i < partial_words_; i += 3) {
+    out.cb_difference += words.value()[i];
+    out.cr_difference += words.value()[i + 1];
+    out.out_of_range_pixels += words.value()[i + 2];
   }
   return out;
 }

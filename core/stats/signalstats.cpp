@@ -48,31 +48,51 @@ const SaturationHue& saturationHue() {
   return table;
 }
 
-void saturationHueFigures(const std::vector<uint8_t>& cb, const std::vector<uint8_t>& cr,
-                          SignalstatsFigures& f) {
+}  // namespace
+
+SignalstatsFigures signalstatsOfCounts(const std::vector<uint32_t>& pairs, uint64_t samples,
+                                       uint64_t cb_difference, uint64_t cr_difference,
+                                       uint64_t out_of_range_pixels, uint64_t pixels) {
+  SignalstatsFigures f;
+  f.out_of_range_pixels = out_of_range_pixels;
+  f.brng = pixels ? double(out_of_range_pixels) / double(pixels) : 0;
   const SaturationHue& table = saturationHue();
-  std::array<uint64_t, 256> saturation{};
+  std::array<uint64_t, 256> cb_counts{}, cr_counts{}, saturation{};
   std::array<uint64_t, 360> hue{};
-  uint64_t saturation_sum = 0, hue_sum = 0;
-  for (size_t i = 0; i < cb.size(); ++i) {
-    const size_t at = size_t(cb[i]) * 256 + cr[i];
-    ++saturation[table.saturation[at]];
-    saturation_sum += table.saturation[at];
-    ++hue[table.hue[at]];
-    hue_sum += table.hue[at];
+  uint64_t cb_sum = 0, cr_sum = 0, saturation_sum = 0, hue_sum = 0;
+  for (size_t cr = 0; cr < 256; ++cr) {
+    for (size_t cb = 0; cb < 256; ++cb) {
+      const uint64_t n = pairs[cr * 256 + cb];
+      if (!n) continue;
+      cb_counts[cb] += n;
+      cr_counts[cr] += n;
+      cb_sum += n * cb;
+      cr_sum += n * cr;
+      const size_t at = cb * 256 + cr;
+      saturation[table.saturation[at]] += n;
+      saturation_sum += n * table.saturation[at];
+      hue[table.hue[at]] += n;
+      hue_sum += n * table.hue[at];
+    }
   }
-  const ChromaPlaneFigures s = chromaPlaneFigures(saturation, cb.size(), saturation_sum, 0);
+  f.samples = samples;
+  f.u = chromaPlaneFigures(cb_counts, samples, cb_sum, cb_difference);
+  f.v = chromaPlaneFigures(cr_counts, samples, cr_sum, cr_difference);
+  const ChromaPlaneFigures s = chromaPlaneFigures(saturation, samples, saturation_sum, 0);
   f.sat_min = s.min, f.sat_low = s.low, f.sat_avg = s.avg, f.sat_high = s.high, f.sat_max = s.max;
   uint64_t running = 0;
   for (size_t h = 0; h < hue.size(); ++h) {
     running += hue[h];
-    if (running > cb.size() / 2) {
+    if (running > samples / 2) {
       f.hue_median = uint32_t(h);
       break;
     }
   }
-  f.hue_avg = double(hue_sum) / double(cb.size());
+  f.hue_avg = samples ? double(hue_sum) / double(samples) : 0;
+  return f;
 }
+
+namespace {
 
 uint64_t outOfRangePixels(const Frame& frame, const std::array<ComponentOffsetTable, 3>& at,
                           const std::array<const uint8_t*, 3>& planes) {
@@ -105,6 +125,10 @@ std::vector<uint8_t> lumaPlane(const Frame& frame, const ComponentOffsetTable& a
   }
   return luma;
 }
+
+// TOUT and VREP of `frame`'s Y (its offsets `at` in `plane`) into `f`.
+void lumaFigures(const Frame& frame, const ComponentOffsetTable& at, const uint8_t* plane,
+                 bool tout, bool vrep, SignalstatsFigures& f);
 
 }  // namespace
 
@@ -154,6 +178,34 @@ ChromaPlaneFigures chromaPlaneFigures(const std::array<uint64_t, 256>& counts, u
   return f;
 }
 
+namespace {
+
+void lumaFigures(const Frame& frame, const ComponentOffsetTable& at, const uint8_t* plane,
+                 bool tout, bool vrep, SignalstatsFigures& f) {
+  const std::vector<uint8_t> luma = lumaPlane(frame, at, plane);
+  const double pixels = double(frame.width) * double(frame.height);
+  if (tout) {
+    f.tout_pixels = lumaOutliers(luma, frame.width, frame.height);
+    f.tout = double(*f.tout_pixels) / pixels;
+  }
+  if (vrep) {
+    f.vrep_rows = repeatedRows(luma, frame.width, frame.height);
+    f.vrep = double(*f.vrep_rows) * double(frame.width) / pixels;
+  }
+}
+
+}  // namespace
+
+std::optional<SignalstatsFigures> lumaSignalstats(const Frame& frame, bool tout, bool vrep) {
+  if (!isYuv(frame.format) || frame.width <= 0 || frame.height <= 0) return std::nullopt;
+  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+  ComponentOffsetTable at;
+  if (!componentTable(frame, info, info.y, frame.width, frame.height, at)) return std::nullopt;
+  SignalstatsFigures f;
+  lumaFigures(frame, at, frame.planes[size_t(info.y.plane)].data, tout, vrep, f);
+  return f;
+}
+
 std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame, bool tout,
                                                             bool vrep) {
   if (!isYuv(frame.format) || frame.width <= 0 || frame.height <= 0) return std::nullopt;
@@ -171,13 +223,10 @@ std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame, 
   const size_t samples = size_t(width) * size_t(height);  // within kMaxFrameBytes
   const bool same_size = width == previous_width_ && height == previous_height_;
   std::array<std::vector<uint8_t>, 2> current;
-  SignalstatsFigures figures;
-  figures.samples = samples;
+  std::array<uint64_t, 2> difference{};
   for (size_t c = 0; c < 2; ++c) {
     // Chroma sample (x, y) is the one of pixel (x * hsub, y * vsub).
     const ComponentOffsetTable& at = tables[c + 1];
-    std::array<uint64_t, 256> counts{};
-    uint64_t sum = 0, difference = 0;
     current[c].resize(samples);
     uint8_t* out = current[c].data();
     const uint8_t* previous = same_size ? previous_[c].data() : nullptr;
@@ -185,29 +234,19 @@ std::optional<SignalstatsFigures> SignalstatsCounter::count(const Frame& frame, 
       const uint8_t* row = planes[c + 1] + at.row[size_t(y * vsub)];
       for (int x = 0; x < width; ++x) {
         const uint8_t v = row[at.column[size_t(x * hsub)]];
-        ++counts[v];
-        sum += v;
-        if (previous) difference += uint64_t(std::abs(int(v) - int(*previous++)));
+        if (previous) difference[c] += uint64_t(std::abs(int(v) - int(*previous++)));
         *out++ = v;
       }
     }
-    (c == 0 ? figures.u : figures.v) = chromaPlaneFigures(counts, samples, sum, difference);
   }
-  saturationHueFigures(current[0], current[1], figures);
-  figures.out_of_range_pixels = outOfRangePixels(frame, tables, planes);
+  // Every chroma figure is a function of the (Cb, Cr) pairs' counts and the differences.
+  std::vector<uint32_t> pairs(256 * 256, 0);
+  for (size_t i = 0; i < samples; ++i) ++pairs[size_t(current[1][i]) * 256 + current[0][i]];
   const double pixels = double(frame.width) * double(frame.height);
-  figures.brng = double(figures.out_of_range_pixels) / pixels;
-  if (tout || vrep) {
-    const std::vector<uint8_t> luma = lumaPlane(frame, tables[0], planes[0]);
-    if (tout) {
-      figures.tout_pixels = lumaOutliers(luma, frame.width, frame.height);
-      figures.tout = double(*figures.tout_pixels) / pixels;
-    }
-    if (vrep) {
-      figures.vrep_rows = repeatedRows(luma, frame.width, frame.height);
-      figures.vrep = double(*figures.vrep_rows) * double(frame.width) / pixels;
-    }
-  }
+  SignalstatsFigures figures =
+      signalstatsOfCounts(pairs, samples, difference[0], difference[1],
+                          outOfRangePixels(frame, tables, planes), uint64_t(pixels));
+  if (tout || vrep) lumaFigures(frame, tables[0], planes[0], tout, vrep, figures);
   previous_ = std::move(current);
   previous_width_ = width;
   previous_height_ = height;

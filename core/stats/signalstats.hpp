@@ -1,9 +1,10 @@
 #pragma once
 // ffmpeg signalstats' figures of YUV frames beside the Y ones: UMIN..VMAX, UDIF, VDIF, BRNG,
-// SATMIN..SATMAX, HUEMED and HUEAVG, counted on the host from the source's own planes as
-// signalstats reads its Y, U and V planes (the chroma at chroma resolution: 4:2:0 frames have
-// ceil(W/2) x ceil(H/2) samples). Every backend gives its frames to the same counter
-// (core/pipeline/pipeline.cpp), so the figures are the same on each. Definitions
+// SATMIN..SATMAX, HUEMED and HUEAVG, counted from the source's own planes as signalstats reads
+// its Y, U and V planes (the chroma at chroma resolution: 4:2:0 frames have ceil(W/2) x
+// ceil(H/2) samples): on the host (SignalstatsCounter, the references and the executor), or from
+// the counts the GPU makes beside the vectorscope (signalstatsOfCounts, the code both share; TOUT
+// and VREP stay on the host: core/pipeline/pipeline.cpp). Definitions
 // (docs/output-formats.md, "Signalstats"): over the N samples of a chroma plane,
 //   min, max       smallest / largest value present
 //   low, high      valuePercentile at 10 and 90 of N (YLOW's and YHIGH's rule)
@@ -36,6 +37,17 @@ class SignalstatsCounter {
   std::array<std::vector<uint8_t>, 2> previous_;  // Cb, Cr of the last counted frame
   int previous_width_ = -1, previous_height_ = -1;
 };
+
+// The figures but TOUT and VREP from the counts of each (Cb, Cr) pair of a frame's `samples`
+// chroma samples, index cr * 256 + cb (ScopeCounts::vectorscope's layout), each chroma plane's
+// sum |C - previous frame's C| (0 for none), and its out-of-range pixels of `pixels`.
+SignalstatsFigures signalstatsOfCounts(const std::vector<uint32_t>& pairs, uint64_t samples,
+                                       uint64_t cb_difference, uint64_t cr_difference,
+                                       uint64_t out_of_range_pixels, uint64_t pixels);
+
+// TOUT and VREP alone (the figures' other fields left as they are made), from `frame`'s Y; nullopt
+// where its Y plane is not CPU-visible.
+std::optional<SignalstatsFigures> lumaSignalstats(const Frame& frame, bool tout, bool vrep);
 
 // The figures of one plane's 256 value counts (total samples `samples`) and absolute
 // difference sum.

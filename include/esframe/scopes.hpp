@@ -34,8 +34,7 @@ struct ScopeCounts {
   // 256 * 256, index cr * 256 + cb. YUV sources: the source's own chroma samples (at chroma
   // resolution, before blur and resize); RGB and Bayer sources: Cb and Cr of each processed pixel
   // by BT.709's limited-range matrix in 8-bit fixed point, the matrix of the L channel
-  // (docs/output-formats.md, "Scopes"). Sums to vectorscope_samples. Empty for a YUV frame whose
-  // planes are only in dmabufs (zero-copy on the gles backend): its chroma is not read back.
+  // (docs/output-formats.md, "Scopes"). Sums to vectorscope_samples.
   std::vector<uint32_t> vectorscope;
   uint64_t vectorscope_samples = 0;
   bool operator==(const ScopeCounts&) const = default;

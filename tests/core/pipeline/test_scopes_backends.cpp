@@ -4,6 +4,8 @@
 // its columns is the frame's own L histogram.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "esframe/esframe.hpp"
 #include "tests/support/random_frame.hpp"
 
@@ -49,9 +51,10 @@ std::vector<Variant> variants() {
 }
 
 TEST(ScopesBackends, EveryBackendCountsTheSameScopes) {
-  const PixelFormat formats[] = {PixelFormat::kNV12,  PixelFormat::kYUYV,   PixelFormat::kYU12,
-                                 PixelFormat::kRGB24, PixelFormat::kRGBA32, PixelFormat::kGREY,
-                                 PixelFormat::kSRGGB8};
+  const PixelFormat formats[] = {PixelFormat::kNV12,    PixelFormat::kNV21,  PixelFormat::kYUYV,
+                                 PixelFormat::kUYVY,    PixelFormat::kYU12,  PixelFormat::kYUV422P,
+                                 PixelFormat::kYUV444P, PixelFormat::kRGB24, PixelFormat::kRGBA32,
+                                 PixelFormat::kGREY,    PixelFormat::kSRGGB8};
   for (const Variant& v : variants()) {
     SCOPED_TRACE(v.name);
     std::vector<std::unique_ptr<Pipeline>> pipelines;
@@ -67,54 +70,118 @@ TEST(ScopesBackends, EveryBackendCountsTheSameScopes) {
       for (auto [w, h] : test::importSizes(format)) {
         if (v.config.resize && (w < 19 || h < 11)) continue;
         if (format == PixelFormat::kSRGGB8 && (w < 2 || h < 2)) continue;  // the demosaic's least
-        SCOPED_TRACE(testing::Message() << formatName(format) << " " << w << "x" << h);
-        const test::TestFrame t = test::randomFrame(format, w, h, 3, test::kColorimetries[2], 5);
-        std::optional<ScopeCounts> want;
-        std::optional<HistogramData> want_hist;  // the executor sums it from the scopes' columns
-        for (auto& p : pipelines) {
-          SCOPED_TRACE(backendName(p->backend()));
-          Result<FrameResult> r = p->process(t.frame);
-          ASSERT_TRUE(r.ok()) << r.error().message;
-          ASSERT_TRUE(r->scopes.has_value());
-          const ScopeCounts& s = *r->scopes;
-          const uint64_t pixels = uint64_t(r->width) * uint64_t(r->height);
-          const ScopeOptions& asked = v.config.scopes;
-          EXPECT_EQ(s.waveform.empty(), !asked.waveform);
-          EXPECT_EQ(s.parade.empty(), !asked.parade);
-          EXPECT_EQ(s.vectorscope.empty(), !asked.vectorscope);
-          if (asked.waveform) {
-            EXPECT_EQ(total(s.waveform), pixels);
-          }
-          if (asked.parade) {
-            EXPECT_EQ(total(s.parade), 3 * pixels);
-          }
-          if (asked.vectorscope) {
-            EXPECT_EQ(total(s.vectorscope), s.vectorscope_samples);
-            const bool yuv = format == PixelFormat::kNV12 || format == PixelFormat::kYUYV ||
-                             format == PixelFormat::kYU12;
-            const uint64_t chroma = format == PixelFormat::kYUYV
-                                        ? uint64_t((w + 1) / 2) * uint64_t(h)
-                                        : uint64_t((w + 1) / 2) * uint64_t((h + 1) / 2);
-            EXPECT_EQ(s.vectorscope_samples, yuv ? chroma : pixels);
-          }
-          // The waveform over its columns: the L histogram the frame reports, where it has one.
-          const size_t l = r->hist.channels.find('l');
-          if (asked.waveform && l != std::string::npos) {
-            for (int level = 0; level < 256; ++level) {
-              uint64_t sum = 0;
-              for (int c = 0; c < s.columns; ++c)
-                sum += s.waveform[size_t(c) * 256 + size_t(level)];
-              ASSERT_EQ(sum, r->hist.counts[size_t(level) * r->hist.channels.size() + l])
-                  << "level " << level;
+        for (bool flat : {false, true}) {
+          SCOPED_TRACE(testing::Message() << formatName(format) << " " << w << "x" << h
+                                          << (flat ? " flat" : " noise"));
+          test::TestFrame t = test::randomFrame(format, w, h, 3, test::kColorimetries[2], 5);
+          if (flat)
+            for (std::vector<uint8_t>& plane : t.planes) std::fill(plane.begin(), plane.end(), 90);
+          std::optional<ScopeCounts> want;
+          std::optional<HistogramData> want_hist;  // the executor sums it from the scopes' columns
+          for (auto& p : pipelines) {
+            SCOPED_TRACE(backendName(p->backend()));
+            Result<FrameResult> r = p->process(t.frame);
+            ASSERT_TRUE(r.ok()) << r.error().message;
+            ASSERT_TRUE(r->scopes.has_value());
+            const ScopeCounts& s = *r->scopes;
+            const uint64_t pixels = uint64_t(r->width) * uint64_t(r->height);
+            const ScopeOptions& asked = v.config.scopes;
+            EXPECT_EQ(s.waveform.empty(), !asked.waveform);
+            EXPECT_EQ(s.parade.empty(), !asked.parade);
+            EXPECT_EQ(s.vectorscope.empty(), !asked.vectorscope);
+            if (asked.waveform) {
+              EXPECT_EQ(total(s.waveform), pixels);
+            }
+            if (asked.parade) {
+              EXPECT_EQ(total(s.parade), 3 * pixels);
+            }
+            if (asked.vectorscope) {
+              EXPECT_EQ(total(s.vectorscope), s.vectorscope_samples);
+              // Chroma samples: 4:2:0 halves both sizes, 4:2:2 the width, 4:4:4 neither.
+              const bool yuv = format == PixelFormat::kNV12 || format == PixelFormat::kNV21 ||
+                               format == PixelFormat::kYUYV || format == PixelFormat::kUYVY ||
+                               format == PixelFormat::kYU12 || format == PixelFormat::kYUV422P ||
+                               format == PixelFormat::kYUV444P;
+              const bool half_width = yuv && format != PixelFormat::kYUV444P;
+              const bool half_height = format == PixelFormat::kNV12 ||
+                                       format == PixelFormat::kNV21 || format == PixelFormat::kYU12;
+              const uint64_t chroma =
+                  uint64_t(half_width ? (w + 1) / 2 : w) * uint64_t(half_height ? (h + 1) / 2 : h);
+              EXPECT_EQ(s.vectorscope_samples, yuv ? chroma : pixels);
+            }
+            // The waveform over its columns: the L histogram the frame reports, where it has one.
+            const size_t l = r->hist.channels.find('l');
+            if (asked.waveform && l != std::string::npos) {
+              for (int level = 0; level < 256; ++level) {
+                uint64_t sum = 0;
+                for (int c = 0; c < s.columns; ++c)
+                  sum += s.waveform[size_t(c) * 256 + size_t(level)];
+                ASSERT_EQ(sum, r->hist.counts[size_t(level) * r->hist.channels.size() + l])
+                    << "level " << level;
+              }
+            }
+            if (!want) {
+              want = s;
+              want_hist = r->hist;
+            } else {
+              EXPECT_EQ(s, *want);
+              EXPECT_EQ(r->hist.counts, want_hist->counts);
             }
           }
-          if (!want) {
-            want = s;
-            want_hist = r->hist;
-          } else {
-            EXPECT_EQ(s, *want);
-            EXPECT_EQ(r->hist.counts, want_hist->counts);
+        }
+      }
+    }
+  }
+}
+
+// PipelineConfig::signalstats on the GPU (its counts beside the YUV vectorscope, TOUT and VREP
+// on the host) equals the reference backend's host count frame by frame: every YUV layout, odd
+// sizes, noise and flat frames in one run (UDIF and VDIF against the YUV frame before, through
+// an RGB frame between, none after a change of size), with and without the scopes.
+TEST(ScopesBackends, SignalstatsOnTheGpuEqualTheReference) {
+  const PixelFormat formats[] = {PixelFormat::kNV12,   PixelFormat::kNV21, PixelFormat::kYUYV,
+                                 PixelFormat::kUYVY,   PixelFormat::kYU12, PixelFormat::kYUV422P,
+                                 PixelFormat::kYUV444P};
+  for (bool scopes : {false, true}) {
+    std::vector<std::unique_ptr<Pipeline>> pipelines;
+    for (Backend backend : {Backend::kReference, Backend::kGles}) {
+      PipelineConfig config;
+      config.backend = backend;
+      config.signalstats = true;
+      config.signalstats_tout = config.signalstats_vrep = true;
+      config.scopes.vectorscope = scopes;
+      Result<std::unique_ptr<Pipeline>> p = Pipeline::create(config);
+      ASSERT_TRUE(p.ok()) << p.error().message;
+      pipelines.push_back(std::move(p.value()));
+    }
+    uint32_t seed = 70;
+    for (PixelFormat format : formats) {
+      for (auto [w, h] : test::importSizes(format)) {
+        for (int content = 0; content < 3; ++content) {  // noise, flat, noise again
+          SCOPED_TRACE(testing::Message() << formatName(format) << " " << w << "x" << h
+                                          << " content " << content << " scopes " << scopes);
+          test::TestFrame t = test::randomFrame(format, w, h, 3, test::kColorimetries[1], ++seed);
+          if (content == 1)
+            for (std::vector<uint8_t>& plane : t.planes) std::fill(plane.begin(), plane.end(), 240);
+          if (content == 2) {  // an RGB frame between: none, and UDIF still against content 1
+            const test::TestFrame rgb =
+                test::randomFrame(PixelFormat::kRGB24, w, h, 0, test::kColorimetries[1], seed);
+            for (auto& p : pipelines) {
+              Result<FrameResult> r = p->process(rgb.frame);
+              ASSERT_TRUE(r.ok()) << r.error().message;
+              EXPECT_FALSE(r->signalstats.has_value());
+            }
           }
+          Result<FrameResult> want = pipelines[0]->process(t.frame);
+          Result<FrameResult> got = pipelines[1]->process(t.frame);
+          ASSERT_TRUE(want.ok()) << want.error().message;
+          ASSERT_TRUE(got.ok()) << got.error().message;
+          ASSERT_TRUE(want->signalstats.has_value());
+          ASSERT_TRUE(got->signalstats.has_value());
+          EXPECT_TRUE(got->signalstats->tout.has_value());
+          EXPECT_TRUE(got->signalstats->vrep.has_value());
+          EXPECT_EQ(*got->signalstats, *want->signalstats);
+          EXPECT_EQ(got->scopes.has_value(), scopes);
         }
       }
     }
