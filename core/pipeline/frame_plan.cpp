@@ -1,5 +1,7 @@
 #include "core/pipeline/frame_plan.hpp"
 
+#include "core/stats/exposure_stats.hpp"
+
 namespace esf {
 
 FramePlanInputs FramePlanInputs::of(const PipelineConfig& config, PixelFormat format,

@@ -9,6 +9,7 @@
 #include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/gpu_histogram_counter.hpp"
+#include "core/pipeline/gpu_scopes.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/demosaic.hpp"
@@ -16,13 +17,10 @@
 #include "core/stages/histogram.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/scale.hpp"
-#include "core/stages/scopes.hpp"
-#include "core/stages/scopes_reference.hpp"
 #include "core/stages/sobel.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stats/exposure_stats.hpp"
 #include "core/stats/health.hpp"
-#include "core/stats/signalstats.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "esframe/base/log.hpp"
 #include "platform/gl_fence.hpp"
@@ -106,10 +104,6 @@ class GpuBackend : public PipelineBackend {
   Status importPass(const Frame& frame, const PlanPass& pass, FrameResult& r, FrameState& state);
   Status healthPass(const Frame& frame, const PlanPass& pass, FrameState& state);
   Status imagePass(const PlanPass& pass, FrameState& state);
-  Status scopesPass(const PlanPass& pass, const FrameState& state, FrameResult& r);
-  // The scopes stages for `format`'s frames: a YUV frame's vectorscope is counted from its own
-  // chroma samples (chroma_scopes_), so the image stage counts the rest.
-  Status configureScopes(PixelFormat format);
   // Runs `work` as stage `name` of the frame timer; the times are collected once per frame.
   template <typename Work>
   Status timed(const char* name, const Work& work) {
@@ -140,11 +134,7 @@ class GpuBackend : public PipelineBackend {
   std::optional<FrameDifference> difference_;
   std::optional<Sobel> sobel_;
   std::optional<HealthMonitor> monitor_;
-  // PipelineConfig::scopes: the image stage (null where only a YUV frame's vectorscope is
-  // asked), and YUV frames' vectorscope and PipelineConfig::signalstats' counts from their
-  // chroma planes (null for other frames).
-  std::optional<Scopes> scopes_, chroma_scopes_;
-  ScopeOptions scopes_counted_;  // what scopes_ counts
+  std::optional<GpuScopes> scopes_;  // PipelineConfig::scopes or ::signalstats
   GpuHistogramCounter binned_, values_;
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
@@ -297,7 +287,8 @@ Status GpuBackend::configureFor(const Frame& frame) {
     warned_no_source_luma_ = true;
   }
   if (o_.scopes.any() || o_.signalstats) {
-    if (Status s = configureScopes(frame.format); !s) return s;
+    if (!scopes_) scopes_.emplace(gl_, o_.scopes, o_.signalstats);
+    if (Status s = scopes_->configureFor(frame.format); !s) return s;
   }
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
@@ -312,43 +303,6 @@ Status GpuBackend::configureFor(const Frame& frame) {
   }
   return importer_->prepare(frame.format, first.writes == PlanData::kPacked,
                             plan_->import_writes_luma);
-}
-
-Status GpuBackend::configureScopes(PixelFormat format) {
-  ScopeOptions counted = o_.scopes;
-  if (isYuv(format)) {
-    counted.vectorscope = false;
-    if ((o_.scopes.vectorscope || o_.signalstats) && !chroma_scopes_) {
-      ScopeOptions vectorscope;
-      vectorscope.vectorscope = true;
-      Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, vectorscope),
-                                           vectorscope, ScopesInput::kChromaPlanes, o_.signalstats);
-      if (!made) return made.error();
-      chroma_scopes_.emplace(std::move(made.value()));
-    }
-  }  // kept through other frames: signalstats compares with the last YUV frame's chroma
-  if (!counted.any()) {
-    scopes_.reset();
-    scopes_counted_ = counted;
-    return Status::success();
-  }
-  if (scopes_ && counted == scopes_counted_) return Status::success();
-  Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, counted), counted);
-  if (!made) return made.error();
-  scopes_.emplace(std::move(made.value()));
-  scopes_counted_ = counted;
-  return Status::success();
-}
-
-// The scopes: the stage on the processed image (and the luma lane for the waveform); a YUV
-// frame's vectorscope was counted at its import.
-Status GpuBackend::scopesPass(const PlanPass& pass, const FrameState& state, FrameResult& r) {
-  const GpuImage& image = *state.lane[0].image;
-  ScopeCounts counts;
-  counts.columns = scopeColumns(o_.scopes, image.width());
-  r.scopes = std::move(counts);
-  if (!scopes_) return Status::success();
-  return scopes_->run(image, pass.lanes == 2 ? state.lane[1].image : nullptr, r.scopes->columns);
 }
 
 Status GpuBackend::submit(const Frame& frame) {
@@ -389,8 +343,8 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameRes
   if (!f) return f.error();
   const ImportedFrame& imported = state.imported = f.value();
   // Zero-copy frames too: it reads the planes the import read, before the fence below.
-  if (chroma_scopes_ && isYuv(frame.format)) {
-    if (Status s = chroma_scopes_->run(chromaPlanesOf(imported, frame.format)); !s) return s;
+  if (scopes_) {
+    if (Status s = scopes_->countChroma(imported, frame.format); !s) return s;
   }
   // The source may requeue a zero-copy buffer once submit() returns: fence the import's reads
   // of it (the first work of the frame), to wait for those alone.
@@ -505,7 +459,10 @@ Status GpuBackend::runPlan(const Frame& frame) {
         break;
       }
       case PassKind::kScopes:
-        st = timed("scopes", [&] { return scopesPass(pass, state, r); });
+        st = timed("scopes", [&] {
+          return scopes_->countImage(*state.lane[0].image,
+                                     pass.lanes == 2 ? state.lane[1].image : nullptr, r);
+        });
         break;
       case PassKind::kImportCount:
         st = fail(ErrorCode::kInternal, "frame plan: a CPU pass in the GPU's plan");
@@ -547,32 +504,8 @@ Result<FrameResult> GpuBackend::collect() {
   WallTimer scale_read;
   Result<std::vector<ChannelScale>> scales = scale_.read(r.hist.channelCount());
   if (!scales) return scales.error();
-  if (chroma_scopes_ && isYuv(sub.frame.format)) {
-    Result<ScopeCounts> counted = chroma_scopes_->read();
-    if (!counted) return counted.error();
-    if (o_.signalstats) {
-      Result<ChromaSignalstatsCounts> c = chroma_scopes_->readSignalstats();
-      if (!c) return c.error();
-      r.signalstats = signalstatsOfCounts(
-          counted->vectorscope, counted->vectorscope_samples,
-          c->has_previous ? c->cb_difference : 0, c->has_previous ? c->cr_difference : 0,
-          c->out_of_range_pixels, uint64_t(sub.frame.width) * uint64_t(sub.frame.height));
-    }
-    if (r.scopes && o_.scopes.vectorscope) {
-      r.scopes->vectorscope = std::move(counted->vectorscope);
-      r.scopes->vectorscope_samples = counted->vectorscope_samples;
-    }
-  }
-  if (scopes_ && r.scopes) {
-    Result<ScopeCounts> counted = scopes_->read();
-    if (!counted) return counted.error();
-    ScopeCounts& out = *r.scopes;
-    out.waveform = std::move(counted->waveform);
-    out.parade = std::move(counted->parade);
-    if (scopes_counted_.vectorscope) {
-      out.vectorscope = std::move(counted->vectorscope);
-      out.vectorscope_samples = counted->vectorscope_samples;
-    }
+  if (scopes_) {
+    if (Status s = scopes_->collect(sub.frame, r); !s) return s.error();
   }
   const double readback_ms = binned_.takeReadbackMs() + values_.takeReadbackMs() + scale_read.ms();
   for (const ChannelScale& s : scales.value()) r.scale.push_back(s.scale);

@@ -1,0 +1,80 @@
+#include "core/pipeline/gpu_scopes.hpp"
+
+#include <utility>
+
+#include "core/stages/scopes_reference.hpp"
+#include "core/stats/signalstats.hpp"
+
+namespace esf {
+
+Status GpuScopes::configureFor(PixelFormat format) {
+  ScopeOptions counted = scopes_asked_;
+  if (isYuv(format)) {
+    counted.vectorscope = false;
+    if ((scopes_asked_.vectorscope || signalstats_) && !chroma_scopes_) {
+      ScopeOptions vectorscope;
+      vectorscope.vectorscope = true;
+      Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, vectorscope),
+                                           vectorscope, ScopesInput::kChromaPlanes, signalstats_);
+      if (!made) return made.error();
+      chroma_scopes_.emplace(std::move(made.value()));
+    }
+  }
+  if (!counted.any()) {
+    image_scopes_.reset();
+    image_counted_ = counted;
+    return Status::success();
+  }
+  if (image_scopes_ && counted == image_counted_) return Status::success();
+  Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, counted), counted);
+  if (!made) return made.error();
+  image_scopes_.emplace(std::move(made.value()));
+  image_counted_ = counted;
+  return Status::success();
+}
+
+Status GpuScopes::countChroma(const ImportedFrame& imported, PixelFormat format) {
+  if (!chroma_scopes_ || !isYuv(format)) return Status::success();
+  return chroma_scopes_->run(chromaPlanesOf(imported, format));
+}
+
+Status GpuScopes::countImage(const GpuImage& image, const GpuImage* luma, FrameResult& r) {
+  ScopeCounts counts;
+  counts.columns = scopeColumns(scopes_asked_, image.width());
+  r.scopes = std::move(counts);
+  if (!image_scopes_) return Status::success();
+  return image_scopes_->run(image, luma, r.scopes->columns);
+}
+
+Status GpuScopes::collect(const Frame& frame, FrameResult& r) {
+  if (chroma_scopes_ && isYuv(frame.format)) {
+    Result<ScopeCounts> counted = chroma_scopes_->read();
+    if (!counted) return counted.error();
+    if (signalstats_) {
+      Result<ChromaSignalstatsCounts> c = chroma_scopes_->readSignalstats();
+      if (!c) return c.error();
+      r.signalstats = signalstatsOfCounts(
+          counted->vectorscope, counted->vectorscope_samples,
+          c->has_previous ? c->cb_difference : 0, c->has_previous ? c->cr_difference : 0,
+          c->out_of_range_pixels, uint64_t(frame.width) * uint64_t(frame.height));
+    }
+    if (r.scopes && scopes_asked_.vectorscope) {
+      r.scopes->vectorscope = std::move(counted->vectorscope);
+      r.scopes->vectorscope_samples = counted->vectorscope_samples;
+    }
+  }
+  if (image_scopes_ && r.scopes) {
+    Result<ScopeCounts> counted = image_scopes_->read();
+    if (!counted) return counted.error();
+    ScopeCounts& out = *r.scopes;
+    out.waveform = std::move(counted->waveform);
+    out.parade = std::move(counted->parade);
+    if (image_counted_.vectorscope) {
+      out.vectorscope = std::move(counted->vectorscope);
+      out.vectorscope_samples = counted->vectorscope_samples;
+    }
+  }
+  return Status::success();
+}
+
+}  // namespace esf

@@ -1,0 +1,42 @@
+#pragma once
+// The GPU backend's scopes (PipelineConfig::scopes) and the chroma counts of YUV frames, which
+// also give PipelineConfig::signalstats: a YUV frame's vectorscope and signalstats counts come
+// from its own chroma planes at the import (zero-copy frames too), the other scopes from the
+// processed image in the plan's scopes pass; collect() reads them into the frame's result.
+#include <optional>
+
+#include "base/pixel_format.hpp"
+#include "core/image/gpu_image.hpp"
+#include "core/import/frame_import.hpp"
+#include "core/stages/scopes.hpp"
+#include "esframe/frame.hpp"
+#include "esframe/frame_result.hpp"
+#include "platform/gl_context.hpp"
+
+namespace esf {
+
+class GpuScopes {
+ public:
+  GpuScopes(GlContext& gl, const ScopeOptions& scopes, bool signalstats)
+      : gl_(gl), scopes_asked_(scopes), signalstats_(signalstats) {}
+  // The stages `format`'s frames need, made before any frame's time is taken.
+  Status configureFor(PixelFormat format);
+  // At the import: a YUV frame's chroma counts, from the planes the import read.
+  Status countChroma(const ImportedFrame& imported, PixelFormat format);
+  // The scopes pass: the image's scopes (luma: the source's luma lane, or null).
+  Status countImage(const GpuImage& image, const GpuImage* luma, FrameResult& r);
+  // After the frame's GPU work: the counts into r.scopes and r.signalstats.
+  Status collect(const Frame& frame, FrameResult& r);
+
+ private:
+  GlContext& gl_;
+  ScopeOptions scopes_asked_;
+  bool signalstats_ = false;
+  // The image stage (null where only a YUV frame's vectorscope is asked) and what it counts;
+  // the chroma stage, kept through other frames: signalstats compares with the last YUV frame's
+  // chroma.
+  std::optional<Scopes> image_scopes_, chroma_scopes_;
+  ScopeOptions image_counted_;
+};
+
+}  // namespace esf
