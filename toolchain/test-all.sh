@@ -42,6 +42,10 @@ if [ -z "${CCACHE_DIR:-}" ]; then
   mkdir -p "$CCACHE_DIR" 2>/dev/null || CCACHE_DIR=$HOME/.cache/esframe-ccache
 fi
 export CCACHE_DIR CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-12G}
+# The QEMU guests' kernel, modules and kept shader caches (tests/vm/prepare.sh) beside it.
+if [ -z "${ESFRAME_VM_CACHE:-}" ] && mkdir -p /var/cache/esframe/vm 2>/dev/null; then
+  export ESFRAME_VM_CACHE=/var/cache/esframe/vm
+fi
 
 # Each step's seconds go into a table printed at the end, also when a step fails.
 # With each step, how busy the machine's CPUs were (from /proc/stat): a step well under 100%
