@@ -288,7 +288,9 @@ Status GpuBackend::configureFor(const Frame& frame) {
   }
   if (o_.scopes.any() || o_.signalstats) {
     if (!scopes_) scopes_.emplace(gl_, o_.scopes, o_.signalstats);
-    if (Status s = scopes_->configureFor(frame.format); !s) return s;
+    const PlanPass* pass = plan_->find(PassKind::kScopes);
+    const bool packed = pass && pass->reads == PlanData::kPacked;
+    if (Status s = scopes_->configureFor(frame.format, packed); !s) return s;
   }
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
@@ -460,8 +462,9 @@ Status GpuBackend::runPlan(const Frame& frame) {
       }
       case PassKind::kScopes:
         st = timed("scopes", [&] {
-          return scopes_->countImage(*state.lane[0].image,
-                                     pass.lanes == 2 ? state.lane[1].image : nullptr, r);
+          if (pass.reads == PlanData::kPacked)
+            return scopes_->countPacked(*rgb.packed, luma.packed, r);
+          return scopes_->countImage(*rgb.image, luma.image, r);
         });
         break;
       case PassKind::kImportCount:

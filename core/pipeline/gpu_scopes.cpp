@@ -7,7 +7,7 @@
 
 namespace esf {
 
-Status GpuScopes::configureFor(PixelFormat format) {
+Status GpuScopes::configureFor(PixelFormat format, bool packed) {
   ScopeOptions counted = scopes_asked_;
   if (isYuv(format)) {
     counted.vectorscope = false;
@@ -25,11 +25,14 @@ Status GpuScopes::configureFor(PixelFormat format) {
     image_counted_ = counted;
     return Status::success();
   }
-  if (image_scopes_ && counted == image_counted_) return Status::success();
-  Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, counted), counted);
+  if (image_scopes_ && counted == image_counted_ && packed == image_packed_)
+    return Status::success();
+  Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, counted), counted,
+                                       packed ? ScopesInput::kPackedBuffer : ScopesInput::kImage);
   if (!made) return made.error();
   image_scopes_.emplace(std::move(made.value()));
   image_counted_ = counted;
+  image_packed_ = packed;
   return Status::success();
 }
 
@@ -44,6 +47,15 @@ Status GpuScopes::countImage(const GpuImage& image, const GpuImage* luma, FrameR
   r.scopes = std::move(counts);
   if (!image_scopes_) return Status::success();
   return image_scopes_->run(image, luma, r.scopes->columns);
+}
+
+Status GpuScopes::countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma,
+                              FrameResult& r) {
+  ScopeCounts counts;
+  counts.columns = scopeColumns(scopes_asked_, packed.width());
+  r.scopes = std::move(counts);
+  if (!image_scopes_) return Status::success();
+  return image_scopes_->run(packed, luma, r.scopes->columns);
 }
 
 Status GpuScopes::collect(const Frame& frame, FrameResult& r) {

@@ -108,6 +108,7 @@ Result<GlProgram> Scopes::build(bool luma_image) const {
                          .set("VECTORSCOPE", scopes_.vectorscope ? 1 : 0)
                          .set("LUMA_IMAGE", luma_image ? 1 : 0)
                          .set("CHROMA_PLANES", input_ == ScopesInput::kChromaPlanes ? 1 : 0)
+                         .set("SOURCE_BUFFER", input_ == ScopesInput::kPackedBuffer ? 1 : 0)
                          .set("SIGNALSTATS", signalstats_ ? 1 : 0)
                          .set("TILE_W", params_.tile_columns)
                          .set("WG_Y", params_.workgroup_rows)
@@ -129,16 +130,41 @@ Status Scopes::clearCounts(size_t words) {
 
 Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   if (input_ != ScopesInput::kImage)
-    return fail(ErrorCode::kInternal, kScopesStage, ": an image given to the chroma planes' stage");
-  const int w = image.width(), h = image.height();
+    return fail(ErrorCode::kInternal, kScopesStage, ": an image given to a stage made for ",
+                input_ == ScopesInput::kPackedBuffer ? "packed buffers" : "chroma planes");
+  if (luma && (luma->width() != image.width() || luma->height() != image.height()))
+    return fail(ErrorCode::kInternal, kScopesStage, ": the luma image's size differs");
+  return runPixels(image.width(), image.height(), luma, columns, [&](GLuint p) {
+    bindSourceImage(p, image.texture(), 0);
+    if (luma) {
+      glActiveTexture(GL_TEXTURE1);
+      glBindTexture(GL_TEXTURE_2D, luma->texture());
+      glUniform1i(glGetUniformLocation(p, "u_luma"), 1);
+      glActiveTexture(GL_TEXTURE0);
+    }
+  });
+}
+
+Status Scopes::run(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma, int columns) {
+  if (input_ != ScopesInput::kPackedBuffer)
+    return fail(ErrorCode::kInternal, kScopesStage, ": a packed buffer given to a stage made for ",
+                input_ == ScopesInput::kImage ? "images" : "chroma planes");
+  if (luma && (luma->width() != packed.width() || luma->height() != packed.height()))
+    return fail(ErrorCode::kInternal, kScopesStage, ": the luma buffer's size differs");
+  return runPixels(packed.width(), packed.height(), luma, columns, [&](GLuint p) {
+    bindSourceImage(p, 0, packed.buffer());
+    if (luma) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, luma->buffer());
+  });
+}
+
+template <typename Bind>
+Status Scopes::runPixels(int w, int h, bool luma, int columns, const Bind& bind) {
   if (columns < 1 || columns > w)
     return fail(ErrorCode::kInvalidArgument, kScopesStage, ": columns must be in [1, ",
                 std::to_string(w), "], got ", std::to_string(columns));
   if (uint64_t(w) * uint64_t(columns) > 0xFFFFFFFFull)  // the shader's column arithmetic
     return fail(ErrorCode::kUnsupported, kScopesStage, ": width ", std::to_string(w), " times ",
                 std::to_string(columns), " columns exceeds 32 bits");
-  if (luma && (luma->width() != w || luma->height() != h))
-    return fail(ErrorCode::kInternal, kScopesStage, ": the luma image's size differs");
   if (luma && !luma_program_) {
     Result<GlProgram> program = build(true);
     if (!program) return program.error();
@@ -154,13 +180,7 @@ Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   if (Status s = clearCounts(words); !s) return s;
   const GLuint p = luma ? luma_program_.get() : program_.get();
   glUseProgram(p);
-  bindSourceImage(p, image.texture(), 0);
-  if (luma) {
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D, luma->texture());
-    glUniform1i(glGetUniformLocation(p, "u_luma"), 1);
-    glActiveTexture(GL_TEXTURE0);
-  }
+  bind(p);
   glUniform2i(glGetUniformLocation(p, "u_size"), w, h);
   glUniform1ui(glGetUniformLocation(p, "u_columns"), GLuint(columns));
   glUniform1ui(glGetUniformLocation(p, "u_parade_at"), GLuint(parade_at));

@@ -1,6 +1,7 @@
 #pragma once
 // The scopes on the GPU (glsl_es/scopes.comp): the waveform, RGB parade and vectorscope counts
-// of an RGBA8 image in one pass, equal bit for bit to core/stages/scopes_reference.hpp.
+// of an RGBA8 image (a texture, or the packed buffer the histogram reads) in one pass, equal bit
+// for bit to core/stages/scopes_reference.hpp.
 //
 // Shape: a workgroup covers a tile of tile_columns pixel columns by rows_per_workgroup rows.
 // Its pixel columns fall into at most tile_columns scope columns (W' <= W), whose waveform and
@@ -68,6 +69,7 @@ struct ChromaSignalstatsCounts {
 
 enum class ScopesInput {
   kImage,         // an RGBA8 image (and its luma lane): run(image, luma, columns)
+  kPackedBuffer,  // a packed RGBA buffer (and its luma lane's): run(packed, luma, columns)
   kChromaPlanes,  // a YUV frame's chroma samples, the vectorscope alone: run(planes)
 };
 
@@ -81,6 +83,8 @@ class Scopes {
   // Counts `image`; the waveform's L is `luma`'s red channel where given (the same size),
   // else BT.709 of `image`. `columns`: W', 1..image.width().
   Status run(const GpuImage& image, const GpuImage* luma, int columns);
+  // kPackedBuffer: the same counts of the packed pixels (luma: its words' low bytes).
+  Status run(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma, int columns);
   // kChromaPlanes: counts the vectorscope of `planes`' width x height samples.
   Status run(const ChromaPlanes& planes);
   // The last run's counts: waveform, parade and vectorscope where counted (columns 1 for
@@ -94,6 +98,9 @@ class Scopes {
  private:
   Scopes() = default;
   Result<GlProgram> build(bool luma_image) const;
+  // The image or packed form's checks, uniforms and dispatch; `bind` binds the pixels.
+  template <typename Bind>
+  Status runPixels(int w, int h, bool luma, int columns, const Bind& bind);
   // Makes the output buffer `words` long (kept while the length is the same) and zeroes it.
   Status clearCounts(size_t words);
   // signalstats: its buffers (made for `planes` and `groups` workgroups) and uniforms.
