@@ -7,10 +7,12 @@
 // dispatch() only queues GPU work, read() waits for it. The one exception is a split luma with
 // RGB channels too: the two halves are interleaved on the CPU, so dispatch() reads them at once.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/stages/histogram.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "esframe/histogram_data.hpp"
 #include "platform/gl_objects.hpp"
 
@@ -32,6 +34,10 @@ class GpuHistogramCounter {
                   const PackedRgbaBuffer* luma_packed);
   // The counts of the last dispatch(), in the user's channel order.
   Result<HistogramData> read();
+  // For a frame's one read-back: the words read() would map (none where dispatch() read them
+  // already), and read()'s result from those words.
+  GpuWords pendingWords() const;
+  Result<HistogramData> readFrom(std::span<const uint32_t> words);
 
   // Every histogram's Histogram::fitFrame for width x height images.
   Status fitFrame(int width, int height);

@@ -58,12 +58,24 @@ Status GpuScopes::countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBu
   return image_scopes_->run(packed, luma, r.scopes->columns);
 }
 
-Status GpuScopes::collect(const Frame& frame, FrameResult& r) {
-  if (chroma_scopes_ && isYuv(frame.format)) {
-    Result<ScopeCounts> counted = chroma_scopes_->read();
+void GpuScopes::addReadbacks(PixelFormat format, bool image_counted, FrameReadback& readback) {
+  chroma_at_.reset();
+  signalstats_at_.reset();
+  image_at_.reset();
+  if (chroma_scopes_ && isYuv(format)) {
+    chroma_at_ = readback.add(chroma_scopes_->resultWords());
+    if (signalstats_) signalstats_at_ = readback.add(chroma_scopes_->signalstatsWords());
+  }
+  if (image_scopes_ && image_counted) image_at_ = readback.add(image_scopes_->resultWords());
+}
+
+Status GpuScopes::collect(const Frame& frame, FrameResult& r, const FrameReadback& readback) {
+  if (chroma_at_) {
+    Result<ScopeCounts> counted = chroma_scopes_->countsOf(readback.words(*chroma_at_));
     if (!counted) return counted.error();
-    if (signalstats_) {
-      Result<ChromaSignalstatsCounts> c = chroma_scopes_->readSignalstats();
+    if (signalstats_at_) {
+      Result<ChromaSignalstatsCounts> c =
+          chroma_scopes_->signalstatsOf(readback.words(*signalstats_at_));
       if (!c) return c.error();
       r.signalstats = signalstatsOfCounts(
           counted->vectorscope, counted->vectorscope_samples,
@@ -75,8 +87,8 @@ Status GpuScopes::collect(const Frame& frame, FrameResult& r) {
       r.scopes->vectorscope_samples = counted->vectorscope_samples;
     }
   }
-  if (image_scopes_ && r.scopes) {
-    Result<ScopeCounts> counted = image_scopes_->read();
+  if (image_at_ && r.scopes) {
+    Result<ScopeCounts> counted = image_scopes_->countsOf(readback.words(*image_at_));
     if (!counted) return counted.error();
     ScopeCounts& out = *r.scopes;
     out.waveform = std::move(counted->waveform);

@@ -3,12 +3,13 @@
 // also give PipelineConfig::signalstats: a YUV frame's vectorscope and signalstats counts come
 // from its own chroma planes at the import (zero-copy frames too), the other scopes in the
 // plan's scopes pass from what it reads (the histogram's packed buffer, or the processed image);
-// collect() reads them into the frame's result.
+// they come back in the frame's one read-back, and collect() puts them into its result.
 #include <optional>
 
 #include "base/pixel_format.hpp"
 #include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
+#include "core/pipeline/frame_readback.hpp"
 #include "core/stages/scopes.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
@@ -29,8 +30,11 @@ class GpuScopes {
   Status countImage(const GpuImage& image, const GpuImage* luma, FrameResult& r);
   // The same from packed buffers (configured with `packed`).
   Status countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma, FrameResult& r);
-  // After the frame's GPU work: the counts into r.scopes and r.signalstats.
-  Status collect(const Frame& frame, FrameResult& r);
+  // After the frame's GPU work: lists the counts this frame made (`format`'s; image_counted:
+  // the scopes pass ran) in the frame's read-back.
+  void addReadbacks(PixelFormat format, bool image_counted, FrameReadback& readback);
+  // After the read-back: the counts into r.scopes and r.signalstats.
+  Status collect(const Frame& frame, FrameResult& r, const FrameReadback& readback);
 
  private:
   GlContext& gl_;
@@ -42,6 +46,8 @@ class GpuScopes {
   std::optional<Scopes> image_scopes_, chroma_scopes_;
   ScopeOptions image_counted_;
   bool image_packed_ = false;  // image_scopes_ reads packed buffers
+  // The frame's slots in the read-back (addReadbacks()), where it listed them.
+  std::optional<size_t> chroma_at_, signalstats_at_, image_at_;
 };
 
 }  // namespace esf

@@ -188,7 +188,6 @@ Status Scopes::runPixels(int w, int h, bool luma, int columns, const Bind& bind)
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts_.get());
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
   glMemoryBarrier(kStorageWrittenBarrier);
-  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
   columns_ = columns;
   pixels_ = uint64_t(w) * uint64_t(h);
   return checkGl("scopes dispatch");
@@ -224,7 +223,6 @@ Status Scopes::run(const ChromaPlanes& planes) {
   }
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
   glMemoryBarrier(kStorageWrittenBarrier);
-  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
   columns_ = 1;
   pixels_ = uint64_t(w) * uint64_t(h);
   return checkGl("scopes dispatch (chroma planes)");
@@ -232,9 +230,18 @@ Status Scopes::run(const ChromaPlanes& planes) {
 
 Result<ScopeCounts> Scopes::read() const {
   if (!columns_) return fail(ErrorCode::kInternal, kScopesStage, ": read() before a run");
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
   Result<std::vector<uint32_t>> words = readWords(readback_.get(), words_, "scopes read-back");
   if (!words) return words.error();
-  const std::vector<uint32_t>& w = words.value();
+  return countsOf(words.value());
+}
+
+Result<ScopeCounts> Scopes::countsOf(std::span<const uint32_t> w) const {
+  if (!columns_) return fail(ErrorCode::kInternal, kScopesStage, ": read() before a run");
+  if (w.size() != words_)
+    return fail(ErrorCode::kInternal, kScopesStage, ": ", std::to_string(w.size()),
+                " words read back, not ", std::to_string(words_));
   const size_t column_words = size_t(columns_) * kLevels;
   ScopeCounts out;
   out.columns = columns_;
@@ -287,12 +294,18 @@ Result<ChromaSignalstatsCounts> Scopes::readSignalstats() const {
   Result<std::vector<uint32_t>> words =
       readWords(partials_.get(), partial_words_, "signalstats read-back");
   if (!words) return words.error();
+  return signalstatsOf(words.value());
+}
+
+Result<ChromaSignalstatsCounts> Scopes::signalstatsOf(std::span<const uint32_t> words) const {
+  if (!signalstats_ || !partial_words_ || words.size() != partial_words_)
+    return fail(ErrorCode::kInternal, kScopesStage, ": no signalstats counts to read");
   ChromaSignalstatsCounts out;
   out.has_previous = has_previous_;
   for (size_t i = 0; i < partial_words_; i += 3) {
-    out.cb_difference += words.value()[i];
-    out.cr_difference += words.value()[i + 1];
-    out.out_of_range_pixels += words.value()[i + 2];
+    out.cb_difference += words[i];
+    out.cr_difference += words[i + 1];
+    out.out_of_range_pixels += words[i + 2];
   }
   return out;
 }

@@ -20,9 +20,11 @@
 #include <GLES3/gl31.h>
 
 #include <optional>
+#include <span>
 
 #include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/scopes.hpp"
 #include "platform/gl_context.hpp"
@@ -93,6 +95,12 @@ class Scopes {
   const ScopesParams& params() const { return params_; }
   // The last run's signalstats counts (made with signalstats).
   Result<ChromaSignalstatsCounts> readSignalstats() const;
+  // For a frame's one read-back: where read() and readSignalstats() read the last run's words,
+  // and the counts from those words.
+  GpuWords resultWords() const { return {counts_.get(), 0, words_}; }
+  Result<ScopeCounts> countsOf(std::span<const uint32_t> words) const;
+  GpuWords signalstatsWords() const { return {partials_.get(), 0, partial_words_}; }
+  Result<ChromaSignalstatsCounts> signalstatsOf(std::span<const uint32_t> words) const;
   Status poison(uint32_t pattern);  // testing aid: fills the output buffer
 
  private:
@@ -118,7 +126,8 @@ class Scopes {
   size_t partial_words_ = 0, previous_words_ = 0;
   GlProgram program_, luma_program_;  // luma_program_: LUMA_IMAGE, made at its first run
   // The counts, added with atomics: a buffer the host never maps (NVIDIA may keep a buffer it
-  // maps in host memory, where every atomic crosses the bus), copied into readback_ per run.
+  // maps in host memory, where every atomic crosses the bus), copied into readback_ by read()
+  // (or by a frame's read-back into its own buffer).
   GlBuffer counts_;
   GlBuffer readback_;
   size_t words_ = 0;
