@@ -23,9 +23,14 @@ size_t FrameReadback::add(const GpuWords& result) {
 
 Status FrameReadback::gather() {
   if (total_ > capacity_) {
-    Result<GlBuffer> made = makeStorageBuffer(total_, "the frame's read-back buffer");
-    if (!made) return made.error();
-    buffer_ = std::move(made.value());
+    // Written by GPU copies, read by the host once a frame: GL_STREAM_READ, the usage that
+    // lets a driver keep it where the host reads fast.
+    GlBuffer made = makeBuffer();
+    glBindBuffer(GL_COPY_WRITE_BUFFER, made.get());
+    glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(total_ * 4), nullptr, GL_STREAM_READ);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    if (Status s = checkGl("the frame's read-back buffer"); !s) return s;
+    buffer_ = std::move(made);
     capacity_ = total_;
   }
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);

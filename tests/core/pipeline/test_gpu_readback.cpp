@@ -33,12 +33,12 @@ TEST(GpuReadback, OneMapPerFrameForEveryResult) {
     pipelines.push_back(std::move(p.value()));
   }
   uint32_t seed = 11;
-  for (PixelFormat format : {PixelFormat::kNV12, PixelFormat::kYUYV, PixelFormat::kRGBA32,
-                             PixelFormat::kGREY}) {
+  for (PixelFormat format :
+       {PixelFormat::kNV12, PixelFormat::kYUYV, PixelFormat::kRGBA32, PixelFormat::kGREY}) {
     for (auto [w, h] : {std::pair{64, 48}, std::pair{34, 17}}) {
       for (int i = 0; i < 3; ++i) {
-        SCOPED_TRACE(testing::Message() << formatName(format) << " " << w << "x" << h << " frame "
-                                        << i);
+        SCOPED_TRACE(testing::Message()
+                     << formatName(format) << " " << w << "x" << h << " frame " << i);
         const test::TestFrame t =
             test::randomFrame(format, w, h, 2, test::kColorimetries[1], ++seed);
         Result<FrameResult> want = pipelines[0]->process(t.frame);
