@@ -81,17 +81,6 @@ Status GpuHistogramCounter::dispatch(const GpuImage* rgb, const PackedRgbaBuffer
   return checkGl("histogram: merging the source luma");
 }
 
-Result<HistogramData> GpuHistogramCounter::read() {
-  const GpuWords pending = pendingWords();
-  if (!pending.words) return readFrom({});
-  WallTimer t;
-  Result<std::vector<uint32_t>> counts =
-      readWords(pending.buffer, pending.words, "histogram read-back", pending.first);
-  readback_ms_ += t.ms();
-  if (!counts) return counts.error();
-  return readFrom(counts.value());
-}
-
 GpuWords GpuHistogramCounter::pendingWords() const {
   switch (pending_) {
     case Pending::kWhole:
@@ -124,7 +113,7 @@ Result<HistogramData> GpuHistogramCounter::readFrom(std::span<const uint32_t> wo
     case Pending::kMerged:
       return std::move(merged_counts_);
     case Pending::kNone:
-      return fail(ErrorCode::kInternal, "histogram: read() without a dispatch()");
+      return fail(ErrorCode::kInternal, "histogram: counts read without a dispatch()");
   }
   return fail(ErrorCode::kInternal, "histogram: ", std::to_string(words.size()),
               " words read back, not the counts'");

@@ -23,10 +23,10 @@ PipelineConfig everyResult() {
   return c;
 }
 
-TEST(GpuReadback, OneMapPerFrameForEveryResult) {
+void checkOneMapPerFrame(const PipelineConfig& asked) {
   std::vector<std::unique_ptr<Pipeline>> pipelines;
   for (Backend backend : {Backend::kReference, Backend::kGles}) {
-    PipelineConfig config = everyResult();
+    PipelineConfig config = asked;
     config.backend = backend;
     Result<std::unique_ptr<Pipeline>> p = Pipeline::create(config);
     ASSERT_TRUE(p.ok()) << p.error().message;
@@ -74,6 +74,18 @@ TEST(GpuReadback, OneMapPerFrameForEveryResult) {
       }
     }
   }
+}
+
+TEST(GpuReadback, OneMapPerFrameForEveryResult) {
+  checkOneMapPerFrame(everyResult());
+}
+
+// L alone from the source's luma (its own histogram, and the waveform's lane).
+TEST(GpuReadback, OneMapPerFrameWithTheSourcesLuma) {
+  PipelineConfig c = everyResult();
+  c.luma = LumaSource::kSource;
+  c.histogram.channels = "l";
+  checkOneMapPerFrame(c);
 }
 
 }  // namespace
