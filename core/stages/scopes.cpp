@@ -121,11 +121,19 @@ Status Scopes::clearCounts(size_t words) {
     if (!made) return made.error();
     Result<GlBuffer> readback = makeStorageBuffer(words, "scopes read-back");
     if (!readback) return readback.error();
+    Result<GlBuffer> zeros = makeStorageBuffer(words, "scopes zeros");
+    if (!zeros) return zeros.error();
+    if (Status s = fillBuffer(zeros.value().get(), words, 0, "scopes zeros"); !s) return s;
     counts_ = std::move(made.value());
     readback_ = std::move(readback.value());
+    zeros_ = std::move(zeros.value());
     words_ = words;
   }
-  return fillBuffer(counts_.get(), words_, 0, "scopes counts");
+  // Zeroed by a copy on the GPU: uploading the zeros from the host each run moved the counts'
+  // size (megabytes with the waveform and parade of a wide frame) across the bus every frame.
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // behind the last run's atomics
+  copyWords(zeros_.get(), 0, counts_.get(), 0, words_);
+  return checkGl("scopes counts");
 }
 
 Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {

@@ -109,7 +109,8 @@ class Scopes {
   // The image or packed form's checks, uniforms and dispatch; `bind` binds the pixels.
   template <typename Bind>
   Status runPixels(int w, int h, bool luma, int columns, const Bind& bind);
-  // Makes the output buffer `words` long (kept while the length is the same) and zeroes it.
+  // Makes the output buffer `words` long (kept while the length is the same) and zeroes it on
+  // the GPU.
   Status clearCounts(size_t words);
   // signalstats: its buffers (made for `planes` and `groups` workgroups) and uniforms.
   Status bindSignalstats(GLuint program, const ChromaPlanes& planes, size_t groups);
@@ -130,6 +131,7 @@ class Scopes {
   // (or by a frame's read-back into its own buffer).
   GlBuffer counts_;
   GlBuffer readback_;
+  GlBuffer zeros_;  // words_ zeros, copied into counts_ before each run
   size_t words_ = 0;
   int columns_ = 0;
   uint64_t pixels_ = 0;
