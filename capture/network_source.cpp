@@ -7,6 +7,7 @@
 #include <fstream>
 #include <utility>
 
+#include "capture/dmabuf_allocator.hpp"
 #include "capture/network_module.hpp"
 #include "capture/outage_tracker.hpp"
 #include "esframe/base/log.hpp"
@@ -134,7 +135,16 @@ class NetworkSource final : public FrameSource, public OutageReporting {
   int width() const override { return outages_.width(); }
   int height() const override { return outages_.height(); }
   PixelFormat format() const override { return outages_.format(); }
-  std::string ioDescription() const override { return "memory, GStreamer"; }
+  std::string ioDescription() const override {
+    return std::string(dmabuf_frames_ > 0 ? "dmabuf" : "memory") + ", GStreamer";
+  }
+
+  ~NetworkSource() override {
+    if (dmabuf_frames_ + memory_frames_ > 0)
+      logInfo(request_.shown + ": " + std::to_string(dmabuf_frames_) +
+              " frames imported from the decoder's dmabufs without a copy, " +
+              std::to_string(memory_frames_) + " from system memory");
+  }
 
   void setOutageHooks(OutageHooks hooks) override { outages_.setHooks(std::move(hooks)); }
 
@@ -162,6 +172,7 @@ class NetworkSource final : public FrameSource, public OutageReporting {
 
   Result<std::optional<Frame>> finish(Frame& frame) {
     if (!anchored_) anchor(frame);
+    countPath(frame);
     const uint64_t now = monotonicNs();
     frame.timestamp_ns = frame.timestamp_ns == kNoTimestamp || anchor_pts_ == kNoTimestamp ||
                                  frame.timestamp_ns < anchor_pts_
@@ -174,6 +185,18 @@ class NetworkSource final : public FrameSource, public OutageReporting {
     last_progress_ns_ = now;
     outages_.delivered(sequence_);
     return std::optional<Frame>(frame);
+  }
+
+  // Which way the frames reach the GPU, counted; -v says it when it changes (a new connection
+  // may negotiate another decoder).
+  void countPath(const Frame& frame) {
+    const bool dmabuf = frame.planes[0].dmabuf_fd >= 0;
+    ++(dmabuf ? dmabuf_frames_ : memory_frames_);
+    if (last_path_dmabuf_ == dmabuf) return;
+    last_path_dmabuf_ = dmabuf;
+    logInfo(request_.shown + ": " +
+            (dmabuf ? "frames come as the decoder's dmabufs, imported without a copy"
+                    : "frames come in system memory"));
   }
 
   void lost(std::string why) {
@@ -193,6 +216,8 @@ class NetworkSource final : public FrameSource, public OutageReporting {
   bool anchored_ = false;
   uint64_t anchor_ns_ = 0, anchor_pts_ = 0;
   uint64_t sequence_ = 0;
+  uint64_t dmabuf_frames_ = 0, memory_frames_ = 0;
+  std::optional<bool> last_path_dmabuf_;
   uint64_t last_progress_ns_ = monotonicNs();  // the last frame, or a connection's start
 };
 
@@ -246,6 +271,34 @@ Result<std::unique_ptr<FrameSource>> openNetworkSource(const std::string& spec,
     secrets.push_back(credentials->password);
   }
   request.shown = redactSecrets(spec, secrets);
+  // As a V4L2 camera's buffers: the decoder's own dmabufs where the GPU imports foreign ones
+  // (auto, expbuf); the GPU's buffers for the decoder to fill (dmabuf); else system memory.
+  DmabufAllocator* allocator = options.dmabuf_allocator;
+  const bool foreign_ok = allocator && allocator->importsForeignDmabufs();
+  switch (options.io) {
+    case IoMode::kAuto:
+      if (foreign_ok) request.dmabufs = NetworkDmabufs::kDecoders;
+      break;
+    case IoMode::kMmap:
+      break;
+    case IoMode::kExpbuf:
+      if (!allocator)
+        return fail(ErrorCode::kUnsupported, request.shown,
+                    ": expbuf I/O needs the GPU's DRM device to import into; none was given");
+      if (!foreign_ok)
+        return fail(ErrorCode::kUnsupported, request.shown,
+                    ": expbuf I/O is refused: this GPU cannot import foreign dmabufs safely "
+                    "(Mesa's llvmpipe); dmabuf I/O decodes into the GPU's own buffers");
+      request.dmabufs = NetworkDmabufs::kDecoders;
+      break;
+    case IoMode::kDmabuf:
+      if (!allocator)
+        return fail(ErrorCode::kUnsupported, request.shown,
+                    ": dmabuf I/O needs the GPU's buffers (GBM), which this pipeline has none of");
+      request.dmabufs = NetworkDmabufs::kGpuPool;
+      request.allocator = allocator;
+      break;
+  }
   Result<const NetworkModule*> module = loadNetworkModule();
   if (!module) return fail(module.error().code, request.shown, ": ", module.error().message);
   auto source =
