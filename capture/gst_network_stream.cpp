@@ -5,8 +5,8 @@
 // the demuxer and the decoder; videoconvert passes a decoder's output through untouched when
 // esframe imports its format, dmabufs included (its caps take any memory in passthrough), and
 // converts only what it does not (so a decoded H.264 frame reaches the pipeline as decoded).
-// Where the request allows dmabufs, a frame whose planes lie in dmabufs (a V4L2 decoder's, or the
-// GPU's pool a decoder filled) carries their fds for the zero-copy import; its sample is held
+// Where the request allows dmabufs, a frame whose planes lie in dmabufs (a V4L2 decoder's, asked
+// for capture-io-mode=dmabuf) carries their fds for the zero-copy import; its sample is held
 // until the next pull, so the dmabuf outlives the import.
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
@@ -19,7 +19,6 @@
 #include <mutex>
 #include <string>
 
-#include "capture/gst_gpu_buffer_pool.hpp"
 #include "capture/gst_video_frame.hpp"
 #include "capture/network_module.hpp"
 
@@ -92,12 +91,6 @@ class GstNetworkStream final : public NetworkStream {
     g_signal_connect(decode, "pad-added", G_CALLBACK(&GstNetworkStream::onPadAdded), this);
     g_signal_connect(pipeline_.get(), "deep-element-added",
                      G_CALLBACK(&GstNetworkStream::onElementAdded), this);
-    if (request_.dmabufs == NetworkDmabufs::kGpuPool && request_.allocator) {
-      GstPad* pad = gst_element_get_static_pad(sink, "sink");
-      gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
-                        &GstNetworkStream::onAllocationQuery, this, nullptr);
-      gst_object_unref(pad);
-    }
     bus_.reset(gst_element_get_bus(pipeline_.get()));
     if (gst_element_set_state(pipeline_.get(), GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
       if (Status s = busError(); !s) return s;
@@ -161,40 +154,15 @@ class GstNetworkStream final : public NetworkStream {
   // its first pad back until the demuxer says there are no more, which for a camera is never.
   // One stream of JPEGs is what a camera serves.
   // A V4L2 decoder (v4l2h264dec, v4l2fwhtdec) maps its buffers unless asked otherwise: asked to
-  // export them as dmabufs, or to decode into the GPU's pool, before it starts.
+  // export them as dmabufs before it starts.
   static void onElementAdded(GstBin*, GstBin*, GstElement* element, gpointer data) {
     auto* self = static_cast<GstNetworkStream*>(data);
     GstElementFactory* factory = gst_element_get_factory(element);
     if (factory && g_str_equal(GST_OBJECT_NAME(factory), "multipartdemux"))
       g_object_set(element, "single-stream", TRUE, nullptr);
-    const NetworkDmabufs dmabufs = self->request_.dmabufs;
-    if (dmabufs != NetworkDmabufs::kNone && GST_IS_VIDEO_DECODER(element) &&
+    if (self->request_.dmabufs == NetworkDmabufs::kDecoders && GST_IS_VIDEO_DECODER(element) &&
         g_object_class_find_property(G_OBJECT_GET_CLASS(element), "capture-io-mode"))
-      gst_util_set_object_arg(G_OBJECT(element), "capture-io-mode",
-                              dmabufs == NetworkDmabufs::kGpuPool ? "dmabuf-import" : "dmabuf");
-  }
-
-  // The appsink's answer to the allocation query: the GPU's pool, for the negotiated caps.
-  static GstPadProbeReturn onAllocationQuery(GstPad*, GstPadProbeInfo* info, gpointer data) {
-    auto* self = static_cast<GstNetworkStream*>(data);
-    GstQuery* query = GST_PAD_PROBE_INFO_QUERY(info);
-    if (GST_QUERY_TYPE(query) != GST_QUERY_ALLOCATION) return GST_PAD_PROBE_OK;
-    GstCaps* caps = nullptr;
-    gboolean need_pool = FALSE;
-    gst_query_parse_allocation(query, &caps, &need_pool);
-    GstVideoInfo video;
-    if (!caps || !gst_video_info_from_caps(&video, caps) ||
-        !gst::pixelFormatOf(GST_VIDEO_INFO_FORMAT(&video)) || !gst::checkCapsLimits(video))
-      return GST_PAD_PROBE_OK;
-    // The frames queued here, one being imported, and the decoder's own: as many as it holds.
-    const guint min_buffers = guint(self->request_.max_buffers) + 2;
-    GstBufferPool* pool =
-        gst::newGpuBufferPool(*self->request_.allocator, video, caps, min_buffers);
-    if (!pool) return GST_PAD_PROBE_OK;
-    gst_query_add_allocation_pool(query, pool, guint(GST_VIDEO_INFO_SIZE(&video)), min_buffers, 0);
-    gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
-    gst_object_unref(pool);
-    return GST_PAD_PROBE_HANDLED;
+      gst_util_set_object_arg(G_OBJECT(element), "capture-io-mode", "dmabuf");
   }
 
   static void onPadAdded(GstElement*, GstPad* pad, gpointer data) {

@@ -22,15 +22,11 @@ struct NetworkHost {
   void (*log_line)(LogLevel level, std::string_view message);
 };
 
-class DmabufAllocator;
-
 // Which of a decoder's frames come as dmabufs, for the GPU to import without a copy.
 enum class NetworkDmabufs {
   kNone,      // every frame in system memory (IoMode::kMmap, or no GPU backend to import)
   kDecoders,  // the dmabufs a decoder hands out (a V4L2 decoder is asked for capture-io-mode
               // dmabuf): for a GPU that imports foreign dmabufs
-  kGpuPool,   // the GPU's own buffers (GBM) offered for the decoder to decode into (a V4L2
-              // decoder in capture-io-mode dmabuf-import): IoMode::kDmabuf
 };
 
 struct NetworkStreamRequest {
@@ -40,7 +36,6 @@ struct NetworkStreamRequest {
   std::string user, password;  // from a credentials file; empty: those of the URI
   int max_buffers = 8;         // decoded frames queued before the oldest is dropped
   NetworkDmabufs dmabufs = NetworkDmabufs::kNone;
-  DmabufAllocator* allocator = nullptr;  // kGpuPool: the GPU's; outlives the stream
 };
 
 // One connection, from its start to its end.

@@ -136,14 +136,15 @@ class NetworkSource final : public FrameSource, public OutageReporting {
   int height() const override { return outages_.height(); }
   PixelFormat format() const override { return outages_.format(); }
   std::string ioDescription() const override {
-    return std::string(dmabuf_frames_ > 0 ? "dmabuf" : "memory") + ", GStreamer";
+    const bool dmabuf = pending_ ? pending_->planes[0].dmabuf_fd >= 0 : dmabuf_frames_ > 0;
+    return std::string(dmabuf ? "dmabuf" : "memory") + ", GStreamer";
   }
 
   ~NetworkSource() override {
     if (dmabuf_frames_ + memory_frames_ > 0)
       logInfo(request_.shown + ": " + std::to_string(dmabuf_frames_) +
-              " frames imported from the decoder's dmabufs without a copy, " +
-              std::to_string(memory_frames_) + " from system memory");
+              " frames imported from dmabufs without a copy, " + std::to_string(memory_frames_) +
+              " from system memory");
   }
 
   void setOutageHooks(OutageHooks hooks) override { outages_.setHooks(std::move(hooks)); }
@@ -195,7 +196,7 @@ class NetworkSource final : public FrameSource, public OutageReporting {
     if (last_path_dmabuf_ == dmabuf) return;
     last_path_dmabuf_ = dmabuf;
     logInfo(request_.shown + ": " +
-            (dmabuf ? "frames come as the decoder's dmabufs, imported without a copy"
+            (dmabuf ? "frames come as dmabufs, imported without a copy"
                     : "frames come in system memory"));
   }
 
@@ -271,9 +272,9 @@ Result<std::unique_ptr<FrameSource>> openNetworkSource(const std::string& spec,
     secrets.push_back(credentials->password);
   }
   request.shown = redactSecrets(spec, secrets);
-  // As a V4L2 camera's buffers: the decoder's own dmabufs where the GPU imports foreign ones
-  // (auto, expbuf); the GPU's buffers for the decoder to fill (dmabuf); else system memory.
-  DmabufAllocator* allocator = options.dmabuf_allocator;
+  // The decoder's own dmabufs where the GPU imports foreign ones (auto, expbuf), as a V4L2
+  // camera's in expbuf I/O; else system memory. A decoder fills no buffers of the GPU's.
+  const DmabufAllocator* allocator = options.dmabuf_allocator;
   const bool foreign_ok = allocator && allocator->importsForeignDmabufs();
   switch (options.io) {
     case IoMode::kAuto:
@@ -288,16 +289,13 @@ Result<std::unique_ptr<FrameSource>> openNetworkSource(const std::string& spec,
       if (!foreign_ok)
         return fail(ErrorCode::kUnsupported, request.shown,
                     ": expbuf I/O is refused: this GPU cannot import foreign dmabufs safely "
-                    "(Mesa's llvmpipe); dmabuf I/O decodes into the GPU's own buffers");
+                    "(llvmpipe crashes); use auto or mmap I/O");
       request.dmabufs = NetworkDmabufs::kDecoders;
       break;
     case IoMode::kDmabuf:
-      if (!allocator)
-        return fail(ErrorCode::kUnsupported, request.shown,
-                    ": dmabuf I/O needs the GPU's buffers (GBM), which this pipeline has none of");
-      request.dmabufs = NetworkDmabufs::kGpuPool;
-      request.allocator = allocator;
-      break;
+      return fail(ErrorCode::kUnsupported, request.shown,
+                  ": dmabuf I/O queues the GPU's buffers to a camera; a network stream's decoder "
+                  "hands out its own (expbuf I/O)");
   }
   Result<const NetworkModule*> module = loadNetworkModule();
   if (!module) return fail(module.error().code, request.shown, ": ", module.error().message);

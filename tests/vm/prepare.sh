@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Prepares what run-vm.sh boots: the Debian kernel of the pinned ABI (downloaded, unpacked, never
-# installed), its uncompressed vmlinux for a PVH boot, vkms, vimc and vicodec built out of tree
-# (Debian's kernel has none of them), depmod, and a busybox initramfs. Idempotent: each step
-# leaves a stamp, so a second run only checks stamps. Prints the cache directory on stdout.
+# installed), its uncompressed vmlinux for a PVH boot, vkms and vimc built out of tree (Debian's
+# kernel has neither), depmod, and a busybox initramfs. Idempotent: each step leaves a stamp, so a
+# second run only checks stamps. Prints the cache directory on stdout.
 #
 # Cache: $ESFRAME_VM_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/esframe-vm)/<abi>.
 # Needs: bash toolchain/setup-debian.sh vm
@@ -84,31 +84,7 @@ build_module vkms CONFIG_DRM_VKMS drivers/gpu/drm/vkms vkms_drv.c
 # Debian's modules; depmod finds them.
 build_module vimc CONFIG_VIDEO_VIMC drivers/media/test-drivers/vimc vimc-core.c
 
-# 3c. vicodec (the virtual FWHT codec: a stateful V4L2 decoder and encoder, as a Pi's H.264
-# decoder is), built the same way, with v4l2-mem2mem beside it: Debian's kernel has neither
-# (CONFIG_V4L2_MEM2MEM_DEV is off), so both are built in one folder, where vicodec links to it.
-if [ ! -f "$moddir/updates/vicodec.ko" ]; then
-  log "building vicodec and v4l2-mem2mem out of tree"
-  src="$cache/vicodec-src"
-  rm -rf "$src" && mkdir -p "$src"
-  tar -xJf "$source_tar" -C "$src" --strip-components=5 --wildcards \
-    'linux-source-6.1/drivers/media/test-drivers/vicodec/*'
-  tar -xJOf "$source_tar" linux-source-6.1/drivers/media/v4l2-core/v4l2-mem2mem.c >"$src/v4l2-mem2mem.c"
-  [ -f "$src/vicodec-core.c" ] && [ -s "$src/v4l2-mem2mem.c" ] ||
-    die "vicodec sources not found in $source_tar"
-  printf '%s\n' 'obj-m += v4l2-mem2mem.o vicodec.o' \
-    'vicodec-objs := vicodec-core.o codec-fwht.o codec-v4l2-fwht.o' >"$src/Makefile"
-  make -s -C "$headers" M="$src" -j"$(nproc)" modules >"$cache/vicodec-build.log" 2>&1 ||
-    { cat "$cache/vicodec-build.log" >&2; die "building vicodec failed"; }
-  mkdir -p "$moddir/updates"
-  cp "$src/v4l2-mem2mem.ko" "$moddir/updates/"
-  cp "$src/vicodec.ko" "$moddir/updates/"
-  rm -rf "$src"
-  rm -f "$cache/.depmod-done"
-fi
-
-# 4. depmod, so the guest's own modprobe finds vivid, vgem, vkms, vimc and vicodec with their
-# dependencies.
+# 4. depmod, so the guest's own modprobe finds vivid, vgem, vkms and vimc with their dependencies.
 if [ ! -f "$cache/.depmod-done" ]; then
   depmod -b "$image" "$abi"
   touch "$cache/.depmod-done"
