@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 120
-# vm-seconds: 12
+# vm-seconds: 15
 # vm-boot: gbm_libcamera
 # A network stream's decoder dmabufs on a GPU that cannot import foreign dmabufs: Mesa's llvmpipe
 # on vgem's card, through a real GBM allocator. expbuf I/O (the decoder's own dmabufs) is refused
