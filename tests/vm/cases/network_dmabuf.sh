@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vm-timeout: 120
-# vm-seconds: 15
-# vm-boot: gbm_libcamera
+# vm-seconds: 20
+# vm-boot: libcamera
 # A network stream's decoder dmabufs on a GPU that cannot import foreign dmabufs: Mesa's llvmpipe
 # on vgem's card, through a real GBM allocator. expbuf I/O (the decoder's own dmabufs) is refused
 # before any connection, one error line and exit 1, as a V4L2 camera's is; dmabuf I/O (the
