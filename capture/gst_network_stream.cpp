@@ -1,10 +1,13 @@
 // libesframe-network.so: one connection to a network stream through GStreamer,
-//   uridecodebin uri=URI ! videoconvert ! appsink caps=video/x-raw,format={the formats esframe
-//   imports}
-// uridecodebin picks the source (rtspsrc, souphttpsrc, ...), the demuxer and the decoder;
-// videoconvert passes a decoder's output through untouched when esframe imports its format, and
+//   uridecodebin uri=URI ! videoconvert ! appsink caps="video/x-raw(memory:DMABuf),format=F;
+//                                                      video/x-raw,format=F"
+// with F the formats esframe imports. uridecodebin picks the source (rtspsrc, souphttpsrc, ...),
+// the demuxer and the decoder; videoconvert passes a decoder's output through untouched when
+// esframe imports its format, dmabufs included (its caps take any memory in passthrough), and
 // converts only what it does not (so a decoded H.264 frame reaches the pipeline as decoded).
-// Frames are in system memory (the appsink's caps ask for no other).
+// Where the request allows dmabufs, a frame whose planes lie in dmabufs (a V4L2 decoder's, asked
+// for capture-io-mode=dmabuf) carries their fds for the zero-copy import; its sample is held
+// until the next pull, so the dmabuf outlives the import.
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
 #include <gst/pbutils/missing-plugins.h>
@@ -70,7 +73,10 @@ class GstNetworkStream final : public NetworkStream {
       return fail(ErrorCode::kInternal, request_.shown, ": videoconvert ! appsink do not link");
     convert_ = convert;
     sink_ = GST_APP_SINK(sink);
-    const std::string formats = std::string("video/x-raw,format=(string)") + gst::capsFormatList();
+    // Dmabufs first: a decoder that offers them hands them over rather than system memory.
+    const std::string formats = std::string("video/x-raw(memory:DMABuf),format=(string)") +
+                                gst::capsFormatList() + "; video/x-raw,format=(string)" +
+                                gst::capsFormatList();
     GstCaps* caps = gst_caps_from_string(formats.c_str());
     g_object_set(sink, "caps", caps, "sync", FALSE, nullptr);
     gst_caps_unref(caps);
@@ -84,7 +90,7 @@ class GstNetworkStream final : public NetworkStream {
     g_signal_connect(decode, "source-setup", G_CALLBACK(&GstNetworkStream::onSourceSetup), this);
     g_signal_connect(decode, "pad-added", G_CALLBACK(&GstNetworkStream::onPadAdded), this);
     g_signal_connect(pipeline_.get(), "deep-element-added",
-                     G_CALLBACK(&GstNetworkStream::onElementAdded), nullptr);
+                     G_CALLBACK(&GstNetworkStream::onElementAdded), this);
     bus_.reset(gst_element_get_bus(pipeline_.get()));
     if (gst_element_set_state(pipeline_.get(), GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
       if (Status s = busError(); !s) return s;
@@ -147,10 +153,16 @@ class GstNetworkStream final : public NetworkStream {
   // A multipart stream (MJPEG over HTTP) may carry parts of other types later: decodebin holds
   // its first pad back until the demuxer says there are no more, which for a camera is never.
   // One stream of JPEGs is what a camera serves.
-  static void onElementAdded(GstBin*, GstBin*, GstElement* element, gpointer) {
+  // A V4L2 decoder (v4l2h264dec, v4l2fwhtdec) maps its buffers unless asked otherwise: asked to
+  // export them as dmabufs before it starts.
+  static void onElementAdded(GstBin*, GstBin*, GstElement* element, gpointer data) {
+    auto* self = static_cast<GstNetworkStream*>(data);
     GstElementFactory* factory = gst_element_get_factory(element);
     if (factory && g_str_equal(GST_OBJECT_NAME(factory), "multipartdemux"))
       g_object_set(element, "single-stream", TRUE, nullptr);
+    if (self->request_.dmabufs == NetworkDmabufs::kDecoders && GST_IS_VIDEO_DECODER(element) &&
+        g_object_class_find_property(G_OBJECT_GET_CLASS(element), "capture-io-mode"))
+      gst_util_set_object_arg(G_OBJECT(element), "capture-io-mode", "dmabuf");
   }
 
   static void onPadAdded(GstElement*, GstPad* pad, gpointer data) {
@@ -293,8 +305,7 @@ class GstNetworkStream final : public NetworkStream {
     if (!gst_video_frame_map(&video_frame_, &info, buffer, GST_MAP_READ))
       return fail(ErrorCode::kIo, request_.shown, ": cannot map a decoded frame");
     mapped_ = true;
-    // System memory: the appsink's caps ask for no other.
-    Frame f = gst::frameOf(video_frame_, false);
+    Frame f = gst::frameOf(video_frame_, request_.dmabufs != NetworkDmabufs::kNone);
     const GstClockTime pts = GST_BUFFER_PTS(buffer);
     f.timestamp_ns = GST_CLOCK_TIME_IS_VALID(pts) ? uint64_t(pts) : kNoTimestamp;
     f.dropped = dropped;

@@ -22,12 +22,20 @@ struct NetworkHost {
   void (*log_line)(LogLevel level, std::string_view message);
 };
 
+// Which of a decoder's frames come as dmabufs, for the GPU to import without a copy.
+enum class NetworkDmabufs {
+  kNone,      // every frame in system memory (IoMode::kMmap, or no GPU backend to import)
+  kDecoders,  // the dmabufs a decoder hands out (a V4L2 decoder is asked for capture-io-mode
+              // dmabuf): for a GPU that imports foreign dmabufs
+};
+
 struct NetworkStreamRequest {
   std::string uri;    // as given: it may carry credentials
   std::string shown;  // the URI without its password: what every message names
   NetworkTransport transport = NetworkTransport::kAuto;
   std::string user, password;  // from a credentials file; empty: those of the URI
   int max_buffers = 8;         // decoded frames queued before the oldest is dropped
+  NetworkDmabufs dmabufs = NetworkDmabufs::kNone;
 };
 
 // One connection, from its start to its end.
@@ -39,6 +47,7 @@ class NetworkStream {
   // unreachable, ended), kPermission (credentials refused), kUnsupported (a GStreamer element or
   // plugin missing, no video in the stream). Its timestamp_ns is the buffer's PTS in stream time,
   // kNoTimestamp without one; `dropped` the frames dropped since the one before, queue overflow.
+  // A frame that came as dmabufs carries their fds (FramePlane::dmabuf_fd) beside its mapping.
   virtual Result<std::optional<Frame>> pull(int timeout_ms) = 0;
 };
 

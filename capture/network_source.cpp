@@ -7,6 +7,7 @@
 #include <fstream>
 #include <utility>
 
+#include "capture/dmabuf_allocator.hpp"
 #include "capture/network_module.hpp"
 #include "capture/outage_tracker.hpp"
 #include "esframe/base/log.hpp"
@@ -134,7 +135,17 @@ class NetworkSource final : public FrameSource, public OutageReporting {
   int width() const override { return outages_.width(); }
   int height() const override { return outages_.height(); }
   PixelFormat format() const override { return outages_.format(); }
-  std::string ioDescription() const override { return "memory, GStreamer"; }
+  std::string ioDescription() const override {
+    const bool dmabuf = pending_ ? pending_->planes[0].dmabuf_fd >= 0 : dmabuf_frames_ > 0;
+    return std::string(dmabuf ? "dmabuf" : "memory") + ", GStreamer";
+  }
+
+  ~NetworkSource() override {
+    if (dmabuf_frames_ + memory_frames_ > 0)
+      logInfo(request_.shown + ": " + std::to_string(dmabuf_frames_) +
+              " frames imported from dmabufs without a copy, " + std::to_string(memory_frames_) +
+              " from system memory");
+  }
 
   void setOutageHooks(OutageHooks hooks) override { outages_.setHooks(std::move(hooks)); }
 
@@ -162,6 +173,7 @@ class NetworkSource final : public FrameSource, public OutageReporting {
 
   Result<std::optional<Frame>> finish(Frame& frame) {
     if (!anchored_) anchor(frame);
+    countPath(frame);
     const uint64_t now = monotonicNs();
     frame.timestamp_ns = frame.timestamp_ns == kNoTimestamp || anchor_pts_ == kNoTimestamp ||
                                  frame.timestamp_ns < anchor_pts_
@@ -174,6 +186,18 @@ class NetworkSource final : public FrameSource, public OutageReporting {
     last_progress_ns_ = now;
     outages_.delivered(sequence_);
     return std::optional<Frame>(frame);
+  }
+
+  // Which way the frames reach the GPU, counted; -v says it when it changes (a new connection
+  // may negotiate another decoder).
+  void countPath(const Frame& frame) {
+    const bool dmabuf = frame.planes[0].dmabuf_fd >= 0;
+    ++(dmabuf ? dmabuf_frames_ : memory_frames_);
+    if (last_path_dmabuf_ == dmabuf) return;
+    last_path_dmabuf_ = dmabuf;
+    logInfo(request_.shown + ": " +
+            (dmabuf ? "frames come as dmabufs, imported without a copy"
+                    : "frames come in system memory"));
   }
 
   void lost(std::string why) {
@@ -193,6 +217,8 @@ class NetworkSource final : public FrameSource, public OutageReporting {
   bool anchored_ = false;
   uint64_t anchor_ns_ = 0, anchor_pts_ = 0;
   uint64_t sequence_ = 0;
+  uint64_t dmabuf_frames_ = 0, memory_frames_ = 0;
+  std::optional<bool> last_path_dmabuf_;
   uint64_t last_progress_ns_ = monotonicNs();  // the last frame, or a connection's start
 };
 
@@ -246,6 +272,31 @@ Result<std::unique_ptr<FrameSource>> openNetworkSource(const std::string& spec,
     secrets.push_back(credentials->password);
   }
   request.shown = redactSecrets(spec, secrets);
+  // The decoder's own dmabufs where the GPU imports foreign ones (auto, expbuf), as a V4L2
+  // camera's in expbuf I/O; else system memory. A decoder fills no buffers of the GPU's.
+  const DmabufAllocator* allocator = options.dmabuf_allocator;
+  const bool foreign_ok = allocator && allocator->importsForeignDmabufs();
+  switch (options.io) {
+    case IoMode::kAuto:
+      if (foreign_ok) request.dmabufs = NetworkDmabufs::kDecoders;
+      break;
+    case IoMode::kMmap:
+      break;
+    case IoMode::kExpbuf:
+      if (!allocator)
+        return fail(ErrorCode::kUnsupported, request.shown,
+                    ": expbuf I/O needs the GPU's DRM device to import into; none was given");
+      if (!foreign_ok)
+        return fail(ErrorCode::kUnsupported, request.shown,
+                    ": expbuf I/O is refused: this GPU cannot import foreign dmabufs safely "
+                    "(llvmpipe crashes); use auto or mmap I/O");
+      request.dmabufs = NetworkDmabufs::kDecoders;
+      break;
+    case IoMode::kDmabuf:
+      return fail(ErrorCode::kUnsupported, request.shown,
+                  ": dmabuf I/O queues the GPU's buffers to a camera; a network stream's decoder "
+                  "hands out its own (expbuf I/O)");
+  }
   Result<const NetworkModule*> module = loadNetworkModule();
   if (!module) return fail(module.error().code, request.shown, ": ", module.error().message);
   auto source =

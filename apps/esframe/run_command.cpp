@@ -412,7 +412,9 @@ void addRunCommand(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::IsMember({"rgb", "source"}))
       ->capture_default_str();
   cmd->add_option("--dump-raw", o->dump_raw, "Keep each frame's raw bytes in this folder");
-  cmd->add_option("--io", o->io, "V4L2 streaming: auto, mmap, dmabuf or expbuf")
+  cmd->add_option("--io", o->io,
+                  "V4L2 streaming, and a network stream's V4L2 decoder: auto, mmap, dmabuf or "
+                  "expbuf")
       ->capture_default_str();
   cmd->add_option("--ctrl", o->ctrls, "V4L2 control NAME=VALUE (repeatable)");
   cmd->add_option_function<std::string>(

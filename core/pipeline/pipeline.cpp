@@ -4,6 +4,7 @@
 
 #include "base/api_guard.hpp"
 #include "capture/libcamera_source.hpp"
+#include "capture/network_source.hpp"
 #include "capture/source.hpp"
 #include "core/import/gbm_dmabuf_allocator.hpp"
 #include "core/pipeline/backend_choice.hpp"
@@ -145,7 +146,7 @@ Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spe
     // Zero-copy buffers only for a decided GPU backend: the executor reads frames in CPU memory.
     if (impl_->gl && impl_->backend && impl_->backend_kind == Backend::kGles &&
         config.io != IoMode::kMmap && !impl_->dmabuf_allocator &&
-        (isV4l2Spec(spec) || isLibcameraSpec(spec))) {
+        (isV4l2Spec(spec) || isLibcameraSpec(spec) || isNetworkSpec(spec))) {
       Result<std::unique_ptr<DmabufAllocator>> allocator = createGbmDmabufAllocator(*impl_->gl);
       if (allocator)
         impl_->dmabuf_allocator = std::move(allocator.value());

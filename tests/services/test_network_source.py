@@ -21,6 +21,7 @@ usage: test_network_source.py ESFRAME_BINARY
 import http.server
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -252,6 +253,13 @@ class NetworkSourceTest(unittest.TestCase):
                      "tcp", "--credentials", creds, "--frames", "3", "--backend", "cpu"])
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertNotIn(secret, r.stdout + r.stderr)
+            # The CPU executor takes frames in system memory; -v says so and counts them.
+            self.assertIn(f"rtsp://127.0.0.1:{port}/clip: frames come in system memory", r.stderr)
+            counts = re.search(r"(\d+) frames imported from dmabufs without a copy, (\d+) from "
+                               r"system memory", r.stderr)
+            self.assertIsNotNone(counts, r.stderr)
+            self.assertEqual(int(counts[1]), 0)
+            self.assertGreaterEqual(int(counts[2]), 3)  # the run loop may have read one ahead
             # A wrong password: one line, exit 1, the password not in it.
             r = run(["run", "--source", f"rtsp://viewer:wrong-{secret}@127.0.0.1:{port}/clip",
                      "--transport", "tcp", "--frames", "3", "--backend", "cpu"])
