@@ -272,13 +272,14 @@ Result<std::unique_ptr<FrameSource>> openNetworkSource(const std::string& spec,
     secrets.push_back(credentials->password);
   }
   request.shown = redactSecrets(spec, secrets);
-  // The decoder's own dmabufs where the GPU imports foreign ones (auto, expbuf), as a V4L2
-  // camera's in expbuf I/O; else system memory. A decoder fills no buffers of the GPU's.
+  // The decoder's own dmabufs with expbuf I/O, where the GPU imports foreign ones, as a V4L2
+  // camera's; else system memory. A decoder fills no buffers of the GPU's. Not under auto: an
+  // import the GPU refuses mid-stream ends the run, where system memory always works, and no
+  // board has run this path yet.
   const DmabufAllocator* allocator = options.dmabuf_allocator;
   const bool foreign_ok = allocator && allocator->importsForeignDmabufs();
   switch (options.io) {
     case IoMode::kAuto:
-      if (foreign_ok) request.dmabufs = NetworkDmabufs::kDecoders;
       break;
     case IoMode::kMmap:
       break;
