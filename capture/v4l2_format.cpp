@@ -45,6 +45,15 @@ bool listsFormat(int fd, uint32_t type, uint32_t fourcc) {
   return false;
 }
 
+// VIDIOC_G_FMT of the capture queue of `type`.
+Result<v4l2_format> queueFormat(int fd, const std::string& device, uint32_t type) {
+  v4l2_format fmt{};
+  fmt.type = type;
+  if (xioctl(fd, VIDIOC_G_FMT, &fmt) != 0)
+    return fail(errorCodeFromErrno(errno), device, ": VIDIOC_G_FMT failed: ", std::strerror(errno));
+  return fmt;
+}
+
 }  // namespace
 
 uint32_t V4l2StreamFormat::bufferType() const {
@@ -57,11 +66,10 @@ std::string describe(const V4l2StreamFormat& f) {
 }
 
 Result<V4l2StreamFormat> getV4l2Format(int fd, const std::string& device, bool multi_planar) {
-  v4l2_format fmt{};
-  fmt.type = multi_planar ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE;
-  if (xioctl(fd, VIDIOC_G_FMT, &fmt) != 0)
-    return fail(errorCodeFromErrno(errno), device, ": VIDIOC_G_FMT failed: ", std::strerror(errno));
-  return fromV4l2(fmt);
+  Result<v4l2_format> fmt = queueFormat(
+      fd, device, multi_planar ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE);
+  if (!fmt) return fmt.error();
+  return fromV4l2(*fmt);
 }
 
 Result<V4l2StreamFormat> setV4l2Format(int fd, const std::string& device,
@@ -76,10 +84,9 @@ Result<V4l2StreamFormat> setV4l2Format(int fd, const std::string& device,
       want.pixelformat = variant;
   }
   // The driver's current format, changed where asked: its other fields stay as they were.
-  v4l2_format fmt{};
-  fmt.type = current.bufferType();
-  if (xioctl(fd, VIDIOC_G_FMT, &fmt) != 0)
-    return fail(errorCodeFromErrno(errno), device, ": VIDIOC_G_FMT failed: ", std::strerror(errno));
+  Result<v4l2_format> got = queueFormat(fd, device, current.bufferType());
+  if (!got) return got.error();
+  v4l2_format& fmt = *got;
   if (current.multi_planar) {
     v4l2_pix_format_mplane& p = fmt.fmt.pix_mp;
     p.width = want.width, p.height = want.height, p.pixelformat = want.pixelformat;
@@ -100,10 +107,9 @@ Result<V4l2StreamFormat> setV4l2Format(int fd, const std::string& device,
 Result<V4l2StreamFormat> setV4l2Pitches(int fd, const std::string& device,
                                         const V4l2StreamFormat& current,
                                         const std::array<uint32_t, kMaxMemoryPlanes>& pitches) {
-  v4l2_format fmt{};
-  fmt.type = current.bufferType();
-  if (xioctl(fd, VIDIOC_G_FMT, &fmt) != 0)
-    return fail(errorCodeFromErrno(errno), device, ": VIDIOC_G_FMT failed: ", std::strerror(errno));
+  Result<v4l2_format> got = queueFormat(fd, device, current.bufferType());
+  if (!got) return got.error();
+  v4l2_format& fmt = *got;
   if (current.multi_planar) {
     v4l2_pix_format_mplane& p = fmt.fmt.pix_mp;
     for (int i = 0; i < current.memory_planes; ++i)

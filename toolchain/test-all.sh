@@ -62,7 +62,7 @@ busy_since() {  # busy_since "<busy> <total>": percent of CPU time busy since th
 end_step() {
   [ -n "$step_name" ] || return 0
   step_names+=("$step_name") step_secs+=($(($(date +%s) - step_start)))
-  step_busy+=("$(busy_since "$step_cpu")")
+  step_busy+=("$(busy_since "$step_cpu")%")
   step_name=''
 }
 step() {
@@ -77,7 +77,7 @@ print_table() {  # [exit status]
   end_step
   printf '\n%-58s %6s %5s\n' "step" "s" "busy"
   for i in "${!step_names[@]}"; do
-    printf '%-58s %6d %4s%%\n' "${step_names[$i]}" "${step_secs[$i]}" "${step_busy[$i]}"
+    printf '%-58s %6d %5s\n' "${step_names[$i]}" "${step_secs[$i]}" "${step_busy[$i]}"
   done
   printf '%-58s %6d\n' "total$([ $full = 1 ] && echo ' (--full)')" "$(($(date +%s) - start_s))"
   if command -v ccache >/dev/null; then
@@ -87,6 +87,31 @@ print_table() {  # [exit status]
   [ "$status" -eq 0 ] || echo "test-all.sh: FAILED in step '${step_names[-1]}'" >&2
 }
 trap print_table EXIT
+
+# Background lanes: a command that runs beside the steps, its output in a log printed only if it
+# fails, its seconds in the table when joined. Each runs in a process group of its own (setsid).
+declare -A lane_pid=() lane_start=() lane_log=() lane_title=()
+start_lane() {  # start_lane ID TITLE COMMAND...
+  local id=$1
+  lane_title[$id]=$2 lane_log[$id]=$(mktemp) lane_start[$id]=$(date +%s)
+  shift 2
+  setsid "$@" >"${lane_log[$id]}" 2>&1 &
+  lane_pid[$id]=$!
+}
+join_lane() {  # join_lane ID: waits for it; fails as it failed, its log on stderr
+  local id=$1 status=0
+  [ -n "${lane_pid[$id]:-}" ] || return 0
+  end_step
+  wait "${lane_pid[$id]}" || status=$?
+  unset "lane_pid[$id]"
+  step_names+=("${lane_title[$id]}") step_busy+=("-")
+  step_secs+=($(($(date +%s) - lane_start[$id])))
+  if [ "$status" -ne 0 ]; then
+    cat "${lane_log[$id]}" >&2
+    echo "test-all.sh: ${lane_title[$id]}: failed (above)" >&2
+    return "$status"
+  fi
+}
 
 # The GPU matrix tests as one ctest regex (tests/gpu-matrix.txt: one gtest name pattern a line).
 matrix_regex=$(grep -v '^\s*\(#\|$\)' tests/gpu-matrix.txt | paste -sd'|')
@@ -108,27 +133,10 @@ if [ $full = 1 ]; then
 else
   cross_targets=${ESFRAME_CROSS_TARGETS-armhf}
 fi
-setup_log=$(mktemp)
-(
-  bash toolchain/setup-debian.sh vm fuzz browser debs simd
-  for target in $cross_targets; do bash toolchain/cross-setup "$target"; done
-) >"$setup_log" 2>&1 &
-setup_pid=$!
-setup_start=$(date +%s)
-wait_for_setup() {
-  [ -n "$setup_pid" ] || return 0
-  end_step
-  local status=0
-  wait "$setup_pid" || status=$?
-  setup_pid=''
-  step_names+=("(background, beside the build) setup: vm, fuzz, browser, debs, simd, cross")
-  step_secs+=($(($(date +%s) - setup_start))) step_busy+=("-")
-  if [ "$status" -ne 0 ]; then
-    cat "$setup_log" >&2
-    echo "test-all.sh: installing the packages of the later steps failed (above)" >&2
-    return "$status"
-  fi
-}
+# shellcheck disable=SC2016
+start_lane setup "(background, beside the build) setup: vm, fuzz, browser, debs, simd, cross" \
+  bash -c 'bash toolchain/setup-debian.sh vm fuzz browser debs simd &&
+    for target in "$@"; do bash toolchain/cross-setup "$target" || exit; done' setup $cross_targets
 
 step "default preset: build"
 # libesframe with full debug info (-g): the ABI check reads its types from it; its clients
@@ -143,7 +151,7 @@ cmake --build --preset default -j"$jobs"
 step "layers in the objects: no upward definitions (toolchain/check-layers --objects build/default)"
 python3 toolchain/check-layers --objects build/default
 # Some tests use tools of the "vm" group (jq, v4l-utils): the setup ends before any test runs.
-wait_for_setup
+join_lane setup
 step "default preset: ctest (unit, gpu, cli, services; not vm)"
 # Not --preset: a test preset's label filter replaces -LE instead of adding to it.
 ctest --test-dir build/default --output-on-failure -j"$jobs" -LE 'vm|soak|boards'
@@ -222,31 +230,16 @@ fi
 # core to those steps. Its log is printed when it fails.
 debs_archs=(amd64)
 [ $full = 1 ] && debs_archs+=(arm64 armhf)
-debs_log=$(mktemp)
-debs_start=$(date +%s)
-# setsid: its own process group, which an early exit stops whole (mmdebstrap, QEMU).
 # shellcheck disable=SC2016
-setsid bash -c 'for deb_arch in "$@"; do
-    echo "== Debian packages: $deb_arch"
-    ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh "$deb_arch" || exit
-  done' check-debs "${debs_archs[@]}" >"$debs_log" 2>&1 &
-debs_pid=$!
-wait_for_debs() {
-  [ -n "$debs_pid" ] || return 0
-  end_step
-  local status=0
-  wait "$debs_pid" || status=$?
-  debs_pid=''
-  step_names+=("(background, beside the steps after ASan) Debian packages: ${debs_archs[*]}, lintian, mmdebstrap root")
-  step_secs+=($(($(date +%s) - debs_start))) step_busy+=("-")
-  grep '^check-debs: \[' "$debs_log" || true
-  if [ "$status" -ne 0 ]; then
-    cat "$debs_log" >&2
-    echo "test-all.sh: the Debian packages' check failed (above)" >&2
-    return "$status"
-  fi
-}
-trap 'status=$?; [ -z "${debs_pid:-}" ] || kill -- -"$debs_pid" 2>/dev/null; print_table "$status"' EXIT
+start_lane debs "(background, beside the steps after ASan) Debian packages: ${debs_archs[*]}" \
+  bash -c 'for deb_arch in "$@"; do
+      echo "== Debian packages: $deb_arch"
+      ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh "$deb_arch" || exit
+    done' check-debs "${debs_archs[@]}"
+# An early exit stops the packages' check whole (mmdebstrap, QEMU); apt in the setup lane is
+# left to finish.
+trap 'status=$?; [ -z "${lane_pid[debs]:-}" ] || kill -- -"${lane_pid[debs]}" 2>/dev/null
+  print_table "$status"' EXIT
 
 # ThreadSanitizer on the tests labelled threads (only their folders are built).
 step "tsan preset: build tests/threads and tests/core/cpu, ctest -L threads"
@@ -315,5 +308,6 @@ for target in $cross_targets; do
     ESFRAME_CROSS_EXCLUDE_LABELS='vm|bench|gpu' bash toolchain/cross-test "$target" --board
   fi
 done
-wait_for_debs
+join_lane debs
+grep "^check-debs: \\[" "${lane_log[debs]}" || true
 step "done"
