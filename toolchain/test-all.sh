@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The test suite, as README and CI run it (.ci/run):
 #   toolchain/test-all.sh          what CI runs: every test, with the ASan and qemu-user runs
-#                                  trimmed to what they add (below); 2605 s to the end of the
-#                                  ASan ctest on 2 cores on 2026-11-28 (a new clone, ccache partly
-#                                  cold, other work beside it), then a few minutes more
+#                                  trimmed to what they add (below); about 35 minutes on 2 cores
+#                                  with its caches warm (ccache, the boards' Mesa, the QEMU
+#                                  guests' kernel and shader caches under /var/cache/esframe)
 #   toolchain/test-all.sh --full   the same, plus the whole GPU matrix under ASan and qemu-user,
 #                                  the aarch64 cross build, armhf's GPU and threaded tests,
 #                                  valgrind on the GLES backend, the arm64 and armhf packages
