@@ -37,3 +37,22 @@ def bordered_noise_clip(directory, seconds):
                     f"testsrc2=s=48x32:r=10:d={seconds},noise=alls=20:allf=t,"
                     "pad=64:48:8:8:black,format=yuv420p", "-y", clip], check=True)
     return clip
+
+
+def black_interval_clip(directory, held_second=False):
+    """A 4:2:0 Y4M clip at 10 frames/s made by ffmpeg, 64x48: noise (a picture that changes every
+    frame) for 1 s, black for 1 s, then, with held_second, one noise frame held for 1 s, then
+    noise for 1 s: the health tests' black interval and freeze."""
+    clip = os.path.join(directory, "clip.y4m")
+    s = "s=64x48:r=10"
+    noise = f"color=gray:{s}:d=1,noise=alls=30:allf=t"
+    parts = [noise, f"color=black:{s}:d=1"]
+    if held_second:
+        parts.append(f"color=gray:{s}:d=0.1,noise=alls=30:allf=t,loop=loop=9:size=1")
+    parts.append(noise)
+    labels = "".join(f"[p{i}]" for i in range(len(parts)))
+    graph = ";".join(f"{p}[p{i}]" for i, p in enumerate(parts))
+    subprocess.run(["ffmpeg", "-v", "error", "-filter_complex",
+                    f"{graph};{labels}concat=n={len(parts)}:v=1:a=0,format=yuv420p", "-y", clip],
+                   check=True)
+    return clip

@@ -19,8 +19,8 @@ import tempfile
 import time
 import unittest
 
-from service_support import (SIGNALSTATS_AND_DETECTORS, bordered_noise_clip, free_port,
-                             wait_for)
+from service_support import (SIGNALSTATS_AND_DETECTORS, black_interval_clip,
+                             bordered_noise_clip, free_port, wait_for)
 
 ESFRAME = None
 
@@ -266,13 +266,7 @@ class MqttOutputTest(BrokerTest):
         # noise frame held for 1 s, noise again. --health with half a
         # second as the minimum: black_start/end and freeze_start/end on TOPIC/events, each the
         # event's JSONL line, and TOPIC/health retained: ok, black, ok, frozen, ok.
-        clip = os.path.join(self.dir, "clip.y4m")
-        s = "s=64x48:r=10"
-        subprocess.run(["ffmpeg", "-v", "error", "-filter_complex",
-                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[a];color=black:{s}:d=1[b];"
-                        f"color=gray:{s}:d=0.1,noise=alls=30:allf=t,loop=loop=9:size=1[c];"
-                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[d];"
-                        "[a][b][c][d]concat=n=4:v=1:a=0,format=yuv420p", "-y", clip], check=True)
+        clip = black_interval_clip(self.dir, held_second=True)
         run = subprocess.Popen([ESFRAME, "run", "--backend", "cpu", "--source", clip, "--health="
                                 "black_min_duration=0.5,freeze_duration=0.5,threshold=100",
                                 "--output", "jsonl", "--output", self.url(",every=100")],

@@ -14,7 +14,7 @@ import tempfile
 import time
 import unittest
 
-from service_support import SIGNALSTATS_AND_DETECTORS, bordered_noise_clip
+from service_support import SIGNALSTATS_AND_DETECTORS, black_interval_clip, bordered_noise_clip
 
 ESFRAME = None
 SAMPLE = re.compile(r'^([a-z0-9_]+)\{(.*)\} (\S+)$')
@@ -122,12 +122,7 @@ class PromOutputTest(unittest.TestCase):
     def test_health_gauges_and_event_counters(self):
         # A clip made by ffmpeg: noise, black for 1 s, noise. The gauges equal the last frame's
         # JSONL health figures; the counters count the event lines the run printed.
-        clip = os.path.join(self.dir, "clip.y4m")
-        s = "s=64x48:r=10"
-        subprocess.run(["ffmpeg", "-v", "error", "-filter_complex",
-                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[a];color=black:{s}:d=1[b];"
-                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[c];"
-                        "[a][b][c]concat=n=3:v=1:a=0,format=yuv420p", "-y", clip], check=True)
+        clip = black_interval_clip(self.dir)
         run, metrics = self.run_to_textfile(
             clip, "--health=black_min_duration=0.5,freeze_duration=0.5")
         os.remove(clip)
