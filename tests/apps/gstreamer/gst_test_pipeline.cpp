@@ -101,8 +101,7 @@ GstPadProbeReturn toDmabufMemory(GstPad*, GstPadProbeInfo* info, gpointer alloca
 
 }  // namespace
 
-void runPipeline(const std::string& launch, Observed& observed, RunOutcome& outcome,
-                 bool dmabuf) {
+void runPipeline(const std::string& launch, Observed& observed, RunOutcome& outcome, bool dmabuf) {
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(launch.c_str(), &error);
   ASSERT_TRUE(pipeline) << (error ? error->message : "parse failed");
