@@ -60,9 +60,8 @@ Result<FrameDifference> FrameDifference::create(const GlContext& gl,
   d.gl_ = &gl;
   d.params_ = params;
   d.regions_ = regions;
-  Result<GlProgram> program = d.build(false);
-  if (!program) return program.error();
-  d.program_ = std::move(program.value());
+  if (Result<GLuint> built = builtOnce(d.program_, [&] { return d.build(false); }); !built)
+    return built.error();
   return d;
 }
 
@@ -122,28 +121,20 @@ void FrameDifference::reset() {
 }
 
 Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_range) {
-  if (Status s = queueOn(image.texture(), 0, image.width(), image.height(), from_rgb, full_range);
-      !s)
-    return s;
-  glMemoryBarrier(kStorageWrittenBarrier);
-  return complete();
+  return completeAlone(
+      *this, queueOn(image.texture(), 0, image.width(), image.height(), from_rgb, full_range));
 }
 
 Status FrameDifference::run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
-  if (Status s = queue(frame, from_rgb, full_range); !s) return s;
-  glMemoryBarrier(kStorageWrittenBarrier);
-  return complete();
+  return completeAlone(*this, queue(frame, from_rgb, full_range));
 }
 
 Status FrameDifference::queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
   if (!accepts_packed_)
     return fail(ErrorCode::kUnsupported, kDifferenceStage,
                 ": a packed frame needs a sixth storage block, which this GPU does not have");
-  if (!packed_program_) {
-    Result<GlProgram> program = build(true);
-    if (!program) return program.error();
-    packed_program_ = std::move(program.value());
-  }
+  if (Result<GLuint> built = builtOnce(packed_program_, [&] { return build(true); }); !built)
+    return built.error();
   return queueOn(0, frame.buffer(), frame.width(), frame.height(), from_rgb, full_range);
 }
 

@@ -94,9 +94,8 @@ Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
   out.scopes_ = scopes;
   out.input_ = input;
   out.signalstats_ = signalstats;
-  Result<GlProgram> program = out.build(false);
-  if (!program) return program.error();
-  out.program_ = std::move(program.value());
+  if (Result<GLuint> built = builtOnce(out.program_, [&] { return out.build(false); }); !built)
+    return built.error();
   return out;
 }
 
@@ -139,10 +138,9 @@ Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
                 std::to_string(columns), " columns exceeds 32 bits");
   if (luma && (luma->width() != w || luma->height() != h))
     return fail(ErrorCode::kInternal, kScopesStage, ": the luma image's size differs");
-  if (luma && !luma_program_) {
-    Result<GlProgram> program = build(true);
-    if (!program) return program.error();
-    luma_program_ = std::move(program.value());
+  if (luma) {
+    if (Result<GLuint> built = builtOnce(luma_program_, [&] { return build(true); }); !built)
+      return built.error();
   }
   const size_t column_words = size_t(columns) * kLevels;
   const size_t parade_at = scopes_.waveform ? column_words : 0;
