@@ -53,17 +53,20 @@ Result<FrameDifference> FrameDifference::create(const GlContext& gl,
   if (Status s = checkWorkgroup(gl.limits(), kDifferenceStage, params.workgroup_size, 1, shared);
       !s)
     return s.error();
-  FrameDifference d;
-  // The result binding is a fifth storage block: GLES 3.1 promises 4.
-  d.publish_ = gl.limits().compute_storage_blocks >= 5 && gl.limits().ssbo_bindings >= 5;
-  d.accepts_packed_ = gl.limits().compute_storage_blocks >= 6 && gl.limits().ssbo_bindings >= 6;
-  d.gl_ = &gl;
-  d.params_ = params;
-  d.regions_ = regions;
+  FrameDifference d(gl, params, regions);
   if (Result<GLuint> built = builtOnce(d.program_, [&] { return d.build(false); }); !built)
     return built.error();
   return d;
 }
+
+FrameDifference::FrameDifference(const GlContext& gl, const FrameDifferenceParams& params,
+                                 const HealthRegionSpec& regions)
+    : gl_(&gl),
+      params_(params),
+      accepts_packed_(gl.limits().compute_storage_blocks >= 6 && gl.limits().ssbo_bindings >= 6),
+      regions_(regions),
+      // The result binding is a fifth storage block: GLES 3.1 promises 4.
+      publish_(gl.limits().compute_storage_blocks >= 5 && gl.limits().ssbo_bindings >= 5) {}
 
 Result<GlProgram> FrameDifference::build(bool packed_source) const {
   return ShaderLibrary::builtin().compute("frame_difference.comp",

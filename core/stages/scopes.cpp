@@ -88,12 +88,7 @@ Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
                                      "use fewer rows_per_workgroup or a smaller tile");
       !s)
     return s.error();
-  Scopes out;
-  out.gl_ = &gl;
-  out.params_ = params;
-  out.scopes_ = scopes;
-  out.input_ = input;
-  out.signalstats_ = signalstats;
+  Scopes out(gl, params, scopes, input, signalstats);
   if (Result<GLuint> built = builtOnce(out.program_, [&] { return out.build(false); }); !built)
     return built.error();
   return out;

@@ -92,7 +92,9 @@ class Scopes {
   Status poison(uint32_t pattern);  // testing aid: fills the output buffer
 
  private:
-  Scopes() = default;
+  Scopes(const GlContext& gl, const ScopesParams& params, const ScopeOptions& scopes,
+         ScopesInput input, bool signalstats)
+      : gl_(&gl), params_(params), scopes_(scopes), input_(input), signalstats_(signalstats) {}
   Result<GlProgram> build(bool luma_image) const;
   // Makes the output buffer `words` long (kept while the length is the same) and zeroes it.
   Status clearCounts(size_t words);

@@ -45,10 +45,7 @@ Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
               4);
       !s)
     return s.error();
-  Sobel so;
-  so.gl_ = &gl;
-  so.params_ = params;
-  so.regions_ = regions;
+  Sobel so(gl, params, regions);
   if (regions.count()) {
     Result<GlBuffer> made = makeStorageBuffer(regions.count() * kSobelRegionWords, "sobel regions");
     if (!made) return made.error();
