@@ -97,6 +97,26 @@ Result<V4l2StreamFormat> setV4l2Format(int fd, const std::string& device,
   return fromV4l2(fmt);
 }
 
+Result<V4l2StreamFormat> setV4l2Pitches(int fd, const std::string& device,
+                                        const V4l2StreamFormat& current,
+                                        const std::array<uint32_t, kMaxMemoryPlanes>& pitches) {
+  v4l2_format fmt{};
+  fmt.type = current.bufferType();
+  if (xioctl(fd, VIDIOC_G_FMT, &fmt) != 0)
+    return fail(errorCodeFromErrno(errno), device, ": VIDIOC_G_FMT failed: ", std::strerror(errno));
+  if (current.multi_planar) {
+    v4l2_pix_format_mplane& p = fmt.fmt.pix_mp;
+    for (int i = 0; i < current.memory_planes; ++i)
+      p.plane_fmt[i].bytesperline = pitches[size_t(i)], p.plane_fmt[i].sizeimage = 0;
+  } else {
+    fmt.fmt.pix.bytesperline = pitches[0], fmt.fmt.pix.sizeimage = 0;
+  }
+  if (xioctl(fd, VIDIOC_S_FMT, &fmt) != 0)
+    return fail(errorCodeFromErrno(errno), device, ": VIDIOC_S_FMT ", describe(current),
+                " with the GPU's row pitch failed: ", std::strerror(errno));
+  return fromV4l2(fmt);
+}
+
 Status checkV4l2FrameLimits(const V4l2StreamFormat& f, const std::string& device) {
   const std::string what = device + ": the driver's format " + describe(f);
   if (Status s = checkFrameSize(what, f.width, f.height, ErrorCode::kUnsupported); !s) return s;

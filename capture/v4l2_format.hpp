@@ -37,6 +37,12 @@ Result<V4l2StreamFormat> setV4l2Format(int fd, const std::string& device,
                                        const V4l2StreamFormat& current, int width, int height,
                                        std::optional<PixelFormat> format);
 
+// VIDIOC_S_FMT of the current format with each memory plane's rows `pitches` bytes apart (what a
+// zero-copy importer's buffers need). Returns what the driver set, which may keep its own pitch.
+Result<V4l2StreamFormat> setV4l2Pitches(int fd, const std::string& device,
+                                        const V4l2StreamFormat& current,
+                                        const std::array<uint32_t, kMaxMemoryPlanes>& pitches);
+
 // The frame limits (esframe/base/sizes.hpp) on what a driver set: the size, and every plane's
 // bytesperline x rows and sizeimage within kMaxFrameBytes. kUnsupported naming `device` and the
 // format; checked before any buffer is asked for, since a driver may answer any size.

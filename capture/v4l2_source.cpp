@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "base/pixel_format.hpp"
@@ -136,6 +137,7 @@ class V4l2Source : public FrameSource {
   Status negotiate(const SourceOptions& o);
   Status allocateBuffers(const SourceOptions& o);
   Status allocateDmabufBuffers(DmabufAllocator& allocator, int count);
+  Status matchDmabufPitches(DmabufAllocator& allocator);
   // REQBUFS, buffers, QBUF of each, STREAMON.
   Status startStreaming(const SourceOptions& o);
   // Drops the buffers and, when REQBUFS gave some, REQBUFS 0 of the current memory type.
@@ -239,6 +241,39 @@ Status V4l2Source::allocateDmabufBuffers(DmabufAllocator& allocator, int count) 
   return {};
 }
 
+// The GPU reads a buffer it allocated at that buffer's own pitch (llvmpipe pads rows to 64
+// pixels, and imports its own buffer at that pitch whatever the import names; other GPUs have
+// pitch alignments of their own), so the camera must write rows at that pitch too: asked for with
+// VIDIOC_S_FMT before the buffers exist. A driver that keeps its own pitch gets no zero-copy.
+Status V4l2Source::matchDmabufPitches(DmabufAllocator& allocator) {
+  std::array<uint32_t, kMaxMemoryPlanes> pitches = fmt_.bytesperline;
+  bool differs = false;
+  for (int p = 0; p < fmt_.memory_planes; ++p) {
+    const uint32_t pitch = std::max<uint32_t>(fmt_.bytesperline[size_t(p)], 1);
+    auto probe = allocator.allocate(pitch, 1);
+    if (!probe) return fail(probe.error().code, info_.path, ": ", probe.error().message);
+    if (probe->stride != pitch) {
+      if (probe->stride > UINT32_MAX)
+        return fail(ErrorCode::kUnsupported, info_.path, ": the GPU's buffer pitch is too large");
+      pitches[size_t(p)] = uint32_t(probe->stride);
+      differs = true;
+    }
+  }
+  if (!differs) return {};
+  auto set = setV4l2Pitches(fd_.get(), info_.path, fmt_, pitches);
+  if (!set) return set.error();
+  if (auto s = checkV4l2FrameLimits(*set, info_.path); !s) return s;
+  fmt_ = *set;  // what the driver now writes, whether or not it took the GPU's pitch
+  for (int p = 0; p < fmt_.memory_planes; ++p)
+    if (fmt_.bytesperline[size_t(p)] != pitches[size_t(p)])
+      return fail(ErrorCode::kUnsupported, info_.path, ": ", describe(fmt_), " plane ",
+                  std::to_string(p), " is written ", std::to_string(fmt_.bytesperline[size_t(p)]),
+                  " bytes a row, and the driver refuses the ", std::to_string(pitches[size_t(p)]),
+                  " of the GPU's buffers on ", allocator.deviceName());
+  logInfo(info_.path + ": " + describe(fmt_) + " rows at the GPU's buffer pitch for zero-copy");
+  return {};
+}
+
 Status V4l2Source::allocateBuffers(const SourceOptions& o) {
   const int count = std::clamp(o.buffers, 2, 32);
   IoMode mode = o.io;
@@ -259,6 +294,15 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
       return fail(ErrorCode::kUnsupported, info_.path,
                   ": expbuf I/O is refused: this GPU cannot import foreign dmabufs safely "
                   "(llvmpipe crashes); use dmabuf or mmap I/O");
+  }
+  if (mode == IoMode::kDmabuf) {
+    Status matched = matchDmabufPitches(*allocator);
+    if (!matched) {
+      if (o.io != IoMode::kAuto) return matched;
+      // auto: zero-copy is an optimisation; say why at -v.
+      logInfo(matched.error().message + "; using mmap");
+      mode = IoMode::kMmap;
+    }
   }
   io_ = mode;
   v4l2_requestbuffers req{};

@@ -5,8 +5,11 @@
 // vectorscope's 65536 bins do not fit in shared memory: each invocation adds each run of equal
 // bins down its column with one global atomic.
 //   WAVEFORM, PARADE, VECTORSCOPE  0 or 1: which scopes are counted
-//   LUMA_IMAGE  1: the waveform's L is u_luma's red channel (the source's luma); 0: the BT.709
-//               integer luma of u_image
+//   SOURCE_BUFFER  0: the pixels are u_image's texels; 1: the packed words at binding 1 (one a
+//               pixel, row-major: the buffer the histogram reads, common/image_pixels.glsl)
+//   LUMA_IMAGE  1: the waveform's L is the source's luma lane's red channel (u_luma, or with
+//               SOURCE_BUFFER the packed words at binding 2); 0: the BT.709 integer luma of the
+//               pixel
 //   CHROMA_PLANES  1: the vectorscope alone, of a YUV frame's chroma samples read from the
 //               import's plane textures (core/stages/scopes.hpp, ChromaPlanes); u_size is the
 //               chroma size, and no u_image is declared
@@ -33,6 +36,12 @@
 #endif
 #ifndef CHROMA_PLANES
 #define CHROMA_PLANES 0
+#endif
+#ifndef SOURCE_BUFFER
+#define SOURCE_BUFFER 0
+#endif
+#if SOURCE_BUFFER && CHROMA_PLANES
+#error "CHROMA_PLANES reads the plane textures"
 #endif
 #ifndef SIGNALSTATS
 #define SIGNALSTATS 0
@@ -69,17 +78,24 @@ layout(std430, binding = 1) buffer Previous { uint previous[]; };
 layout(std430, binding = 2) writeonly buffer Partials { uint partials[]; };
 shared uint group_sums[3];
 #endif
+#elif SOURCE_BUFFER
+layout(std430, binding = 1) readonly buffer Image { uint pixels[]; };
 #else
 uniform highp sampler2D u_image;
 #endif
-#if LUMA_IMAGE
+#if LUMA_IMAGE && SOURCE_BUFFER
+layout(std430, binding = 2) readonly buffer Luma { uint luma_pixels[]; };
+#elif LUMA_IMAGE
 uniform highp sampler2D u_luma;
 #endif
 uniform ivec2 u_size;
 uniform uint u_columns;
 uniform uint u_parade_at;
 uniform uint u_vectorscope_at;
-#include "common/rgba8.glsl"
+#if CHROMA_PLANES
+#define IMAGE_PIXELS 0
+#endif
+#include "common/image_pixels.glsl"
 
 layout(std430, binding = 0) buffer Counts { uint counts[]; };
 
@@ -189,13 +205,15 @@ void main() {
       }
 #endif
 #else
-      uvec4 c = texelBytes(texelFetch(u_image, ivec2(x, y), 0));
+      uvec4 c = pixelAt(ivec2(x, y));
 #endif
 #if WAVEFORM || PARADE
       uvec4 word = uvec4(0u);
       uint plane = 0u;
 #if WAVEFORM
-#if LUMA_IMAGE
+#if LUMA_IMAGE && SOURCE_BUFFER
+      word.x = local_column * 256u + (luma_pixels[uint(y) * uint(u_size.x) + uint(x)] & 255u);
+#elif LUMA_IMAGE
       word.x = local_column * 256u + texelBytes(texelFetch(u_luma, ivec2(x, y), 0)).r;
 #else
       word.x = local_column * 256u + luma709(c.rgb);

@@ -47,7 +47,7 @@ for extra in "$@"; do
     # The guest kernel's ABI is pinned in tests/vm/kernel-abi (headers build vkms out of tree).
     vm) packages+=(python3 qemu-system-x86 busybox-static kmod cpio xz-utils zstd jq v4l-utils linux-source-6.1
                    "linux-headers-$(cat "$(dirname "$0")/../tests/vm/kernel-abi")"
-                   libcamera-ipa udev) ;;  # vm.gbm_libcamera: vimc's IPA module; udev in the guest
+                   libcamera-ipa udev) ;;  # vm.libcamera: vimc's IPA module; udev in the guest
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
     browser) packages+=(chromium) ;;  # http.page: the page at / of --output http in headless Chromium
     # Debian packages (toolchain/build-debs) and their install test (tests/package/check-debs.sh:

@@ -42,27 +42,42 @@ if [ -z "${CCACHE_DIR:-}" ]; then
   mkdir -p "$CCACHE_DIR" 2>/dev/null || CCACHE_DIR=$HOME/.cache/esframe-ccache
 fi
 export CCACHE_DIR CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-12G}
+# The QEMU guests' kernel, modules and kept shader caches (tests/vm/prepare.sh) beside it.
+if [ -z "${ESFRAME_VM_CACHE:-}" ] && mkdir -p /var/cache/esframe/vm 2>/dev/null; then
+  export ESFRAME_VM_CACHE=/var/cache/esframe/vm
+fi
 
 # Each step's seconds go into a table printed at the end, also when a step fails.
+# With each step, how busy the machine's CPUs were (from /proc/stat): a step well under 100%
+# leaves cores idle, which a step beside it could use.
 start_s=$(date +%s)
-step_names=() step_secs=() step_name='' step_start=0
+step_names=() step_secs=() step_busy=() step_name='' step_start=0 step_cpu=''
+cpu_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }
+busy_since() {  # busy_since "<busy> <total>": percent of CPU time busy since then
+  local now
+  now=$(cpu_ticks)
+  awk -v a="$1" -v b="$now" 'BEGIN{split(a,x," "); split(b,y," ");
+    t=y[2]-x[2]; printf "%d", (t > 0 ? 100*(y[1]-x[1])/t : 0)}'
+}
 end_step() {
   [ -n "$step_name" ] || return 0
   step_names+=("$step_name") step_secs+=($(($(date +%s) - step_start)))
+  step_busy+=("$(busy_since "$step_cpu")")
   step_name=''
 }
 step() {
   end_step
   step_name=$*
   step_start=$(date +%s)
+  step_cpu=$(cpu_ticks)
   printf '\n== [%4d s] %s ==\n' "$((step_start - start_s))" "$*"
 }
-print_table() {
-  local status=$? i
+print_table() {  # [exit status]
+  local status=${1:-$?} i
   end_step
-  printf '\n%-58s %6s\n' "step" "s"
+  printf '\n%-58s %6s %5s\n' "step" "s" "busy"
   for i in "${!step_names[@]}"; do
-    printf '%-58s %6d\n' "${step_names[$i]}" "${step_secs[$i]}"
+    printf '%-58s %6d %4s%%\n' "${step_names[$i]}" "${step_secs[$i]}" "${step_busy[$i]}"
   done
   printf '%-58s %6d\n' "total$([ $full = 1 ] && echo ' (--full)')" "$(($(date +%s) - start_s))"
   if command -v ccache >/dev/null; then
@@ -107,7 +122,7 @@ wait_for_setup() {
   wait "$setup_pid" || status=$?
   setup_pid=''
   step_names+=("(background, beside the build) setup: vm, fuzz, browser, debs, simd, cross")
-  step_secs+=($(($(date +%s) - setup_start)))
+  step_secs+=($(($(date +%s) - setup_start))) step_busy+=("-")
   if [ "$status" -ne 0 ]; then
     cat "$setup_log" >&2
     echo "test-all.sh: installing the packages of the later steps failed (above)" >&2
@@ -177,21 +192,6 @@ ctest --preset default -L vm -j"$jobs"
 # find_package(esframe) and with pkg-config, its output checked against independent references.
 step "installed package: examples/ against cmake --install"
 bash tests/package/check-installed-example.sh build/default
-# The Debian packages as a board gets them: built (toolchain/build-debs amd64, without tests;
-# no -dbgsym packages here), lintian, then installed with apt into a clean Debian 12 root made by
-# mmdebstrap, run, upgraded and purged there (tests/package/check-debs.sh).
-step "Debian packages: build amd64, lintian, install/run/upgrade/purge in an mmdebstrap root"
-ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh amd64
-# --full: the arm64 and armhf packages, each cross-built in a clean build root (4 and 6 minutes
-# here), lintian, unpacked with their dependencies into a root of that architecture and run there
-# under qemu-user.
-if [ $full = 1 ]; then
-  for deb_arch in arm64 armhf; do
-    step "Debian packages: cross-build $deb_arch, lintian, esframe under qemu-user in a $deb_arch root"
-    ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh "$deb_arch"
-  done
-fi
-
 # The builds below are only tested, never stepped through: line tables (-g1) keep file:line in
 # their reports and compile about a third faster (ESFRAME_LINE_DEBUG_INFO).
 # ASan+UBSan: everything but the GPU matrix (the matrix's host side is the same code its smaller
@@ -210,6 +210,43 @@ if [ $full = 1 ]; then
 else
   ctest --preset asan -j"$jobs" -E "$matrix_regex"
 fi
+
+# The Debian packages as a board gets them: built (toolchain/build-debs amd64, without tests;
+# no -dbgsym packages here), lintian, then installed with apt into a clean Debian 12 root made by
+# mmdebstrap, run, upgraded and purged there (tests/package/check-debs.sh).
+# --full: the arm64 and armhf packages, each cross-built in a clean build root (4 and 6 minutes
+# here), lintian, unpacked with their dependencies into a root of that architecture and run there
+# under qemu-user.
+# In the background, beside the ThreadSanitizer, valgrind, fuzz and cross steps: much of it is
+# one core's work (lintian, apt and dpkg in the root, the root's boot), which leaves the other
+# core to those steps. Its log is printed when it fails.
+debs_archs=(amd64)
+[ $full = 1 ] && debs_archs+=(arm64 armhf)
+debs_log=$(mktemp)
+debs_start=$(date +%s)
+# setsid: its own process group, which an early exit stops whole (mmdebstrap, QEMU).
+# shellcheck disable=SC2016
+setsid bash -c 'for deb_arch in "$@"; do
+    echo "== Debian packages: $deb_arch"
+    ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh "$deb_arch" || exit
+  done' check-debs "${debs_archs[@]}" >"$debs_log" 2>&1 &
+debs_pid=$!
+wait_for_debs() {
+  [ -n "$debs_pid" ] || return 0
+  end_step
+  local status=0
+  wait "$debs_pid" || status=$?
+  debs_pid=''
+  step_names+=("(background, beside the steps after ASan) Debian packages: ${debs_archs[*]}, lintian, mmdebstrap root")
+  step_secs+=($(($(date +%s) - debs_start))) step_busy+=("-")
+  grep '^check-debs: \[' "$debs_log" || true
+  if [ "$status" -ne 0 ]; then
+    cat "$debs_log" >&2
+    echo "test-all.sh: the Debian packages' check failed (above)" >&2
+    return "$status"
+  fi
+}
+trap 'status=$?; [ -z "${debs_pid:-}" ] || kill -- -"$debs_pid" 2>/dev/null; print_table "$status"' EXIT
 
 # ThreadSanitizer on the tests labelled threads (only their folders are built).
 step "tsan preset: build tests/threads and tests/core/cpu, ctest -L threads"
@@ -278,4 +315,5 @@ for target in $cross_targets; do
     ESFRAME_CROSS_EXCLUDE_LABELS='vm|bench|gpu' bash toolchain/cross-test "$target" --board
   fi
 done
+wait_for_debs
 step "done"

@@ -33,6 +33,12 @@ for size in 638x479 1920x1080; do  # YUYV and UYVY need an even width
     fi
   done
 done
+# What the scopes pass reads (the histogram's packed buffer where no blur or resize comes first).
+for format in RGBA32 NV12; do
+  # shellcheck disable=SC2086  # $E is a command line
+  $E -v run --backend gles --source pattern --size 1920x1080 --format $format --frames 1 \
+    --scopes waveform,parade,vectorscope --output jsonl 2>&1 >/dev/null | grep "frame plan"
+done
 for size in 1920x1080 3840x2160; do
   python3 bench/scopes_cost.py --esframe "$E" --backend gles --size $size --frames 60 --repeat 3
 done

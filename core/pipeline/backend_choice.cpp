@@ -28,7 +28,7 @@ BackendChoice chooseAutoBackend(const GlContext& gl) {
 }
 
 std::string stageChainOf(const PipelineConfig& config) {
-  return stageChain(config.blur.has_value(), config.resize.has_value());
+  return stageChain(config.blur.has_value(), config.resize.has_value(), config.scopes.any());
 }
 
 BackendChoice chooseTunedBackend(const BackendChoice& rule, const TuningCache& cache,

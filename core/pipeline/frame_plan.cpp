@@ -92,10 +92,13 @@ namespace {
 void planGpu(const FramePlanInputs& in, FramePlan& plan) {
   const bool bayer = isBayer(in.format);
   const bool luma_plane = hasLumaPlane(in.format);
+  // The scopes read the buffer the histogram reads where no blur or resize comes before them:
+  // they then need no image (an RGBA frame in host memory is copied into the packed buffer, not
+  // uploaded to a texture). After a blur or resize they read the processed image.
+  const bool scopes_read_packed = in.scopes && in.histogram_reads_packed && !in.blur && !in.resize;
   // Straight into packed buffers, no RGBA image at all: every stage after the import reads
   // packed buffers and no sink reads the image (a Bayer frame is demosaiced into an image).
-  // The scopes read the processed image.
-  const bool image_kept = in.image_needed || in.scopes;
+  const bool image_kept = in.image_needed || (in.scopes && !scopes_read_packed);
   const bool imports_packed = in.histogram_reads_packed && !in.resize && !image_kept && !bayer &&
                               (!in.blur || in.blur_has_packed_form) &&
                               (!in.health || in.health_accepts_packed);
@@ -127,7 +130,9 @@ void planGpu(const FramePlanInputs& in, FramePlan& plan) {
   if (in.bins != kValueCount)
     plan.passes.push_back({PassKind::kHistogram256, current, PlanData::kCounts, lanes});
   if (in.scopes)
-    plan.passes.push_back({PassKind::kScopes, PlanData::kImage, PlanData::kCounts, lanes});
+    plan.passes.push_back({PassKind::kScopes,
+                           scopes_read_packed ? PlanData::kPacked : PlanData::kImage,
+                           PlanData::kCounts, lanes});
   plan.passes.push_back({PassKind::kScale, PlanData::kCounts, PlanData::kScales, 1});
   plan.result_image = !imports_packed && !blur_packs;
 }

@@ -67,7 +67,8 @@ struct FramePlanInputs {
   bool resize = false;
   bool health = false;
   bool image_needed = true;  // a sink reads the RGBA result
-  // PipelineConfig::scopes: a scope is counted (on the processed image, which is then kept);
+  // PipelineConfig::scopes: a scope is counted (GPU: from the histogram's packed buffer where
+  // no blur or resize comes first, else from the processed image, which is then kept);
   // waveform: the waveform's L comes from lane 1 as the histogram's does.
   bool scopes = false;
   bool waveform = false;

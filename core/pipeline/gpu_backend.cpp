@@ -8,6 +8,7 @@
 #include "core/pipeline/backend_common.hpp"
 #include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/frame_plan.hpp"
+#include "core/pipeline/frame_readback.hpp"
 #include "core/pipeline/gpu_histogram_counter.hpp"
 #include "core/pipeline/gpu_scopes.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
@@ -159,8 +160,12 @@ class GpuBackend : public PipelineBackend {
     bool zero_copy = false;
     double upload_ms = 0;
     bool health_full_range = true;  // the health stages ran with this range
+    // The results' slots in readback_.
+    size_t binned_at = 0, values_at = 0, scales_at = 0, difference_at = 0, sobel_at = 0;
   };
   std::optional<Submitted> submitted_;
+  // Every result of the frame, copied on the GPU into one buffer and mapped once.
+  FrameReadback readback_;
 };
 
 Status GpuBackend::configure(int w, int h) {
@@ -288,7 +293,9 @@ Status GpuBackend::configureFor(const Frame& frame) {
   }
   if (o_.scopes.any() || o_.signalstats) {
     if (!scopes_) scopes_.emplace(gl_, o_.scopes, o_.signalstats);
-    if (Status s = scopes_->configureFor(frame.format); !s) return s;
+    const PlanPass* pass = plan_->find(PassKind::kScopes);
+    const bool packed = pass && pass->reads == PlanData::kPacked;
+    if (Status s = scopes_->configureFor(frame.format, packed); !s) return s;
   }
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
@@ -460,8 +467,9 @@ Status GpuBackend::runPlan(const Frame& frame) {
       }
       case PassKind::kScopes:
         st = timed("scopes", [&] {
-          return scopes_->countImage(*state.lane[0].image,
-                                     pass.lanes == 2 ? state.lane[1].image : nullptr, r);
+          if (pass.reads == PlanData::kPacked)
+            return scopes_->countPacked(*rgb.packed, luma.packed, r);
+          return scopes_->countImage(*rgb.image, luma.image, r);
         });
         break;
       case PassKind::kImportCount:
@@ -470,10 +478,20 @@ Status GpuBackend::runPlan(const Frame& frame) {
     }
     if (!st) return st;
   }
+  Submitted sub;
+  readback_.clear();
+  sub.binned_at = readback_.add(binned_.pendingWords());
+  if (o_.histogram.bins != kValueCount) sub.values_at = readback_.add(values_.pendingWords());
+  sub.scales_at = readback_.add(scale_.resultWords(int(o_.histogram.channels.size())));
+  if (scopes_) scopes_->addReadbacks(frame.format, r.scopes.has_value(), readback_);
+  if (difference_) {
+    sub.difference_at = readback_.add(difference_->resultWords());
+    sub.sobel_at = readback_.add(sobel_->resultWords());
+  }
+  if (Status s = readback_.gather(); !s) return s;
   glFlush();  // start the GPU on this frame while the caller reads the next one
   if (Status done = state.import_fence.wait(kGpuWatchdog); !done) return done;
   const GpuImage* result = state.lane[0].image;
-  Submitted sub;
   sub.frame = frame;
   sub.result = std::move(r);
   sub.result.zero_copy = state.imported.zero_copy;
@@ -492,30 +510,32 @@ Result<FrameResult> GpuBackend::collect() {
   Submitted sub = std::move(*submitted_);
   submitted_.reset();
   FrameResult& r = sub.result;
-  Result<HistogramData> binned = binned_.read();
+  // The one wait for the GPU and the one map of the frame.
+  if (Status s = readback_.read(); !s) return s.error();
+  Result<HistogramData> binned = binned_.readFrom(readback_.words(sub.binned_at));
   if (!binned) return binned.error();
   r.hist = std::move(binned.value());
   HistogramData values = r.hist;
   if (r.hist.bins != kValueCount) {
-    Result<HistogramData> v = values_.read();
+    Result<HistogramData> v = values_.readFrom(readback_.words(sub.values_at));
     if (!v) return v.error();
     values = std::move(v.value());
   }
-  WallTimer scale_read;
-  Result<std::vector<ChannelScale>> scales = scale_.read(r.hist.channelCount());
-  if (!scales) return scales.error();
+  const std::vector<ChannelScale> scales = HistogramScale::scalesOf(readback_.words(sub.scales_at));
   if (scopes_) {
-    if (Status s = scopes_->collect(sub.frame, r); !s) return s.error();
+    if (Status s = scopes_->collect(sub.frame, r, readback_); !s) return s.error();
   }
-  const double readback_ms = binned_.takeReadbackMs() + values_.takeReadbackMs() + scale_read.ms();
-  for (const ChannelScale& s : scales.value()) r.scale.push_back(s.scale);
-  double health_read_ms = -1;  // the health sums' read-back, timed after the GPU stages
+  // The split luma's counts were read in dispatch() (merged on the host): their waits too.
+  const double readback_ms =
+      readback_.takeReadbackMs() + binned_.takeReadbackMs() + values_.takeReadbackMs();
+  for (const ChannelScale& s : scales) r.scale.push_back(s.scale);
+  double health_read_ms = -1;  // the health figures from the sums the read-back brought
   if (difference_) {
     WallTimer health_read;
     HealthSums sums;
-    Result<FrameDifferenceSums> d = difference_->read();
+    Result<FrameDifferenceSums> d = difference_->sumsOf(readback_.words(sub.difference_at));
     if (!d) return d.error();
-    Result<SobelSums> so = sobel_->read();
+    Result<SobelSums> so = sobel_->sumsOf(readback_.words(sub.sobel_at));
     if (!so) return so.error();
     sums.difference = d.value();
     sums.sobel = so.value();

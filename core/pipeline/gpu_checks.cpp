@@ -28,6 +28,7 @@ std::vector<TunedBackend> tunedBackends(const TuningCache& cache, const DeviceKe
     const std::string chain = e.stage.substr(8);
     if (chain.find("blur") != std::string::npos) config.blur = BlurConfig{1, 1};
     if (chain.find("resize") != std::string::npos) config.resize = Size{1, 1};
+    if (chain.find("scopes") != std::string::npos) config.scopes.waveform = true;
     if (stageChainOf(config) != chain) continue;  // not a chain this version makes
     Result<ParsedSize> size =
         e.size_class == "larger" ? ParsedSize{7680, 4320} : parseSize(e.size_class, "size class");

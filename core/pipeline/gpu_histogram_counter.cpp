@@ -81,29 +81,42 @@ Status GpuHistogramCounter::dispatch(const GpuImage* rgb, const PackedRgbaBuffer
   return checkGl("histogram: merging the source luma");
 }
 
-Result<HistogramData> GpuHistogramCounter::read() {
+GpuWords GpuHistogramCounter::pendingWords() const {
+  switch (pending_) {
+    case Pending::kWhole:
+      return rgb_->resultWords();
+    case Pending::kLumaOnly:
+      return l_->resultWords();
+    case Pending::kMerged:
+    case Pending::kNone:
+      break;
+  }
+  return {};
+}
+
+Result<HistogramData> GpuHistogramCounter::readFrom(std::span<const uint32_t> words) {
   const Pending pending = std::exchange(pending_, Pending::kNone);
   switch (pending) {
     case Pending::kWhole: {
-      Result<std::vector<uint32_t>> counts = timedRead(*rgb_);
-      if (!counts) return counts.error();
       HistogramData out;
       out.bins = params_.bins;
       out.channels = params_.channels;
-      out.counts = std::move(counts.value());
+      out.counts.assign(words.begin(), words.end());
+      if (out.counts.size() != params_.wordCount()) break;
       return out;
     }
     case Pending::kLumaOnly: {
-      Result<std::vector<uint32_t>> counts = timedRead(*l_);
-      if (!counts) return counts.error();
-      return mergeLuma(params_.channels, params_.bins, "", {}, counts.value());
+      if (words.size() != l_->params().wordCount()) break;
+      return mergeLuma(params_.channels, params_.bins, "", {},
+                       std::vector<uint32_t>(words.begin(), words.end()));
     }
     case Pending::kMerged:
       return std::move(merged_counts_);
     case Pending::kNone:
-      break;
+      return fail(ErrorCode::kInternal, "histogram: counts read without a dispatch()");
   }
-  return fail(ErrorCode::kInternal, "histogram: read() without a dispatch()");
+  return fail(ErrorCode::kInternal, "histogram: ", std::to_string(words.size()),
+              " words read back, not the counts'");
 }
 
 double GpuHistogramCounter::takeReadbackMs() {

@@ -4,13 +4,16 @@
 // image; buffer() then holds them in the user's order for the scale stage and the graph.
 //
 // Counting is two calls, so that a frame loop can read the next frame while the GPU counts:
-// dispatch() only queues GPU work, read() waits for it. The one exception is a split luma with
-// RGB channels too: the two halves are interleaved on the CPU, so dispatch() reads them at once.
+// dispatch() only queues GPU work, readFrom() takes the words the frame's read-back brought. The
+// one exception is a split luma with RGB channels too: the two halves are interleaved on the
+// CPU, so dispatch() reads them at once.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/stages/histogram.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "esframe/histogram_data.hpp"
 #include "platform/gl_objects.hpp"
 
@@ -30,8 +33,11 @@ class GpuHistogramCounter {
   // otherwise; a frame imported packed has no image (null).
   Status dispatch(const GpuImage* rgb, const PackedRgbaBuffer* rgb_packed, const GpuImage* luma,
                   const PackedRgbaBuffer* luma_packed);
-  // The counts of the last dispatch(), in the user's channel order.
-  Result<HistogramData> read();
+  // The words the last dispatch() left to read back (none where it read them itself), which a
+  // frame's read-back maps with the other stages' results; then its counts from those words, in
+  // the user's channel order.
+  GpuWords pendingWords() const;
+  Result<HistogramData> readFrom(std::span<const uint32_t> words);
 
   // Every histogram's Histogram::fitFrame for width x height images.
   Status fitFrame(int width, int height);

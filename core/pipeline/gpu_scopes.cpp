@@ -7,7 +7,7 @@
 
 namespace esf {
 
-Status GpuScopes::configureFor(PixelFormat format) {
+Status GpuScopes::configureFor(PixelFormat format, bool packed) {
   ScopeOptions counted = scopes_asked_;
   if (isYuv(format)) {
     counted.vectorscope = false;
@@ -25,11 +25,14 @@ Status GpuScopes::configureFor(PixelFormat format) {
     image_counted_ = counted;
     return Status::success();
   }
-  if (image_scopes_ && counted == image_counted_) return Status::success();
-  Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, counted), counted);
+  if (image_scopes_ && counted == image_counted_ && packed == image_packed_)
+    return Status::success();
+  Result<Scopes> made = Scopes::create(gl_, ScopesParams::defaultsFor(gl_, counted), counted,
+                                       packed ? ScopesInput::kPackedBuffer : ScopesInput::kImage);
   if (!made) return made.error();
   image_scopes_.emplace(std::move(made.value()));
   image_counted_ = counted;
+  image_packed_ = packed;
   return Status::success();
 }
 
@@ -46,12 +49,33 @@ Status GpuScopes::countImage(const GpuImage& image, const GpuImage* luma, FrameR
   return image_scopes_->run(image, luma, r.scopes->columns);
 }
 
-Status GpuScopes::collect(const Frame& frame, FrameResult& r) {
-  if (chroma_scopes_ && isYuv(frame.format)) {
-    Result<ScopeCounts> counted = chroma_scopes_->read();
+Status GpuScopes::countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma,
+                              FrameResult& r) {
+  ScopeCounts counts;
+  counts.columns = scopeColumns(scopes_asked_, packed.width());
+  r.scopes = std::move(counts);
+  if (!image_scopes_) return Status::success();
+  return image_scopes_->run(packed, luma, r.scopes->columns);
+}
+
+void GpuScopes::addReadbacks(PixelFormat format, bool image_counted, FrameReadback& readback) {
+  chroma_at_.reset();
+  signalstats_at_.reset();
+  image_at_.reset();
+  if (chroma_scopes_ && isYuv(format)) {
+    chroma_at_ = readback.add(chroma_scopes_->resultWords());
+    if (signalstats_) signalstats_at_ = readback.add(chroma_scopes_->signalstatsWords());
+  }
+  if (image_scopes_ && image_counted) image_at_ = readback.add(image_scopes_->resultWords());
+}
+
+Status GpuScopes::collect(const Frame& frame, FrameResult& r, const FrameReadback& readback) {
+  if (chroma_at_) {
+    Result<ScopeCounts> counted = chroma_scopes_->countsOf(readback.words(*chroma_at_));
     if (!counted) return counted.error();
-    if (signalstats_) {
-      Result<ChromaSignalstatsCounts> c = chroma_scopes_->readSignalstats();
+    if (signalstats_at_) {
+      Result<ChromaSignalstatsCounts> c =
+          chroma_scopes_->signalstatsOf(readback.words(*signalstats_at_));
       if (!c) return c.error();
       r.signalstats = signalstatsOfCounts(
           counted->vectorscope, counted->vectorscope_samples,
@@ -63,8 +87,8 @@ Status GpuScopes::collect(const Frame& frame, FrameResult& r) {
       r.scopes->vectorscope_samples = counted->vectorscope_samples;
     }
   }
-  if (image_scopes_ && r.scopes) {
-    Result<ScopeCounts> counted = image_scopes_->read();
+  if (image_at_ && r.scopes) {
+    Result<ScopeCounts> counted = image_scopes_->countsOf(readback.words(*image_at_));
     if (!counted) return counted.error();
     ScopeCounts& out = *r.scopes;
     out.waveform = std::move(counted->waveform);

@@ -1,13 +1,15 @@
 #pragma once
 // The GPU backend's scopes (PipelineConfig::scopes) and the chroma counts of YUV frames, which
 // also give PipelineConfig::signalstats: a YUV frame's vectorscope and signalstats counts come
-// from its own chroma planes at the import (zero-copy frames too), the other scopes from the
-// processed image in the plan's scopes pass; collect() reads them into the frame's result.
+// from its own chroma planes at the import (zero-copy frames too), the other scopes in the
+// plan's scopes pass from what it reads (the histogram's packed buffer, or the processed image);
+// they come back in the frame's one read-back, and collect() puts them into its result.
 #include <optional>
 
 #include "base/pixel_format.hpp"
 #include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
+#include "core/pipeline/frame_readback.hpp"
 #include "core/stages/scopes.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
@@ -19,14 +21,20 @@ class GpuScopes {
  public:
   GpuScopes(GlContext& gl, const ScopeOptions& scopes, bool signalstats)
       : gl_(gl), scopes_asked_(scopes), signalstats_(signalstats) {}
-  // The stages `format`'s frames need, made before any frame's time is taken.
-  Status configureFor(PixelFormat format);
+  // The stages `format`'s frames need, made before any frame's time is taken; `packed`: the
+  // scopes pass reads packed buffers (PlanData::kPacked), not images.
+  Status configureFor(PixelFormat format, bool packed);
   // At the import: a YUV frame's chroma counts, from the planes the import read.
   Status countChroma(const ImportedFrame& imported, PixelFormat format);
   // The scopes pass: the image's scopes (luma: the source's luma lane, or null).
   Status countImage(const GpuImage& image, const GpuImage* luma, FrameResult& r);
-  // After the frame's GPU work: the counts into r.scopes and r.signalstats.
-  Status collect(const Frame& frame, FrameResult& r);
+  // The same from packed buffers (configured with `packed`).
+  Status countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma, FrameResult& r);
+  // After the frame's GPU work: lists the counts this frame made (`format`'s; image_counted:
+  // the scopes pass ran) in the frame's read-back.
+  void addReadbacks(PixelFormat format, bool image_counted, FrameReadback& readback);
+  // After the read-back: the counts into r.scopes and r.signalstats.
+  Status collect(const Frame& frame, FrameResult& r, const FrameReadback& readback);
 
  private:
   GlContext& gl_;
@@ -37,6 +45,9 @@ class GpuScopes {
   // chroma.
   std::optional<Scopes> image_scopes_, chroma_scopes_;
   ScopeOptions image_counted_;
+  bool image_packed_ = false;  // image_scopes_ reads packed buffers
+  // The frame's slots in the read-back (addReadbacks()), where it listed them.
+  std::optional<size_t> chroma_at_, signalstats_at_, image_at_;
 };
 
 }  // namespace esf

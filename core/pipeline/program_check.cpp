@@ -5,11 +5,13 @@
 #include <sstream>
 
 #include "base/pixel_format.hpp"
+#include "core/image/gpu_image.hpp"
 #include "core/outputs/graph_renderer.hpp"
 #include "core/pipeline/selftest.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
 #include "core/stages/reduce.hpp"
+#include "core/stages/scopes.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "core/tuning/sweep_candidates.hpp"
 #include "esframe/pipeline.hpp"
@@ -149,6 +151,33 @@ void buildReduceForms(GlContext& gl, ProgramCheckReport& report) {
   }
 }
 
+// The scopes' packed-buffer forms, which a frame builds where the histogram reads packed
+// buffers (a tuning cache, NVIDIA's defaults), so the scenarios above may not: each with and
+// without the luma lane (its program is made at the first run with one).
+void buildScopesPackedForms(GlContext& gl, ProgramCheckReport& report) {
+  ScopeOptions all;
+  all.waveform = all.parade = all.vectorscope = true;
+  ScopeOptions waveform;
+  waveform.waveform = true;
+  Result<PackedRgbaBuffer> pixels = PackedRgbaBuffer::create(16, 16);
+  if (!pixels) {
+    report.notes.push_back(pixels.error().message);
+    return;
+  }
+  for (const ScopeOptions& scopes : {all, waveform}) {
+    Result<Scopes> made = Scopes::create(gl, ScopesParams::defaultsFor(gl, scopes), scopes,
+                                         ScopesInput::kPackedBuffer);
+    if (!made) {
+      report.notes.push_back(made.error().message);
+      continue;
+    }
+    for (const PackedRgbaBuffer* luma : {static_cast<const PackedRgbaBuffer*>(nullptr),
+                                         static_cast<const PackedRgbaBuffer*>(&*pixels)}) {
+      if (Status s = made->run(*pixels, luma, 4); !s) report.notes.push_back(s.error().message);
+    }
+  }
+}
+
 void buildGraphPrograms(ProgramCheckReport& report) {
   for (GraphMode mode : {GraphMode::kOverlay, GraphMode::kParade, GraphMode::kLuma})
     for (bool log_scale : {false, true}) {
@@ -249,6 +278,7 @@ ProgramCheckReport checkPrograms(GlContext& gl, const GpuConfig& gpu,
     report.notes.push_back(current.error().message);
     return report;
   }
+  buildScopesPackedForms(gl, report);
   const size_t defaults = ShaderLibrary::reportCount();
   buildGraphPrograms(report);
   SelftestOptions selftest;

@@ -199,11 +199,18 @@ Status FrameDifference::queueOn(GLuint texture, GLuint packed, int width, int he
 
 Result<FrameDifferenceSums> FrameDifference::read() const {
   if (!workgroups_) return fail(ErrorCode::kInternal, kDifferenceStage, ": read() before a run");
-  const size_t regions = regions_.count();
   Result<std::vector<uint32_t>> words =
       readWords(result_.get(), recordWords(), "frame difference read-back");
   if (!words) return words.error();
-  const std::vector<uint32_t>& w = words.value();
+  return sumsOf(words.value());
+}
+
+Result<FrameDifferenceSums> FrameDifference::sumsOf(std::span<const uint32_t> w) const {
+  if (!workgroups_) return fail(ErrorCode::kInternal, kDifferenceStage, ": read() before a run");
+  if (w.size() != recordWords())
+    return fail(ErrorCode::kInternal, kDifferenceStage, ": ", std::to_string(w.size()),
+                " words read back, not ", std::to_string(recordWords()));
+  const size_t regions = regions_.count();
   auto wide = [&](size_t i) { return uint64_t(w[i]) | uint64_t(w[i + 1]) << 32; };
   FrameDifferenceSums s;
   for (size_t b = 0; b < kDifferenceHistogramWords; ++b) s.histogram[b] = w[b];

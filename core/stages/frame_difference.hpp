@@ -21,7 +21,10 @@
 // The three packed frames rotate: after read(), advance(frozen) makes the current frame the
 // previous one, and the reference too unless the frame was frozen (freezedetect compares with
 // the freeze's first frame).
+#include <span>
+
 #include "core/image/gpu_image.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "core/stats/health.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
@@ -55,6 +58,9 @@ class FrameDifference {
   // The last run's luma, packed 4 pixels a word in row order (a Sobel pass's input).
   GLuint currentLuma() const { return luma_[current_].get(); }
   Result<FrameDifferenceSums> read() const;
+  // Where read() reads the last run's sums, and the sums from those words.
+  GpuWords resultWords() const { return {result_.get(), 0, recordWords()}; }
+  Result<FrameDifferenceSums> sumsOf(std::span<const uint32_t> words) const;
   void advance(bool frozen);
   // The next frame is a first frame (no previous, no reference).
   void reset();

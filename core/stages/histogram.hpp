@@ -44,6 +44,7 @@
 #include "base/channels.hpp"
 #include "core/image/gpu_image.hpp"
 #include "core/stages/chunk_reduce.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/pipeline_config.hpp"
 #include "platform/gl_context.hpp"
@@ -112,6 +113,8 @@ class Histogram {
 
   // The counts (layout above) from the last run, mapped back to the CPU.
   Result<std::vector<uint32_t>> read() const;
+  // Where read() reads them, for a frame's one read-back (the words are the counts as they are).
+  GpuWords resultWords() const { return {bins_.get(), 0, params_.wordCount()}; }
   GLuint binsBuffer() const { return bins_.get(); }
   const HistogramParams& params() const { return params_; }
 

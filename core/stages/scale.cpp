@@ -66,9 +66,13 @@ Status HistogramScale::poison(uint32_t pattern) {
 Result<std::vector<ChannelScale>> HistogramScale::read(int channels) const {
   Result<std::vector<uint32_t>> w = readWords(scale_.get(), size_t(channels) * 4, "scale read");
   if (!w) return w.error();
+  return scalesOf(w.value());
+}
+
+std::vector<ChannelScale> HistogramScale::scalesOf(std::span<const uint32_t> words) {
   std::vector<ChannelScale> out;
-  for (int k = 0; k < channels; ++k) {
-    const uint32_t* p = &w.value()[size_t(k) * 4];
+  for (size_t k = 0; k + 4 <= words.size(); k += 4) {
+    const uint32_t* p = &words[k];
     out.push_back({p[0], p[1], p[2], std::bit_cast<float>(p[3])});
   }
   return out;

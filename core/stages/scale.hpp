@@ -15,9 +15,11 @@
 // denominator rounded. A bar of count n is n * scale of the graph height; a renderer
 // that wants exact integer heights can compare n * numerator against y * denominator.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/stages/histogram.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
 
@@ -48,6 +50,9 @@ class HistogramScale {
   Status run(const Histogram& histogram, uint64_t pixels);
 
   Result<std::vector<ChannelScale>> read(int channels) const;
+  // Where read() reads `channels` scales, and the scales from those words.
+  GpuWords resultWords(int channels) const { return {scale_.get(), 0, size_t(channels) * 4}; }
+  static std::vector<ChannelScale> scalesOf(std::span<const uint32_t> words);
   GLuint scaleBuffer() const { return scale_.get(); }
   Status poison(uint32_t pattern);  // testing aid
 

@@ -102,6 +102,7 @@ Result<GlProgram> Scopes::build(bool luma_image) const {
                          .set("VECTORSCOPE", scopes_.vectorscope ? 1 : 0)
                          .set("LUMA_IMAGE", luma_image ? 1 : 0)
                          .set("CHROMA_PLANES", input_ == ScopesInput::kChromaPlanes ? 1 : 0)
+                         .set("SOURCE_BUFFER", input_ == ScopesInput::kPackedBuffer ? 1 : 0)
                          .set("SIGNALSTATS", signalstats_ ? 1 : 0)
                          .set("TILE_W", params_.tile_columns)
                          .set("WG_Y", params_.workgroup_rows)
@@ -114,25 +115,58 @@ Status Scopes::clearCounts(size_t words) {
     if (!made) return made.error();
     Result<GlBuffer> readback = makeStorageBuffer(words, "scopes read-back");
     if (!readback) return readback.error();
+    Result<GlBuffer> zeros = makeStorageBuffer(words, "scopes zeros");
+    if (!zeros) return zeros.error();
+    if (Status s = fillBuffer(zeros.value().get(), words, 0, "scopes zeros"); !s) return s;
     counts_ = std::move(made.value());
     readback_ = std::move(readback.value());
+    zeros_ = std::move(zeros.value());
     words_ = words;
   }
-  return fillBuffer(counts_.get(), words_, 0, "scopes counts");
+  // Zeroed by a copy on the GPU: uploading the zeros from the host each run moved the counts'
+  // size (megabytes with the waveform and parade of a wide frame) across the bus every frame.
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // behind the last run's atomics
+  copyWords(zeros_.get(), 0, counts_.get(), 0, words_);
+  return checkGl("scopes counts");
 }
 
 Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   if (input_ != ScopesInput::kImage)
-    return fail(ErrorCode::kInternal, kScopesStage, ": an image given to the chroma planes' stage");
-  const int w = image.width(), h = image.height();
+    return fail(ErrorCode::kInternal, kScopesStage, ": an image given to a stage made for ",
+                input_ == ScopesInput::kPackedBuffer ? "packed buffers" : "chroma planes");
+  if (luma && (luma->width() != image.width() || luma->height() != image.height()))
+    return fail(ErrorCode::kInternal, kScopesStage, ": the luma image's size differs");
+  return runPixels(image.width(), image.height(), luma, columns, [&](GLuint p) {
+    bindSourceImage(p, image.texture(), 0);
+    if (luma) {
+      glActiveTexture(GL_TEXTURE1);
+      glBindTexture(GL_TEXTURE_2D, luma->texture());
+      glUniform1i(glGetUniformLocation(p, "u_luma"), 1);
+      glActiveTexture(GL_TEXTURE0);
+    }
+  });
+}
+
+Status Scopes::run(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma, int columns) {
+  if (input_ != ScopesInput::kPackedBuffer)
+    return fail(ErrorCode::kInternal, kScopesStage, ": a packed buffer given to a stage made for ",
+                input_ == ScopesInput::kImage ? "images" : "chroma planes");
+  if (luma && (luma->width() != packed.width() || luma->height() != packed.height()))
+    return fail(ErrorCode::kInternal, kScopesStage, ": the luma buffer's size differs");
+  return runPixels(packed.width(), packed.height(), luma, columns, [&](GLuint p) {
+    bindSourceImage(p, 0, packed.buffer());
+    if (luma) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, luma->buffer());
+  });
+}
+
+template <typename Bind>
+Status Scopes::runPixels(int w, int h, bool luma, int columns, const Bind& bind) {
   if (columns < 1 || columns > w)
     return fail(ErrorCode::kInvalidArgument, kScopesStage, ": columns must be in [1, ",
                 std::to_string(w), "], got ", std::to_string(columns));
   if (uint64_t(w) * uint64_t(columns) > 0xFFFFFFFFull)  // the shader's column arithmetic
     return fail(ErrorCode::kUnsupported, kScopesStage, ": width ", std::to_string(w), " times ",
                 std::to_string(columns), " columns exceeds 32 bits");
-  if (luma && (luma->width() != w || luma->height() != h))
-    return fail(ErrorCode::kInternal, kScopesStage, ": the luma image's size differs");
   if (luma) {
     if (Result<GLuint> built = builtOnce(luma_program_, [&] { return build(true); }); !built)
       return built.error();
@@ -147,13 +181,7 @@ Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   if (Status s = clearCounts(words); !s) return s;
   const GLuint p = luma ? luma_program_.get() : program_.get();
   glUseProgram(p);
-  bindSourceImage(p, image.texture(), 0);
-  if (luma) {
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D, luma->texture());
-    glUniform1i(glGetUniformLocation(p, "u_luma"), 1);
-    glActiveTexture(GL_TEXTURE0);
-  }
+  bind(p);
   glUniform2i(glGetUniformLocation(p, "u_size"), w, h);
   glUniform1ui(glGetUniformLocation(p, "u_columns"), GLuint(columns));
   glUniform1ui(glGetUniformLocation(p, "u_parade_at"), GLuint(parade_at));
@@ -161,7 +189,6 @@ Status Scopes::run(const GpuImage& image, const GpuImage* luma, int columns) {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts_.get());
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
   glMemoryBarrier(kStorageWrittenBarrier);
-  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
   columns_ = columns;
   pixels_ = uint64_t(w) * uint64_t(h);
   return checkGl("scopes dispatch");
@@ -197,7 +224,6 @@ Status Scopes::run(const ChromaPlanes& planes) {
   }
   glDispatchCompute(GLuint(groups_x), GLuint(groups_y), 1);
   glMemoryBarrier(kStorageWrittenBarrier);
-  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
   columns_ = 1;
   pixels_ = uint64_t(w) * uint64_t(h);
   return checkGl("scopes dispatch (chroma planes)");
@@ -205,9 +231,18 @@ Status Scopes::run(const ChromaPlanes& planes) {
 
 Result<ScopeCounts> Scopes::read() const {
   if (!columns_) return fail(ErrorCode::kInternal, kScopesStage, ": read() before a run");
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
   Result<std::vector<uint32_t>> words = readWords(readback_.get(), words_, "scopes read-back");
   if (!words) return words.error();
-  const std::vector<uint32_t>& w = words.value();
+  return countsOf(words.value());
+}
+
+Result<ScopeCounts> Scopes::countsOf(std::span<const uint32_t> w) const {
+  if (!columns_) return fail(ErrorCode::kInternal, kScopesStage, ": read() before a run");
+  if (w.size() != words_)
+    return fail(ErrorCode::kInternal, kScopesStage, ": ", std::to_string(w.size()),
+                " words read back, not ", std::to_string(words_));
   const size_t column_words = size_t(columns_) * kLevels;
   ScopeCounts out;
   out.columns = columns_;
@@ -260,12 +295,18 @@ Result<ChromaSignalstatsCounts> Scopes::readSignalstats() const {
   Result<std::vector<uint32_t>> words =
       readWords(partials_.get(), partial_words_, "signalstats read-back");
   if (!words) return words.error();
+  return signalstatsOf(words.value());
+}
+
+Result<ChromaSignalstatsCounts> Scopes::signalstatsOf(std::span<const uint32_t> words) const {
+  if (!signalstats_ || !partial_words_ || words.size() != partial_words_)
+    return fail(ErrorCode::kInternal, kScopesStage, ": no signalstats counts to read");
   ChromaSignalstatsCounts out;
   out.has_previous = has_previous_;
   for (size_t i = 0; i < partial_words_; i += 3) {
-    out.cb_difference += words.value()[i];
-    out.cr_difference += words.value()[i + 1];
-    out.out_of_range_pixels += words.value()[i + 2];
+    out.cb_difference += words[i];
+    out.cr_difference += words[i + 1];
+    out.out_of_range_pixels += words[i + 2];
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The scopes on the GPU (glsl_es/scopes.comp): the waveform, RGB parade and vectorscope counts
-// of an RGBA8 image in one pass, equal bit for bit to core/stages/scopes_reference.hpp.
+// of an RGBA8 image (a texture, or the packed buffer the histogram reads) in one pass, equal bit
+// for bit to core/stages/scopes_reference.hpp.
 //
 // Shape: a workgroup covers a tile of tile_columns pixel columns by rows_per_workgroup rows.
 // Its pixel columns fall into at most tile_columns scope columns (W' <= W), whose waveform and
@@ -19,9 +20,11 @@
 #include <GLES3/gl31.h>
 
 #include <optional>
+#include <span>
 
 #include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "esframe/base/result.hpp"
 #include "esframe/scopes.hpp"
 #include "platform/gl_context.hpp"
@@ -68,6 +71,7 @@ struct ChromaSignalstatsCounts {
 
 enum class ScopesInput {
   kImage,         // an RGBA8 image (and its luma lane): run(image, luma, columns)
+  kPackedBuffer,  // a packed RGBA buffer (and its luma lane's): run(packed, luma, columns)
   kChromaPlanes,  // a YUV frame's chroma samples, the vectorscope alone: run(planes)
 };
 
@@ -81,6 +85,8 @@ class Scopes {
   // Counts `image`; the waveform's L is `luma`'s red channel where given (the same size),
   // else BT.709 of `image`. `columns`: W', 1..image.width().
   Status run(const GpuImage& image, const GpuImage* luma, int columns);
+  // kPackedBuffer: the same counts of the packed pixels (luma: its words' low bytes).
+  Status run(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma, int columns);
   // kChromaPlanes: counts the vectorscope of `planes`' width x height samples.
   Status run(const ChromaPlanes& planes);
   // The last run's counts: waveform, parade and vectorscope where counted (columns 1 for
@@ -89,6 +95,12 @@ class Scopes {
   const ScopesParams& params() const { return params_; }
   // The last run's signalstats counts (made with signalstats).
   Result<ChromaSignalstatsCounts> readSignalstats() const;
+  // For a frame's one read-back: where read() and readSignalstats() read the last run's words,
+  // and the counts from those words.
+  GpuWords resultWords() const { return {counts_.get(), 0, words_}; }
+  Result<ScopeCounts> countsOf(std::span<const uint32_t> words) const;
+  GpuWords signalstatsWords() const { return {partials_.get(), 0, partial_words_}; }
+  Result<ChromaSignalstatsCounts> signalstatsOf(std::span<const uint32_t> words) const;
   Status poison(uint32_t pattern);  // testing aid: fills the output buffer
 
  private:
@@ -96,7 +108,11 @@ class Scopes {
          ScopesInput input, bool signalstats)
       : gl_(&gl), params_(params), scopes_(scopes), input_(input), signalstats_(signalstats) {}
   Result<GlProgram> build(bool luma_image) const;
-  // Makes the output buffer `words` long (kept while the length is the same) and zeroes it.
+  // The image or packed form's checks, uniforms and dispatch; `bind` binds the pixels.
+  template <typename Bind>
+  Status runPixels(int w, int h, bool luma, int columns, const Bind& bind);
+  // Makes the output buffer `words` long (kept while the length is the same) and zeroes it on
+  // the GPU.
   Status clearCounts(size_t words);
   // signalstats: its buffers (made for `planes` and `groups` workgroups) and uniforms.
   Status bindSignalstats(GLuint program, const ChromaPlanes& planes, size_t groups);
@@ -113,9 +129,11 @@ class Scopes {
   size_t partial_words_ = 0, previous_words_ = 0;
   GlProgram program_, luma_program_;  // luma_program_: LUMA_IMAGE, made at its first run
   // The counts, added with atomics: a buffer the host never maps (NVIDIA may keep a buffer it
-  // maps in host memory, where every atomic crosses the bus), copied into readback_ per run.
+  // maps in host memory, where every atomic crosses the bus), copied into readback_ by read()
+  // (or by a frame's read-back into its own buffer).
   GlBuffer counts_;
   GlBuffer readback_;
+  GlBuffer zeros_;  // words_ zeros, copied into counts_ before each run
   size_t words_ = 0;
   int columns_ = 0;
   uint64_t pixels_ = 0;

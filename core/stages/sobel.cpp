@@ -145,18 +145,32 @@ Status Sobel::queueOn(GLuint luma, GLuint packed, int width, int height, bool fr
   return checkGl("sobel dispatch");
 }
 
+GpuWords Sobel::resultWords() const {
+  if (width_ < 3 || height_ < 3) return {partials_.get(), 0, 0};
+  return {partials_.get(), 0,
+          size_t(workgroups_) * kSobelPartialWords + regions_.count() * kSobelRegionWords};
+}
+
 Result<SobelSums> Sobel::read() const {
+  const GpuWords where = resultWords();
+  if (!where.words) return sumsOf({});
+  Result<std::vector<uint32_t>> words = readWords(where.buffer, where.words, "sobel read-back");
+  if (!words) return words.error();
+  return sumsOf(words.value());
+}
+
+Result<SobelSums> Sobel::sumsOf(std::span<const uint32_t> words) const {
   SobelSums s;
   s.region_squares.assign(regions_.count(), 0);
   if (width_ < 3 || height_ < 3) return s;
   if (!workgroups_) return fail(ErrorCode::kInternal, kSobelStage, ": read() before a run");
+  if (words.size() != resultWords().words)
+    return fail(ErrorCode::kInternal, kSobelStage, ": ", std::to_string(words.size()),
+                " words read back, not ", std::to_string(resultWords().words));
   s.samples = uint64_t(width_ - 2) * uint64_t(height_ - 2);
   const size_t region_at = size_t(workgroups_) * kSobelPartialWords;
-  Result<std::vector<uint32_t>> words = readWords(
-      partials_.get(), region_at + regions_.count() * kSobelRegionWords, "sobel read-back");
-  if (!words) return words.error();
   for (int64_t g = 0; g < workgroups_; ++g) {
-    const uint32_t* p = &words.value()[size_t(g) * kSobelPartialWords];
+    const uint32_t* p = &words[size_t(g) * kSobelPartialWords];
     s.squares += uint64_t(p[0]) | uint64_t(p[1]) << 32;
     s.roots += uint64_t(p[2]) | uint64_t(p[3]) << 32;
     Wide96 part;
@@ -164,7 +178,7 @@ Result<SobelSums> Sobel::read() const {
     s.root_squares.add(part);
   }
   for (size_t r = 0; r < regions_.count(); ++r) {
-    const uint32_t* p = &words.value()[region_at + r * kSobelRegionWords];
+    const uint32_t* p = &words[region_at + r * kSobelRegionWords];
     s.region_squares[r] = uint64_t(p[0]) | uint64_t(p[1]) << 32;
   }
   return s;

@@ -19,7 +19,10 @@
 // their pixels; bench/results/h100-health.md);
 // each workgroup adds its sums in shared memory (64, 64 and 96 bits) and stores one partial;
 // read() adds them.
+#include <span>
+
 #include "core/image/gpu_image.hpp"
+#include "core/stages/stage_gl.hpp"
 #include "core/stats/health.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
@@ -53,6 +56,9 @@ class Sobel {
   Status queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range);
   Status complete();
   Result<SobelSums> read() const;
+  // Where read() reads the last run's partials (none below 3x3), and the sums from them.
+  GpuWords resultWords() const;
+  Result<SobelSums> sumsOf(std::span<const uint32_t> words) const;
   const SobelParams& params() const { return params_; }
   Status poison(uint32_t pattern);  // testing aid: fills the partials
 

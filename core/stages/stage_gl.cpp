@@ -1,5 +1,6 @@
 #include "core/stages/stage_gl.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -28,8 +29,17 @@ Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what,
   return checkGl(what);
 }
 
+namespace {
+std::atomic<uint64_t> read_words_maps{0};
+}  // namespace
+
+uint64_t readWordsMaps() {
+  return read_words_maps.load();
+}
+
 Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what,
                                         size_t first) {
+  read_words_maps.fetch_add(1);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   // glMapBufferRange would wait for the GPU without a limit: a hung GPU becomes an error here.
   if (Status done = GlFence::insert(what).wait(kGpuWatchdog); !done) return done.error();

@@ -19,6 +19,15 @@ Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what,
 // Maps words [first, first + words) back after a GL_BUFFER_UPDATE_BARRIER_BIT barrier.
 Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what,
                                         size_t first = 0);
+// Words [first, first + words) of a GPU buffer: a stage's result, which a frame's read-back
+// copies beside the other stages' into one buffer it maps once (core/pipeline/frame_readback).
+struct GpuWords {
+  GLuint buffer = 0;
+  size_t first = 0;
+  size_t words = 0;
+};
+// How many maps readWords() has made in this process: a test counts a frame's read-backs.
+uint64_t readWordsMaps();
 // Copies words [from_first, + words) of `from` to `to` at to_first on the GPU (after the barrier
 // that makes shader writes visible to buffer copies, GL_BUFFER_UPDATE_BARRIER_BIT).
 void copyWords(GLuint from, size_t from_first, GLuint to, size_t to_first, size_t words);

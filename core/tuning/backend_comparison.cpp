@@ -4,11 +4,13 @@
 
 namespace esf {
 
-std::string stageChain(bool blur, bool resize) {
+std::string stageChain(bool blur, bool resize, bool scopes) {
   std::string chain;
   if (blur) chain += "blur+";
   if (resize) chain += "resize+";
-  return chain + "histogram";
+  chain += "histogram";
+  if (scopes) chain += "+scopes";
+  return chain;
 }
 
 std::string backendCacheStage(const std::string& chain) {

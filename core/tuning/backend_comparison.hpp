@@ -15,8 +15,9 @@
 
 namespace esf {
 
-// "histogram", "blur+histogram", "resize+histogram" or "blur+resize+histogram".
-std::string stageChain(bool blur, bool resize);
+// "histogram", "blur+histogram", "resize+histogram" or "blur+resize+histogram", each with
+// "+scopes" after it when the scopes are counted (they weigh very differently on the two backends).
+std::string stageChain(bool blur, bool resize, bool scopes = false);
 // The cache's stage name of a chain's record: "backend:" + chain.
 std::string backendCacheStage(const std::string& chain);
 

@@ -1,7 +1,12 @@
 // The pixels of the image a stage reads, in row-major order: with SOURCE_BUFFER 1 the packed
 // buffer `pixels` (one uint a pixel), else the unorm8 texture `u_image`. The shader declares the
-// one it reads and `uniform ivec2 u_size` before it includes this.
+// one it reads and `uniform ivec2 u_size` before it includes this; a variant that reads neither
+// defines IMAGE_PIXELS 0 first (the functions below are then left out).
 #include "common/rgba8.glsl"
+#ifndef IMAGE_PIXELS
+#define IMAGE_PIXELS 1
+#endif
+#if IMAGE_PIXELS
 
 uvec4 pixelAt(ivec2 p) {
 #if SOURCE_BUFFER
@@ -38,3 +43,4 @@ uvec4 pixelAfter(int x, int y, int j) {
   }
   return pixelAt(ivec2(px, py));
 }
+#endif

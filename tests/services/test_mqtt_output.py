@@ -108,21 +108,16 @@ class MqttOutputTest(BrokerTest):
     def setUp(self):
         super().setUp()
         self.sub = Subscriber(self.dir, self.port, "esf/#")
-        # The subscription is in place once a probe comes back through it.
-        subprocess.run(["mosquitto_pub", "-p", str(self.port), "-t", "esf/probe", "-m", "x"],
-                       check=True)
+        # The subscription is in place once a probe comes back through it. mosquitto_sub
+        # subscribes a moment after it starts, so a probe sent before that is lost: publish one
+        # every 0.1 s until one comes back.
         probe = lambda: any(l.startswith("esf/probe") for l in self.sub.lines())
-        try:
-            wait_for(probe, 10, "the subscriber")
-        except AssertionError:
-            # mosquitto_pub may have run before the subscription: publish until it shows.
-            for _ in range(50):
-                subprocess.run(["mosquitto_pub", "-p", str(self.port), "-t", "esf/probe", "-m",
-                                "x"], check=True)
-                if probe():
-                    break
-                time.sleep(0.1)
-            self.assertTrue(probe(), "subscriber never saw the probe")
+        deadline = time.monotonic() + 10
+        while not probe() and time.monotonic() < deadline:
+            subprocess.run(["mosquitto_pub", "-p", str(self.port), "-t", "esf/probe", "-m", "x"],
+                           check=True)
+            time.sleep(0.1)
+        self.assertTrue(probe(), "the subscriber never saw a probe in 10 s")
 
     def tearDown(self):
         self.sub.close()

@@ -268,9 +268,9 @@ class NetworkSourceTest(unittest.TestCase):
         # The whole clip at once to a slow pipeline (the plain references, a wide blur): the
         # frames it cannot keep up with are dropped and counted; each frame delivered is the
         # file's frame at its seq. Then the stream ends, the server serves no more and --timeout
-        # ends the run.
+        # ends the run (3 s: a loaded machine may hold the first frame back for a second).
         slow = ["--backend", "reference", "--blur", "31:4", "--histogram", "channels=rgbl"]
-        r = run(["run", "--source", f"{self.http.base}/once.y4m", "--timeout", "1", *slow])
+        r = run(["run", "--source", f"{self.http.base}/once.y4m", "--timeout", "3", *slow])
         self.assertEqual(r.returncode, 3, r.stderr)
         lines = [json.loads(line) for line in r.stdout.splitlines() if '"hist"' in line]
         ref = run(["run", "--source", f"{self.dir}/clip.y4m", *slow])

@@ -62,10 +62,21 @@ case_name=${boot_name:-$(basename "${case_scripts[0]}" .sh)}
 rm -rf "${out:?}"/* "$out"/.[!.]* 2>/dev/null
 
 abi=$(basename "$cache")
+# llvmpipe's compiled shaders, kept between boots of the same name in the VM cache: compiling
+# them under TCG is a large part of a boot's first runs. The guest copies them in at boot and
+# hands its cache back in $out/mesa-shader-cache, which then replaces the kept one. Kept per
+# QEMU version, whose TCG decides the CPU features llvmpipe compiles for (the cache's keys do not
+# include them). ESFRAME_VM_SHADER_CACHE=0: every boot compiles from nothing.
+shader_keep=''
+if [ "${ESFRAME_VM_SHADER_CACHE:-1}" != 0 ]; then
+  qemu_id=$(qemu-system-x86_64 --version | head -n1 | md5sum | cut -c1-12)
+  shader_keep=$cache/guest-shader-cache/$qemu_id/$case_name
+fi
 {
   for v in ESFRAME="$esframe" ESFRAME_BUILD_DIR="$build_dir" ESFRAME_SOURCE_DIR="$source_dir" \
     VM_OUT="$out" VM_CASE="$case_name" VM_CASE_SCRIPTS="${case_scripts[*]}" \
-    VM_CASE_TIMEOUTS="$case_timeouts" VM_LIB="$here/guest/lib.sh" VM_HOST_TIMEOUT="$timeout_s"; do
+    VM_CASE_TIMEOUTS="$case_timeouts" VM_LIB="$here/guest/lib.sh" VM_HOST_TIMEOUT="$timeout_s" \
+    VM_SHADER_CACHE_KEPT="$shader_keep"; do
     printf 'export %s=%q\n' "${v%%=*}" "${v#*=}"
   done
 } >"$out/vm-env.sh"
@@ -80,6 +91,12 @@ times >"$out/times.txt"  # not in a pipeline: a subshell would have no children
 cpu_s=$(tail -1 "$out/times.txt" | awk '{ gsub(/[ms]/, " "); print int($1 * 60 + $2 + $3 * 60 + $4) }')
 elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
 elapsed=$(printf '%d.%01d' $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100)))
+
+if [ -n "$shader_keep" ] && [ -d "$out/mesa-shader-cache" ]; then
+  mkdir -p "$(dirname "$shader_keep")" && rm -rf "$shader_keep.new" &&
+    mv "$out/mesa-shader-cache" "$shader_keep.new" && rm -rf "$shader_keep" &&
+    mv "$shader_keep.new" "$shader_keep" || echo "vm: keeping the guest's shader cache failed" >&2
+fi
 
 show_console() {
   echo "---- guest console ($out/console.log) ----" >&2

@@ -1,7 +1,7 @@
 // The GPU path where every stage reads packed buffers (NVIDIA's defaults): frames imported
 // straight into the packed layout (a host RGBA32 frame copied as it is, the other formats
 // converted by the import shaders into buffers), the blur packed -> packed, no pack pass, the
-// health stages reading the packed frame.
+// health stages reading the packed frame, the scopes counting it.
 // llvmpipe's own defaults read images, so a tuning cache sends the histogram and the blur to
 // their packed forms here; every format's lines equal the reference backend's, and the runs
 // without a blur have no pack stage (they would, had the frame been imported into an image).
@@ -69,10 +69,13 @@ TEST(RunPackedImport, EveryFormatEqualsTheReferenceWithNoPackPass) {
       // At GLES 3.1's minimum limits the frame difference has no sixth storage block for a
       // packed frame: with --health the frame is imported into an image and packed there.
       const char* limits = std::getenv("ESFRAME_GL_LIMITS");
-      // The scopes read an image: the frame is imported into one and packed for the histogram.
-      const bool packs = (options.find("--health") != std::string::npos && limits &&
-                          std::string(limits) == "gles31-min") ||
-                         options.find("--scopes") != std::string::npos;
+      const bool packs = options.find("--health") != std::string::npos && limits &&
+                         std::string(limits) == "gles31-min";
+      // The scopes count the packed buffer the histogram reads: the frame needs no image.
+      if (options.find("--scopes") != std::string::npos) {
+        EXPECT_NE(gles.err.find("scopes packed->counts"), std::string::npos) << gles.err;
+        EXPECT_NE(gles.err.find("no RGBA result"), std::string::npos) << gles.err;
+      }
       int frames = 0;
       for (const test::OrderedJson& line : test::parseJsonLines(gles.out)) {
         if (!line.contains("timing_ms")) continue;  // a health event

@@ -53,6 +53,13 @@ TEST(BackendChoice, TunedRecordDecidesPerChainAndSizeClassElseTheRuleStands) {
             Backend::kCpu);
   const DeviceKey other{"Broadcom", "V3D 4.2", "OpenGL ES 3.1 Mesa 22.3.6"};
   EXPECT_EQ(chooseTunedBackend(rule, cache, other, blur, 1920, 1080).backend, Backend::kCpu);
+  // The scopes are a chain of their own: a record made without them does not choose for them.
+  PipelineConfig blur_scopes = blur;
+  blur_scopes.scopes.vectorscope = true;
+  EXPECT_EQ(stageChainOf(blur_scopes), "blur+histogram+scopes");
+  c = chooseTunedBackend(rule, cache, gpu, blur_scopes, 1920, 1080);
+  EXPECT_EQ(c.backend, Backend::kCpu);
+  EXPECT_NE(c.reason.find("no blur+histogram+scopes record"), std::string::npos) << c.reason;
   EXPECT_TRUE(hasBackendRecords(cache, gpu, "blur+histogram"));
   EXPECT_FALSE(hasBackendRecords(cache, other, "blur+histogram"));
 }

@@ -67,6 +67,9 @@ void checkPlan(const FramePlanInputs& in, const FramePlan& plan) {
   EXPECT_EQ(plan.source_luma_missing, wants_source_luma && !source_luma);
   EXPECT_EQ(plan.health_from_rgb, !carriesLuma(in.format));
   const int lanes = source_luma ? 2 : 1;
+  // The GPU's scopes read the histogram's packed buffer where no blur or resize comes first.
+  const bool scopes_read_packed =
+      gpu && in.scopes && in.histogram_reads_packed && !in.blur && !in.resize;
 
   ASSERT_GE(plan.passes.size(), 3u);
   EXPECT_EQ(plan.passes.front().reads, PlanData::kHostFrame);
@@ -119,8 +122,11 @@ void checkPlan(const FramePlanInputs& in, const FramePlan& plan) {
         EXPECT_EQ(p.writes, PlanData::kCounts);
         EXPECT_EQ(p.lanes, lanes);
         break;
-      case PassKind::kScopes:  // the processed image, which every pixel pass kept
-        EXPECT_EQ(p.reads, PlanData::kImage);
+      case PassKind::kScopes:  // the histogram's packed buffer, else the processed image
+        EXPECT_EQ(p.reads, scopes_read_packed ? PlanData::kPacked : PlanData::kImage);
+        if (scopes_read_packed) {
+          EXPECT_EQ(p.reads, pixels) << "the buffer the histogram reads";
+        }
         EXPECT_EQ(p.writes, PlanData::kCounts);
         EXPECT_EQ(p.lanes, lanes);
         break;
@@ -152,21 +158,22 @@ void checkPlan(const FramePlanInputs& in, const FramePlan& plan) {
               in.histogram_reads_packed ? PlanData::kPacked : PlanData::kImage);
     // A packed import only where nothing after it needs an image.
     if (first.writes == PlanData::kPacked) {
-      EXPECT_FALSE(in.image_needed || in.scopes || in.resize || isRaw(in.format));
+      EXPECT_FALSE(in.image_needed || (in.scopes && !scopes_read_packed) || in.resize ||
+                   isRaw(in.format));
       EXPECT_TRUE(!in.health || in.health_accepts_packed);
       EXPECT_TRUE(!in.blur || in.blur_has_packed_form);
       EXPECT_FALSE(plan.has(PassKind::kPack));
     }
     // Where all of them hold, the frame is imported packed (no pack pass to pay for).
-    if (in.histogram_reads_packed && !in.image_needed && !in.scopes && !in.resize &&
-        !isRaw(in.format) && (!in.blur || in.blur_has_packed_form) &&
+    if (in.histogram_reads_packed && !in.image_needed && !(in.scopes && !scopes_read_packed) &&
+        !in.resize && !isRaw(in.format) && (!in.blur || in.blur_has_packed_form) &&
         (!in.health || in.health_accepts_packed)) {
       EXPECT_EQ(first.writes, PlanData::kPacked);
     }
     if (const PlanPass* blur = plan.find(PassKind::kBlur);
         blur && blur->writes == PlanData::kPacked) {
       EXPECT_TRUE(in.blur_has_packed_form && in.histogram_reads_packed && !in.image_needed &&
-                  !in.scopes);
+                  !in.scopes);  // the scopes read the blurred image
     }
     EXPECT_EQ(plan.result_image, !(plan.find(PassKind::kHistogram)->reads == PlanData::kPacked &&
                                    !plan.has(PassKind::kPack) && !plan.has(PassKind::kResize)));
@@ -284,6 +291,40 @@ TEST(FramePlan, GpuPlansWrittenOut) {
             "gles GREY: import frame->image x2, resize image->image x2, histogram image->counts "
             "x2, scale counts->scales; L from the source's luma (the RGB image's own)");
   EXPECT_TRUE(grey.luma_is_rgb);
+
+  // The scopes with no blur or resize: the packed buffer the histogram reads, no image at all
+  // (an RGBA32 frame is copied into the buffer, not uploaded to a texture).
+  in = inputs(PlanExecutor::kGpu, PixelFormat::kRGBA32);
+  in.scopes = in.waveform = true;
+  in.image_needed = false;
+  in.histogram_reads_packed = true;
+  EXPECT_EQ(planFrame(in).describe(),
+            "gles RGBA32: import frame->packed, histogram packed->counts, scopes packed->counts, "
+            "scale counts->scales; no RGBA result");
+  // Beside the source's luma, the waveform's L from the luma lane's buffer.
+  in.format = PixelFormat::kNV12;
+  in.luma = LumaSource::kSource;
+  EXPECT_EQ(planFrame(in).describe(),
+            "gles NV12: import frame->packed x2, histogram packed->counts x2, scopes "
+            "packed->counts x2, scale counts->scales; L from the source's luma; no RGBA result");
+  // A sink reads the image: the scopes still read the packed buffer the pack pass wrote.
+  in.luma = LumaSource::kRgb;
+  in.image_needed = true;
+  EXPECT_EQ(planFrame(in).describe(),
+            "gles NV12: import frame->image, pack image->packed, histogram packed->counts, scopes "
+            "packed->counts, scale counts->scales");
+  // After a blur, the blurred image.
+  in.image_needed = false;
+  in.blur = in.blur_has_packed_form = true;
+  EXPECT_EQ(planFrame(in).describe(),
+            "gles NV12: import frame->image, blur image->image, pack image->packed, histogram "
+            "packed->counts, scopes image->counts, scale counts->scales");
+  // A histogram that reads textures: the image.
+  in.blur = false;
+  in.histogram_reads_packed = false;
+  EXPECT_EQ(planFrame(in).describe(),
+            "gles NV12: import frame->image, histogram image->counts, scopes image->counts, scale "
+            "counts->scales");
 
   // L from the source asked of an RGB frame: from RGB, said by the plan.
   in = inputs(PlanExecutor::kGpu, PixelFormat::kMJPEG);

@@ -5,9 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 
+#include "core/tuning/tuned_params.hpp"
+#include "core/tuning/tuning_cache.hpp"
 #include "esframe/esframe.hpp"
+#include "tests/support/gl_test_context.hpp"
 #include "tests/support/random_frame.hpp"
+#include "tests/support/temp_path.hpp"
 
 namespace esf {
 namespace {
@@ -47,10 +53,27 @@ std::vector<Variant> variants() {
   c.scopes.vectorscope = true;
   c.image_needed = false;
   out.push_back({"vectorscope alone, no image", c});
+  // No image: the GPU counts the histogram's packed buffer (the luma lane's too).
+  c = all;
+  c.image_needed = false;
+  out.push_back({"all scopes, no image", c});
+  c.luma = LumaSource::kSource;
+  c.scopes.columns = 5;
+  out.push_back({"luma from the source, 5 columns, no image", c});
+  c = all;
+  c.image_needed = false;
+  c.blur = BlurConfig{3, 1};
+  out.push_back({"blur, no image", c});
+  c.blur.reset();
+  c.resize = Size{19, 11};
+  out.push_back({"resize, no image", c});
   return out;
 }
 
-TEST(ScopesBackends, EveryBackendCountsTheSameScopes) {
+// Every variant on every backend and format: the same counts. `packed`: the GPU's histogram
+// reads packed buffers (a tuning cache, as NVIDIA's defaults do): where no blur, resize or sink
+// needs an image, the frame has none (the scopes count the packed buffer).
+void checkEveryBackend(bool packed) {
   const PixelFormat formats[] = {PixelFormat::kNV12,    PixelFormat::kNV21,  PixelFormat::kYUYV,
                                  PixelFormat::kUYVY,    PixelFormat::kYU12,  PixelFormat::kYUV422P,
                                  PixelFormat::kYUV444P, PixelFormat::kRGB24, PixelFormat::kRGBA32,
@@ -120,6 +143,12 @@ TEST(ScopesBackends, EveryBackendCountsTheSameScopes) {
                     << "level " << level;
               }
             }
+            if (packed && p->backend() == Backend::kGles) {
+              ASSERT_NE(r->gpu, nullptr);
+              const bool image_needed = v.config.image_needed || v.config.blur || v.config.resize ||
+                                        format == PixelFormat::kSRGGB8;
+              EXPECT_EQ(r->gpu->image_texture != 0, image_needed) << "an RGBA image was made";
+            }
             if (!want) {
               want = s;
               want_hist = r->hist;
@@ -132,6 +161,32 @@ TEST(ScopesBackends, EveryBackendCountsTheSameScopes) {
       }
     }
   }
+}
+
+TEST(ScopesBackends, EveryBackendCountsTheSameScopes) {
+  checkEveryBackend(false);
+}
+
+// The GPU's histogram on packed buffers, from a tuning cache in a scratch $XDG_CACHE_HOME.
+TEST(ScopesBackends, EveryBackendCountsTheSameScopesWithThePackedHistogram) {
+  const std::filesystem::path dir = test::freshTempPath("esf-scopes-packed", true);
+  ASSERT_EQ(setenv("XDG_CACHE_HOME", dir.c_str(), 1), 0);
+  TuningCache cache = TuningCache::load(TuningCache::defaultPath(), nullptr);
+  HistogramParams hp;
+  hp.strategy = HistogramStrategy::kReplicated;
+  hp.source = ImageSource::kPackedBuffer;
+  hp.workgroup_size = 64;
+  hp.workgroups = 16;
+  hp.pixels_per_invocation = 4;
+  hp.replicas = 2;
+  ASSERT_TRUE(hp.validate(test::glContext().limits()).ok());
+  for (const char* size_class : {"640x480", "1280x720", "1920x1080", "3840x2160", "larger"})
+    cache.put({DeviceKey::of(test::glContext()), size_class, "histogram", tunedFieldsToJson(hp),
+               1.0, "64x48", utcTimestamp()});
+  ASSERT_TRUE(cache.save().ok());
+  checkEveryBackend(true);
+  unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
 }
 
 // PipelineConfig::signalstats on the GPU (its counts beside the YUV vectorscope, TOUT and VREP

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 900
-# vm-seconds: 125
+# vm-seconds: 315
 # vm-boot: display
 # --output drm on vkms (enable_overlay=1): kms_check (tests/vm/tools) shows a scene (gradient on
 # the primary plane, an opaque occluder on the overlay at position 5), hands DRM master to

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vm-timeout: 300
-# vm-seconds: 58
-# vm-boot: gbm_libcamera
+# vm-seconds: 150
+# vm-boot: vivid
 # EGL over GBM on real DRM nodes: esframe info lists vkms and vgem with their drivers, auto picks
 # GBM on vgem's render node, devices are chosen by path and by driver name, bad devices give a
 # one-line error, the platform suite's GL tests (a compute shader checked against expected

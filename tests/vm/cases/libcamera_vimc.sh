@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vm-timeout: 420
-# vm-seconds: 72
-# vm-boot: gbm_libcamera
+# vm-seconds: 113
+# vm-boot: libcamera
 # libcamera on vimc (issue 14): `esframe run --source libcamera` through libcamera's vimc pipeline
 # handler (vimc built out of tree by prepare.sh). Every frame's GPU histograms equal CPU histograms
 # of its --dump-raw bytes (check_run_histograms.py), with libcamera's own buffers mapped (mmap) and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 300
-# vm-seconds: 45
+# vm-seconds: 60
 # vm-boot: vivid
 # --auto-exposure on vivid (issue 15): vivid's brightness control shifts the generated picture,
 # so from a dark (0) and a bright (255) start the loop must bring the measure into the target

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 400
-# vm-seconds: 45
+# vm-seconds: 90
 # vm-boot: vivid
 # Bayer raw sensors (issue 14) on vivid: its Bayer formats at 8 bits (all four CFA orders), 10,
 # 12 and 16 bits, a few 320x180 frames each through `esframe run --dump-raw`. For every frame,

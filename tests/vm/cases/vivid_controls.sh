@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 240
-# vm-seconds: 12
+# vm-seconds: 30
 # vm-boot: vivid
 # vivid through esframe's CLI (issue 4): `esframe info` lists the capture device with formats
 # and controls; --ctrl sets a control by its v4l2-ctl name and refuses an unknown one with one

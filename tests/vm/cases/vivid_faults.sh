@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 480
-# vm-seconds: 200
+# vm-seconds: 220
 # vm-boot: vivid_faults
 # Faults injected by vivid's own controls (issue 17), one boot: a buffer flagged as an error is
 # counted and skipped; REQBUFS, QBUF and STREAMON errors and a fatal streaming error give one

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 300
-# vm-seconds: 45
+# vm-seconds: 32
 # vm-boot: vivid
 # Camera health on a real camera driver: vivid's picture is driven while esframe runs with
 # --health and --output mqtt to a mosquitto broker in the guest. A moving picture, then vivid's

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-timeout: 300
-# vm-seconds: 45
+# vm-seconds: 86
 # vm-boot: vivid_faults
 # Device loss mid-stream (issue 4): vivid is unbound through sysfs while frames stream. The
 # capture ends cleanly: every line printed is complete, one error line names the device, and

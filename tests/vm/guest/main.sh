@@ -42,6 +42,10 @@ video=(/dev/video*)
 note "boot to case: $(uptime_s) s (chroot at $chroot_at s); ${dri[*]##*/}; ${#video[@]} video nodes"
 
 export MESA_SHADER_CACHE_DIR=/run/mesa-shader-cache
+# The shaders earlier boots of this name compiled (run-vm.sh keeps them; one cp, not one per file).
+if [ -n "${VM_SHADER_CACHE_KEPT:-}" ] && [ -d "$VM_SHADER_CACHE_KEPT" ]; then
+  cp -a "$VM_SHADER_CACHE_KEPT" "$MESA_SHADER_CACHE_DIR" || note "copying the kept shader cache failed"
+fi
 export LP_NUM_THREADS=${LP_NUM_THREADS:-2}
 cd /tmp || cd /
 
@@ -96,5 +100,8 @@ for script in "${scripts[@]}"; do
   [ "$group_status" -ne 0 ] || group_status=$status
 done
 dmesg >"$out/dmesg.txt" 2>&1
+if [ -n "${VM_SHADER_CACHE_KEPT:-}" ] && [ -d "$MESA_SHADER_CACHE_DIR" ]; then
+  cp -a "$MESA_SHADER_CACHE_DIR" "$out/mesa-shader-cache" || note "handing back the shader cache failed"
+fi
 echo "$group_status" >"$out/status"
 power_off

@@ -1,0 +1,92 @@
+// The GPU backend reads a frame's results back with one map: the histogram's counts at both bin
+// counts, the scales, the scopes (the image's and a YUV frame's chroma counts), signalstats' sums
+// and the health sums, each in a buffer of its own, copied on the GPU into one buffer. Counted
+// with readWordsMaps() around each frame, and each result equal to the reference backend's.
+#include <gtest/gtest.h>
+
+#include "core/stages/stage_gl.hpp"
+#include "esframe/esframe.hpp"
+#include "tests/support/random_frame.hpp"
+
+namespace esf {
+namespace {
+
+PipelineConfig everyResult() {
+  PipelineConfig c;
+  c.histogram.bins = 64;  // the 256-value histogram beside the binned one
+  c.scopes.waveform = c.scopes.parade = c.scopes.vectorscope = true;
+  c.signalstats = true;
+  HealthConfig health;
+  health.grid_columns = 2;
+  health.grid_rows = 2;
+  c.health = health;
+  return c;
+}
+
+void checkOneMapPerFrame(const PipelineConfig& asked) {
+  std::vector<std::unique_ptr<Pipeline>> pipelines;
+  for (Backend backend : {Backend::kReference, Backend::kGles}) {
+    PipelineConfig config = asked;
+    config.backend = backend;
+    Result<std::unique_ptr<Pipeline>> p = Pipeline::create(config);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    pipelines.push_back(std::move(p.value()));
+  }
+  uint32_t seed = 11;
+  for (PixelFormat format :
+       {PixelFormat::kNV12, PixelFormat::kYUYV, PixelFormat::kRGBA32, PixelFormat::kGREY}) {
+    for (auto [w, h] : {std::pair{64, 48}, std::pair{34, 17}}) {
+      for (int i = 0; i < 3; ++i) {
+        SCOPED_TRACE(testing::Message()
+                     << formatName(format) << " " << w << "x" << h << " frame " << i);
+        const test::TestFrame t =
+            test::randomFrame(format, w, h, 2, test::kColorimetries[1], ++seed);
+        Result<FrameResult> want = pipelines[0]->process(t.frame);
+        ASSERT_TRUE(want.ok()) << want.error().message;
+        // The first frame of a format or size also builds its stages; only its frames count.
+        if (i == 0) {
+          ASSERT_TRUE(pipelines[1]->process(t.frame).ok());
+          continue;
+        }
+        const uint64_t maps_before = readWordsMaps();
+        Result<FrameResult> got = pipelines[1]->process(t.frame);
+        const uint64_t maps = readWordsMaps() - maps_before;
+        ASSERT_TRUE(got.ok()) << got.error().message;
+        EXPECT_EQ(maps, 1u) << "maps of GPU buffers for one frame";
+        EXPECT_EQ(got->hist, want->hist);
+        EXPECT_EQ(got->scale, want->scale);
+        // The statistics come from the 256-value counts (the binned ones have 64 bins).
+        ASSERT_EQ(got->stats.size(), want->stats.size());
+        for (size_t k = 0; k < got->stats.size(); ++k) {
+          const ChannelStats &a = got->stats[k], &b = want->stats[k];
+          EXPECT_EQ(a.channel, b.channel);
+          EXPECT_EQ(a.count, b.count);
+          EXPECT_EQ(a.sum, b.sum);
+          EXPECT_EQ(a.min, b.min);
+          EXPECT_EQ(a.max, b.max);
+          EXPECT_EQ(a.p50, b.p50);
+          EXPECT_EQ(a.p99, b.p99);
+        }
+        EXPECT_EQ(got->scopes, want->scopes);
+        EXPECT_EQ(got->signalstats, want->signalstats);
+        ASSERT_TRUE(got->health.has_value());
+        EXPECT_EQ(got->health, want->health);
+      }
+    }
+  }
+}
+
+TEST(GpuReadback, OneMapPerFrameForEveryResult) {
+  checkOneMapPerFrame(everyResult());
+}
+
+// L alone from the source's luma (its own histogram, and the waveform's lane).
+TEST(GpuReadback, OneMapPerFrameWithTheSourcesLuma) {
+  PipelineConfig c = everyResult();
+  c.luma = LumaSource::kSource;
+  c.histogram.channels = "l";
+  checkOneMapPerFrame(c);
+}
+
+}  // namespace
+}  // namespace esf
