@@ -7,6 +7,8 @@
 #include <string>
 
 #include "base/api_guard.hpp"
+#include "base/enum_names.hpp"
+#include "base/io_mode.hpp"
 #include "esframe/health.hpp"
 #include "esframe/pipeline_config.hpp"
 #include "esframe/source.hpp"
@@ -15,11 +17,14 @@
 namespace esf {
 namespace {
 
-struct StrategyName {
-  HistogramStrategy strategy;
-  const char* name;
+constexpr EnumName<Backend> kBackends[] = {
+    {Backend::kAuto, "auto"},
+    {Backend::kGles, "gles"},
+    {Backend::kCpu, "cpu"},
+    {Backend::kReference, "reference"},
 };
-constexpr StrategyName kStrategies[] = {
+
+constexpr EnumName<HistogramStrategy> kStrategies[] = {
     {HistogramStrategy::kSingle, "single"},
     {HistogramStrategy::kGlobalAtomic, "global-atomic"},
     {HistogramStrategy::kChunkSum, "chunk-sum"},
@@ -28,6 +33,35 @@ constexpr StrategyName kStrategies[] = {
     {HistogramStrategy::kReplicated, "replicated"},
 };
 
+constexpr EnumName<EglPlatform> kEglPlatforms[] = {
+    {EglPlatform::kAuto, "auto"},
+    {EglPlatform::kGbm, "gbm"},
+    {EglPlatform::kDevice, "device"},
+    {EglPlatform::kSurfaceless, "surfaceless"},
+};
+
+constexpr EnumName<HealthEventType> kHealthEvents[] = {
+    {HealthEventType::kBlackStart, "black_start"},
+    {HealthEventType::kBlackEnd, "black_end"},
+    {HealthEventType::kFreezeStart, "freeze_start"},
+    {HealthEventType::kFreezeEnd, "freeze_end"},
+    {HealthEventType::kSceneChange, "scene_change"},
+    {HealthEventType::kCoveredStart, "covered_start"},
+    {HealthEventType::kCoveredEnd, "covered_end"},
+    {HealthEventType::kCameraOffline, "camera_offline"},
+    {HealthEventType::kCameraOnline, "camera_online"},
+};
+
+// The value `table` names `name`, or kInvalidArgument "unknown <what> '<name>' (<the names>)".
+template <typename E, size_t N>
+Result<E> parseName(const EnumName<E> (&table)[N], std::string_view name, std::string_view what) {
+  if (std::optional<E> value = valueIn(table, name)) return *value;
+  return guard(what, [&]() -> Result<E> {
+    return fail(ErrorCode::kInvalidArgument, "unknown ", what, " '", name, "' (", namesIn(table),
+                ")");
+  });
+}
+
 }  // namespace
 
 const char* libraryVersion() {
@@ -35,26 +69,11 @@ const char* libraryVersion() {
 }
 
 const char* backendName(Backend backend) {
-  switch (backend) {
-    case Backend::kAuto:
-      return "auto";
-    case Backend::kGles:
-      return "gles";
-    case Backend::kCpu:
-      return "cpu";
-    case Backend::kReference:
-      return "reference";
-  }
-  return "?";
+  return nameIn(kBackends, backend);
 }
 
 Result<Backend> parseBackend(std::string_view name) {
-  for (Backend b : {Backend::kAuto, Backend::kGles, Backend::kCpu, Backend::kReference})
-    if (name == backendName(b)) return b;
-  return guard("backend name", [&]() -> Result<Backend> {
-    return fail(ErrorCode::kInvalidArgument, "unknown backend '", std::string(name),
-                "' (auto, gles, cpu, reference)");
-  });
+  return parseName(kBackends, name, "backend");
 }
 
 const char* lumaSourceName(LumaSource luma) {
@@ -62,75 +81,27 @@ const char* lumaSourceName(LumaSource luma) {
 }
 
 const char* histogramStrategyName(HistogramStrategy s) {
-  for (const StrategyName& n : kStrategies)
-    if (n.strategy == s) return n.name;
-  return "?";
+  return nameIn(kStrategies, s);
 }
 
 Result<HistogramStrategy> parseHistogramStrategy(std::string_view name) {
-  for (const StrategyName& n : kStrategies)
-    if (name == n.name) return n.strategy;
-  return guard("histogram strategy name", [&]() -> Result<HistogramStrategy> {
-    return fail(ErrorCode::kInvalidArgument, "unknown histogram strategy '", name,
-                "' (single, global-atomic, chunk-sum, chunk-reduce, persistent, replicated)");
-  });
+  return parseName(kStrategies, name, "histogram strategy");
 }
 
 const char* toString(EglPlatform p) {
-  switch (p) {
-    case EglPlatform::kAuto:
-      return "auto";
-    case EglPlatform::kGbm:
-      return "gbm";
-    case EglPlatform::kDevice:
-      return "device";
-    case EglPlatform::kSurfaceless:
-      return "surfaceless";
-  }
-  return "?";
+  return nameIn(kEglPlatforms, p);
 }
 
 Result<EglPlatform> parseEglPlatform(const std::string& s) {
-  for (EglPlatform p :
-       {EglPlatform::kAuto, EglPlatform::kGbm, EglPlatform::kDevice, EglPlatform::kSurfaceless})
-    if (s == toString(p)) return p;
-  return guard("EGL platform name", [&]() -> Result<EglPlatform> {
-    return fail(ErrorCode::kInvalidArgument, "unknown EGL platform '", s,
-                "' (auto, gbm, device, surfaceless)");
-  });
+  return parseName(kEglPlatforms, s, "EGL platform");
 }
 
 Result<IoMode> parseIoMode(const std::string& s) {
-  for (IoMode m : {IoMode::kAuto, IoMode::kMmap, IoMode::kDmabuf, IoMode::kExpbuf})
-    if (s == toString(m)) return m;
-  return guard("io mode name", [&]() -> Result<IoMode> {
-    return fail(ErrorCode::kInvalidArgument, "unknown io mode '", s,
-                "' (auto, mmap, dmabuf, expbuf)");
-  });
+  return parseName(kIoModeNames, s, "io mode");
 }
 
 const char* healthEventName(HealthEventType type) {
-  switch (type) {
-    case HealthEventType::kBlackStart:
-      return "black_start";
-    case HealthEventType::kBlackEnd:
-      return "black_end";
-    case HealthEventType::kFreezeStart:
-      return "freeze_start";
-    case HealthEventType::kFreezeEnd:
-      return "freeze_end";
-    case HealthEventType::kSceneChange:
-      return "scene_change";
-    case HealthEventType::kCoveredStart:
-      return "covered_start";
-    case HealthEventType::kCoveredEnd:
-      return "covered_end";
-    case HealthEventType::kCameraOffline:
-      return "camera_offline";
-    case HealthEventType::kCameraOnline:
-      return "camera_online";
-  }
-  return "unknown";
+  return nameIn(kHealthEvents, type, "unknown");
 }
 
 }  // namespace esf

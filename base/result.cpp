@@ -2,46 +2,36 @@
 
 #include <cerrno>
 
+#include "base/enum_names.hpp"
+
 namespace esf {
 
+namespace {
+
+constexpr EnumName<ErrorCode> kErrorCodeNames[] = {
+    {ErrorCode::kInvalidArgument, "invalid-argument"},
+    {ErrorCode::kUnsupported, "unsupported"},
+    {ErrorCode::kNotFound, "not-found"},
+    {ErrorCode::kBusy, "busy"},
+    {ErrorCode::kPermission, "permission"},
+    {ErrorCode::kCorruptData, "corrupt-data"},
+    {ErrorCode::kTruncated, "truncated"},
+    {ErrorCode::kIo, "io"},
+    {ErrorCode::kDeviceLost, "device-lost"},
+    {ErrorCode::kTimeout, "timeout"},
+    {ErrorCode::kTryAgain, "try-again"},
+    {ErrorCode::kGpu, "gpu"},
+    {ErrorCode::kGpuHang, "gpu-hang"},
+    {ErrorCode::kGpuLost, "gpu-lost"},
+    {ErrorCode::kOutputClosed, "output-closed"},
+    {ErrorCode::kInternal, "internal"},
+    {ErrorCode::kOutOfMemory, "out-of-memory"},
+};
+
+}  // namespace
+
 const char* errorCodeName(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::kInvalidArgument:
-      return "invalid-argument";
-    case ErrorCode::kUnsupported:
-      return "unsupported";
-    case ErrorCode::kNotFound:
-      return "not-found";
-    case ErrorCode::kBusy:
-      return "busy";
-    case ErrorCode::kPermission:
-      return "permission";
-    case ErrorCode::kCorruptData:
-      return "corrupt-data";
-    case ErrorCode::kTruncated:
-      return "truncated";
-    case ErrorCode::kIo:
-      return "io";
-    case ErrorCode::kDeviceLost:
-      return "device-lost";
-    case ErrorCode::kTimeout:
-      return "timeout";
-    case ErrorCode::kTryAgain:
-      return "try-again";
-    case ErrorCode::kGpu:
-      return "gpu";
-    case ErrorCode::kGpuHang:
-      return "gpu-hang";
-    case ErrorCode::kGpuLost:
-      return "gpu-lost";
-    case ErrorCode::kOutputClosed:
-      return "output-closed";
-    case ErrorCode::kInternal:
-      return "internal";
-    case ErrorCode::kOutOfMemory:
-      return "out-of-memory";
-  }
-  return "internal";
+  return nameIn(kErrorCodeNames, code, "internal");
 }
 
 ErrorCode errorCodeFromErrno(int err) {

@@ -21,45 +21,23 @@ import argparse
 import os
 import shlex
 import shutil
-import socket
 import statistics
 import subprocess
 import tempfile
 import threading
 import time
 
-TICK = os.sysconf("SC_CLK_TCK")
+from esframe_runs import TICK, WARMUP, cpu_ticks, free_port
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 RTSP_SERVER = os.path.join(HERE, "..", "tests", "services", "rtsp_test_server.py")
-WARMUP = 10
 # esframe's own threads keep the command's name (the run loop, the CPU executor's row pool);
 # the HTTP output's encoder is named, and is not run here.
 OWN_THREADS = ("esframe",)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def ticks(path):
-    with open(path) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
-
-
-def cpu(pid):
-    """(process ticks, ticks of threads not named as esframe's own), utime + stime."""
-    total, other = ticks(f"/proc/{pid}/stat"), 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                if f.read().strip() not in OWN_THREADS:
-                    other += ticks(f"/proc/{pid}/task/{tid}/stat")
-        except FileNotFoundError:
-            pass  # a thread that ended: its ticks are in the process's
-    return total, other
+def not_own(thread):
+    return thread not in OWN_THREADS
 
 
 def measure(argv, seconds):
@@ -80,9 +58,9 @@ def measure(argv, seconds):
         if not started.wait(60):
             raise RuntimeError(f"no {WARMUP} frames from {' '.join(argv)}: "
                                f"{proc.stderr.read() if proc.poll() is not None else ''}")
-        t0, (c0, o0), f0 = time.monotonic(), cpu(proc.pid), frames[0]
+        t0, (c0, o0), f0 = time.monotonic(), cpu_ticks(proc.pid, not_own), frames[0]
         time.sleep(seconds)
-        t1, (c1, o1), f1 = time.monotonic(), cpu(proc.pid), frames[0]
+        t1, (c1, o1), f1 = time.monotonic(), cpu_ticks(proc.pid, not_own), frames[0]
     finally:
         proc.terminate()
         proc.wait(timeout=20)

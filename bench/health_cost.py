@@ -16,73 +16,39 @@ it just before (in cache), a file's frame was just read (in cache), while "patte
 out frames made before the run (64 MB at 1080p RGBA, out of cache), as a camera's DMA buffers are.
 """
 import argparse
-import json
-import shlex
 import statistics
-import subprocess
 import sys
 
-WARMUP = 10
+from esframe_runs import WARMUP, add_run_options, frame_times, run_frames
 
 
-def frame_times(cmd, args, health):
-    argv = shlex.split(cmd) + ["run", "--backend", args.backend, "--source", args.source,
-                               "--frames", str(args.frames), "--output", "jsonl"]
-    if args.size:
-        argv += ["--size", args.size]
-    if args.format:
-        argv += ["--format", args.format]
-    if health:
-        argv.append("--health" + ("=" + args.health_options if args.health_options else ""))
-    out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
-    times, clocks = [], set()
-    for line in out.splitlines():
-        j = json.loads(line)
-        if "event" in j or j["seq"] < WARMUP:
-            continue
-        gpu = [s for s, c in j["timing_clock"].items() if c == "gpu"]
-        stages = gpu if gpu else [s for s in j["timing_ms"] if s != "read"]
-        clocks.add("gpu" if gpu else "wall")
-        times.append(sum(j["timing_ms"][s] for s in stages))
-        if health:
-            for s in stages:
-                if s.startswith("health"):
-                    per_stage.setdefault(s, []).append(j["timing_ms"][s])
-            times_health.append(sum(j["timing_ms"][s] for s in stages if s.startswith("health")))
-    return times, clocks
-
-
-times_health = []
-per_stage = {}
+def health_option(args):
+    return "--health" + ("=" + args.health_options if args.health_options else "")
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--esframe", default="build/default/esframe")
-    p.add_argument("--backend", default="gles")
-    p.add_argument("--source", default="pattern")
-    p.add_argument("--size", default="1920x1080")
-    p.add_argument("--format", default="")
-    p.add_argument("--frames", type=int, default=60)
-    p.add_argument("--repeat", type=int, default=5)
+    add_run_options(p, repeat=5)
     p.add_argument("--health-options", default="", help="--health's keys, e.g. grid=8x6")
     a = p.parse_args()
-    without, with_health, clocks = [], [], set()
+    without, with_health, clocks, per_stage = [], [], set(), {}
     for _ in range(a.repeat):
-        t, c = frame_times(a.esframe, a, False)
+        t, c = frame_times(run_frames(a, []), {})
         without += t
         clocks |= c
-        t, c = frame_times(a.esframe, a, True)
+        t, c = frame_times(run_frames(a, [health_option(a)]), per_stage)
         with_health += t
         clocks |= c
+    health = {s: v for s, v in per_stage.items() if s.startswith("health")}
+    times_health = [sum(frame) for frame in zip(*health.values())]
     m0, m1 = statistics.median(without), statistics.median(with_health)
     print(f"health cost, backend {a.backend}, source {a.source} {a.size} {a.format or ''}, "
-          f"--health{'=' + a.health_options if a.health_options else ''}, "
+          f"{health_option(a)}, "
           f"{a.repeat} x {a.frames - WARMUP} frames per variant, clock {'/'.join(sorted(clocks))}")
     print(f"  frame without --health: median {m0:.4f} ms")
     print(f"  frame with --health:    median {m1:.4f} ms (the health stage alone: "
           f"{statistics.median(times_health):.4f} ms)")
-    for name, values in per_stage.items():
+    for name, values in health.items():
         print(f"    {name}: median {statistics.median(values):.4f} ms")
     print(f"  ratio {m1 / m0:.3f} (+{100 * (m1 / m0 - 1):.1f}%)")
 

@@ -22,32 +22,13 @@ import subprocess
 import threading
 import time
 
-TICK = os.sysconf("SC_CLK_TCK")
+from esframe_runs import TICK, cpu_ticks, free_port
+
 SERVER_THREADS = ("MHD-single", "esf-http-encode")
 
 
-def cpu_ticks(pid):
-    """(process ticks, server threads' ticks), utime + stime."""
-    def ticks(path):
-        with open(path) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])
-    total = ticks(f"/proc/{pid}/stat")
-    server = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                if f.read().strip() in SERVER_THREADS:
-                    server += ticks(f"/proc/{pid}/task/{tid}/stat")
-        except FileNotFoundError:
-            pass
-    return total, server
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def is_server(thread):
+    return thread in SERVER_THREADS
 
 
 def reader(port, path, stop):
@@ -95,9 +76,9 @@ def measure(args, variant):
         c.start()
     while len(arrivals) < 10:
         time.sleep(0.01)
-    n0, t0, (cpu0, srv0) = len(arrivals), time.monotonic(), cpu_ticks(proc.pid)
+    n0, t0, (cpu0, srv0) = len(arrivals), time.monotonic(), cpu_ticks(proc.pid, is_server)
     time.sleep(args.seconds)
-    n1, t1, (cpu1, srv1) = len(arrivals), time.monotonic(), cpu_ticks(proc.pid)
+    n1, t1, (cpu1, srv1) = len(arrivals), time.monotonic(), cpu_ticks(proc.pid, is_server)
     proc.send_signal(signal.SIGTERM)
     stop.set()
     proc.wait()

@@ -12,57 +12,24 @@ and the ratio with/without. --check BACKEND: first, the first 3 frames' "scopes"
 --backend and BACKEND must be equal (exit 1 if not). --esframe takes a command line.
 """
 import argparse
-import json
-import shlex
 import statistics
-import subprocess
 import sys
 
-WARMUP = 10
-
-
-def run(args, backend, frames, scopes):
-    argv = shlex.split(args.esframe) + ["run", "--backend", backend, "--source", args.source,
-                                        "--size", args.size, "--frames", str(frames),
-                                        "--output", "jsonl"]
-    if args.format:
-        argv += ["--format", args.format]
-    if args.threads:
-        argv += ["--threads", str(args.threads)]
-    if scopes:
-        argv += ["--scopes", args.scopes]
-    out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
-    return [json.loads(line) for line in out.splitlines() if '"hist"' in line]
-
-
-def frame_times(records, stage_times):
-    times, clocks = [], set()
-    for j in records[WARMUP:]:
-        gpu = [s for s, c in j["timing_clock"].items() if c == "gpu"]
-        stages = gpu if gpu else [s for s in j["timing_ms"] if s != "read"]
-        clocks.add("gpu" if gpu else "wall")
-        times.append(sum(j["timing_ms"][s] for s in stages))
-        for s in stages:
-            stage_times.setdefault(s, []).append(j["timing_ms"][s])
-    return times, clocks
+from esframe_runs import WARMUP, add_run_options, frame_times, run_frames
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--esframe", default="build/default/esframe")
-    p.add_argument("--backend", default="gles")
-    p.add_argument("--source", default="pattern")
-    p.add_argument("--size", default="1920x1080")
-    p.add_argument("--format", default="")
-    p.add_argument("--frames", type=int, default=60)
-    p.add_argument("--repeat", type=int, default=3)
+    add_run_options(p, repeat=3)
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--scopes", default="waveform,parade,vectorscope")
     p.add_argument("--check", default="")
     a = p.parse_args()
+    threads = ["--threads", str(a.threads)] if a.threads else []
+    scopes = threads + ["--scopes", a.scopes]
     if a.check:
-        mine = [r["scopes"] for r in run(a, a.backend, 3, True)]
-        theirs = [r["scopes"] for r in run(a, a.check, 3, True)]
+        mine = [r["scopes"] for r in run_frames(a, scopes, frames=3)]
+        theirs = [r["scopes"] for r in run_frames(a, scopes, backend=a.check, frames=3)]
         equal = mine == theirs
         print(f"scopes {a.size} {a.format}: {a.backend} and {a.check} {'equal' if equal else 'DIFFER'} "
               f"on {len(mine)} frames")
@@ -73,10 +40,10 @@ def main():
     without, with_scopes, clocks = [], [], set()
     stages_without, stages_with = {}, {}
     for _ in range(a.repeat):
-        t, c = frame_times(run(a, a.backend, a.frames, False), stages_without)
+        t, c = frame_times(run_frames(a, threads), stages_without)
         without += t
         clocks |= c
-        t, c = frame_times(run(a, a.backend, a.frames, True), stages_with)
+        t, c = frame_times(run_frames(a, scopes), stages_with)
         with_scopes += t
         clocks |= c
     m0, m1 = statistics.median(without), statistics.median(with_scopes)

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "base/pixel_format.hpp"
+#include "base/ycbcr_weights.hpp"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -19,11 +20,8 @@ struct ForwardMatrix {
 };
 
 ForwardMatrix forwardMatrix(const Colorimetry& c) {
-  const double kr = c.encoding == YcbcrEncoding::kBt709 ? 0.2126 : 0.299;
-  const double kb = c.encoding == YcbcrEncoding::kBt709 ? 0.0722 : 0.114;
-  const double kg = 1.0 - kr - kb;
-  const double ys = c.full_range ? 1.0 : 219.0 / 255.0;
-  const double cs = c.full_range ? 1.0 : 224.0 / 255.0;
+  const auto [kr, kg, kb, luma_span, chroma_span] = ycbcrWeights(c);
+  const double ys = luma_span / 255.0, cs = chroma_span / 255.0;
   auto q = [](double v) { return int(std::lround(v * 65536.0)); };
   ForwardMatrix m{};
   m.y[0] = q(kr * ys), m.y[1] = q(kg * ys), m.y[2] = q(kb * ys);

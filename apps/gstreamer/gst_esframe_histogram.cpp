@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "apps/gstreamer/frame_mapping.hpp"
 #include "apps/gstreamer/pipeline_thread.hpp"
@@ -58,27 +59,6 @@ struct State {
   ~State() {
     gl_thread.run([this] { pipeline.reset(); });
   }
-};
-
-enum Property {
-  kPropBins = 1,
-  kPropChannels,
-  kPropStrategy,
-  kPropLumaSource,
-  kPropBackend,
-  kPropBlurTaps,
-  kPropBlurIterations,
-  kPropResizeWidth,
-  kPropResizeHeight,
-  kPropMessageInterval,
-  kPropAttachMeta,
-  kPropHealth,
-  kPropHealthOptions,
-  kPropScopes,
-  kPropSignalstats,
-  kPropSignalstatsTout,
-  kPropSignalstatsVrep,
-  kPropDetect,
 };
 
 }  // namespace
@@ -276,140 +256,109 @@ std::string stringOf(const GValue* value) {
   return text ? text : "";
 }
 
-void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* pspec) {
+// Each property once: its name and blurb, the Settings member it sets and reads, and a number's
+// range. Its property id is its index here plus one (GObject's ids start at 1).
+struct PropertySpec {
+  const char* name;
+  const char* blurb;
+  std::variant<guint Settings::*, std::string Settings::*, bool Settings::*> field;
+  guint min = 0, max = 0;
+};
+
+const PropertySpec kProperties[] = {
+    {"bins", "Histogram bins (1..256)", &Settings::bins, 1, 256},
+    {"channels", "Channels counted, letters of rgbl", &Settings::channels},
+    {"strategy", "auto, single, global-atomic, chunk-sum, chunk-reduce, persistent, replicated",
+     &Settings::strategy},
+    {"luma-source", "L from the converted RGB (rgb) or the source's Y plane (source)",
+     &Settings::luma_source},
+    {"backend", "gles (GPU) or cpu (the CPU references)", &Settings::backend},
+    {"blur-taps", "Box blur taps on the analysed copy (odd; 0: none); the buffer is not changed",
+     &Settings::blur_taps, 0, 1u << 20},
+    {"blur-iterations", "Box blur passes", &Settings::blur_iterations, 1, 100},
+    {"resize-width", "Area-average downscale of the analysed copy (0: none)",
+     &Settings::resize_width, 0, esf::kMaxFrameSide},
+    {"resize-height", "Area-average downscale of the analysed copy (0: none)",
+     &Settings::resize_height, 0, esf::kMaxFrameSide},
+    {"message-interval", "Post an \"esframe\" element message every N buffers (0: none)",
+     &Settings::message_interval, 0, G_MAXUINT},
+    {"attach-meta", "Attach the results as a GstEsframeMeta custom meta on each buffer",
+     &Settings::attach_meta},
+    {"health",
+     "Camera health figures in the results and an \"esframe-health\" element message per event "
+     "(black, freeze, scene change)",
+     &Settings::health},
+    {"health-options",
+     "Camera health with these options, KEY=VALUE,... as esframe run --health takes them "
+     "(pix_th, pic_th, black_min_duration, noise, freeze_duration, threshold, grid=CxR, "
+     "roi=X,Y,W,H[,...], change, flat, detail_loss, covered, covered_min_duration); "
+     "non-empty turns health on",
+     &Settings::health_options},
+    {"scopes",
+     "Scopes counted, as esframe run --scopes takes them: waveform, parade, "
+     "vectorscope[, columns=N], comma-separated; their counts go in the results' "
+     "\"scopes\" structure (empty: none)",
+     &Settings::scopes},
+    {"signalstats",
+     "ffmpeg signalstats' chroma, saturation, hue and BRNG figures of YUV frames in "
+     "the results (UMIN ... HUEAVG, BRNG), as esframe run --signalstats",
+     &Settings::signalstats},
+    {"signalstats-tout", "signalstats' TOUT in the results (turns signalstats on)",
+     &Settings::signalstats_tout},
+    {"signalstats-vrep", "signalstats' VREP in the results (turns signalstats on)",
+     &Settings::signalstats_vrep},
+    {"detect",
+     "ffmpeg's cropdetect, blurdetect and blockdetect, as esframe run --detect takes "
+     "them: crop[,KEY=VALUE...],blur[,...],block[,...]; their figures go in the "
+     "results' \"cropdetect\" structure and \"blur\", \"block\" (empty: none)",
+     &Settings::detect},
+};
+
+template <typename... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+// fn(the property of `id`, the element's settings) under the object lock. An id that is none of
+// kProperties is warned of, and false.
+template <typename Fn>
+bool withProperty(GObject* object, guint id, GParamSpec* pspec, Fn&& fn) {
+  if (id < 1 || id > std::size(kProperties)) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+    return false;
+  }
   auto* self = GST_ESFRAME_HISTOGRAM(object);
   GST_OBJECT_LOCK(self);
-  Settings& s = *self->settings;
-  switch (Property(id)) {
-    case kPropBins:
-      s.bins = g_value_get_uint(value);
-      break;
-    case kPropChannels:
-      s.channels = stringOf(value);
-      break;
-    case kPropStrategy:
-      s.strategy = stringOf(value);
-      break;
-    case kPropLumaSource:
-      s.luma_source = stringOf(value);
-      break;
-    case kPropBackend:
-      s.backend = stringOf(value);
-      break;
-    case kPropBlurTaps:
-      s.blur_taps = g_value_get_uint(value);
-      break;
-    case kPropBlurIterations:
-      s.blur_iterations = g_value_get_uint(value);
-      break;
-    case kPropResizeWidth:
-      s.resize_width = g_value_get_uint(value);
-      break;
-    case kPropResizeHeight:
-      s.resize_height = g_value_get_uint(value);
-      break;
-    case kPropMessageInterval:
-      s.message_interval = g_value_get_uint(value);
-      break;
-    case kPropAttachMeta:
-      s.attach_meta = g_value_get_boolean(value);
-      break;
-    case kPropHealth:
-      s.health = g_value_get_boolean(value);
-      break;
-    case kPropHealthOptions:
-      s.health_options = stringOf(value);
-      break;
-    case kPropScopes:
-      s.scopes = stringOf(value);
-      break;
-    case kPropSignalstats:
-      s.signalstats = g_value_get_boolean(value);
-      break;
-    case kPropSignalstatsTout:
-      s.signalstats_tout = g_value_get_boolean(value);
-      break;
-    case kPropSignalstatsVrep:
-      s.signalstats_vrep = g_value_get_boolean(value);
-      break;
-    case kPropDetect:
-      s.detect = stringOf(value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
-      break;
-  }
-  self->dirty = true;
-  const bool passthrough = !s.attach_meta;
+  fn(kProperties[id - 1], *self->settings);
   GST_OBJECT_UNLOCK(self);
+  return true;
+}
+
+void setProperty(GObject* object, guint id, const GValue* value, GParamSpec* pspec) {
+  auto* self = GST_ESFRAME_HISTOGRAM(object);
+  bool passthrough = false;
+  const bool known =
+      withProperty(object, id, pspec, [&](const PropertySpec& property, Settings& s) {
+        std::visit(Overloaded{[&](guint Settings::*f) { s.*f = g_value_get_uint(value); },
+                              [&](std::string Settings::*f) { s.*f = stringOf(value); },
+                              [&](bool Settings::*f) { s.*f = g_value_get_boolean(value); }},
+                   property.field);
+        self->dirty = true;
+        passthrough = !s.attach_meta;
+      });
+  if (!known) return;
   // Without meta the buffer is only read: no writable copy is ever needed.
   gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), passthrough);
 }
 
 void getProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
-  auto* self = GST_ESFRAME_HISTOGRAM(object);
-  GST_OBJECT_LOCK(self);
-  const Settings& s = *self->settings;
-  switch (Property(id)) {
-    case kPropBins:
-      g_value_set_uint(value, s.bins);
-      break;
-    case kPropChannels:
-      g_value_set_string(value, s.channels.c_str());
-      break;
-    case kPropStrategy:
-      g_value_set_string(value, s.strategy.c_str());
-      break;
-    case kPropLumaSource:
-      g_value_set_string(value, s.luma_source.c_str());
-      break;
-    case kPropBackend:
-      g_value_set_string(value, s.backend.c_str());
-      break;
-    case kPropBlurTaps:
-      g_value_set_uint(value, s.blur_taps);
-      break;
-    case kPropBlurIterations:
-      g_value_set_uint(value, s.blur_iterations);
-      break;
-    case kPropResizeWidth:
-      g_value_set_uint(value, s.resize_width);
-      break;
-    case kPropResizeHeight:
-      g_value_set_uint(value, s.resize_height);
-      break;
-    case kPropMessageInterval:
-      g_value_set_uint(value, s.message_interval);
-      break;
-    case kPropAttachMeta:
-      g_value_set_boolean(value, s.attach_meta);
-      break;
-    case kPropHealth:
-      g_value_set_boolean(value, s.health);
-      break;
-    case kPropHealthOptions:
-      g_value_set_string(value, s.health_options.c_str());
-      break;
-    case kPropScopes:
-      g_value_set_string(value, s.scopes.c_str());
-      break;
-    case kPropSignalstats:
-      g_value_set_boolean(value, s.signalstats);
-      break;
-    case kPropSignalstatsTout:
-      g_value_set_boolean(value, s.signalstats_tout);
-      break;
-    case kPropSignalstatsVrep:
-      g_value_set_boolean(value, s.signalstats_vrep);
-      break;
-    case kPropDetect:
-      g_value_set_string(value, s.detect.c_str());
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK(self);
+  withProperty(object, id, pspec, [&](const PropertySpec& property, const Settings& s) {
+    std::visit(
+        Overloaded{[&](guint Settings::*f) { g_value_set_uint(value, s.*f); },
+                   [&](std::string Settings::*f) { g_value_set_string(value, (s.*f).c_str()); },
+                   [&](bool Settings::*f) { g_value_set_boolean(value, s.*f); }},
+        property.field);
+  });
 }
 
 void finalize(GObject* object) {
@@ -423,79 +372,21 @@ constexpr auto kRw = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
 
 void installProperties(GObjectClass* c) {
   const Settings d;
-  auto uintProperty = [&](Property id, const char* name, const char* blurb, guint min, guint max,
-                          guint def) {
-    g_object_class_install_property(c, id,
-                                    g_param_spec_uint(name, name, blurb, min, max, def, kRw));
-  };
-  auto stringProperty = [&](Property id, const char* name, const char* blurb,
-                            const std::string& def) {
-    g_object_class_install_property(c, id,
-                                    g_param_spec_string(name, name, blurb, def.c_str(), kRw));
-  };
-  uintProperty(kPropBins, "bins", "Histogram bins (1..256)", 1, 256, d.bins);
-  stringProperty(kPropChannels, "channels", "Channels counted, letters of rgbl", d.channels);
-  stringProperty(kPropStrategy, "strategy",
-                 "auto, single, global-atomic, chunk-sum, chunk-reduce, persistent, replicated",
-                 d.strategy);
-  stringProperty(kPropLumaSource, "luma-source",
-                 "L from the converted RGB (rgb) or the source's Y plane (source)", d.luma_source);
-  stringProperty(kPropBackend, "backend", "gles (GPU) or cpu (the CPU references)", d.backend);
-  uintProperty(kPropBlurTaps, "blur-taps",
-               "Box blur taps on the analysed copy (odd; 0: none); the buffer is not changed", 0,
-               1u << 20, d.blur_taps);
-  uintProperty(kPropBlurIterations, "blur-iterations", "Box blur passes", 1, 100,
-               d.blur_iterations);
-  uintProperty(kPropResizeWidth, "resize-width",
-               "Area-average downscale of the analysed copy (0: none)", 0, esf::kMaxFrameSide,
-               d.resize_width);
-  uintProperty(kPropResizeHeight, "resize-height",
-               "Area-average downscale of the analysed copy (0: none)", 0, esf::kMaxFrameSide,
-               d.resize_height);
-  uintProperty(kPropMessageInterval, "message-interval",
-               "Post an \"esframe\" element message every N buffers (0: none)", 0, G_MAXUINT,
-               d.message_interval);
-  g_object_class_install_property(
-      c, kPropAttachMeta,
-      g_param_spec_boolean("attach-meta", "attach-meta",
-                           "Attach the results as a GstEsframeMeta custom meta on each buffer",
-                           d.attach_meta, kRw));
-  g_object_class_install_property(
-      c, kPropHealth,
-      g_param_spec_boolean("health", "health",
-                           "Camera health figures in the results and an \"esframe-health\" "
-                           "element message per event (black, freeze, scene change)",
-                           d.health, kRw));
-  g_object_class_install_property(
-      c, kPropHealthOptions,
-      g_param_spec_string(
-          "health-options", "health-options",
-          "Camera health with these options, KEY=VALUE,... as esframe run --health takes them "
-          "(pix_th, pic_th, black_min_duration, noise, freeze_duration, threshold, grid=CxR, "
-          "roi=X,Y,W,H[,...], change, flat, detail_loss, covered, covered_min_duration); "
-          "non-empty turns health on",
-          d.health_options.c_str(), kRw));
-  stringProperty(kPropScopes, "scopes",
-                 "Scopes counted, as esframe run --scopes takes them: waveform, parade, "
-                 "vectorscope[, columns=N], comma-separated; their counts go in the results' "
-                 "\"scopes\" structure (empty: none)",
-                 d.scopes);
-  auto booleanProperty = [&](Property id, const char* name, const char* blurb, bool def) {
-    g_object_class_install_property(c, id, g_param_spec_boolean(name, name, blurb, def, kRw));
-  };
-  booleanProperty(kPropSignalstats, "signalstats",
-                  "ffmpeg signalstats' chroma, saturation, hue and BRNG figures of YUV frames in "
-                  "the results (UMIN ... HUEAVG, BRNG), as esframe run --signalstats",
-                  d.signalstats);
-  booleanProperty(kPropSignalstatsTout, "signalstats-tout",
-                  "signalstats' TOUT in the results (turns signalstats on)", d.signalstats_tout);
-  booleanProperty(kPropSignalstatsVrep, "signalstats-vrep",
-                  "signalstats' VREP in the results (turns signalstats on)", d.signalstats_vrep);
-  stringProperty(kPropDetect, "detect",
-                 "ffmpeg's cropdetect, blurdetect and blockdetect, as esframe run --detect takes "
-                 "them: crop[,KEY=VALUE...],blur[,...],block[,...]; their figures go in the "
-                 "results' \"cropdetect\" structure and \"blur\", \"block\" (empty: none)",
-                 d.detect);
+  for (guint i = 0; i < std::size(kProperties); ++i) {
+    const PropertySpec& p = kProperties[i];
+    GParamSpec* spec = std::visit(
+        Overloaded{[&](guint Settings::*f) {
+                     return g_param_spec_uint(p.name, p.name, p.blurb, p.min, p.max, d.*f, kRw);
+                   },
+                   [&](std::string Settings::*f) {
+                     return g_param_spec_string(p.name, p.name, p.blurb, (d.*f).c_str(), kRw);
+                   },
+                   [&](bool Settings::*f) {
+                     return g_param_spec_boolean(p.name, p.name, p.blurb, d.*f, kRw);
+                   }},
+        p.field);
+    g_object_class_install_property(c, i + 1, spec);
+  }
 }
 
 // esframe's log lines into the GStreamer debug log.

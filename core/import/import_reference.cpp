@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "base/pixel_format.hpp"
+#include "base/ycbcr_weights.hpp"
 #include "core/import/mjpeg_decode.hpp"
 
 namespace esf {
@@ -28,11 +29,8 @@ bool rgbOrder(PixelFormat f, RgbOrder& o) {
 }
 
 YuvCoefficients yuvCoefficients(const Colorimetry& c) {
-  const double kr = c.encoding == YcbcrEncoding::kBt709 ? 0.2126 : 0.299;
-  const double kb = c.encoding == YcbcrEncoding::kBt709 ? 0.0722 : 0.114;
-  const double kg = 1.0 - kr - kb;
-  const double ys = c.full_range ? 1.0 : 255.0 / 219.0;
-  const double cs = c.full_range ? 1.0 : 255.0 / 224.0;
+  const auto [kr, kg, kb, luma_span, chroma_span] = ycbcrWeights(c);
+  const double ys = 255.0 / luma_span, cs = 255.0 / chroma_span;
   auto q = [](double v) { return int(std::lround(v * 65536.0)); };
   return YuvCoefficients{c.full_range ? 0 : 16,
                          q(ys),

@@ -1,53 +1,18 @@
 #include "core/import/mjpeg_decode.hpp"
 
-#include <libv4l-plugin.h>
 #include <libv4lconvert.h>
 #include <linux/videodev2.h>
 
-#include <cerrno>
-#include <cstring>
-#include <memory>
 #include <span>
 
 #include "capture/still_image.hpp"
+#include "core/import/v4lconvert_memory.hpp"
 
 namespace esf {
 namespace {
 
-// libv4lconvert wants a device; a decode-only context answers QUERYCAP and nothing else.
-int decoderIoctl(void*, int, unsigned long request, void* arg) {
-  if (request == VIDIOC_QUERYCAP) {
-    auto* cap = static_cast<v4l2_capability*>(arg);
-    std::memset(cap, 0, sizeof *cap);
-    std::strcpy(reinterpret_cast<char*>(cap->driver), "esframe");
-    cap->capabilities = V4L2_CAP_VIDEO_CAPTURE;
-    return 0;
-  }
-  errno = EINVAL;
-  return -1;
-}
-ssize_t decoderRead(void*, int, void*, size_t) {
-  errno = EINVAL;
-  return -1;
-}
-ssize_t decoderWrite(void*, int, const void*, size_t) {
-  errno = EINVAL;
-  return -1;
-}
-void decoderClose(void*) {}
-
-struct ConvertDeleter {
-  void operator()(v4lconvert_data* d) const { v4lconvert_destroy(d); }
-};
-
 v4lconvert_data* decoder() {
-  static const libv4l_dev_ops ops = [] {
-    libv4l_dev_ops o{};
-    o.close = decoderClose, o.ioctl = decoderIoctl, o.read = decoderRead, o.write = decoderWrite;
-    return o;
-  }();
-  thread_local std::unique_ptr<v4lconvert_data, ConvertDeleter> data(
-      v4lconvert_create_with_dev_ops(-1, nullptr, &ops));
+  thread_local V4lconvert data = v4lconvertInMemory();
   return data.get();
 }
 

@@ -9,11 +9,14 @@
 //   |#   .:.       :   ..   :           #  |  wide at both edges, clip_rows_* high; grid lines
 //   |#..::::.......:..::::..:.....      #  |  at quarter columns (of each panel) and rows
 //   +--------------------------------------+
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/outputs/bitmap_font.hpp"
 #include "esframe/frame_result.hpp"
 #include "esframe/graph_options.hpp"
 #include "esframe/histogram_data.hpp"
@@ -89,5 +92,28 @@ GraphLayout graphLayout(const GraphOptions& options, int width, int height,
 // text_scale wide from column 2 * text_scale and row text_scale, `text` the caption's
 // textColumns(). The CPU references' rule; graph.frag and scope.frag have it in GLSL.
 bool captionInk(const GraphLayout& layout, const std::vector<uint8_t>& text, int x, int from_top);
+
+// A CPU reference's picture, pixel by pixel as graph.frag and scope.frag draw it: in the strip
+// the caption's ink over `background`; below it, what pixel(x, row, colour) makes of `colour`
+// (the background when it comes in; row counted from the bottom, as GL does).
+template <typename Pixel>
+RgbaImage paintGraphReference(const GraphLayout& layout, int width, int height,
+                              std::string_view caption, std::array<uint8_t, 4> background,
+                              Pixel&& pixel) {
+  RgbaImage out(width, height);
+  const std::vector<uint8_t> text = textColumns(caption);
+  for (int row = 0; row < height; ++row) {
+    const int from_top = height - 1 - row;
+    for (int x = 0; x < width; ++x) {
+      std::array<uint8_t, 4> colour = background;
+      if (from_top >= layout.strip_rows)
+        pixel(x, row, colour);
+      else if (captionInk(layout, text, x, from_top))
+        colour = kGraphTextColour;
+      std::copy(colour.begin(), colour.end(), out.at(x, from_top));
+    }
+  }
+  return out;
+}
 
 }  // namespace esf

@@ -36,9 +36,7 @@ bool onGrid(int x, int width, int row, int rows) {
 RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float> scale, int width,
                                int height, const GraphOptions& options, const GraphLabels& labels,
                                uint8_t background_alpha) {
-  RgbaImage out(width, height);
   const GraphLayout layout = graphLayout(options, width, height, labels);
-  const std::vector<uint8_t> text = textColumns(labels.caption);
   std::vector<uint32_t> log_max(size_t(hist.channelCount()), 0);
   for (int c = 0; c < hist.channelCount(); ++c) {
     uint32_t max_count = 0;
@@ -47,42 +45,35 @@ RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float>
   }
   std::array<uint8_t, 4> background = graphColour(0, options.source);
   background[3] = background_alpha;
-  for (int row = 0; row < height; ++row) {  // row counted from the bottom, as GL does
-    for (int x = 0; x < width; ++x) {
-      std::array<uint8_t, 4> colour = background;
-      const int from_top = height - 1 - row;
-      if (from_top < layout.strip_rows) {
-        if (captionInk(layout, text, x, from_top)) colour = kGraphTextColour;
-      } else if ((x < layout.marker_width && row < layout.clip_rows_low) ||
-                 (x >= width - layout.marker_width && row < layout.clip_rows_high)) {
-        colour = kGraphMarkerColour;
-      } else {
-        const Panel panel = panelAt(options, hist, x, width);
-        const int px = x - panel.x;
-        const int bin = int((int64_t(2 * px + 1) * hist.bins) / (int64_t(2) * panel.width));
-        uint32_t mask = 0;
-        for (int c = panel.first_channel; c < panel.end_channel; ++c) {
-          const uint32_t count = hist.at(bin, c);
-          bool lit;
-          if (options.log_scale) {
-            lit = uint64_t(2 * row + 1) * log_max[size_t(c)] <
-                  uint64_t(2 * layout.graph_rows) * logQ8(count + 1);
-          } else {
-            // Two separately rounded float products, as in graph.frag.
-            const float h = float(count) * scale[size_t(c)];
-            lit = h * float(layout.graph_rows) > float(row) + 0.5f;
-          }
-          if (lit) mask |= graphChannelBit(hist.channels[size_t(c)]);
-        }
-        if (mask != 0)
-          colour = graphColour(int(mask), options.source);
-        else if (layout.grid && onGrid(px, panel.width, row, layout.graph_rows))
-          colour = kGraphGridColour;
-      }
-      std::copy(colour.begin(), colour.end(), out.at(x, height - 1 - row));
+  auto pixel = [&](int x, int row, std::array<uint8_t, 4>& colour) {
+    if ((x < layout.marker_width && row < layout.clip_rows_low) ||
+        (x >= width - layout.marker_width && row < layout.clip_rows_high)) {
+      colour = kGraphMarkerColour;
+      return;
     }
-  }
-  return out;
+    const Panel panel = panelAt(options, hist, x, width);
+    const int px = x - panel.x;
+    const int bin = int((int64_t(2 * px + 1) * hist.bins) / (int64_t(2) * panel.width));
+    uint32_t mask = 0;
+    for (int c = panel.first_channel; c < panel.end_channel; ++c) {
+      const uint32_t count = hist.at(bin, c);
+      bool lit;
+      if (options.log_scale) {
+        lit = uint64_t(2 * row + 1) * log_max[size_t(c)] <
+              uint64_t(2 * layout.graph_rows) * logQ8(count + 1);
+      } else {
+        // Two separately rounded float products, as in graph.frag.
+        const float h = float(count) * scale[size_t(c)];
+        lit = h * float(layout.graph_rows) > float(row) + 0.5f;
+      }
+      if (lit) mask |= graphChannelBit(hist.channels[size_t(c)]);
+    }
+    if (mask != 0)
+      colour = graphColour(int(mask), options.source);
+    else if (layout.grid && onGrid(px, panel.width, row, layout.graph_rows))
+      colour = kGraphGridColour;
+  };
+  return paintGraphReference(layout, width, height, labels.caption, background, pixel);
 }
 
 }  // namespace esf

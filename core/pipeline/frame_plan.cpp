@@ -1,5 +1,6 @@
 #include "core/pipeline/frame_plan.hpp"
 
+#include "base/enum_names.hpp"
 #include "core/stats/exposure_stats.hpp"
 
 namespace esf {
@@ -36,52 +37,36 @@ const PlanPass* FramePlan::find(PassKind kind) const {
   return nullptr;
 }
 
+namespace {
+
+constexpr EnumName<PassKind> kPassNames[] = {
+    {PassKind::kImport, "import"},
+    {PassKind::kDemosaic, "demosaic"},
+    {PassKind::kImportCount, "import+count"},
+    {PassKind::kHealth, "health"},
+    {PassKind::kBlur, "blur"},
+    {PassKind::kResize, "resize"},
+    {PassKind::kPack, "pack"},
+    {PassKind::kHistogram, "histogram"},
+    {PassKind::kHistogram256, "histogram256"},
+    {PassKind::kScale, "scale"},
+    {PassKind::kScopes, "scopes"},
+};
+
+constexpr EnumName<PlanData> kPlanDataNames[] = {
+    {PlanData::kHostFrame, "frame"}, {PlanData::kHostRows, "rows"},   {PlanData::kImage, "image"},
+    {PlanData::kPacked, "packed"},   {PlanData::kHealthSums, "sums"}, {PlanData::kCounts, "counts"},
+    {PlanData::kScales, "scales"},
+};
+
+}  // namespace
+
 const char* passName(PassKind kind) {
-  switch (kind) {
-    case PassKind::kImport:
-      return "import";
-    case PassKind::kDemosaic:
-      return "demosaic";
-    case PassKind::kImportCount:
-      return "import+count";
-    case PassKind::kHealth:
-      return "health";
-    case PassKind::kBlur:
-      return "blur";
-    case PassKind::kResize:
-      return "resize";
-    case PassKind::kPack:
-      return "pack";
-    case PassKind::kHistogram:
-      return "histogram";
-    case PassKind::kHistogram256:
-      return "histogram256";
-    case PassKind::kScale:
-      return "scale";
-    case PassKind::kScopes:
-      return "scopes";
-  }
-  return "?";
+  return nameIn(kPassNames, kind);
 }
 
 const char* planDataName(PlanData data) {
-  switch (data) {
-    case PlanData::kHostFrame:
-      return "frame";
-    case PlanData::kHostRows:
-      return "rows";
-    case PlanData::kImage:
-      return "image";
-    case PlanData::kPacked:
-      return "packed";
-    case PlanData::kHealthSums:
-      return "sums";
-    case PlanData::kCounts:
-      return "counts";
-    case PlanData::kScales:
-      return "scales";
-  }
-  return "?";
+  return nameIn(kPlanDataNames, data);
 }
 
 std::string FramePlan::describe() const {

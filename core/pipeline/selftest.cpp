@@ -11,6 +11,7 @@
 #include <optional>
 #include <random>
 
+#include "base/enum_names.hpp"
 #include "base/pixel_format.hpp"
 #include "capture/frame_encode.hpp"
 #include "core/image/gpu_image.hpp"
@@ -385,20 +386,17 @@ std::vector<Case> casesFor(const GlContext& gl, const SelftestOptions& o, Size l
   return cases;
 }
 
+constexpr EnumName<SelftestCheck::Outcome> kOutcomeNames[] = {
+    {SelftestCheck::Outcome::kExact, "exact"},
+    {SelftestCheck::Outcome::kWrong, "WRONG"},
+    {SelftestCheck::Outcome::kRefused, "refused"},
+    {SelftestCheck::Outcome::kFailed, "FAILED"},
+};
+
 }  // namespace
 
 const char* outcomeName(SelftestCheck::Outcome outcome) {
-  switch (outcome) {
-    case SelftestCheck::Outcome::kExact:
-      return "exact";
-    case SelftestCheck::Outcome::kWrong:
-      return "WRONG";
-    case SelftestCheck::Outcome::kRefused:
-      return "refused";
-    case SelftestCheck::Outcome::kFailed:
-      return "FAILED";
-  }
-  return "?";
+  return nameIn(kOutcomeNames, outcome);
 }
 
 bool SelftestReport::passed() const {

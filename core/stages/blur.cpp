@@ -320,21 +320,6 @@ Status Blur::fused(GLuint in, GLuint out, int width, int height) {
   return dispatchImageToImage(*gl_, program_.get(), in, out, gx, gy);
 }
 
-namespace {
-
-// `program`, compiled by `compile` at its first use.
-template <typename Compile>
-Result<GLuint> builtOnce(GlProgram& program, Compile compile) {
-  if (!program.get()) {
-    Result<GlProgram> p = compile();
-    if (!p) return p.error();
-    program = std::move(p.value());
-  }
-  return program.get();
-}
-
-}  // namespace
-
 Result<GLuint> Blur::horizontalProgram(bool from_buffer) {
   if (!from_buffer) return program_.get();
   return builtOnce(horizontal_from_buffer_, [&] { return compileTilePass(params_, true); });

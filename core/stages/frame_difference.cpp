@@ -53,18 +53,20 @@ Result<FrameDifference> FrameDifference::create(const GlContext& gl,
   if (Status s = checkWorkgroup(gl.limits(), kDifferenceStage, params.workgroup_size, 1, shared);
       !s)
     return s.error();
-  FrameDifference d;
-  // The result binding is a fifth storage block: GLES 3.1 promises 4.
-  d.publish_ = gl.limits().compute_storage_blocks >= 5 && gl.limits().ssbo_bindings >= 5;
-  d.accepts_packed_ = gl.limits().compute_storage_blocks >= 6 && gl.limits().ssbo_bindings >= 6;
-  d.gl_ = &gl;
-  d.params_ = params;
-  d.regions_ = regions;
-  Result<GlProgram> program = d.build(false);
-  if (!program) return program.error();
-  d.program_ = std::move(program.value());
+  FrameDifference d(gl, params, regions);
+  if (Result<GLuint> built = builtOnce(d.program_, [&] { return d.build(false); }); !built)
+    return built.error();
   return d;
 }
+
+FrameDifference::FrameDifference(const GlContext& gl, const FrameDifferenceParams& params,
+                                 const HealthRegionSpec& regions)
+    : gl_(&gl),
+      params_(params),
+      accepts_packed_(gl.limits().compute_storage_blocks >= 6 && gl.limits().ssbo_bindings >= 6),
+      regions_(regions),
+      // The result binding is a fifth storage block: GLES 3.1 promises 4.
+      publish_(gl.limits().compute_storage_blocks >= 5 && gl.limits().ssbo_bindings >= 5) {}
 
 Result<GlProgram> FrameDifference::build(bool packed_source) const {
   return ShaderLibrary::builtin().compute("frame_difference.comp",
@@ -122,28 +124,20 @@ void FrameDifference::reset() {
 }
 
 Status FrameDifference::run(const GpuImage& image, bool from_rgb, bool full_range) {
-  if (Status s = queueOn(image.texture(), 0, image.width(), image.height(), from_rgb, full_range);
-      !s)
-    return s;
-  glMemoryBarrier(kStorageWrittenBarrier);
-  return complete();
+  return completeAlone(
+      *this, queueOn(image.texture(), 0, image.width(), image.height(), from_rgb, full_range));
 }
 
 Status FrameDifference::run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
-  if (Status s = queue(frame, from_rgb, full_range); !s) return s;
-  glMemoryBarrier(kStorageWrittenBarrier);
-  return complete();
+  return completeAlone(*this, queue(frame, from_rgb, full_range));
 }
 
 Status FrameDifference::queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
   if (!accepts_packed_)
     return fail(ErrorCode::kUnsupported, kDifferenceStage,
                 ": a packed frame needs a sixth storage block, which this GPU does not have");
-  if (!packed_program_) {
-    Result<GlProgram> program = build(true);
-    if (!program) return program.error();
-    packed_program_ = std::move(program.value());
-  }
+  if (Result<GLuint> built = builtOnce(packed_program_, [&] { return build(true); }); !built)
+    return built.error();
   return queueOn(0, frame.buffer(), frame.width(), frame.height(), from_rgb, full_range);
 }
 

@@ -69,7 +69,8 @@ class FrameDifference {
   Status poison(uint32_t pattern);  // testing aid: fills the result buffer
 
  private:
-  FrameDifference() = default;
+  FrameDifference(const GlContext& gl, const FrameDifferenceParams& params,
+                  const HealthRegionSpec& regions);
   Status allocate(int width, int height);
   Result<GlProgram> build(bool packed_source) const;  // frame_difference.comp with these defines
   // `texture` or `packed` (one of them) of width x height.

@@ -88,15 +88,9 @@ Result<Scopes> Scopes::create(const GlContext& gl, const ScopesParams& params,
                                      "use fewer rows_per_workgroup or a smaller tile");
       !s)
     return s.error();
-  Scopes out;
-  out.gl_ = &gl;
-  out.params_ = params;
-  out.scopes_ = scopes;
-  out.input_ = input;
-  out.signalstats_ = signalstats;
-  Result<GlProgram> program = out.build(false);
-  if (!program) return program.error();
-  out.program_ = std::move(program.value());
+  Scopes out(gl, params, scopes, input, signalstats);
+  if (Result<GLuint> built = builtOnce(out.program_, [&] { return out.build(false); }); !built)
+    return built.error();
   return out;
 }
 
@@ -173,10 +167,9 @@ Status Scopes::runPixels(int w, int h, bool luma, int columns, const Bind& bind)
   if (uint64_t(w) * uint64_t(columns) > 0xFFFFFFFFull)  // the shader's column arithmetic
     return fail(ErrorCode::kUnsupported, kScopesStage, ": width ", std::to_string(w), " times ",
                 std::to_string(columns), " columns exceeds 32 bits");
-  if (luma && !luma_program_) {
-    Result<GlProgram> program = build(true);
-    if (!program) return program.error();
-    luma_program_ = std::move(program.value());
+  if (luma) {
+    if (Result<GLuint> built = builtOnce(luma_program_, [&] { return build(true); }); !built)
+      return built.error();
   }
   const size_t column_words = size_t(columns) * kLevels;
   const size_t parade_at = scopes_.waveform ? column_words : 0;

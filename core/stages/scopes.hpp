@@ -104,7 +104,9 @@ class Scopes {
   Status poison(uint32_t pattern);  // testing aid: fills the output buffer
 
  private:
-  Scopes() = default;
+  Scopes(const GlContext& gl, const ScopesParams& params, const ScopeOptions& scopes,
+         ScopesInput input, bool signalstats)
+      : gl_(&gl), params_(params), scopes_(scopes), input_(input), signalstats_(signalstats) {}
   Result<GlProgram> build(bool luma_image) const;
   // The image or packed form's checks, uniforms and dispatch; `bind` binds the pixels.
   template <typename Bind>

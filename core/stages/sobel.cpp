@@ -45,18 +45,14 @@ Result<Sobel> Sobel::create(const GlContext& gl, const SobelParams& params,
               4);
       !s)
     return s.error();
-  Sobel so;
-  so.gl_ = &gl;
-  so.params_ = params;
-  so.regions_ = regions;
+  Sobel so(gl, params, regions);
   if (regions.count()) {
     Result<GlBuffer> made = makeStorageBuffer(regions.count() * kSobelRegionWords, "sobel regions");
     if (!made) return made.error();
     so.regions_buffer_ = std::move(made.value());
   }
-  Result<GlProgram> program = so.build(false);
-  if (!program) return program.error();
-  so.program_ = std::move(program.value());
+  if (Result<GLuint> built = builtOnce(so.program_, [&] { return so.build(false); }); !built)
+    return built.error();
   return so;
 }
 
@@ -72,23 +68,16 @@ Result<GlProgram> Sobel::build(bool packed_source) const {
 }
 
 Status Sobel::run(GLuint luma, int width, int height, bool full_range) {
-  if (Status s = queueOn(luma, 0, width, height, false, full_range); !s) return s;
-  glMemoryBarrier(kStorageWrittenBarrier);
-  return complete();
+  return completeAlone(*this, queueOn(luma, 0, width, height, false, full_range));
 }
 
 Status Sobel::run(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
-  if (Status s = queue(frame, from_rgb, full_range); !s) return s;
-  glMemoryBarrier(kStorageWrittenBarrier);
-  return complete();
+  return completeAlone(*this, queue(frame, from_rgb, full_range));
 }
 
 Status Sobel::queue(const PackedRgbaBuffer& frame, bool from_rgb, bool full_range) {
-  if (!packed_program_) {
-    Result<GlProgram> program = build(true);
-    if (!program) return program.error();
-    packed_program_ = std::move(program.value());
-  }
+  if (Result<GLuint> built = builtOnce(packed_program_, [&] { return build(true); }); !built)
+    return built.error();
   return queueOn(0, frame.buffer(), frame.width(), frame.height(), from_rgb, full_range);
 }
 

@@ -63,7 +63,8 @@ class Sobel {
   Status poison(uint32_t pattern);  // testing aid: fills the partials
 
  private:
-  Sobel() = default;
+  Sobel(const GlContext& gl, const SobelParams& params, const HealthRegionSpec& regions)
+      : gl_(&gl), params_(params), regions_(regions) {}
   // `luma` (bytes) or `packed` (a frame), one of them.
   Status queueOn(GLuint luma, GLuint packed, int width, int height, bool from_rgb, bool full_range);
   Result<GlProgram> build(bool packed_source) const;

@@ -2,6 +2,7 @@
 // Small GL helpers the stages share: storage buffers, fills, read-back, binding the source
 // image (texture unit 0 as u_image, or the packed buffer at SSBO binding 1).
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/stats/health_regions.hpp"
@@ -50,5 +51,27 @@ constexpr GLbitfield kStorageWrittenBarrier =
 constexpr GLbitfield kImageWrittenBarrier =
     GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
     GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT;
+
+// `program`, compiled by `compile` (a Result<GlProgram>) at its first use: a stage makes its
+// other forms (a packed source, a luma image, a blur's buffer passes) at the first frame that
+// needs them.
+template <typename Compile>
+Result<GLuint> builtOnce(GlProgram& program, Compile compile) {
+  if (!program.get()) {
+    Result<GlProgram> p = compile();
+    if (!p) return p.error();
+    program = std::move(p.value());
+  }
+  return program.get();
+}
+
+// A pass that may be queued beside another (FrameDifference, Sobel) run alone: `queued`, its
+// queue's outcome, then the barrier that makes its sums visible, then its complete().
+template <typename Pass>
+Status completeAlone(Pass& pass, Status queued) {
+  if (!queued) return queued;
+  glMemoryBarrier(kStorageWrittenBarrier);
+  return pass.complete();
+}
 
 }  // namespace esf

@@ -127,13 +127,7 @@ namespace {
 
 HealthEvent makeEvent(HealthEventType type, uint64_t seq, uint64_t ts_ns, uint64_t start,
                       uint64_t end) {
-  HealthEvent e;
-  e.type = type;
-  e.seq = seq;
-  e.ts_ns = ts_ns;
-  e.start_ns = start;
-  e.end_ns = end;
-  return e;
+  return {type, seq, ts_ns, start, end};
 }
 
 }  // namespace

@@ -4,28 +4,29 @@
 #include <random>
 #include <string>
 
+#include "base/enum_names.hpp"
+
 namespace esf {
 
+namespace {
+
+constexpr EnumName<FrameContent> kFrameContents[] = {
+    {FrameContent::kRandom, "random"},
+    {FrameContent::kFlat, "flat"},
+    {FrameContent::kGradient, "gradient"},
+    {FrameContent::kNatural, "natural"},
+};
+
+}  // namespace
+
 const char* frameContentName(FrameContent c) {
-  switch (c) {
-    case FrameContent::kRandom:
-      return "random";
-    case FrameContent::kFlat:
-      return "flat";
-    case FrameContent::kGradient:
-      return "gradient";
-    case FrameContent::kNatural:
-      return "natural";
-  }
-  return "?";
+  return nameIn(kFrameContents, c);
 }
 
 Result<FrameContent> parseFrameContent(std::string_view name) {
-  for (FrameContent c : {FrameContent::kRandom, FrameContent::kFlat, FrameContent::kGradient,
-                         FrameContent::kNatural})
-    if (name == frameContentName(c)) return c;
-  return fail(ErrorCode::kInvalidArgument, "unknown frame content '", name,
-              "' (random, flat, gradient, natural)");
+  if (std::optional<FrameContent> content = valueIn(kFrameContents, name)) return *content;
+  return fail(ErrorCode::kInvalidArgument, "unknown frame content '", name, "' (",
+              namesIn(kFrameContents), ")");
 }
 
 RgbaImage syntheticFrame(FrameContent content, int width, int height, uint32_t seed) {

@@ -26,14 +26,10 @@ import unittest
 
 from PIL import Image
 
+from service_support import free_port
+
 ESFRAME = None
 SIZE = (67, 45)  # odd on purpose
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(port, path, headers=None, method="GET"):

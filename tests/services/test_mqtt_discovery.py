@@ -14,15 +14,14 @@ usage: test_mqtt_discovery.py ESFRAME_BINARY
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_mqtt_output import Broker, free_port, wait_for  # noqa: E402
+from service_support import wait_for  # noqa: E402
+from test_mqtt_output import BrokerTest  # noqa: E402
 
 ESFRAME = None
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,17 +38,7 @@ def y4m_frame(width, height, value):
     return b"FRAME\n" + luma + bytes([128]) * (2 * (width // 2) * (height // 2))
 
 
-class MqttDiscoveryTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="esframe-ha-")
-        self.port = free_port()
-        self.broker = Broker(self.dir, self.port)
-        self.broker.start()
-
-    def tearDown(self):
-        self.broker.stop()
-        shutil.rmtree(self.dir)
-
+class MqttDiscoveryTest(BrokerTest):
     def url(self, options):
         return f"mqtt://127.0.0.1:{self.port}/esf/cam,{options}"
 

@@ -19,22 +19,10 @@ import tempfile
 import time
 import unittest
 
+from service_support import (SIGNALSTATS_AND_DETECTORS, black_interval_clip,
+                             bordered_noise_clip, free_port, wait_for)
+
 ESFRAME = None
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(predicate, timeout_s, what):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class Broker:
@@ -102,12 +90,23 @@ def jsonl_by_seq(text):
     return {m["seq"]: m for m in (json.loads(line) for line in text.splitlines())}
 
 
-class MqttOutputTest(unittest.TestCase):
+class BrokerTest(unittest.TestCase):
+    """A test with its own scratch folder and a broker on a free port of 127.0.0.1."""
+
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="esframe-mqtt-")
         self.port = free_port()
         self.broker = Broker(self.dir, self.port)
         self.broker.start()
+
+    def tearDown(self):
+        self.broker.stop()
+        shutil.rmtree(self.dir)
+
+
+class MqttOutputTest(BrokerTest):
+    def setUp(self):
+        super().setUp()
         self.sub = Subscriber(self.dir, self.port, "esf/#")
         # The subscription is in place once a probe comes back through it. mosquitto_sub
         # subscribes a moment after it starts, so a probe sent before that is lost: publish one
@@ -122,8 +121,7 @@ class MqttOutputTest(unittest.TestCase):
 
     def tearDown(self):
         self.sub.close()
-        self.broker.stop()
-        shutil.rmtree(self.dir)
+        super().tearDown()
 
     def esframe(self, *args, **kw):
         return subprocess.Popen([ESFRAME, "run", "--backend", "cpu", "--source", "pattern", "--size", "33x17",
@@ -154,12 +152,9 @@ class MqttOutputTest(unittest.TestCase):
         # A 4:2:0 clip made by ffmpeg (noise inside black borders): each message carries the
         # --signalstats and --detect figures of its frame's JSONL line; cropdetect from the
         # third frame on (skip=2), as ffmpeg prints it.
-        clip = os.path.join(self.dir, "clip.y4m")
-        subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
-                        "testsrc2=s=48x32:r=10:d=0.6,noise=alls=20:allf=t,"
-                        "pad=64:48:8:8:black,format=yuv420p", "-y", clip], check=True)
+        clip = bordered_noise_clip(self.dir, 0.6)
         run = subprocess.Popen([ESFRAME, "run", "--backend", "cpu", "--source", clip,
-                                "--signalstats-stat", "tout+vrep", "--detect", "crop,blur,block",
+                                *SIGNALSTATS_AND_DETECTORS,
                                 "--output", "jsonl", "--output", self.url()],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         out, err = run.communicate(timeout=60)
@@ -266,13 +261,7 @@ class MqttOutputTest(unittest.TestCase):
         # noise frame held for 1 s, noise again. --health with half a
         # second as the minimum: black_start/end and freeze_start/end on TOPIC/events, each the
         # event's JSONL line, and TOPIC/health retained: ok, black, ok, frozen, ok.
-        clip = os.path.join(self.dir, "clip.y4m")
-        s = "s=64x48:r=10"
-        subprocess.run(["ffmpeg", "-v", "error", "-filter_complex",
-                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[a];color=black:{s}:d=1[b];"
-                        f"color=gray:{s}:d=0.1,noise=alls=30:allf=t,loop=loop=9:size=1[c];"
-                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[d];"
-                        "[a][b][c][d]concat=n=4:v=1:a=0,format=yuv420p", "-y", clip], check=True)
+        clip = black_interval_clip(self.dir, held_second=True)
         run = subprocess.Popen([ESFRAME, "run", "--backend", "cpu", "--source", clip, "--health="
                                 "black_min_duration=0.5,freeze_duration=0.5,threshold=100",
                                 "--output", "jsonl", "--output", self.url(",every=100")],

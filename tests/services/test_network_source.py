@@ -32,18 +32,14 @@ import threading
 import time
 import unittest
 
+from service_support import free_port
+
 ESFRAME = None
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON = "/usr/bin/python3"  # Debian's, with python3-gi and GstRtspServer
 W, H, FRAMES, FPS = 320, 240, 40, 10
 # Outages of the RTSP server in a row: 1 in CI; ESF_NETWORK_OUTAGES=20 for the leak figures.
 OUTAGES = int(os.environ.get("ESF_NETWORK_OUTAGES", "1"))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def run(args, **kw):

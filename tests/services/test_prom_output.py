@@ -14,6 +14,8 @@ import tempfile
 import time
 import unittest
 
+from service_support import SIGNALSTATS_AND_DETECTORS, black_interval_clip, bordered_noise_clip
+
 ESFRAME = None
 SAMPLE = re.compile(r'^([a-z0-9_]+)\{(.*)\} (\S+)$')
 LABEL = re.compile(r'([a-z_]+)="((?:[^"\\]|\\.)*)"')
@@ -49,6 +51,17 @@ class PromOutputTest(unittest.TestCase):
 
     def tearDown(self):
         shutil.rmtree(self.dir)
+
+    def run_to_textfile(self, clip, *options):
+        """(the finished run over `clip` with `options`, the textfile's samples), the textfile
+        written after every frame and passing promtool."""
+        run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--source", clip, *options,
+                              "--output", "jsonl", "--output", f"prom:{self.path},every=0"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        checked = promtool_check(self.path)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+        return run, parse_metrics(open(self.path).read())
 
     def test_promtool_during_the_run_and_values_equal_jsonl(self):
         frames = 40
@@ -109,20 +122,9 @@ class PromOutputTest(unittest.TestCase):
     def test_health_gauges_and_event_counters(self):
         # A clip made by ffmpeg: noise, black for 1 s, noise. The gauges equal the last frame's
         # JSONL health figures; the counters count the event lines the run printed.
-        clip = os.path.join(self.dir, "clip.y4m")
-        s = "s=64x48:r=10"
-        subprocess.run(["ffmpeg", "-v", "error", "-filter_complex",
-                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[a];color=black:{s}:d=1[b];"
-                        f"color=gray:{s}:d=1,noise=alls=30:allf=t[c];"
-                        "[a][b][c]concat=n=3:v=1:a=0,format=yuv420p", "-y", clip], check=True)
-        run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--source", clip,
-                              "--health=black_min_duration=0.5,freeze_duration=0.5",
-                              "--output", "jsonl", "--output", f"prom:{self.path},every=0"],
-                             capture_output=True, text=True, timeout=60)
-        self.assertEqual(run.returncode, 0, run.stderr)
-        checked = promtool_check(self.path)
-        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
-        metrics = parse_metrics(open(self.path).read())
+        clip = black_interval_clip(self.dir)
+        run, metrics = self.run_to_textfile(
+            clip, "--health=black_min_duration=0.5,freeze_duration=0.5")
         os.remove(clip)
         lines = [json.loads(l) for l in run.stdout.splitlines()]
         events = [l["event"] for l in lines if "event" in l]
@@ -145,18 +147,8 @@ class PromOutputTest(unittest.TestCase):
         # A clip made by ffmpeg: noise inside black borders (pad), 4:2:0, blurred on its last
         # frames. Each gauge equals the last frame's JSONL figure (which the signalstats and
         # detector tests hold equal to ffmpeg's own), named after ffmpeg's key.
-        clip = os.path.join(self.dir, "clip.y4m")
-        subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
-                        "testsrc2=s=48x32:r=10:d=0.8,noise=alls=20:allf=t,"
-                        "pad=64:48:8:8:black,format=yuv420p", "-y", clip], check=True)
-        run = subprocess.run([ESFRAME, "run", "--backend", "cpu", "--source", clip,
-                              "--signalstats-stat", "tout+vrep", "--detect", "crop,blur,block",
-                              "--output", "jsonl", "--output", f"prom:{self.path},every=0"],
-                             capture_output=True, text=True, timeout=60)
-        self.assertEqual(run.returncode, 0, run.stderr)
-        checked = promtool_check(self.path)
-        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
-        metrics = parse_metrics(open(self.path).read())
+        clip = bordered_noise_clip(self.dir, 0.8)
+        run, metrics = self.run_to_textfile(clip, *SIGNALSTATS_AND_DETECTORS)
         last = json.loads(run.stdout.splitlines()[-1])
         src = frozenset({("source", clip)})
         names = ["UMIN", "ULOW", "UAVG", "UHIGH", "UMAX", "VMIN", "VLOW", "VAVG", "VHIGH", "VMAX",

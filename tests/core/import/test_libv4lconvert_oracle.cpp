@@ -3,57 +3,25 @@
 // with coarse fixed-point coefficients (YUYV: Cr * 1.5, Cb * 2.02), so Y'CbCr agrees within a
 // few levels; RGB and GREY byte shuffles agree exactly.
 #include <gtest/gtest.h>
-#include <libv4l-plugin.h>
 #include <libv4lconvert.h>
 #include <linux/videodev2.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "base/pixel_format.hpp"
 #include "core/import/import_reference.hpp"
+#include "core/import/v4lconvert_memory.hpp"
 
 namespace esf {
 namespace {
 
-// libv4lconvert wants a device; a conversion-only one answers QUERYCAP and nothing else.
-int fakeIoctl(void*, int, unsigned long request, void* arg) {
-  if (request == VIDIOC_QUERYCAP) {
-    auto* cap = static_cast<v4l2_capability*>(arg);
-    std::memset(cap, 0, sizeof *cap);
-    std::strcpy(reinterpret_cast<char*>(cap->driver), "oracle");
-    cap->capabilities = V4L2_CAP_VIDEO_CAPTURE;
-    return 0;
-  }
-  errno = EINVAL;
-  return -1;
-}
-ssize_t fakeRead(void*, int, void*, size_t) {
-  errno = EINVAL;
-  return -1;
-}
-ssize_t fakeWrite(void*, int, const void*, size_t) {
-  errno = EINVAL;
-  return -1;
-}
-void fakeClose(void*) {}
-
-struct ConverterDeleter {
-  void operator()(v4lconvert_data* d) const { v4lconvert_destroy(d); }
-};
-
 // libv4lconvert's RGB24 for a tight w x h frame of `fourcc`, or empty when it cannot convert it.
 std::vector<uint8_t> v4lconvertToRgb24(uint32_t fourcc, int w, int h, int bytes_per_line,
                                        std::vector<uint8_t>& bytes) {
-  static libv4l_dev_ops ops{};
-  ops.close = fakeClose, ops.ioctl = fakeIoctl, ops.read = fakeRead, ops.write = fakeWrite;
-  std::unique_ptr<v4lconvert_data, ConverterDeleter> conv(
-      v4lconvert_create_with_dev_ops(-1, nullptr, &ops));
+  const V4lconvert conv = v4lconvertInMemory();
   if (!conv) return {};
   v4l2_format src{}, dst{};
   src.type = dst.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;

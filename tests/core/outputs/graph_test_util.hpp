@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
@@ -21,6 +22,16 @@ inline std::vector<uint8_t> seedColour(int mask) {
                                       {0, 0, 255}, {255, 0, 255}, {0, 255, 255}, {128, 128, 128}};
   if (mask >= 8) return {255, 255, 255, 255};
   return {table[mask][0], table[mask][1], table[mask][2], 255};
+}
+
+// Mitchell's log2 in 1/256 steps, by division: exponent e with 2^e <= v, plus the mantissa's
+// share of 2^e in 256ths, rounded down (0 for 0 and 1). The log graphs' oracle, written apart
+// from graph_layout.cpp's logQ8.
+inline uint64_t log256(uint64_t v) {
+  if (v <= 1) return 0;
+  uint64_t e = 0;
+  while ((uint64_t(2) << e) <= v) ++e;
+  return e * 256 + (v - (uint64_t(1) << e)) * 256 / (uint64_t(1) << e);
 }
 
 inline GlBuffer makeSsbo(const std::vector<uint32_t>& words) {

@@ -51,15 +51,6 @@ uint32_t maxCount(const HistogramData& h, int c) {
   return m;
 }
 
-// Mitchell's log2 in 1/256 steps, by division: exponent e with 2^e <= v, plus the mantissa's
-// share of 2^e in 256ths, rounded down.
-uint64_t log256(uint64_t v) {
-  if (v <= 1) return 0;
-  uint64_t e = 0;
-  while ((uint64_t(2) << e) <= v) ++e;
-  return e * 256 + (v - (uint64_t(1) << e)) * 256 / (uint64_t(1) << e);
-}
-
 struct Style {
   GraphMode mode;
   bool log;
@@ -113,8 +104,8 @@ RgbaImage independentGraph(const Style& style, uint8_t alpha = 255) {
         int mask = 0;
         for (int c = first; c <= last; ++c) {
           const uint64_t n = h.at(bin, c);
-          const bool lit = style.log ? uint64_t(2 * r + 1) * log256(maxCount(h, c) + 1) <
-                                           uint64_t(2 * rows) * log256(n + 1)
+          const bool lit = style.log ? uint64_t(2 * r + 1) * test::log256(maxCount(h, c) + 1) <
+                                           uint64_t(2 * rows) * test::log256(n + 1)
                                      : uint64_t(2 * r + 1) * kScaleDen[c] < 2 * n * rows;
           if (lit) mask |= 1 << c;  // kChannels is "rgbl": bits r 1, g 2, b 4, l 8
         }
@@ -275,7 +266,7 @@ TEST(GraphLayout, LogQ8ByHand) {
   EXPECT_EQ(logQ8(257), 8u * 256 + 1);     // 8 + 1/256
   EXPECT_EQ(logQ8(1000), 9u * 256 + 244);  // 9 + floor(488 / 512 * 256)
   EXPECT_EQ(logQ8(0xFFFFFFFFu), 31u * 256 + 255);
-  for (uint32_t v = 0; v < 5000; ++v) EXPECT_EQ(logQ8(v), log256(v)) << v;
+  for (uint32_t v = 0; v < 5000; ++v) EXPECT_EQ(logQ8(v), test::log256(v)) << v;
 }
 
 TEST(GraphLayout, LabelsFromTheLumaChannelStats) {

@@ -41,12 +41,6 @@ std::vector<float> fixedScales() {
   return s;
 }
 
-uint64_t log256(uint64_t v) {  // Mitchell's log2 in 1/256 steps, by division
-  uint64_t e = 0;
-  while ((uint64_t(2) << e) <= v) ++e;
-  return v <= 1 ? 0 : e * 256 + (v - (uint64_t(1) << e)) * 256 / (uint64_t(1) << e);
-}
-
 // No decorations: the bars alone. Sites in CfaSite order R, Gr, Gb, B.
 RgbaImage independentRawGraph(const RawHistogramData& raw, GraphMode mode, bool log) {
   RgbaImage img(kWidth, kHeight);
@@ -70,7 +64,8 @@ RgbaImage independentRawGraph(const RawHistogramData& raw, GraphMode mode, bool 
         const uint64_t n = raw.counts[size_t(c)][size_t(bin)];
         const uint64_t max =
             *std::max_element(raw.counts[size_t(c)].begin(), raw.counts[size_t(c)].end());
-        lit[c] = log ? uint64_t(2 * r + 1) * log256(max + 1) < uint64_t(2 * kHeight) * log256(n + 1)
+        lit[c] = log ? uint64_t(2 * r + 1) * test::log256(max + 1) <
+                           uint64_t(2 * kHeight) * test::log256(n + 1)
                      : uint64_t(2 * r + 1) * kScaleDen[c] < 2 * n * kHeight;
       }
       uint8_t* p = img.at(x, y);

@@ -136,13 +136,6 @@ std::pair<int, int> cellsOf(int i, int n, int cells) {
   return {first, std::max(end, first + 1)};
 }
 
-uint64_t log256(uint64_t v) {
-  if (v <= 1) return 0;
-  uint64_t e = 0;
-  while ((uint64_t(2) << e) <= v) ++e;
-  return e * 256 + (v - (uint64_t(1) << e)) * 256 / (uint64_t(1) << e);
-}
-
 // What a pixel below the strip shows: its panel (-1 outside the vectorscope's square) and count.
 struct Shown {
   int panel = -1;
@@ -214,7 +207,7 @@ RgbaImage independentScope(const ScopeCounts& s, int width, int height, const Gr
         uint64_t b = 0;
         if (shown.count > 0) {
           if (o.log_scale) {
-            b = 255 * log256(shown.count + 1) / log256(peak + 1);
+            b = 255 * test::log256(shown.count + 1) / test::log256(peak + 1);
           } else {
             const float level = float(shown.count) * (float(1020) / float(peak));
             b = level >= 255 ? 255 : uint64_t(level);
