@@ -52,14 +52,10 @@ constexpr EnumName<HealthEventType> kHealthEvents[] = {
     {HealthEventType::kCameraOnline, "camera_online"},
 };
 
-// The value `table` names `name`, or kInvalidArgument "unknown <what> '<name>' (<the names>)".
+// parseNameIn, its message built inside the API's guard.
 template <typename E, size_t N>
 Result<E> parseName(const EnumName<E> (&table)[N], std::string_view name, std::string_view what) {
-  if (std::optional<E> value = valueIn(table, name)) return *value;
-  return guard(what, [&]() -> Result<E> {
-    return fail(ErrorCode::kInvalidArgument, "unknown ", what, " '", name, "' (", namesIn(table),
-                ")");
-  });
+  return guard(what, [&] { return parseNameIn(table, name, what); });
 }
 
 }  // namespace

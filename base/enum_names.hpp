@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "esframe/base/result.hpp"
+
 namespace esf {
 
 template <typename E>
@@ -40,6 +42,14 @@ std::string namesIn(const EnumName<E> (&table)[N]) {
     names += row.name;
   }
   return names;
+}
+
+// The value named `name`, or kInvalidArgument "unknown <what> '<name>' (<the names>)".
+template <typename E, size_t N>
+Result<E> parseNameIn(const EnumName<E> (&table)[N], std::string_view name, std::string_view what) {
+  if (std::optional<E> value = valueIn(table, name)) return *value;
+  return fail(ErrorCode::kInvalidArgument, "unknown ", what, " '", name, "' (", namesIn(table),
+              ")");
 }
 
 }  // namespace esf

@@ -36,41 +36,20 @@ class GlHandle {
   GLuint id_ = 0;
 };
 
-namespace gl_release {
-inline void buffer(GLuint id) {
-  glDeleteBuffers(1, &id);
+// glDelete* of buffers, textures and the like frees an array of names; a handle frees its one.
+template <void (*Delete)(GLsizei, const GLuint*)>
+void deleteOne(GLuint id) {
+  Delete(1, &id);
 }
-inline void texture(GLuint id) {
-  glDeleteTextures(1, &id);
-}
-inline void framebuffer(GLuint id) {
-  glDeleteFramebuffers(1, &id);
-}
-inline void renderbuffer(GLuint id) {
-  glDeleteRenderbuffers(1, &id);
-}
-inline void query(GLuint id) {
-  glDeleteQueries(1, &id);
-}
-inline void vertexArray(GLuint id) {
-  glDeleteVertexArrays(1, &id);
-}
-inline void program(GLuint id) {
-  glDeleteProgram(id);
-}
-inline void shader(GLuint id) {
-  glDeleteShader(id);
-}
-}  // namespace gl_release
 
-using GlBuffer = GlHandle<gl_release::buffer>;
-using GlTexture = GlHandle<gl_release::texture>;
-using GlFramebuffer = GlHandle<gl_release::framebuffer>;
-using GlRenderbuffer = GlHandle<gl_release::renderbuffer>;
-using GlQuery = GlHandle<gl_release::query>;
-using GlVertexArray = GlHandle<gl_release::vertexArray>;
-using GlProgram = GlHandle<gl_release::program>;
-using GlShader = GlHandle<gl_release::shader>;
+using GlBuffer = GlHandle<deleteOne<glDeleteBuffers>>;
+using GlTexture = GlHandle<deleteOne<glDeleteTextures>>;
+using GlFramebuffer = GlHandle<deleteOne<glDeleteFramebuffers>>;
+using GlRenderbuffer = GlHandle<deleteOne<glDeleteRenderbuffers>>;
+using GlQuery = GlHandle<deleteOne<glDeleteQueries>>;
+using GlVertexArray = GlHandle<deleteOne<glDeleteVertexArrays>>;
+using GlProgram = GlHandle<glDeleteProgram>;
+using GlShader = GlHandle<glDeleteShader>;
 
 // glGen* creates names one at a time here; each make*() hands the name to its owner.
 template <typename Handle, void (*Generate)(GLsizei, GLuint*)>

@@ -15,23 +15,19 @@
 namespace esf {
 namespace {
 
-std::string shaderLog(GLuint shader) {
+// A shader's or a program's info log: glGetShaderiv and glGetShaderInfoLog, or the program's.
+template <void (*GetIv)(GLuint, GLenum, GLint*),
+          void (*GetInfoLog)(GLuint, GLsizei, GLsizei*, GLchar*)>
+std::string infoLog(GLuint object) {
   GLint len = 0;
-  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &len);
+  GetIv(object, GL_INFO_LOG_LENGTH, &len);
   std::string log(size_t(std::max(len, 1)), '\0');
-  glGetShaderInfoLog(shader, len, nullptr, log.data());
+  GetInfoLog(object, len, nullptr, log.data());
   log.resize(std::strlen(log.c_str()));
   return log;
 }
-
-std::string programLog(GLuint program) {
-  GLint len = 0;
-  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &len);
-  std::string log(size_t(std::max(len, 1)), '\0');
-  glGetProgramInfoLog(program, len, nullptr, log.data());
-  log.resize(std::strlen(log.c_str()));
-  return log;
-}
+constexpr auto shaderLog = infoLog<glGetShaderiv, glGetShaderInfoLog>;
+constexpr auto programLog = infoLog<glGetProgramiv, glGetProgramInfoLog>;
 
 // The first error line of a driver's log, as its location and text; a log with no located error
 // gives its first line as the text, at line 0 of the shader.

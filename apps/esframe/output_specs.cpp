@@ -128,6 +128,27 @@ Status parseGraphOption(const std::string& key, const std::string& value, std::s
   return Status::success();
 }
 
+// A key whose value is an integer in [min, max], kept in an int field of the options.
+template <typename Options>
+struct NumberKey {
+  std::string_view key;
+  int Options::*field;
+  uint64_t min, max;
+};
+
+// Sets the field of the one of `keys` named `key` (none: nothing), its value checked in range.
+template <typename Options, size_t N>
+Status setNumberKey(const NumberKey<Options> (&keys)[N], std::string_view what,
+                    const std::string& key, const std::string& value, Options& o) {
+  for (const NumberKey<Options>& k : keys) {
+    if (k.key != key) continue;
+    Result<uint64_t> n = parseUnsigned(value, std::string(what) + ": " + key, k.min, k.max);
+    if (!n) return n.error();
+    o.*k.field = int(*n);
+  }
+  return Status::success();
+}
+
 }  // namespace
 
 Result<PngSinkOptions> parsePngSpec(const std::string& text) {
@@ -256,12 +277,7 @@ Result<MqttSinkOptions> parseMqttSpec(const std::string& text) {
                                       {"will-topic", &MqttSinkOptions::will_topic},
                                       {"discovery-prefix", &MqttSinkOptions::discovery_prefix},
                                       {"name", &MqttSinkOptions::device_name}};
-  struct NumberKey {
-    std::string_view key;
-    int MqttSinkOptions::*field;
-    uint64_t min, max;
-  };
-  static const NumberKey kNumberKeys[] = {
+  static const NumberKey<MqttSinkOptions> kNumberKeys[] = {
       {"qos", &MqttSinkOptions::qos, 0, 1},
       {"every", &MqttSinkOptions::every, 1, 1000000},
       {"queue", &MqttSinkOptions::queue, 1, 1000000},
@@ -269,7 +285,7 @@ Result<MqttSinkOptions> parseMqttSpec(const std::string& text) {
       {"state-every", &MqttSinkOptions::discovery_state_every_s, 1, 86400}};
   KeyValueListRules rules;
   for (const TextKey& k : kTextKeys) rules.keys.push_back(k.key);
-  for (const NumberKey& k : kNumberKeys) rules.keys.push_back(k.key);
+  for (const auto& k : kNumberKeys) rules.keys.push_back(k.key);
   rules.keys.push_back("discovery");
   Result<std::vector<KeyValue>> items = parseKeyValueList(key_values, kMqtt, rules);
   if (!items) return items.error();
@@ -281,12 +297,7 @@ Result<MqttSinkOptions> parseMqttSpec(const std::string& text) {
         discovery_keys || key == "discovery-prefix" || key == "name" || key == "state-every";
     for (const TextKey& k : kTextKeys)
       if (k.key == key) o.*k.field = value;
-    for (const NumberKey& k : kNumberKeys) {
-      if (k.key != key) continue;
-      Result<uint64_t> n = parseUnsigned(value, std::string(kMqtt) + ": " + key, k.min, k.max);
-      if (!n) return n.error();
-      o.*k.field = int(*n);
-    }
+    if (Status s = setNumberKey(kNumberKeys, kMqtt, key, value, o); !s) return s.error();
   }
   if ((!o.cert.empty() || !o.key.empty() || !o.tls_version.empty() || o.insecure) &&
       o.cafile.empty() && o.capath.empty())
@@ -349,12 +360,7 @@ Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
   Result<uint64_t> port = parseUnsigned(address, std::string(kHttp) + ": port", 0, 65535);
   if (!port) return port.error();
   o.port = int(*port);
-  struct NumberKey {
-    std::string_view key;
-    int HttpSinkOptions::*field;
-    uint64_t min, max;
-  };
-  static const NumberKey kNumberKeys[] = {
+  static const NumberKey<HttpSinkOptions> kNumberKeys[] = {
       {"clients", &HttpSinkOptions::clients, 1, 1024},
       {"every", &HttpSinkOptions::every, 1, 1000000},
       {"snapshot-every", &HttpSinkOptions::snapshot_every, 0, 1000000},
@@ -383,13 +389,8 @@ Result<HttpSinkOptions> parseHttpSpec(const std::string& text) {
       if (!size) return size.error();
       o.graph_width = size->width;
       o.graph_height = size->height;
-    } else {
-      for (const NumberKey& k : kNumberKeys) {
-        if (k.key != key) continue;
-        Result<uint64_t> n = parseUnsigned(value, std::string(kHttp) + ": " + key, k.min, k.max);
-        if (!n) return n.error();
-        o.*k.field = int(*n);
-      }
+    } else if (Status s = setNumberKey(kNumberKeys, kHttp, key, value, o); !s) {
+      return s.error();
     }
   }
   if (o.user.empty() != o.password_file.empty())

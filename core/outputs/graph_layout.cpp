@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "base/channels.hpp"
 #include "core/outputs/bitmap_font.hpp"
 #include "core/outputs/frame_summary.hpp"
 #include "core/stages/scale_reference.hpp"
@@ -71,16 +72,8 @@ std::vector<float> rawGraphScales(const RawHistogramData& raw) {
 }
 
 uint32_t graphChannelBit(char letter) {
-  switch (letter) {
-    case 'r':
-      return 1;
-    case 'g':
-      return 2;
-    case 'b':
-      return 4;
-    default:
-      return 8;
-  }
+  const int code = channelCode(letter);  // r 0, g 1, b 2, l 3; any other letter (Gb) as l
+  return uint32_t(1) << (code >= 0 ? code : 3);
 }
 
 uint32_t logQ8(uint32_t v) {

@@ -31,6 +31,17 @@ Result<RgbaTarget> makeRgbaTarget(int width, int height, std::string_view what) 
   return t;
 }
 
+GlTexture integerTexture(int width, int height, GLenum format) {
+  GlTexture t = makeTexture();
+  glBindTexture(GL_TEXTURE_2D, t.get());
+  glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
+  // Integer textures are incomplete (texelFetch reads 0) unless both filters are NEAREST.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return t;
+}
+
 void uploadCaption(GLuint text_texture, const std::string& caption) {
   std::vector<uint8_t> text = textColumns(caption);
   text.resize(kGraphMaxTextColumns, 0);
@@ -74,18 +85,9 @@ Result<GraphRenderer> GraphRenderer::create(int bins, const std::string& channel
   if (!program) return program.error();
   g.program_ = std::move(program.value());
   g.vao_ = makeVertexArray();
-  // Integer textures are incomplete (texelFetch reads 0) unless both filters are NEAREST.
-  auto integerTexture = [](int width, GLenum format = GL_R32UI) {
-    GlTexture t = makeTexture();
-    glBindTexture(GL_TEXTURE_2D, t.get());
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, 1);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    return t;
-  };
-  g.counts_tex_ = integerTexture(bins * int(channels.size()));
-  g.scales_tex_ = integerTexture(4 * int(channels.size()));
-  g.text_tex_ = integerTexture(kGraphMaxTextColumns, GL_R8UI);
+  g.counts_tex_ = integerTexture(bins * int(channels.size()), 1, GL_R32UI);
+  g.scales_tex_ = integerTexture(4 * int(channels.size()), 1, GL_R32UI);
+  g.text_tex_ = integerTexture(kGraphMaxTextColumns, 1, GL_R8UI);
   Result<RgbaTarget> target = makeRgbaTarget(width, height, "graph");
   if (!target) return target.error();
   g.target_ = std::move(target.value());

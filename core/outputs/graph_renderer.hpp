@@ -26,13 +26,14 @@ RgbaImage renderGraphReference(const HistogramData& hist, std::span<const float>
                                const GraphLabels& labels = {}, uint8_t background_alpha = 255);
 
 // What the graph renderers (GraphRenderer and ScopeRenderer) share: their RGBA8 target with its
-// framebuffer, a colour as a vec4 uniform, the caption's columns into their R8UI text texture
-// (kGraphMaxTextColumns wide).
+// framebuffer, the integer textures their shaders read with texelFetch, a colour as a vec4
+// uniform, the caption's columns into their R8UI text texture (kGraphMaxTextColumns wide).
 struct RgbaTarget {
   GlTexture texture;
   GlFramebuffer fbo;
 };
 Result<RgbaTarget> makeRgbaTarget(int width, int height, std::string_view what);
+GlTexture integerTexture(int width, int height, GLenum format);
 void setColourUniform(GLuint program, const char* name, const std::array<uint8_t, 4>& colour);
 void uploadCaption(GLuint text_texture, const std::string& caption);
 

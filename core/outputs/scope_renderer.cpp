@@ -11,21 +11,6 @@
 #include "platform/shader_library.hpp"
 
 namespace esf {
-namespace {
-
-GlTexture integerTexture(int width, int height, GLenum format) {
-  GlTexture t = makeTexture();
-  glBindTexture(GL_TEXTURE_2D, t.get());
-  glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
-  // Integer textures are incomplete (texelFetch reads 0) unless both filters are NEAREST.
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  return t;
-}
-
-}  // namespace
-
 Result<ScopeRenderer> ScopeRenderer::create(int width, int height, const GraphOptions& options,
                                             uint8_t background_alpha) {
   if (options.scope == GraphScope::kNone)

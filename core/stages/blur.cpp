@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "base/enum_names.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stages/stage_limits.hpp"
 #include "platform/shader_library.hpp"
@@ -10,32 +11,19 @@
 namespace esf {
 namespace {
 constexpr const char* kBlurStage = "blur";
-}
+constexpr EnumName<BlurStrategy> kBlurStrategies[] = {
+    {BlurStrategy::kTiled, "tiled"},   {BlurStrategy::kSliding, "sliding"},
+    {BlurStrategy::kFused, "fused"},   {BlurStrategy::kSplit, "split"},
+    {BlurStrategy::kStream, "stream"},
+};
+}  // namespace
 
 const char* blurStrategyName(BlurStrategy s) {
-  switch (s) {
-    case BlurStrategy::kSliding:
-      return "sliding";
-    case BlurStrategy::kFused:
-      return "fused";
-    case BlurStrategy::kSplit:
-      return "split";
-    case BlurStrategy::kStream:
-      return "stream";
-    case BlurStrategy::kTiled:
-      break;
-  }
-  return "tiled";
+  return nameIn(kBlurStrategies, s);
 }
 
 Result<BlurStrategy> parseBlurStrategy(std::string_view name) {
-  if (name == "tiled") return BlurStrategy::kTiled;
-  if (name == "sliding") return BlurStrategy::kSliding;
-  if (name == "fused") return BlurStrategy::kFused;
-  if (name == "split") return BlurStrategy::kSplit;
-  if (name == "stream") return BlurStrategy::kStream;
-  return fail(ErrorCode::kInvalidArgument, "unknown blur strategy '", name,
-              "' (tiled, sliding, fused, split or stream)");
+  return parseNameIn(kBlurStrategies, name, "blur strategy");
 }
 
 BlurParams BlurParams::defaultsFor(const GlContext&) {

@@ -24,9 +24,7 @@ const char* frameContentName(FrameContent c) {
 }
 
 Result<FrameContent> parseFrameContent(std::string_view name) {
-  if (std::optional<FrameContent> content = valueIn(kFrameContents, name)) return *content;
-  return fail(ErrorCode::kInvalidArgument, "unknown frame content '", name, "' (",
-              namesIn(kFrameContents), ")");
+  return parseNameIn(kFrameContents, name, "frame content");
 }
 
 RgbaImage syntheticFrame(FrameContent content, int width, int height, uint32_t seed) {

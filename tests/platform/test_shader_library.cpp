@@ -37,34 +37,34 @@ TEST(ShaderLibrary, ComputeWritesKnownValuesToSsbo) {
   for (size_t i = kCount; i < got.size(); ++i) ASSERT_EQ(got[i], test::kPoison) << "word " << i;
 }
 
-TEST(ShaderLibrary, BrokenShaderErrorNamesFileAndLine) {
-  test::glContext();
-  Result<GlProgram> program = testLibrary().compute("broken.comp");
-  ASSERT_FALSE(program.ok());
-  const std::string& m = program.error().message;
-  EXPECT_EQ(m.rfind("glsl_es/broken.comp:5: ", 0), 0u) << m;
-  EXPECT_NE(m.find("undefined_symbol_on_line_5"), std::string::npos) << m;
-  EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
-}
+// Each broken shader: how its one-line error starts (the file and line, and the shader that
+// included it), and the driver's word for what is wrong there.
+struct BrokenShader {
+  const char* name;
+  const char* message_start;
+  const char* symbol;
+};
+constexpr BrokenShader kBrokenShaders[] = {
+    {"broken.comp", "glsl_es/broken.comp:5: ", "undefined_symbol_on_line_5"},
+    {"broken_in_include.comp",
+     "glsl_es/common/stray_call.glsl:4 (included by broken_in_include.comp): ",
+     "undefined_function_on_line_4"},
+    // The lines after an include keep their numbers.
+    {"broken_after_include.comp",
+     "glsl_es/broken_after_include.comp:7: ", "undefined_symbol_on_line_7"},
+};
 
-TEST(ShaderLibrary, ErrorInAnIncludedFileNamesThatFileAndLine) {
+TEST(ShaderLibrary, ErrorNamesTheFileAndLineAlsoInAndAfterAnInclude) {
   test::glContext();
-  Result<GlProgram> program = testLibrary().compute("broken_in_include.comp");
-  ASSERT_FALSE(program.ok());
-  const std::string& m = program.error().message;
-  EXPECT_EQ(m.rfind("glsl_es/common/stray_call.glsl:4 (included by broken_in_include.comp): ", 0),
-            0u)
-      << m;
-  EXPECT_NE(m.find("undefined_function_on_line_4"), std::string::npos) << m;
-}
-
-TEST(ShaderLibrary, LinesAfterAnIncludeKeepTheirNumbers) {
-  test::glContext();
-  Result<GlProgram> program = testLibrary().compute("broken_after_include.comp");
-  ASSERT_FALSE(program.ok());
-  const std::string& m = program.error().message;
-  EXPECT_EQ(m.rfind("glsl_es/broken_after_include.comp:7: ", 0), 0u) << m;
-  EXPECT_NE(m.find("undefined_symbol_on_line_7"), std::string::npos) << m;
+  for (const BrokenShader& b : kBrokenShaders) {
+    SCOPED_TRACE(b.name);
+    Result<GlProgram> program = testLibrary().compute(b.name);
+    ASSERT_FALSE(program.ok());
+    const std::string& m = program.error().message;
+    EXPECT_EQ(m.rfind(b.message_start, 0), 0u) << m;
+    EXPECT_NE(m.find(b.symbol), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
+  }
 }
 
 TEST(ShaderLibrary, UnknownShaderIsAnError) {

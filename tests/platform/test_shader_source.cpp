@@ -62,40 +62,39 @@ TEST(ShaderIncludes, NestedIncludeKeepsEachFilesNumbers) {
   EXPECT_EQ(r->text, "m1\n#line 10001\no1\n#line 20001\ni1\n#line 10003\no3\n#line 3\nm3\n");
 }
 
-TEST(ShaderIncludes, MissingFileNamesTheShaderTheIncluderAndTheFile) {
-  const std::array<EmbeddedFile, 2> files = {
-      EmbeddedFile{kMain, "#include \"common/outer.glsl\"\n"},
-      EmbeddedFile{"common/outer.glsl", "o1\n#include \"common/gone.glsl\"\n"}};
-  Result<ResolvedShader> r = resolveShaderIncludes(files, kMain);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, ErrorCode::kNotFound);
-  EXPECT_EQ(r.error().message,
-            "glsl_es/main.comp: glsl_es/common/outer.glsl:2: #include \"common/gone.glsl\": the "
-            "shader library has no file glsl_es/common/gone.glsl");
-}
+// Each refused pair of files (the shader and the one file it may include): the error's code and
+// a part of its message.
+struct Refusal {
+  std::string_view main_text, other_name, other_text;
+  ErrorCode code;
+  std::string_view message;
+};
+constexpr Refusal kRefusals[] = {
+    {"#include \"common/outer.glsl\"\n", "common/outer.glsl", "o1\n#include \"common/gone.glsl\"\n",
+     ErrorCode::kNotFound,
+     "glsl_es/main.comp: glsl_es/common/outer.glsl:2: #include \"common/gone.glsl\": the shader "
+     "library has no file glsl_es/common/gone.glsl"},
+    {"#if A\n#endif\n#ifdef B\n#include \"common/x.glsl\"\n#endif\n", "common/x.glsl", "x\n",
+     ErrorCode::kInvalidArgument, "glsl_es/main.comp:4: #include \"common/x.glsl\" inside #if"},
+    {"#include <common/x.glsl>\n", "common/x.glsl", "x\n", ErrorCode::kInvalidArgument,
+     "glsl_es/main.comp:1: an #include names its file"},
+    {"#include \"common/x.glsl\n", "common/x.glsl", "x\n", ErrorCode::kInvalidArgument,
+     "glsl_es/main.comp:1: an #include names its file"},
+    {"#include \"common/x.glsl\" x\n", "common/x.glsl", "x\n", ErrorCode::kInvalidArgument,
+     "glsl_es/main.comp:1: an #include names its file"},
+    {"#include\n", "common/x.glsl", "x\n", ErrorCode::kInvalidArgument,
+     "glsl_es/main.comp:1: an #include names its file"},
+};
 
-TEST(ShaderIncludes, IncludeInsideAConditionalIsRefused) {
-  const std::array<EmbeddedFile, 2> files = {
-      EmbeddedFile{kMain, "#if A\n#endif\n#ifdef B\n#include \"common/x.glsl\"\n#endif\n"},
-      EmbeddedFile{"common/x.glsl", "x\n"}};
-  Result<ResolvedShader> r = resolveShaderIncludes(files, kMain);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
-  EXPECT_NE(r.error().message.find("glsl_es/main.comp:4: #include \"common/x.glsl\" inside #if"),
-            std::string::npos)
-      << r.error().message;
-}
-
-TEST(ShaderIncludes, MalformedIncludeIsRefused) {
-  for (std::string_view text : {"#include <common/x.glsl>\n", "#include \"common/x.glsl\n",
-                                "#include \"common/x.glsl\" x\n", "#include\n"}) {
-    const std::array<EmbeddedFile, 2> files = {EmbeddedFile{kMain, text},
-                                               EmbeddedFile{"common/x.glsl", "x\n"}};
+TEST(ShaderIncludes, MissingConditionalOrMalformedIncludeIsRefused) {
+  for (const Refusal& want : kRefusals) {
+    SCOPED_TRACE(want.main_text);
+    const std::array<EmbeddedFile, 2> files = {EmbeddedFile{kMain, want.main_text},
+                                               EmbeddedFile{want.other_name, want.other_text}};
     Result<ResolvedShader> r = resolveShaderIncludes(files, kMain);
-    ASSERT_FALSE(r.ok()) << text;
-    EXPECT_NE(r.error().message.find("glsl_es/main.comp:1: an #include names its file"),
-              std::string::npos)
-        << r.error().message;
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, want.code);
+    EXPECT_NE(r.error().message.find(want.message), std::string::npos) << r.error().message;
   }
 }
 

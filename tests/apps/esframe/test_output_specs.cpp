@@ -61,6 +61,18 @@ void expectError(const std::string& spec, const std::string& text) {
       << "the CLI's errors name its flag: " << o.error().message;
 }
 
+// Each spec is refused as invalid, its message naming the output as the CLI writes it
+// ("--output mqtt").
+void expectRefused(std::initializer_list<const char*> specs, const std::string& output) {
+  for (const char* text : specs) {
+    Result<OutputSpec> bad = parseOutputSpec(text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument) << text;
+    EXPECT_NE(bad.error().message.find(output), std::string::npos)
+        << text << ": " << bad.error().message;
+  }
+}
+
 TEST(DrmOutputOptions, BadInputIsNamed) {
   expectError("colour=red", "--output drm: unknown key 'colour'");
   expectError("zpos", "--output drm: expected KEY=VALUE, got 'zpos'");
@@ -136,35 +148,30 @@ TEST(MqttOutputOptions, HomeAssistantDiscovery) {
 }
 
 TEST(MqttOutputOptions, BadInputIsNamed) {
-  for (const char* text : {"mqtt:host/t",
-                           "mqtt://host",
-                           "mqtt://host/",
-                           "mqtt:///t",
-                           "mqtt://:1883/t",
-                           "mqtt://h:0/t",
-                           "mqtt://h:70000/t",
-                           "mqtt://h:x/t",
-                           "mqtt://h/a/+",
-                           "mqtt://h/#",
-                           "mqtt://h/t,qos=2",
-                           "mqtt://h/t,every=0",
-                           "mqtt://h/t,queue=0",
-                           "mqtt://h/t,color=red",
-                           "mqtt://h/t,,qos=1",
-                           "mqtt://h/t,cert=/c.pem",
-                           "mqtt://h/t,cafile=/a,cert=/c",
-                           "mqtt://h/t,qos=1,qos=0",
-                           "mqtt://h/t,discovery=hass",
-                           "mqtt://h/t,name=Porch",
-                           "mqtt://h/t,state-every=5",
-                           "mqtt://h/t,discovery=homeassistant,state-every=0",
-                           "mqtt://h/t,discovery=homeassistant,discovery-prefix=ha/+"}) {
-    Result<OutputSpec> spec = parseOutputSpec(text);
-    ASSERT_FALSE(spec.ok()) << text;
-    EXPECT_EQ(spec.error().code, ErrorCode::kInvalidArgument) << text;
-    EXPECT_NE(spec.error().message.find("--output mqtt"), std::string::npos)
-        << text << ": " << spec.error().message;
-  }
+  expectRefused({"mqtt:host/t",
+                 "mqtt://host",
+                 "mqtt://host/",
+                 "mqtt:///t",
+                 "mqtt://:1883/t",
+                 "mqtt://h:0/t",
+                 "mqtt://h:70000/t",
+                 "mqtt://h:x/t",
+                 "mqtt://h/a/+",
+                 "mqtt://h/#",
+                 "mqtt://h/t,qos=2",
+                 "mqtt://h/t,every=0",
+                 "mqtt://h/t,queue=0",
+                 "mqtt://h/t,color=red",
+                 "mqtt://h/t,,qos=1",
+                 "mqtt://h/t,cert=/c.pem",
+                 "mqtt://h/t,cafile=/a,cert=/c",
+                 "mqtt://h/t,qos=1,qos=0",
+                 "mqtt://h/t,discovery=hass",
+                 "mqtt://h/t,name=Porch",
+                 "mqtt://h/t,state-every=5",
+                 "mqtt://h/t,discovery=homeassistant,state-every=0",
+                 "mqtt://h/t,discovery=homeassistant,discovery-prefix=ha/+"},
+                "--output mqtt");
 }
 
 TEST(PromOutputOptions, PathAndEvery) {
@@ -176,13 +183,9 @@ TEST(PromOutputOptions, PathAndEvery) {
   Result<PromSinkOptions> plain = parsePromSpec("x.prom");
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->every_s, 5);
-  for (const char* text : {"prom", "prom:", "prom:x,every=", "prom:x,every=-1", "prom:x,often=1",
-                           "prom:x,every=86401"}) {
-    Result<OutputSpec> bad = parseOutputSpec(text);
-    ASSERT_FALSE(bad.ok()) << text;
-    EXPECT_NE(bad.error().message.find("--output prom"), std::string::npos)
-        << text << ": " << bad.error().message;
-  }
+  expectRefused(
+      {"prom", "prom:", "prom:x,every=", "prom:x,every=-1", "prom:x,often=1", "prom:x,every=86401"},
+      "--output prom");
 }
 
 TEST(HttpOutputOptions, AddressPortAndKeys) {
@@ -235,34 +238,29 @@ TEST(HttpOutputOptions, AddressPortAndKeys) {
   ASSERT_TRUE(one.ok()) << one.error().message;
   EXPECT_EQ(one->allowed_hosts, std::vector<std::string>{"cam"});
 
-  for (const char* text : {"http",
-                           "http:",
-                           "http:x",
-                           "http:65536",
-                           "http:-1",
-                           "http::80",
-                           "http:::1:80",
-                           "http:80,clients=0",
-                           "http:80,every=0",
-                           "http:80,quality=101",
-                           "http:80,user=u",
-                           "http:80,password-file=p",
-                           "http:80,cert=c",
-                           "http:80,key=k",
-                           "http:80,mode=bars",
-                           "http:80,color=red",
-                           "http:80,",
-                           "http:80,timeout=0",
-                           "http:80,graph=0x1",
-                           "http:80,hosts=",
-                           "http:80,hosts=a,,b",
-                           "http:80,hosts=a,hosts=b"}) {
-    Result<OutputSpec> bad = parseOutputSpec(text);
-    ASSERT_FALSE(bad.ok()) << text;
-    EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument) << text;
-    EXPECT_NE(bad.error().message.find("--output http"), std::string::npos)
-        << text << ": " << bad.error().message;
-  }
+  expectRefused({"http",
+                 "http:",
+                 "http:x",
+                 "http:65536",
+                 "http:-1",
+                 "http::80",
+                 "http:::1:80",
+                 "http:80,clients=0",
+                 "http:80,every=0",
+                 "http:80,quality=101",
+                 "http:80,user=u",
+                 "http:80,password-file=p",
+                 "http:80,cert=c",
+                 "http:80,key=k",
+                 "http:80,mode=bars",
+                 "http:80,color=red",
+                 "http:80,",
+                 "http:80,timeout=0",
+                 "http:80,graph=0x1",
+                 "http:80,hosts=",
+                 "http:80,hosts=a,,b",
+                 "http:80,hosts=a,hosts=b"},
+                "--output http");
 }
 
 }  // namespace

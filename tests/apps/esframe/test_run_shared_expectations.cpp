@@ -4,6 +4,8 @@
 // and the pattern's seq / ts_ns / size fields. The definitions are docs/output-formats.md's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <string>
@@ -52,6 +54,19 @@ void expectChannel(const OrderedJson& j, char channel, const ChannelExpectation&
   EXPECT_EQ(s["clip_high"].get<double>(), 0.0);
 }
 
+// The r, g, b and l channels, and ffmpeg's signalstats names of l: YMIN YLOW YAVG YHIGH YMAX are
+// its min, p10, mean, p90 and max.
+void expectChannels(const OrderedJson& j, const std::array<ChannelExpectation, 4>& rgbl,
+                    uint64_t pixels) {
+  for (size_t c = 0; c < 4; ++c) expectChannel(j, "rgbl"[c], rgbl[c], pixels);
+  const ChannelExpectation& l = rgbl[3];
+  EXPECT_EQ(j["YMIN"].get<double>(), l.min);
+  EXPECT_EQ(j["YLOW"].get<double>(), l.p10);
+  EXPECT_EQ(j["YAVG"].get<double>(), l.mean);
+  EXPECT_EQ(j["YHIGH"].get<double>(), l.p90);
+  EXPECT_EQ(j["YMAX"].get<double>(), l.max);
+}
+
 std::vector<OrderedJson> runBackend(const std::vector<std::string>& args, const char* backend) {
   std::vector<std::string> a = args;
   a.insert(a.end(), {"--backend", backend});
@@ -83,15 +98,7 @@ TEST(RunSharedExpectations, FlatImage) {
     EXPECT_EQ(j["height"], 20);
     EXPECT_EQ(j["dropped"], 0);
     EXPECT_EQ(j["bins"], 256);
-    expectChannel(j, 'r', flat(200, 4), 600);
-    expectChannel(j, 'g', flat(100, 2), 600);
-    expectChannel(j, 'b', flat(50, 1), 600);
-    expectChannel(j, 'l', flat(118, 3), 600);
-    EXPECT_EQ(j["YMIN"].get<double>(), 118.0);
-    EXPECT_EQ(j["YLOW"].get<double>(), 118.0);
-    EXPECT_EQ(j["YAVG"].get<double>(), 118.0);
-    EXPECT_EQ(j["YHIGH"].get<double>(), 118.0);
-    EXPECT_EQ(j["YMAX"].get<double>(), 118.0);
+    expectChannels(j, {flat(200, 4), flat(100, 2), flat(50, 1), flat(118, 3)}, 600);
     EXPECT_EQ(j["ev_hint"].get<double>(), std::log2(2.5 / 3.0));
 
     // At 4 bins (value v in bin v * 4 / 256): R 200 is in the top bin, B 50 in the bottom one,
@@ -115,6 +122,23 @@ TEST(RunSharedExpectations, FlatImage) {
   }
 }
 
+// One channel of the split image below: `left` on 130 pixels, `right` on 270.
+ChannelExpectation splitChannel(int left, int right, int left_weight, int right_weight) {
+  const uint32_t low = uint32_t(std::min(left, right)), high = uint32_t(std::max(left, right));
+  const uint64_t low_pixels = left < right ? 130 : 270;
+  const auto percentile = [&](uint64_t rank) { return rank <= low_pixels ? low : high; };
+  return {{{left, 130}, {right, 270}},
+          low,
+          high,
+          percentile(4),
+          percentile(40),
+          percentile(200),
+          percentile(360),
+          percentile(396),
+          (left * 130.0 + right * 270.0) / 400,
+          (left_weight * 130.0 + right_weight * 270.0) / 400};
+}
+
 // A 40x10 image split at column 13: 130 pixels of (10, 240, 30) on the left, 270 of
 // (250, 5, 128) on the right. L: (13933*10 + 46871*240 + 4732*30 + 32768) >> 16 = 176 and
 // (13933*250 + 46871*5 + 4732*128 + 32768) >> 16 = 66. Percentile ranks lrint(400 * N / 100):
@@ -126,44 +150,15 @@ TEST(RunSharedExpectations, TwoColourSplit) {
   test::writePpm(path, 40, 10, [](int x, int) {
     return x < 13 ? Rgb{10, 240, 30} : Rgb{250, 5, 128};
   });
-  const ChannelExpectation r{{{10, 130}, {250, 270}},
-                             10,
-                             250,
-                             10,
-                             10,
-                             250,
-                             250,
-                             250,
-                             (10.0 * 130 + 250.0 * 270) / 400,
-                             (1.0 * 130 + 5.0 * 270) / 400};
-  const ChannelExpectation g{
-      {{240, 130}, {5, 270}},       5, 240, 5, 5, 5, 240, 240, (240.0 * 130 + 5.0 * 270) / 400,
-      (5.0 * 130 + 1.0 * 270) / 400};
-  const ChannelExpectation b{{{30, 130}, {128, 270}},
-                             30,
-                             128,
-                             30,
-                             30,
-                             128,
-                             128,
-                             128,
-                             (30.0 * 130 + 128.0 * 270) / 400,
-                             (1.0 * 130 + 3.0 * 270) / 400};
-  const ChannelExpectation l{
-      {{176, 130}, {66, 270}},      66, 176, 66, 66, 66, 176, 176, (176.0 * 130 + 66.0 * 270) / 400,
-      (4.0 * 130 + 2.0 * 270) / 400};
+  // Each channel: (value left, value right, msv weight left, msv weight right).
+  const ChannelExpectation r = splitChannel(10, 250, 1, 5), g = splitChannel(240, 5, 5, 1),
+                           b = splitChannel(30, 128, 1, 3), l = splitChannel(176, 66, 4, 2);
   for (const char* backend : {"gles", "cpu", "reference"}) {
     SCOPED_TRACE(backend);
     std::vector<OrderedJson> lines = runBackend({"run", "--source", path}, backend);
     ASSERT_EQ(lines.size(), 1u);
     const OrderedJson& j = lines[0];
-    expectChannel(j, 'r', r, 400);
-    expectChannel(j, 'g', g, 400);
-    expectChannel(j, 'b', b, 400);
-    expectChannel(j, 'l', l, 400);
-    EXPECT_EQ(j["YLOW"].get<double>(), 66.0);
-    EXPECT_EQ(j["YHIGH"].get<double>(), 176.0);
-    EXPECT_EQ(j["YAVG"].get<double>(), 101.75);
+    expectChannels(j, {r, g, b, l}, 400);
     EXPECT_EQ(j["ev_hint"].get<double>(), std::log2(2.5 / 2.65));
 
     // At 8 bins (v * 8 / 256): 10, 5, 30 in bin 0; 250, 240 in bin 7; 128 in 4; 176 in 5;
