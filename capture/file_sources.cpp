@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <memory>
 
 #include "base/pixel_format.hpp"
 #include "capture/raw_reader.hpp"
@@ -27,11 +29,6 @@ Result<InterruptibleFile> openFile(const std::string& path) {
   if (!fd.valid())
     return fail(errorCodeFromErrno(errno), "cannot open ", path, ": ", std::strerror(errno));
   return InterruptibleFile::open(std::move(fd), path);
-}
-
-Y4mHeader withColorimetry(Y4mHeader header, const SourceOptions& o) {
-  if (o.colorimetry) header.colorimetry = *o.colorimetry;
-  return header;
 }
 
 class ImageSequenceSource : public FrameSource {
@@ -73,83 +70,87 @@ class ImageSequenceSource : public FrameSource {
   size_t index_ = 0;
 };
 
+// A video of tight frames from a file or a pipe: Y4M after its header, or headerless raw frames.
 // Frames are read ahead on a thread (ReadAhead) into recycled buffers; index_ counts the frames
 // handed out, the reader counts its own for its error messages.
-class Y4mSource : public FrameSource {
+class TightVideoSource : public FrameSource {
  public:
-  Y4mSource(std::string path, InterruptibleFile file, Y4mHeader header, const SourceOptions& o)
+  struct Layout {
+    PixelFormat format;
+    int width = 0, height = 0;
+    Colorimetry colorimetry;
+  };
+  // Reads frame `index` into `slot`: false at the end of the video.
+  using ReadFrame = std::function<Result<bool>(InterruptibleFile& file, uint64_t index,
+                                               std::vector<uint8_t>& slot)>;
+  using Timestamp = std::function<uint64_t(uint64_t index)>;
+
+  TightVideoSource(std::string path, InterruptibleFile file, Layout layout, ReadFrame read,
+                   Timestamp timestamp)
       : path_(std::move(path)),
         file_(std::move(file)),
-        header_(withColorimetry(header, o)),
+        layout_(layout),
+        timestamp_(std::move(timestamp)),
         read_ahead_(
             path_,
-            [this, read_index = uint64_t(0)](std::vector<uint8_t>& slot) mutable {
-              return Y4mReader::readFrame(file_.get(), header_, path_, read_index++, slot,
-                                          file_.directReader());
-            },
+            [this, read = std::move(read), read_index = uint64_t(0)](
+                std::vector<uint8_t>& slot) mutable { return read(file_, read_index++, slot); },
             [this] { file_.interrupt(); }) {}
 
   Result<std::optional<Frame>> next() override {
     auto bytes = read_ahead_.next();
     if (!bytes) return bytes.error();
     if (!*bytes) return std::optional<Frame>();
-    const uint64_t ts =
-        index_ * 1000000000ull * uint64_t(header_.fps_den) / uint64_t(header_.fps_num);
-    return makeTightFrame(header_.format, header_.width, header_.height, header_.colorimetry,
+    const uint64_t ts = timestamp_(index_);
+    return makeTightFrame(layout_.format, layout_.width, layout_.height, layout_.colorimetry,
                           **bytes, index_++, ts, path_);
   }
   std::string name() const override { return path_; }
-  int width() const override { return header_.width; }
-  int height() const override { return header_.height; }
-  PixelFormat format() const override { return header_.format; }
+  int width() const override { return layout_.width; }
+  int height() const override { return layout_.height; }
+  PixelFormat format() const override { return layout_.format; }
 
  private:
   const std::string path_;
   InterruptibleFile file_;
-  const Y4mHeader header_;
+  const Layout layout_;
+  const Timestamp timestamp_;
   uint64_t index_ = 0;
   ReadAhead read_ahead_;  // last: its thread is joined before the members it reads go
 };
 
-class RawSource : public FrameSource {
- public:
-  // `consumed`: the stream's first bytes, already read by the caller looking for a Y4M header.
-  RawSource(std::string path, InterruptibleFile file, const SourceOptions& o,
-            std::string consumed = "")
-      : path_(std::move(path)),
-        file_(std::move(file)),
-        options_(o),
-        read_ahead_(
-            path_,
-            [this, consumed = std::move(consumed),
-             read_index = uint64_t(0)](std::vector<uint8_t>& slot) mutable {
-              return readRawFrame(file_.get(), *options_.format, options_.width, options_.height,
-                                  path_, read_index++, slot, consumed, file_.directReader());
-            },
-            [this] { file_.interrupt(); }) {}
+// Y4M: the header's layout and frame rate; the options' colorimetry, where given, over the file's.
+std::unique_ptr<FrameSource> y4mSource(const std::string& path, InterruptibleFile file,
+                                       Y4mHeader header, const SourceOptions& o) {
+  if (o.colorimetry) header.colorimetry = *o.colorimetry;
+  auto read = [header, path](InterruptibleFile& f, uint64_t index, std::vector<uint8_t>& slot) {
+    return Y4mReader::readFrame(f.get(), header, path, index, slot, f.directReader());
+  };
+  auto timestamp = [num = uint64_t(header.fps_num), den = uint64_t(header.fps_den)](uint64_t i) {
+    return i * 1000000000ull * den / num;
+  };
+  return std::make_unique<TightVideoSource>(
+      path, std::move(file),
+      TightVideoSource::Layout{header.format, header.width, header.height, header.colorimetry},
+      std::move(read), std::move(timestamp));
+}
 
-  Result<std::optional<Frame>> next() override {
-    auto bytes = read_ahead_.next();
-    if (!bytes) return bytes.error();
-    if (!*bytes) return std::optional<Frame>();
-    const double fps = options_.fps > 0 ? options_.fps : 30.0;
-    const uint64_t ts = uint64_t(double(index_) * 1e9 / fps);
-    return makeTightFrame(*options_.format, options_.width, options_.height,
-                          options_.colorimetry.value_or(Colorimetry{}), **bytes, index_++, ts,
-                          path_);
-  }
-  std::string name() const override { return path_; }
-  int width() const override { return options_.width; }
-  int height() const override { return options_.height; }
-  PixelFormat format() const override { return *options_.format; }
-
- private:
-  const std::string path_;
-  InterruptibleFile file_;
-  const SourceOptions options_;
-  uint64_t index_ = 0;
-  ReadAhead read_ahead_;  // last: its thread is joined before the members it reads go
-};
+// Raw: the options' layout, at their frame rate (30 fps if none). `consumed`: the stream's first
+// bytes, already read by the caller looking for a Y4M header.
+std::unique_ptr<FrameSource> rawSource(const std::string& path, InterruptibleFile file,
+                                       const SourceOptions& o, std::string consumed = "") {
+  const TightVideoSource::Layout layout{*o.format, o.width, o.height,
+                                        o.colorimetry.value_or(Colorimetry{})};
+  auto read = [layout, path, consumed = std::move(consumed)](InterruptibleFile& f, uint64_t index,
+                                                             std::vector<uint8_t>& slot) mutable {
+    return readRawFrame(f.get(), layout.format, layout.width, layout.height, path, index, slot,
+                        consumed, f.directReader());
+  };
+  const double fps = o.fps > 0 ? o.fps : 30.0;
+  auto timestamp = [fps](uint64_t i) { return uint64_t(double(i) * 1e9 / fps); };
+  return std::make_unique<TightVideoSource>(path, std::move(file), layout, std::move(read),
+                                            std::move(timestamp));
+}
 
 }  // namespace
 
@@ -193,7 +194,7 @@ Result<std::unique_ptr<FrameSource>> openY4mSource(const std::string& path,
   auto header = Y4mReader::readHeader(file->get(), path);
   if (!header) return header.error();
   if (Status s = Y4mReader::checkFileHoldsAFrame(file->fd(), *header, path); !s) return s.error();
-  return std::unique_ptr<FrameSource>(new Y4mSource(path, std::move(*file), *header, options));
+  return y4mSource(path, std::move(*file), *header, options);
 }
 
 Status checkRawOptions(const std::string& path, const SourceOptions& options) {
@@ -229,7 +230,7 @@ Result<std::unique_ptr<FrameSource>> openRawSource(const std::string& path,
   auto file = openFile(path);
   if (!file) return file.error();
   if (Status s = checkRawFileHoldsAFrame(file->fd(), options, path); !s) return s.error();
-  return std::unique_ptr<FrameSource>(new RawSource(path, std::move(*file), options));
+  return rawSource(path, std::move(*file), options);
 }
 
 Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
@@ -256,13 +257,13 @@ Result<std::unique_ptr<FrameSource>> openStreamSource(const std::string& spec,
     auto header = Y4mReader::readHeader(file->get(), name, head);
     if (!header) return header.error();
     if (Status s = Y4mReader::checkFileHoldsAFrame(file->fd(), *header, name); !s) return s.error();
-    return std::unique_ptr<FrameSource>(new Y4mSource(name, std::move(*file), *header, options));
+    return y4mSource(name, std::move(*file), *header, options);
   }
   if (!options.format || options.width <= 0)
     return fail(ErrorCode::kInvalidArgument, name,
                 ": not Y4M, and raw frames need a frame size and a pixel format");
   if (Status s = checkRawOptions(name, options); !s) return s.error();
-  return std::unique_ptr<FrameSource>(new RawSource(name, std::move(*file), options, head));
+  return rawSource(name, std::move(*file), options, head);
 }
 
 }  // namespace esf
