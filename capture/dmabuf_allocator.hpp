@@ -39,4 +39,21 @@ class DmabufAllocator {
   virtual bool importsForeignDmabufs() const = 0;
 };
 
+// Expbuf I/O (a camera's or a decoder's own dmabufs, imported by the GPU) needs an allocator's
+// device to import into, and a GPU that imports foreign dmabufs: `what` names the source,
+// `instead` the I/O modes to use otherwise.
+inline Status checkExpbufImport(const DmabufAllocator* allocator, const std::string& what,
+                                const char* instead) {
+  if (!allocator)
+    return fail(ErrorCode::kUnsupported, what,
+                ": expbuf I/O needs the GPU's DRM device to import into; none was given");
+  if (!allocator->importsForeignDmabufs())
+    // Mesa's llvmpipe crashes sampling a dmabuf it did not allocate.
+    return fail(ErrorCode::kUnsupported, what,
+                ": expbuf I/O is refused: this GPU cannot import foreign dmabufs safely "
+                "(llvmpipe crashes); use ",
+                instead, " I/O");
+  return {};
+}
+
 }  // namespace esf

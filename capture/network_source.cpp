@@ -276,21 +276,13 @@ Result<std::unique_ptr<FrameSource>> openNetworkSource(const std::string& spec,
   // camera's; else system memory. A decoder fills no buffers of the GPU's. Not under auto: an
   // import the GPU refuses mid-stream ends the run, where system memory always works, and no
   // board has run this path yet.
-  const DmabufAllocator* allocator = options.dmabuf_allocator;
-  const bool foreign_ok = allocator && allocator->importsForeignDmabufs();
   switch (options.io) {
     case IoMode::kAuto:
-      break;
     case IoMode::kMmap:
       break;
     case IoMode::kExpbuf:
-      if (!allocator)
-        return fail(ErrorCode::kUnsupported, request.shown,
-                    ": expbuf I/O needs the GPU's DRM device to import into; none was given");
-      if (!foreign_ok)
-        return fail(ErrorCode::kUnsupported, request.shown,
-                    ": expbuf I/O is refused: this GPU cannot import foreign dmabufs safely "
-                    "(llvmpipe crashes); use auto or mmap I/O");
+      if (Status s = checkExpbufImport(options.dmabuf_allocator, request.shown, "auto or mmap"); !s)
+        return s.error();
       request.dmabufs = NetworkDmabufs::kDecoders;
       break;
     case IoMode::kDmabuf:

@@ -285,16 +285,8 @@ Status V4l2Source::allocateBuffers(const SourceOptions& o) {
     return fail(ErrorCode::kUnsupported, info_.path,
                 ": dmabuf I/O needs a buffer allocator on the GPU's DRM device (GBM); none was "
                 "given");
-  if (mode == IoMode::kExpbuf) {
-    if (!allocator)
-      return fail(ErrorCode::kUnsupported, info_.path,
-                  ": expbuf I/O needs the GPU's DRM device to import into; none was given");
-    if (!allocator->importsForeignDmabufs())
-      // Mesa's llvmpipe crashes sampling a dmabuf it did not allocate.
-      return fail(ErrorCode::kUnsupported, info_.path,
-                  ": expbuf I/O is refused: this GPU cannot import foreign dmabufs safely "
-                  "(llvmpipe crashes); use dmabuf or mmap I/O");
-  }
+  if (mode == IoMode::kExpbuf)
+    if (Status s = checkExpbufImport(allocator, info_.path, "dmabuf or mmap"); !s) return s;
   if (mode == IoMode::kDmabuf) {
     Status matched = matchDmabufPitches(*allocator);
     if (!matched) {

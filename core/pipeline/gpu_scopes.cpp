@@ -41,21 +41,22 @@ Status GpuScopes::countChroma(const ImportedFrame& imported, PixelFormat format)
   return chroma_scopes_->run(chromaPlanesOf(imported, format));
 }
 
-Status GpuScopes::countImage(const GpuImage& image, const GpuImage* luma, FrameResult& r) {
+template <typename Pixels>
+Status GpuScopes::count(const Pixels& pixels, const Pixels* luma, FrameResult& r) {
   ScopeCounts counts;
-  counts.columns = scopeColumns(scopes_asked_, image.width());
+  counts.columns = scopeColumns(scopes_asked_, pixels.width());
   r.scopes = std::move(counts);
   if (!image_scopes_) return Status::success();
-  return image_scopes_->run(image, luma, r.scopes->columns);
+  return image_scopes_->run(pixels, luma, r.scopes->columns);
+}
+
+Status GpuScopes::countImage(const GpuImage& image, const GpuImage* luma, FrameResult& r) {
+  return count(image, luma, r);
 }
 
 Status GpuScopes::countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma,
                               FrameResult& r) {
-  ScopeCounts counts;
-  counts.columns = scopeColumns(scopes_asked_, packed.width());
-  r.scopes = std::move(counts);
-  if (!image_scopes_) return Status::success();
-  return image_scopes_->run(packed, luma, r.scopes->columns);
+  return count(packed, luma, r);
 }
 
 void GpuScopes::addReadbacks(PixelFormat format, bool image_counted, FrameReadback& readback) {

@@ -37,6 +37,8 @@ class GpuScopes {
   Status collect(const Frame& frame, FrameResult& r, const FrameReadback& readback);
 
  private:
+  template <typename Pixels>
+  Status count(const Pixels& pixels, const Pixels* luma, FrameResult& r);
   GlContext& gl_;
   ScopeOptions scopes_asked_;
   bool signalstats_ = false;

@@ -144,9 +144,11 @@ Result<std::unique_ptr<FrameSource>> Pipeline::openSource(const std::string& spe
     SourceOptions options;
     static_cast<SourceConfig&>(options) = config;
     // Zero-copy buffers only for a decided GPU backend: the executor reads frames in CPU memory.
+    // A network stream's decoder hands out dmabufs only with expbuf I/O.
+    const bool zero_copy_source = isV4l2Spec(spec) || isLibcameraSpec(spec) ||
+                                  (isNetworkSpec(spec) && config.io == IoMode::kExpbuf);
     if (impl_->gl && impl_->backend && impl_->backend_kind == Backend::kGles &&
-        config.io != IoMode::kMmap && !impl_->dmabuf_allocator &&
-        (isV4l2Spec(spec) || isLibcameraSpec(spec) || isNetworkSpec(spec))) {
+        config.io != IoMode::kMmap && !impl_->dmabuf_allocator && zero_copy_source) {
       Result<std::unique_ptr<DmabufAllocator>> allocator = createGbmDmabufAllocator(*impl_->gl);
       if (allocator)
         impl_->dmabuf_allocator = std::move(allocator.value());

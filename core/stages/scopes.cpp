@@ -113,13 +113,10 @@ Status Scopes::clearCounts(size_t words) {
   if (words != words_) {
     Result<GlBuffer> made = makeStorageBuffer(words, "scopes counts");
     if (!made) return made.error();
-    Result<GlBuffer> readback = makeStorageBuffer(words, "scopes read-back");
-    if (!readback) return readback.error();
     Result<GlBuffer> zeros = makeStorageBuffer(words, "scopes zeros");
     if (!zeros) return zeros.error();
     if (Status s = fillBuffer(zeros.value().get(), words, 0, "scopes zeros"); !s) return s;
     counts_ = std::move(made.value());
-    readback_ = std::move(readback.value());
     zeros_ = std::move(zeros.value());
     words_ = words;
   }
@@ -231,9 +228,13 @@ Status Scopes::run(const ChromaPlanes& planes) {
 
 Result<ScopeCounts> Scopes::read() const {
   if (!columns_) return fail(ErrorCode::kInternal, kScopesStage, ": read() before a run");
+  // A buffer of its own for the map (counts_ is never mapped, see scopes.hpp): read() serves the
+  // stage used alone; a pipeline's frame reads the counts through its one read-back.
+  Result<GlBuffer> readback = makeStorageBuffer(words_, "scopes read-back");
+  if (!readback) return readback.error();
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  copyWords(counts_.get(), 0, readback_.get(), 0, words_);
-  Result<std::vector<uint32_t>> words = readWords(readback_.get(), words_, "scopes read-back");
+  copyWords(counts_.get(), 0, readback->get(), 0, words_);
+  Result<std::vector<uint32_t>> words = readWords(readback->get(), words_, "scopes read-back");
   if (!words) return words.error();
   return countsOf(words.value());
 }
@@ -313,8 +314,7 @@ Result<ChromaSignalstatsCounts> Scopes::signalstatsOf(std::span<const uint32_t> 
 
 Status Scopes::poison(uint32_t pattern) {
   if (!words_) return Status::success();
-  if (Status s = fillBuffer(counts_.get(), words_, pattern, "scopes poison"); !s) return s;
-  return fillBuffer(readback_.get(), words_, pattern, "scopes poison");
+  return fillBuffer(counts_.get(), words_, pattern, "scopes poison");
 }
 
 }  // namespace esf

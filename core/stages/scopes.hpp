@@ -129,10 +129,9 @@ class Scopes {
   size_t partial_words_ = 0, previous_words_ = 0;
   GlProgram program_, luma_program_;  // luma_program_: LUMA_IMAGE, made at its first run
   // The counts, added with atomics: a buffer the host never maps (NVIDIA may keep a buffer it
-  // maps in host memory, where every atomic crosses the bus), copied into readback_ by read()
-  // (or by a frame's read-back into its own buffer).
+  // maps in host memory, where every atomic crosses the bus), copied into a buffer of read()'s
+  // own, or by a frame's read-back into its buffer.
   GlBuffer counts_;
-  GlBuffer readback_;
   GlBuffer zeros_;  // words_ zeros, copied into counts_ before each run
   size_t words_ = 0;
   int columns_ = 0;
