@@ -50,8 +50,15 @@ fi
 # Each step's seconds go into a table printed at the end, also when a step fails.
 # With each step, how busy the machine's CPUs were (from /proc/stat): a step well under 100%
 # leaves cores idle, which a step beside it could use.
+# And each step's ccache misses (sources compiled, not found in the cache; a background lane's
+# compilations count in the step they overlap). A step whose script times its own phases
+# (toolchain/cross-test) writes "phase<TAB>seconds" lines to $ESFRAME_STEP_PHASES: rows under it.
 start_s=$(date +%s)
-step_names=() step_secs=() step_busy=() step_name='' step_start=0 step_cpu=''
+step_names=() step_secs=() step_busy=() step_miss=() step_name='' step_start=0 step_cpu=''
+step_misses0=0
+ESFRAME_STEP_PHASES=$(mktemp)
+export ESFRAME_STEP_PHASES
+ccache_misses() { ccache --print-stats 2>/dev/null | awk -F'\t' '$1=="cache_miss"{print $2}' || true; }
 cpu_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }
 busy_since() {  # busy_since "<busy> <total>": percent of CPU time busy since then
   local now
@@ -61,8 +68,14 @@ busy_since() {  # busy_since "<busy> <total>": percent of CPU time busy since th
 }
 end_step() {
   [ -n "$step_name" ] || return 0
+  local misses phase secs
+  misses=$(ccache_misses)
   step_names+=("$step_name") step_secs+=($(($(date +%s) - step_start)))
-  step_busy+=("$(busy_since "$step_cpu")%")
+  step_busy+=("$(busy_since "$step_cpu")%") step_miss+=($((${misses:-0} - step_misses0)))
+  while IFS=$'\t' read -r phase secs; do
+    step_names+=("  - $phase") step_secs+=("$secs") step_busy+=("-") step_miss+=("-")
+  done <"$ESFRAME_STEP_PHASES"
+  : >"$ESFRAME_STEP_PHASES"
   step_name=''
 }
 step() {
@@ -70,14 +83,17 @@ step() {
   step_name=$*
   step_start=$(date +%s)
   step_cpu=$(cpu_ticks)
+  step_misses0=$(ccache_misses)
+  step_misses0=${step_misses0:-0}
   printf '\n== [%4d s] %s ==\n' "$((step_start - start_s))" "$*"
 }
 print_table() {  # [exit status]
   local status=${1:-$?} i
   end_step
-  printf '\n%-58s %6s %5s\n' "step" "s" "busy"
+  printf '\n%-58s %6s %5s %6s\n' "step" "s" "busy" "misses"
   for i in "${!step_names[@]}"; do
-    printf '%-58s %6d %5s\n' "${step_names[$i]}" "${step_secs[$i]}" "${step_busy[$i]}"
+    printf '%-58s %6d %5s %6s\n' "${step_names[$i]}" "${step_secs[$i]}" "${step_busy[$i]}" \
+      "${step_miss[$i]}"
   done
   printf '%-58s %6d\n' "total$([ $full = 1 ] && echo ' (--full)')" "$(($(date +%s) - start_s))"
   if command -v ccache >/dev/null; then
@@ -104,7 +120,7 @@ join_lane() {  # join_lane ID: waits for it; fails as it failed, its log on stde
   end_step
   wait "${lane_pid[$id]}" || status=$?
   unset "lane_pid[$id]"
-  step_names+=("${lane_title[$id]}") step_busy+=("-")
+  step_names+=("${lane_title[$id]}") step_busy+=("-") step_miss+=("-")
   step_secs+=($(($(date +%s) - lane_start[$id])))
   if [ "$status" -ne 0 ]; then
     cat "${lane_log[$id]}" >&2
@@ -296,8 +312,8 @@ done
 # Cross builds for the boards, their tests under qemu-user (toolchain/cross-test). CI: armhf, the
 # tests a board's CPU runs (unit, the CPU executor's NEON kernels, parsers, formats and hostile
 # sizes on a 32-bit size_t, and the CLI); llvmpipe's GPU tests under emulation (llvmpipe's ARM
-# JIT more than esframe) are left to --full. --full: aarch64 and armhf, every test including the
-# GPU matrix. ESFRAME_CROSS_TARGETS="" skips them.
+# JIT more than esframe), the gpu and cli-gl labels, are left to --full. --full: aarch64 and
+# armhf, every test including the GPU matrix. ESFRAME_CROSS_TARGETS="" skips them.
 export ESFRAME_LINE_DEBUG_INFO=ON  # toolchain/cross-test passes it on to CMake
 for target in $cross_targets; do
   if [ $full = 1 ]; then
@@ -305,7 +321,7 @@ for target in $cross_targets; do
     bash toolchain/cross-test "$target"
   else
     step "cross $target: setup, build, ctest under qemu-user (unit, threads, cli; no GPU)"
-    ESFRAME_CROSS_EXCLUDE_LABELS='vm|bench|gpu' bash toolchain/cross-test "$target" --board
+    ESFRAME_CROSS_EXCLUDE_LABELS='vm|bench|gpu|cli-gl' bash toolchain/cross-test "$target" --board
   fi
 done
 join_lane debs

@@ -47,19 +47,29 @@ class MqttDiscoveryTest(BrokerTest):
                                "--size", "33x17", "--histogram", "bins=16", *args],
                               capture_output=True, text=True, timeout=120, **kw)
 
-    def retained(self, *topics, count=None):
-        """{topic: payload} of every retained message under `topics` now (at most 2 s for them;
-        with `count`, back as soon as that many came)."""
+    def retained(self, *topics):
+        """{topic: payload} of every retained message under `topics` now. The broker sends a
+        subscription's retained messages before anything published after it: a non-retained
+        marker, published every 0.05 s until it arrives, ends mosquitto_sub (--retained-only
+        exits on the first message without the retain flag) right after the last of them."""
+        marker = f"esf-test/end-of-retained/{os.getpid()}"
         args = ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.port), "--retained-only",
-                "-W", "2", "-F", "%t\t%p"]
-        if count:
-            args += ["-C", str(count)]
+                "-W", "10", "-F", "%t\t%p", "-t", marker]
         for t in topics:
             args += ["-t", t]
-        out = subprocess.run(args, capture_output=True, text=True).stdout
+        sub = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+        while True:
+            try:
+                out, _ = sub.communicate(timeout=0.05)
+                break
+            except subprocess.TimeoutExpired:
+                subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.port), "-t",
+                                marker, "-m", "end"], check=True)
+        self.assertEqual(sub.returncode, 0, "mosquitto_sub saw no end marker in 10 s")
         messages = {}
         for line in out.splitlines():
             topic, _, payload = line.partition("\t")
+            self.assertNotEqual(topic, marker)
             messages[topic] = payload
         return messages
 
@@ -208,7 +218,7 @@ class MqttDiscoveryTest(BrokerTest):
             run.stdin.flush()
 
             def camera(value):
-                payload = self.retained("esf/cam/state", count=1).get("esf/cam/state")
+                payload = self.retained("esf/cam/state").get("esf/cam/state")
                 return payload is not None and json.loads(payload)["camera"] == value
             wait_for(lambda: camera("ON"), 20, "the camera on")
             # No frame for three state intervals, at least 10 s: off.

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "core/tuning/tuned_params.hpp"
 #include "core/tuning/tuning_cache.hpp"
@@ -78,7 +80,9 @@ void checkEveryBackend(bool packed) {
                                  PixelFormat::kUYVY,    PixelFormat::kYU12,  PixelFormat::kYUV422P,
                                  PixelFormat::kYUV444P, PixelFormat::kRGB24, PixelFormat::kRGBA32,
                                  PixelFormat::kGREY,    PixelFormat::kSRGGB8};
-  for (const Variant& v : variants()) {
+  const std::vector<Variant> all_variants = variants();
+  for (size_t vi = 0; vi < all_variants.size(); ++vi) {
+    const Variant& v = all_variants[vi];
     SCOPED_TRACE(v.name);
     std::vector<std::unique_ptr<Pipeline>> pipelines;
     for (Backend backend : {Backend::kReference, Backend::kCpu, Backend::kGles}) {
@@ -90,7 +94,11 @@ void checkEveryBackend(bool packed) {
       pipelines.push_back(std::move(p.value()));
     }
     for (PixelFormat format : formats) {
-      for (auto [w, h] : test::importSizes(format)) {
+      // The first two variants take every size; the others the sizes whose row and column
+      // edges differ (a single pixel, 257x3, several workgroups both ways).
+      std::vector<std::pair<int, int>> sizes = test::importSizes(format);
+      if (vi >= 2) sizes = {sizes[0], sizes[2], sizes[4]};
+      for (auto [w, h] : sizes) {
         if (v.config.resize && (w < 19 || h < 11)) continue;
         if (format == PixelFormat::kSRGGB8 && (w < 2 || h < 2)) continue;  // the demosaic's least
         for (bool flat : {false, true}) {
