@@ -168,6 +168,28 @@ step "layers in the objects: no upward definitions (toolchain/check-layers --obj
 python3 toolchain/check-layers --objects build/default
 # Some tests use tools of the "vm" group (jq, v4l-utils): the setup ends before any test runs.
 join_lane setup
+# The Debian packages as a board gets them: built (toolchain/build-debs amd64, without tests;
+# no -dbgsym packages here), lintian, then installed with apt into a clean Debian 12 root made by
+# mmdebstrap, run, upgraded and purged there (tests/package/check-debs.sh).
+# --full: the arm64 and armhf packages, each cross-built in a clean build root (4 and 6 minutes
+# here), lintian, unpacked with their dependencies into a root of that architecture and run there
+# under qemu-user.
+# In the background from the default preset's tests on, which leave a core idle a quarter of the
+# time (services waiting on sockets and timers): much of the packages' check is one core's work
+# too (lintian, apt and dpkg in the root, the root's boot). Its log is printed when it fails.
+debs_archs=(amd64)
+[ $full = 1 ] && debs_archs+=(arm64 armhf)
+# shellcheck disable=SC2016
+start_lane debs "(background, from the default ctest on) Debian packages: ${debs_archs[*]}" \
+  bash -c 'for deb_arch in "$@"; do
+      echo "== Debian packages: $deb_arch"
+      ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh "$deb_arch" || exit
+    done' check-debs "${debs_archs[@]}"
+# An early exit stops the packages' check whole (mmdebstrap, QEMU); apt in the setup lane is
+# left to finish.
+trap 'status=$?; [ -z "${lane_pid[debs]:-}" ] || kill -- -"${lane_pid[debs]}" 2>/dev/null
+  print_table "$status"' EXIT
+
 step "default preset: ctest (unit, gpu, cli, services; not vm)"
 # Not --preset: a test preset's label filter replaces -LE instead of adding to it.
 ctest --test-dir build/default --output-on-failure -j"$jobs" -LE 'vm|soak|boards'
@@ -234,28 +256,6 @@ if [ $full = 1 ]; then
 else
   ctest --preset asan -j"$jobs" -E "$matrix_regex"
 fi
-
-# The Debian packages as a board gets them: built (toolchain/build-debs amd64, without tests;
-# no -dbgsym packages here), lintian, then installed with apt into a clean Debian 12 root made by
-# mmdebstrap, run, upgraded and purged there (tests/package/check-debs.sh).
-# --full: the arm64 and armhf packages, each cross-built in a clean build root (4 and 6 minutes
-# here), lintian, unpacked with their dependencies into a root of that architecture and run there
-# under qemu-user.
-# In the background, beside the ThreadSanitizer, valgrind, fuzz and cross steps: much of it is
-# one core's work (lintian, apt and dpkg in the root, the root's boot), which leaves the other
-# core to those steps. Its log is printed when it fails.
-debs_archs=(amd64)
-[ $full = 1 ] && debs_archs+=(arm64 armhf)
-# shellcheck disable=SC2016
-start_lane debs "(background, beside the steps after ASan) Debian packages: ${debs_archs[*]}" \
-  bash -c 'for deb_arch in "$@"; do
-      echo "== Debian packages: $deb_arch"
-      ESFRAME_DEB_BUILD_OPTIONS=noautodbgsym bash tests/package/check-debs.sh "$deb_arch" || exit
-    done' check-debs "${debs_archs[@]}"
-# An early exit stops the packages' check whole (mmdebstrap, QEMU); apt in the setup lane is
-# left to finish.
-trap 'status=$?; [ -z "${lane_pid[debs]:-}" ] || kill -- -"${lane_pid[debs]}" 2>/dev/null
-  print_table "$status"' EXIT
 
 # ThreadSanitizer on the tests labelled threads (only their folders are built).
 step "tsan preset: build tests/threads and tests/core/cpu, ctest -L threads"
