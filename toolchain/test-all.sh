@@ -106,12 +106,15 @@ trap print_table EXIT
 
 # Background lanes: a command that runs beside the steps, its output in a log printed only if it
 # fails, its seconds in the table when joined. Each runs in a process group of its own (setsid).
-declare -A lane_pid=() lane_start=() lane_log=() lane_title=()
+declare -A lane_pid=() lane_start=() lane_end=() lane_log=() lane_title=()
 start_lane() {  # start_lane ID TITLE COMMAND...
   local id=$1
   lane_title[$id]=$2 lane_log[$id]=$(mktemp) lane_start[$id]=$(date +%s)
+  lane_end[$id]=$(mktemp)
   shift 2
-  setsid "$@" >"${lane_log[$id]}" 2>&1 &
+  # The lane's own end time goes to a file: its row shows how long it ran, not when it was joined.
+  setsid bash -c '"${@:2}"; status=$?; date +%s >"$1"; exit $status' lane "${lane_end[$id]}" "$@" \
+    >"${lane_log[$id]}" 2>&1 &
   lane_pid[$id]=$!
 }
 join_lane() {  # join_lane ID: waits for it; fails as it failed, its log on stderr
@@ -121,7 +124,9 @@ join_lane() {  # join_lane ID: waits for it; fails as it failed, its log on stde
   wait "${lane_pid[$id]}" || status=$?
   unset "lane_pid[$id]"
   step_names+=("${lane_title[$id]}") step_busy+=("-") step_miss+=("-")
-  step_secs+=($(($(date +%s) - lane_start[$id])))
+  local ended
+  ended=$(cat "${lane_end[$id]}" 2>/dev/null)
+  step_secs+=($((${ended:-$(date +%s)} - lane_start[$id])))
   if [ "$status" -ne 0 ]; then
     cat "${lane_log[$id]}" >&2
     echo "test-all.sh: ${lane_title[$id]}: failed (above)" >&2
@@ -137,6 +142,7 @@ step "checks: layers, library strings, clang-format"
 { command -v clang-format && command -v ccache; } >/dev/null || bash toolchain/setup-debian.sh
 bash toolchain/check-tree
 ccache -z >/dev/null  # the table at the end counts this run's hits
+step_misses0=0
 
 # The packages of the later steps install in the background while the default preset builds:
 # "vm" (QEMU, a kernel's headers and sources for tests/vm), "fuzz" (clang), "browser" (Chromium for
