@@ -71,7 +71,7 @@ const char* planDataName(PlanData data) {
 
 std::string FramePlan::describe() const {
   std::string out = executor == PlanExecutor::kGpu ? "gles " : "cpu ";
-  out += formatName(format);
+  out += format_name;
   out += ':';
   for (size_t i = 0; i < passes.size(); ++i) {
     const PlanPass& p = passes[i];
@@ -182,6 +182,8 @@ FramePlan planFrame(const FramePlanInputs& in) {
   FramePlan plan;
   plan.executor = in.executor;
   plan.format = in.format;
+  plan.format_name = formatName(in.format);
+  plan.yuv = isYuv(in.format);
   const bool wants_source_luma =
       in.luma == LumaSource::kSource && (in.channels.find('l') != std::string::npos || in.waveform);
   plan.source_luma = wants_source_luma && hasLumaPlane(in.format);

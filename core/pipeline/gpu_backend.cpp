@@ -2,7 +2,6 @@
 #include <optional>
 #include <utility>
 
-#include "base/pixel_format.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
@@ -71,15 +70,13 @@ class GpuBackend : public PipelineBackend {
     return collect();
   }
   bool countsSignalstats(const Frame& frame) const override {
-    return o_.signalstats && isYuv(frame.format);
+    return o_.signalstats && plan_ && plan_->format == frame.format && plan_->yuv;
   }
   Status configureFor(const Frame& frame) override;
   Status submit(const Frame& frame) override;
   Result<FrameResult> collect() override;
-  Status stage(const Frame& frame) override {
-    if (isBayer(frame.format)) return Status::success();  // unpacked on the CPU first
-    return importer_->stage(frame);
-  }
+  // Bayer frames are unpacked on the CPU first: the importer stages none.
+  Status stage(const Frame& frame) override { return importer_->stage(frame); }
   void settle() override { importer_->settle(); }
 
  private:
@@ -287,7 +284,7 @@ Status GpuBackend::configureFor(const Frame& frame) {
   plan_ = planFrame(in);
   logInfo("frame plan: " + plan_->describe());
   if (plan_->source_luma_missing && !warned_no_source_luma_) {
-    logWarning(std::string("source luma: ") + formatName(frame.format) +
+    logWarning(std::string("source luma: ") + plan_->format_name +
                " frames have no luma plane; L comes from RGB");
     warned_no_source_luma_ = true;
   }
@@ -351,14 +348,14 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameRes
   const ImportedFrame& imported = state.imported = f.value();
   // Zero-copy frames too: it reads the planes the import read, before the fence below.
   if (scopes_) {
-    if (Status s = scopes_->countChroma(imported, frame.format); !s) return s;
+    if (Status s = scopes_->countChroma(imported); !s) return s;
   }
   // The source may requeue a zero-copy buffer once submit() returns: fence the import's reads
   // of it (the first work of the frame), to wait for those alone.
   if (imported.zero_copy) state.import_fence = GlFence::insert("the import of a zero-copy frame");
   if (io.source_luma && !imported.luma && !imported.packed_luma)
     return fail(ErrorCode::kInternal, std::string("frame plan: the import of a ") +
-                                          formatName(frame.format) + " frame wrote no luma");
+                                          plan_->format_name + " frame wrote no luma");
   if (pass.writes == PlanData::kPacked) {
     state.lane[0].packed = &*imported_packed_[0];
     // GREY's luma is its RGBA buffer.
@@ -483,7 +480,7 @@ Status GpuBackend::runPlan(const Frame& frame) {
   sub.binned_at = readback_.add(binned_.pendingWords());
   if (o_.histogram.bins != kValueCount) sub.values_at = readback_.add(values_.pendingWords());
   sub.scales_at = readback_.add(scale_.resultWords(int(o_.histogram.channels.size())));
-  if (scopes_) scopes_->addReadbacks(frame.format, r.scopes.has_value(), readback_);
+  if (scopes_) scopes_->addReadbacks(r.scopes.has_value(), readback_);
   if (difference_) {
     sub.difference_at = readback_.add(difference_->resultWords());
     sub.sobel_at = readback_.add(sobel_->resultWords());
