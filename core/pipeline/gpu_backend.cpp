@@ -124,6 +124,7 @@ class GpuBackend : public PipelineBackend {
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
   std::optional<Demosaic> demosaic_;  // made when a plan begins with kDemosaic
+  std::optional<BayerSetup> bayer_;   // configured with such a plan, for its format and size
   // Made with it: a Bayer frame's values are unpacked and its raw statistics counted on
   // the host, on these threads (a quarter less upload time on two cores than on one beside
   // llvmpipe: bench/results/zen5-2core-cpu-import.md).
@@ -257,13 +258,13 @@ Status GpuBackend::configureHistograms(int out_w, int out_h) {
 // demosaiced into the stage image.
 Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame, FrameResult& r) {
   WallTimer upload_timer;
-  Result<BayerInput> bayer = prepareBayer(frame, o_, &*host_pool_);
+  Result<BayerInput> bayer = prepareBayer(frame, *bayer_, *host_pool_);
   if (!bayer) return bayer.error();
   r.raw = std::move(bayer->stats);
   if (Status s = demosaic_->upload(bayer->values, frame.width, frame.height); !s) return s.error();
   ImportedFrame out;
   out.upload_ms = upload_timer.ms();
-  if (Status s = demosaic_->run(bayer->demosaic, *imported_[0]); !s) return s.error();
+  if (Status s = demosaic_->run(bayer_->demosaic, *imported_[0]); !s) return s.error();
   out.rgba = imported_[0]->texture();
   out.width = frame.width, out.height = frame.height;
   return out;
@@ -297,6 +298,12 @@ Status GpuBackend::configureFor(const Frame& frame) {
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
   if (first.kind == PassKind::kDemosaic) {
+    Result<BayerSetup> bayer = configureBayer(frame.format, frame.width, frame.height, o_);
+    if (!bayer) {
+      plan_.reset();  // each frame of this format and size fails here, not in submit()
+      return bayer.error();
+    }
+    bayer_ = std::move(bayer.value());
     // Its values are unpacked and its raw statistics counted on the host, on these threads.
     if (!host_pool_) host_pool_.emplace(o_.threads);
     if (demosaic_) return Status::success();
