@@ -94,6 +94,9 @@ class GpuBackend : public PipelineBackend {
   };
 
   Status configure(int w, int h);
+  // The plan for `frame`'s format, and the stages and programs its passes need, made before any
+  // frame's time is taken.
+  Status configurePlan(const Frame& frame);
   // The histograms for out_w x out_h images: strategy=auto's choice, or where the stage refuses
   // it for this size (a driver limit the choice did not know), the stage's defaults, said once.
   Status configureHistograms(int out_w, int out_h);
@@ -270,14 +273,21 @@ Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame, FrameResult& r
   return out;
 }
 
-// The stages for this size and the plan for this format, where either changed.
+// The stages for this size and the plan for this format, where either changed; the frame's luma
+// range (its colorimetry's, where the format is YUV).
 Status GpuBackend::configureFor(const Frame& frame) {
-  health_full_range_ = healthLumaIsFullRange(frame);
   if (frame.width != in_w_ || frame.height != in_h_) {
     if (Status s = configure(frame.width, frame.height); !s) return s;
     plan_.reset();
   }
-  if (plan_ && plan_->format == frame.format) return Status::success();
+  if (!plan_ || plan_->format != frame.format) {
+    if (Status s = configurePlan(frame); !s) return s;
+  }
+  health_full_range_ = healthLumaIsFullRange(plan_->yuv, frame.colorimetry);
+  return Status::success();
+}
+
+Status GpuBackend::configurePlan(const Frame& frame) {
   FramePlanInputs in = FramePlanInputs::of(o_, frame.format, PlanExecutor::kGpu);
   in.histogram_reads_packed = uses_packed_;
   in.blur_has_packed_form = blur_ && blurHasPackedForm();
