@@ -61,11 +61,12 @@ void unpackBayerRow(const uint8_t* row, int width, const BayerRowLayout& l, uint
     unpackCsi2Row<2, 4>(row, width, out);
 }
 
-Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int stride, int width,
-                                          int height, const BayerRowLayout& layout,
-                                          const RowSplitter& split) {
-  if (Status s = layout.validate(width); !s) return s.error();
-  const size_t row_bytes = layout.rowBytes(width);
+namespace {
+
+// unpackBayer past its layout's check; row_bytes: layout.rowBytes(width).
+Result<std::vector<uint16_t>> unpackRows(const uint8_t* data, size_t size, int stride, int width,
+                                         int height, const BayerRowLayout& layout, size_t row_bytes,
+                                         const RowSplitter& split) {
   if (height < 1 || !stridedRowsFit(size, stride, row_bytes, height))
     return fail(ErrorCode::kInvalidArgument, "a ", std::to_string(width), "x",
                 std::to_string(height), " Bayer frame does not fit ", std::to_string(size),
@@ -83,16 +84,40 @@ Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int 
   return out;
 }
 
-Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame, const RowSplitter& split) {
-  const PixelFormatInfo& info = pixelFormatInfo(frame.format);
+}  // namespace
+
+Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int stride, int width,
+                                          int height, const BayerRowLayout& layout,
+                                          const RowSplitter& split) {
+  if (Status s = layout.validate(width); !s) return s.error();
+  return unpackRows(data, size, stride, width, height, layout, layout.rowBytes(width), split);
+}
+
+Result<BayerUnpacking> bayerUnpacking(PixelFormat format, int width) {
+  const PixelFormatInfo& info = pixelFormatInfo(format);
   if (info.colour != ColourFamily::kBayer)
-    return fail(ErrorCode::kInvalidArgument, formatName(frame.format), " is not a Bayer format");
+    return fail(ErrorCode::kInvalidArgument, info.name, " is not a Bayer format");
+  BayerUnpacking u;
+  u.format_name = info.name;
+  u.layout = bayerRowLayout(info);
+  if (Status s = u.layout.validate(width); !s) return s.error();
+  u.width = width;
+  u.row_bytes = u.layout.rowBytes(width);
+  return u;
+}
+
+Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame, const BayerUnpacking& unpacking,
+                                               const RowSplitter& split) {
+  if (frame.width != unpacking.width)
+    return fail(ErrorCode::kInternal, "a ", std::to_string(frame.width), " pixels wide ",
+                unpacking.format_name, " frame unpacked as ", std::to_string(unpacking.width),
+                " wide");
   const FramePlane& p = frame.planes[0];
   if (frame.plane_count < 1 || !p.data)
-    return fail(ErrorCode::kInvalidArgument, "a ", info.name,
+    return fail(ErrorCode::kInvalidArgument, "a ", unpacking.format_name,
                 " frame needs its values in CPU memory (no zero-copy for Bayer)");
-  return unpackBayer(p.data, p.size, p.stride, frame.width, frame.height, bayerRowLayout(info),
-                     split);
+  return unpackRows(p.data, p.size, p.stride, frame.width, frame.height, unpacking.layout,
+                    unpacking.row_bytes, split);
 }
 
 }  // namespace esf

@@ -27,8 +27,21 @@ Result<std::vector<uint16_t>> unpackBayer(const uint8_t* data, size_t size, int 
                                           int height, const BayerRowLayout& layout,
                                           const RowSplitter& split = {});
 
-// The sensor values of a Bayer frame with CPU-visible plane 0: width * height values, the rows
-// unpacked in the parts `split` makes.
-Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame, const RowSplitter& split = {});
+// A Bayer format's unpacking at one width, read from the format table and checked once, where
+// the format and size are first seen: its row layout (accepted by BayerRowLayout::validate for
+// that width), a row's bytes, and the format's name for the errors of its frames.
+struct BayerUnpacking {
+  const char* format_name = "";
+  BayerRowLayout layout;
+  int width = 0;
+  size_t row_bytes = 0;
+};
+// Fails where `format` is not a Bayer format, or its layout takes no rows of `width` values.
+Result<BayerUnpacking> bayerUnpacking(PixelFormat format, int width);
+
+// The sensor values of a Bayer frame of the format and width `unpacking` was made for, with
+// CPU-visible plane 0: width * height values, the rows unpacked in the parts `split` makes.
+Result<std::vector<uint16_t>> unpackBayerFrame(const Frame& frame, const BayerUnpacking& unpacking,
+                                               const RowSplitter& split = {});
 
 }  // namespace esf

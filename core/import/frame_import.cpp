@@ -46,12 +46,6 @@ Status checkPackedTarget(GLuint buffer, int w, int h) {
   return {};
 }
 
-// Frames whose bytes already are the packed layout (R G B A, alpha present): copied as they are.
-bool bytesArePackedLayout(PixelFormat f) {
-  RgbOrder o{};
-  return rgbOrder(f, o) && o.bpp == 4 && o.r == 0 && o.g == 1 && o.b == 2 && o.a == 3;
-}
-
 }  // namespace
 
 YuvPlaneLayout yuvPlaneLayout(PixelFormat yuv_format) {
@@ -78,22 +72,53 @@ Result<std::unique_ptr<FrameImporter>> FrameImporter::create(GlContext& gl, Uplo
   return std::unique_ptr<FrameImporter>(new FrameImporter(std::move(state)));
 }
 
-Status FrameImporter::prepare(PixelFormat format, bool packed, bool source_luma) {
-  if (isBayer(format)) return Status::success();
-  const bool yuv = isYuv(format);  // MJPEG decodes to RGB24
-  const bool luma = yuv && source_luma;
-  GlProgram& program =
-      yuv ? state_->yuv[packed ? 1 : 0][luma ? 1 : 0] : state_->rgb[packed ? 1 : 0];
+ImportFormat& FrameImporter::State::formatOf(PixelFormat format) {
+  for (ImportFormat& known : formats)
+    if (known.format == format) return known;
+  const PixelFormatInfo& info = pixelFormatInfo(format);
+  ImportFormat& f = formats.emplace_back();
+  f.format = format;
+  f.name = info.name;
+  f.bayer = isBayer(format);
+  f.compressed = isCompressed(format);
+  f.yuv = isYuv(format);
+  f.has_luma = f.yuv || info.colour == ColourFamily::kGrey;
+  if (f.yuv) f.yuv_layout = yuvPlaneLayout(format);
+  if (RgbOrder o{}; rgbOrder(format, o)) {
+    f.rgb_order = o;
+    f.bytes_are_packed_layout = o.bpp == 4 && o.r == 0 && o.g == 1 && o.b == 2 && o.a == 3;
+  }
+  return f;
+}
+
+Status FrameImporter::State::sizeFor(ImportFormat& f, int w, int h) {
+  if (f.width == w && f.height == h) return f.size_verdict;
+  Result<std::vector<PlaneLayout>> layout = planeLayout(f.format, w, h);
+  f.size_verdict = layout ? Status::success() : Status(layout.error());
+  f.specs = planeSpecs(f.format, w, h, gl->limits().max_texture_size);
+  f.width = w, f.height = h;
+  return f.size_verdict;
+}
+
+Status FrameImporter::State::buildProgram(const ImportFormat& f, bool packed, bool source_luma) {
+  const bool luma = f.yuv && source_luma;  // MJPEG decodes to RGB24
+  GlProgram& program = f.yuv ? yuv[packed ? 1 : 0][luma ? 1 : 0] : rgb[packed ? 1 : 0];
   if (program) return Status::success();
   ShaderDefines defines;
-  defines.set("LOCAL_X", state_->group.x).set("LOCAL_Y", state_->group.y);
+  defines.set("LOCAL_X", group.x).set("LOCAL_Y", group.y);
   defines.set("PACKED_OUT", packed ? 1 : 0);
-  if (yuv) defines.set("WRITE_LUMA", luma ? 1 : 0);
+  if (f.yuv) defines.set("WRITE_LUMA", luma ? 1 : 0);
   Result<GlProgram> built =
-      ShaderLibrary::builtin().compute(yuv ? "import_yuv.comp" : "import_rgb.comp", defines);
+      ShaderLibrary::builtin().compute(f.yuv ? "import_yuv.comp" : "import_rgb.comp", defines);
   if (!built) return built.error();
   program = std::move(built.value());
   return Status::success();
+}
+
+Status FrameImporter::prepare(PixelFormat format, bool packed, bool source_luma) {
+  const ImportFormat& f = state_->formatOf(format);
+  if (f.bayer) return Status::success();
+  return state_->buildProgram(f, packed, source_luma);
 }
 
 FrameImporter::FrameImporter(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -103,11 +128,12 @@ Status FrameImporter::stage(const Frame& f) {
   s.settleStaged();  // a frame staged before and never imported
   s.staged_ms = 0;
   for (UnpackRing& ring : s.unpack) ring.staged = nullptr;
-  if (!s.unpack_buffers || f.planes[0].dmabuf_fd >= 0 || isBayer(f.format) ||
-      isCompressed(f.format))
-    return {};
+  if (!s.unpack_buffers || f.planes[0].dmabuf_fd >= 0) return {};
+  ImportFormat& format = s.formatOf(f.format);
+  if (format.bayer || format.compressed) return {};
   const int max_size = s.gl->limits().max_texture_size;
-  const auto specs = planeSpecs(f.format, f.width, f.height, max_size);
+  (void)s.sizeFor(format, f.width, f.height);  // a size the format refuses: import() says so
+  const std::vector<PlaneSpec>& specs = format.specs;
   if (f.plane_count != int(specs.size())) return {};  // import() names what is wrong
   const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < specs.size(); ++i) {
@@ -151,38 +177,39 @@ FrameImporter::~FrameImporter() = default;
 
 Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOptions& options) {
   State& s = *state_;
-  if (isBayer(input.format))  // they need the run's levels: core/pipeline/bayer_frame.hpp
-    return fail(ErrorCode::kUnsupported, "import: ", formatName(input.format),
+  ImportFormat& input_format = s.formatOf(input.format);
+  if (input_format.bayer)  // they need the run's levels: core/pipeline/bayer_frame.hpp
+    return fail(ErrorCode::kUnsupported, "import: ", input_format.name,
                 " frames are demosaiced by the pipeline, not the importer");
   std::optional<DecodedFrame> decoded;
   const Frame* frame = &input;
-  if (isCompressed(input.format)) {
+  if (input_format.compressed) {
     auto d = decodeMjpeg(input);
     if (!d) return d.error();
     decoded = std::move(*d);
     frame = &decoded->frame;
   }
   const Frame& f = *frame;
+  ImportFormat& format = decoded ? s.formatOf(f.format) : input_format;
   s.settleStaged();  // before any GL call touches the staged buffers
   const bool packed = options.target_packed_rgba != 0;
   if (Status st = checkPackedTarget(options.target_packed_rgba, f.width, f.height); !st)
     return st.error();
   if (Status st = checkPackedTarget(options.target_packed_luma, f.width, f.height); !st)
     return st.error();
-  const bool copy_as_is = packed && bytesArePackedLayout(f.format) && f.planes[0].dmabuf_fd < 0;
-  const bool yuv = isYuv(f.format);
-  const bool want_luma =
-      options.source_luma && (yuv || pixelFormatInfo(f.format).colour == ColourFamily::kGrey);
+  const bool copy_as_is = packed && format.bytes_are_packed_layout && f.planes[0].dmabuf_fd < 0;
+  const bool yuv = format.yuv;
+  const bool want_luma = options.source_luma && format.has_luma;
   if (!copy_as_is) {
-    if (Status st = prepare(f.format, packed, want_luma); !st) return st.error();
+    if (Status st = s.buildProgram(format, packed, want_luma); !st) return st.error();
   }
-  auto layout = planeLayout(f.format, f.width, f.height);
-  if (!layout) return fail(layout.error().code, "import: ", layout.error().message);
+  if (Status st = s.sizeFor(format, f.width, f.height); !st)
+    return fail(st.error().code, "import: ", st.error().message);
   const bool zero_copy = f.planes[0].dmabuf_fd >= 0;
   const int max_size = s.gl->limits().max_texture_size;
-  const auto specs = planeSpecs(f.format, f.width, f.height, max_size);
+  const std::vector<PlaneSpec>& specs = format.specs;
   if (f.plane_count != int(specs.size()))
-    return fail(ErrorCode::kInvalidArgument, "import: a ", formatName(f.format), " frame needs ",
+    return fail(ErrorCode::kInvalidArgument, "import: a ", format.name, " frame needs ",
                 std::to_string(specs.size()), " planes, this one has ",
                 std::to_string(f.plane_count));
   GLuint textures[3] = {0, 0, 0};
@@ -190,8 +217,8 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   for (size_t i = 0; i < specs.size(); ++i) {
     if (specs[i].width > max_size || specs[i].height > max_size)
       return fail(ErrorCode::kUnsupported, "import: a ", std::to_string(f.width), "x",
-                  std::to_string(f.height), " ", formatName(f.format),
-                  " plane exceeds GL_MAX_TEXTURE_SIZE ", std::to_string(max_size));
+                  std::to_string(f.height), " ", format.name, " plane exceeds GL_MAX_TEXTURE_SIZE ",
+                  std::to_string(max_size));
     if (copy_as_is) {
       if (Status st = s.copyPlaneIntoBuffer(f.planes[i], specs[i], options.target_packed_rgba); !st)
         return st.error();
@@ -248,7 +275,7 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
   else
     glBindImageTexture(0, out_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   if (yuv) {
-    const YuvPlaneLayout l = yuvPlaneLayout(f.format);
+    const YuvPlaneLayout& l = format.yuv_layout;
     const YuvCoefficients k = yuvCoefficients(f.colorimetry);
     glUniform1i(loc("u_layout"), l.layout);
     glUniform2i(loc("u_chroma_shift"), l.shift_x, l.shift_y);
@@ -260,9 +287,9 @@ Result<ImportedFrame> FrameImporter::import(const Frame& input, const ImportOpti
     else if (want_luma)
       glBindImageTexture(1, luma_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   } else {
-    RgbOrder o{};
-    if (!rgbOrder(f.format, o))
-      return fail(ErrorCode::kUnsupported, "import: no conversion for ", formatName(f.format));
+    if (!format.rgb_order)
+      return fail(ErrorCode::kUnsupported, "import: no conversion for ", format.name);
+    const RgbOrder& o = *format.rgb_order;
     glUniform1i(loc("u_texel_bytes"), specs[0].texel_bytes);
     glUniform1i(loc("u_bpp"), o.bpp);
     glUniform4i(loc("u_offsets"), o.r, o.g, o.b, o.a);

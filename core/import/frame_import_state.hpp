@@ -7,12 +7,15 @@
 #include <sys/types.h>
 
 #include <array>
+#include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "base/pixel_format.hpp"
 #include "core/import/dmabuf_texture.hpp"
 #include "core/import/frame_import.hpp"
+#include "core/import/import_reference.hpp"
 #include "core/import/staging_copier.hpp"
 #include "platform/gl_fence.hpp"
 #include "platform/gl_objects.hpp"
@@ -67,6 +70,25 @@ struct CachedImport {
 // Makes `t` a texture of that format and size unless it is one already.
 void ensureTexture(UploadTexture& t, GLenum internal, int w, int h);
 
+// What import() and stage() read of a format in the table (base/pixel_format.hpp) for each of
+// its frames, read once: at prepare(), or at the format's first frame; its plane textures at the
+// first frame of each size.
+struct ImportFormat {
+  PixelFormat format{};
+  const char* name = "";
+  bool bayer = false, compressed = false, yuv = false;
+  bool has_luma = false;  // Y bytes of its own (YUV, GREY): ImportOptions::source_luma
+  bool bytes_are_packed_layout =
+      false;                          // R G B A bytes, alpha present: copied into a packed buffer
+  YuvPlaneLayout yuv_layout;          // YUV
+  std::optional<RgbOrder> rgb_order;  // the packed RGB formats and GREY
+  // The last size its frames came in: the plane textures (planeSpecs), and whether the format
+  // takes that size (planeLayout's error, else success).
+  int width = -1, height = -1;
+  std::vector<PlaneSpec> specs;
+  Status size_verdict;
+};
+
 struct FrameImporter::State {
   GlContext* gl = nullptr;
   // Built at the first frame that needs each (prepare): [0] into images, [1] packed buffers;
@@ -74,6 +96,14 @@ struct FrameImporter::State {
   // buffer it is not given: v3d reads every declared unit at dispatch).
   GlProgram yuv[2][2], rgb[2];
   WorkgroupShape group;  // from the driver's limits
+  // Every format seen, read from the table once (a deque: a reference stays valid as it grows).
+  std::deque<ImportFormat> formats;
+  ImportFormat& formatOf(PixelFormat format);
+  // Sets `f`'s plane textures for w x h frames where its last size differs; its size verdict.
+  Status sizeFor(ImportFormat& f, int w, int h);
+  // Builds the program that converts `f`'s frames (into packed buffers; with the source luma
+  // beside), if not built yet.
+  Status buildProgram(const ImportFormat& f, bool packed, bool source_luma);
   std::array<UploadTexture, 3> uploads;
   UploadTexture out, luma;
   std::vector<CachedImport> imports;

@@ -44,7 +44,17 @@ class CpuExecutorBackend : public PipelineBackend {
   const Status& poolStatus() const { return pool_.status(); }
 
   Status configureFor(const Frame& frame) override {
-    planFor(frame.format);
+    if (!planFor(frame.format).bayer) {
+      bayer_.reset();
+      return Status::success();
+    }
+    if (bayer_ && bayer_->format == frame.format && bayer_->width == frame.width &&
+        bayer_->height == frame.height)
+      return Status::success();
+    bayer_.reset();
+    Result<BayerSetup> bayer = configureBayer(frame.format, frame.width, frame.height, o_);
+    if (!bayer) return bayer.error();
+    bayer_ = std::move(bayer.value());
     return Status::success();
   }
 
@@ -170,11 +180,13 @@ class CpuExecutorBackend : public PipelineBackend {
 
   // importCpu, or for Bayer frames the demosaic (its raw statistics into r.raw).
   Status importFrame(const Frame& frame, FrameResult& r, const ImportedRow& on_row) {
-    if (!isBayer(frame.format)) return importCpu(frame, image_, pool_, on_row);
-    Result<BayerInput> bayer = prepareBayer(frame, o_, &pool_);
+    if (!plan_->bayer) return importCpu(frame, image_, pool_, on_row);
+    if (!bayer_)
+      return fail(ErrorCode::kInternal, "pipeline: a Bayer frame processed before configureFor()");
+    Result<BayerInput> bayer = prepareBayer(frame, *bayer_, pool_);
     if (!bayer) return bayer.error();
     r.raw = std::move(bayer->stats);
-    return demosaicCpu(bayer->values, frame.width, frame.height, bayer->demosaic, image_, pool_,
+    return demosaicCpu(bayer->values, frame.width, frame.height, bayer_->demosaic, image_, pool_,
                        on_row);
   }
 
@@ -285,6 +297,7 @@ class CpuExecutorBackend : public PipelineBackend {
   ChannelSet counter_channels_;
   std::optional<HostHealth> health_;  // declared after pool_, which it uses
   std::optional<FramePlan> plan_;     // for the last frame's format
+  std::optional<BayerSetup> bayer_;   // a Bayer plan's, for the last frame's size
 };
 
 }  // namespace

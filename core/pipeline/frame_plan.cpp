@@ -71,7 +71,7 @@ const char* planDataName(PlanData data) {
 
 std::string FramePlan::describe() const {
   std::string out = executor == PlanExecutor::kGpu ? "gles " : "cpu ";
-  out += formatName(format);
+  out += format_name;
   out += ':';
   for (size_t i = 0; i < passes.size(); ++i) {
     const PlanPass& p = passes[i];
@@ -90,7 +90,7 @@ namespace {
 
 // The GPU: every stage a pass of its own; packed buffers where the histogram counts them.
 void planGpu(const FramePlanInputs& in, FramePlan& plan) {
-  const bool bayer = isBayer(in.format);
+  const bool bayer = plan.bayer;
   const bool luma_plane = hasLumaPlane(in.format);
   // The scopes read the buffer the histogram reads where no blur or resize comes before them:
   // they then need no image (an RGBA frame in host memory is copied into the packed buffer, not
@@ -141,7 +141,7 @@ void planGpu(const FramePlanInputs& in, FramePlan& plan) {
 // (the health sums of each row added on the same thread); otherwise, or for the scopes (which
 // read the whole processed image), stage by stage on images.
 void planCpu(const FramePlanInputs& in, FramePlan& plan) {
-  const bool bayer = isBayer(in.format);
+  const bool bayer = plan.bayer;
   const int lanes = plan.source_luma ? 2 : 1;
   plan.import_writes_luma = plan.source_luma;
   plan.health_from_rgb = !hasLumaPlane(in.format);
@@ -182,6 +182,9 @@ FramePlan planFrame(const FramePlanInputs& in) {
   FramePlan plan;
   plan.executor = in.executor;
   plan.format = in.format;
+  plan.format_name = formatName(in.format);
+  plan.yuv = isYuv(in.format);
+  plan.bayer = isBayer(in.format);
   const bool wants_source_luma =
       in.luma == LumaSource::kSource && (in.channels.find('l') != std::string::npos || in.waveform);
   plan.source_luma = wants_source_luma && hasLumaPlane(in.format);

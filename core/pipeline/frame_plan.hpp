@@ -84,6 +84,12 @@ struct FramePlanInputs {
 struct FramePlan {
   PlanExecutor executor = PlanExecutor::kGpu;
   PixelFormat format = PixelFormat::kRGBA32;
+  // Read from the format table with the plan, for the frames' own use: its name (for errors),
+  // whether it is YUV (its chroma planes give the vectorscope and signalstats), and whether
+  // Bayer (demosaiced, with the setup of core/pipeline/bayer_frame.hpp).
+  const char* format_name = "";
+  bool yuv = false;
+  bool bayer = false;
   std::vector<PlanPass> passes;
   // Lane 1 carries the source's luma (LumaSource::kSource, a frame with Y bytes, and an L channel
   // or a waveform to count on it).

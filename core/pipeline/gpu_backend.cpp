@@ -2,7 +2,6 @@
 #include <optional>
 #include <utility>
 
-#include "base/pixel_format.hpp"
 #include "core/cpu/row_pool.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
@@ -71,15 +70,13 @@ class GpuBackend : public PipelineBackend {
     return collect();
   }
   bool countsSignalstats(const Frame& frame) const override {
-    return o_.signalstats && isYuv(frame.format);
+    return o_.signalstats && plan_ && plan_->format == frame.format && plan_->yuv;
   }
   Status configureFor(const Frame& frame) override;
   Status submit(const Frame& frame) override;
   Result<FrameResult> collect() override;
-  Status stage(const Frame& frame) override {
-    if (isBayer(frame.format)) return Status::success();  // unpacked on the CPU first
-    return importer_->stage(frame);
-  }
+  // Bayer frames are unpacked on the CPU first: the importer stages none.
+  Status stage(const Frame& frame) override { return importer_->stage(frame); }
   void settle() override { importer_->settle(); }
 
  private:
@@ -97,6 +94,9 @@ class GpuBackend : public PipelineBackend {
   };
 
   Status configure(int w, int h);
+  // The plan for `frame`'s format, and the stages and programs its passes need, made before any
+  // frame's time is taken.
+  Status configurePlan(const Frame& frame);
   // The histograms for out_w x out_h images: strategy=auto's choice, or where the stage refuses
   // it for this size (a driver limit the choice did not know), the stage's defaults, said once.
   Status configureHistograms(int out_w, int out_h);
@@ -127,6 +127,7 @@ class GpuBackend : public PipelineBackend {
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
   std::optional<Demosaic> demosaic_;  // made when a plan begins with kDemosaic
+  std::optional<BayerSetup> bayer_;   // configured with such a plan, for its format and size
   // Made with it: a Bayer frame's values are unpacked and its raw statistics counted on
   // the host, on these threads (a quarter less upload time on two cores than on one beside
   // llvmpipe: bench/results/zen5-2core-cpu-import.md).
@@ -260,26 +261,33 @@ Status GpuBackend::configureHistograms(int out_w, int out_h) {
 // demosaiced into the stage image.
 Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame, FrameResult& r) {
   WallTimer upload_timer;
-  Result<BayerInput> bayer = prepareBayer(frame, o_, &*host_pool_);
+  Result<BayerInput> bayer = prepareBayer(frame, *bayer_, *host_pool_);
   if (!bayer) return bayer.error();
   r.raw = std::move(bayer->stats);
   if (Status s = demosaic_->upload(bayer->values, frame.width, frame.height); !s) return s.error();
   ImportedFrame out;
   out.upload_ms = upload_timer.ms();
-  if (Status s = demosaic_->run(bayer->demosaic, *imported_[0]); !s) return s.error();
+  if (Status s = demosaic_->run(bayer_->demosaic, *imported_[0]); !s) return s.error();
   out.rgba = imported_[0]->texture();
   out.width = frame.width, out.height = frame.height;
   return out;
 }
 
-// The stages for this size and the plan for this format, where either changed.
+// The stages for this size and the plan for this format, where either changed; the frame's luma
+// range (its colorimetry's, where the format is YUV).
 Status GpuBackend::configureFor(const Frame& frame) {
-  health_full_range_ = healthLumaIsFullRange(frame);
   if (frame.width != in_w_ || frame.height != in_h_) {
     if (Status s = configure(frame.width, frame.height); !s) return s;
     plan_.reset();
   }
-  if (plan_ && plan_->format == frame.format) return Status::success();
+  if (!plan_ || plan_->format != frame.format) {
+    if (Status s = configurePlan(frame); !s) return s;
+  }
+  health_full_range_ = healthLumaIsFullRange(plan_->yuv, frame.colorimetry);
+  return Status::success();
+}
+
+Status GpuBackend::configurePlan(const Frame& frame) {
   FramePlanInputs in = FramePlanInputs::of(o_, frame.format, PlanExecutor::kGpu);
   in.histogram_reads_packed = uses_packed_;
   in.blur_has_packed_form = blur_ && blurHasPackedForm();
@@ -287,7 +295,7 @@ Status GpuBackend::configureFor(const Frame& frame) {
   plan_ = planFrame(in);
   logInfo("frame plan: " + plan_->describe());
   if (plan_->source_luma_missing && !warned_no_source_luma_) {
-    logWarning(std::string("source luma: ") + formatName(frame.format) +
+    logWarning(std::string("source luma: ") + plan_->format_name +
                " frames have no luma plane; L comes from RGB");
     warned_no_source_luma_ = true;
   }
@@ -300,6 +308,12 @@ Status GpuBackend::configureFor(const Frame& frame) {
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
   if (first.kind == PassKind::kDemosaic) {
+    Result<BayerSetup> bayer = configureBayer(frame.format, frame.width, frame.height, o_);
+    if (!bayer) {
+      plan_.reset();  // each frame of this format and size fails here, not in submit()
+      return bayer.error();
+    }
+    bayer_ = std::move(bayer.value());
     // Its values are unpacked and its raw statistics counted on the host, on these threads.
     if (!host_pool_) host_pool_.emplace(o_.threads);
     if (demosaic_) return Status::success();
@@ -351,14 +365,14 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameRes
   const ImportedFrame& imported = state.imported = f.value();
   // Zero-copy frames too: it reads the planes the import read, before the fence below.
   if (scopes_) {
-    if (Status s = scopes_->countChroma(imported, frame.format); !s) return s;
+    if (Status s = scopes_->countChroma(imported); !s) return s;
   }
   // The source may requeue a zero-copy buffer once submit() returns: fence the import's reads
   // of it (the first work of the frame), to wait for those alone.
   if (imported.zero_copy) state.import_fence = GlFence::insert("the import of a zero-copy frame");
   if (io.source_luma && !imported.luma && !imported.packed_luma)
     return fail(ErrorCode::kInternal, std::string("frame plan: the import of a ") +
-                                          formatName(frame.format) + " frame wrote no luma");
+                                          plan_->format_name + " frame wrote no luma");
   if (pass.writes == PlanData::kPacked) {
     state.lane[0].packed = &*imported_packed_[0];
     // GREY's luma is its RGBA buffer.
@@ -483,7 +497,7 @@ Status GpuBackend::runPlan(const Frame& frame) {
   sub.binned_at = readback_.add(binned_.pendingWords());
   if (o_.histogram.bins != kValueCount) sub.values_at = readback_.add(values_.pendingWords());
   sub.scales_at = readback_.add(scale_.resultWords(int(o_.histogram.channels.size())));
-  if (scopes_) scopes_->addReadbacks(frame.format, r.scopes.has_value(), readback_);
+  if (scopes_) scopes_->addReadbacks(r.scopes.has_value(), readback_);
   if (difference_) {
     sub.difference_at = readback_.add(difference_->resultWords());
     sub.sobel_at = readback_.add(sobel_->resultWords());

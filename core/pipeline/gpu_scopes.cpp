@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "base/pixel_format.hpp"
 #include "core/stages/scopes_reference.hpp"
 #include "core/stats/signalstats.hpp"
 
@@ -9,7 +10,9 @@ namespace esf {
 
 Status GpuScopes::configureFor(PixelFormat format, bool packed) {
   ScopeOptions counted = scopes_asked_;
+  chroma_layout_.reset();
   if (isYuv(format)) {
+    chroma_layout_ = chromaLayoutOf(format);
     counted.vectorscope = false;
     if ((scopes_asked_.vectorscope || signalstats_) && !chroma_scopes_) {
       ScopeOptions vectorscope;
@@ -36,9 +39,9 @@ Status GpuScopes::configureFor(PixelFormat format, bool packed) {
   return Status::success();
 }
 
-Status GpuScopes::countChroma(const ImportedFrame& imported, PixelFormat format) {
-  if (!chroma_scopes_ || !isYuv(format)) return Status::success();
-  return chroma_scopes_->run(chromaPlanesOf(imported, format));
+Status GpuScopes::countChroma(const ImportedFrame& imported) {
+  if (!chroma_scopes_ || !chroma_layout_) return Status::success();
+  return chroma_scopes_->run(chromaPlanesOf(imported, *chroma_layout_));
 }
 
 template <typename Pixels>
@@ -59,11 +62,11 @@ Status GpuScopes::countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBu
   return count(packed, luma, r);
 }
 
-void GpuScopes::addReadbacks(PixelFormat format, bool image_counted, FrameReadback& readback) {
+void GpuScopes::addReadbacks(bool image_counted, FrameReadback& readback) {
   chroma_at_.reset();
   signalstats_at_.reset();
   image_at_.reset();
-  if (chroma_scopes_ && isYuv(format)) {
+  if (chroma_scopes_ && chroma_layout_) {
     chroma_at_ = readback.add(chroma_scopes_->resultWords());
     if (signalstats_) signalstats_at_ = readback.add(chroma_scopes_->signalstatsWords());
   }

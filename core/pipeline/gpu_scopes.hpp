@@ -6,7 +6,6 @@
 // they come back in the frame's one read-back, and collect() puts them into its result.
 #include <optional>
 
-#include "base/pixel_format.hpp"
 #include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/frame_readback.hpp"
@@ -21,18 +20,20 @@ class GpuScopes {
  public:
   GpuScopes(GlContext& gl, const ScopeOptions& scopes, bool signalstats)
       : gl_(gl), scopes_asked_(scopes), signalstats_(signalstats) {}
-  // The stages `format`'s frames need, made before any frame's time is taken; `packed`: the
-  // scopes pass reads packed buffers (PlanData::kPacked), not images.
+  // The stages `format`'s frames need, made before any frame's time is taken, and where a YUV
+  // format's chroma lies (kept for its frames); `packed`: the scopes pass reads packed buffers
+  // (PlanData::kPacked), not images.
   Status configureFor(PixelFormat format, bool packed);
-  // At the import: a YUV frame's chroma counts, from the planes the import read.
-  Status countChroma(const ImportedFrame& imported, PixelFormat format);
+  // At the import: a YUV frame's chroma counts, from the planes the import read (a frame of the
+  // format configured).
+  Status countChroma(const ImportedFrame& imported);
   // The scopes pass: the image's scopes (luma: the source's luma lane, or null).
   Status countImage(const GpuImage& image, const GpuImage* luma, FrameResult& r);
   // The same from packed buffers (configured with `packed`).
   Status countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma, FrameResult& r);
-  // After the frame's GPU work: lists the counts this frame made (`format`'s; image_counted:
-  // the scopes pass ran) in the frame's read-back.
-  void addReadbacks(PixelFormat format, bool image_counted, FrameReadback& readback);
+  // After the frame's GPU work: lists the counts this frame made (image_counted: the scopes pass
+  // ran) in the frame's read-back.
+  void addReadbacks(bool image_counted, FrameReadback& readback);
   // After the read-back: the counts into r.scopes and r.signalstats.
   Status collect(const Frame& frame, FrameResult& r, const FrameReadback& readback);
 
@@ -48,6 +49,8 @@ class GpuScopes {
   std::optional<Scopes> image_scopes_, chroma_scopes_;
   ScopeOptions image_counted_;
   bool image_packed_ = false;  // image_scopes_ reads packed buffers
+  // The configured format's chroma planes, where it is YUV (the chroma stage counts them).
+  std::optional<ChromaLayout> chroma_layout_;
   // The frame's slots in the read-back (addReadbacks()), where it listed them.
   std::optional<size_t> chroma_at_, signalstats_at_, image_at_;
 };

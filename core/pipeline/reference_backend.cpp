@@ -16,6 +16,7 @@
 #include "core/stages/resize_reference.hpp"
 #include "core/stages/scopes_reference.hpp"
 #include "core/stats/exposure_stats.hpp"
+#include "core/stats/raw_histogram.hpp"
 #include "esframe/base/log.hpp"
 
 namespace esf {
@@ -98,10 +99,16 @@ class ReferenceBackend : public PipelineBackend {
   // Bayer frames: the plain demosaic, and the raw statistics into r.raw.
   Result<RgbaImage> importReference(const Frame& frame, FrameResult& r) const {
     if (!isBayer(frame.format)) return convertToRgbaCpu(frame);
-    Result<BayerInput> bayer = prepareBayer(frame, o_);
-    if (!bayer) return bayer.error();
-    r.raw = std::move(bayer->stats);
-    return demosaicReference(bayer->values, frame.width, frame.height, bayer->demosaic);
+    Result<BayerSetup> setup = configureBayer(frame.format, frame.width, frame.height, o_);
+    if (!setup) return setup.error();
+    Result<std::vector<uint16_t>> values = unpackBayerFrame(frame, setup->unpacking);
+    if (!values) return values.error();
+    const DemosaicParams& d = setup->demosaic;
+    Result<RawSiteHistograms> stats = rawSiteHistograms(
+        *values, frame.width, frame.height, d.order, d.bit_depth, {d.black, d.white}, setup->bins);
+    if (!stats) return stats.error();
+    r.raw = std::move(stats.value());
+    return demosaicReference(*values, frame.width, frame.height, d);
   }
 
   // The YUV vectorscope from the frame's own chroma, the rest from the processed image.

@@ -54,14 +54,22 @@ Status ScopesParams::validate(const ComputeLimits& limits, const ScopeOptions& s
                         int64_t(tile_columns) * planesOf(scopes) * int64_t(kLevels) * 4);
 }
 
-ChromaPlanes chromaPlanesOf(const ImportedFrame& imported, PixelFormat format) {
-  const PixelFormatInfo& info = pixelFormatInfo(format);
-  const YuvPlaneLayout layout = yuvPlaneLayout(format);
+ChromaLayout chromaLayoutOf(PixelFormat yuv_format) {
+  const PixelFormatInfo& info = pixelFormatInfo(yuv_format);
+  const YuvPlaneLayout planes = yuvPlaneLayout(yuv_format);
+  ChromaLayout l;
+  l.layout = ChromaPlanes::Layout(planes.layout);
+  l.swap_uv = planes.swap_uv;
+  l.hsub = info.chroma_horizontal_subsampling, l.vsub = info.chroma_vertical_subsampling;
+  return l;
+}
+
+ChromaPlanes chromaPlanesOf(const ImportedFrame& imported, const ChromaLayout& layout) {
   ChromaPlanes planes;
   for (size_t i = 0; i < 3; ++i) planes.planes[i] = imported.planes[i];
-  planes.layout = ChromaPlanes::Layout(layout.layout);
+  planes.layout = layout.layout;
   planes.swap_uv = layout.swap_uv;
-  const int hsub = info.chroma_horizontal_subsampling, vsub = info.chroma_vertical_subsampling;
+  const int hsub = layout.hsub, vsub = layout.vsub;
   planes.width = (imported.width + hsub - 1) / hsub;
   planes.height = (imported.height + vsub - 1) / vsub;
   planes.hsub = hsub, planes.vsub = vsub;

@@ -55,8 +55,19 @@ struct ChromaPlanes {
   int frame_width = 0, frame_height = 0;  // pixels
 };
 
-// The chroma planes of a YUV frame the import has just converted (`imported`, of `format`).
-ChromaPlanes chromaPlanesOf(const ImportedFrame& imported, PixelFormat format);
+// Where a YUV format's chroma samples lie in the import's plane textures, and how many pixels
+// each covers: read from the format table once, where the format is first seen, and kept for its
+// frames.
+struct ChromaLayout {
+  ChromaPlanes::Layout layout = ChromaPlanes::kPlanar;
+  bool swap_uv = false;
+  int hsub = 1, vsub = 1;
+};
+ChromaLayout chromaLayoutOf(PixelFormat yuv_format);
+
+// The chroma planes of a YUV frame the import has just converted (`imported`, of a format whose
+// chromaLayoutOf is `layout`).
+ChromaPlanes chromaPlanesOf(const ImportedFrame& imported, const ChromaLayout& layout);
 
 // signalstats' per-sample counts of a YUV frame beside its vectorscope (kChromaPlanes with
 // signalstats; core/stats/signalstats.hpp turns them into its figures with the vectorscope's

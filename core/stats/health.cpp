@@ -86,7 +86,11 @@ void Wide96::add(const Wide96& other) {
 }
 
 bool healthLumaIsFullRange(const Frame& frame) {
-  return !isYuv(frame.format) || frame.colorimetry.full_range;
+  return healthLumaIsFullRange(isYuv(frame.format), frame.colorimetry);
+}
+
+bool healthLumaIsFullRange(bool yuv, const Colorimetry& colorimetry) {
+  return !yuv || colorimetry.full_range;
 }
 
 double standardDeviation(uint64_t n, int64_t sum, uint64_t squares) {

@@ -21,6 +21,8 @@ namespace esf {
 // The luma range the figures see: limited (16-235) YUV is stretched to full range for siti
 // (255 * clamp(Y - 16, 0, 219) / 219, integer division) and sets blackdetect's threshold.
 bool healthLumaIsFullRange(const Frame& frame);
+// The same for a frame of a format known to be YUV or not (read from the format table once).
+bool healthLumaIsFullRange(bool yuv, const Colorimetry& colorimetry);
 inline uint32_t fullRangeLuma(uint32_t y, bool full_range) {
   if (full_range) return y;
   uint32_t c = y < 16 ? 0 : (y > 235 ? 219 : y - 16);

@@ -132,7 +132,9 @@ TEST(BayerFormats, EncodedFramesUnpackToTheirSiteChannels) {
     ASSERT_TRUE(bytes.ok()) << bytes.error().message;
     Result<std::optional<Frame>> frame = makeTightFrame(row.format, w, h, {}, *bytes, 0, 0, "test");
     ASSERT_TRUE(frame.ok()) << frame.error().message;
-    Result<std::vector<uint16_t>> values = unpackBayerFrame(**frame);
+    Result<BayerUnpacking> unpacking = bayerUnpacking(row.format, w);
+    ASSERT_TRUE(unpacking.ok()) << unpacking.error().message;
+    Result<std::vector<uint16_t>> values = unpackBayerFrame(**frame, *unpacking);
     ASSERT_TRUE(values.ok()) << values.error().message;
     const uint32_t top = (1u << row.bits) - 1;
     for (int y = 0; y < h; ++y)
@@ -147,11 +149,31 @@ TEST(BayerFormats, UnpackRefusesWhatIsNotBayerOrNotInMemory) {
   Frame f;
   f.format = PixelFormat::kSRGGB8, f.width = 4, f.height = 2, f.plane_count = 1;
   f.planes[0].dmabuf_fd = 3;  // a dmabuf-only plane
-  Result<std::vector<uint16_t>> v = unpackBayerFrame(f);
+  Result<BayerUnpacking> unpacking = bayerUnpacking(f.format, f.width);
+  ASSERT_TRUE(unpacking.ok()) << unpacking.error().message;
+  Result<std::vector<uint16_t>> v = unpackBayerFrame(f, *unpacking);
   ASSERT_FALSE(v.ok());
   EXPECT_NE(v.error().message.find("CPU memory"), std::string::npos) << v.error().message;
-  f.format = PixelFormat::kGREY;
-  EXPECT_FALSE(unpackBayerFrame(f).ok());
+  EXPECT_FALSE(bayerUnpacking(PixelFormat::kGREY, 4).ok());
+}
+
+// The layout is checked for the width once, before any frame: 10P packs 4 pixels a group.
+TEST(BayerFormats, UnpackingRefusesAWidthItsLayoutCannotTake) {
+  Result<BayerUnpacking> odd = bayerUnpacking(PixelFormat::kSRGGB10P, 6);
+  ASSERT_FALSE(odd.ok());
+  EXPECT_EQ(odd.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(odd.error().message.find("multiple of 4"), std::string::npos) << odd.error().message;
+  Result<BayerUnpacking> fits = bayerUnpacking(PixelFormat::kSRGGB10P, 8);
+  ASSERT_TRUE(fits.ok()) << fits.error().message;
+  EXPECT_EQ(fits->row_bytes, 10u);
+  // A frame of another width than the unpacking's is the caller's mistake, not the frame's.
+  std::vector<uint8_t> bytes(20);
+  Frame f;
+  f.format = PixelFormat::kSRGGB10P, f.width = 4, f.height = 2, f.plane_count = 1;
+  f.planes[0].data = bytes.data(), f.planes[0].size = bytes.size(), f.planes[0].stride = 10;
+  Result<std::vector<uint16_t>> v = unpackBayerFrame(f, *fits);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.error().code, ErrorCode::kInternal);
 }
 
 }  // namespace

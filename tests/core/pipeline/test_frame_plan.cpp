@@ -371,6 +371,29 @@ TEST(FramePlan, CpuPlansWrittenOut) {
   EXPECT_EQ(planFrame(in).count_mode, CountMode::kImage);
 }
 
+// What the frames of a plan's format take from it instead of the format table: its name, and
+// whether it is YUV (its own chroma planes) or Bayer (demosaiced), written out by hand.
+TEST(FramePlan, CarriesTheFormatFactsItsFramesRead) {
+  struct Row {
+    PixelFormat format;
+    const char* name;
+    bool yuv, bayer;
+  };
+  for (const Row& row :
+       {Row{PixelFormat::kNV12, "NV12", true, false}, Row{PixelFormat::kYUYV, "YUYV", true, false},
+        Row{PixelFormat::kGREY, "GREY", false, false},
+        Row{PixelFormat::kRGB24, "RGB24", false, false},
+        Row{PixelFormat::kMJPEG, "MJPEG", false, false},
+        Row{PixelFormat::kSRGGB10P, "SRGGB10P", false, true}}) {
+    for (PlanExecutor executor : {PlanExecutor::kGpu, PlanExecutor::kCpu}) {
+      const FramePlan plan = planFrame(inputs(executor, row.format));
+      EXPECT_STREQ(plan.format_name, row.name);
+      EXPECT_EQ(plan.yuv, row.yuv) << row.name;
+      EXPECT_EQ(plan.bayer, row.bayer) << row.name;
+    }
+  }
+}
+
 // The two executors run the same stages in the same order; the GPU adds only its pack pass and
 // the 256-value histogram, the CPU folds import and histogram into one pass.
 TEST(FramePlan, BothExecutorsRunTheSameStages) {

@@ -54,7 +54,7 @@ ScopeCounts countOnGpu(FrameImporter& importer, Scopes& stage, const Frame& fram
   Result<ImportedFrame> imported = importer.import(frame);
   EXPECT_TRUE(imported.ok()) << imported.error().message;
   if (!imported) return {};
-  const ChromaPlanes planes = chromaPlanesOf(*imported, frame.format);
+  const ChromaPlanes planes = chromaPlanesOf(*imported, chromaLayoutOf(frame.format));
   if (Status poisoned = stage.poison(test::kPoison); !poisoned)
     ADD_FAILURE() << poisoned.error().message;
   Status ran = stage.run(planes);

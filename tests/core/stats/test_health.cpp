@@ -112,6 +112,28 @@ TEST(HealthMath, EntropyAndBlackLevel) {
   EXPECT_EQ(fullRangeLuma(250, false), 255u);
 }
 
+// Only a YUV frame's luma can be limited range, as its colorimetry says; the frame's form and the
+// form a backend takes with the format already read agree.
+TEST(HealthMath, OnlyLimitedRangeYuvLumaIsStretched) {
+  Colorimetry limited, full;
+  limited.full_range = false;
+  full.full_range = true;
+  EXPECT_FALSE(healthLumaIsFullRange(true, limited));
+  EXPECT_TRUE(healthLumaIsFullRange(true, full));
+  EXPECT_TRUE(healthLumaIsFullRange(false, limited));
+  EXPECT_TRUE(healthLumaIsFullRange(false, full));
+  Frame nv12;
+  nv12.format = PixelFormat::kNV12;
+  nv12.colorimetry = limited;
+  EXPECT_FALSE(healthLumaIsFullRange(nv12));
+  nv12.colorimetry = full;
+  EXPECT_TRUE(healthLumaIsFullRange(nv12));
+  Frame rgb;
+  rgb.format = PixelFormat::kRGB24;
+  rgb.colorimetry = limited;
+  EXPECT_TRUE(healthLumaIsFullRange(rgb));
+}
+
 // Sums of a frame whose pixels are all black or all not, moving by `sad` from the previous
 // frame and by `sad_ref` from the freeze reference.
 HealthSums frameSums(bool black, uint64_t sad, uint64_t sad_ref, bool first) {
