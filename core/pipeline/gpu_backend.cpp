@@ -9,6 +9,7 @@
 #include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/frame_readback.hpp"
 #include "core/pipeline/gpu_histogram_counter.hpp"
+#include "core/pipeline/gpu_luma_signalstats.hpp"
 #include "core/pipeline/gpu_scopes.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
@@ -71,6 +72,9 @@ class GpuBackend : public PipelineBackend {
   }
   bool countsSignalstats(const Frame& frame) const override {
     return o_.signalstats && plan_ && plan_->format == frame.format && plan_->yuv;
+  }
+  bool countsLumaSignalstats(const Frame& frame) const override {
+    return GpuLumaSignalstats::asked(o_) && countsSignalstats(frame);
   }
   Status configureFor(const Frame& frame) override;
   Status submit(const Frame& frame) override;
@@ -138,6 +142,8 @@ class GpuBackend : public PipelineBackend {
   std::optional<HealthMonitor> monitor_;
   std::optional<GpuScopes> scopes_;  // PipelineConfig::scopes or ::signalstats
   GpuHistogramCounter binned_, values_;
+  // PipelineConfig::signalstats_tout or ::signalstats_vrep, beside scopes_' chroma counts.
+  std::optional<GpuLumaSignalstats> luma_signalstats_;
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
   bool warned_no_source_luma_ = false;
@@ -305,6 +311,10 @@ Status GpuBackend::configurePlan(const Frame& frame) {
     const bool packed = pass && pass->reads == PlanData::kPacked;
     if (Status s = scopes_->configureFor(frame.format, packed); !s) return s;
   }
+  if (GpuLumaSignalstats::asked(o_)) {
+    if (!luma_signalstats_) luma_signalstats_.emplace(gl_, o_);
+    if (Status s = luma_signalstats_->configureFor(frame.format); !s) return s;
+  }
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
   if (first.kind == PassKind::kDemosaic) {
@@ -366,6 +376,9 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameRes
   // Zero-copy frames too: it reads the planes the import read, before the fence below.
   if (scopes_) {
     if (Status s = scopes_->countChroma(imported); !s) return s;
+  }
+  if (luma_signalstats_) {
+    if (Status s = luma_signalstats_->count(imported); !s) return s;
   }
   // The source may requeue a zero-copy buffer once submit() returns: fence the import's reads
   // of it (the first work of the frame), to wait for those alone.
@@ -502,6 +515,7 @@ Status GpuBackend::runPlan(const Frame& frame) {
     sub.difference_at = readback_.add(difference_->resultWords());
     sub.sobel_at = readback_.add(sobel_->resultWords());
   }
+  if (luma_signalstats_) luma_signalstats_->addReadback(readback_);
   if (Status s = readback_.gather(); !s) return s;
   glFlush();  // start the GPU on this frame while the caller reads the next one
   if (Status done = state.import_fence.wait(kGpuWatchdog); !done) return done;
@@ -538,6 +552,9 @@ Result<FrameResult> GpuBackend::collect() {
   const std::vector<ChannelScale> scales = HistogramScale::scalesOf(readback_.words(sub.scales_at));
   if (scopes_) {
     if (Status s = scopes_->collect(sub.frame, r, readback_); !s) return s.error();
+  }
+  if (luma_signalstats_) {  // into the figures the chroma counts made
+    if (Status s = luma_signalstats_->collect(sub.frame, r, readback_); !s) return s.error();
   }
   // The split luma's counts were read in dispatch() (merged on the host): their waits too.
   const double readback_ms =

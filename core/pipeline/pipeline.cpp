@@ -177,7 +177,7 @@ HostFigures countHostFigures(Pipeline::Impl& impl, const Frame& frame) {
   HostFigures f;
   const PipelineConfig& c = impl.config;
   if (c.signalstats && impl.backend && impl.backend->countsSignalstats(frame)) {
-    if (c.signalstats_tout || c.signalstats_vrep)
+    if ((c.signalstats_tout || c.signalstats_vrep) && !impl.backend->countsLumaSignalstats(frame))
       f.signalstats = lumaSignalstats(frame, c.signalstats_tout, c.signalstats_vrep);
   } else if (c.signalstats) {
     f.signalstats = impl.signalstats.count(frame, c.signalstats_tout, c.signalstats_vrep);

@@ -34,6 +34,9 @@ class PipelineBackend {
   // Whether its results carry PipelineConfig::signalstats' figures of `frame` but TOUT and VREP
   // (FrameResult::signalstats): the Pipeline then counts only those on the host.
   virtual bool countsSignalstats(const Frame& /*frame*/) const { return false; }
+  // Whether, beside those, they carry TOUT and VREP where asked (the GPU's count of the Y plane):
+  // the Pipeline then counts nothing of signalstats on the host.
+  virtual bool countsLumaSignalstats(const Frame& /*frame*/) const { return false; }
   // The end of the stream: the health events it gives (PipelineConfig::health).
   virtual void endStream(std::vector<HealthEvent>& /*events*/) {}
 

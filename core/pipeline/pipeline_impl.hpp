@@ -14,7 +14,8 @@
 namespace esf {
 
 // The figures counted on the host from a frame (countHostFigures), until its result takes them.
-// Where the backend counted the signalstats figures, the host's hold only TOUT and VREP.
+// Where the backend counted the signalstats figures, the host's hold only TOUT and VREP (none
+// where it counted those too).
 struct HostFigures {
   std::optional<SignalstatsFigures> signalstats;
   DetectFigures detect;

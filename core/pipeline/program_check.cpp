@@ -10,6 +10,7 @@
 #include "core/pipeline/selftest.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
+#include "core/stages/luma_signalstats.hpp"
 #include "core/stages/reduce.hpp"
 #include "core/stages/scopes.hpp"
 #include "core/tuning/auto_params.hpp"
@@ -75,6 +76,11 @@ std::vector<Scenario> scenarios(const GpuConfig& gpu) {
   add("waveform alone", [](PipelineConfig& c) { c.scopes.waveform = true; });
   // YUV frames' signalstats counts: the chroma planes' form with them.
   add("signalstats", [](PipelineConfig& c) { c.signalstats = true; });
+  // TOUT and VREP: YUV frames' Y plane counted beside it.
+  add("signalstats, TOUT and VREP", [](PipelineConfig& c) {
+    c.signalstats = true;
+    c.signalstats_tout = c.signalstats_vrep = true;
+  });
   return out;
 }
 
@@ -175,6 +181,15 @@ void buildScopesPackedForms(GlContext& gl, ProgramCheckReport& report) {
                                          static_cast<const PackedRgbaBuffer*>(&*pixels)}) {
       if (Status s = made->run(*pixels, luma, 4); !s) report.notes.push_back(s.error().message);
     }
+  }
+}
+
+// TOUT's and VREP's forms alone (the scenarios build the one that counts both).
+void buildLumaSignalstatsForms(GlContext& gl, ProgramCheckReport& report) {
+  for (bool tout : {false, true}) {
+    Result<LumaSignalstats> made =
+        LumaSignalstats::create(gl, LumaSignalstatsParams::defaultsFor(gl), tout, !tout);
+    if (!made) report.notes.push_back(made.error().message);
   }
 }
 
@@ -279,6 +294,7 @@ ProgramCheckReport checkPrograms(GlContext& gl, const GpuConfig& gpu,
     return report;
   }
   buildScopesPackedForms(gl, report);
+  buildLumaSignalstatsForms(gl, report);
   const size_t defaults = ShaderLibrary::reportCount();
   buildGraphPrograms(report);
   SelftestOptions selftest;

@@ -236,13 +236,8 @@ Status Scopes::run(const ChromaPlanes& planes) {
 
 Result<ScopeCounts> Scopes::read() const {
   if (!columns_) return fail(ErrorCode::kInternal, kScopesStage, ": read() before a run");
-  // A buffer of its own for the map (counts_ is never mapped, see scopes.hpp): read() serves the
-  // stage used alone; a pipeline's frame reads the counts through its one read-back.
-  Result<GlBuffer> readback = makeStorageBuffer(words_, "scopes read-back");
-  if (!readback) return readback.error();
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  copyWords(counts_.get(), 0, readback->get(), 0, words_);
-  Result<std::vector<uint32_t>> words = readWords(readback->get(), words_, "scopes read-back");
+  // counts_ is never mapped (scopes.hpp).
+  Result<std::vector<uint32_t>> words = readWordsByCopy(counts_.get(), words_, "scopes read-back");
   if (!words) return words.error();
   return countsOf(words.value());
 }

@@ -61,6 +61,14 @@ Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char*
   return out;
 }
 
+Result<std::vector<uint32_t>> readWordsByCopy(GLuint buffer, size_t words, const char* what) {
+  Result<GlBuffer> copy = makeStorageBuffer(words, what);
+  if (!copy) return copy.error();
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  copyWords(buffer, 0, copy->get(), 0, words);
+  return readWords(copy->get(), words, what);
+}
+
 void copyWords(GLuint from, size_t from_first, GLuint to, size_t to_first, size_t words) {
   glBindBuffer(GL_COPY_READ_BUFFER, from);
   glBindBuffer(GL_COPY_WRITE_BUFFER, to);

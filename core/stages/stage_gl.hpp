@@ -19,6 +19,11 @@ Status fillBuffer(GLuint buffer, size_t words, uint32_t value, const char* what,
 // Maps words [first, first + words) back after a GL_BUFFER_UPDATE_BARRIER_BIT barrier.
 Result<std::vector<uint32_t>> readWords(GLuint buffer, size_t words, const char* what,
                                         size_t first = 0);
+// Words [0, words) of `buffer`, one shaders add into with atomics and the host never maps (a
+// buffer it maps may be kept in host memory, where every atomic would cross the bus): copied on
+// the GPU into a buffer of their own, which readWords() maps. A stage's read() used alone; a
+// pipeline's frame reads its results through its one read-back.
+Result<std::vector<uint32_t>> readWordsByCopy(GLuint buffer, size_t words, const char* what);
 // Words [first, first + words) of a GPU buffer: a stage's result, which a frame's read-back
 // copies beside the other stages' into one buffer it maps once (core/pipeline/frame_readback).
 struct GpuWords {

@@ -162,6 +162,19 @@ uint64_t repeatedRows(const std::vector<uint8_t>& luma, int width, int height) {
   return rows;
 }
 
+void putLumaCounts(SignalstatsFigures& f, int width, int height,
+                   std::optional<uint64_t> outlier_pixels, std::optional<uint64_t> repeated_rows) {
+  const double pixels = double(width) * double(height);
+  if (outlier_pixels) {
+    f.tout_pixels = *outlier_pixels;
+    f.tout = double(*outlier_pixels) / pixels;
+  }
+  if (repeated_rows) {
+    f.vrep_rows = *repeated_rows;
+    f.vrep = double(*repeated_rows) * double(width) / pixels;
+  }
+}
+
 ChromaPlaneFigures chromaPlaneFigures(const std::array<uint64_t, 256>& counts, uint64_t samples,
                                       uint64_t sum, uint64_t difference) {
   ChromaPlaneFigures f;
@@ -183,15 +196,9 @@ namespace {
 void lumaFigures(const Frame& frame, const ComponentOffsetTable& at, const uint8_t* plane,
                  bool tout, bool vrep, SignalstatsFigures& f) {
   const std::vector<uint8_t> luma = lumaPlane(frame, at, plane);
-  const double pixels = double(frame.width) * double(frame.height);
-  if (tout) {
-    f.tout_pixels = lumaOutliers(luma, frame.width, frame.height);
-    f.tout = double(*f.tout_pixels) / pixels;
-  }
-  if (vrep) {
-    f.vrep_rows = repeatedRows(luma, frame.width, frame.height);
-    f.vrep = double(*f.vrep_rows) * double(frame.width) / pixels;
-  }
+  putLumaCounts(f, frame.width, frame.height,
+                tout ? std::optional(lumaOutliers(luma, frame.width, frame.height)) : std::nullopt,
+                vrep ? std::optional(repeatedRows(luma, frame.width, frame.height)) : std::nullopt);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // its Y, U and V planes (the chroma at chroma resolution: 4:2:0 frames have ceil(W/2) x
 // ceil(H/2) samples): on the host (SignalstatsCounter, the references and the executor), or from
 // the counts the GPU makes beside the vectorscope (signalstatsOfCounts, the code both share; TOUT
-// and VREP stay on the host: core/pipeline/pipeline.cpp). Definitions
+// and VREP from lumaOutliers' and repeatedRows' counts, or the GPU's of the Y plane on the GPU
+// backend: putLumaCounts). Definitions
 // (docs/output-formats.md, "Signalstats"): over the N samples of a chroma plane,
 //   min, max       smallest / largest value present
 //   low, high      valuePercentile at 10 and 90 of N (YLOW's and YHIGH's rule)
@@ -48,6 +49,11 @@ SignalstatsFigures signalstatsOfCounts(const std::vector<uint32_t>& pairs, uint6
 // TOUT and VREP alone (the figures' other fields left as they are made), from `frame`'s Y; nullopt
 // where its Y plane is not CPU-visible.
 std::optional<SignalstatsFigures> lumaSignalstats(const Frame& frame, bool tout, bool vrep);
+
+// TOUT and VREP into `f` from their counts on a width x height frame (each where given): the
+// host's counts and the GPU's (core/stages/luma_signalstats.hpp) become figures here.
+void putLumaCounts(SignalstatsFigures& f, int width, int height,
+                   std::optional<uint64_t> outlier_pixels, std::optional<uint64_t> repeated_rows);
 
 // The figures of one plane's 256 value counts (total samples `samples`) and absolute
 // difference sum.

@@ -1,6 +1,7 @@
 // The GPU backend reads a frame's results back with one map: the histogram's counts at both bin
 // counts, the scales, the scopes (the image's and a YUV frame's chroma counts), signalstats' sums
-// and the health sums, each in a buffer of its own, copied on the GPU into one buffer. Counted
+// and its Y plane's TOUT and VREP counts, and the health sums, each in a buffer of its own, copied
+// on the GPU into one buffer. Counted
 // with readWordsMaps() around each frame, and each result equal to the reference backend's.
 #include <gtest/gtest.h>
 
@@ -19,6 +20,7 @@ PipelineConfig everyResult() {
   c.histogram.bins = 64;  // the 256-value histogram beside the binned one
   c.scopes.waveform = c.scopes.parade = c.scopes.vectorscope = true;
   c.signalstats = true;
+  c.signalstats_tout = c.signalstats_vrep = true;
   HealthConfig health;
   health.grid_columns = 2;
   health.grid_rows = 2;

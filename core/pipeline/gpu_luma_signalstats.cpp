@@ -1,0 +1,49 @@
+#include "core/pipeline/gpu_luma_signalstats.hpp"
+
+#include <optional>
+#include <utility>
+
+#include "core/stats/signalstats.hpp"
+
+namespace esf {
+
+Status GpuLumaSignalstats::configureFor(PixelFormat format) {
+  yuv_ = isYuv(format);
+  if (!yuv_) return Status::success();
+  y_in_green_ = lumaInGreen(format);
+  if (stage_) return Status::success();
+  Result<LumaSignalstats> made =
+      LumaSignalstats::create(gl_, LumaSignalstatsParams::defaultsFor(gl_), tout_, vrep_);
+  if (!made) return made.error();
+  stage_.emplace(std::move(made.value()));
+  return Status::success();
+}
+
+Status GpuLumaSignalstats::count(const ImportedFrame& imported) {
+  counted_ = false;
+  if (!yuv_ || !stage_) return Status::success();
+  if (Status s = stage_->run(lumaPlaneOf(imported, y_in_green_)); !s) return s;
+  counted_ = true;
+  return Status::success();
+}
+
+void GpuLumaSignalstats::addReadback(FrameReadback& readback) {
+  at_.reset();
+  if (counted_ && yuv_) at_ = readback.add(stage_->resultWords());
+  counted_ = false;
+}
+
+Status GpuLumaSignalstats::collect(const Frame& frame, FrameResult& r,
+                                   const FrameReadback& readback) {
+  if (!at_) return Status::success();
+  if (!r.signalstats)
+    return fail(ErrorCode::kInternal, "signalstats: TOUT and VREP counted without the chroma's");
+  Result<LumaSignalstatsCounts> counts = stage_->countsOf(readback.words(*at_));
+  if (!counts) return counts.error();
+  putLumaCounts(*r.signalstats, frame.width, frame.height,
+                tout_ ? std::optional(counts->outlier_pixels) : std::nullopt,
+                vrep_ ? std::optional(counts->repeated_rows) : std::nullopt);
+  return Status::success();
+}
+
+}  // namespace esf
