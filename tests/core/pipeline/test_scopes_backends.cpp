@@ -198,7 +198,7 @@ TEST(ScopesBackends, EveryBackendCountsTheSameScopesWithThePackedHistogram) {
 }
 
 // PipelineConfig::signalstats on the GPU (its counts beside the YUV vectorscope, TOUT and VREP
-// on the host) equals the reference backend's host count frame by frame: every YUV layout, odd
+// from the Y plane's texture) equals the reference backend's host count frame by frame: every YUV layout, odd
 // sizes, noise and flat frames in one run (UDIF and VDIF against the YUV frame before, through
 // an RGB frame between, none after a change of size), with and without the scopes.
 TEST(ScopesBackends, SignalstatsOnTheGpuEqualTheReference) {
