@@ -198,9 +198,9 @@ TEST(ScopesBackends, EveryBackendCountsTheSameScopesWithThePackedHistogram) {
 }
 
 // PipelineConfig::signalstats on the GPU (its counts beside the YUV vectorscope, TOUT and VREP
-// from the Y plane's texture) equals the reference backend's host count frame by frame: every YUV layout, odd
-// sizes, noise and flat frames in one run (UDIF and VDIF against the YUV frame before, through
-// an RGB frame between, none after a change of size), with and without the scopes.
+// from the Y plane's texture) equals the reference backend's host count frame by frame: every YUV
+// layout, odd sizes, noise and flat frames in one run (UDIF and VDIF against the YUV frame before,
+// through an RGB frame between, none after a change of size), with and without the scopes.
 TEST(ScopesBackends, SignalstatsOnTheGpuEqualTheReference) {
   const PixelFormat formats[] = {PixelFormat::kNV12,   PixelFormat::kNV21, PixelFormat::kYUYV,
                                  PixelFormat::kUYVY,   PixelFormat::kYU12, PixelFormat::kYUV422P,
