@@ -1,7 +1,7 @@
 // The GPU backend reads a frame's results back with one map: the histogram's counts at both bin
 // counts, the scales, the scopes (the image's and a YUV frame's chroma counts), signalstats' sums
-// and its Y plane's TOUT and VREP counts, and the health sums, each in a buffer of its own, copied
-// on the GPU into one buffer. Counted
+// and its Y plane's TOUT and VREP counts, the health sums, and a Bayer frame's raw statistics,
+// each in a buffer of its own, copied on the GPU into one buffer. Counted
 // with readWordsMaps() around each frame, and each result equal to the reference backend's.
 #include <gtest/gtest.h>
 
@@ -90,6 +90,46 @@ TEST(GpuReadback, OneMapPerFrameWithTheSourcesLuma) {
   c.luma = LumaSource::kSource;
   c.histogram.channels = "l";
   checkOneMapPerFrame(c);
+}
+
+// Bayer frames: the raw statistics, counted on the GPU from the uploaded values, come back in the
+// same one map as the histograms and equal the reference backend's host count.
+TEST(GpuReadback, OneMapPerBayerFrameWithItsRawStatistics) {
+  std::vector<std::unique_ptr<Pipeline>> pipelines;
+  for (Backend backend : {Backend::kReference, Backend::kGles}) {
+    PipelineConfig config;
+    config.histogram.bins = 64;
+    config.raw = RawConfig{16, 0, 256, 256};
+    config.backend = backend;
+    Result<std::unique_ptr<Pipeline>> p = Pipeline::create(config);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    pipelines.push_back(std::move(p.value()));
+  }
+  uint32_t seed = 50;
+  for (PixelFormat format : {PixelFormat::kSGRBG8, PixelFormat::kSRGGB10P, PixelFormat::kSBGGR16}) {
+    for (auto [w, h] : {std::pair{64, 48}, std::pair{36, 17}}) {
+      for (int i = 0; i < 3; ++i) {
+        SCOPED_TRACE(testing::Message()
+                     << formatName(format) << " " << w << "x" << h << " frame " << i);
+        const test::TestFrame t =
+            test::randomFrame(format, w, h, 2, test::kColorimetries[0], ++seed);
+        Result<FrameResult> want = pipelines[0]->process(t.frame);
+        ASSERT_TRUE(want.ok()) << want.error().message;
+        ASSERT_TRUE(want->raw.has_value());
+        if (i == 0) {  // builds the format's stages
+          ASSERT_TRUE(pipelines[1]->process(t.frame).ok());
+          continue;
+        }
+        const uint64_t maps_before = readWordsMaps();
+        Result<FrameResult> got = pipelines[1]->process(t.frame);
+        const uint64_t maps = readWordsMaps() - maps_before;
+        ASSERT_TRUE(got.ok()) << got.error().message;
+        EXPECT_EQ(maps, 1u) << "maps of GPU buffers for one frame";
+        EXPECT_EQ(got->hist, want->hist);
+        EXPECT_EQ(got->raw, want->raw);
+      }
+    }
+  }
 }
 
 }  // namespace
