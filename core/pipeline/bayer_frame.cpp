@@ -31,7 +31,8 @@ Result<BayerSetup> configureBayer(PixelFormat format, int width, int height,
   return setup;
 }
 
-Result<BayerInput> prepareBayer(const Frame& frame, const BayerSetup& setup, RowPool& pool) {
+Result<std::vector<uint16_t>> unpackBayer(const Frame& frame, const BayerSetup& setup,
+                                          RowPool& pool) {
   if (frame.format != setup.format || frame.width != setup.width || frame.height != setup.height)
     return fail(ErrorCode::kInternal, "pipeline: a Bayer frame of another format or size than ",
                 setup.unpacking.format_name, " ", std::to_string(setup.width), "x",
@@ -39,7 +40,11 @@ Result<BayerInput> prepareBayer(const Frame& frame, const BayerSetup& setup, Row
   const RowSplitter split = [&pool](int count, const std::function<void(int, int)>& rows) {
     pool.forEachBand(count, [&](int begin, int end, int) { rows(begin, end); });
   };
-  Result<std::vector<uint16_t>> values = unpackBayerFrame(frame, setup.unpacking, split);
+  return unpackBayerFrame(frame, setup.unpacking, split);
+}
+
+Result<BayerInput> prepareBayer(const Frame& frame, const BayerSetup& setup, RowPool& pool) {
+  Result<std::vector<uint16_t>> values = unpackBayer(frame, setup, pool);
   if (!values) return values.error();
   BayerInput in;
   in.values = std::move(values.value());

@@ -1,10 +1,11 @@
 #pragma once
-// A Bayer frame's first step: on every backend its setup (configureBayer), on the GPU and the CPU
-// executor the unpack and raw statistics (prepareBayer). Demosaicing is import for these frames,
-// but it lives with the stages (core/stages/demosaic*) and is called from here, by the pipeline,
-// rather than from core/import: it takes the run's --raw levels and gains, which the importer has
-// no business knowing, and the pipeline unpacks the sensor values once and shares them between the
-// raw statistics (core/stats) and the demosaic. The importers refuse Bayer frames.
+// A Bayer frame's first step: on every backend its setup (configureBayer), on the GPU the unpack
+// (unpackBayer), on the CPU executor the unpack and raw statistics (prepareBayer). Demosaicing is
+// import for these frames, but it lives with the stages (core/stages/demosaic*) and is called from
+// here, by the pipeline, rather than from core/import: it takes the run's --raw levels and gains,
+// which the importer has no business knowing, and the pipeline unpacks the sensor values once and
+// shares them between the raw statistics (core/stats) and the demosaic. The importers refuse Bayer
+// frames.
 #include <vector>
 
 #include "core/import/bayer_unpack.hpp"
@@ -37,9 +38,15 @@ struct BayerInput {
 
 class RowPool;
 
-// Unpacks `frame` (of the format and size `setup` was made for, planes in CPU memory) and counts
-// its raw statistics with the CPU executor's kernels, over the pool's threads. (The reference
-// backend takes the plain unpackBayerFrame and rawSiteHistograms instead.)
+// Unpacks `frame` (of the format and size `setup` was made for, planes in CPU memory) over the
+// pool's threads: the GPU backend's whole host share of a Bayer frame (it uploads the values and
+// counts the raw statistics on the GPU, core/stages/raw_histograms).
+Result<std::vector<uint16_t>> unpackBayer(const Frame& frame, const BayerSetup& setup,
+                                          RowPool& pool);
+
+// unpackBayer, then the raw statistics counted with the CPU executor's kernels over the pool's
+// threads: the CPU executor's. (The reference backend takes the plain unpackBayerFrame and
+// rawSiteHistograms instead.)
 Result<BayerInput> prepareBayer(const Frame& frame, const BayerSetup& setup, RowPool& pool);
 
 }  // namespace esf

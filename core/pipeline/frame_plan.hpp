@@ -29,7 +29,7 @@ enum class PlanData {
 
 enum class PassKind {
   kImport,        // the frame's planes converted to RGBA (and the source luma)
-  kDemosaic,      // a Bayer frame: values unpacked on the host (raw statistics), demosaiced
+  kDemosaic,      // a Bayer frame: values unpacked on the host, raw statistics, demosaiced
   kImportCount,   // CPU: import and histogram in one pass over each stripe of rows
   kHealth,        // camera health: the frame difference and the Sobel pass
   kBlur,          // separable box blur

@@ -21,6 +21,8 @@ class Demosaic {
   // Writes `out_texture` (GL_RGBA8, width x height) from the last upload.
   Status run(const DemosaicParams& params, GLuint out_texture);
   Status run(const DemosaicParams& params, GpuImage& out);
+  // The last upload's R16UI texture (0 before one), which the raw histograms read too.
+  GLuint rawTexture() const { return width_ ? raw_.get() : 0; }
 
  private:
   Demosaic() = default;

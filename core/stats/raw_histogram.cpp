@@ -7,9 +7,8 @@
 
 namespace esf {
 
-Result<RawSiteHistograms> emptyRawSiteHistograms(const std::vector<uint16_t>& raw, int width,
-                                                 int height, int bit_depth, RawLevels levels,
-                                                 int bins) {
+Result<RawSiteHistograms> emptyRawSiteHistograms(int width, int height, int bit_depth,
+                                                 RawLevels levels, int bins) {
   if (bit_depth < 8 || bit_depth > 16)
     return fail(ErrorCode::kInvalidArgument, "raw statistics: bit depth ",
                 std::to_string(bit_depth), " is outside 8..16");
@@ -21,14 +20,24 @@ Result<RawSiteHistograms> emptyRawSiteHistograms(const std::vector<uint16_t>& ra
                 std::to_string(top));
   if (bins < 1 || bins > 256)
     return fail(ErrorCode::kInvalidArgument, "raw statistics: bins must be in 1..256");
-  if (width < 1 || height < 1 || raw.size() != size_t(width) * size_t(height))
-    return fail(ErrorCode::kInvalidArgument, "raw statistics: ", std::to_string(raw.size()),
-                " values for a ", std::to_string(width), "x", std::to_string(height), " frame");
+  if (width < 1 || height < 1)
+    return fail(ErrorCode::kInvalidArgument, "raw statistics: a ", std::to_string(width), "x",
+                std::to_string(height), " frame");
   RawSiteHistograms h;
   h.bins = bins;
   h.bit_depth = bit_depth;
   h.black = black, h.white = white;
   for (auto& c : h.counts) c.assign(size_t(bins), 0);
+  return h;
+}
+
+Result<RawSiteHistograms> emptyRawSiteHistograms(const std::vector<uint16_t>& raw, int width,
+                                                 int height, int bit_depth, RawLevels levels,
+                                                 int bins) {
+  Result<RawSiteHistograms> h = emptyRawSiteHistograms(width, height, bit_depth, levels, bins);
+  if (h && raw.size() != size_t(width) * size_t(height))
+    return fail(ErrorCode::kInvalidArgument, "raw statistics: ", std::to_string(raw.size()),
+                " values for a ", std::to_string(width), "x", std::to_string(height), " frame");
   return h;
 }
 

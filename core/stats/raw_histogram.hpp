@@ -33,6 +33,10 @@ Result<RawSiteHistograms> rawSiteHistograms(const std::vector<uint16_t>& raw, in
 Result<RawSiteHistograms> emptyRawSiteHistograms(const std::vector<uint16_t>& raw, int width,
                                                  int height, int bit_depth, RawLevels levels,
                                                  int bins);
+// The same for a frame whose values are elsewhere (a GPU texture): its size, levels and bins
+// checked, the histograms with the levels resolved and no counts.
+Result<RawSiteHistograms> emptyRawSiteHistograms(int width, int height, int bit_depth,
+                                                 RawLevels levels, int bins);
 // into's counts, pixels, crushed and clipped += part's (both of the same levels and bins: parts
 // of one emptyRawSiteHistograms).
 void addRawSiteCounts(RawSiteHistograms& into, const RawSiteHistograms& part);

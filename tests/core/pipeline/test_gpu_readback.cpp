@@ -1,11 +1,13 @@
 // The GPU backend reads a frame's results back with one map: the histogram's counts at both bin
 // counts, the scales, the scopes (the image's and a YUV frame's chroma counts), signalstats' sums
-// and its Y plane's TOUT and VREP counts, and the health sums, each in a buffer of its own, copied
-// on the GPU into one buffer. Counted
+// and its Y plane's TOUT and VREP counts, the health sums, and a Bayer frame's raw statistics,
+// each in a buffer of its own, copied on the GPU into one buffer. Counted
 // with readWordsMaps() around each frame, and each result equal to the reference backend's.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/stages/stage_gl.hpp"
@@ -37,7 +39,14 @@ std::vector<CountFigures> countFigures(const std::vector<ChannelStats>& stats) {
   return out;
 }
 
-void checkOneMapPerFrame(const PipelineConfig& asked) {
+using Sizes = std::vector<std::pair<int, int>>;
+// Compares one frame's results, the GPU backend's with the reference backend's.
+using SameResults = std::function<void(const FrameResult& got, const FrameResult& want)>;
+
+// `formats` at `sizes` through the reference and the GPU backend: each GPU frame after a format's
+// or size's first maps its GPU buffers once, and its results are `same` as the reference's.
+void checkOneMapPerFrame(const PipelineConfig& asked, const std::vector<PixelFormat>& formats,
+                         const Sizes& sizes, const SameResults& same) {
   std::vector<std::unique_ptr<Pipeline>> pipelines;
   for (Backend backend : {Backend::kReference, Backend::kGles}) {
     PipelineConfig config = asked;
@@ -47,9 +56,8 @@ void checkOneMapPerFrame(const PipelineConfig& asked) {
     pipelines.push_back(std::move(p.value()));
   }
   uint32_t seed = 11;
-  for (PixelFormat format :
-       {PixelFormat::kNV12, PixelFormat::kYUYV, PixelFormat::kRGBA32, PixelFormat::kGREY}) {
-    for (auto [w, h] : {std::pair{64, 48}, std::pair{34, 17}}) {
+  for (PixelFormat format : formats) {
+    for (auto [w, h] : sizes) {
       for (int i = 0; i < 3; ++i) {
         SCOPED_TRACE(testing::Message()
                      << formatName(format) << " " << w << "x" << h << " frame " << i);
@@ -67,17 +75,26 @@ void checkOneMapPerFrame(const PipelineConfig& asked) {
         const uint64_t maps = readWordsMaps() - maps_before;
         ASSERT_TRUE(got.ok()) << got.error().message;
         EXPECT_EQ(maps, 1u) << "maps of GPU buffers for one frame";
-        EXPECT_EQ(got->hist, want->hist);
-        EXPECT_EQ(got->scale, want->scale);
-        // The statistics come from the 256-value counts (the binned ones have 64 bins).
-        EXPECT_EQ(countFigures(got->stats), countFigures(want->stats));
-        EXPECT_EQ(got->scopes, want->scopes);
-        EXPECT_EQ(got->signalstats, want->signalstats);
-        ASSERT_TRUE(got->health.has_value());
-        EXPECT_EQ(got->health, want->health);
+        same(*got, *want);
       }
     }
   }
+}
+
+// Every result of a YUV, RGB or GREY frame.
+void checkOneMapPerFrame(const PipelineConfig& asked) {
+  checkOneMapPerFrame(
+      asked, {PixelFormat::kNV12, PixelFormat::kYUYV, PixelFormat::kRGBA32, PixelFormat::kGREY},
+      {{64, 48}, {34, 17}}, [](const FrameResult& got, const FrameResult& want) {
+        EXPECT_EQ(got.hist, want.hist);
+        EXPECT_EQ(got.scale, want.scale);
+        // The statistics come from the 256-value counts (the binned ones have 64 bins).
+        EXPECT_EQ(countFigures(got.stats), countFigures(want.stats));
+        EXPECT_EQ(got.scopes, want.scopes);
+        EXPECT_EQ(got.signalstats, want.signalstats);
+        ASSERT_TRUE(got.health.has_value());
+        EXPECT_EQ(got.health, want.health);
+      });
 }
 
 TEST(GpuReadback, OneMapPerFrameForEveryResult) {
@@ -90,6 +107,20 @@ TEST(GpuReadback, OneMapPerFrameWithTheSourcesLuma) {
   c.luma = LumaSource::kSource;
   c.histogram.channels = "l";
   checkOneMapPerFrame(c);
+}
+
+// Bayer frames: the raw statistics, counted on the GPU from the uploaded values, come back in the
+// same one map as the histograms and equal the reference backend's host count.
+TEST(GpuReadback, OneMapPerBayerFrameWithItsRawStatistics) {
+  PipelineConfig c;
+  c.histogram.bins = 64;
+  c.raw = RawConfig{16, 0, 256, 256};
+  checkOneMapPerFrame(c, {PixelFormat::kSGRBG8, PixelFormat::kSRGGB10P, PixelFormat::kSBGGR16},
+                      {{64, 48}, {36, 17}}, [](const FrameResult& got, const FrameResult& want) {
+                        EXPECT_EQ(got.hist, want.hist);
+                        ASSERT_TRUE(want.raw.has_value());
+                        EXPECT_EQ(got.raw, want.raw);
+                      });
 }
 
 }  // namespace
