@@ -46,6 +46,14 @@ export CCACHE_DIR CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCA
 if [ -z "${ESFRAME_VM_CACHE:-}" ] && mkdir -p /var/cache/esframe/vm 2>/dev/null; then
   export ESFRAME_VM_CACHE=/var/cache/esframe/vm
 fi
+# And Mesa's shader cache for the host's GL tests (llvmpipe, zink over lavapipe): a fresh clone's
+# build folder would compile every test's programs again in each of the GL steps. Mesa keys an
+# entry by its own build and the shader's text and options, and keeps no failed compile; the
+# tests that need a cold cache or none set their own (test_cli_program_cache, esframe programs).
+if [ -z "${MESA_SHADER_CACHE_DIR:-}" ] && mkdir -p /var/cache/esframe/mesa-shader-cache 2>/dev/null
+then
+  export MESA_SHADER_CACHE_DIR=/var/cache/esframe/mesa-shader-cache
+fi
 
 # Each step's seconds go into a table printed at the end, also when a step fails.
 # With each step, how busy the machine's CPUs were (from /proc/stat): a step well under 100%
