@@ -184,7 +184,8 @@ HostFigures countHostFigures(Pipeline::Impl& impl, const Frame& frame) {
   }
   if (c.detect.any()) {
     if (!impl.detectors) impl.detectors.emplace(c.detect);
-    f.detect = impl.detectors->count(frame);
+    f.detect = impl.detectors->count(
+        frame, impl.backend ? impl.backend->detectorsCounted(frame) : DetectorsCounted{});
   }
   return f;
 }

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/stats/detectors.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
 #include "esframe/pipeline_config.hpp"
@@ -37,6 +38,9 @@ class PipelineBackend {
   // Whether, beside those, they carry TOUT and VREP where asked (the GPU's count of the Y plane):
   // the Pipeline then counts nothing of signalstats on the host.
   virtual bool countsLumaSignalstats(const Frame& /*frame*/) const { return false; }
+  // Which of PipelineConfig::detect's detectors its results carry for `frame` (the GPU's counts
+  // of the planes the import read): the Pipeline runs only the others on the host.
+  virtual DetectorsCounted detectorsCounted(const Frame& /*frame*/) const { return {}; }
   // The end of the stream: the health events it gives (PipelineConfig::health).
   virtual void endStream(std::vector<HealthEvent>& /*events*/) {}
 

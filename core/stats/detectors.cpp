@@ -23,18 +23,19 @@ Detectors::Detectors(const DetectConfig& config) {
   }
 }
 
-DetectFigures Detectors::count(const Frame& frame) {
+DetectFigures Detectors::count(const Frame& frame, DetectorsCounted counted) {
   DetectFigures f;
-  if (!crop_ && !blur_ && !block_) return f;
+  const bool blur = blur_ && !counted.blur, block = block_ && !counted.block;
+  if (!crop_ && !blur && !block) return f;
   // cropdetect reads plane 0, or the three colour planes of RGB frames.
   const bool rgb = pixelFormatInfo(frame.format).colour == ColourFamily::kRgb;
-  const unsigned wanted = (crop_ ? (rgb ? 7u : 1u) : 0u) | (blur_ ? unsigned(blur_planes_) : 0u) |
-                          (block_ ? unsigned(block_planes_) : 0u);
+  const unsigned wanted = (crop_ ? (rgb ? 7u : 1u) : 0u) | (blur ? unsigned(blur_planes_) : 0u) |
+                          (block ? unsigned(block_planes_) : 0u);
   const std::optional<FfmpegPlanes> planes = ffmpegPlanes(frame, wanted);
   if (!planes) return f;
   if (crop_) f.crop = crop_->detect(*planes);
-  if (blur_) f.blur = blur_->detect(*planes);
-  if (block_) f.block = block_->detect(*planes);
+  if (blur) f.blur = blur_->detect(*planes);
+  if (block) f.block = block_->detect(*planes);
   return f;
 }
 

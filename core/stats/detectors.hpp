@@ -18,12 +18,17 @@ struct DetectFigures {
   void moveInto(FrameResult& result);
 };
 
+// The detectors a backend counted itself, which the host then leaves alone (their state too).
+struct DetectorsCounted {
+  bool blur = false, block = false;
+};
+
 class Detectors {
  public:
   explicit Detectors(const DetectConfig& config);
   // None for frames ffmpeg's filters do not take as they are (Bayer, compressed, deeper than 8
   // bits) or without CPU-visible planes; such frames leave every detector's state as it was.
-  DetectFigures count(const Frame& frame);
+  DetectFigures count(const Frame& frame, DetectorsCounted counted = {});
 
  private:
   std::optional<CropDetector> crop_;
