@@ -116,10 +116,46 @@ void doubleThreshold(int low, int high, int w, int h, uint8_t* edges) {
 
 }  // namespace
 
+uint8_t blurThreshold(float fraction) {
+  return uint8_t(double(fraction) * 255. + .5);
+}
+
+BlurBlocks blurBlocksOf(const BlurDetectConfig& config, int plane0_width, int plane0_height,
+                        int plane_width, int plane_height, int shift_x, int shift_y) {
+  const bool whole = config.block_width < 1 || config.block_height < 1;
+  const int width0 = whole ? plane0_width : config.block_width;
+  const int height0 = whole ? plane0_height : config.block_height;
+  BlurBlocks b;
+  // In 64 bits: a block size near INT_MAX plus the shift's rounding.
+  b.width = int((int64_t(width0) + (int64_t(1) << shift_x) - 1) >> shift_x);
+  b.height = int((int64_t(height0) + (int64_t(1) << shift_y) - 1) >> shift_y);
+  b.rows = plane_height / b.height;
+  b.columns = plane_width / b.width;
+  return b;
+}
+
+void SharpestBlocks::begin(size_t blocks) {
+  if (widths_.size() < blocks) widths_.resize(blocks);
+  count_ = 0;
+}
+
+void SharpestBlocks::add(double total, int edge_pixels) {
+  // A block with too few edge pixels is smooth.
+  if (total >= 2 && edge_pixels) widths_[count_++] = float(total / edge_pixels);
+}
+
+float SharpestBlocks::mean(int block_pct) {
+  // The block_pct percent sharpest (narrowest) blocks, counted in float as ffmpeg does.
+  std::sort(widths_.begin(), widths_.begin() + ptrdiff_t(count_));
+  const float pool = float(block_pct / 100.0);
+  const int kept = int(std::ceil(float(int(count_)) * pool));
+  float total_width = 0.0f;
+  for (int i = 0; i < kept; ++i) total_width += widths_[size_t(i)];
+  return total_width / float(kept);  // 0 / 0 (NaN) without a block, as ffmpeg's
+}
+
 BlurDetector::BlurDetector(const BlurDetectConfig& config)
-    : config_(config),
-      low_(uint8_t(double(config.low) * 255. + .5)),
-      high_(uint8_t(double(config.high) * 255. + .5)) {}
+    : config_(config), low_(blurThreshold(config.low)), high_(blurThreshold(config.high)) {}
 
 float BlurDetector::edgeWidth(int i, int j, int direction, int w, int h) const {
   const uint8_t* src = smoothed_.data();
@@ -146,8 +182,7 @@ float BlurDetector::edgeWidth(int i, int j, int direction, int w, int h) const {
     if ((src[y * s + x] - src[y2 * s + x2]) * sign >= 0) break;
   }
   width += float(k);
-  // Diagonal widths in pixel units: 0.7 ~= sqrt(2) / 2, multiplied in double as ffmpeg does.
-  if (direction == k45Up || direction == k45Down) width = float(double(width) * 0.7);
+  if (direction == k45Up || direction == k45Down) return diagonalWidth(int(width));
   return width;
 }
 
@@ -160,18 +195,14 @@ float BlurDetector::planeBlur(const FfmpegPlane& plane, int shift_x, int shift_y
   nonMaximumSuppression(w, h, edges_.data(), directions_.data(), gradients_.data());
   doubleThreshold(low_, high_, w, h, edges_.data());
 
-  const int block_width = (block_width_ + (1 << shift_x) - 1) >> shift_x;
-  const int block_height = (block_height_ + (1 << shift_y) - 1) >> shift_y;
-  const int rows = h / block_height, columns = w / block_width;
-  if (blocks_.size() < size_t(rows) * size_t(columns))
-    blocks_.resize(size_t(rows) * size_t(columns));
-  size_t count = 0;
-  for (int by = 0; by < rows; ++by) {
-    for (int bx = 0; bx < columns; ++bx) {
+  const BlurBlocks b = blurBlocksOf(config_, width_, height_, w, h, shift_x, shift_y);
+  blocks_.begin(size_t(b.rows) * size_t(b.columns));
+  for (int by = 0; by < b.rows; ++by) {
+    for (int bx = 0; bx < b.columns; ++bx) {
       double total = 0.0;
       int edge_pixels = 0;
-      for (int y = by * block_height; y < (by + 1) * block_height; ++y) {
-        for (int x = bx * block_width; x < (bx + 1) * block_width; ++x) {
+      for (int y = by * b.height; y < (by + 1) * b.height; ++y) {
+        for (int x = bx * b.width; x < (bx + 1) * b.width; ++x) {
           const size_t i = size_t(y) * size_t(w) + size_t(x);
           if (edges_[i] == 0) continue;
           const float width = edgeWidth(x, y, directions_[i], w, h);
@@ -181,17 +212,10 @@ float BlurDetector::planeBlur(const FfmpegPlane& plane, int shift_x, int shift_y
           }
         }
       }
-      // A block with too few edge pixels is smooth.
-      if (total >= 2 && edge_pixels) blocks_[count++] = float(total / edge_pixels);
+      blocks_.add(total, edge_pixels);
     }
   }
-  // The block_pct percent sharpest (narrowest) blocks, counted in float as ffmpeg does.
-  std::sort(blocks_.begin(), blocks_.begin() + ptrdiff_t(count));
-  const float pool = float(config_.block_pct / 100.0);
-  const int kept = int(std::ceil(float(int(count)) * pool));
-  float total_width = 0.0f;
-  for (int i = 0; i < kept; ++i) total_width += blocks_[size_t(i)];
-  return total_width / float(kept);  // 0 / 0 (NaN) without a block, as ffmpeg's
+  return blocks_.mean(config_.block_pct);
 }
 
 float BlurDetector::detect(const FfmpegPlanes& frame) {
@@ -204,11 +228,6 @@ float BlurDetector::detect(const FfmpegPlanes& frame) {
     edges_.assign(pixels, 0);
     gradients_.assign(pixels, 0);
     directions_.assign(pixels, 0);
-    block_width_ =
-        config_.block_width < 1 || config_.block_height < 1 ? width_ : config_.block_width;
-    block_height_ =
-        config_.block_width < 1 || config_.block_height < 1 ? height_ : config_.block_height;
-    blocks_.assign(size_t(width_ / block_width_) * size_t(height_ / block_height_), 0);
   }
   float blur = 0.0f;
   int planes = 0;

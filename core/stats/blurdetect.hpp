@@ -12,6 +12,36 @@
 
 namespace esf {
 
+// A threshold (a fraction of 255) in 8-bit units, as ffmpeg rounds it.
+uint8_t blurThreshold(float fraction);
+// A diagonal edge's width of k pixel steps in pixel units: 0.7 ~= sqrt(2) / 2, multiplied in
+// double as ffmpeg does.
+inline float diagonalWidth(int k) {
+  return float(double(float(k)) * 0.7);
+}
+
+// A plane's block grid: blocks of the configured size (the plane's own size for -1; chroma
+// sizes rounded up by the shift), whole blocks only.
+struct BlurBlocks {
+  int width = 0, height = 0;  // samples
+  int rows = 0, columns = 0;
+};
+BlurBlocks blurBlocksOf(const BlurDetectConfig& config, int plane0_width, int plane0_height,
+                        int plane_width, int plane_height, int shift_x, int shift_y);
+
+// The half of blurdetect after the edge widths: each block's mean width where it has enough
+// edge (ffmpeg's `total >= 2 && edge_pixels`), and the mean of the block_pct percent sharpest.
+// The reference and the GPU path (core/stages/blur_detect.hpp) both use it.
+class SharpestBlocks {
+ public:
+  void begin(size_t blocks);                // a plane of up to `blocks` blocks
+  void add(double total, int edge_pixels);  // a block's sum of widths and its edge pixels
+  float mean(int block_pct);                // the plane's figure; NaN without a block
+ private:
+  std::vector<float> widths_;
+  size_t count_ = 0;
+};
+
 class BlurDetector {
  public:
   explicit BlurDetector(const BlurDetectConfig& config);
@@ -24,14 +54,13 @@ class BlurDetector {
   BlurDetectConfig config_;
   uint8_t low_, high_;  // the thresholds in 8-bit units
   int width_ = -1, height_ = -1;
-  int block_width_ = 0, block_height_ = 0;
   // ffmpeg keeps these for the filter's life, sized for plane 0 and laid out at each plane's own
   // width; the gradients outside a plane's interior are those an earlier plane or frame left,
   // which non-maximum suppression reads at the interior's edge.
   std::vector<uint8_t> smoothed_, edges_;
   std::vector<uint16_t> gradients_;
   std::vector<int8_t> directions_;
-  std::vector<float> blocks_;
+  SharpestBlocks blocks_;
 };
 
 }  // namespace esf
