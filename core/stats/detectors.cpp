@@ -6,7 +6,7 @@ namespace esf {
 
 void DetectFigures::moveInto(FrameResult& result) {
   result.cropdetect = crop;
-  result.blur = blur;
+  if (blur) result.blur = blur;  // else the backend's, where it counted blurdetect itself
   result.block = block;
   *this = DetectFigures{};
 }

@@ -14,7 +14,8 @@ namespace esf {
 struct DetectFigures {
   std::optional<CropDetectFigures> crop;
   std::optional<float> blur, block;
-  // Into the result's members of the same names.
+  // Into the result's members of the same names; blur only where the host counted it (else the
+  // backend's figure stays).
   void moveInto(FrameResult& result);
 };
 

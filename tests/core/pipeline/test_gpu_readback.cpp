@@ -1,10 +1,11 @@
 // The GPU backend reads a frame's results back with one map: the histogram's counts at both bin
 // counts, the scales, the scopes (the image's and a YUV frame's chroma counts), signalstats' sums
-// and its Y plane's TOUT and VREP counts, the health sums, and a Bayer frame's raw statistics,
-// each in a buffer of its own, copied on the GPU into one buffer. Counted
+// and its Y plane's TOUT and VREP counts, the health sums, blurdetect's block counts, and a Bayer
+// frame's raw statistics, each in a buffer of its own, copied on the GPU into one buffer. Counted
 // with readWordsMaps() around each frame, and each result equal to the reference backend's.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <functional>
 #include <tuple>
 #include <utility>
@@ -27,6 +28,10 @@ PipelineConfig everyResult() {
   health.grid_columns = 2;
   health.grid_rows = 2;
   c.health = health;
+  BlurDetectConfig blur;  // counted on the GPU for these formats (test_blur_detect.cpp)
+  blur.planes = 7;
+  blur.block_width = blur.block_height = 16;
+  c.detect.blur = blur;
   return c;
 }
 
@@ -94,6 +99,9 @@ void checkOneMapPerFrame(const PipelineConfig& asked) {
         EXPECT_EQ(got.signalstats, want.signalstats);
         ASSERT_TRUE(got.health.has_value());
         EXPECT_EQ(got.health, want.health);
+        ASSERT_TRUE(got.blur.has_value() && want.blur.has_value());
+        EXPECT_EQ(std::bit_cast<uint32_t>(*got.blur), std::bit_cast<uint32_t>(*want.blur))
+            << "blur " << *got.blur << ", reference " << *want.blur;
       });
 }
 

@@ -1,0 +1,44 @@
+#include "core/pipeline/gpu_blur_detect.hpp"
+
+#include <utility>
+#include <vector>
+
+namespace esf {
+
+Status GpuBlurDetect::configureFor(PixelFormat format, bool import_packed) {
+  format_ = format;
+  layout_ = blurDetectLayoutOf(format, config_.planes);
+  if (layout_ && layout_->in_rgba && import_packed) layout_.reset();  // no RGBA8 image to read
+  if (!layout_ || stage_) return Status::success();  // made once, for the first format here
+  Result<BlurDetect> made = BlurDetect::create(gl_, BlurDetectParams::defaultsFor(gl_), config_);
+  if (made) stage_.emplace(std::move(made.value()));
+  return made ? Status::success() : Status(made.error());
+}
+
+Status GpuBlurDetect::count(const ImportedFrame& imported) {
+  counted_ = false;
+  if (!layout_ || !stage_) return Status::success();
+  const std::vector<BlurDetectPlane> planes = blurDetectPlanesOf(imported, *layout_);
+  if (planes.empty())
+    return fail(ErrorCode::kInternal, "blurdetect: the import made no texture of ",
+                formatName(format_), "'s planes");
+  Status ran = stage_->run(planes);
+  counted_ = ran.ok();
+  return ran;
+}
+
+void GpuBlurDetect::addReadback(FrameReadback& readback) {
+  at_.reset();
+  if (counted_) at_ = readback.add(stage_->resultWords());
+  counted_ = false;
+}
+
+Status GpuBlurDetect::collect(FrameResult& r, const FrameReadback& readback) {
+  if (!at_) return Status::success();
+  Result<float> blur = stage_->figureOf(readback.words(*at_));
+  if (!blur) return blur.error();
+  r.blur = blur.value();
+  return Status::success();
+}
+
+}  // namespace esf

@@ -1,0 +1,47 @@
+#pragma once
+// The GPU backend's blurdetect (PipelineConfig::detect's blur): counted at the import from the
+// textures it made (zero-copy frames too) by the BlurDetect stage, whose block counts come back
+// in the frame's one read-back; collect() puts the figure into r.blur. The host then leaves
+// blurdetect, and its state, alone for the formats counted here (detectorsCounted); the others
+// (those the GPU cannot read exactly, and those ffmpeg's filters do not take) leave the GPU's
+// state as it was.
+#include <optional>
+
+#include "base/pixel_format.hpp"
+#include "core/import/frame_import.hpp"
+#include "core/pipeline/frame_readback.hpp"
+#include "core/stages/blur_detect.hpp"
+#include "esframe/detectors.hpp"
+#include "esframe/frame_result.hpp"
+#include "platform/gl_context.hpp"
+
+namespace esf {
+
+class GpuBlurDetect {
+ public:
+  GpuBlurDetect(GlContext& gl, const BlurDetectConfig& config) : gl_(gl), config_(config) {}
+  // The stage, made before any frame's time is taken, and where `format`'s planes lie.
+  // `import_packed`: the import writes a packed buffer, not the RGBA8 image GREY and RGB frames
+  // are read from.
+  Status configureFor(PixelFormat format, bool import_packed);
+  // Whether frames of `format` are counted here (the configured format, where the GPU reads its
+  // planes exactly).
+  bool counts(PixelFormat format) const { return layout_ && format == format_; }
+  // At the import: the frame's block counts, from the textures the import made.
+  Status count(const ImportedFrame& imported);
+  // After the frame's GPU work: lists the counts the frame made in its read-back.
+  void addReadback(FrameReadback& readback);
+  // After the read-back: the figure into r.blur.
+  Status collect(FrameResult& r, const FrameReadback& readback);
+
+ private:
+  GlContext& gl_;
+  BlurDetectConfig config_;
+  std::optional<BlurDetect> stage_;
+  PixelFormat format_ = PixelFormat::kRGBA32;
+  std::optional<BlurDetectLayout> layout_;  // of the configured format, where counted here
+  bool counted_ = false;                    // count() counted since the last addReadback()
+  std::optional<size_t> at_;                // the frame's slot in the read-back
+};
+
+}  // namespace esf
