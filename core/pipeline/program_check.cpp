@@ -81,6 +81,8 @@ std::vector<Scenario> scenarios(const GpuConfig& gpu) {
     c.signalstats = true;
     c.signalstats_tout = c.signalstats_vrep = true;
   });
+  // blurdetect's four passes, counted at the import of YUV and RGB frames.
+  add("blurdetect", [](PipelineConfig& c) { c.detect.blur = BlurDetectConfig{}; });
   return out;
 }
 
