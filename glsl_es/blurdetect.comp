@@ -1,7 +1,8 @@
 // blurdetect's per-pixel passes over one of a frame's ffmpeg planes (core/stages/blur_detect.hpp),
 // each equal to core/stats/blurdetect.cpp's step of the same name, in integers. One word per
 // sample in each buffer, at index y * W + x of the plane's own width W:
-//   PASS 0  gaussian   the plane (texel (x * u_step_x + u_offset_x, y) of u_plane, byte
+//   PASS 0  gaussian   the plane (texel (x * u_step_x + u_offset_x, y) of u_plane, or with
+//                      PACKED_SOURCE that pixel of the packed RGBA buffer at binding 1; byte
 //                      u_channel) -> smoothed: the 5x5 Gaussian over 159, two rows and columns
 //                      at each edge copied
 //   PASS 1  sobel      smoothed -> gradients (binding 1, kept across planes and frames): the
@@ -19,6 +20,9 @@
 //   WG_X, WG_Y  the workgroup's invocations, one a sample
 #ifndef PASS
 #define PASS 0
+#endif
+#ifndef PACKED_SOURCE
+#define PACKED_SOURCE 0
 #endif
 #ifndef WG_X
 #define WG_X 16
@@ -47,13 +51,23 @@ layout(std430, binding = 2) buffer Edges { uint edges[]; };
 #endif
 
 #if PASS == 0
-uniform highp sampler2D u_plane;
 uniform int u_step_x, u_offset_x, u_channel;
+#if PACKED_SOURCE
+// A frame's RGBA8 pixels, a word each, rows packed (the plane's own width).
+layout(std430, binding = 1) readonly buffer Source { uint source[]; };
+
+int sampleAt(int x, int y) {
+  uvec4 t = unpackPixel(source[y * u_size.x + x * u_step_x + u_offset_x]);
+  return int(t[u_channel]);
+}
+#else
+uniform highp sampler2D u_plane;
 
 int sampleAt(int x, int y) {
   uvec4 t = texelBytes(texelFetch(u_plane, ivec2(x * u_step_x + u_offset_x, y), 0));
   return int(t[u_channel]);
 }
+#endif
 
 int gaussian(int x, int y) {
   int s = 0;

@@ -332,8 +332,7 @@ Status GpuBackend::configurePlan(const Frame& frame) {
   }
   if (o_.detect.blur) {
     if (!blur_detect_) blur_detect_.emplace(gl_, *o_.detect.blur);
-    const bool packed = plan_->passes.front().writes == PlanData::kPacked;
-    if (Status s = blur_detect_->configureFor(frame.format, packed); !s) return s;
+    if (Status s = blur_detect_->configureFor(frame.format); !s) return s;
   }
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();

@@ -5,10 +5,9 @@
 
 namespace esf {
 
-Status GpuBlurDetect::configureFor(PixelFormat format, bool import_packed) {
+Status GpuBlurDetect::configureFor(PixelFormat format) {
   format_ = format;
   layout_ = blurDetectLayoutOf(format, config_.planes);
-  if (layout_ && layout_->in_rgba && import_packed) layout_.reset();  // no RGBA8 image to read
   if (!layout_ || stage_) return Status::success();  // made once, for the first format here
   Result<BlurDetect> made = BlurDetect::create(gl_, BlurDetectParams::defaultsFor(gl_), config_);
   if (made) stage_.emplace(std::move(made.value()));

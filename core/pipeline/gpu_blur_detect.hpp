@@ -21,9 +21,7 @@ class GpuBlurDetect {
  public:
   GpuBlurDetect(GlContext& gl, const BlurDetectConfig& config) : gl_(gl), config_(config) {}
   // The stage, made before any frame's time is taken, and where `format`'s planes lie.
-  // `import_packed`: the import writes a packed buffer, not the RGBA8 image GREY and RGB frames
-  // are read from.
-  Status configureFor(PixelFormat format, bool import_packed);
+  Status configureFor(PixelFormat format);
   // Whether frames of `format` are counted here (the configured format, where the GPU reads its
   // planes exactly).
   bool counts(PixelFormat format) const { return layout_ && format == format_; }

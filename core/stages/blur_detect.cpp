@@ -86,7 +86,8 @@ std::vector<BlurDetectPlane> blurDetectPlanesOf(const ImportedFrame& imported,
     if (p < 3) {
       const BlurDetectLayout::Source& s = layout.sources[p];
       plane.texture = layout.in_rgba ? imported.rgba : imported.planes[s.texture];
-      if (!plane.texture) return {};
+      if (layout.in_rgba && !plane.texture) plane.packed = imported.packed_rgba;
+      if (!plane.texture && !plane.packed) return {};
       plane.step_x = s.step_x, plane.offset_x = s.offset_x, plane.channel = s.channel;
       plane.width = (imported.width + s.hsub - 1) / s.hsub;
       plane.height = (imported.height + s.vsub - 1) / s.vsub;
@@ -112,14 +113,16 @@ Result<BlurDetect> BlurDetect::create(const GlContext& gl, const BlurDetectParam
       !s)
     return s.error();
   BlurDetect out(gl, params, config);
-  for (int pass = 0; pass < kPasses; ++pass) {
-    Result<GlProgram> program =
-        ShaderLibrary::builtin().compute("blurdetect.comp", ShaderDefines()
-                                                                .set("PASS", pass)
-                                                                .set("WG_X", params.workgroup_x)
-                                                                .set("WG_Y", params.workgroup_y));
+  for (int form = 0; form <= kPasses; ++form) {  // the passes, then the packed Gaussian
+    const bool packed = form == kPasses;
+    Result<GlProgram> program = ShaderLibrary::builtin().compute(
+        "blurdetect.comp", ShaderDefines()
+                               .set("PASS", packed ? 0 : form)
+                               .set("PACKED_SOURCE", packed ? 1 : 0)
+                               .set("WG_X", params.workgroup_x)
+                               .set("WG_Y", params.workgroup_y));
     if (!program) return program.error();
-    out.programs_[pass] = std::move(program.value());
+    (packed ? out.packed_gaussian_ : out.programs_[form]) = std::move(program.value());
   }
   // diagonalWidth(k) in units of 2^-24, exact: below 2^8, it has 24 significant bits.
   uint32_t diagonal[kMaxSteps + 1];
@@ -169,31 +172,40 @@ Status BlurDetect::run(std::span<const BlurDetectPlane> planes) {
   const int width0 = planes[0].width, height0 = planes[0].height;
   // The block counts' layout, in 64 bits: 1x1 blocks of a large frame are many words.
   std::vector<PlaneBlocks> layout;
-  uint64_t words = 0;
+  uint64_t words = 0, block_pixels = 0;  // the largest block's, of those counted
   for (size_t p = 0; p < planes.size(); ++p) {
     if (!((1 << p) & config_.planes)) continue;
     PlaneBlocks at;
     const BlurDetectPlane& plane = planes[p];
     at.counted = plane.width >= 5 && plane.height >= 5;  // an interior for the 5x5 Gaussian
     if (at.counted) {
-      if (!plane.texture)
+      if (!plane.texture && !plane.packed)
         return fail(ErrorCode::kInternal, kBlurStage, ": plane ", std::to_string(p),
-                    " has no texture");
+                    " has no texture or buffer");
       at.blocks = blurBlocksOf(config_, width0, height0, plane.width, plane.height, plane.shift_x,
                                plane.shift_y);
       at.first = size_t(words);
       words += uint64_t(at.blocks.rows) * uint64_t(at.blocks.columns) * kBlockWords;
+      if (at.blocks.rows && at.blocks.columns)
+        block_pixels =
+            std::max(block_pixels, uint64_t(at.blocks.width) * uint64_t(at.blocks.height));
     }
     layout.push_back(at);
   }
+  const std::string blocks = std::to_string(config_.block_width) + "x" +
+                             std::to_string(config_.block_height) +
+                             " (block_width x block_height) on a " + std::to_string(width0) + "x" +
+                             std::to_string(height0) + " frame";
+  // A block's sum of k in one word: each edge pixel adds at most 2 * radius.
+  if (block_pixels * 2 * uint64_t(config_.radius) > 0xFFFFFFFFull)
+    return fail(ErrorCode::kUnsupported, kBlurStage, ": blocks of ", blocks, " of ",
+                std::to_string(block_pixels), " pixels could sum more widths than 32 bits hold",
+                ": use smaller blocks or a smaller radius");
   const uint64_t max_bytes = uint64_t(gl_->limits().max_ssbo_size);
   if (words * 4 > max_bytes)
-    return fail(ErrorCode::kUnsupported, kBlurStage, ": blocks of ",
-                std::to_string(config_.block_width), "x", std::to_string(config_.block_height),
-                " (block_width x block_height) on a ", std::to_string(width0), "x",
-                std::to_string(height0), " frame need ", std::to_string(words * 4),
-                " bytes of block counts; the GPU's storage blocks hold ", std::to_string(max_bytes),
-                ": use larger blocks");
+    return fail(ErrorCode::kUnsupported, kBlurStage, ": blocks of ", blocks, " need ",
+                std::to_string(words * 4), " bytes of block counts; the GPU's storage blocks hold ",
+                std::to_string(max_bytes), ": use larger blocks");
   if (Status s = ensureBuffers(width0, height0, std::max<size_t>(size_t(words), 1)); !s) return s;
   if (words)
     if (Status s = fillBuffer(blocks_.get(), size_t(words), 0, "blurdetect block counts"); !s)
@@ -221,16 +233,19 @@ Status BlurDetect::runPlane(const BlurDetectPlane& plane, const PlaneBlocks& at)
   for (int pass = 0; pass < kPasses; ++pass) {
     // Edges serve only the blocks; Sobel's gradients are kept for later planes either way.
     if (pass >= 2 && !blocks) break;
-    const GLuint p = programs_[pass].get();
+    const bool packed = pass == 0 && !plane.texture;
+    const GLuint p = packed ? packed_gaussian_.get() : programs_[pass].get();
     glUseProgram(p);
     glUniform2i(glGetUniformLocation(p, "u_size"), w, h);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, smoothed_.get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gradients_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, packed ? plane.packed : gradients_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, edges_.get());
     if (pass == 0) {
-      glActiveTexture(GL_TEXTURE0);
-      glBindTexture(GL_TEXTURE_2D, plane.texture);
-      glUniform1i(glGetUniformLocation(p, "u_plane"), 0);
+      if (!packed) {
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, plane.texture);
+        glUniform1i(glGetUniformLocation(p, "u_plane"), 0);
+      }
       glUniform1i(glGetUniformLocation(p, "u_step_x"), plane.step_x);
       glUniform1i(glGetUniformLocation(p, "u_offset_x"), plane.offset_x);
       glUniform1i(glGetUniformLocation(p, "u_channel"), plane.channel);

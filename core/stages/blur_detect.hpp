@@ -35,9 +35,10 @@ struct BlurDetectParams {
 };
 
 // One of a frame's ffmpeg planes on the GPU: sample (x, y) is byte `channel` of texel
-// (x * step_x + offset_x, y) of `texture`.
+// (x * step_x + offset_x, y) of `texture`, or of that pixel of `packed` (a PackedRgbaBuffer's
+// buffer, the plane's size) where texture is 0.
 struct BlurDetectPlane {
-  GLuint texture = 0;
+  GLuint texture = 0, packed = 0;
   int step_x = 1, offset_x = 0, channel = 0;
   int width = 0, height = 0;     // samples
   int shift_x = 0, shift_y = 0;  // log2 of the chroma subsampling (0 for Y, G, B, R)
@@ -45,10 +46,10 @@ struct BlurDetectPlane {
 
 // Where a format's ffmpeg planes lie in what its import makes: Y, U, V of YUV formats in the
 // plane textures (what yuvPlaneLayout says), Y of GREY and G, B, R of RGB formats in the RGBA8
-// image. nullopt for formats the GPU cannot give exactly: others, and those with an alpha plane
-// when `planes` asks for it (plane 3).
+// image or packed buffer. nullopt for formats the GPU cannot give exactly: others, and those with
+// an alpha plane when `planes` asks for it (plane 3).
 struct BlurDetectLayout {
-  bool in_rgba = false;  // the planes are bytes of ImportedFrame::rgba
+  bool in_rgba = false;  // the planes are bytes of ImportedFrame::rgba or ::packed_rgba
   int plane_count = 0;   // ffmpeg's planes of the format
   // Per plane: the plane texture index (in_rgba: unused), step, offset, channel, subsampling.
   struct Source {
@@ -57,8 +58,8 @@ struct BlurDetectLayout {
   Source sources[3];
 };
 std::optional<BlurDetectLayout> blurDetectLayoutOf(PixelFormat format, int planes);
-// The planes of a frame the import has just converted; empty where a plane's texture is missing
-// (an RGB frame imported into a packed buffer).
+// The planes of a frame the import has just converted; empty where the import made none of
+// them.
 std::vector<BlurDetectPlane> blurDetectPlanesOf(const ImportedFrame& imported,
                                                 const BlurDetectLayout& layout);
 
@@ -93,7 +94,8 @@ class BlurDetect {
   const GlContext* gl_ = nullptr;
   BlurDetectParams params_;
   BlurDetectConfig config_;
-  GlProgram programs_[4];  // the passes
+  GlProgram programs_[4];      // the passes
+  GlProgram packed_gaussian_;  // pass 0 reading a packed RGBA buffer
   GlBuffer smoothed_, gradients_, edges_, blocks_;
   int width0_ = -1, height0_ = -1;   // plane 0's size the buffers are for
   size_t block_capacity_ = 0;        // words

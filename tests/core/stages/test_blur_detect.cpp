@@ -4,8 +4,9 @@
 // the import's textures into a poisoned buffer; the reference reads the same frame's ffmpeg
 // planes. Pictures: seeded noise, flat planes and pictures with edges of every direction (a
 // blurred ramp, rectangles, diagonal lines); odd sizes, rows wider than a workgroup, 1080p; every
-// layout the GPU reads; planes, block sizes, radius and thresholds; streams of frames with
-// different content and sizes (the gradients kept across planes and frames).
+// layout the GPU reads (RGB and GREY from the import's RGBA8 image or packed buffer); planes, block
+// sizes, radius and thresholds; streams of frames with different content and sizes (the gradients
+// kept across planes and frames).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/stages/blur_detect.hpp"
 #include "core/stats/blurdetect.hpp"
@@ -80,11 +82,13 @@ uint32_t bitsOf(float f) {
   return u;
 }
 
-// One stream: the GPU stage and the reference, fed the same frames.
+// One stream: the GPU stage and the reference, fed the same frames. `packed`: the import
+// writes a packed RGBA buffer, not an RGBA8 image (GREY and RGB planes are read from it).
 class Stream {
  public:
-  explicit Stream(const BlurDetectConfig& config, const BlurDetectParams* params = nullptr)
-      : reference_(config), planes_(config.planes) {
+  explicit Stream(const BlurDetectConfig& config, const BlurDetectParams* params = nullptr,
+                  bool packed = false)
+      : reference_(config), planes_(config.planes), packed_(packed) {
     GlContext& gl = test::glContext();
     Result<std::unique_ptr<FrameImporter>> importer = FrameImporter::create(gl);
     EXPECT_TRUE(importer.ok()) << importer.error().message;
@@ -105,11 +109,23 @@ class Stream {
     const std::optional<BlurDetectLayout> layout = blurDetectLayoutOf(frame.format, planes_);
     EXPECT_TRUE(layout.has_value()) << formatName(frame.format);
     if (!layout) return want;
-    Result<ImportedFrame> imported = importer_->import(frame);
+    ImportOptions io;
+    std::optional<PackedRgbaBuffer> packed;
+    if (packed_) {
+      Result<PackedRgbaBuffer> made = PackedRgbaBuffer::create(frame.width, frame.height);
+      EXPECT_TRUE(made.ok()) << made.error().message;
+      if (!made) return want;
+      packed.emplace(std::move(made.value()));
+      io.target_packed_rgba = packed->buffer();
+    }
+    Result<ImportedFrame> imported = importer_->import(frame, io);
     EXPECT_TRUE(imported.ok()) << imported.error().message;
     if (!imported) return want;
     const std::vector<BlurDetectPlane> gpu_planes = blurDetectPlanesOf(*imported, *layout);
     EXPECT_FALSE(gpu_planes.empty());
+    if (packed_ && layout->in_rgba) {
+      EXPECT_TRUE(!gpu_planes.empty() && gpu_planes[0].packed != 0 && !gpu_planes[0].texture);
+    }
     if (Status poisoned = stage_->poison(test::kPoison); !poisoned)
       ADD_FAILURE() << poisoned.error().message;
     Status ran = stage_->run(gpu_planes);
@@ -125,6 +141,7 @@ class Stream {
  private:
   BlurDetector reference_;
   int planes_;
+  bool packed_;
   std::unique_ptr<FrameImporter> importer_;
   std::optional<BlurDetect> stage_;
 };
@@ -161,12 +178,16 @@ TEST(BlurDetect, EveryFormatAndSizeMatchesTheReference) {
     config.planes = planes;
     for (PixelFormat f : kFormats) {
       if (planes == 15 && f == PixelFormat::kRGBA32) continue;  // its alpha: the host's
-      for (auto [w0, h] : sizes) {
-        const int w = widthFor(f, w0);
-        SCOPED_TRACE(testing::Message()
-                     << formatName(f) << " " << w << "x" << h << " planes " << planes);
-        Stream s(config);
-        checkPictures(s, f, w, h, ++seed, w >= 33 && h >= 17);
+      const std::optional<BlurDetectLayout> layout = blurDetectLayoutOf(f, planes);
+      for (bool packed : {false, true}) {
+        if (packed && !(layout && layout->in_rgba)) continue;  // YUV: the plane textures alone
+        for (auto [w0, h] : sizes) {
+          const int w = widthFor(f, w0);
+          SCOPED_TRACE(testing::Message() << formatName(f) << " " << w << "x" << h << " planes "
+                                          << planes << (packed ? " packed" : ""));
+          Stream s(config, nullptr, packed);
+          checkPictures(s, f, w, h, ++seed, w >= 33 && h >= 17);
+        }
       }
     }
   }
@@ -282,6 +303,20 @@ TEST(BlurDetect, RefusesWhatItCannotCount) {
   EXPECT_NE(ran.error().message.find("block_width x block_height"), std::string::npos)
       << ran.error().message;
   EXPECT_FALSE(made->read().ok());  // no counts of a refused run
+  EXPECT_FALSE(made->figureOf({}).ok());
+
+  // One whole-plane block whose sum of steps could pass 32 bits: 2 * radius * pixels.
+  config.block_width = config.block_height = -1;
+  config.radius = 100;
+  made = BlurDetect::create(gl, BlurDetectParams::defaultsFor(gl), config);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  plane.width = 8192, plane.height = 2622;  // 21.5 M pixels: 4.29 G steps at the most
+  const BlurDetectPlane wide[] = {plane};
+  ran = made->run(wide);
+  ASSERT_FALSE(ran.ok());
+  EXPECT_EQ(ran.error().code, ErrorCode::kUnsupported);
+  EXPECT_NE(ran.error().message.find("block_width x block_height"), std::string::npos)
+      << ran.error().message;
 
   EXPECT_FALSE(blurDetectLayoutOf(PixelFormat::kRGBA32, 15).has_value());
   EXPECT_TRUE(blurDetectLayoutOf(PixelFormat::kRGBA32, 7).has_value());
