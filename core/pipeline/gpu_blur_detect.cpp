@@ -7,7 +7,7 @@ namespace esf {
 
 Status GpuBlurDetect::configureFor(PixelFormat format) {
   format_ = format;
-  layout_ = blurDetectLayoutOf(format, config_.planes);
+  layout_ = blurDetectLayoutOf(format);
   if (!layout_ || stage_) return Status::success();  // made once, for the first format here
   Result<BlurDetect> made = BlurDetect::create(gl_, BlurDetectParams::defaultsFor(gl_), config_);
   if (made) stage_.emplace(std::move(made.value()));

@@ -35,7 +35,7 @@ Status BlurDetectParams::validate(const ComputeLimits& limits) const {
   return checkWorkgroup(limits, kBlurStage, workgroup_x, workgroup_y, 0);
 }
 
-std::optional<BlurDetectLayout> blurDetectLayoutOf(PixelFormat format, int planes) {
+std::optional<BlurDetectLayout> blurDetectLayoutOf(PixelFormat format) {
   const PixelFormatInfo& info = pixelFormatInfo(format);
   if (info.bit_depth != 8 || info.packing == Packing::kCompressed) return std::nullopt;
   BlurDetectLayout l;
@@ -69,12 +69,12 @@ std::optional<BlurDetectLayout> blurDetectLayoutOf(PixelFormat format, int plane
     return l;
   }
   if (info.colour != ColourFamily::kRgb) return std::nullopt;
-  // The RGBA8 image's bytes are exact copies of the source's; its alpha is not ffmpeg's plane.
+  // The RGBA8 image's bytes are exact copies of the source's, its alpha too where it has one.
   l.plane_count = info.a.present() ? 4 : 3;
-  if (l.plane_count == 4 && (planes & 8)) return std::nullopt;
-  l.sources[0].channel = 1;  // G, B, R
+  l.sources[0].channel = 1;  // G, B, R, A
   l.sources[1].channel = 2;
   l.sources[2].channel = 0;
+  l.sources[3].channel = 3;
   return l;
 }
 
@@ -83,18 +83,14 @@ std::vector<BlurDetectPlane> blurDetectPlanesOf(const ImportedFrame& imported,
   std::vector<BlurDetectPlane> out;
   for (int p = 0; p < layout.plane_count; ++p) {
     BlurDetectPlane plane;
-    if (p < 3) {
-      const BlurDetectLayout::Source& s = layout.sources[p];
-      plane.texture = layout.in_rgba ? imported.rgba : imported.planes[s.texture];
-      if (layout.in_rgba && !plane.texture) plane.packed = imported.packed_rgba;
-      if (!plane.texture && !plane.packed) return {};
-      plane.step_x = s.step_x, plane.offset_x = s.offset_x, plane.channel = s.channel;
-      plane.width = (imported.width + s.hsub - 1) / s.hsub;
-      plane.height = (imported.height + s.vsub - 1) / s.vsub;
-      plane.shift_x = log2Of(s.hsub), plane.shift_y = log2Of(s.vsub);
-    } else {  // alpha, never read (blurDetectLayoutOf)
-      plane.width = imported.width, plane.height = imported.height;
-    }
+    const BlurDetectLayout::Source& s = layout.sources[p];
+    plane.texture = layout.in_rgba ? imported.rgba : imported.planes[s.texture];
+    if (layout.in_rgba && !plane.texture) plane.packed = imported.packed_rgba;
+    if (!plane.texture && !plane.packed) return {};
+    plane.step_x = s.step_x, plane.offset_x = s.offset_x, plane.channel = s.channel;
+    plane.width = (imported.width + s.hsub - 1) / s.hsub;
+    plane.height = (imported.height + s.vsub - 1) / s.vsub;
+    plane.shift_x = log2Of(s.hsub), plane.shift_y = log2Of(s.vsub);
     out.push_back(plane);
   }
   return out;

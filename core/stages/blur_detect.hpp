@@ -46,8 +46,8 @@ struct BlurDetectPlane {
 
 // Where a format's ffmpeg planes lie in what its import makes: Y, U, V of YUV formats in the
 // plane textures (what yuvPlaneLayout says), Y of GREY and G, B, R of RGB formats in the RGBA8
-// image or packed buffer. nullopt for formats the GPU cannot give exactly: others, and those with
-// an alpha plane when `planes` asks for it (plane 3).
+// image or packed buffer (and A, plane 3, of those with alpha). nullopt for the formats ffmpeg's
+// filters do not take (Bayer, compressed, deeper than 8 bits).
 struct BlurDetectLayout {
   bool in_rgba = false;  // the planes are bytes of ImportedFrame::rgba or ::packed_rgba
   int plane_count = 0;   // ffmpeg's planes of the format
@@ -55,9 +55,9 @@ struct BlurDetectLayout {
   struct Source {
     int texture = 0, step_x = 1, offset_x = 0, channel = 0, hsub = 1, vsub = 1;
   };
-  Source sources[3];
+  Source sources[4];
 };
-std::optional<BlurDetectLayout> blurDetectLayoutOf(PixelFormat format, int planes);
+std::optional<BlurDetectLayout> blurDetectLayoutOf(PixelFormat format);
 // The planes of a frame the import has just converted; empty where the import made none of
 // them.
 std::vector<BlurDetectPlane> blurDetectPlanesOf(const ImportedFrame& imported,

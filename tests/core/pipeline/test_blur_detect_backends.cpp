@@ -19,7 +19,7 @@ namespace {
 PipelineConfig blurConfig() {
   PipelineConfig c;
   BlurDetectConfig blur;
-  blur.planes = 7;
+  blur.planes = 15;  // RGBA32's alpha too
   blur.block_width = 8, blur.block_height = 6;
   c.detect.blur = blur;
   return c;
