@@ -57,8 +57,7 @@ uniform int u_step_x, u_offset_x, u_channel;
 layout(std430, binding = 1) readonly buffer Source { uint source[]; };
 
 int sampleAt(int x, int y) {
-  uvec4 t = unpackPixel(source[y * u_size.x + x * u_step_x + u_offset_x]);
-  return int(t[u_channel]);
+  return int((source[y * u_size.x + x * u_step_x + u_offset_x] >> (8 * u_channel)) & 255u);
 }
 #else
 uniform highp sampler2D u_plane;

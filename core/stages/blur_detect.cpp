@@ -7,6 +7,7 @@
 #include "core/stages/scopes.hpp"
 #include "core/stages/stage_limits.hpp"
 #include "platform/shader_library.hpp"
+#include "platform/workgroup_shape.hpp"
 
 namespace esf {
 namespace {
@@ -21,12 +22,11 @@ int log2Of(int subsampling) {
 }  // namespace
 
 BlurDetectParams BlurDetectParams::defaultsFor(const GlContext& gl) {
-  const ComputeLimits& l = gl.limits();
-  // v3d's 256 invocations (or the driver's maximum): 16 along a row where the driver takes
-  // them, the rest down the columns.
-  const int invocations = std::clamp(l.work_group_invocations, 1, kV3dMaxInvocations);
-  const int x = std::clamp(std::min(16, invocations), 1, std::max(1, l.work_group_size[0]));
-  return {x, std::clamp(invocations / x, 1, std::max(1, l.work_group_size[1]))};
+  // The Gaussian pass keeps many values live: within Midgard's full-register workgroup.
+  const ComputeLimits& limits = gl.limits();
+  const WorkgroupShape shape =
+      pixelWorkgroup(limits, std::min(kV3dMaxInvocations, int(registerHeavyInvocations(limits))));
+  return {shape.x, shape.y};
 }
 
 Status BlurDetectParams::validate(const ComputeLimits& limits) const {

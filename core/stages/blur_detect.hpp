@@ -28,8 +28,8 @@ namespace esf {
 
 struct BlurDetectParams {
   int workgroup_x = 16, workgroup_y = 16;  // invocations, one a sample
-  // 16 along a row (or the driver's maximum), as many rows as 256 invocations (v3d's) or the
-  // driver's maximum leave.
+  // pixelWorkgroup's shape of 256 invocations (v3d's), or the driver's register-heavy maximum
+  // (Midgard's 64).
   static BlurDetectParams defaultsFor(const GlContext& gl);
   Status validate(const ComputeLimits& limits) const;
 };

@@ -32,7 +32,7 @@ constexpr PixelFormat kFormats[] = {
     PixelFormat::kYU12,   PixelFormat::kNV12,    PixelFormat::kNV21,    PixelFormat::kYUYV,
     PixelFormat::kUYVY,   PixelFormat::kYUV422P, PixelFormat::kYUV444P, PixelFormat::kGREY,
     PixelFormat::kRGB24,  PixelFormat::kBGR24,   PixelFormat::kRGBA32,  PixelFormat::kXRGB32,
-    PixelFormat::kARGB32, PixelFormat::kABGR32,
+    PixelFormat::kARGB32, PixelFormat::kABGR32,  PixelFormat::kXBGR32,
 };
 
 enum class Picture { kNoise, kFlat, kEdges, kShiftedEdges };
