@@ -2,21 +2,18 @@
 #include <optional>
 #include <utility>
 
-#include "core/cpu/row_pool.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
-#include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/frame_readback.hpp"
+#include "core/pipeline/gpu_bayer.hpp"
 #include "core/pipeline/gpu_histogram_counter.hpp"
 #include "core/pipeline/gpu_luma_signalstats.hpp"
 #include "core/pipeline/gpu_scopes.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
-#include "core/stages/demosaic.hpp"
 #include "core/stages/frame_difference.hpp"
 #include "core/stages/histogram.hpp"
-#include "core/stages/raw_histograms.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/scale.hpp"
 #include "core/stages/sobel.hpp"
@@ -121,7 +118,6 @@ class GpuBackend : public PipelineBackend {
   bool blurHasPackedForm() const {
     return blur_->params().strategy == BlurStrategy::kSplit && blur_->params().buffer_intermediate;
   }
-  Result<ImportedFrame> importBayer(const Frame& frame);
 
   GlContext& gl_;
   PipelineConfig o_;
@@ -131,14 +127,7 @@ class GpuBackend : public PipelineBackend {
   FrameTimer timer_;
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
-  std::optional<Demosaic> demosaic_;  // made when a plan begins with kDemosaic
-  // Made with it: the raw statistics, counted from the values the demosaic uploaded.
-  std::optional<RawHistograms> raw_histograms_;
-  std::optional<BayerSetup> bayer_;  // configured with such a plan, for its format and size
-  // Made with it: a Bayer frame's values are unpacked on the host, on these threads (a quarter
-  // less upload time on two cores than on one beside llvmpipe:
-  // bench/results/zen5-2core-cpu-import.md).
-  std::optional<RowPool> host_pool_;
+  std::optional<GpuBayer> bayer_;  // made when a plan begins with kDemosaic
   // PipelineConfig::health: the two stages and the figures from their sums.
   std::optional<FrameDifference> difference_;
   std::optional<Sobel> sobel_;
@@ -172,7 +161,6 @@ class GpuBackend : public PipelineBackend {
     bool health_full_range = true;  // the health stages ran with this range
     // The results' slots in readback_.
     size_t binned_at = 0, values_at = 0, scales_at = 0, difference_at = 0, sobel_at = 0;
-    std::optional<size_t> raw_at;  // a Bayer frame's raw statistics
   };
   std::optional<Submitted> submitted_;
   // Every result of the frame, copied on the GPU into one buffer and mapped once.
@@ -267,25 +255,6 @@ Status GpuBackend::configureHistograms(int out_w, int out_h) {
   return Status::success();
 }
 
-// Bayer frames: the values unpacked on the CPU, uploaded, their raw statistics counted from the
-// upload (collect() puts them into r.raw), demosaiced into the stage image.
-Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame) {
-  WallTimer upload_timer;
-  Result<std::vector<uint16_t>> values = unpackBayer(frame, *bayer_, *host_pool_);
-  if (!values) return values.error();
-  if (Status s = demosaic_->upload(*values, frame.width, frame.height); !s) return s.error();
-  ImportedFrame out;
-  out.upload_ms = upload_timer.ms();
-  const DemosaicParams& d = bayer_->demosaic;
-  const RawHistogramsSetup raw{d.order, d.bit_depth, {d.black, d.white}, bayer_->bins};
-  if (Status s = raw_histograms_->run(demosaic_->rawTexture(), frame.width, frame.height, raw); !s)
-    return s.error();
-  if (Status s = demosaic_->run(bayer_->demosaic, *imported_[0]); !s) return s.error();
-  out.rgba = imported_[0]->texture();
-  out.width = frame.width, out.height = frame.height;
-  return out;
-}
-
 // The stages for this size and the plan for this format, where either changed; the frame's luma
 // range (its colorimetry's, where the format is YUV).
 Status GpuBackend::configureFor(const Frame& frame) {
@@ -325,24 +294,10 @@ Status GpuBackend::configurePlan(const Frame& frame) {
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
   if (first.kind == PassKind::kDemosaic) {
-    Result<BayerSetup> bayer = configureBayer(frame.format, frame.width, frame.height, o_);
-    if (!bayer) {
-      plan_.reset();  // each frame of this format and size fails here, not in submit()
-      return bayer.error();
-    }
-    bayer_ = std::move(bayer.value());
-    // Its values are unpacked on the host, on these threads.
-    if (!host_pool_) host_pool_.emplace(o_.threads);
-    if (demosaic_) return Status::success();
-    Result<Demosaic> d = Demosaic::create(gl_);
-    if (!d) return d.error();
-    Result<RawHistograms> raw =
-        RawHistograms::create(gl_, RawHistogramsParams::defaultsFor(gl_), bayer_->bins);
-    if (!raw) return raw.error();
-    // Both or neither: a later Bayer plan must not find the demosaic without the statistics.
-    demosaic_.emplace(std::move(d.value()));
-    raw_histograms_.emplace(std::move(raw.value()));
-    return Status::success();
+    if (!bayer_) bayer_.emplace(gl_);
+    Status s = bayer_->configureFor(frame, o_);
+    if (!s) plan_.reset();  // each frame of this format and size fails here, not in submit()
+    return s;
   }
   return importer_->prepare(frame.format, first.writes == PlanData::kPacked,
                             plan_->import_writes_luma);
@@ -358,7 +313,7 @@ Status GpuBackend::submit(const Frame& frame) {
 Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameState& state) {
   if (pass.kind == PassKind::kDemosaic) {
     if (Status s = ensureSized(imported_[0], frame.width, frame.height); !s) return s;
-    Result<ImportedFrame> f = importBayer(frame);
+    Result<ImportedFrame> f = bayer_->import(frame, *imported_[0]);
     if (!f) return f.error();
     state.imported = f.value();
     state.lane[0].image = &*imported_[0];
@@ -527,7 +482,7 @@ Status GpuBackend::runPlan(const Frame& frame) {
     sub.sobel_at = readback_.add(sobel_->resultWords());
   }
   if (luma_signalstats_) luma_signalstats_->addReadback(readback_);
-  if (plan.bayer) sub.raw_at = readback_.add(raw_histograms_->resultWords());
+  if (bayer_) bayer_->addReadback(readback_);
   if (Status s = readback_.gather(); !s) return s;
   glFlush();  // start the GPU on this frame while the caller reads the next one
   if (Status done = state.import_fence.wait(kGpuWatchdog); !done) return done;
@@ -568,10 +523,8 @@ Result<FrameResult> GpuBackend::collect() {
   if (luma_signalstats_) {  // into the figures the chroma counts made
     if (Status s = luma_signalstats_->collect(sub.frame, r, readback_); !s) return s.error();
   }
-  if (sub.raw_at) {
-    Result<RawSiteHistograms> raw = raw_histograms_->histogramsOf(readback_.words(*sub.raw_at));
-    if (!raw) return raw.error();
-    r.raw = std::move(raw.value());
+  if (bayer_) {
+    if (Status s = bayer_->collect(r, readback_); !s) return s.error();
   }
   // The split luma's counts were read in dispatch() (merged on the host): their waits too.
   const double readback_ms =
