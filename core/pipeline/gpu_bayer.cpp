@@ -40,8 +40,8 @@ Result<ImportedFrame> GpuBayer::import(const Frame& frame, GpuImage& target) {
   if (Status s = demosaic_->upload(*values, frame.width, frame.height); !s) return s.error();
   ImportedFrame out;
   out.upload_ms = upload_timer.ms();
-  if (Status s = raw_histograms_->run(demosaic_->rawTexture(), frame.width, frame.height,
-                                      *raw_setup_);
+  if (Status s =
+          raw_histograms_->run(demosaic_->rawTexture(), frame.width, frame.height, *raw_setup_);
       !s)
     return s.error();
   if (Status s = demosaic_->run(setup_->demosaic, target); !s) return s.error();

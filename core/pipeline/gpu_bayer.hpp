@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "core/cpu/row_pool.hpp"
-#include "core/import/frame_import.hpp"
 #include "core/image/gpu_image.hpp"
+#include "core/import/frame_import.hpp"
 #include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/frame_readback.hpp"
 #include "core/stages/demosaic.hpp"
