@@ -19,7 +19,7 @@
 #include "core/stages/sobel.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stats/exposure_stats.hpp"
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "esframe/base/log.hpp"
 #include "platform/gl_fence.hpp"
