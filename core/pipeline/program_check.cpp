@@ -81,6 +81,12 @@ std::vector<Scenario> scenarios(const GpuConfig& gpu) {
     c.signalstats = true;
     c.signalstats_tout = c.signalstats_vrep = true;
   });
+  // blockdetect: the planes' textures or RGBA image, and without an image the packed buffer.
+  add("blockdetect", [](PipelineConfig& c) { c.detect.block = BlockDetectConfig{}; });
+  add("blockdetect, no image needed", [](PipelineConfig& c) {
+    c.detect.block = BlockDetectConfig{};
+    c.image_needed = false;
+  });
   return out;
 }
 
