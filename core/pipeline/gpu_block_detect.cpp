@@ -62,6 +62,9 @@ Status GpuBlockDetect::configureFor(PixelFormat format, bool packed_import) {
     if (!made) return made.error();
     stage_.emplace(std::move(made.value()));
   }
+  if (packed_import && info.colour == ColourFamily::kRgb) {
+    if (Status s = stage_->preparePacked(); !s) return s;
+  }
   counted_format_ = true;
   return Status::success();
 }

@@ -43,6 +43,12 @@ Result<BlockDetect> BlockDetect::create(const GlContext& gl, const BlockDetectPa
   return out;
 }
 
+Status BlockDetect::preparePacked() {
+  Result<GLuint> program = builtOnce(packed_program_, [&] { return compileForm(params_, true); });
+  if (!program) return program.error();
+  return Status::success();
+}
+
 Status BlockDetect::ensureSums(size_t words) {
   if (words <= sums_capacity_) return Status::success();
   // Room for four planes of plane 0's size: a frame never needs more than its first one did.

@@ -45,6 +45,9 @@ struct BlockDetectPlane {
 class BlockDetect {
  public:
   static Result<BlockDetect> create(const GlContext& gl, const BlockDetectParams& params);
+  // The form that reads packed buffers, where not built yet (runPlane builds it at its first
+  // packed plane otherwise).
+  Status preparePacked();
   // A frame whose plane 0 is width x height: the gradients of the frames before are kept, or
   // zeroed where plane 0's size differs from the last frame's (as ffmpeg's filter does). No
   // plane run yet.
