@@ -8,9 +8,12 @@ float exactQuotient(uint d, uint t) {
   // n = floor(d * 2^s / t) lies in [2^24, 2^26): the 24-bit significand and one or two more bits.
   int s = 25 + findMSB(t) - findMSB(d);
   int a = min(s, 24), b = s - a;  // d << 24 fits 32 bits; the remainder (< t) << b fits too
-  uint n = (d << uint(a)) / t, r = (d << uint(a)) % t;
-  n = (n << uint(b)) + (r << uint(b)) / t;
-  r = (r << uint(b)) % t;
+  // Two divisions: each remainder from its quotient (a modulo would be a division of its own).
+  uint x = d << uint(a), n = x / t, r = x - n * t;
+  x = r << uint(b);
+  uint low = x / t;
+  n = (n << uint(b)) + low;
+  r = x - low * t;
   int extra = n >= (1u << 25) ? 2 : 1;  // bits below the significand
   uint m = n >> uint(extra);
   bool round_bit = ((n >> uint(extra - 1)) & 1u) != 0u;
