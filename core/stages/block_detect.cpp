@@ -15,9 +15,11 @@ namespace {
 constexpr const char* kBlockStage = "blockdetect";
 
 Result<GlProgram> compileForm(const BlockDetectParams& params, bool packed) {
-  return ShaderLibrary::builtin().compute(
-      "blockdetect.comp",
-      ShaderDefines().set("WG", params.invocations).set("PACKED_SOURCE", packed ? 1 : 0));
+  return ShaderLibrary::builtin().compute("blockdetect.comp",
+                                          ShaderDefines()
+                                              .set("WG", params.invocations)
+                                              .set("RUN", params.run_length)
+                                              .set("PACKED_SOURCE", packed ? 1 : 0));
 }
 }  // namespace
 
@@ -31,6 +33,7 @@ BlockDetectParams BlockDetectParams::defaultsFor(const GlContext& gl) {
 
 Status BlockDetectParams::validate(const ComputeLimits& limits) const {
   if (Status s = checkRange(kBlockStage, "invocations", invocations, 1, 1024); !s) return s;
+  if (Status s = checkRange(kBlockStage, "run_length", run_length, 1, 1024); !s) return s;
   return checkWorkgroup(limits, kBlockStage, invocations, 1, 0);
 }
 
@@ -88,11 +91,22 @@ Status BlockDetect::runPlane(const BlockDetectPlane& plane) {
     return fail(ErrorCode::kInternal, kBlockStage, ": a ", std::to_string(w), "x",
                 std::to_string(h), " plane past plane 0's ", std::to_string(width_), "x",
                 std::to_string(height_));
-  // An invocation's loop runs over a column's rows or a row's columns.
-  if (Status s = checkLoopIterations(*gl_, kBlockStage, std::max(w, h), "a smaller frame"); !s)
-    return s;
-  const int64_t groups = (int64_t(std::max(w, h)) + params_.invocations - 1) / params_.invocations;
-  if (Status s = checkDispatch(gl_->limits(), kBlockStage, groups, 1); !s) return s;
+  // An invocation's loop runs over a column's rows or a row's columns (or a run of them).
+  const int64_t most = std::max({int64_t(w), int64_t(h), int64_t(params_.run_length)});
+  if (Status s = checkLoopIterations(*gl_, kBlockStage, most, "a smaller frame"); !s) return s;
+  // Each pass's workgroups (x, y): the runs of each row, the columns, the columns by their runs
+  // of rows, the rows and columns.
+  const int64_t wg = params_.invocations, run = params_.run_length;
+  auto groups = [&](int64_t invocations) { return (invocations + wg - 1) / wg; };
+  const int64_t row_runs = (std::max(0, w - 7) + run - 1) / run;
+  const int64_t column_runs = (std::max(0, h - 7) + run - 1) / run;
+  const int64_t passes[4][2] = {{groups(row_runs), h - 1},
+                                {groups(w), 1},
+                                {groups(w), column_runs},
+                                {groups(std::max(w, h)), 1}};
+  for (const auto& g : passes) {
+    if (Status s = checkDispatch(gl_->limits(), kBlockStage, g[0], g[1]); !s) return s;
+  }
   const size_t slice = slice_words_, words = slice + size_t(w) + size_t(h);
   if (words > sums_capacity_)
     return fail(ErrorCode::kInternal, kBlockStage, ": more planes than a frame has");
@@ -116,12 +130,12 @@ Status BlockDetect::runPlane(const BlockDetectPlane& plane) {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sums_.get());
   // The packed source and the gradients were written by earlier shaders.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  glUniform1i(glGetUniformLocation(p, "u_pass"), 0);
-  glDispatchCompute(GLuint((int64_t(w) + params_.invocations - 1) / params_.invocations), 1, 1);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  glUniform1i(glGetUniformLocation(p, "u_pass"), 1);
-  glDispatchCompute(GLuint(groups), 1, 1);
-  glMemoryBarrier(kStorageWrittenBarrier);
+  for (int pass = 0; pass < 4; ++pass) {
+    if (passes[pass][0] == 0 || passes[pass][1] == 0) continue;  // no gradient of this kind
+    glUniform1i(glGetUniformLocation(p, "u_pass"), pass);
+    glDispatchCompute(GLuint(passes[pass][0]), GLuint(passes[pass][1]), 1);
+    glMemoryBarrier(pass < 3 ? GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT) : kStorageWrittenBarrier);
+  }
   slices_.push_back({w, h});
   slice_words_ = words;
   return checkGl("blockdetect dispatch");

@@ -9,8 +9,10 @@
 // buffer, which the frame's read-back copies; the host takes each plane's figure from its slice
 // with the reference's own period loops (blockinessOfSums).
 //
-// Shape: one invocation per column (the horizontal pass) or per row (the vertical one), each
-// summing sequentially: a sum's order is ffmpeg's, so it cannot be split.
+// Shape: per direction, a pass of the gradients (an invocation a run of them along a row or a
+// column, its window of eight samples slid one sample a gradient), then a pass of the sums with
+// one invocation per column (row), each summing sequentially: a sum's order is ffmpeg's, so it
+// cannot be split.
 #include <GLES3/gl31.h>
 
 #include <cstdint>
@@ -26,6 +28,7 @@ namespace esf {
 
 struct BlockDetectParams {
   int invocations = 64;  // of a workgroup
+  int run_length = 16;   // gradients an invocation computes in a row (a column), sliding
   // 64, or the driver's maximum (and v3d's 256) where smaller.
   static BlockDetectParams defaultsFor(const GlContext& gl);
   Status validate(const ComputeLimits& limits) const;

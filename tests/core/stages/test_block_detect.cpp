@@ -235,6 +235,45 @@ TEST(BlockDetect, LargeFramesInARow) {
   }
 }
 
+// The stage itself with other shapes (one invocation a workgroup, runs of one gradient, runs
+// across workgroups' edges) on GREY frames, frame after frame, read back by its own read().
+TEST(BlockDetect, OtherShapesMatchTheReference) {
+  GlContext& gl = test::glContext();
+  Result<std::unique_ptr<FrameImporter>> importer = FrameImporter::create(gl);
+  ASSERT_TRUE(importer.ok()) << importer.error().message;
+  const BlockDetectConfig config = withPlanes(1);
+  for (auto [invocations, run] :
+       {std::pair{1, 1}, std::pair{7, 3}, std::pair{64, 1}, std::pair{3, 64}}) {
+    SCOPED_TRACE(testing::Message() << invocations << " invocations, runs of " << run);
+    BlockDetectParams params;
+    params.invocations = invocations, params.run_length = run;
+    Result<BlockDetect> stage = BlockDetect::create(gl, params);
+    ASSERT_TRUE(stage.ok()) << stage.error().message;
+    BlockDetector reference(config);
+    uint32_t seed = 40;
+    for (auto [w, h] :
+         {std::pair{97, 61}, std::pair{97, 61}, std::pair{8, 9}, std::pair{70, 200}}) {
+      test::TestFrame t =
+          test::randomFrame(PixelFormat::kGREY, w, h, 0, test::kColorimetries[0], ++seed);
+      if (seed % 2) blocky(t, seed);
+      const std::optional<FfmpegPlanes> planes = ffmpegPlanes(t.frame, 1);
+      ASSERT_TRUE(planes.has_value());
+      const float want = reference.detect(*planes);
+      Result<ImportedFrame> imported = (*importer)->import(t.frame);
+      ASSERT_TRUE(imported.ok()) << imported.error().message;
+      ASSERT_TRUE(stage->beginFrame(w, h).ok());
+      ASSERT_TRUE(stage->poison(test::kPoison).ok());
+      BlockDetectPlane plane;
+      plane.texture = imported->planes[0], plane.width = w, plane.height = h;
+      Status ran = stage->runPlane(plane);
+      ASSERT_TRUE(ran.ok()) << ran.error().message;
+      Result<std::vector<float>> figures = stage->readPlaneFigures(config);
+      ASSERT_TRUE(figures.ok()) << figures.error().message;
+      EXPECT_EQ(bitsOf(meanOfPlanes(*figures)), bitsOf(want)) << w << "x" << h;
+    }
+  }
+}
+
 // Formats ffmpeg's filter does not take are not counted (the host's Detectors leave them too).
 TEST(BlockDetect, BayerAndCompressedAreNotCounted) {
   GpuBlockDetect gpu(test::glContext(), withPlanes(1));
