@@ -54,7 +54,6 @@ Status BlockDetect::preparePacked() {
 
 Status BlockDetect::ensureSums(size_t words) {
   if (words <= sums_capacity_) return Status::success();
-  // Room for four planes of plane 0's size: a frame never needs more than its first one did.
   Result<GlBuffer> made = makeStorageBuffer(words, "blockdetect slices");
   if (!made) return made.error();
   sums_ = std::move(made.value());
@@ -79,6 +78,7 @@ Status BlockDetect::beginFrame(int width, int height) {
     width_ = height_ = -1;  // not zeroed: the next frame tries again
     return s;
   }
+  // Slices for four planes (G, B, R, A) of plane 0's size: no frame has more or larger ones.
   return ensureSums(4 * (size_t(width) + size_t(height)));
 }
 

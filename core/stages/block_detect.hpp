@@ -5,7 +5,7 @@
 // floats, kept across planes and frames and zeroed only when plane 0's size changes, and each
 // plane writes the same indices with the same floats (correctly rounded quotients, sums in
 // ffmpeg's order) as the reference, so every later plane and frame starts from the same words.
-// After each plane's two passes its row 0 and column 0 are copied into a slice of a second
+// After each plane's passes its row 0 and column 0 are copied into a slice of a second
 // buffer, which the frame's read-back copies; the host takes each plane's figure from its slice
 // with the reference's own period loops (blockinessOfSums).
 //
