@@ -68,7 +68,9 @@ Status BlockDetect::beginFrame(int width, int height) {
   slices_.clear();
   slice_words_ = 0;
   began_ = true;
-  if (width == width_ && height == height_) return Status::success();
+  // Slices for four planes (G, B, R, A) of plane 0's size: no frame has more or larger ones.
+  const size_t slices = 4 * (size_t(width) + size_t(height));
+  if (width == width_ && height == height_) return ensureSums(slices);
   const size_t words = saturatingSize(width, height);  // within the frame's own size
   Result<GlBuffer> made = makeStorageBuffer(words, "blockdetect gradients");
   if (!made) return made.error();
@@ -78,8 +80,7 @@ Status BlockDetect::beginFrame(int width, int height) {
     width_ = height_ = -1;  // not zeroed: the next frame tries again
     return s;
   }
-  // Slices for four planes (G, B, R, A) of plane 0's size: no frame has more or larger ones.
-  return ensureSums(4 * (size_t(width) + size_t(height)));
+  return ensureSums(slices);
 }
 
 Status BlockDetect::runPlane(const BlockDetectPlane& plane) {
