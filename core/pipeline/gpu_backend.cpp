@@ -7,6 +7,7 @@
 #include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/frame_readback.hpp"
 #include "core/pipeline/gpu_bayer.hpp"
+#include "core/pipeline/gpu_block_detect.hpp"
 #include "core/pipeline/gpu_histogram_counter.hpp"
 #include "core/pipeline/gpu_luma_signalstats.hpp"
 #include "core/pipeline/gpu_scopes.hpp"
@@ -74,6 +75,11 @@ class GpuBackend : public PipelineBackend {
   bool countsLumaSignalstats(const Frame& frame) const override {
     return GpuLumaSignalstats::asked(o_) && countsSignalstats(frame);
   }
+  DetectorsCounted detectorsCounted(const Frame& frame) const override {
+    DetectorsCounted counted;
+    counted.block = block_detect_ && plan_ && block_detect_->counts(frame);
+    return counted;
+  }
   Status configureFor(const Frame& frame) override;
   Status submit(const Frame& frame) override;
   Result<FrameResult> collect() override;
@@ -136,6 +142,7 @@ class GpuBackend : public PipelineBackend {
   GpuHistogramCounter binned_, values_;
   // PipelineConfig::signalstats_tout or ::signalstats_vrep, beside scopes_' chroma counts.
   std::optional<GpuLumaSignalstats> luma_signalstats_;
+  std::optional<GpuBlockDetect> block_detect_;  // PipelineConfig::detect.block
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
   bool warned_no_source_luma_ = false;
@@ -291,6 +298,11 @@ Status GpuBackend::configurePlan(const Frame& frame) {
     if (!luma_signalstats_) luma_signalstats_.emplace(gl_, o_);
     if (Status s = luma_signalstats_->configureFor(frame.format); !s) return s;
   }
+  if (GpuBlockDetect::asked(o_)) {
+    if (!block_detect_) block_detect_.emplace(gl_, *o_.detect.block);
+    const bool packed = plan_->passes.front().writes == PlanData::kPacked;
+    if (Status s = block_detect_->configureFor(frame.format, packed); !s) return s;
+  }
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
   if (first.kind == PassKind::kDemosaic) {
@@ -345,6 +357,9 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameSta
   }
   if (luma_signalstats_) {
     if (Status s = luma_signalstats_->count(imported); !s) return s;
+  }
+  if (block_detect_) {
+    if (Status s = block_detect_->count(imported); !s) return s;
   }
   // The source may requeue a zero-copy buffer once submit() returns: fence the import's reads
   // of it (the first work of the frame), to wait for those alone.
@@ -482,6 +497,7 @@ Status GpuBackend::runPlan(const Frame& frame) {
     sub.sobel_at = readback_.add(sobel_->resultWords());
   }
   if (luma_signalstats_) luma_signalstats_->addReadback(readback_);
+  if (block_detect_) block_detect_->addReadback(readback_);
   if (bayer_) bayer_->addReadback(readback_);
   if (Status s = readback_.gather(); !s) return s;
   glFlush();  // start the GPU on this frame while the caller reads the next one
@@ -522,6 +538,9 @@ Result<FrameResult> GpuBackend::collect() {
   }
   if (luma_signalstats_) {  // into the figures the chroma counts made
     if (Status s = luma_signalstats_->collect(sub.frame, r, readback_); !s) return s.error();
+  }
+  if (block_detect_) {
+    if (Status s = block_detect_->collect(r, readback_); !s) return s.error();
   }
   if (bayer_) {
     if (Status s = bayer_->collect(r, readback_); !s) return s.error();
