@@ -10,7 +10,7 @@
 
 #include "base/pixel_format.hpp"
 #include "base/shared_module.hpp"
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 #include "esframe/base/log.hpp"
 
 namespace esf {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 
 namespace esf {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 
 namespace esf {
 

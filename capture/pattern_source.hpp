@@ -5,7 +5,7 @@
 #include <memory>
 #include <string_view>
 
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 #include "esframe/rgba_image.hpp"
 
 namespace esf {

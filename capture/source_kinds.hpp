@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/atomic_file.hpp"
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 
 namespace esf {
 

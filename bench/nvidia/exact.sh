@@ -45,4 +45,11 @@ check bayer10_odd --source pattern --frames 6 --size 1282x722 --format SGRBG10 -
 check bayer8_health --source pattern --frames 8 --size 1920x1080 --format SRGGB8 --health
 # With regions: a 16x9 grid and rectangles, one past the frame's edge.
 check rgba4k_regions --source $tmp/c.rgba --size 3840x2160 --format AB24 --health=grid=16x9,roi=0,0,1,1,1000,500,2000,900,3800,2100,100,100
+# ffmpeg's detectors (blurdetect and blockdetect counted on the GPU, with their persistent
+# state across planes and frames) and signalstats (chroma, TOUT and VREP on the GPU).
+check y4m_detect --source $tmp/c.y4m --detect crop,blur,block
+check y4m_detect_planes --source $tmp/c.y4m --detect blur,planes=7,block_width=64,block_height=48,block_pct=50,block,planes=7,period_min=2,period_max=64
+check rgba4k_detect --source $tmp/c.rgba --size 3840x2160 --format AB24 --detect blur,planes=15,block,planes=15
+check nv12_odd_detect --source $tmp/c.nv12 --size 1282x722 --format NV12 --detect blur,planes=7,radius=100,block,planes=7
+check y4m_signalstats --source $tmp/c.y4m --signalstats-stat tout+vrep --scopes waveform,parade,vectorscope
 exit $status

@@ -12,7 +12,7 @@
 #include "core/cpu/row_pool.hpp"
 #include "core/cpu/simd_health.hpp"
 #include "core/cpu/simd_sobel.hpp"
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 #include "core/stats/health_regions.hpp"
 
 namespace esf {

@@ -9,7 +9,7 @@
 #include "core/cpu/row_pool.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/rgba_image.hpp"
-#include "esframe/scopes.hpp"
+#include "esframe/scope_data.hpp"
 
 namespace esf {
 

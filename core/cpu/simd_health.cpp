@@ -10,7 +10,7 @@
 #include <cstdlib>
 
 #include "core/cpu/simd_health.hpp"
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace esf::simd {

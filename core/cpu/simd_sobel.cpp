@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/cpu/simd_sobel.hpp"
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 
 #ifndef ESF_CORE_CPU_SIMD_SOBEL_ONCE
 #define ESF_CORE_CPU_SIMD_SOBEL_ONCE

@@ -43,7 +43,7 @@ Status writePng(const std::string& path, const RgbaImage& image, ExistingFile ex
   return file->commit();
 }
 
-Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngOutputOptions& options) {
+Result<std::unique_ptr<PngOutput>> PngOutput::create(const PngSinkOptions& options) {
   // Before the folder is made: a graph is an RGBA image within the frame limits.
   if (Status s =
           checkFrameSize(std::string(kWhat) + " graph", options.graph_width, options.graph_height);

@@ -10,22 +10,14 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include "base/atomic_file.hpp"
 
+#include "base/atomic_file.hpp"
 #include "core/outputs/graph_renderer.hpp"
 #include "core/outputs/scope_renderer.hpp"
 #include "esframe/sink.hpp"
+#include "esframe/sink_options.hpp"
 
 namespace esf {
-
-struct PngOutputOptions {
-  std::string dir;
-  int every = 1;
-  int graph_width = 512;
-  int graph_height = 256;
-  GraphOptions graph;
-  bool overwrite = false;
-};
 
 // Encodes RGBA8 as PNG (stb_image_write).
 Result<std::string> encodePng(const RgbaImage& image);
@@ -61,15 +53,15 @@ Result<std::optional<RgbaImage>> processedImage(const FrameResult& frame);
 class PngOutput : public FrameSink {
  public:
   // gpu: whether frames carry a GPU view (--backend gles); the renderer is made on first use.
-  static Result<std::unique_ptr<PngOutput>> create(const PngOutputOptions& options);
+  static Result<std::unique_ptr<PngOutput>> create(const PngSinkOptions& options);
   Status write(const FrameResult& frame) override;
 
  private:
-  explicit PngOutput(PngOutputOptions options)
+  explicit PngOutput(PngSinkOptions options)
       : options_(std::move(options)),
         painter_(options_.graph_width, options_.graph_height, options_.graph) {}
 
-  PngOutputOptions options_;
+  PngSinkOptions options_;
   uint64_t delivered_ = 0;
   SequenceNamedFiles files_{options_.overwrite ? ExistingFile::kReplace : ExistingFile::kRefuse};
   GraphPainter painter_;

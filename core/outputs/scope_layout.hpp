@@ -30,7 +30,7 @@
 
 #include "esframe/base/result.hpp"
 #include "esframe/graph_options.hpp"
-#include "esframe/scopes.hpp"
+#include "esframe/scope_data.hpp"
 
 namespace esf {
 

@@ -10,7 +10,7 @@
 #include "esframe/base/result.hpp"
 #include "esframe/graph_options.hpp"
 #include "esframe/rgba_image.hpp"
-#include "esframe/scopes.hpp"
+#include "esframe/scope_data.hpp"
 #include "platform/gl_objects.hpp"
 
 namespace esf {

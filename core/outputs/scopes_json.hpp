@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "esframe/scopes.hpp"
+#include "esframe/scope_data.hpp"
 
 namespace esf {
 

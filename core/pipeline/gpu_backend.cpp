@@ -2,28 +2,26 @@
 #include <optional>
 #include <utility>
 
-#include "core/cpu/row_pool.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/backend_common.hpp"
-#include "core/pipeline/bayer_frame.hpp"
 #include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/frame_readback.hpp"
+#include "core/pipeline/gpu_bayer.hpp"
+#include "core/pipeline/gpu_block_detect.hpp"
 #include "core/pipeline/gpu_blur_detect.hpp"
 #include "core/pipeline/gpu_histogram_counter.hpp"
 #include "core/pipeline/gpu_luma_signalstats.hpp"
 #include "core/pipeline/gpu_scopes.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
-#include "core/stages/demosaic.hpp"
 #include "core/stages/frame_difference.hpp"
 #include "core/stages/histogram.hpp"
-#include "core/stages/raw_histograms.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/scale.hpp"
 #include "core/stages/sobel.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stats/exposure_stats.hpp"
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "esframe/base/log.hpp"
 #include "platform/gl_fence.hpp"
@@ -79,10 +77,10 @@ class GpuBackend : public PipelineBackend {
     return GpuLumaSignalstats::asked(o_) && countsSignalstats(frame);
   }
   DetectorsCounted detectorsCounted(const Frame& frame) const override {
-    DetectorsCounted c;
-    c.blur = blur_detect_ && plan_ && plan_->format == frame.format &&
-             blur_detect_->counts(frame.format);
-    return c;
+    DetectorsCounted counted;
+    counted.blur = blur_detect_ && plan_ && blur_detect_->counts(frame.format);
+    counted.block = block_detect_ && plan_ && block_detect_->counts(frame);
+    return counted;
   }
   Status configureFor(const Frame& frame) override;
   Status submit(const Frame& frame) override;
@@ -128,7 +126,6 @@ class GpuBackend : public PipelineBackend {
   bool blurHasPackedForm() const {
     return blur_->params().strategy == BlurStrategy::kSplit && blur_->params().buffer_intermediate;
   }
-  Result<ImportedFrame> importBayer(const Frame& frame);
 
   GlContext& gl_;
   PipelineConfig o_;
@@ -138,14 +135,7 @@ class GpuBackend : public PipelineBackend {
   FrameTimer timer_;
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
-  std::optional<Demosaic> demosaic_;  // made when a plan begins with kDemosaic
-  // Made with it: the raw statistics, counted from the values the demosaic uploaded.
-  std::optional<RawHistograms> raw_histograms_;
-  std::optional<BayerSetup> bayer_;  // configured with such a plan, for its format and size
-  // Made with it: a Bayer frame's values are unpacked on the host, on these threads (a quarter
-  // less upload time on two cores than on one beside llvmpipe:
-  // bench/results/zen5-2core-cpu-import.md).
-  std::optional<RowPool> host_pool_;
+  std::optional<GpuBayer> bayer_;  // made when a plan begins with kDemosaic
   // PipelineConfig::health: the two stages and the figures from their sums.
   std::optional<FrameDifference> difference_;
   std::optional<Sobel> sobel_;
@@ -154,7 +144,8 @@ class GpuBackend : public PipelineBackend {
   GpuHistogramCounter binned_, values_;
   // PipelineConfig::signalstats_tout or ::signalstats_vrep, beside scopes_' chroma counts.
   std::optional<GpuLumaSignalstats> luma_signalstats_;
-  std::optional<GpuBlurDetect> blur_detect_;  // PipelineConfig::detect's blur
+  std::optional<GpuBlockDetect> block_detect_;  // PipelineConfig::detect.block
+  std::optional<GpuBlurDetect> blur_detect_;    // PipelineConfig::detect.blur
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
   bool warned_no_source_luma_ = false;
@@ -180,7 +171,6 @@ class GpuBackend : public PipelineBackend {
     bool health_full_range = true;  // the health stages ran with this range
     // The results' slots in readback_.
     size_t binned_at = 0, values_at = 0, scales_at = 0, difference_at = 0, sobel_at = 0;
-    std::optional<size_t> raw_at;  // a Bayer frame's raw statistics
   };
   std::optional<Submitted> submitted_;
   // Every result of the frame, copied on the GPU into one buffer and mapped once.
@@ -275,25 +265,6 @@ Status GpuBackend::configureHistograms(int out_w, int out_h) {
   return Status::success();
 }
 
-// Bayer frames: the values unpacked on the CPU, uploaded, their raw statistics counted from the
-// upload (collect() puts them into r.raw), demosaiced into the stage image.
-Result<ImportedFrame> GpuBackend::importBayer(const Frame& frame) {
-  WallTimer upload_timer;
-  Result<std::vector<uint16_t>> values = unpackBayer(frame, *bayer_, *host_pool_);
-  if (!values) return values.error();
-  if (Status s = demosaic_->upload(*values, frame.width, frame.height); !s) return s.error();
-  ImportedFrame out;
-  out.upload_ms = upload_timer.ms();
-  const DemosaicParams& d = bayer_->demosaic;
-  const RawHistogramsSetup raw{d.order, d.bit_depth, {d.black, d.white}, bayer_->bins};
-  if (Status s = raw_histograms_->run(demosaic_->rawTexture(), frame.width, frame.height, raw); !s)
-    return s.error();
-  if (Status s = demosaic_->run(bayer_->demosaic, *imported_[0]); !s) return s.error();
-  out.rgba = imported_[0]->texture();
-  out.width = frame.width, out.height = frame.height;
-  return out;
-}
-
 // The stages for this size and the plan for this format, where either changed; the frame's luma
 // range (its colorimetry's, where the format is YUV).
 Status GpuBackend::configureFor(const Frame& frame) {
@@ -330,6 +301,11 @@ Status GpuBackend::configurePlan(const Frame& frame) {
     if (!luma_signalstats_) luma_signalstats_.emplace(gl_, o_);
     if (Status s = luma_signalstats_->configureFor(frame.format); !s) return s;
   }
+  if (GpuBlockDetect::asked(o_)) {
+    if (!block_detect_) block_detect_.emplace(gl_, *o_.detect.block);
+    const bool packed = plan_->passes.front().writes == PlanData::kPacked;
+    if (Status s = block_detect_->configureFor(frame.format, packed); !s) return s;
+  }
   if (o_.detect.blur) {
     if (!blur_detect_) blur_detect_.emplace(gl_, *o_.detect.blur);
     if (Status s = blur_detect_->configureFor(frame.format); !s) return s;
@@ -337,24 +313,10 @@ Status GpuBackend::configurePlan(const Frame& frame) {
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
   if (first.kind == PassKind::kDemosaic) {
-    Result<BayerSetup> bayer = configureBayer(frame.format, frame.width, frame.height, o_);
-    if (!bayer) {
-      plan_.reset();  // each frame of this format and size fails here, not in submit()
-      return bayer.error();
-    }
-    bayer_ = std::move(bayer.value());
-    // Its values are unpacked on the host, on these threads.
-    if (!host_pool_) host_pool_.emplace(o_.threads);
-    if (demosaic_) return Status::success();
-    Result<Demosaic> d = Demosaic::create(gl_);
-    if (!d) return d.error();
-    Result<RawHistograms> raw =
-        RawHistograms::create(gl_, RawHistogramsParams::defaultsFor(gl_), bayer_->bins);
-    if (!raw) return raw.error();
-    // Both or neither: a later Bayer plan must not find the demosaic without the statistics.
-    demosaic_.emplace(std::move(d.value()));
-    raw_histograms_.emplace(std::move(raw.value()));
-    return Status::success();
+    if (!bayer_) bayer_.emplace(gl_);
+    Status s = bayer_->configureFor(frame, o_);
+    if (!s) plan_.reset();  // each frame of this format and size fails here, not in submit()
+    return s;
   }
   return importer_->prepare(frame.format, first.writes == PlanData::kPacked,
                             plan_->import_writes_luma);
@@ -370,7 +332,7 @@ Status GpuBackend::submit(const Frame& frame) {
 Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameState& state) {
   if (pass.kind == PassKind::kDemosaic) {
     if (Status s = ensureSized(imported_[0], frame.width, frame.height); !s) return s;
-    Result<ImportedFrame> f = importBayer(frame);
+    Result<ImportedFrame> f = bayer_->import(frame, *imported_[0]);
     if (!f) return f.error();
     state.imported = f.value();
     state.lane[0].image = &*imported_[0];
@@ -402,6 +364,9 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameSta
   }
   if (luma_signalstats_) {
     if (Status s = luma_signalstats_->count(imported); !s) return s;
+  }
+  if (block_detect_) {
+    if (Status s = block_detect_->count(imported); !s) return s;
   }
   if (blur_detect_) {
     if (Status s = blur_detect_->count(imported); !s) return s;
@@ -542,8 +507,9 @@ Status GpuBackend::runPlan(const Frame& frame) {
     sub.sobel_at = readback_.add(sobel_->resultWords());
   }
   if (luma_signalstats_) luma_signalstats_->addReadback(readback_);
+  if (block_detect_) block_detect_->addReadback(readback_);
   if (blur_detect_) blur_detect_->addReadback(readback_);
-  if (plan.bayer) sub.raw_at = readback_.add(raw_histograms_->resultWords());
+  if (bayer_) bayer_->addReadback(readback_);
   if (Status s = readback_.gather(); !s) return s;
   glFlush();  // start the GPU on this frame while the caller reads the next one
   if (Status done = state.import_fence.wait(kGpuWatchdog); !done) return done;
@@ -584,13 +550,14 @@ Result<FrameResult> GpuBackend::collect() {
   if (luma_signalstats_) {  // into the figures the chroma counts made
     if (Status s = luma_signalstats_->collect(sub.frame, r, readback_); !s) return s.error();
   }
+  if (block_detect_) {
+    if (Status s = block_detect_->collect(r, readback_); !s) return s.error();
+  }
   if (blur_detect_) {
     if (Status s = blur_detect_->collect(r, readback_); !s) return s.error();
   }
-  if (sub.raw_at) {
-    Result<RawSiteHistograms> raw = raw_histograms_->histogramsOf(readback_.words(*sub.raw_at));
-    if (!raw) return raw.error();
-    r.raw = std::move(raw.value());
+  if (bayer_) {
+    if (Status s = bayer_->collect(r, readback_); !s) return s.error();
   }
   // The split luma's counts were read in dispatch() (merged on the host): their waits too.
   const double readback_ms =

@@ -1,5 +1,6 @@
 #include "core/pipeline/gpu_blur_detect.hpp"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -27,16 +28,17 @@ Status GpuBlurDetect::count(const ImportedFrame& imported) {
 }
 
 void GpuBlurDetect::addReadback(FrameReadback& readback) {
-  at_.reset();
-  if (counted_) at_ = readback.add(stage_->resultWords());
+  // Only a frame count() counted has words; the slot is forgotten for the next frame.
+  at_ = counted_ ? std::optional(readback.add(stage_->resultWords())) : std::nullopt;
   counted_ = false;
 }
 
 Status GpuBlurDetect::collect(FrameResult& r, const FrameReadback& readback) {
-  if (!at_) return Status::success();
-  Result<float> blur = stage_->figureOf(readback.words(*at_));
-  if (!blur) return blur.error();
-  r.blur = blur.value();
+  if (at_) {
+    Result<float> blur = stage_->figureOf(readback.words(*at_));
+    if (!blur) return blur.error();
+    r.blur = blur.value();
+  }
   return Status::success();
 }
 

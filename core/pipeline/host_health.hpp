@@ -10,7 +10,7 @@
 
 #include "core/cpu/cpu_health.hpp"
 #include "core/cpu/row_pool.hpp"
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
 #include "esframe/rgba_image.hpp"

@@ -5,7 +5,7 @@
 #include "base/api_guard.hpp"
 #include "capture/libcamera_source.hpp"
 #include "capture/network_source.hpp"
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 #include "core/import/gbm_dmabuf_allocator.hpp"
 #include "core/pipeline/backend_choice.hpp"
 #include "core/pipeline/pipeline_impl.hpp"

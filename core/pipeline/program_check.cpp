@@ -8,6 +8,7 @@
 #include "core/image/gpu_image.hpp"
 #include "core/outputs/graph_renderer.hpp"
 #include "core/pipeline/selftest.hpp"
+#include "core/stages/block_detect.hpp"
 #include "core/stages/blur.hpp"
 #include "core/stages/histogram.hpp"
 #include "core/stages/luma_signalstats.hpp"
@@ -81,7 +82,9 @@ std::vector<Scenario> scenarios(const GpuConfig& gpu) {
     c.signalstats = true;
     c.signalstats_tout = c.signalstats_vrep = true;
   });
-  // blurdetect's four passes, counted at the import of YUV and RGB frames.
+  // blockdetect: from the planes' textures or the RGBA image.
+  add("blockdetect", [](PipelineConfig& c) { c.detect.block = BlockDetectConfig{}; });
+  // blurdetect's four passes (the Gaussian in both source forms), counted at the import.
   add("blurdetect", [](PipelineConfig& c) { c.detect.blur = BlurDetectConfig{}; });
   return out;
 }
@@ -195,6 +198,13 @@ void buildLumaSignalstatsForms(GlContext& gl, ProgramCheckReport& report) {
   }
 }
 
+// blockdetect's form that reads an RGB frame's packed buffer (the scenario builds the other).
+void buildBlockDetectPackedForm(GlContext& gl, ProgramCheckReport& report) {
+  Result<BlockDetect> made = BlockDetect::create(gl, BlockDetectParams::defaultsFor(gl));
+  Status built = made ? made->preparePacked() : Status(made.error());
+  if (!built) report.notes.push_back(built.error().message);
+}
+
 void buildGraphPrograms(ProgramCheckReport& report) {
   for (GraphMode mode : {GraphMode::kOverlay, GraphMode::kParade, GraphMode::kLuma})
     for (bool log_scale : {false, true}) {
@@ -297,6 +307,7 @@ ProgramCheckReport checkPrograms(GlContext& gl, const GpuConfig& gpu,
   }
   buildScopesPackedForms(gl, report);
   buildLumaSignalstatsForms(gl, report);
+  buildBlockDetectPackedForm(gl, report);
   const size_t defaults = ShaderLibrary::reportCount();
   buildGraphPrograms(report);
   SelftestOptions selftest;

@@ -45,14 +45,7 @@ Result<std::unique_ptr<FrameSink>> makePngSink(const PngSinkOptions& options) {
   if (options.every < 1 || options.graph_width < 1 || options.graph_height < 1)
     return fail(ErrorCode::kInvalidArgument,
                 "PNG sink: every, graph width and graph height must be positive");
-  PngOutputOptions o;
-  o.dir = options.dir;
-  o.every = options.every;
-  o.graph_width = options.graph_width;
-  o.graph_height = options.graph_height;
-  o.graph = options.graph;
-  o.overwrite = options.overwrite;
-  Result<std::unique_ptr<PngOutput>> png = PngOutput::create(o);
+  Result<std::unique_ptr<PngOutput>> png = PngOutput::create(options);
   if (!png) return png.error();
   return std::unique_ptr<FrameSink>(std::move(png.value()));
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The frame difference: one frame's luma against the previous frame's and the freeze
 // reference's, kept on the GPU, and its 256-value histogram, in one pass (the sums of
-// core/stats/health.hpp: FrameDifferenceSums, for ydif, scdet, freezedetect, siti's TI,
+// core/stats/health_figures.hpp: FrameDifferenceSums, for ydif, scdet, freezedetect, siti's TI,
 // blackdetect and entropy).
 //
 // Shape (glsl_es/frame_difference.comp): each invocation takes words_per_invocation words of
@@ -25,7 +25,7 @@
 
 #include "core/image/gpu_image.hpp"
 #include "core/stages/stage_gl.hpp"
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
 

@@ -3,7 +3,7 @@
 // previous one and the freeze reference, and its histogram. Planes are width x height bytes.
 #include <cstdint>
 
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 
 namespace esf {
 

@@ -26,7 +26,7 @@
 #include "core/import/frame_import.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "esframe/base/result.hpp"
-#include "esframe/scopes.hpp"
+#include "esframe/scope_data.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {

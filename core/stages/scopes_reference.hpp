@@ -1,5 +1,5 @@
 #pragma once
-// The plain CPU scopes (esframe/scopes.hpp: the definitions), the oracle the GPU stage and the
+// The plain CPU scopes (esframe/scope_data.hpp: the definitions), the oracle the GPU stage and the
 // executor's kernel are compared with bit for bit. Layouts are ScopeCounts'.
 #include <cstdint>
 #include <vector>
@@ -7,7 +7,7 @@
 #include "base/pixel_format.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/rgba_image.hpp"
-#include "esframe/scopes.hpp"
+#include "esframe/scope_data.hpp"
 
 namespace esf {
 

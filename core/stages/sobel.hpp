@@ -1,5 +1,5 @@
 #pragma once
-// The Sobel sums of one luma frame (core/stats/health.hpp: SobelSums, for siti's SI and the
+// The Sobel sums of one luma frame (core/stats/health_figures.hpp: SobelSums, for siti's SI and the
 // Tenengrad focus measure): over the interior pixels of the range-stretched luma, the squared
 // Sobel magnitude m, its fixed-point root q = round(65536 sqrt(m)) computed exactly in
 // integers, and q^2.
@@ -23,7 +23,7 @@
 
 #include "core/image/gpu_image.hpp"
 #include "core/stages/stage_gl.hpp"
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 #include "esframe/base/result.hpp"
 #include "platform/gl_context.hpp"
 

@@ -2,7 +2,7 @@
 // The plain CPU Sobel sums (core/stages/sobel.hpp) of a width x height luma plane.
 #include <cstdint>
 
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 
 namespace esf {
 

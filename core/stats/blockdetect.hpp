@@ -3,12 +3,24 @@
 // "Detectors"): each column's (row's) normalised gradient summed down the frame, and the largest
 // ratio of the sums on a period_min..period_max grid to those between. In ffmpeg's float
 // arithmetic and order (no fused multiply-add: CMakeLists.txt), so the figure is ffmpeg's float.
+#include <cstddef>
+#include <span>
 #include <vector>
 
 #include "core/stats/ffmpeg_planes.hpp"
 #include "esframe/detectors.hpp"
 
 namespace esf {
+
+// A plane's figure from its gradient sums as ffmpeg leaves them: row 0's w values (the columns'
+// sums, at `row` + i * row_stride) and column 0's h values (the rows' sums, at `column` + j *
+// column_stride); the largest block-to-nonblock ratio over the periods, row 0's before column
+// 0's (FFMAX's order decides what a NaN gives). BlockDetector and the GPU's path
+// (core/stages/block_detect.hpp) both take their figures from here.
+float blockinessOfSums(const BlockDetectConfig& config, const float* row, ptrdiff_t row_stride,
+                       int w, const float* column, ptrdiff_t column_stride, int h);
+// The frame's figure from its planes' (those in the config's `planes`), as ffmpeg averages them.
+float meanOfPlanes(std::span<const float> plane_figures);
 
 class BlockDetector {
  public:

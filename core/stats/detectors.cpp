@@ -6,8 +6,8 @@ namespace esf {
 
 void DetectFigures::moveInto(FrameResult& result) {
   result.cropdetect = crop;
-  if (blur) result.blur = blur;  // else the backend's, where it counted blurdetect itself
-  result.block = block;
+  if (!counted.blur) result.blur = blur;
+  if (!counted.block) result.block = block;
   *this = DetectFigures{};
 }
 
@@ -25,6 +25,7 @@ Detectors::Detectors(const DetectConfig& config) {
 
 DetectFigures Detectors::count(const Frame& frame, DetectorsCounted counted) {
   DetectFigures f;
+  f.counted = counted;
   const bool blur = blur_ && !counted.blur, block = block_ && !counted.block;
   if (!crop_ && !blur && !block) return f;
   // cropdetect reads plane 0, or the three colour planes of RGB frames.

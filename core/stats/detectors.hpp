@@ -11,17 +11,17 @@
 
 namespace esf {
 
-struct DetectFigures {
-  std::optional<CropDetectFigures> crop;
-  std::optional<float> blur, block;
-  // Into the result's members of the same names; blur only where the host counted it (else the
-  // backend's figure stays).
-  void moveInto(FrameResult& result);
-};
-
 // The detectors a backend counted itself, which the host then leaves alone (their state too).
 struct DetectorsCounted {
   bool blur = false, block = false;
+};
+
+struct DetectFigures {
+  std::optional<CropDetectFigures> crop;
+  std::optional<float> blur, block;
+  DetectorsCounted counted;  // by the backend: the result's figures are already there
+  // Into the result's members of the same names (but those the backend counted).
+  void moveInto(FrameResult& result);
 };
 
 class Detectors {

@@ -9,7 +9,7 @@
 #include "esframe/health.hpp"
 #include "esframe/histogram_data.hpp"
 #include "esframe/rgba_image.hpp"
-#include "esframe/scopes.hpp"
+#include "esframe/scope_data.hpp"
 
 namespace esf {
 

@@ -10,7 +10,7 @@
 #include "esframe/base/result.hpp"
 #include "esframe/detectors.hpp"
 #include "esframe/health.hpp"
-#include "esframe/scopes.hpp"
+#include "esframe/scope_data.hpp"
 
 namespace esf {
 

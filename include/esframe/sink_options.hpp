@@ -1,13 +1,22 @@
 #pragma once
-// Plain options of the sinks that talk to services (esframe/sinks.hpp creates them): MQTT and
-// the Prometheus textfile, the HTTP server. Data only, so the outputs that implement them can
-// include it.
+// Plain options of the sinks that write files or talk to services (esframe/sinks.hpp creates
+// them): PNG files, MQTT and the Prometheus textfile, the HTTP server. Data only, so the outputs
+// that implement them can include it.
 #include <string>
 #include <vector>
 
 #include "esframe/graph_options.hpp"
 
 namespace esf {
+
+struct PngSinkOptions {
+  std::string dir;  // created if missing; frame files and graph files are written atomically
+  int every = 1;    // every Nth frame
+  int graph_width = 512;
+  int graph_height = 256;
+  GraphOptions graph;      // mode, scale, decorations of graph-SEQ.png
+  bool overwrite = false;  // replace frame and graph files already there (default: an error)
+};
 
 struct MqttSinkOptions {
   std::string host;  // name or address

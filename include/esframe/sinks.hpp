@@ -37,14 +37,6 @@ ESF_API Result<std::unique_ptr<FrameSink>> createRecordSink(int fd,
                                                             const RecordSinkOptions& options,
                                                             const Pipeline& pipeline);
 
-struct PngSinkOptions {
-  std::string dir;  // created if missing; frame files and graph files are written atomically
-  int every = 1;    // every Nth frame
-  int graph_width = 512;
-  int graph_height = 256;
-  GraphOptions graph;      // mode, scale, decorations of graph-SEQ.png
-  bool overwrite = false;  // replace frame and graph files already there (default: an error)
-};
 ESF_API Result<std::unique_ptr<FrameSink>> createPngSink(const PngSinkOptions& options);
 
 struct DrmRect {

@@ -4,7 +4,7 @@
 #include <random>
 
 #include "base/pixel_format.hpp"
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 #include "tests/capture/capture_test_util.hpp"
 
 namespace esf {

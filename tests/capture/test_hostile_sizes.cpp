@@ -6,7 +6,7 @@
 #include <linux/videodev2.h>
 
 #include "base/pixel_format.hpp"
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 #include "capture/still_image.hpp"
 #include "capture/v4l2_format.hpp"
 #include "tests/capture/capture_test_util.hpp"

@@ -6,8 +6,8 @@
 #include <chrono>
 
 #include "base/pixel_format.hpp"
+#include "capture/open_source.hpp"
 #include "capture/pattern_source.hpp"
-#include "capture/source.hpp"
 #include "capture/source_kinds.hpp"
 #include "capture/v4l2_device.hpp"
 #include "tests/capture/capture_test_util.hpp"

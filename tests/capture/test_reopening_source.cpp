@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "capture/open_source.hpp"
 #include "capture/outage_tracker.hpp"
-#include "capture/source.hpp"
 #include "capture/source_kinds.hpp"
 
 namespace esf {

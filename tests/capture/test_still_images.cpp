@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 #include "capture/still_image.hpp"
 #include "tests/capture/capture_test_util.hpp"
 

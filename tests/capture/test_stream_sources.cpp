@@ -10,7 +10,7 @@
 #include <random>
 #include <thread>
 
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 #include "esframe/base/unique_fd.hpp"
 #include "tests/capture/capture_test_util.hpp"
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "base/pixel_format.hpp"
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 #include "core/import/import_reference.hpp"
 #include "core/outputs/graph_renderer.hpp"
 #include "core/stages/histogram_reference.hpp"

@@ -5,7 +5,7 @@
 
 #include "apps/esframe/output_specs.hpp"
 #include "apps/esframe/run_options.hpp"
-#include "capture/source.hpp"
+#include "capture/open_source.hpp"
 #include "esframe/detectors.hpp"
 #include "esframe/text_parse.hpp"
 

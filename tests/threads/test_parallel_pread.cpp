@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "capture/open_source.hpp"
 #include "capture/parallel_pread.hpp"
-#include "capture/source.hpp"
 #include "esframe/base/unique_fd.hpp"
 #include "tests/capture/capture_test_util.hpp"
 

@@ -14,8 +14,8 @@
 #include <set>
 #include <thread>
 
+#include "capture/open_source.hpp"
 #include "capture/read_ahead.hpp"
-#include "capture/source.hpp"
 #include "esframe/base/unique_fd.hpp"
 #include "tests/capture/capture_test_util.hpp"
 

@@ -11,7 +11,7 @@
 #include "core/cpu/simd_health.hpp"
 #include "core/cpu/simd_sobel.hpp"
 #include "core/stages/sobel_reference.hpp"
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 #include "esframe/pipeline.hpp"
 #include "tests/core/cpu/cpu_test_util.hpp"
 #include "tests/support/random_frame.hpp"

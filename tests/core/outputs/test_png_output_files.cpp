@@ -16,7 +16,7 @@ namespace {
 TEST(HostileSize, PngOutputGraphOverTheLimit) {
   char tmpl[] = "/tmp/esframe-png-sizes-XXXXXX";
   const std::filesystem::path root = mkdtemp(tmpl);
-  PngOutputOptions o;
+  PngSinkOptions o;
   o.dir = (root / "graphs").string();
   o.graph_width = 1000000, o.graph_height = 1000000;
   Result<std::unique_ptr<PngOutput>> huge = PngOutput::create(o);
@@ -41,7 +41,7 @@ std::string readFile(const std::filesystem::path& path) {
 TEST(PngOutputFiles, RepeatedSequenceReplacesOnlyTheFilesOfTheFrameBefore) {
   char tmpl[] = "/tmp/esframe-png-files-XXXXXX";
   const std::filesystem::path root = mkdtemp(tmpl);
-  PngOutputOptions o;
+  PngSinkOptions o;
   o.dir = root.string(), o.graph_width = 16, o.graph_height = 8;
   Result<std::unique_ptr<PngOutput>> out = PngOutput::create(o);
   ASSERT_TRUE(out.ok()) << out.error().message;

@@ -1,7 +1,7 @@
-// core/stats/health.hpp: the exact fixed-point roots, the deviations from integer sums, the
+// core/stats/health_figures.hpp: the exact fixed-point roots, the deviations from integer sums, the
 // black and freeze intervals and scene changes of a run of frames. ffmpeg itself is the oracle
 // of the whole (tests/apps/esframe/test_run_health.cpp); these pin the pieces.
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 
 #include <gtest/gtest.h>
 

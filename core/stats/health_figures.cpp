@@ -1,4 +1,4 @@
-#include "core/stats/health.hpp"
+#include "core/stats/health_figures.hpp"
 
 #include <algorithm>
 #include <cmath>
