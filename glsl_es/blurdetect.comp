@@ -4,7 +4,8 @@
 //   PASS 0  gaussian   the plane (texel (x * u_step_x + u_offset_x, y) of u_plane, or with
 //                      PACKED_SOURCE that pixel of the packed RGBA buffer at binding 1; byte
 //                      u_channel) -> smoothed: the 5x5 Gaussian over 159, two rows and columns
-//                      at each edge copied
+//                      at each edge copied; the workgroup's samples and two around them read
+//                      once into shared memory ((WG_X + 4) * (WG_Y + 4) words)
 //   PASS 1  sobel      smoothed -> gradients (binding 1, kept across planes and frames): the
 //                      interior's |gx| + |gy| in bits 0-15 and the rounded direction in 16-17;
 //                      the border's words stay as an earlier plane or frame left them
@@ -56,17 +57,43 @@ uniform int u_step_x, u_offset_x, u_channel;
 // A frame's RGBA8 pixels, a word each, rows packed (the plane's own width).
 layout(std430, binding = 1) readonly buffer Source { uint source[]; };
 
-int sampleAt(int x, int y) {
-  return int((source[y * u_size.x + x * u_step_x + u_offset_x] >> (8 * u_channel)) & 255u);
+uint sourceAt(int x, int y) {
+  return (source[y * u_size.x + x * u_step_x + u_offset_x] >> (8 * u_channel)) & 255u;
 }
 #else
 uniform highp sampler2D u_plane;
 
-int sampleAt(int x, int y) {
+uint sourceAt(int x, int y) {
   uvec4 t = texelBytes(texelFetch(u_plane, ivec2(x * u_step_x + u_offset_x, y), 0));
-  return int(t[u_channel]);
+  return t[u_channel];
 }
 #endif
+
+// The workgroup's samples and the two rows and columns around them, each read once (clamped
+// into the plane: a clamped one is only ever read where the Gaussian copies its own sample).
+const int kTileW = WG_X + 4, kTileH = WG_Y + 4;
+shared uint tile[kTileW * kTileH];
+
+ivec2 tileOrigin() {
+  return ivec2(gl_WorkGroupID.xy) * ivec2(WG_X, WG_Y) - 2;
+}
+
+void loadTile() {
+  ivec2 origin = tileOrigin();
+  for (int t = int(gl_LocalInvocationIndex); t < kTileW * kTileH; t += WG_X * WG_Y) {
+    int x = clamp(origin.x + t % kTileW, 0, u_size.x - 1);
+    int y = clamp(origin.y + t / kTileW, 0, u_size.y - 1);
+    tile[t] = sourceAt(x, y);
+  }
+  memoryBarrierShared();
+  barrier();
+}
+
+// Sample (x, y) of the plane, within two of one of the workgroup's.
+int sampleAt(int x, int y) {
+  ivec2 at = ivec2(x, y) - tileOrigin();
+  return int(tile[at.y * kTileW + at.x]);
+}
 
 int gaussian(int x, int y) {
   int s = 0;
@@ -151,6 +178,9 @@ int edgeSteps(int i, int j, uint direction) {
 #endif
 
 void main() {
+#if PASS == 0
+  loadTile();  // by every invocation, before any returns
+#endif
   int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
   int w = u_size.x, h = u_size.y;
   if (x >= w || y >= h) return;

@@ -32,7 +32,9 @@ BlurDetectParams BlurDetectParams::defaultsFor(const GlContext& gl) {
 Status BlurDetectParams::validate(const ComputeLimits& limits) const {
   for (auto [name, value] : {std::pair{"workgroup_x", workgroup_x}, {"workgroup_y", workgroup_y}})
     if (Status s = checkRange(kBlurStage, name, value, 1, 1024); !s) return s;
-  return checkWorkgroup(limits, kBlurStage, workgroup_x, workgroup_y, 0);
+  // The Gaussian pass's tile: the workgroup's samples and two around them, a word each.
+  const int64_t tile_bytes = (int64_t(workgroup_x) + 4) * (int64_t(workgroup_y) + 4) * 4;
+  return checkWorkgroup(limits, kBlurStage, workgroup_x, workgroup_y, tile_bytes);
 }
 
 std::optional<BlurDetectLayout> blurDetectLayoutOf(PixelFormat format) {
@@ -103,10 +105,13 @@ Result<BlurDetect> BlurDetect::create(const GlContext& gl, const BlurDetectParam
     return s.error();
   if (Status s = checkRange(kBlurStage, "block_pct", config.block_pct, 1, 100); !s)
     return s.error();
-  // The busiest invocation's loops: the two walks along an edge.
-  if (Status s =
-          checkLoopIterations(gl, kBlurStage, 2 * int64_t(config.radius), "use a smaller radius");
-      !s)
+  // The busiest invocation's loops: the two walks along an edge, or its share of the Gaussian's
+  // tile.
+  const int64_t invocations = int64_t(params.workgroup_x) * params.workgroup_y;
+  const int64_t tile = (int64_t(params.workgroup_x) + 4) * (int64_t(params.workgroup_y) + 4);
+  const int64_t loops =
+      std::max(2 * int64_t(config.radius), (tile + invocations - 1) / invocations);
+  if (Status s = checkLoopIterations(gl, kBlurStage, loops, "use a smaller radius"); !s)
     return s.error();
   BlurDetect out(gl, params, config);
   for (int form = 0; form <= kPasses; ++form) {  // the passes, then the packed Gaussian
