@@ -154,8 +154,9 @@ class GpuBackend : public PipelineBackend {
   // [0] RGB, [1] source luma: imported, blurred, resized, packed.
   std::optional<GpuImage> imported_[2], blurred_[2], resized_[2];
   std::optional<PackedRgbaBuffer> packed_[2];
-  std::optional<PackedRgbaBuffer> imported_packed_[2];  // importsPacked(): the import's output
-  std::optional<FramePlan> plan_;                       // for the last frame's format and size
+  std::optional<PackedRgbaBuffer> imported_packed_[2];    // importsPacked(): the import's output
+  std::optional<FramePlan> plan_;                         // for the last frame's format and size
+  std::optional<std::pair<PixelFormat, Error>> refused_;  // at this size: why it has no plan
   GpuFrameView view_;
   // Between submit() and collect(): the frame's identity, what is known so far, and what to
   // read back.
@@ -271,9 +272,18 @@ Status GpuBackend::configureFor(const Frame& frame) {
   if (frame.width != in_w_ || frame.height != in_h_) {
     if (Status s = configure(frame.width, frame.height); !s) return s;
     plan_.reset();
+    refused_.reset();
   }
   if (!plan_ || plan_->format != frame.format) {
-    if (Status s = configurePlan(frame); !s) return s;
+    // A format this size could not be set up for fails the same way at each of its frames,
+    // without planning (and logging the plan) again.
+    if (refused_ && refused_->first == frame.format) return refused_->second;
+    if (Status s = configurePlan(frame); !s) {
+      plan_.reset();  // each frame of this format and size fails here, not in submit()
+      refused_.emplace(frame.format, s.error());
+      return s;
+    }
+    refused_.reset();
   }
   health_full_range_ = healthLumaIsFullRange(plan_->yuv, frame.colorimetry);
   return Status::success();
@@ -314,9 +324,7 @@ Status GpuBackend::configurePlan(const Frame& frame) {
   const PlanPass& first = plan_->passes.front();
   if (first.kind == PassKind::kDemosaic) {
     if (!bayer_) bayer_.emplace(gl_);
-    Status s = bayer_->configureFor(frame, o_);
-    if (!s) plan_.reset();  // each frame of this format and size fails here, not in submit()
-    return s;
+    return bayer_->configureFor(frame, o_);
   }
   return importer_->prepare(frame.format, first.writes == PlanData::kPacked,
                             plan_->import_writes_luma);

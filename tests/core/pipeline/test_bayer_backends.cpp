@@ -92,5 +92,40 @@ TEST(BayerBackends, EveryBackendGivesTheReferencesImageAndStatistics) {
   }
 }
 
+// Levels a format's frames cannot take (black above 8 bits) are refused at each such frame, the
+// same way on every backend, while the same run's frames of a deeper format go through; a
+// refused format is not set up again, so its later frames fail the same way.
+TEST(BayerBackends, LevelsAFormatCannotTakeAreRefusedAtEachOfItsFrames) {
+  for (Backend backend : {Backend::kReference, Backend::kGles, Backend::kCpu}) {
+    SCOPED_TRACE(backendName(backend));
+    PipelineConfig c;
+    c.backend = backend;
+    c.raw = RawConfig{300, 0, 256, 256};
+    Result<std::unique_ptr<Pipeline>> p = Pipeline::create(c);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    RgbaImage img(6, 4);
+    for (size_t i = 0; i < img.pixels.size(); ++i) img.pixels[i] = uint8_t(i * 37);
+    auto frameOf = [&](PixelFormat format) {
+      Result<std::vector<uint8_t>> bytes = encodeRgba(img, format, {});
+      EXPECT_TRUE(bytes.ok());
+      return makeTightFrame(format, img.width, img.height, {}, *bytes, 1, 0, "t").value().value();
+    };
+    const Frame shallow = frameOf(PixelFormat::kSRGGB8), deep = frameOf(PixelFormat::kSRGGB10);
+    Result<FrameResult> first = (*p)->process(shallow);
+    ASSERT_FALSE(first.ok());
+    EXPECT_EQ(first.error().code, ErrorCode::kInvalidArgument) << first.error().message;
+    EXPECT_NE(first.error().message.find("black"), std::string::npos) << first.error().message;
+    Result<FrameResult> again = (*p)->process(shallow);
+    ASSERT_FALSE(again.ok());
+    EXPECT_EQ(again.error().message, first.error().message);
+    Result<FrameResult> other = (*p)->process(deep);
+    ASSERT_TRUE(other.ok()) << other.error().message;
+    ASSERT_TRUE(other->raw.has_value());
+    Result<FrameResult> back = (*p)->process(shallow);
+    ASSERT_FALSE(back.ok());
+    EXPECT_EQ(back.error().message, first.error().message);
+  }
+}
+
 }  // namespace
 }  // namespace esf
