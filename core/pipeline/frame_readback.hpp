@@ -5,6 +5,7 @@
 // map instead of one of each per result. The buffer is only ever a copy's destination and
 // mapped: the buffers the shaders add into stay in device memory (a buffer the host maps may be
 // kept in host memory, where every atomic would cross the bus).
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -37,6 +38,27 @@ class FrameReadback {
   std::vector<uint32_t> words_;
   bool gathered_ = false;
   double readback_ms_ = 0;
+};
+
+// A result that only some frames have (a stage that counts some formats only): the frame's work
+// says whether it counted, addTo() lists the result in the frame's read-back only where it did,
+// and wordsIn() gives its words after the read, or none.
+class FrameResultSlot {
+ public:
+  void setCounted(bool counted) { counted_ = counted; }
+  void addTo(FrameReadback& readback, const GpuWords& result) {
+    at_.reset();
+    if (counted_) at_ = readback.add(result);
+    counted_ = false;
+  }
+  std::optional<std::span<const uint32_t>> wordsIn(const FrameReadback& readback) const {
+    if (!at_) return std::nullopt;
+    return readback.words(*at_);
+  }
+
+ private:
+  bool counted_ = false;      // counted since the last addTo()
+  std::optional<size_t> at_;  // the frame's slot in the read-back
 };
 
 }  // namespace esf

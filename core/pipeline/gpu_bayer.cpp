@@ -30,7 +30,7 @@ Status GpuBayer::configureFor(const Frame& frame, const PipelineConfig& config) 
 }
 
 Result<ImportedFrame> GpuBayer::import(const Frame& frame, GpuImage& target) {
-  imported_ = false;
+  slot_.setCounted(false);
   if (!setup_ || setup_->format != frame.format || setup_->width != frame.width ||
       setup_->height != frame.height)
     return fail(ErrorCode::kInternal, "bayer: a frame imported before its setup");
@@ -47,19 +47,18 @@ Result<ImportedFrame> GpuBayer::import(const Frame& frame, GpuImage& target) {
   if (Status s = demosaic_->run(setup_->demosaic, target); !s) return s.error();
   out.rgba = target.texture();
   out.width = frame.width, out.height = frame.height;
-  imported_ = true;
+  slot_.setCounted(true);
   return out;
 }
 
 void GpuBayer::addReadback(FrameReadback& readback) {
-  at_.reset();
-  if (imported_) at_ = readback.add(raw_histograms_->resultWords());
-  imported_ = false;
+  if (raw_histograms_) slot_.addTo(readback, raw_histograms_->resultWords());
 }
 
 Status GpuBayer::collect(FrameResult& r, const FrameReadback& readback) {
-  if (!at_) return Status::success();
-  Result<RawSiteHistograms> raw = raw_histograms_->histogramsOf(readback.words(*at_));
+  const std::optional<std::span<const uint32_t>> words = slot_.wordsIn(readback);
+  if (!words) return Status::success();
+  Result<RawSiteHistograms> raw = raw_histograms_->histogramsOf(*words);
   if (!raw) return raw.error();
   r.raw = std::move(raw.value());
   return Status::success();

@@ -44,8 +44,7 @@ class GpuBayer {
   // The host's unpack runs on these threads (a quarter less upload time on two cores than on
   // one beside llvmpipe: bench/RESULTS.md).
   std::optional<RowPool> host_pool_;
-  bool imported_ = false;     // import() ran since the last addReadback()
-  std::optional<size_t> at_;  // the frame's slot in the read-back
+  FrameResultSlot slot_;
 };
 
 }  // namespace esf

@@ -70,7 +70,7 @@ Status GpuBlockDetect::configureFor(PixelFormat format, bool packed_import) {
 }
 
 Status GpuBlockDetect::count(const ImportedFrame& imported) {
-  counted_ = false;
+  slot_.setCounted(false);
   if (!counted_format_ || !stage_) return Status::success();
   if (Status s = stage_->beginFrame(imported.width, imported.height); !s) return s;
   for (const PlaneSource& p : planes_) {
@@ -84,19 +84,18 @@ Status GpuBlockDetect::count(const ImportedFrame& imported) {
     if (p.source == Source::kPackedRgba) plane.packed = imported.packed_rgba;
     if (Status s = stage_->runPlane(plane); !s) return s;
   }
-  counted_ = true;
+  slot_.setCounted(true);
   return Status::success();
 }
 
 void GpuBlockDetect::addReadback(FrameReadback& readback) {
-  at_.reset();
-  if (counted_) at_ = readback.add(stage_->resultWords());
-  counted_ = false;
+  if (stage_) slot_.addTo(readback, stage_->resultWords());
 }
 
 Status GpuBlockDetect::collect(FrameResult& r, const FrameReadback& readback) {
-  if (!at_) return Status::success();
-  Result<std::vector<float>> figures = stage_->planeFiguresOf(readback.words(*at_), config_);
+  const std::optional<std::span<const uint32_t>> words = slot_.wordsIn(readback);
+  if (!words) return Status::success();
+  Result<std::vector<float>> figures = stage_->planeFiguresOf(*words, config_);
   if (!figures) return figures.error();
   r.block = meanOfPlanes(figures.value());
   return Status::success();

@@ -57,8 +57,7 @@ class GpuBlockDetect {
   bool counted_format_ = false;
   int hsub_ = 1, vsub_ = 1;          // of the configured format's chroma
   std::vector<PlaneSource> planes_;  // those in config_.planes, in ffmpeg's order
-  bool counted_ = false;             // count() counted since the last addReadback()
-  std::optional<size_t> at_;         // the frame's slot in the read-back
+  FrameResultSlot slot_;
 };
 
 }  // namespace esf

@@ -16,26 +16,24 @@ Status GpuBlurDetect::configureFor(PixelFormat format) {
 }
 
 Status GpuBlurDetect::count(const ImportedFrame& imported) {
-  counted_ = false;
+  slot_.setCounted(false);
   if (!layout_ || !stage_) return Status::success();
   const std::vector<BlurDetectPlane> planes = blurDetectPlanesOf(imported, *layout_);
   if (planes.empty())
     return fail(ErrorCode::kInternal, "blurdetect: the import made no texture of ",
                 formatName(format_), "'s planes");
   Status ran = stage_->run(planes);
-  counted_ = ran.ok();
+  slot_.setCounted(ran.ok());
   return ran;
 }
 
 void GpuBlurDetect::addReadback(FrameReadback& readback) {
-  // Only a frame count() counted has words; the slot is forgotten for the next frame.
-  at_ = counted_ ? std::optional(readback.add(stage_->resultWords())) : std::nullopt;
-  counted_ = false;
+  if (stage_) slot_.addTo(readback, stage_->resultWords());
 }
 
 Status GpuBlurDetect::collect(FrameResult& r, const FrameReadback& readback) {
-  if (at_) {
-    Result<float> blur = stage_->figureOf(readback.words(*at_));
+  if (const std::optional<std::span<const uint32_t>> words = slot_.wordsIn(readback)) {
+    Result<float> blur = stage_->figureOf(*words);
     if (!blur) return blur.error();
     r.blur = blur.value();
   }

@@ -38,8 +38,7 @@ class GpuBlurDetect {
   std::optional<BlurDetect> stage_;
   PixelFormat format_ = PixelFormat::kRGBA32;
   std::optional<BlurDetectLayout> layout_;  // of the configured format, where counted here
-  bool counted_ = false;                    // count() counted since the last addReadback()
-  std::optional<size_t> at_;                // the frame's slot in the read-back
+  FrameResultSlot slot_;
 };
 
 }  // namespace esf

@@ -20,25 +20,24 @@ Status GpuLumaSignalstats::configureFor(PixelFormat format) {
 }
 
 Status GpuLumaSignalstats::count(const ImportedFrame& imported) {
-  counted_ = false;
+  slot_.setCounted(false);
   if (!yuv_ || !stage_) return Status::success();
   if (Status s = stage_->run(lumaPlaneOf(imported, y_in_green_)); !s) return s;
-  counted_ = true;
+  slot_.setCounted(true);
   return Status::success();
 }
 
 void GpuLumaSignalstats::addReadback(FrameReadback& readback) {
-  at_.reset();
-  if (counted_ && yuv_) at_ = readback.add(stage_->resultWords());
-  counted_ = false;
+  if (stage_) slot_.addTo(readback, stage_->resultWords());
 }
 
 Status GpuLumaSignalstats::collect(const Frame& frame, FrameResult& r,
                                    const FrameReadback& readback) {
-  if (!at_) return Status::success();
+  const std::optional<std::span<const uint32_t>> words = slot_.wordsIn(readback);
+  if (!words) return Status::success();
   if (!r.signalstats)
     return fail(ErrorCode::kInternal, "signalstats: TOUT and VREP counted without the chroma's");
-  Result<LumaSignalstatsCounts> counts = stage_->countsOf(readback.words(*at_));
+  Result<LumaSignalstatsCounts> counts = stage_->countsOf(*words);
   if (!counts) return counts.error();
   putLumaCounts(*r.signalstats, frame.width, frame.height,
                 tout_ ? std::optional(counts->outlier_pixels) : std::nullopt,

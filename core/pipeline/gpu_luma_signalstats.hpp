@@ -39,8 +39,7 @@ class GpuLumaSignalstats {
   bool tout_ = false, vrep_ = false;
   std::optional<LumaSignalstats> stage_;
   bool yuv_ = false, y_in_green_ = false;  // of the configured format
-  bool counted_ = false;                   // count() counted since the last addReadback()
-  std::optional<size_t> at_;               // the frame's slot in the read-back
+  FrameResultSlot slot_;
 };
 
 }  // namespace esf
