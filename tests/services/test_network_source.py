@@ -43,7 +43,15 @@ OUTAGES = int(os.environ.get("ESF_NETWORK_OUTAGES", "1"))
 
 
 def run(args, **kw):
-    return subprocess.run([ESFRAME] + args, capture_output=True, text=True, timeout=120, **kw)
+    try:
+        return subprocess.run([ESFRAME] + args, capture_output=True, text=True, timeout=120, **kw)
+    except subprocess.TimeoutExpired as e:
+        # What the run said before it was killed is the only trace of where it stood.
+        def tail(out):
+            text = out.decode(errors="replace") if isinstance(out, bytes) else (out or "")
+            return "\n".join(text.splitlines()[-15:])
+        raise AssertionError(f"esframe {' '.join(args)}: no exit within {e.timeout} s\n"
+                             f"stderr:\n{tail(e.stderr)}\nstdout:\n{tail(e.stdout)}") from None
 
 
 def histograms(jsonl):
