@@ -105,12 +105,14 @@ TEST(BayerBackends, LevelsAFormatCannotTakeAreRefusedAtEachOfItsFrames) {
     ASSERT_TRUE(p.ok()) << p.error().message;
     RgbaImage img(6, 4);
     for (size_t i = 0; i < img.pixels.size(); ++i) img.pixels[i] = uint8_t(i * 37);
-    auto frameOf = [&](PixelFormat format) {
-      Result<std::vector<uint8_t>> bytes = encodeRgba(img, format, {});
-      EXPECT_TRUE(bytes.ok());
-      return makeTightFrame(format, img.width, img.height, {}, *bytes, 1, 0, "t").value().value();
+    // The frames point into these bytes, which outlive them.
+    const std::vector<uint8_t> shallow_bytes = encodeRgba(img, PixelFormat::kSRGGB8, {}).value();
+    const std::vector<uint8_t> deep_bytes = encodeRgba(img, PixelFormat::kSRGGB10, {}).value();
+    auto frameOf = [&](PixelFormat format, const std::vector<uint8_t>& bytes) {
+      return makeTightFrame(format, img.width, img.height, {}, bytes, 1, 0, "t").value().value();
     };
-    const Frame shallow = frameOf(PixelFormat::kSRGGB8), deep = frameOf(PixelFormat::kSRGGB10);
+    const Frame shallow = frameOf(PixelFormat::kSRGGB8, shallow_bytes);
+    const Frame deep = frameOf(PixelFormat::kSRGGB10, deep_bytes);
     Result<FrameResult> first = (*p)->process(shallow);
     ASSERT_FALSE(first.ok());
     EXPECT_EQ(first.error().code, ErrorCode::kInvalidArgument) << first.error().message;
