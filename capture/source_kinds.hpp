@@ -1,5 +1,5 @@
 #pragma once
-// The concrete sources behind openSource() (source.cpp picks one from the spec).
+// The concrete sources behind openSource() (open_source.cpp picks one from the spec).
 #include <cstdio>
 #include <functional>
 #include <memory>
