@@ -14,6 +14,7 @@
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/frame_readback.hpp"
 #include "core/stages/block_detect.hpp"
+#include "core/stages/imported_planes.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
 #include "esframe/pipeline_config.hpp"
@@ -30,7 +31,7 @@ class GpuBlockDetect {
   // the import leaves (`packed_import`: the RGB lands in a packed buffer, not an image).
   Status configureFor(PixelFormat format, bool packed_import);
   // Whether `frame`'s figure comes from here (its format is the configured one and counted).
-  bool counts(const Frame& frame) const { return counted_format_ && frame.format == format_; }
+  bool counts(const Frame& frame) const { return layout_ && frame.format == format_; }
   // At the import: the frame's planes.
   Status count(const ImportedFrame& imported);
   // After the frame's GPU work: lists the planes' slices in its read-back.
@@ -41,22 +42,11 @@ class GpuBlockDetect {
   Status poison(uint32_t pattern) { return stage_ ? stage_->poison(pattern) : Status::success(); }
 
  private:
-  // Where plane p's samples lie: a plane texture of the import (or its RGBA image, or its
-  // packed buffer), the texel of sample x, the byte, and the plane's subsampling.
-  enum class Source { kPlaneTexture, kRgbaImage, kPackedRgba };
-  struct PlaneSource {
-    Source source = Source::kPlaneTexture;
-    int texture_index = 0;  // kPlaneTexture: ImportedFrame::planes[]
-    int texel_step = 1, texel_offset = 0, channel = 0;
-    bool chroma = false;  // at chroma resolution
-  };
   GlContext& gl_;
   BlockDetectConfig config_;
   std::optional<BlockDetect> stage_;
   PixelFormat format_{};
-  bool counted_format_ = false;
-  int hsub_ = 1, vsub_ = 1;          // of the configured format's chroma
-  std::vector<PlaneSource> planes_;  // those in config_.planes, in ffmpeg's order
+  std::optional<ImportedPlaneLayout> layout_;  // of format_; none: its frames are not counted
   FrameResultSlot slot_;
 };
 

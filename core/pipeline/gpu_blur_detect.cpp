@@ -8,7 +8,7 @@ namespace esf {
 
 Status GpuBlurDetect::configureFor(PixelFormat format) {
   format_ = format;
-  layout_ = blurDetectLayoutOf(format);
+  layout_ = importedPlaneLayoutOf(format);
   if (!layout_ || stage_) return Status::success();  // made once, for the first format here
   Result<BlurDetect> made = BlurDetect::create(gl_, BlurDetectParams::defaultsFor(gl_), config_);
   if (made) stage_.emplace(std::move(made.value()));
@@ -18,7 +18,7 @@ Status GpuBlurDetect::configureFor(PixelFormat format) {
 Status GpuBlurDetect::count(const ImportedFrame& imported) {
   slot_.setCounted(false);
   if (!layout_ || !stage_) return Status::success();
-  const std::vector<BlurDetectPlane> planes = blurDetectPlanesOf(imported, *layout_);
+  const std::vector<BlurDetectPlane> planes = importedPlanesOf(imported, *layout_);
   if (planes.empty())
     return fail(ErrorCode::kInternal, "blurdetect: the import made no texture of ",
                 formatName(format_), "'s planes");

@@ -37,7 +37,7 @@ class GpuBlurDetect {
   BlurDetectConfig config_;
   std::optional<BlurDetect> stage_;
   PixelFormat format_ = PixelFormat::kRGBA32;
-  std::optional<BlurDetectLayout> layout_;  // of the configured format, where counted here
+  std::optional<ImportedPlaneLayout> layout_;  // of the configured format, where counted here
   FrameResultSlot slot_;
 };
 

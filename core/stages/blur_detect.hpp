@@ -18,6 +18,7 @@
 
 #include "base/pixel_format.hpp"
 #include "core/import/frame_import.hpp"
+#include "core/stages/imported_planes.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stats/blurdetect.hpp"
 #include "esframe/base/result.hpp"
@@ -34,34 +35,8 @@ struct BlurDetectParams {
   Status validate(const ComputeLimits& limits) const;
 };
 
-// One of a frame's ffmpeg planes on the GPU: sample (x, y) is byte `channel` of texel
-// (x * step_x + offset_x, y) of `texture`, or of that pixel of `packed` (a PackedRgbaBuffer's
-// buffer, the plane's size) where texture is 0.
-struct BlurDetectPlane {
-  GLuint texture = 0, packed = 0;
-  int step_x = 1, offset_x = 0, channel = 0;
-  int width = 0, height = 0;     // samples
-  int shift_x = 0, shift_y = 0;  // log2 of the chroma subsampling (0 for Y, G, B, R)
-};
-
-// Where a format's ffmpeg planes lie in what its import makes: Y, U, V of YUV formats in the
-// plane textures (what yuvPlaneLayout says), Y of GREY and G, B, R of RGB formats in the RGBA8
-// image or packed buffer (and A, plane 3, of those with alpha). nullopt for the formats ffmpeg's
-// filters do not take (Bayer, compressed, deeper than 8 bits).
-struct BlurDetectLayout {
-  bool in_rgba = false;  // the planes are bytes of ImportedFrame::rgba or ::packed_rgba
-  int plane_count = 0;   // ffmpeg's planes of the format
-  // Per plane: the plane texture index (in_rgba: unused), step, offset, channel, subsampling.
-  struct Source {
-    int texture = 0, step_x = 1, offset_x = 0, channel = 0, hsub = 1, vsub = 1;
-  };
-  Source sources[4];
-};
-std::optional<BlurDetectLayout> blurDetectLayoutOf(PixelFormat format);
-// The planes of a frame the import has just converted; empty where the import made none of
-// them.
-std::vector<BlurDetectPlane> blurDetectPlanesOf(const ImportedFrame& imported,
-                                                const BlurDetectLayout& layout);
+// blurdetect reads the frame's ffmpeg planes where the import left them.
+using BlurDetectPlane = ImportedPlane;
 
 class BlurDetect {
  public:

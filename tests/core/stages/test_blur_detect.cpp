@@ -107,7 +107,7 @@ class Stream {
     EXPECT_TRUE(planes.has_value());
     const float want = planes ? reference_.detect(*planes) : 0.0f;
     if (!importer_ || !stage_) return want;
-    const std::optional<BlurDetectLayout> layout = blurDetectLayoutOf(frame.format);
+    const std::optional<ImportedPlaneLayout> layout = importedPlaneLayoutOf(frame.format);
     EXPECT_TRUE(layout.has_value()) << formatName(frame.format);
     if (!layout) return want;
     ImportOptions io;
@@ -122,7 +122,7 @@ class Stream {
     Result<ImportedFrame> imported = importer_->import(frame, io);
     EXPECT_TRUE(imported.ok()) << imported.error().message;
     if (!imported) return want;
-    const std::vector<BlurDetectPlane> gpu_planes = blurDetectPlanesOf(*imported, *layout);
+    const std::vector<BlurDetectPlane> gpu_planes = importedPlanesOf(*imported, *layout);
     EXPECT_FALSE(gpu_planes.empty());
     if (packed_ && layout->in_rgba) {
       EXPECT_TRUE(!gpu_planes.empty() && gpu_planes[0].packed != 0 && !gpu_planes[0].texture);
@@ -177,7 +177,7 @@ TEST(BlurDetect, EveryFormatAndSizeMatchesTheReference) {
     BlurDetectConfig config;
     config.planes = planes;
     for (PixelFormat f : kFormats) {
-      const std::optional<BlurDetectLayout> layout = blurDetectLayoutOf(f);
+      const std::optional<ImportedPlaneLayout> layout = importedPlaneLayoutOf(f);
       for (bool packed : {false, true}) {
         if (packed && !(layout && layout->in_rgba)) continue;  // YUV: the plane textures alone
         for (auto [w0, h] : sizes) {
@@ -317,10 +317,10 @@ TEST(BlurDetect, RefusesWhatItCannotCount) {
   EXPECT_NE(ran.error().message.find("block_width x block_height"), std::string::npos)
       << ran.error().message;
 
-  EXPECT_TRUE(blurDetectLayoutOf(PixelFormat::kRGBA32).has_value());
-  EXPECT_FALSE(blurDetectLayoutOf(PixelFormat::kMJPEG).has_value());
-  EXPECT_FALSE(blurDetectLayoutOf(PixelFormat::kSRGGB8).has_value());
-  EXPECT_FALSE(blurDetectLayoutOf(PixelFormat::kSRGGB10).has_value());
+  EXPECT_TRUE(importedPlaneLayoutOf(PixelFormat::kRGBA32).has_value());
+  EXPECT_FALSE(importedPlaneLayoutOf(PixelFormat::kMJPEG).has_value());
+  EXPECT_FALSE(importedPlaneLayoutOf(PixelFormat::kSRGGB8).has_value());
+  EXPECT_FALSE(importedPlaneLayoutOf(PixelFormat::kSRGGB10).has_value());
 }
 
 }  // namespace
