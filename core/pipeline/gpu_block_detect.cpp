@@ -25,14 +25,13 @@ Status GpuBlockDetect::configureFor(PixelFormat format, bool packed_import) {
 Status GpuBlockDetect::count(const ImportedFrame& imported) {
   slot_.setCounted(false);
   if (!layout_ || !stage_) return Status::success();
-  const std::vector<ImportedPlane> planes = importedPlanesOf(imported, *layout_);
-  if (planes.empty())
-    return fail(ErrorCode::kInternal, "blockdetect: the import made no texture of ",
-                formatName(format_), "'s planes");
+  Result<std::vector<ImportedPlane>> planes =
+      requireImportedPlanes(imported, *layout_, "blockdetect", format_);
+  if (!planes) return planes.error();
   if (Status s = stage_->beginFrame(imported.width, imported.height); !s) return s;
-  for (size_t p = 0; p < planes.size(); ++p) {
+  for (size_t p = 0; p < planes->size(); ++p) {
     if (!((config_.planes >> p) & 1)) continue;
-    const ImportedPlane& in = planes[p];
+    const ImportedPlane& in = (*planes)[p];
     BlockDetectPlane plane;
     plane.texture = in.texture, plane.packed = in.packed;
     plane.texel_step = in.step_x, plane.texel_offset = in.offset_x, plane.channel = in.channel;

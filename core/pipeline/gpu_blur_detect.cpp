@@ -18,11 +18,10 @@ Status GpuBlurDetect::configureFor(PixelFormat format) {
 Status GpuBlurDetect::count(const ImportedFrame& imported) {
   slot_.setCounted(false);
   if (!layout_ || !stage_) return Status::success();
-  const std::vector<BlurDetectPlane> planes = importedPlanesOf(imported, *layout_);
-  if (planes.empty())
-    return fail(ErrorCode::kInternal, "blurdetect: the import made no texture of ",
-                formatName(format_), "'s planes");
-  Status ran = stage_->run(planes);
+  Result<std::vector<ImportedPlane>> planes =
+      requireImportedPlanes(imported, *layout_, "blurdetect", format_);
+  if (!planes) return planes.error();
+  Status ran = stage_->run(*planes);
   slot_.setCounted(ran.ok());
   return ran;
 }

@@ -73,4 +73,14 @@ std::vector<ImportedPlane> importedPlanesOf(const ImportedFrame& imported,
   return out;
 }
 
+Result<std::vector<ImportedPlane>> requireImportedPlanes(const ImportedFrame& imported,
+                                                         const ImportedPlaneLayout& layout,
+                                                         const char* stage, PixelFormat format) {
+  std::vector<ImportedPlane> planes = importedPlanesOf(imported, layout);
+  if (planes.empty())
+    return fail(ErrorCode::kInternal, stage, ": the import made no texture of ", formatName(format),
+                "'s planes");
+  return planes;
+}
+
 }  // namespace esf

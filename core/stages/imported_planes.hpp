@@ -9,6 +9,7 @@
 
 #include "base/pixel_format.hpp"
 #include "core/import/frame_import.hpp"
+#include "esframe/base/result.hpp"
 
 namespace esf {
 
@@ -40,5 +41,11 @@ std::optional<ImportedPlaneLayout> importedPlaneLayoutOf(PixelFormat format);
 // them.
 std::vector<ImportedPlane> importedPlanesOf(const ImportedFrame& imported,
                                             const ImportedPlaneLayout& layout);
+
+// The same for a stage that counts every frame of `format`: an import that made none of its
+// planes is an internal error naming `stage` and the format.
+Result<std::vector<ImportedPlane>> requireImportedPlanes(const ImportedFrame& imported,
+                                                         const ImportedPlaneLayout& layout,
+                                                         const char* stage, PixelFormat format);
 
 }  // namespace esf
