@@ -197,4 +197,17 @@ Result<PackedRgbaBuffer> RgbaPacker::packOnGpu(const GlContext& gl, const RgbaIm
   return packed;
 }
 
+Status copyTexture(GLuint from, const GpuImage& to) {
+  GlFramebuffer read = makeFramebuffer(), draw = makeFramebuffer();
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, read.get());
+  glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, from, 0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, draw.get());
+  glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, to.texture(), 0);
+  glBlitFramebuffer(0, 0, to.width(), to.height(), 0, 0, to.width(), to.height(),
+                    GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  return checkGl("copying the imported frame");
+}
+
 }  // namespace esf

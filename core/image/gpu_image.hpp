@@ -80,4 +80,7 @@ class RgbaPacker {
   WorkgroupShape group_;  // from the driver's limits
 };
 
+// Copies an RGBA8 texture into `to`, of its size (an exact 1:1 blit).
+Status copyTexture(GLuint from, const GpuImage& to);
+
 }  // namespace esf

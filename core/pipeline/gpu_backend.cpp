@@ -7,21 +7,19 @@
 #include "core/pipeline/frame_plan.hpp"
 #include "core/pipeline/frame_readback.hpp"
 #include "core/pipeline/gpu_bayer.hpp"
-#include "core/pipeline/gpu_block_detect.hpp"
-#include "core/pipeline/gpu_blur_detect.hpp"
+#include "core/pipeline/gpu_detectors.hpp"
+#include "core/pipeline/gpu_frame_extra.hpp"
+#include "core/pipeline/gpu_health.hpp"
 #include "core/pipeline/gpu_histogram_counter.hpp"
 #include "core/pipeline/gpu_luma_signalstats.hpp"
 #include "core/pipeline/gpu_scopes.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
-#include "core/stages/frame_difference.hpp"
 #include "core/stages/histogram.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/scale.hpp"
-#include "core/stages/sobel.hpp"
 #include "core/stages/stage_gl.hpp"
 #include "core/stats/exposure_stats.hpp"
-#include "core/stats/health_figures.hpp"
 #include "core/tuning/auto_params.hpp"
 #include "esframe/base/log.hpp"
 #include "platform/gl_fence.hpp"
@@ -30,26 +28,11 @@
 namespace esf {
 namespace {
 
-// Copies an imported RGBA8 texture into a stage image (an exact 1:1 blit), for the one case
-// where the importer shares an image between its RGBA and luma results.
-Status copyTexture(GLuint from, const GpuImage& to) {
-  GlFramebuffer read = makeFramebuffer(), draw = makeFramebuffer();
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, read.get());
-  glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, from, 0);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, draw.get());
-  glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, to.texture(), 0);
-  glBlitFramebuffer(0, 0, to.width(), to.height(), 0, 0, to.width(), to.height(),
-                    GL_COLOR_BUFFER_BIT, GL_NEAREST);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-  return checkGl("copying the imported frame");
-}
-
-// A stage image or packed buffer kept across frames, reallocated when the size changes.
+// A stage image or packed buffer kept across frames, made again when the size changes.
 template <typename T>
-Status ensureSized(std::optional<T>& target, int w, int h) {
-  if (target && target->width() == w && target->height() == h) return Status::success();
-  Result<T> made = T::create(w, h);
+Status ensureSized(std::optional<T>& target, int width, int height) {
+  if (target && target->width() == width && target->height() == height) return Status::success();
+  Result<T> made = T::create(width, height);
   if (!made) return made.error();
   target.emplace(std::move(made.value()));
   return Status::success();
@@ -60,10 +43,16 @@ class GpuBackend : public PipelineBackend {
   GpuBackend(GlContext& gl, const PipelineConfig& o, std::unique_ptr<FrameImporter> importer,
              HistogramScale scale)
       : gl_(gl), o_(o), importer_(std::move(importer)), scale_(std::move(scale)), timer_(gl) {
-    if (o.health) monitor_.emplace(*o.health);
+    if (o.health) health_.emplace(*o.health);
+    // In the order their figures build on each other: TOUT and VREP join the chroma's.
+    if (o.scopes.any() || o.signalstats) scopes_ = addExtra<GpuScopes>(o.scopes, o.signalstats);
+    if (GpuLumaSignalstats::asked(o)) addExtra<GpuLumaSignalstats>(o);
+    if (o.detect.block) block_detect_ = addExtra<GpuBlockDetect>(*o.detect.block);
+    if (o.detect.blur) blur_detect_ = addExtra<GpuBlurDetect>(*o.detect.blur);
+    bayer_ = addExtra<GpuBayer>(o);
   }
   void endStream(std::vector<HealthEvent>& events) override {
-    if (monitor_) monitor_->finish(events);
+    if (health_) health_->finish(events);
   }
 
   Result<FrameResult> process(const Frame& frame) override {
@@ -78,8 +67,8 @@ class GpuBackend : public PipelineBackend {
   }
   DetectorsCounted detectorsCounted(const Frame& frame) const override {
     DetectorsCounted counted;
-    counted.blur = blur_detect_ && plan_ && blur_detect_->counts(frame.format);
-    counted.block = block_detect_ && plan_ && block_detect_->counts(frame);
+    counted.blur = plan_ && blur_detect_ && blur_detect_->counts(frame.format);
+    counted.block = plan_ && block_detect_ && block_detect_->counts(frame.format);
     return counted;
   }
   Status configureFor(const Frame& frame) override;
@@ -113,7 +102,6 @@ class GpuBackend : public PipelineBackend {
   // Runs the plan's passes on `frame`.
   Status runPlan(const Frame& frame);
   Status importPass(const Frame& frame, const PlanPass& pass, FrameState& state);
-  Status healthPass(const Frame& frame, const PlanPass& pass, FrameState& state);
   Status imagePass(const PlanPass& pass, FrameState& state);
   // Runs `work` as stage `name` of the frame timer; the times are collected once per frame.
   template <typename Work>
@@ -122,6 +110,13 @@ class GpuBackend : public PipelineBackend {
     Status s = work();
     timer_.end();
     return s;
+  }
+  template <typename Extra, typename... Args>
+  Extra* addExtra(Args&&... args) {
+    auto extra = std::make_unique<Extra>(gl_, std::forward<Args>(args)...);
+    Extra* made = extra.get();
+    extras_.push_back(std::move(extra));
+    return made;
   }
   bool blurHasPackedForm() const {
     return blur_->params().strategy == BlurStrategy::kSplit && blur_->params().buffer_intermediate;
@@ -135,17 +130,15 @@ class GpuBackend : public PipelineBackend {
   FrameTimer timer_;
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
-  std::optional<GpuBayer> bayer_;  // made when a plan begins with kDemosaic
-  // PipelineConfig::health: the two stages and the figures from their sums.
-  std::optional<FrameDifference> difference_;
-  std::optional<Sobel> sobel_;
-  std::optional<HealthMonitor> monitor_;
-  std::optional<GpuScopes> scopes_;  // PipelineConfig::scopes or ::signalstats
+  std::optional<GpuHealth> health_;  // PipelineConfig::health
   GpuHistogramCounter binned_, values_;
-  // PipelineConfig::signalstats_tout or ::signalstats_vrep, beside scopes_' chroma counts.
-  std::optional<GpuLumaSignalstats> luma_signalstats_;
-  std::optional<GpuBlockDetect> block_detect_;  // PipelineConfig::detect.block
-  std::optional<GpuBlurDetect> blur_detect_;    // PipelineConfig::detect.blur
+  // What the configuration asks for beside the histograms, and a Bayer frame's path; the
+  // pointers name those the backend calls for more than the list's four steps.
+  std::vector<std::unique_ptr<GpuFrameExtra>> extras_;
+  GpuScopes* scopes_ = nullptr;             // PipelineConfig::scopes or ::signalstats
+  GpuBlockDetect* block_detect_ = nullptr;  // PipelineConfig::detect.block
+  GpuBlurDetect* blur_detect_ = nullptr;    // PipelineConfig::detect.blur
+  GpuBayer* bayer_ = nullptr;               // the plans that begin with kDemosaic
   bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
   bool warned_no_source_luma_ = false;
@@ -169,9 +162,8 @@ class GpuBackend : public PipelineBackend {
     int width = 0, height = 0;
     bool zero_copy = false;
     double upload_ms = 0;
-    bool health_full_range = true;  // the health stages ran with this range
     // The results' slots in readback_.
-    size_t binned_at = 0, values_at = 0, scales_at = 0, difference_at = 0, sobel_at = 0;
+    size_t binned_at = 0, values_at = 0, scales_at = 0;
   };
   std::optional<Submitted> submitted_;
   // Every result of the frame, copied on the GPU into one buffer and mapped once.
@@ -205,19 +197,7 @@ Status GpuBackend::configure(int w, int h) {
     if (!r) return r.error();
     resize_.emplace(std::move(r.value()));
   }
-  if (o_.health && !difference_) {
-    const HealthRegionSpec regions = HealthRegionSpec::of(*o_.health);
-    const bool has_regions = regions.count() > 0;
-    Result<FrameDifference> d =
-        FrameDifference::create(gl_, FrameDifferenceParams::defaultsFor(gl_, has_regions), regions);
-    if (!d) return d.error();
-    Result<Sobel> s = Sobel::create(gl_, SobelParams::defaultsFor(gl_, has_regions), regions);
-    if (!s) return s.error();
-    // Both or neither: a later frame must not find the difference without its Sobel pass.
-    difference_.emplace(std::move(d.value()));
-    sobel_.emplace(std::move(s.value()));
-  }
-  return Status::success();
+  return health_ ? health_->configure(gl_) : Status::success();
 }
 
 Status GpuBackend::configureHistograms(int out_w, int out_h) {
@@ -293,7 +273,7 @@ Status GpuBackend::configurePlan(const Frame& frame) {
   FramePlanInputs in = FramePlanInputs::of(o_, frame.format, PlanExecutor::kGpu);
   in.histogram_reads_packed = uses_packed_;
   in.blur_has_packed_form = blur_ && blurHasPackedForm();
-  in.health_accepts_packed = difference_ && difference_->acceptsPacked();
+  in.health_accepts_packed = health_ && health_->acceptsPacked();
   plan_ = planFrame(in);
   logInfo("frame plan: " + plan_->describe());
   if (plan_->source_luma_missing && !warned_no_source_luma_) {
@@ -301,31 +281,12 @@ Status GpuBackend::configurePlan(const Frame& frame) {
                " frames have no luma plane; L comes from RGB");
     warned_no_source_luma_ = true;
   }
-  if (o_.scopes.any() || o_.signalstats) {
-    if (!scopes_) scopes_.emplace(gl_, o_.scopes, o_.signalstats);
-    const PlanPass* pass = plan_->find(PassKind::kScopes);
-    const bool packed = pass && pass->reads == PlanData::kPacked;
-    if (Status s = scopes_->configureFor(frame.format, packed); !s) return s;
-  }
-  if (GpuLumaSignalstats::asked(o_)) {
-    if (!luma_signalstats_) luma_signalstats_.emplace(gl_, o_);
-    if (Status s = luma_signalstats_->configureFor(frame.format); !s) return s;
-  }
-  if (GpuBlockDetect::asked(o_)) {
-    if (!block_detect_) block_detect_.emplace(gl_, *o_.detect.block);
-    const bool packed = plan_->passes.front().writes == PlanData::kPacked;
-    if (Status s = block_detect_->configureFor(frame.format, packed); !s) return s;
-  }
-  if (o_.detect.blur) {
-    if (!blur_detect_) blur_detect_.emplace(gl_, *o_.detect.blur);
-    if (Status s = blur_detect_->configureFor(frame.format); !s) return s;
+  for (const std::unique_ptr<GpuFrameExtra>& extra : extras_) {
+    if (Status s = extra->configureFor(frame, *plan_); !s) return s;
   }
   // The programs this format needs, built before any frame's time is taken.
   const PlanPass& first = plan_->passes.front();
-  if (first.kind == PassKind::kDemosaic) {
-    if (!bayer_) bayer_.emplace(gl_);
-    return bayer_->configureFor(frame, o_);
-  }
+  if (first.kind == PassKind::kDemosaic) return Status::success();  // GpuBayer's
   return importer_->prepare(frame.format, first.writes == PlanData::kPacked,
                             plan_->import_writes_luma);
 }
@@ -366,18 +327,9 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameSta
   Result<ImportedFrame> f = importer_->import(frame, io);
   if (!f) return f.error();
   const ImportedFrame& imported = state.imported = f.value();
-  // Zero-copy frames too: it reads the planes the import read, before the fence below.
-  if (scopes_) {
-    if (Status s = scopes_->countChroma(imported); !s) return s;
-  }
-  if (luma_signalstats_) {
-    if (Status s = luma_signalstats_->count(imported); !s) return s;
-  }
-  if (block_detect_) {
-    if (Status s = block_detect_->count(imported); !s) return s;
-  }
-  if (blur_detect_) {
-    if (Status s = blur_detect_->count(imported); !s) return s;
+  // Zero-copy frames too: they read the planes the import read, before the fence below.
+  for (const std::unique_ptr<GpuFrameExtra>& extra : extras_) {
+    if (Status s = extra->count(imported); !s) return s;
   }
   // The source may requeue a zero-copy buffer once submit() returns: fence the import's reads
   // of it (the first work of the frame), to wait for those alone.
@@ -403,23 +355,6 @@ Status GpuBackend::importPass(const Frame& frame, const PlanPass& pass, FrameSta
     state.lane[i].image = &*imported_[i];
   }
   return Status::success();
-}
-
-// The frame difference and the Sobel pass, on the import's luma (or its RGB).
-Status GpuBackend::healthPass(const Frame& frame, const PlanPass& pass, FrameState& state) {
-  const bool from_rgb = plan_->health_from_rgb;
-  const FrameLane& source = state.lane[from_rgb ? 0 : 1];
-  if (pass.reads == PlanData::kImage) {  // the Sobel pass reads the luma the difference wrote
-    if (Status s = difference_->run(*source.image, from_rgb, health_full_range_); !s) return s;
-    return sobel_->run(difference_->currentLuma(), frame.width, frame.height, health_full_range_);
-  }
-  // Both passes read the packed frame, not each other: queued together with one barrier after
-  // both, the GPU overlaps them.
-  if (Status s = difference_->queue(*source.packed, from_rgb, health_full_range_); !s) return s;
-  if (Status s = sobel_->queue(*source.packed, from_rgb, health_full_range_); !s) return s;
-  glMemoryBarrier(kStorageWrittenBarrier);
-  if (Status s = difference_->complete(); !s) return s;
-  return sobel_->complete();
 }
 
 // Blur, resize or pack, on each lane the pass carries, into that lane's stage image or buffer.
@@ -464,8 +399,14 @@ Status GpuBackend::runPlan(const Frame& frame) {
       case PassKind::kDemosaic:
         st = timed("import", [&] { return importPass(frame, pass, state); });
         break;
-      case PassKind::kHealth:
-        st = timed("health", [&] { return healthPass(frame, pass, state); });
+      case PassKind::kHealth:  // on the import's luma, or its RGB
+        st = timed("health", [&] {
+          const bool from_rgb = plan.health_from_rgb;
+          const FrameLane& source = state.lane[from_rgb ? 0 : 1];
+          return pass.reads == PlanData::kImage
+                     ? health_->run(*source.image, from_rgb, health_full_range_)
+                     : health_->run(*source.packed, from_rgb, health_full_range_);
+        });
         break;
       case PassKind::kBlur:
       case PassKind::kResize:
@@ -509,15 +450,8 @@ Status GpuBackend::runPlan(const Frame& frame) {
   sub.binned_at = readback_.add(binned_.pendingWords());
   if (o_.histogram.bins != kValueCount) sub.values_at = readback_.add(values_.pendingWords());
   sub.scales_at = readback_.add(scale_.resultWords(int(o_.histogram.channels.size())));
-  if (scopes_) scopes_->addReadbacks(r.scopes.has_value(), readback_);
-  if (difference_) {
-    sub.difference_at = readback_.add(difference_->resultWords());
-    sub.sobel_at = readback_.add(sobel_->resultWords());
-  }
-  if (luma_signalstats_) luma_signalstats_->addReadback(readback_);
-  if (block_detect_) block_detect_->addReadback(readback_);
-  if (blur_detect_) blur_detect_->addReadback(readback_);
-  if (bayer_) bayer_->addReadback(readback_);
+  if (health_) health_->addReadback(readback_);
+  for (const std::unique_ptr<GpuFrameExtra>& extra : extras_) extra->addReadback(readback_);
   if (Status s = readback_.gather(); !s) return s;
   glFlush();  // start the GPU on this frame while the caller reads the next one
   if (Status done = state.import_fence.wait(kGpuWatchdog); !done) return done;
@@ -530,7 +464,6 @@ Status GpuBackend::runPlan(const Frame& frame) {
   sub.height = result ? result->height() : frame.height;
   sub.zero_copy = state.imported.zero_copy;
   sub.upload_ms = state.imported.upload_ms;
-  sub.health_full_range = health_full_range_;
   submitted_.emplace(std::move(sub));
   return Status::success();
 }
@@ -552,43 +485,15 @@ Result<FrameResult> GpuBackend::collect() {
     values = std::move(v.value());
   }
   const std::vector<ChannelScale> scales = HistogramScale::scalesOf(readback_.words(sub.scales_at));
-  if (scopes_) {
-    if (Status s = scopes_->collect(sub.frame, r, readback_); !s) return s.error();
-  }
-  if (luma_signalstats_) {  // into the figures the chroma counts made
-    if (Status s = luma_signalstats_->collect(sub.frame, r, readback_); !s) return s.error();
-  }
-  if (block_detect_) {
-    if (Status s = block_detect_->collect(r, readback_); !s) return s.error();
-  }
-  if (blur_detect_) {
-    if (Status s = blur_detect_->collect(r, readback_); !s) return s.error();
-  }
-  if (bayer_) {
-    if (Status s = bayer_->collect(r, readback_); !s) return s.error();
+  for (const std::unique_ptr<GpuFrameExtra>& extra : extras_) {
+    if (Status s = extra->collect(sub.frame, r, readback_); !s) return s.error();
   }
   // The split luma's counts were read in dispatch() (merged on the host): their waits too.
   const double readback_ms =
       readback_.takeReadbackMs() + binned_.takeReadbackMs() + values_.takeReadbackMs();
   for (const ChannelScale& s : scales) r.scale.push_back(s.scale);
-  double health_read_ms = -1;  // the health figures from the sums the read-back brought
-  if (difference_) {
-    WallTimer health_read;
-    HealthSums sums;
-    Result<FrameDifferenceSums> d = difference_->sumsOf(readback_.words(sub.difference_at));
-    if (!d) return d.error();
-    Result<SobelSums> so = sobel_->sumsOf(readback_.words(sub.sobel_at));
-    if (!so) return so.error();
-    sums.difference = d.value();
-    sums.sobel = so.value();
-    sums.pixels = uint64_t(sub.frame.width) * uint64_t(sub.frame.height);
-    sums.width = sub.frame.width;
-    sums.height = sub.frame.height;
-    sums.full_range = sub.health_full_range;
-    sums.first = difference_->first();
-    difference_->advance(healthFrozen(sums, *o_.health));
-    r.health = monitor_->update(sums, sub.frame.sequence, sub.frame.timestamp_ns, r.events);
-    health_read_ms = health_read.ms();
+  if (health_) {  // the figures from the sums the read-back brought
+    if (Status s = health_->collect(sub.frame, r, readback_); !s) return s.error();
   }
   // The read-backs above waited for the GPU: the stage times are ready without another wait.
   // A disjoint event (a GPU clock change mid-frame) voids them: that frame reports none.
@@ -599,7 +504,7 @@ Result<FrameResult> GpuBackend::collect() {
   // CPU-side costs around the GPU stages: handing host planes to GL, and waiting for results.
   if (!sub.zero_copy) r.timings.insert(r.timings.begin(), {"upload", sub.upload_ms, false});
   r.timings.push_back({"readback", readback_ms, false});
-  if (health_read_ms >= 0) r.timings.push_back({"health_readback", health_read_ms, false});
+  if (health_) r.timings.push_back({"health_readback", health_->readMs(), false});
   finishFrameResult(r, sub.frame, values, sub.width, sub.height);
   view_ = GpuFrameView{sub.texture,          sub.width,   sub.height,           binned_.buffer(),
                        scale_.scaleBuffer(), r.hist.bins, r.hist.channelCount()};

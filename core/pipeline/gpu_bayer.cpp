@@ -7,7 +7,9 @@
 
 namespace esf {
 
-Status GpuBayer::configureFor(const Frame& frame, const PipelineConfig& config) {
+Status GpuBayer::configureFor(const Frame& frame, const FramePlan& plan) {
+  if (plan.passes.front().kind != PassKind::kDemosaic) return Status::success();
+  const PipelineConfig& config = config_;
   setup_.reset();
   raw_setup_.reset();
   Result<BayerSetup> setup = configureBayer(frame.format, frame.width, frame.height, config);
@@ -55,7 +57,7 @@ void GpuBayer::addReadback(FrameReadback& readback) {
   if (raw_histograms_) slot_.addTo(readback, raw_histograms_->resultWords());
 }
 
-Status GpuBayer::collect(FrameResult& r, const FrameReadback& readback) {
+Status GpuBayer::collect(const Frame&, FrameResult& r, const FrameReadback& readback) {
   const std::optional<std::span<const uint32_t>> words = slot_.wordsIn(readback);
   if (!words) return Status::success();
   Result<RawSiteHistograms> raw = raw_histograms_->histogramsOf(*words);

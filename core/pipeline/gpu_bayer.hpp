@@ -8,35 +8,35 @@
 
 #include "core/cpu/row_pool.hpp"
 #include "core/image/gpu_image.hpp"
-#include "core/import/frame_import.hpp"
 #include "core/pipeline/bayer_frame.hpp"
-#include "core/pipeline/frame_readback.hpp"
+#include "core/pipeline/gpu_frame_extra.hpp"
 #include "core/stages/demosaic.hpp"
 #include "core/stages/raw_histograms.hpp"
-#include "esframe/frame.hpp"
-#include "esframe/frame_result.hpp"
 #include "esframe/pipeline_config.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
 
-class GpuBayer {
+class GpuBayer : public GpuFrameExtra {
  public:
-  explicit GpuBayer(GlContext& gl) : gl_(gl) {}
-  // The setup for `frame`'s format and size with `config`'s levels, and the stages, made before
-  // any frame's time is taken. Fails with one line naming the level or size such frames cannot
-  // take.
-  Status configureFor(const Frame& frame, const PipelineConfig& config);
+  GpuBayer(GlContext& gl, const PipelineConfig& config) : gl_(gl), config_(config) {}
+  // Where the plan begins with the demosaic: the setup for `frame`'s format and size with the
+  // configuration's levels, and the stages, made before any frame's time is taken. Fails with
+  // one line naming the level or size such frames cannot take.
+  Status configureFor(const Frame& frame, const FramePlan& plan) override;
   // Unpacks, uploads and counts `frame` (of the configured format and size), and demosaics it
   // into `target` (sized for it).
   Result<ImportedFrame> import(const Frame& frame, GpuImage& target);
+  // The import counts the raw statistics: nothing to count after it.
+  Status count(const ImportedFrame&) override { return Status::success(); }
   // After the frame's GPU work: lists the raw statistics in its read-back.
-  void addReadback(FrameReadback& readback);
+  void addReadback(FrameReadback& readback) override;
   // After the read-back: the raw statistics into r.raw.
-  Status collect(FrameResult& r, const FrameReadback& readback);
+  Status collect(const Frame& frame, FrameResult& r, const FrameReadback& readback) override;
 
  private:
   GlContext& gl_;
+  PipelineConfig config_;  // the levels and the host threads
   std::optional<BayerSetup> setup_;
   std::optional<RawHistogramsSetup> raw_setup_;  // the statistics' view of setup_
   std::optional<Demosaic> demosaic_;

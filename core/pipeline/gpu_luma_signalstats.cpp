@@ -7,7 +7,8 @@
 
 namespace esf {
 
-Status GpuLumaSignalstats::configureFor(PixelFormat format) {
+Status GpuLumaSignalstats::configureFor(const Frame& frame, const FramePlan&) {
+  const PixelFormat format = frame.format;
   yuv_ = isYuv(format);
   if (!yuv_) return Status::success();
   y_in_green_ = lumaInGreen(format);

@@ -7,17 +7,14 @@
 #include <optional>
 
 #include "base/pixel_format.hpp"
-#include "core/import/frame_import.hpp"
-#include "core/pipeline/frame_readback.hpp"
+#include "core/pipeline/gpu_frame_extra.hpp"
 #include "core/stages/luma_signalstats.hpp"
-#include "esframe/frame.hpp"
-#include "esframe/frame_result.hpp"
 #include "esframe/pipeline_config.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
 
-class GpuLumaSignalstats {
+class GpuLumaSignalstats : public GpuFrameExtra {
  public:
   GpuLumaSignalstats(GlContext& gl, const PipelineConfig& config)
       : gl_(gl), tout_(config.signalstats_tout), vrep_(config.signalstats_vrep) {}
@@ -26,13 +23,13 @@ class GpuLumaSignalstats {
     return config.signalstats && (config.signalstats_tout || config.signalstats_vrep);
   }
   // The stage, made before any frame's time is taken, and how `format`'s frames keep their Y.
-  Status configureFor(PixelFormat format);
+  Status configureFor(const Frame& frame, const FramePlan& plan) override;
   // At the import: a YUV frame's counts, from the Y plane the import read.
-  Status count(const ImportedFrame& imported);
+  Status count(const ImportedFrame& imported) override;
   // After the frame's GPU work: lists the counts the frame made in its read-back.
-  void addReadback(FrameReadback& readback);
+  void addReadback(FrameReadback& readback) override;
   // After the read-back: TOUT and VREP into r.signalstats (where the chroma figures are).
-  Status collect(const Frame& frame, FrameResult& r, const FrameReadback& readback);
+  Status collect(const Frame& frame, FrameResult& r, const FrameReadback& readback) override;
 
  private:
   GlContext& gl_;

@@ -8,7 +8,11 @@
 
 namespace esf {
 
-Status GpuScopes::configureFor(PixelFormat format, bool packed) {
+Status GpuScopes::configureFor(const Frame& frame, const FramePlan& plan) {
+  const PixelFormat format = frame.format;
+  const PlanPass* pass = plan.find(PassKind::kScopes);
+  const bool packed = pass && pass->reads == PlanData::kPacked;
+  image_ran_ = false;
   ScopeOptions counted = scopes_asked_;
   chroma_layout_.reset();
   if (isYuv(format)) {
@@ -39,13 +43,14 @@ Status GpuScopes::configureFor(PixelFormat format, bool packed) {
   return Status::success();
 }
 
-Status GpuScopes::countChroma(const ImportedFrame& imported) {
+Status GpuScopes::count(const ImportedFrame& imported) {
   if (!chroma_scopes_ || !chroma_layout_) return Status::success();
   return chroma_scopes_->run(chromaPlanesOf(imported, *chroma_layout_));
 }
 
 template <typename Pixels>
-Status GpuScopes::count(const Pixels& pixels, const Pixels* luma, FrameResult& r) {
+Status GpuScopes::countPixels(const Pixels& pixels, const Pixels* luma, FrameResult& r) {
+  image_ran_ = true;
   ScopeCounts counts;
   counts.columns = scopeColumns(scopes_asked_, pixels.width());
   r.scopes = std::move(counts);
@@ -54,15 +59,17 @@ Status GpuScopes::count(const Pixels& pixels, const Pixels* luma, FrameResult& r
 }
 
 Status GpuScopes::countImage(const GpuImage& image, const GpuImage* luma, FrameResult& r) {
-  return count(image, luma, r);
+  return countPixels(image, luma, r);
 }
 
 Status GpuScopes::countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma,
                               FrameResult& r) {
-  return count(packed, luma, r);
+  return countPixels(packed, luma, r);
 }
 
-void GpuScopes::addReadbacks(bool image_counted, FrameReadback& readback) {
+void GpuScopes::addReadback(FrameReadback& readback) {
+  const bool image_counted = image_ran_;
+  image_ran_ = false;
   chroma_at_.reset();
   signalstats_at_.reset();
   image_at_.reset();

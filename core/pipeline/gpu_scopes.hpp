@@ -7,39 +7,33 @@
 #include <optional>
 
 #include "core/image/gpu_image.hpp"
-#include "core/import/frame_import.hpp"
-#include "core/pipeline/frame_readback.hpp"
+#include "core/pipeline/gpu_frame_extra.hpp"
 #include "core/stages/scopes.hpp"
-#include "esframe/frame.hpp"
-#include "esframe/frame_result.hpp"
 #include "platform/gl_context.hpp"
 
 namespace esf {
 
-class GpuScopes {
+class GpuScopes : public GpuFrameExtra {
  public:
   GpuScopes(GlContext& gl, const ScopeOptions& scopes, bool signalstats)
       : gl_(gl), scopes_asked_(scopes), signalstats_(signalstats) {}
-  // The stages `format`'s frames need, made before any frame's time is taken, and where a YUV
-  // format's chroma lies (kept for its frames); `packed`: the scopes pass reads packed buffers
-  // (PlanData::kPacked), not images.
-  Status configureFor(PixelFormat format, bool packed);
-  // At the import: a YUV frame's chroma counts, from the planes the import read (a frame of the
-  // format configured).
-  Status countChroma(const ImportedFrame& imported);
+  // The stages the frame's format needs, and where a YUV format's chroma lies (kept for its
+  // frames); the image stage reads what the plan's scopes pass reads (packed buffers or images).
+  Status configureFor(const Frame& frame, const FramePlan& plan) override;
+  // At the import: a YUV frame's chroma counts, from the planes the import read.
+  Status count(const ImportedFrame& imported) override;
   // The scopes pass: the image's scopes (luma: the source's luma lane, or null).
   Status countImage(const GpuImage& image, const GpuImage* luma, FrameResult& r);
   // The same from packed buffers (configured with `packed`).
   Status countPacked(const PackedRgbaBuffer& packed, const PackedRgbaBuffer* luma, FrameResult& r);
-  // After the frame's GPU work: lists the counts this frame made (image_counted: the scopes pass
-  // ran) in the frame's read-back.
-  void addReadbacks(bool image_counted, FrameReadback& readback);
+  // After the frame's GPU work: lists the counts this frame made in its read-back.
+  void addReadback(FrameReadback& readback) override;
   // After the read-back: the counts into r.scopes and r.signalstats.
-  Status collect(const Frame& frame, FrameResult& r, const FrameReadback& readback);
+  Status collect(const Frame& frame, FrameResult& r, const FrameReadback& readback) override;
 
  private:
   template <typename Pixels>
-  Status count(const Pixels& pixels, const Pixels* luma, FrameResult& r);
+  Status countPixels(const Pixels& pixels, const Pixels* luma, FrameResult& r);
   GlContext& gl_;
   ScopeOptions scopes_asked_;
   bool signalstats_ = false;
@@ -49,9 +43,10 @@ class GpuScopes {
   std::optional<Scopes> image_scopes_, chroma_scopes_;
   ScopeOptions image_counted_;
   bool image_packed_ = false;  // image_scopes_ reads packed buffers
+  bool image_ran_ = false;     // the scopes pass ran since the last read-back
   // The configured format's chroma planes, where it is YUV (the chroma stage counts them).
   std::optional<ChromaLayout> chroma_layout_;
-  // The frame's slots in the read-back (addReadbacks()), where it listed them.
+  // The frame's slots in the read-back (addReadback()), where it listed them.
   std::optional<size_t> chroma_at_, signalstats_at_, image_at_;
 };
 

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/stats/detectors.hpp"
+#include "core/stats/host_detectors.hpp"
 #include "esframe/frame.hpp"
 #include "esframe/frame_result.hpp"
 #include "esframe/pipeline_config.hpp"

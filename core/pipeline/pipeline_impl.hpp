@@ -5,7 +5,7 @@
 
 #include "capture/dmabuf_allocator.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
-#include "core/stats/detectors.hpp"
+#include "core/stats/host_detectors.hpp"
 #include "core/stats/signalstats.hpp"
 #include "core/tuning/tuning_cache.hpp"
 #include "esframe/pipeline.hpp"
@@ -48,7 +48,7 @@ struct Pipeline::Impl {
   // PipelineConfig::signalstats and ::detect: counted here from the frame the backend is given,
   // the same host code whichever backend runs; `submitted_host` waits for collectFrame.
   SignalstatsCounter signalstats;
-  std::optional<Detectors> detectors;  // made at the first frame
+  std::optional<HostDetectors> detectors;  // made at the first frame
   HostFigures submitted_host;
 };
 

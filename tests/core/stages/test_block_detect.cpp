@@ -19,7 +19,7 @@
 #include "core/image/gpu_image.hpp"
 #include "core/import/frame_import.hpp"
 #include "core/pipeline/frame_readback.hpp"
-#include "core/pipeline/gpu_block_detect.hpp"
+#include "core/pipeline/gpu_detectors.hpp"
 #include "core/stats/blockdetect.hpp"
 #include "core/stats/ffmpeg_planes.hpp"
 #include "glsl_es/embedded_file.hpp"
@@ -110,7 +110,7 @@ class Both {
  private:
   std::optional<float> gpuFigure(const Frame& frame) {
     if (!importer_) return std::nullopt;
-    EXPECT_TRUE(gpu_.counts(frame));
+    EXPECT_TRUE(gpu_.counts(frame.format));
     ImportOptions io;
     if (packed_) {
       if (!packed_buffer_ || packed_buffer_->width() != frame.width ||
@@ -135,7 +135,7 @@ class Both {
     if (Status s = readback_.gather(); !s) ADD_FAILURE() << s.error().message;
     if (Status s = readback_.read(); !s) ADD_FAILURE() << s.error().message;
     FrameResult r;
-    if (Status s = gpu_.collect(r, readback_); !s) ADD_FAILURE() << s.error().message;
+    if (Status s = gpu_.collect(frame, r, readback_); !s) ADD_FAILURE() << s.error().message;
     return r.block;
   }
 
@@ -287,7 +287,7 @@ TEST(BlockDetect, BayerAndCompressedAreNotCounted) {
     ASSERT_TRUE(gpu.configureFor(format, false).ok());
     Frame frame;
     frame.format = format, frame.width = 64, frame.height = 48;
-    EXPECT_FALSE(gpu.counts(frame));
+    EXPECT_FALSE(gpu.counts(frame.format));
   }
 }
 

@@ -1,4 +1,4 @@
-#include "core/stats/detectors.hpp"
+#include "core/stats/host_detectors.hpp"
 
 #include "base/pixel_format.hpp"
 
@@ -11,7 +11,7 @@ void DetectFigures::moveInto(FrameResult& result) {
   *this = DetectFigures{};
 }
 
-Detectors::Detectors(const DetectConfig& config) {
+HostDetectors::HostDetectors(const DetectConfig& config) {
   if (config.crop) crop_.emplace(*config.crop);
   if (config.blur) {
     blur_.emplace(*config.blur);
@@ -23,7 +23,7 @@ Detectors::Detectors(const DetectConfig& config) {
   }
 }
 
-DetectFigures Detectors::count(const Frame& frame, DetectorsCounted counted) {
+DetectFigures HostDetectors::count(const Frame& frame, DetectorsCounted counted) {
   DetectFigures f;
   f.counted = counted;
   const bool blur = blur_ && !counted.blur, block = block_ && !counted.block;

@@ -24,9 +24,9 @@ struct DetectFigures {
   void moveInto(FrameResult& result);
 };
 
-class Detectors {
+class HostDetectors {
  public:
-  explicit Detectors(const DetectConfig& config);
+  explicit HostDetectors(const DetectConfig& config);
   // None for frames ffmpeg's filters do not take as they are (Bayer, compressed, deeper than 8
   // bits) or without CPU-visible planes; such frames leave every detector's state as it was.
   DetectFigures count(const Frame& frame, DetectorsCounted counted = {});
