@@ -10,7 +10,7 @@
 #include "core/pipeline/gpu_detectors.hpp"
 #include "core/pipeline/gpu_frame_extra.hpp"
 #include "core/pipeline/gpu_health.hpp"
-#include "core/pipeline/gpu_histogram_counter.hpp"
+#include "core/pipeline/gpu_histograms.hpp"
 #include "core/pipeline/gpu_luma_signalstats.hpp"
 #include "core/pipeline/gpu_scopes.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
@@ -42,7 +42,12 @@ class GpuBackend : public PipelineBackend {
  public:
   GpuBackend(GlContext& gl, const PipelineConfig& o, std::unique_ptr<FrameImporter> importer,
              HistogramScale scale)
-      : gl_(gl), o_(o), importer_(std::move(importer)), scale_(std::move(scale)), timer_(gl) {
+      : gl_(gl),
+        o_(o),
+        importer_(std::move(importer)),
+        histograms_(o.histogram, o.luma),
+        scale_(std::move(scale)),
+        timer_(gl) {
     if (o.health) health_.emplace(*o.health);
     // In the order their figures build on each other: TOUT and VREP join the chroma's.
     if (o.scopes.any() || o.signalstats) scopes_ = addExtra<GpuScopes>(o.scopes, o.signalstats);
@@ -96,9 +101,6 @@ class GpuBackend : public PipelineBackend {
   // The plan for `frame`'s format, and the stages and programs its passes need, made before any
   // frame's time is taken.
   Status configurePlan(const Frame& frame);
-  // The histograms for out_w x out_h images: strategy=auto's choice, or where the stage refuses
-  // it for this size (a driver limit the choice did not know), the stage's defaults, said once.
-  Status configureHistograms(int out_w, int out_h);
   // Runs the plan's passes on `frame`.
   Status runPlan(const Frame& frame);
   Status importPass(const Frame& frame, const PlanPass& pass, FrameState& state);
@@ -125,13 +127,12 @@ class GpuBackend : public PipelineBackend {
   GlContext& gl_;
   PipelineConfig o_;
   std::unique_ptr<FrameImporter> importer_;
-  std::optional<RgbaPacker> packer_;  // made when a histogram reads the packed buffer
+  GpuHistograms histograms_;
   HistogramScale scale_;
   FrameTimer timer_;
   std::optional<Blur> blur_;
   std::optional<Resize> resize_;
   std::optional<GpuHealth> health_;  // PipelineConfig::health
-  GpuHistogramCounter binned_, values_;
   // What the configuration asks for beside the histograms, and a Bayer frame's path; the
   // pointers name those the backend calls for more than the list's four steps.
   std::vector<std::unique_ptr<GpuFrameExtra>> extras_;
@@ -139,10 +140,8 @@ class GpuBackend : public PipelineBackend {
   GpuBlockDetect* block_detect_ = nullptr;  // PipelineConfig::detect.block
   GpuBlurDetect* blur_detect_ = nullptr;    // PipelineConfig::detect.blur
   GpuBayer* bayer_ = nullptr;               // the plans that begin with kDemosaic
-  bool uses_packed_ = false;
   int in_w_ = 0, in_h_ = 0;
   bool warned_no_source_luma_ = false;
-  bool auto_refused_ = false;      // strategy=auto's choice failed once: use the stage defaults
   bool health_full_range_ = true;  // the frames' luma range (healthLumaIsFullRange)
   // [0] RGB, [1] source luma: imported, blurred, resized, packed.
   std::optional<GpuImage> imported_[2], blurred_[2], resized_[2];
@@ -163,7 +162,7 @@ class GpuBackend : public PipelineBackend {
     bool zero_copy = false;
     double upload_ms = 0;
     // The results' slots in readback_.
-    size_t binned_at = 0, values_at = 0, scales_at = 0;
+    size_t scales_at = 0;
   };
   std::optional<Submitted> submitted_;
   // Every result of the frame, copied on the GPU into one buffer and mapped once.
@@ -178,7 +177,7 @@ Status GpuBackend::configure(int w, int h) {
   if (o_.resize) {
     if (Status s = checkResizeSize(w, h, out_w, out_h); !s) return s;
   }
-  if (Status s = configureHistograms(out_w, out_h); !s) return s;
+  if (Status s = histograms_.configure(gl_, out_w, out_h); !s) return s;
   if (o_.blur) {
     BlurParams base_blur;
     base_blur.filter_dim = o_.blur->taps;
@@ -198,52 +197,6 @@ Status GpuBackend::configure(int w, int h) {
     resize_.emplace(std::move(r.value()));
   }
   return health_ ? health_->configure(gl_) : Status::success();
-}
-
-Status GpuBackend::configureHistograms(int out_w, int out_h) {
-  HistogramParams base;
-  base.bins = o_.histogram.bins;
-  base.channels = o_.histogram.channels;
-  HistogramParams p;
-  std::string why;
-  if (!o_.histogram.strategy && !auto_refused_) {
-    p = chooseHistogramParams(gl_, out_w, out_h, &why, base);
-  } else if (!o_.histogram.strategy) {
-    p = HistogramParams::defaultsFor(gl_);
-    p.bins = base.bins;
-    p.channels = base.channels;
-    why = "histogram: the stage's defaults (the automatic choice was refused)";
-  } else {
-    p = HistogramParams::defaultsFor(gl_);
-    p.bins = base.bins;
-    p.channels = base.channels;
-    p.strategy = *o_.histogram.strategy;
-    why = "histogram: strategy ";  // appended piecewise: GCC 12 -Wrestrict misfires on a + b + c
-    why.append(histogramStrategyName(p.strategy)).append(" (configured)");
-  }
-  logInfo(why);
-  const bool split = o_.luma == LumaSource::kSource;
-  if (Status s = binned_.configure(gl_, p, split); !s) return s;
-  Status fits = binned_.fitFrame(out_w, out_h);
-  if (fits && p.bins != kValueCount) {
-    HistogramParams v = p;
-    v.bins = kValueCount;
-    if (Status s = values_.configure(gl_, v, split); !s) return s;
-    fits = values_.fitFrame(out_w, out_h);
-  }
-  if (!fits) {
-    if (o_.histogram.strategy || auto_refused_) return fits;
-    logWarning(fits.error().message + "; using the histogram stage's defaults");
-    auto_refused_ = true;
-    return configureHistograms(out_w, out_h);
-  }
-  uses_packed_ = p.source == ImageSource::kPackedBuffer;
-  if (uses_packed_ && !packer_) {
-    Result<RgbaPacker> packer = RgbaPacker::create(gl_);
-    if (!packer) return packer.error();
-    packer_.emplace(std::move(packer.value()));
-  }
-  return Status::success();
 }
 
 // The stages for this size and the plan for this format, where either changed; the frame's luma
@@ -271,7 +224,7 @@ Status GpuBackend::configureFor(const Frame& frame) {
 
 Status GpuBackend::configurePlan(const Frame& frame) {
   FramePlanInputs in = FramePlanInputs::of(o_, frame.format, PlanExecutor::kGpu);
-  in.histogram_reads_packed = uses_packed_;
+  in.histogram_reads_packed = histograms_.readsPacked();
   in.blur_has_packed_form = blur_ && blurHasPackedForm();
   in.health_accepts_packed = health_ && health_->acceptsPacked();
   plan_ = planFrame(in);
@@ -376,7 +329,7 @@ Status GpuBackend::imagePass(const PlanPass& pass, FrameState& state) {
       continue;
     }
     if (Status s = ensureSized(packed_[i], w, h); !s) return s;
-    Status s = pass.kind == PassKind::kPack      ? packer_->run(*lane.image, *packed_[i])
+    Status s = pass.kind == PassKind::kPack ? histograms_.packer().run(*lane.image, *packed_[i])
                : pass.reads == PlanData::kPacked ? blur_->run(*lane.packed, *packed_[i])
                                                  : blur_->run(*lane.image, *packed_[i]);
     if (!s) return s;
@@ -414,21 +367,18 @@ Status GpuBackend::runPlan(const Frame& frame) {
         st = timed(passName(pass.kind), [&] { return imagePass(pass, state); });
         break;
       case PassKind::kHistogram:
-        st = timed("histogram", [&] {
-          return binned_.dispatch(rgb.image, rgb.packed, luma.image, luma.packed);
-        });
-        break;
       case PassKind::kHistogram256:
-        st = timed("histogram256", [&] {
-          return values_.dispatch(rgb.image, rgb.packed, luma.image, luma.packed);
+        st = timed(passName(pass.kind), [&] {
+          return histograms_.dispatch(pass.kind == PassKind::kHistogram256, rgb.image, rgb.packed,
+                                      luma.image, luma.packed);
         });
         break;
       case PassKind::kScale: {
         const uint64_t pixels = rgb.image ? uint64_t(rgb.image->width()) * rgb.image->height()
                                           : uint64_t(frame.width) * uint64_t(frame.height);
         st = timed("scale", [&] {
-          return scale_.run(binned_.buffer(), o_.histogram.bins, int(o_.histogram.channels.size()),
-                            pixels);
+          return scale_.run(histograms_.buffer(), o_.histogram.bins,
+                            int(o_.histogram.channels.size()), pixels);
         });
         break;
       }
@@ -447,8 +397,7 @@ Status GpuBackend::runPlan(const Frame& frame) {
   }
   Submitted sub;
   readback_.clear();
-  sub.binned_at = readback_.add(binned_.pendingWords());
-  if (o_.histogram.bins != kValueCount) sub.values_at = readback_.add(values_.pendingWords());
+  histograms_.addReadback(readback_);
   sub.scales_at = readback_.add(scale_.resultWords(int(o_.histogram.channels.size())));
   if (health_) health_->addReadback(readback_);
   for (const std::unique_ptr<GpuFrameExtra>& extra : extras_) extra->addReadback(readback_);
@@ -475,22 +424,14 @@ Result<FrameResult> GpuBackend::collect() {
   FrameResult& r = sub.result;
   // The one wait for the GPU and the one map of the frame.
   if (Status s = readback_.read(); !s) return s.error();
-  Result<HistogramData> binned = binned_.readFrom(readback_.words(sub.binned_at));
-  if (!binned) return binned.error();
-  r.hist = std::move(binned.value());
-  HistogramData values = r.hist;
-  if (r.hist.bins != kValueCount) {
-    Result<HistogramData> v = values_.readFrom(readback_.words(sub.values_at));
-    if (!v) return v.error();
-    values = std::move(v.value());
-  }
+  HistogramData values;
+  if (Status s = histograms_.collect(readback_, r.hist, values); !s) return s.error();
   const std::vector<ChannelScale> scales = HistogramScale::scalesOf(readback_.words(sub.scales_at));
   for (const std::unique_ptr<GpuFrameExtra>& extra : extras_) {
     if (Status s = extra->collect(sub.frame, r, readback_); !s) return s.error();
   }
   // The split luma's counts were read in dispatch() (merged on the host): their waits too.
-  const double readback_ms =
-      readback_.takeReadbackMs() + binned_.takeReadbackMs() + values_.takeReadbackMs();
+  const double readback_ms = readback_.takeReadbackMs() + histograms_.takeReadbackMs();
   for (const ChannelScale& s : scales) r.scale.push_back(s.scale);
   if (health_) {  // the figures from the sums the read-back brought
     if (Status s = health_->collect(sub.frame, r, readback_); !s) return s.error();
@@ -506,8 +447,9 @@ Result<FrameResult> GpuBackend::collect() {
   r.timings.push_back({"readback", readback_ms, false});
   if (health_) r.timings.push_back({"health_readback", health_->readMs(), false});
   finishFrameResult(r, sub.frame, values, sub.width, sub.height);
-  view_ = GpuFrameView{sub.texture,          sub.width,   sub.height,           binned_.buffer(),
-                       scale_.scaleBuffer(), r.hist.bins, r.hist.channelCount()};
+  view_ =
+      GpuFrameView{sub.texture,          sub.width,   sub.height,           histograms_.buffer(),
+                   scale_.scaleBuffer(), r.hist.bins, r.hist.channelCount()};
   r.gpu = &view_;
   return std::move(r);
 }
