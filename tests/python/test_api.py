@@ -207,33 +207,30 @@ def test_contiguous_input_is_not_copied(pipeline_of):
 
 
 def assert_gil_released(call):
-    """Runs `call` while another thread spins: a held GIL stops the spinner for the whole call
-    (minus a switch interval, 5 ms); a released one lets it run."""
-    pauses, stop = [], threading.Event()
+    """Runs `call` while another thread spins: a held GIL keeps the spinner waiting for it, a wait
+    that takes no CPU, for the whole call; a released one lets it run whenever the kernel
+    schedules it. The spinner's own CPU time tells the two apart on a loaded machine too, where
+    the wall time it stood does not (a descheduled thread stands as long as a blocked one)."""
+    stop = threading.Event()
 
     def spin():
-        # Every stretch over 1 ms in which this thread did not run: blocked on the GIL or
-        # descheduled.
-        last = time.perf_counter()
         while not stop.is_set():
-            now = time.perf_counter()
-            if now - last > 0.001:
-                pauses.append((last, now))
-            last = now
+            pass
 
     spinner = threading.Thread(target=spin)
     spinner.start()
+    clock = time.pthread_getcpuclockid(spinner.ident)
     try:
         time.sleep(0.01)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.clock_gettime(clock)
         call()
-        t1 = time.perf_counter()
+        c1, t1 = time.clock_gettime(clock), time.perf_counter()
     finally:
         stop.set()
         spinner.join()
-    longest = max([min(b, t1) - max(a, t0) for a, b in pauses] + [0.0])
     assert t1 - t0 > 0.05, "the call is too short to tell"
-    assert longest < 0.5 * (t1 - t0), f"the spinner stood {longest:.3f} s of {t1 - t0:.3f} s"
+    ran = c1 - c0
+    assert ran > 0.1 * (t1 - t0), f"the spinner ran {ran:.3f} s of CPU in the call's {t1 - t0:.3f} s"
 
 
 def slow_size(call):
