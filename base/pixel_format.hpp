@@ -52,28 +52,30 @@ struct ComponentLocation {
   bool present() const { return plane >= 0; }
 };
 
+// A row of the table: the defaults are those of most rows (8-bit components, one plane, no
+// chroma subsampling), and a component location left out is absent.
 struct PixelFormatInfo {
-  PixelFormat format;
-  const char* name;  // what --format takes and output lines print
-  uint32_t v4l2_fourcc;
-  const char* alias;  // another accepted name, or ""
-  ColourFamily colour;
-  Packing packing;
-  int bit_depth;        // bits per component
-  int width_alignment;  // widths must be a multiple of this (YUYV: two pixels per 4 bytes)
-  int chroma_horizontal_subsampling;
-  int chroma_vertical_subsampling;
-  int plane_count;  // 0 for compressed formats
-  std::array<PlaneInfo, 3> planes;
-  ComponentLocation y, cb, cr;   // Y'CbCr formats; GREY has y only
-  ComponentLocation r, g, b, a;  // RGB formats; no a: opaque
+  PixelFormat format = PixelFormat::kRGBA32;
+  const char* name = "";  // what --format takes and output lines print
+  uint32_t v4l2_fourcc = 0;
+  const char* alias = "";  // another accepted name, or ""
+  ColourFamily colour = ColourFamily::kRgb;
+  Packing packing = Packing::kPacked;
+  int bit_depth = 8;        // bits per component
+  int width_alignment = 1;  // widths must be a multiple of this (YUYV: two pixels per 4 bytes)
+  int chroma_horizontal_subsampling = 1;
+  int chroma_vertical_subsampling = 1;
+  int plane_count = 1;  // 0 for compressed formats
+  std::array<PlaneInfo, 3> planes{};
+  ComponentLocation y{}, cb{}, cr{};     // Y'CbCr formats; GREY has y only
+  ComponentLocation r{}, g{}, b{}, a{};  // RGB formats; no a: opaque
   // The multi-planar API's variant of a planar format: the same planes, each in its own buffer
   // (NV12M, NV21M, YUV420M, YUV422M); 0 when there is none.
-  uint32_t v4l2_mplane_fourcc;
-  const char* mplane_name;  // "NV12M", or ""
+  uint32_t v4l2_mplane_fourcc = 0;
+  const char* mplane_name = "";  // "NV12M", or ""
   // Bayer rows: the colour filter array's order (others: unused). Plane 0's sample is the
   // storage unit (bayer_layout.hpp): 1 byte per value, 2, or 5 per 4 values (10P), 3 per 2 (12P).
-  CfaOrder cfa;
+  CfaOrder cfa = CfaOrder::kRGGB;
 };
 
 // The row of `format`. Every PixelFormat has one.
