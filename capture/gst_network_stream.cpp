@@ -16,9 +16,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <string>
 
+#include "base/signal_free_thread.hpp"
 #include "capture/gst_video_frame.hpp"
 #include "capture/network_module.hpp"
 
@@ -28,6 +31,9 @@ namespace network_module {
 const NetworkHost* g_host = nullptr;
 
 namespace {
+
+// How long the pipeline may take to stop (rtspsrc's TEARDOWN waits 100 ms for the server).
+constexpr std::chrono::seconds kStopTimeout{5};
 
 constexpr const char kPluginPackages[] =
     "Debian: gstreamer1.0-plugins-base, gstreamer1.0-plugins-good, gstreamer1.0-plugins-bad, "
@@ -57,8 +63,7 @@ class GstNetworkStream final : public NetworkStream {
 
   ~GstNetworkStream() override {
     releaseFrame();
-    // Stopped first: no callback runs after this.
-    if (pipeline_) gst_element_set_state(pipeline_.get(), GST_STATE_NULL);
+    if (pipeline_) stop();
     for (GstSample* sample : samples_) gst_sample_unref(sample);
   }
 
@@ -71,6 +76,7 @@ class GstNetworkStream final : public NetworkStream {
     gst_bin_add_many(GST_BIN(pipeline_.get()), decode, convert, sink, nullptr);
     if (!gst_element_link(convert, sink))
       return fail(ErrorCode::kInternal, request_.shown, ": videoconvert ! appsink do not link");
+    decode_ = decode;
     convert_ = convert;
     sink_ = GST_APP_SINK(sink);
     // Dmabufs first: a decoder that offers them hands them over rather than system memory.
@@ -112,6 +118,31 @@ class GstNetworkStream final : public NetworkStream {
   }
 
  private:
+  // Stops the pipeline: no callback runs after this. rtspsrc (GStreamer 1.22) can deadlock in its
+  // own state change when the server ends the stream just as it is stopped (its thread waits for
+  // a jitter buffer's stream lock, the stop for that thread): the stop runs on a thread of its
+  // own, and a pipeline that has not stopped within kStopTimeout is left to the process's end,
+  // with one warning, its callbacks cut first.
+  void stop() {
+    auto stopped = std::make_shared<std::promise<void>>();
+    std::future<void> done = stopped->get_future();
+    GstElement* pipeline = pipeline_.get();
+    startSignalFreeThread([pipeline, stopped] {
+      gst_element_set_state(pipeline, GST_STATE_NULL);
+      stopped->set_value();
+    }).detach();
+    if (done.wait_for(kStopTimeout) == std::future_status::ready) return;
+    GstAppSinkCallbacks none{};
+    gst_app_sink_set_callbacks(sink_, &none, nullptr, nullptr);
+    g_signal_handlers_disconnect_by_data(decode_, this);
+    g_signal_handlers_disconnect_by_data(pipeline, this);
+    g_host->log_line(LogLevel::kWarning, request_.shown +
+                                             ": GStreamer did not stop the stream within " +
+                                             std::to_string(kStopTimeout.count()) +
+                                             " s; it is left running until esframe exits");
+    static_cast<void>(pipeline_.release());  // the stopping thread still holds it
+  }
+
   // The oldest queued sample into sample_, waiting up to timeout_ms for one: the frames dropped
   // before it, or nullopt when none came (or the stream ended).
   std::optional<uint64_t> takeSample(int timeout_ms) {
@@ -322,6 +353,7 @@ class GstNetworkStream final : public NetworkStream {
   NetworkStreamRequest request_;
   std::unique_ptr<GstElement, GstObjectUnref> pipeline_;
   std::unique_ptr<GstBus, GstObjectUnref> bus_;
+  GstElement* decode_ = nullptr;   // owned by the pipeline
   GstElement* convert_ = nullptr;  // owned by the pipeline
   GstAppSink* sink_ = nullptr;     // owned by the pipeline
   std::string missing_;            // an element factory not found
