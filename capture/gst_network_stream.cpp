@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <system_error>
 
 #include "base/signal_free_thread.hpp"
 #include "capture/gst_video_frame.hpp"
@@ -127,10 +128,15 @@ class GstNetworkStream final : public NetworkStream {
     auto stopped = std::make_shared<std::promise<void>>();
     std::future<void> done = stopped->get_future();
     GstElement* pipeline = pipeline_.get();
-    startSignalFreeThread([pipeline, stopped] {
+    try {
+      startSignalFreeThread([pipeline, stopped] {
+        gst_element_set_state(pipeline, GST_STATE_NULL);
+        stopped->set_value();
+      }).detach();
+    } catch (const std::system_error&) {  // no thread to spare: stopped here, as before
       gst_element_set_state(pipeline, GST_STATE_NULL);
-      stopped->set_value();
-    }).detach();
+      return;
+    }
     if (done.wait_for(kStopTimeout) == std::future_status::ready) return;
     GstAppSinkCallbacks none{};
     gst_app_sink_set_callbacks(sink_, &none, nullptr, nullptr);

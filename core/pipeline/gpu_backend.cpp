@@ -15,7 +15,6 @@
 #include "core/pipeline/gpu_scopes.hpp"
 #include "core/pipeline/pipeline_backend.hpp"
 #include "core/stages/blur.hpp"
-#include "core/stages/histogram.hpp"
 #include "core/stages/resize.hpp"
 #include "core/stages/scale.hpp"
 #include "core/stages/stage_gl.hpp"
