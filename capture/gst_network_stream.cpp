@@ -8,6 +8,9 @@
 // Where the request allows dmabufs, a frame whose planes lie in dmabufs (a V4L2 decoder's, asked
 // for capture-io-mode=dmabuf) carries their fds for the zero-copy import; its sample is held
 // until the next pull, so the dmabuf outlives the import.
+// What the decoder is given is watched on its sink pad (TransitDamage): a frame decoded from data
+// lost in transit is skipped and counted in the next frame's "corrupted", as a camera's error
+// buffers are, and so is one lost whole.
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
 #include <gst/pbutils/missing-plugins.h>
@@ -21,10 +24,12 @@
 #include <mutex>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "base/signal_free_thread.hpp"
 #include "capture/gst_video_frame.hpp"
 #include "capture/network_module.hpp"
+#include "capture/transit_damage.hpp"
 
 namespace esf {
 namespace network_module {
@@ -65,7 +70,8 @@ class GstNetworkStream final : public NetworkStream {
   ~GstNetworkStream() override {
     releaseFrame();
     if (pipeline_) stop();
-    for (GstSample* sample : samples_) gst_sample_unref(sample);
+    for (const Queued& queued : samples_) gst_sample_unref(queued.sample);
+    for (const DecoderWatch& watch : watches_) gst_object_unref(watch.pad);
   }
 
   Status start() {
@@ -109,9 +115,9 @@ class GstNetworkStream final : public NetworkStream {
   Result<std::optional<Frame>> pull(int timeout_ms) override {
     releaseFrame();
     // The frames decoded before an error or the end of the stream are delivered first.
-    if (std::optional<uint64_t> dropped = takeSample(0)) return mapFrame(*dropped);
+    if (std::optional<Skipped> skipped = takeSample(0)) return mapFrame(*skipped);
     if (Status s = busError(); !s) return s.error();
-    if (std::optional<uint64_t> dropped = takeSample(timeout_ms)) return mapFrame(*dropped);
+    if (std::optional<Skipped> skipped = takeSample(timeout_ms)) return mapFrame(*skipped);
     if (Status s = busError(); !s) return s.error();
     std::lock_guard lock(mutex_);
     if (eos_) return fail(ErrorCode::kDeviceLost, request_.shown, ": the stream ended");
@@ -142,6 +148,10 @@ class GstNetworkStream final : public NetworkStream {
     gst_app_sink_set_callbacks(sink_, &none, nullptr, nullptr);
     g_signal_handlers_disconnect_by_data(decode_, this);
     g_signal_handlers_disconnect_by_data(pipeline, this);
+    {
+      std::lock_guard lock(mutex_);
+      for (const DecoderWatch& watch : watches_) gst_pad_remove_probe(watch.pad, watch.probe);
+    }
     g_host->log_line(LogLevel::kWarning, request_.shown +
                                              ": GStreamer did not stop the stream within " +
                                              std::to_string(kStopTimeout.count()) +
@@ -149,16 +159,22 @@ class GstNetworkStream final : public NetworkStream {
     static_cast<void>(pipeline_.release());  // the stopping thread still holds it
   }
 
-  // The oldest queued sample into sample_, waiting up to timeout_ms for one: the frames dropped
+  struct Skipped {
+    uint64_t dropped = 0;    // the pipeline fell behind
+    uint64_t corrupted = 0;  // decoded from data lost in transit, or lost whole with it
+  };
+
+  // The oldest queued sample into sample_, waiting up to timeout_ms for one: the frames skipped
   // before it, or nullopt when none came (or the stream ended).
-  std::optional<uint64_t> takeSample(int timeout_ms) {
+  std::optional<Skipped> takeSample(int timeout_ms) {
     std::unique_lock lock(mutex_);
     ready_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
                     [&] { return !samples_.empty() || eos_; });
     if (samples_.empty()) return std::nullopt;
-    sample_ = samples_.front();
+    sample_ = samples_.front().sample;
+    const Skipped skipped{std::exchange(dropped_, 0), samples_.front().corrupted};
     samples_.pop_front();
-    return std::exchange(dropped_, 0);
+    return skipped;
   }
 
   GstElement* make(const char* factory) {
@@ -197,9 +213,20 @@ class GstNetworkStream final : public NetworkStream {
     GstElementFactory* factory = gst_element_get_factory(element);
     if (factory && g_str_equal(GST_OBJECT_NAME(factory), "multipartdemux"))
       g_object_set(element, "single-stream", TRUE, nullptr);
+    if (GST_IS_VIDEO_DECODER(element)) self->watch(element);
     if (self->request_.dmabufs == NetworkDmabufs::kDecoders && GST_IS_VIDEO_DECODER(element) &&
         g_object_class_find_property(G_OBJECT_GET_CLASS(element), "capture-io-mode"))
       gst_util_set_object_arg(G_OBJECT(element), "capture-io-mode", "dmabuf");
+  }
+
+  void watch(GstElement* decoder) {
+    GstPad* pad = gst_element_get_static_pad(decoder, "sink");
+    if (!pad) return;
+    const gulong probe = gst_pad_add_probe(
+        pad, GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+        &GstNetworkStream::onDecoderInput, this, nullptr);
+    std::lock_guard lock(mutex_);
+    watches_.push_back({pad, probe});
   }
 
   static void onPadAdded(GstElement*, GstPad* pad, gpointer data) {
@@ -216,20 +243,57 @@ class GstNetworkStream final : public NetworkStream {
     gst_object_unref(sink);
   }
 
-  // On GStreamer's streaming thread.
+  // On GStreamer's streaming thread. A frame decoded from data lost in transit is not queued:
+  // it is counted with the next one queued, as is one lost whole.
   static GstFlowReturn onSample(GstAppSink* sink, gpointer data) {
     auto* self = static_cast<GstNetworkStream*>(data);
     GstSample* sample = gst_app_sink_pull_sample(sink);
     if (!sample) return GST_FLOW_OK;
+    GstBuffer* buffer = gst_sample_get_buffer(sample);
     std::lock_guard lock(self->mutex_);
-    self->samples_.push_back(sample);
+    if (buffer && GST_BUFFER_PTS_IS_VALID(buffer)) {
+      const TransitDamage::Verdict verdict = self->damage_.decoded(GST_BUFFER_PTS(buffer));
+      self->corrupted_ += verdict.lost + verdict.damaged;
+      if (verdict.damaged) {
+        gst_sample_unref(sample);
+        return GST_FLOW_OK;
+      }
+    }
+    self->samples_.push_back({sample, std::exchange(self->corrupted_, 0)});
     if (self->samples_.size() > size_t(self->request_.max_buffers)) {
-      gst_sample_unref(self->samples_.front());
+      // The frame dropped stood after the ones lost before it: the next one carries them.
+      const Queued oldest = self->samples_.front();
       self->samples_.pop_front();
+      gst_sample_unref(oldest.sample);
+      self->samples_.front().corrupted += oldest.corrupted;
       ++self->dropped_;
     }
     self->ready_.notify_one();
     return GST_FLOW_OK;
+  }
+
+  // On GStreamer's streaming thread: what goes into the video decoder.
+  static GstPadProbeReturn onDecoderInput(GstPad*, GstPadProbeInfo* info, gpointer data) {
+    auto* self = static_cast<GstNetworkStream*>(data);
+    std::lock_guard lock(self->mutex_);
+    if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+      GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+      if (GST_BUFFER_PTS_IS_VALID(buffer))
+        self->damage_.input(GST_BUFFER_PTS(buffer),
+                            GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT),
+                            !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT));
+      return GST_PAD_PROBE_OK;
+    }
+    GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (event && GST_EVENT_TYPE(event) == GST_EVENT_GAP) {
+      GstClockTime timestamp = GST_CLOCK_TIME_NONE, duration = GST_CLOCK_TIME_NONE;
+      GstGapFlags flags = GstGapFlags(0);
+      gst_event_parse_gap(event, &timestamp, &duration);
+      gst_event_parse_gap_flags(event, &flags);
+      if ((flags & GST_GAP_FLAG_MISSING_DATA) && GST_CLOCK_TIME_IS_VALID(timestamp))
+        self->damage_.missing(timestamp);
+    }
+    return GST_PAD_PROBE_OK;
   }
 
   static void onEos(GstAppSink*, gpointer data) {
@@ -328,7 +392,7 @@ class GstNetworkStream final : public NetworkStream {
     return fail(code, request_.shown, ": ", why);
   }
 
-  Result<std::optional<Frame>> mapFrame(uint64_t dropped) {
+  Result<std::optional<Frame>> mapFrame(const Skipped& skipped) {
     GstCaps* caps = gst_sample_get_caps(sample_);
     GstBuffer* buffer = gst_sample_get_buffer(sample_);
     GstVideoInfo info;
@@ -345,7 +409,16 @@ class GstNetworkStream final : public NetworkStream {
     Frame f = gst::frameOf(video_frame_, request_.dmabufs != NetworkDmabufs::kNone);
     const GstClockTime pts = GST_BUFFER_PTS(buffer);
     f.timestamp_ns = GST_CLOCK_TIME_IS_VALID(pts) ? uint64_t(pts) : kNoTimestamp;
-    f.dropped = dropped;
+    f.dropped = skipped.dropped;
+    f.corrupted = skipped.corrupted;
+    if (skipped.corrupted > 0 && !warned_damage_) {
+      warned_damage_ = true;
+      g_host->log_line(LogLevel::kWarning,
+                       request_.shown +
+                           ": data lost in transit: " + std::to_string(skipped.corrupted) +
+                           " frames decoded from it or lost with it were skipped up to the next "
+                           "keyframe (further ones are counted in each frame's \"corrupted\")");
+    }
     return std::optional<Frame>(f);
   }
 
@@ -367,10 +440,22 @@ class GstNetworkStream final : public NetworkStream {
   GstSample* sample_ = nullptr;
   GstVideoFrame video_frame_{};
   bool mapped_ = false;
+  bool warned_damage_ = false;
   std::mutex mutex_;  // the queue below, filled on GStreamer's streaming thread
   std::condition_variable ready_;
-  std::deque<GstSample*> samples_;
+  struct Queued {
+    GstSample* sample;
+    uint64_t corrupted;  // frames lost in transit before it
+  };
+  std::deque<Queued> samples_;
   uint64_t dropped_ = 0;
+  uint64_t corrupted_ = 0;  // lost in transit since the last frame queued
+  TransitDamage damage_;
+  struct DecoderWatch {
+    GstPad* pad;  // a reference of our own
+    gulong probe;
+  };
+  std::vector<DecoderWatch> watches_;
   bool eos_ = false;
 };
 

@@ -179,7 +179,7 @@ class NetworkSource final : public FrameSource, public OutageReporting {
                                  frame.timestamp_ns < anchor_pts_
                              ? now
                              : anchor_ns_ + (frame.timestamp_ns - anchor_pts_);
-    sequence_ += 1 + frame.dropped;
+    sequence_ += 1 + frame.dropped + frame.corrupted;
     frame.sequence = sequence_;
     frame.source = request_.shown;
     if (colorimetry_) frame.colorimetry = *colorimetry_;
