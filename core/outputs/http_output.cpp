@@ -74,9 +74,7 @@ void HttpOutput::stopEncoder() {
 Status HttpOutput::write(const FrameResult& f) {
   {
     std::lock_guard lock(frame_mutex_);
-    ++frames_;
-    source_dropped_ += f.dropped;
-    for (const HealthEvent& e : f.events) ++events_[size_t(e.type)];
+    counts_.add(f);
     last_ = f;
     last_.gpu = nullptr;  // views into the pipeline, valid only during this call
     last_.image = nullptr;
@@ -162,7 +160,7 @@ Status HttpOutput::writeEvents(const std::vector<HealthEvent>& events) {
   std::string lines;
   {
     std::lock_guard lock(frame_mutex_);
-    for (const HealthEvent& e : events) ++events_[size_t(e.type)];
+    counts_.add(events);
   }
   for (const HealthEvent& e : events) lines += jsonlEventLine(e);
   if (!lines.empty() && server_->hasEventClients()) server_->publishEvents(sseText(lines));
@@ -178,7 +176,7 @@ Status HttpOutput::finish() {
 std::optional<std::string> HttpOutput::metrics() {
   std::lock_guard lock(frame_mutex_);
   if (!have_last_) return std::nullopt;
-  return promText(last_, frames_, source_dropped_, events_);
+  return promText(last_, counts_);
 }
 
 std::optional<HttpContent::FrameJson> HttpOutput::frameJson(bool with_scopes) {

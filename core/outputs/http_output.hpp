@@ -58,8 +58,7 @@ class HttpOutput : public FrameSink, private HttpContent {
   FrameResult last_;        // without its scopes: they are in last_scopes_
   std::optional<ScopeCounts> last_scopes_;
   bool have_last_ = false;
-  uint64_t frames_ = 0, source_dropped_ = 0;
-  HealthEventCounts events_{};
+  RunCounts counts_;
 
   // Images waiting for the encoder thread: the latest only (a newer one replaces it).
   struct Pending {

@@ -93,14 +93,29 @@ void detectorFamilies(MetricsText& m, const FrameResult& f) {
 
 }  // namespace
 
-std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_dropped,
-                     const HealthEventCounts& events) {
+void RunCounts::add(const FrameResult& frame) {
+  ++frames;
+  source_dropped += frame.dropped;
+  source_corrupted += frame.corrupted;
+  add(frame.events);
+}
+
+void RunCounts::add(const std::vector<HealthEvent>& seen) {
+  for (const HealthEvent& e : seen) ++events[size_t(e.type)];
+}
+
+std::string promText(const FrameResult& f, const RunCounts& counts) {
+  const HealthEventCounts& events = counts.events;
   MetricsText m(f.source);
   m.family("esframe_frames_total", "counter", "Frames processed since the run started.");
-  m.sample(std::to_string(frames));
+  m.sample(std::to_string(counts.frames));
   m.family("esframe_source_dropped_frames_total", "counter",
            "Frames the source lost (sequence gaps) since the run started.");
-  m.sample(std::to_string(source_dropped));
+  m.sample(std::to_string(counts.source_dropped));
+  m.family("esframe_source_corrupted_frames_total", "counter",
+           "Frames the source skipped as damaged (a driver's error buffers, a network stream's "
+           "data lost in transit) since the run started.");
+  m.sample(std::to_string(counts.source_corrupted));
   // A network source's outages: each camera_offline is followed by its camera_online.
   m.family("esframe_camera_up", "gauge",
            "1 while the source delivers frames, 0 during a network source's outage.");
@@ -208,15 +223,13 @@ std::string promText(const FrameResult& f, uint64_t frames, uint64_t source_drop
 }
 
 Status PromOutput::writeEvents(const std::vector<HealthEvent>& events) {
-  for (const HealthEvent& e : events) ++events_[size_t(e.type)];
+  counts_.add(events);
   written_since_last_ = false;
   return finish();
 }
 
 Status PromOutput::write(const FrameResult& frame) {
-  ++frames_;
-  for (const HealthEvent& e : frame.events) ++events_[size_t(e.type)];
-  source_dropped_ += frame.dropped;
+  counts_.add(frame);
   last_ = frame;
   last_.gpu = nullptr;  // views into the pipeline, valid only during this call
   last_.image = nullptr;
@@ -236,7 +249,7 @@ Status PromOutput::finish() {
 Status PromOutput::flush() {
   written_since_last_ = true;
   // The collector must never read half a file: a temporary in the same folder, then rename.
-  const std::string text = promText(last_, frames_, source_dropped_, events_);
+  const std::string text = promText(last_, counts_);
   Result<AtomicFile> file = AtomicFile::create(options_.path, ExistingFile::kReplace);
   if (!file) return file.error();
   if (Status s = file->write(text.data(), text.size()); !s) return s;

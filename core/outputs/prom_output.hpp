@@ -13,10 +13,20 @@ namespace esf {
 
 // Health events seen so far, by HealthEventType.
 using HealthEventCounts = std::array<uint64_t, size_t(HealthEventType::kCameraOnline) + 1>;
-// The metrics text for the run so far: `frames` processed, `source_dropped` frames the source
-// lost, the health `events` counted, and the figures of `last`, the latest frame.
-std::string promText(const FrameResult& last, uint64_t frames, uint64_t source_dropped,
-                     const HealthEventCounts& events = {});
+
+// What the run has counted so far, for the metrics' counters.
+struct RunCounts {
+  uint64_t frames = 0;            // processed
+  uint64_t source_dropped = 0;    // lost by the source (the sum of `dropped`)
+  uint64_t source_corrupted = 0;  // skipped by the source as damaged (the sum of `corrupted`)
+  HealthEventCounts events{};
+
+  void add(const FrameResult& frame);
+  void add(const std::vector<HealthEvent>& events);
+};
+
+// The metrics text for the run so far: its counts and the figures of `last`, the latest frame.
+std::string promText(const FrameResult& last, const RunCounts& counts);
 
 class PromOutput : public FrameSink {
  public:
@@ -29,9 +39,7 @@ class PromOutput : public FrameSink {
   Status flush();
 
   PromSinkOptions options_;
-  uint64_t frames_ = 0;
-  uint64_t source_dropped_ = 0;
-  HealthEventCounts events_{};
+  RunCounts counts_;
   FrameResult last_;
   bool have_last_ = false;
   bool written_since_last_ = false;

@@ -263,12 +263,14 @@ class NetworkSourceTest(unittest.TestCase):
         # frame delivered is the file's at its seq. Over TCP, so no other packet is lost; 24
         # frames reach past the next keyframe wherever the frame of several packets falls.
         port, frames = free_port(), 24
+        prom = f"{self.dir}/lost.prom"
         server = RtspServer(port, "/clip", f"( filesrc location={self.dir}/clip.mkv ! "
                             "matroskademux ! h264parse ! rtph264pay name=pay0 pt=96 "
                             "config-interval=1 )", damage=15)
         try:
             r = run(["run", "--source", f"rtsp://127.0.0.1:{port}/clip", "--transport", "tcp",
-                     "--backend", "cpu", "--histogram", "channels=rgbl", "--frames", str(frames)])
+                     "--backend", "cpu", "--histogram", "channels=rgbl", "--frames", str(frames),
+                     "--output", f"prom:{prom},every=0", "--output", "jsonl"])
         finally:
             server.stop()
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -288,6 +290,11 @@ class NetworkSourceTest(unittest.TestCase):
         for line in lines:
             self.assertEqual(line["hist"], want[line["seq"] - 1], f"seq {line['seq']}")
         self.assertEqual(r.stderr.count("data lost in transit"), 1, r.stderr)
+        # And for a Prometheus scrape, the sum.
+        with open(prom) as f:
+            metrics = f.read()
+        self.assertRegex(metrics, rf"\nesframe_source_corrupted_frames_total{{[^}}]*}} "
+                                  rf"{resumed - first_lost}\n")
         print(f"one packet lost in frame {first_lost}: frames {first_lost} to {resumed - 1} "
               f"skipped, {resumed - first_lost} counted in seq {resumed}'s \"corrupted\", "
               f"{len(lines)} delivered, each the file's at its seq")

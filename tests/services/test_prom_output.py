@@ -100,6 +100,8 @@ class PromOutputTest(unittest.TestCase):
         self.assertEqual(value("esframe_frames_total"), str(frames))
         self.assertEqual(value("esframe_source_dropped_frames_total"),
                          str(sum(l["dropped"] for l in lines)))
+        self.assertEqual(value("esframe_source_corrupted_frames_total"),
+                         str(sum(l["corrupted"] for l in lines)))
         self.assertEqual(value("esframe_last_frame_sequence"), str(last["seq"]))
         self.assertEqual(value("esframe_camera_up"), "1")  # the pattern has no outages
         self.assertEqual(value("esframe_frame_width_pixels"), str(last["width"]))
@@ -116,7 +118,7 @@ class PromOutputTest(unittest.TestCase):
         for stage, ms in last["timing_ms"].items():
             self.assertEqual(float(value("esframe_stage_duration_seconds", stage=stage,
                                          clock=last["timing_clock"][stage])), ms / 1000)
-        expected = 6 + 6 * len(last["stats"]) + 5 * len(last["stats"]) + len(last["timing_ms"])
+        expected = 7 + 6 * len(last["stats"]) + 5 * len(last["stats"]) + len(last["timing_ms"])
         self.assertEqual(len(metrics), expected, "samples besides the ones checked")
 
     def test_health_gauges_and_event_counters(self):
