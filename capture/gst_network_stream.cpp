@@ -213,8 +213,9 @@ class GstNetworkStream final : public NetworkStream {
     GstElementFactory* factory = gst_element_get_factory(element);
     if (factory && g_str_equal(GST_OBJECT_NAME(factory), "multipartdemux"))
       g_object_set(element, "single-stream", TRUE, nullptr);
-    if (GST_IS_VIDEO_DECODER(element)) self->watch(element);
-    if (self->request_.dmabufs == NetworkDmabufs::kDecoders && GST_IS_VIDEO_DECODER(element) &&
+    if (!GST_IS_VIDEO_DECODER(element)) return;
+    self->watch(element);
+    if (self->request_.dmabufs == NetworkDmabufs::kDecoders &&
         g_object_class_find_property(G_OBJECT_GET_CLASS(element), "capture-io-mode"))
       gst_util_set_object_arg(G_OBJECT(element), "capture-io-mode", "dmabuf");
   }

@@ -9,15 +9,19 @@ void TransitDamage::input(uint64_t pts, bool discont, bool keyframe) {
   const bool first = !seen_input_;
   seen_input_ = true;
   if (discont && !first) {
-    losses_.insert(std::upper_bound(losses_.begin(), losses_.end(), pts), pts);
+    lostAt(pts);
     if (!keyframe) open(pts);
   }
   if (keyframe) close(pts);
 }
 
 void TransitDamage::missing(uint64_t pts) {
-  losses_.insert(std::upper_bound(losses_.begin(), losses_.end(), pts), pts);
+  lostAt(pts);
   open(pts);
+}
+
+void TransitDamage::lostAt(uint64_t pts) {
+  losses_.insert(std::upper_bound(losses_.begin(), losses_.end(), pts), pts);
 }
 
 void TransitDamage::open(uint64_t from) {
@@ -36,7 +40,7 @@ TransitDamage::Verdict TransitDamage::decoded(uint64_t pts) {
   Verdict v;
   bool lost_before = false;
   while (!losses_.empty() && losses_.front() <= pts) {
-    lost_before = lost_before || !seen_decoded_ || losses_.front() > last_pts_;
+    if (losses_.front() > last_pts_) lost_before = true;
     losses_.pop_front();
   }
   if (seen_decoded_ && pts > last_pts_) {

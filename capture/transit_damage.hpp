@@ -39,6 +39,7 @@ class TransitDamage {
     uint64_t from;
     uint64_t until;  // the keyframe that ends it, or kOpen
   };
+  void lostAt(uint64_t pts);
   void open(uint64_t from);
   void close(uint64_t at);
 

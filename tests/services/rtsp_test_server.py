@@ -54,8 +54,7 @@ def main():
     damage = None
     if args[:1] == ["--damage"]:
         damage, args = int(args[1]), args[2:]
-    sys.argv[1:] = args
-    port, mount, launch = sys.argv[1], sys.argv[2], sys.argv[3]
+    port, mount, launch = args[:3]
     Gst.init(None)
     server = GstRtspServer.RTSPServer()
     server.set_address("127.0.0.1")
@@ -65,8 +64,8 @@ def main():
     factory.set_shared(False)
     if damage:
         factory.connect("media-configure", lambda _, media: lose_one_packet(media, damage))
-    if len(sys.argv) > 4:
-        user, password = sys.argv[4].split(":", 1)
+    if len(args) > 3:
+        user, password = args[3].split(":", 1)
         auth = GstRtspServer.RTSPAuth()
         token = GstRtspServer.RTSPToken()
         token.set_string(GstRtspServer.RTSP_TOKEN_MEDIA_FACTORY_ROLE, "user")
